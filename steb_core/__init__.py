@@ -1,0 +1,108 @@
+"""steb-core: the plugin core of steb, a benchmark for how well representations capture linguistic style.
+
+Public API (plugins import only from here):
+
+- hooks: :data:`hookimpl` and the hook specifications in :mod:`steb_core.hookspecs`;
+- specs: :class:`DatasetSpec`, :class:`EncoderSpec`, :class:`TaskSpec`, :class:`AggregatorSpec`,
+  :class:`ScorerSpec`, :class:`FeatureExtractorSpec`, :class:`ExecutorSpec`, :class:`LoadContext`;
+- records: :class:`LabelledText`, :class:`TextPair`, :class:`OrderGroup`, :class:`TextCollection`,
+  :class:`RetrievalSet`, :class:`FeatureText`, :class:`DatasetBundle`;
+- errors: :class:`StebError`, :class:`DataValidationError`, :class:`DatasetNotFoundError`, ...;
+- helpers for loaders (:mod:`steb_core.io`), encoders (:mod:`steb_core.encoders`), long texts
+  (:mod:`steb_core.longtext`);
+- running: :func:`evaluate`, :func:`get_manager`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _dist_version
+
+from .context import TaskContext, VectorsUnavailable
+from .encoders import (
+    Encoder,
+    SimilarityEncoder,
+    cosine_rows,
+    encoder_fingerprint,
+    encoder_name,
+    l2_normalise,
+    profile_cosine,
+    to_float32_matrix,
+)
+from .errors import (
+    DataValidationError,
+    DatasetNotFoundError,
+    DuplicateComponentError,
+    PluginError,
+    StebError,
+    UnknownComponentError,
+)
+from .hookspecs import hookimpl, hookspec
+from .io import (
+    atomic_write_bytes,
+    atomic_write_text,
+    iter_jsonl,
+    located,
+    read_json,
+    read_lines,
+    read_text,
+    read_tsv,
+    require_field,
+    sample_per_class,
+    seeded_rng,
+)
+from .plugins import get_manager, new_manager, reset_manager
+from .records import (
+    DatasetBundle,
+    FeatureText,
+    LabelledText,
+    OrderGroup,
+    RetrievalSet,
+    TextCollection,
+    TextPair,
+)
+from .specs import (
+    APPLICATIONS,
+    CATEGORIES,
+    TASK_TYPES,
+    AggregatorSpec,
+    DatasetSpec,
+    EncoderSpec,
+    ExecutorSpec,
+    FeatureExtractorSpec,
+    LoadContext,
+    ScorerSpec,
+    TaskSpec,
+)
+
+try:
+    __version__ = _dist_version("steb-core")
+except PackageNotFoundError:  # running from a source tree without installation
+    __version__ = "0.0.0+source"
+
+
+def evaluate(*args, **kwargs):
+    """Evaluate an encoder (a registered name or any object with ``encode``) on datasets.
+
+    See :func:`steb_core.runner.evaluate` for the arguments.
+    """
+    from .runner import evaluate as _evaluate
+
+    return _evaluate(*args, **kwargs)
+
+
+def get_feature_extractor(name: str, **options):
+    """Build a registered feature extractor (e.g. the stylometry plugin's LFTK features) by name."""
+    return get_manager().feature_extractors().get(name).factory(**options)
+
+
+def get_encoder(name: str, **options):
+    """Build a registered encoder by name with options."""
+    return get_manager().encoders().get(name).factory(**options)
+
+
+def get_scorer(name: str, **options):
+    """Build a registered style-transfer scorer by name with options."""
+    return get_manager().scorers().get(name).factory(**options)
+
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,47 @@
+"""The core's own plugin: built-in tasks, aggregators, demo datasets and the local executor.
+
+Registered through the same hooks as third-party plugins (pytest's lesson: the core eats its own
+dog food), so listings and collision checks treat them alike.
+"""
+
+from __future__ import annotations
+
+from .hookspecs import hookimpl
+
+
+@hookimpl
+def register_tasks(register):
+    from .tasks import builtin_tasks
+
+    for spec in builtin_tasks():
+        register(spec)
+
+
+@hookimpl
+def register_aggregators(register):
+    from .aggregators import builtin_aggregators
+
+    for spec in builtin_aggregators():
+        register(spec)
+
+
+@hookimpl
+def register_datasets(register):
+    from .demo import demo_datasets
+
+    for spec in demo_datasets():
+        register(spec)
+
+
+@hookimpl
+def register_executors(register):
+    from .executors import local_executor_spec
+
+    register(local_executor_spec())
+
+
+@hookimpl
+def register_feature_extractors(register):
+    from .demo import surface_feature_extractor_spec
+
+    register(surface_feature_extractor_spec())

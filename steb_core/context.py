@@ -1,0 +1,71 @@
+"""What a task sees while it runs: its records, and embeddings or similarities for their texts.
+
+The runner builds a :class:`TaskContext` after every distinct text has been embedded once (from the
+cache or the encoder), so a task never calls the encoder for vectors itself and never pays twice for
+a text that occurs in several records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .encoders import cosine_rows
+from .records import DatasetBundle
+from .specs import DatasetSpec
+
+__all__ = ["TaskContext", "VectorsUnavailable"]
+
+
+class VectorsUnavailable(RuntimeError):
+    """Raised by :meth:`TaskContext.embed` for similarity-only encoders (the runner skips such tasks)."""
+
+
+@dataclass
+class TaskContext:
+    """Inputs of one (encoder, dataset, task) evaluation.
+
+    ``data`` is the bundle's records for the task's shape (a list, or a :class:`RetrievalSet`).
+    ``embed`` returns float32 vectors, row i for ``texts[i]``. ``similarity`` returns one score per
+    aligned pair: the encoder's own ``similarity`` when it has one, else the cosine of the vectors.
+    ``embed_collections`` returns one vector per collection: the encoder's own multi-text embedding
+    when it offers one, else the mean of its texts' vectors.
+    """
+
+    dataset: DatasetSpec
+    bundle: DatasetBundle
+    data: Any
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    embed_fn: Callable[[Sequence[str]], np.ndarray] | None = None
+    similarity_fn: Callable[[Sequence[str], Sequence[str]], np.ndarray] | None = None
+    collections_fn: Callable[[Sequence[Sequence[str]]], np.ndarray] | None = None
+    progress: Callable[[str], Any] | None = None  # progress(description) -> tqdm-like context, optional
+
+    @property
+    def has_vectors(self) -> bool:
+        return self.embed_fn is not None
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.embed_fn is None:
+            raise VectorsUnavailable("this encoder only defines a pairwise similarity, not vectors")
+        return self.embed_fn(texts)
+
+    def similarity(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
+        if len(texts_a) != len(texts_b):
+            raise ValueError(f"similarity needs aligned lists, got {len(texts_a)} and {len(texts_b)} texts")
+        if self.similarity_fn is not None:
+            return np.asarray(self.similarity_fn(texts_a, texts_b), dtype=np.float64)
+        return cosine_rows(self.embed(texts_a), self.embed(texts_b)).astype(np.float64)
+
+    def embed_collections(self, collections: Sequence[Sequence[str]]) -> np.ndarray:
+        if self.collections_fn is not None:
+            return self.collections_fn(collections)
+        lengths = np.fromiter((len(c) for c in collections), dtype=np.int64, count=len(collections))
+        flat = [t for c in collections for t in c]
+        vectors = self.embed(flat)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        sums = np.add.reduceat(vectors, starts, axis=0) if len(flat) else np.zeros((0, vectors.shape[1]), np.float32)
+        return (sums / lengths[:, None]).astype(np.float32)

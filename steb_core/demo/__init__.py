@@ -1,0 +1,1 @@
+"""Demo suite (placeholder)."""

@@ -1,0 +1,86 @@
+"""Exceptions that steb raises on purpose.
+
+Every error a user can cause carries enough context to fix it without a debugger: for data, the
+file, the record (line or id) and the field at fault plus what was expected; for plugins, the
+plugin names on both sides of a collision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StebError(Exception):
+    """Base class of all deliberate steb errors (the CLI prints these without a traceback)."""
+
+
+class DataValidationError(StebError, ValueError):
+    """A data file or record does not have the shape a loader or record type expects."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | Path | None = None,
+        record: str | int | None = None,
+        field: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.path = str(path) if path is not None else None
+        self.record = record
+        self.field = field
+        self.expected = expected
+        self.reason = message
+        parts = []
+        if self.path is not None:
+            parts.append(f"file {self.path}")
+        if record is not None:
+            parts.append(f"record {record}")
+        if field is not None:
+            parts.append(f"field '{field}'")
+        where = ", ".join(parts)
+        text = f"{where}: {message}" if where else message
+        if expected:
+            text += f" (expected {expected})"
+        super().__init__(text)
+
+    def located(self, *, path: str | Path | None = None, record: str | int | None = None) -> "DataValidationError":
+        """Return a copy with missing location parts filled in (used when a record error bubbles up to a loader)."""
+        return DataValidationError(
+            self.reason,
+            path=self.path if self.path is not None else path,
+            record=self.record if self.record is not None else record,
+            field=self.field,
+            expected=self.expected,
+        )
+
+
+class DatasetNotFoundError(StebError, FileNotFoundError):
+    """The local copy of a dataset is missing; the message says what to download and where to put it."""
+
+
+class PluginError(StebError):
+    """A plugin could not be loaded or registered something invalid."""
+
+
+class DuplicateComponentError(PluginError):
+    """Two plugins registered a component of the same kind under the same name."""
+
+    def __init__(self, kind: str, name: str, first: str, second: str) -> None:
+        self.kind, self.name, self.first, self.second = kind, name, first, second
+        super().__init__(
+            f"{kind} '{name}' is registered by two plugins: '{first}' and '{second}'. "
+            f"Uninstall or disable one of them (steb never lets one silently shadow the other)."
+        )
+
+
+class UnknownComponentError(StebError, KeyError):
+    """A name given by the user matches no registered component."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        self.kind, self.name = kind, name
+        hint = ", ".join(sorted(known)[:30]) or "none registered"
+        super().__init__(f"unknown {kind} '{name}'; known {kind}s: {hint}. Run `steb list {kind}s` or `steb plugins`.")
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])

@@ -1,0 +1,1 @@
+"""Executors: where encoding runs (placeholder, replaced by the runner work)."""

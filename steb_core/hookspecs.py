@@ -1,0 +1,79 @@
+"""Hook specifications of steb (pluggy project name ``steb``).
+
+Every hook receives a ``register`` callable instead of returning lists, so the core alone decides how
+registration works: it records which plugin provided each component and refuses duplicate names.
+A plugin module implements any subset::
+
+    from steb_core import hookimpl, EncoderSpec
+
+    @hookimpl
+    def register_encoders(register):
+        register(EncoderSpec(name="my-encoder", description="...", factory=MyEncoder))
+
+The core's own tasks, aggregators and demo datasets are registered through these same hooks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pluggy
+
+PROJECT_NAME = "steb"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+@hookspec
+def register_datasets(register: Callable[[Any], None]) -> None:
+    """Register datasets: call ``register(DatasetSpec(...))`` once per dataset.
+
+    Called when the catalogue is first needed (``steb list datasets``, ``steb run``). The spec's
+    loader is only called when the dataset is evaluated, so registration must not read data.
+    """
+
+
+@hookspec
+def register_encoders(register: Callable[[Any], None]) -> None:
+    """Register encoders: call ``register(EncoderSpec(...))`` once per named encoder configuration.
+
+    The factory is only called when the encoder is used, so registration must not load weights.
+    """
+
+
+@hookspec
+def register_tasks(register: Callable[[Any], None]) -> None:
+    """Register evaluation task types: call ``register(TaskSpec(...))``.
+
+    The core registers its six built-in task types here; a plugin may add a new one, which any
+    dataset naming it in ``DatasetSpec.tasks`` then feeds.
+    """
+
+
+@hookspec
+def register_aggregators(register: Callable[[Any], None]) -> None:
+    """Register leaderboard aggregators: call ``register(AggregatorSpec(...))``."""
+
+
+@hookspec
+def register_scorers(register: Callable[[Any], None]) -> None:
+    """Register style-transfer scorers: call ``register(ScorerSpec(...))``."""
+
+
+@hookspec
+def register_feature_extractors(register: Callable[[Any], None]) -> None:
+    """Register per-text linguistic feature extractors (probing): call ``register(FeatureExtractorSpec(...))``."""
+
+
+@hookspec
+def register_executors(register: Callable[[Any], None]) -> None:
+    """Register executors (where encoding and evaluation run): call ``register(ExecutorSpec(...))``."""
+
+
+@hookspec
+def register_commands(cli: Any) -> None:
+    """Add sub-commands to the ``steb`` CLI; ``cli`` is the root ``typer.Typer`` application.
+
+    Example: the stylometry plugin adds ``steb fit-tfidf``, the scorers plugin ``steb meta-eval``.
+    """

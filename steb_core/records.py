@@ -1,0 +1,280 @@
+"""The typed data model: one record type per task shape, validated when it is built.
+
+Loaders turn official release files into these records and return them in a :class:`DatasetBundle`.
+Validation happens in ``__post_init__`` so a malformed record can never reach a task; loaders add the
+file and record location with :func:`steb_core.io.located` so the user sees where the bad value is.
+Plain dataclasses (not pydantic) because PAN-scale datasets hold hundreds of thousands of records
+and construction cost matters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping
+
+from .errors import DataValidationError
+
+__all__ = [
+    "LabelledText",
+    "TextPair",
+    "OrderGroup",
+    "TextCollection",
+    "RetrievalSet",
+    "FeatureText",
+    "DatasetBundle",
+    "SHAPES",
+]
+
+
+def _check_text(value: Any, field_name: str) -> None:
+    if not isinstance(value, str):
+        raise DataValidationError(f"must be a string, got {type(value).__name__}", field=field_name, expected="text")
+    if not value.strip():
+        raise DataValidationError("is empty", field=field_name, expected="non-empty text")
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledText:
+    """A text with one gold class label (clustering and all-to-all pair classification).
+
+    A multi-label document (e.g. CORE) is represented as one record per label.
+    """
+
+    text: str
+    label: str
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_text(self.text, "text")
+        if not isinstance(self.label, str) or not self.label:
+            raise DataValidationError("must be a non-empty string", field="label", expected="class label")
+
+    def texts(self) -> Iterator[str]:
+        yield self.text
+
+
+@dataclass(frozen=True, slots=True)
+class TextPair:
+    """A predefined trial: two texts and whether they share the property (e.g. the same author)."""
+
+    text_a: str
+    text_b: str
+    same: bool
+    id: str | None = None
+    group: str | None = None  # e.g. the document a style-change pair comes from
+
+    def __post_init__(self) -> None:
+        _check_text(self.text_a, "text_a")
+        _check_text(self.text_b, "text_b")
+        if not isinstance(self.same, bool):
+            raise DataValidationError(f"must be a boolean, got {self.same!r}", field="same", expected="true/false")
+
+    def texts(self) -> Iterator[str]:
+        yield self.text_a
+        yield self.text_b
+
+
+@dataclass(frozen=True, slots=True)
+class OrderGroup:
+    """An order-alignment instance (STEL generalised).
+
+    ``anchors`` is set A in its order along a style axis (e.g. informal, formal). ``alternatives`` is
+    set B as presented (paraphrases of *other* content on the same axis, shuffled). ``answer[i]`` is the
+    index into ``alternatives`` of the text that matches ``anchors[i]``. ``distractor`` is an optional text
+    with the same content as the anchors but unrelated style (STEL-or-Content when there is one anchor).
+
+    STEL quadruple: anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for "Correct Alternative" 1
+    and (1, 0) for 2. STEL triple: anchors (A1,), alternatives (S1, S2), answer (index of the match,).
+    """
+
+    anchors: tuple[str, ...]
+    alternatives: tuple[str, ...]
+    answer: tuple[int, ...]
+    distractor: str | None = None
+    id: str | None = None
+    style_type: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "anchors", tuple(self.anchors))
+        object.__setattr__(self, "alternatives", tuple(self.alternatives))
+        object.__setattr__(self, "answer", tuple(self.answer))
+        if not self.anchors:
+            raise DataValidationError("needs at least one anchor", field="anchors", expected="1 or more texts")
+        for i, t in enumerate(self.anchors):
+            _check_text(t, f"anchors[{i}]")
+        for i, t in enumerate(self.alternatives):
+            _check_text(t, f"alternatives[{i}]")
+        if len(self.answer) != len(self.anchors):
+            raise DataValidationError(
+                f"has {len(self.answer)} entries for {len(self.anchors)} anchors",
+                field="answer",
+                expected="one alternative index per anchor",
+            )
+        if len(self.alternatives) < len(self.anchors) or (len(self.anchors) == 1 and len(self.alternatives) < 1):
+            raise DataValidationError(
+                f"has {len(self.alternatives)} texts for {len(self.anchors)} anchors",
+                field="alternatives",
+                expected="at least as many alternatives as anchors",
+            )
+        if len(set(self.answer)) != len(self.answer) or any(
+            not isinstance(a, int) or a < 0 or a >= len(self.alternatives) for a in self.answer
+        ):
+            raise DataValidationError(
+                f"{self.answer!r} is not a set of distinct alternative indices",
+                field="answer",
+                expected=f"distinct integers in 0..{len(self.alternatives) - 1}",
+            )
+        if self.distractor is not None:
+            _check_text(self.distractor, "distractor")
+
+    def texts(self) -> Iterator[str]:
+        yield from self.anchors
+        yield from self.alternatives
+        if self.distractor is not None:
+            yield self.distractor
+
+
+@dataclass(frozen=True, slots=True)
+class TextCollection:
+    """One or more texts by one author: a retrieval query or target."""
+
+    author: str
+    texts_: tuple[str, ...]
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "texts_", tuple(self.texts_))
+        if not isinstance(self.author, str) or not self.author:
+            raise DataValidationError("must be a non-empty string", field="author", expected="author id")
+        if not self.texts_:
+            raise DataValidationError("holds no text", field="texts", expected="one or more texts")
+        for i, t in enumerate(self.texts_):
+            _check_text(t, f"texts[{i}]")
+
+    def texts(self) -> Iterator[str]:
+        yield from self.texts_
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalSet:
+    """Query and target collections; a query's relevant targets are those with the same author."""
+
+    queries: tuple[TextCollection, ...]
+    targets: tuple[TextCollection, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "queries", tuple(self.queries))
+        object.__setattr__(self, "targets", tuple(self.targets))
+        if not self.queries:
+            raise DataValidationError("is empty", field="queries", expected="one or more query collections")
+        if not self.targets:
+            raise DataValidationError("is empty", field="targets", expected="one or more target collections")
+        target_authors = {t.author for t in self.targets}
+        for i, q in enumerate(self.queries):
+            if q.author not in target_authors:
+                raise DataValidationError(
+                    f"author '{q.author}' has no target collection",
+                    record=q.id or i,
+                    field="author",
+                    expected="every query author to appear among the targets",
+                )
+
+    def texts(self) -> Iterator[str]:
+        for c in self.queries:
+            yield from c.texts_
+        for c in self.targets:
+            yield from c.texts_
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureText:
+    """A text with numeric linguistic feature values (probing); the task bins them."""
+
+    text: str
+    features: Mapping[str, float]
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_text(self.text, "text")
+        if not self.features:
+            raise DataValidationError("is empty", field="features", expected="feature name -> number")
+        for k, v in self.features.items():
+            if not isinstance(v, (int, float)) or v != v:
+                raise DataValidationError(f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number")
+
+    def texts(self) -> Iterator[str]:
+        yield self.text
+
+
+#: bundle field -> record type: the five task shapes.
+SHAPES: dict[str, type] = {
+    "labelled_texts": LabelledText,
+    "pairs": TextPair,
+    "order_groups": OrderGroup,
+    "retrieval": RetrievalSet,
+    "feature_texts": FeatureText,
+}
+
+
+@dataclass
+class DatasetBundle:
+    """What a dataset loader returns: the records for each task shape the dataset feeds.
+
+    ``info`` records how the data was made (sampling budgets, seeds, file names, counts) and is copied
+    into every result so a number can be traced back to its inputs.
+    """
+
+    labelled_texts: list[LabelledText] | None = None
+    pairs: list[TextPair] | None = None
+    order_groups: list[OrderGroup] | None = None
+    retrieval: RetrievalSet | None = None
+    feature_texts: list[FeatureText] | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, record_type in SHAPES.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if name == "retrieval":
+                if not isinstance(value, RetrievalSet):
+                    raise DataValidationError("must be a RetrievalSet", field=name)
+                continue
+            if not isinstance(value, list):
+                value = list(value)
+                setattr(self, name, value)
+            if not value:
+                raise DataValidationError("is empty", field=name, expected=f"one or more {record_type.__name__} records")
+            for i, rec in enumerate(value):
+                if not isinstance(rec, record_type):
+                    raise DataValidationError(
+                        f"holds a {type(rec).__name__}", record=i, field=name, expected=record_type.__name__
+                    )
+
+    def shapes(self) -> list[str]:
+        """Names of the shapes this bundle holds."""
+        return [name for name in SHAPES if getattr(self, name) is not None]
+
+    def get(self, shape: str) -> Any:
+        if shape not in SHAPES:
+            raise KeyError(f"unknown record shape '{shape}'; known: {', '.join(SHAPES)}")
+        return getattr(self, shape)
+
+    def iter_texts(self, shapes: Iterable[str] | None = None) -> Iterator[str]:
+        """Every text of the given shapes (all by default), duplicates included."""
+        for name in shapes if shapes is not None else self.shapes():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if name == "retrieval":
+                yield from value.texts()
+            else:
+                for rec in value:
+                    yield from rec.texts()
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name in self.shapes():
+            value = getattr(self, name)
+            out[name] = len(value.queries) + len(value.targets) if name == "retrieval" else len(value)
+        return out

