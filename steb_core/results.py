@@ -1,0 +1,140 @@
+"""Result records: one JSON file per (encoder, dataset, task), written atomically.
+
+A record carries everything needed to cite or reproduce the number: the metrics, the encoder identity
+(fingerprint, options, revision), the dataset version and sampling info, the long-text protocol, the
+seed, library versions, timings and text counts. ``run_key`` hashes the inputs that determine the
+result; a re-run skips any (encoder, dataset, task) whose file already has the same key (resume).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, distributions, version
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import DataValidationError
+from .io import atomic_write_text
+
+__all__ = ["SCHEMA", "ResultRecord", "result_path", "slug", "load_results", "library_versions", "run_key"]
+
+SCHEMA = "steb.result/1"
+
+
+def slug(name: str) -> str:
+    """A file-system-safe form of a name (``sentence-transformers/all-MiniLM-L6-v2`` -> ``sentence-transformers__all-MiniLM-L6-v2``)."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", name.replace("/", "__")).strip("._") or "unnamed"
+
+
+@dataclass
+class ResultRecord:
+    encoder: str
+    dataset: str
+    task: str
+    main_metric: str
+    main_score: float | None
+    metrics: dict[str, Any]
+    encoder_fingerprint: str = ""
+    encoder_info: dict[str, Any] = field(default_factory=dict)
+    encoder_family: str = ""
+    dataset_version: str = "1"
+    dataset_meta: dict[str, Any] = field(default_factory=dict)
+    dataset_info: dict[str, Any] = field(default_factory=dict)
+    task_version: str = "1"
+    protocol: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    run_key: str = ""
+    created: str = ""
+    schema: str = SCHEMA
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, sort_keys=False, default=_json_default, allow_nan=False)
+
+    def write(self, output_dir: str | Path) -> Path:
+        if not self.created:
+            self.created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        path = result_path(output_dir, self.encoder, self.dataset, self.task)
+        atomic_write_text(path, self.to_json() + "\n")
+        return path
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | Path | None = None) -> "ResultRecord":
+        if data.get("schema") != SCHEMA:
+            raise DataValidationError(f"schema is {data.get('schema')!r}", path=path, field="schema", expected=SCHEMA)
+        known = {f for f in cls.__dataclass_fields__}
+        missing = [f for f in ("encoder", "dataset", "task", "main_metric", "main_score", "metrics") if f not in data]
+        if missing:
+            raise DataValidationError("is missing", path=path, field=missing[0], expected="a steb result record")
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    @classmethod
+    def read(cls, path: str | Path) -> "ResultRecord":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
+        return cls.from_dict(data, path=path)
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"cannot store {type(value).__name__} in a result")
+
+
+def result_path(output_dir: str | Path, encoder: str, dataset: str, task: str) -> Path:
+    return Path(output_dir) / slug(encoder) / slug(dataset) / f"{slug(task)}.json"
+
+
+def load_results(output_dir: str | Path) -> Iterator[ResultRecord]:
+    """Every result record under ``output_dir`` (temp files of interrupted writes are ignored)."""
+    root = Path(output_dir)
+    if not root.is_dir():
+        raise DataValidationError("results folder does not exist", path=root, expected="the --output folder of `steb run`")
+    for path in sorted(root.rglob("*.json")):
+        if path.name.startswith("."):
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise DataValidationError("is not valid JSON", path=path, expected="a steb result record") from None
+        if isinstance(data, dict) and data.get("schema") == SCHEMA:
+            yield ResultRecord.from_dict(data, path=path)
+
+
+def run_key(**parts: Any) -> str:
+    """Hash of the inputs that determine a result; equal keys mean the stored result can be reused."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+_TRACKED = ("steb-core", "numpy", "scipy", "scikit-learn", "torch", "transformers", "sentence-transformers", "spacy")
+
+
+def library_versions(extra_distributions: tuple[str, ...] = ()) -> dict[str, str]:
+    """Versions of Python, the libraries that affect numbers, and every installed steb plugin distribution."""
+    out = {"python": platform.python_version()}
+    names = list(_TRACKED) + list(extra_distributions)
+    for dist in distributions():
+        name = (dist.metadata["Name"] or "").lower()
+        if name.startswith("steb-") and name not in names:
+            names.append(name)
+    for name in names:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return out
