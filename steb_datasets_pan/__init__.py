@@ -1,0 +1,1 @@
+"""steb-datasets-pan: PAN datasets registered with steb through entry points."""

@@ -1,0 +1,1 @@
+"""steb-models-stylometry: non-neural style encoders registered with steb through entry points."""
