@@ -1,0 +1,270 @@
+"""The ``steb`` command line: list components, run benchmarks, build reports, inspect plugins.
+
+Plugins can add sub-commands through the ``register_commands`` hook; ``--plugin`` values on the
+command line are loaded *before* the CLI is assembled so local plugins can do that too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .errors import StebError
+from .plugins import KINDS, StebPlugins, get_manager
+
+console = Console()
+err_console = Console(stderr=True)
+
+app = typer.Typer(
+    name="steb",
+    help=(
+        "steb: benchmark how well text representations and metrics capture linguistic style.\n\n"
+        "Typical use: `steb list datasets`, then `steb run --encoder function-words --suite demo`, "
+        "then `steb report steb-results`. Plugins (pip-installed, --plugin MODULE_OR_FILE, or "
+        "$STEB_PLUGINS) add datasets, encoders, tasks, aggregators, scorers and commands."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+PluginOpt = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable).")
+
+_LIST_KINDS = {
+    "datasets": "dataset",
+    "encoders": "encoder",
+    "tasks": "task",
+    "aggregators": "aggregator",
+    "scorers": "scorer",
+    "feature-extractors": "feature_extractor",
+    "executors": "executor",
+}
+
+
+def _manager(plugins: Optional[list[str]]) -> StebPlugins:
+    manager = get_manager(plugins or ())
+    for failure in manager.failures:
+        err_console.print(f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}")
+    manager.failures.clear()
+    return manager
+
+
+@app.command("list")
+def list_components(
+    kind: str = typer.Argument(..., help=f"What to list: {', '.join(_LIST_KINDS)}."),
+    category: Optional[str] = typer.Option(None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."),
+    task: Optional[str] = typer.Option(None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."),
+    language: Optional[str] = typer.Option(None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Datasets only: keep members of this suite (e.g. demo, steb, stel)."),
+    plugin: Optional[list[str]] = PluginOpt,
+) -> None:
+    """List registered components with a one-line description each (and, for datasets, the facts a researcher needs to pick one)."""
+    if kind not in _LIST_KINDS:
+        raise StebError(f"cannot list '{kind}'; choose one of: {', '.join(_LIST_KINDS)}")
+    manager = _manager(plugin)
+    registry = manager.registry(_LIST_KINDS[kind])
+    table = Table(title=f"steb {kind}", show_lines=False, expand=False)
+    if kind == "datasets":
+        # one block per dataset: a table squeezes seven columns unreadably on an 80-column terminal
+        rows = [s for s in registry
+                if (category is None or category in s.categories)
+                and (task is None or task in s.tasks)
+                and (language is None or language in s.languages)
+                and (suite is None or suite in s.suites)]
+        for s in sorted(rows, key=lambda s: s.name):
+            facts = " | ".join(x for x in (", ".join(s.tasks), ", ".join(s.languages), ", ".join(s.categories), s.size) if x)
+            console.print(f"[bold]{s.name}[/]  [cyan]{facts}[/]  [dim]({registry.provider(s.name)})[/]", highlight=False)
+            console.print(f"    {s.description}", highlight=False)
+            if s.obtain and s.needs_data:
+                console.print(f"    [dim]obtain: {s.obtain}[/]", highlight=False)
+        console.print(f"{len(rows)} datasets")
+        return
+    else:
+        table.add_column("name")
+        if kind == "encoders":
+            table.add_column("family")
+        if kind == "tasks":
+            table.add_column("records")
+            table.add_column("main metric")
+        table.add_column("provider")
+        table.add_column("description", overflow="fold")
+        items = sorted(registry, key=lambda s: s.name)
+        for s in items:
+            extra: list[str] = []
+            if kind == "encoders":
+                extra = [s.family + (" (similarity-only)" if s.similarity_only else "")]
+            if kind == "tasks":
+                extra = [s.shape, s.main_metric]
+            table.add_row(s.name, *extra, registry.provider(s.name), s.description)
+        shown = len(items)
+    console.print(table)
+    console.print(f"{shown} {kind}")
+
+
+def _parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
+    """``key=value`` pairs; values are parsed as JSON when possible (numbers, booleans, lists)."""
+    import json
+
+    out: dict[str, Any] = {}
+    for item in values or []:
+        if "=" not in item:
+            raise StebError(f"{what} option '{item}' is not of the form key=value")
+        key, raw = item.split("=", 1)
+        try:
+            out[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key.strip()] = raw
+    return out
+
+
+@app.command("run")
+def run(
+    encoder: str = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`)."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable; see `steb list datasets`)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Run every dataset of a suite, e.g. demo (built in, no download), stel, steb."),
+    task: Optional[list[str]] = typer.Option(None, "--task", "-t", help="Only these task types (repeatable); default: every task each dataset feeds."),
+    output: Path = typer.Option(Path("steb-results"), "--output", "-o", help="Results folder: one JSON per (encoder, dataset, task); re-runs resume here."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding downloaded datasets as DATA_DIR/<dataset-name>/ (default: $STEB_DATA_DIR)."),
+    protocol: str = typer.Option("chunk-and-pool", "--protocol", help="Long-text protocol: chunk-and-pool (sentence chunks, mean-pooled) or truncate."),
+    max_length: Optional[int] = typer.Option(None, "--max-length", help="Token limit for the long-text protocol (default: the encoder's own)."),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice (sampling, clustering, probing splits)."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (default: $STEB_CACHE_DIR or ~/.cache/steb/embeddings)."),
+    executor: str = typer.Option("local", "--executor", help="Where encoding runs: local (default) or a registered executor such as ray."),
+    address: Optional[str] = typer.Option(None, "--address", help="Cluster address for distributed executors (none: start a local cluster)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-O", help="Encoder option key=value (repeatable), e.g. -O batch_size=64 -O device=cuda."),
+    dataset_option: Optional[list[str]] = typer.Option(None, "--dataset-option", help="Dataset loader option key=value (repeatable)."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Recompute results even when a matching result exists."),
+    fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first dataset or task that fails (default: report failures at the end)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
+    plugin: Optional[list[str]] = PluginOpt,
+) -> None:
+    """Evaluate ENCODER on datasets: embeds each distinct text once (cached on disk), runs every task, writes results atomically.
+
+    Interrupt with Ctrl-C at any time: finished results and encoded batches are kept, and the same
+    command resumes where it stopped.
+    """
+    from .runner import evaluate
+
+    _manager(plugin)
+    executor_options = {"address": address} if address else {}
+    try:
+        summary = evaluate(
+            encoder, dataset, suite=suite, tasks=task, output=output, data_dir=data_dir, protocol=protocol,
+            max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
+            encoder_options=_parse_options(option, "encoder"), dataset_options=_parse_options(dataset_option, "dataset"),
+            plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
+        )
+    except KeyboardInterrupt:
+        err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
+        raise typer.Exit(130)
+    table = Table(title=f"{summary.encoder}: results in {summary.output_dir}")
+    for col in ("dataset", "task", "metric", "score", "status"):
+        table.add_column(col)
+    for record in summary.reused:
+        table.add_row(record.dataset, record.task, record.main_metric, _fmt(record.main_score), "reused")
+    for record in summary.results:
+        table.add_row(record.dataset, record.task, record.main_metric, _fmt(record.main_score), "new")
+    for ds, tk, why in summary.skipped:
+        table.add_row(ds, tk, "", "", f"skipped: {why}")
+    for failure in summary.failures:
+        table.add_row(failure.dataset, failure.task or "(load)", "", "", "[red]failed[/]")
+    console.print(table)
+    console.print(
+        f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, {len(summary.failures)} failed; "
+        f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
+    )
+    for failure in summary.failures:
+        err_console.print(f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}")
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+@app.command("report")
+def report(
+    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` (several encoders merge into one leaderboard)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write report.md, report.csv and report.html (default: RESULTS_DIR/report)."),
+    plugin: Optional[list[str]] = PluginOpt,
+) -> None:
+    """Print the leaderboard and write Markdown, CSV and a self-contained HTML report with plots."""
+    from .report import build_report
+
+    _manager(plugin)
+    paths = build_report(results_dir, out, console=console)
+    if paths is not None:
+        for label in ("markdown", "csv", "html"):
+            value = getattr(paths, label, None)
+            if value:
+                console.print(f"{label}: {value}")
+
+
+@app.command("plugins")
+def plugins_cmd(plugin: Optional[list[str]] = PluginOpt) -> None:
+    """Show which plugins were loaded, from where, what each registered, and which failed (with the error)."""
+    manager = get_manager(plugin or ())
+    counts: dict[str, dict[str, int]] = {}
+    for kind in KINDS:
+        registry = manager.registry(kind)
+        for name in registry.names():
+            counts.setdefault(registry.provider(name), {}).setdefault(kind, 0)
+            counts[registry.provider(name)][kind] += 1
+    table = Table(title="steb plugins")
+    for col in ("plugin", "source", "version", "location", "registers"):
+        table.add_column(col, overflow="fold")
+    for info in manager.loaded:
+        regs = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in counts.get(info.name, {}).items()) or "-"
+        table.add_row(info.name, info.source, info.version or "", info.location, regs)
+    console.print(table)
+    if manager.failures:
+        failed = Table(title="failed plugins", style="red")
+        for col in ("plugin", "source", "error"):
+            failed.add_column(col, overflow="fold")
+        for f in manager.failures:
+            failed.add_row(f.name, f.source, f.error)
+        console.print(failed)
+    else:
+        console.print("no plugin failed to load")
+
+
+def _preload_plugins(argv: list[str]) -> list[str]:
+    """``--plugin`` values from argv, so their commands exist before typer parses the command line."""
+    found: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg in ("--plugin", "-p") and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif arg.startswith("--plugin="):
+            found.append(arg.split("=", 1)[1])
+    return found
+
+
+def build_app(argv: Optional[list[str]] = None) -> typer.Typer:
+    """The root app with plugin commands added (plugins may add commands only once per process)."""
+    manager = get_manager(_preload_plugins(list(argv if argv is not None else sys.argv[1:])))
+    if not getattr(app, "_steb_commands_added", False):
+        manager.add_commands(app)
+        app._steb_commands_added = True  # type: ignore[attr-defined]
+    return app
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console entry point: StebErrors become one readable line and exit status 2."""
+    cli = build_app(argv)
+    try:
+        cli(args=argv, prog_name="steb", standalone_mode=True)
+    except StebError as exc:
+        err_console.print(f"[red]error:[/] {exc}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
