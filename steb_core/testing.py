@@ -1,0 +1,48 @@
+"""Test helpers for plugin authors (pytest's ``pytester`` lesson): run steb on your plugin in isolation.
+
+Installed as a pytest plugin (entry point ``pytest11``), so in any project with steb-core installed::
+
+    def test_my_dataset_runs(steb_isolated, tmp_path):
+        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"])
+        assert summary.results and not summary.failures
+
+Each use gets a fresh plugin manager (no leakage between tests), a private cache and output folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import pytest
+
+from . import plugins as _plugins
+from .runner import RunSummary, evaluate
+
+
+@dataclass
+class IsolatedSteb:
+    """A steb sandbox rooted in a temp folder."""
+
+    root: Path
+
+    def manager(self, plugins: Sequence[str] = ()) -> _plugins.StebPlugins:
+        _plugins.reset_manager()
+        return _plugins.get_manager(plugins)
+
+    def run(self, encoder: Any, datasets: Sequence[str] | None = None, *, plugins: Sequence[str] = (), **kwargs: Any) -> RunSummary:
+        self.manager(plugins)
+        kwargs.setdefault("output", self.root / "results")
+        kwargs.setdefault("cache_dir", self.root / "cache")
+        kwargs.setdefault("progress", False)
+        return evaluate(encoder, datasets, plugins=plugins, **kwargs)
+
+
+@pytest.fixture
+def steb_isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[IsolatedSteb]:
+    """A fresh plugin manager, cache and results folder for one test."""
+    monkeypatch.delenv("STEB_PLUGINS", raising=False)
+    _plugins.reset_manager()
+    yield IsolatedSteb(tmp_path)
+    _plugins.reset_manager()

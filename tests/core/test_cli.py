@@ -1,0 +1,87 @@
+"""The command line: listings with filters, runs with local plugins, plugin report, readable errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from steb_core import cli as cli_module
+
+STEB = Path(sys.executable).with_name("steb")
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    """Tables wrap at the terminal width; give the tests a wide one so names stay on one line."""
+    from rich.console import Console
+
+    monkeypatch.setattr(cli_module, "console", Console(width=250))
+    monkeypatch.setattr(cli_module, "err_console", Console(width=250, stderr=True))
+
+
+def invoke(*args):
+    app = cli_module.build_app(list(args))
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def test_help_explains_every_command():
+    for command in ([], ["run"], ["list"], ["report"], ["plugins"]):
+        result = invoke(*command, "--help")
+        assert result.exit_code == 0, result.output
+    assert "resumes" in invoke("run", "--help").output
+    assert "--suite" in invoke("run", "--help").output
+
+
+def test_list_datasets_filters():
+    out = invoke("list", "datasets", "--suite", "demo", "--category", "register").output
+    assert "demo_formality" in out and "demo_registers" in out and "demo_authors_retrieval" not in out
+    assert "2 datasets" in out
+    out = invoke("list", "datasets", "--suite", "demo", "--task", "retrieval").output
+    assert "demo_authors_retrieval" in out and "1 datasets" in out
+
+
+def test_run_with_plugin_file_then_resume(tmp_path, toy_plugin):
+    args = ["run", "--encoder", "toy-enc", "--suite", "toy", "--plugin", str(toy_plugin), "--plugin", str(_encoder_plugin(tmp_path)),
+            "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache"), "--no-progress"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    assert "6 new, 0 reused" in first.output
+    second = invoke(*args)
+    assert "0 new, 6 reused" in second.output and "0 encoded" in second.output
+
+
+def _encoder_plugin(tmp_path: Path) -> Path:
+    path = tmp_path / "enc_plugin.py"
+    path.write_text(
+        "import numpy as np\n"
+        "from steb_core import hookimpl, EncoderSpec\n"
+        "class E:\n"
+        "    name = 'toy-enc'\n"
+        "    def encode(self, texts):\n"
+        "        return np.array([[len(t), t.count('a') + 1.0] for t in texts], dtype=np.float32)\n"
+        "@hookimpl\n"
+        "def register_encoders(register):\n"
+        "    register(EncoderSpec(name='toy-enc', description='length and a-count', factory=lambda **o: E()))\n"
+    )
+    return path
+
+
+def test_plugins_command_shows_sources_and_failures(tmp_path):
+    broken = tmp_path / "broken_cli_plugin.py"
+    broken.write_text("raise ImportError('needs libfoo')\n")
+    out = invoke("plugins", "--plugin", str(broken)).output
+    assert "steb_core.builtin" in out and "6 datasets" in out
+    assert "failed plugins" in out and "needs libfoo" in out
+
+
+def test_user_errors_are_one_line_without_traceback(tmp_path):
+    proc = subprocess.run([str(STEB), "run", "--encoder", "no-such-encoder", "--suite", "demo", "--output", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "unknown encoder 'no-such-encoder'" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([str(STEB), "list", "widgets"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "choose one of" in proc.stderr
