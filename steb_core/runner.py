@@ -352,6 +352,8 @@ def dataset_meta(spec: DatasetSpec) -> dict[str, Any]:
         "content_independence": spec.content_independence,
         "suites": list(spec.suites),
         "tasks": list(spec.tasks),
+        "citation": spec.citation,
+        "license": spec.license,
     }
 
 

@@ -1,0 +1,60 @@
+"""The plugin examples in README.md and CONTRIBUTING.md are real code: extract and run them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def python_blocks(doc: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (REPO / doc).read_text(encoding="utf-8"), flags=re.S)
+
+
+def block_containing(doc: str, marker: str) -> str:
+    blocks = [b for b in python_blocks(doc) if marker in b]
+    assert blocks, f"no python block in {doc} contains {marker!r}"
+    return blocks[0]
+
+
+def test_readme_plugin_example_registers_and_encodes(tmp_path):
+    from steb_core import new_manager
+
+    path = tmp_path / "mylab_encoders.py"
+    path.write_text(block_containing("README.md", "register_encoders"))
+    manager = new_manager([str(path)], entry_points=False, env=False)
+    encoder = manager.encoders().get("exclamation-rate").factory()
+    out = encoder.encode(["Hi!", "no"])
+    np.testing.assert_allclose(out[:, 0], [1 / 3, 0.0])
+
+
+def test_contributing_private_encoder_example(steb_isolated, tmp_path):
+    plugin = tmp_path / "mylab" / "encoders.py"
+    plugin.parent.mkdir()
+    plugin.write_text(block_containing("CONTRIBUTING.md", "class PunctuationProfile"))
+    test_code = block_containing("CONTRIBUTING.md", "def test_punct_profile_on_demo")
+    namespace: dict = {}
+    exec(test_code.replace('"mylab/encoders.py"', repr(str(plugin))), namespace)
+    try:
+        namespace["test_punct_profile_on_demo"](steb_isolated)
+    except AssertionError:
+        pytest.fail("the CONTRIBUTING example's own assertion failed")
+    vec = steb_isolated.manager([str(plugin)]).encoders().get("punct-profile").factory().encode(["a,b."])[0]
+    assert vec.sum() == pytest.approx(1.0)
+
+
+def test_contributing_dataset_plugin_example(steb_isolated, tmp_path, monkeypatch):
+    pkg = tmp_path / "src" / "steb_datasets_registers"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(block_containing("CONTRIBUTING.md", "def register_datasets"))
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    namespace: dict = {}
+    exec(block_containing("CONTRIBUTING.md", "def test_runs_end_to_end"), namespace)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    namespace["test_runs_end_to_end"](steb_isolated, tmp_path / "a")
+    namespace["test_empty_text_is_reported_with_row_and_field"](tmp_path / "b")
