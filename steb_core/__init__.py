@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version as _dist_version
 
+from .cache import EmbeddingCache, cache_key, text_hash, write_shard
 from .context import TaskContext, VectorsUnavailable
 from .encoders import (
     Encoder,
@@ -36,6 +37,7 @@ from .errors import (
     StebError,
     UnknownComponentError,
 )
+from .executors import EncodeJob, EncoderRef, Executor, LocalExecutor, plan_batches
 from .hookspecs import hookimpl, hookspec
 from .io import (
     atomic_write_bytes,
@@ -50,6 +52,7 @@ from .io import (
     sample_per_class,
     seeded_rng,
 )
+from .longtext import LongTextProtocol, encode_with_protocol, split_sentences
 from .plugins import get_manager, new_manager, reset_manager
 from .records import (
     DatasetBundle,
