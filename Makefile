@@ -7,7 +7,7 @@ PLUGINS := $(sort $(dir $(wildcard steb_models_stylometry/pyproject.toml steb_da
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test clean
 .DEFAULT_GOAL := demo
 
 # One install step, redone when any pyproject changes. torch first, pinned to the CPU build on disk,
@@ -27,9 +27,6 @@ demo: setup  ## set up, run the demo suite, print and write the report
 test: setup  ## set up and run the whole test suite (pytest exit 5 = no tests = failure)
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
-
-bench: setup
-	$(BIN)/python bench/run_all.py
 
 clean:
 	rm -rf $(VENV) steb-results .steb-cache
