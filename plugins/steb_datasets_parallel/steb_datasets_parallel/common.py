@@ -1,0 +1,74 @@
+"""The loader shape every corpus here shares: read items from the release, then build order groups.
+
+A corpus module only knows its release layout (``read(ctx, root) -> (items, info)``); budgets, the
+distractor switch and the seeded construction come from :mod:`steb_datasets_stel.parallel` so every
+parallel dataset is built the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from steb_core import DatasetBundle, DatasetNotFoundError, LoadContext
+from steb_datasets_stel.parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from steb_datasets_stel.paths import shared_release_dir
+
+__all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
+
+Reader = Callable[[LoadContext, Path], tuple[list[ParallelItem], dict[str, Any]]]
+
+
+def option_flag(ctx: LoadContext, key: str, default: bool) -> bool:
+    value = ctx.options.get(key, default)
+    if isinstance(value, str):
+        return value.strip().lower() not in ("0", "false", "no", "off", "")
+    return bool(value)
+
+
+def option_list(ctx: LoadContext, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    value = ctx.options.get(key)
+    if value is None:
+        return default
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(value)
+
+
+def locate_file(ctx: LoadContext, root: Path, candidates: list[str], obtain: str, layout: str) -> Path:
+    """The first of ``candidates`` (paths relative to ``root``) that exists, else an error naming them all."""
+    for rel in candidates:
+        if (root / rel).is_file():
+            return root / rel
+    raise DatasetNotFoundError(
+        f"dataset '{ctx.dataset}': none of {', '.join(str(root / c) for c in candidates)} exists. "
+        f"Obtain it: {obtain}. Expected layout: {layout}"
+    )
+
+
+def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout: str,
+                shared_folder: str | None = None) -> Callable[[LoadContext], DatasetBundle]:
+    """A dataset loader: ``read`` the release under the dataset folder, then build seeded order groups.
+
+    Options: ``per_class`` (int or ``all``), ``distractors`` (default true: one held-out style of the
+    anchors' content is attached as distractor), plus whatever ``read`` understands. ``shared_folder``
+    names a release folder that several datasets read (``ROOT/SynthSTEL`` for both SynthSTEL datasets).
+    """
+
+    def load(ctx: LoadContext) -> DatasetBundle:
+        root = shared_release_dir(ctx, shared_folder, obtain, layout) if shared_folder else ctx.require_dir(obtain, layout)
+        items, info = read(ctx, root)
+        if not items:
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")
+        groups, built = order_groups_from_parallel(
+            items,
+            seed=ctx.seed,
+            salt=ctx.dataset,
+            per_class=parse_budget(ctx.options, default_budget),
+            distractors=option_flag(ctx, "distractors", True),
+        )
+        if not groups:
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every class under {root} has fewer than 2 parallel items")
+        return DatasetBundle(order_groups=groups, info={**info, **built, "parallel_items": len(items)})
+
+    return load

@@ -1,0 +1,150 @@
+"""Reading STEL's official task-instance TSVs and turning them into order-alignment groups.
+
+STEL (Wegmann & Nguyen, 2021) instance: anchors A1, A2 are one content in two styles; alternatives S1
+(``Alternative 1.1``) and S2 (``Alternative 1.2``) are another content in the same two styles;
+``Correct Alternative`` is 1 when the order S1-S2 matches A1-A2 and 2 when S2-S1 does.
+
+Variants (``variant`` option):
+
+- ``quadruple`` (STEL's task): anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for 1, (1, 0) for 2.
+- ``triple``: STEL's triple setup, anchor (A1,) with alternatives (S1, S2); answer (index of A1's match,).
+- ``triple-distractor``: the triple plus A2 as distractor (the task adds it to set B, so A1 must pick its
+  style match over both the other alternative and the same-content A2).
+- ``or-content``: STEL-or-Content (Wegmann et al., 2022, "Same Author or Just Same Topic?"). The
+  original construction takes each STEL instance, keeps anchor A1 and the alternative with A1's style
+  (S1 when ``Correct Alternative`` is 1, else S2), and replaces the other alternative with A2. So the
+  choice is between "same style, other content" (correct) and "same content, other style" (A2). Here that
+  is anchors (A1,), alternatives (S_match,), distractor A2: the task's *distractor accuracy* is exactly
+  STEL-or-Content accuracy (its plain accuracy is trivially 1 with a single alternative).
+
+Official instance order and ``ID`` are kept (files in sorted path order, rows in file order), so
+per-instance predictions line up with STEL's own single-prediction files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from steb_core import DataValidationError, OrderGroup, located, read_tsv
+
+__all__ = [
+    "StelInstance",
+    "STEL_COLUMNS",
+    "STEL_REGISTER_TYPES",
+    "STEL_FEATURE_DEFAULT_TYPES",
+    "VARIANTS",
+    "find_stel_files",
+    "load_stel_instances",
+    "stel_groups",
+]
+
+A1, A2, S1, S2 = "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2"
+CORRECT, ID, STYLE, VOTES = "Correct Alternative", "ID", "style type", "# Votes out of 5 for Correct Alternative"
+STEL_COLUMNS = (A1, A2, S1, S2, CORRECT, ID, STYLE)
+
+#: STEL's two style *dimensions* (STEB's register category).
+STEL_REGISTER_TYPES = ("formality", "simplicity")
+#: STEL's *characteristics* used by default for STEL_feature: the two of the STEL paper plus emotives
+#: (emoticon vs emoji), three classes as in STEB's catalogue. Further characteristic files of the
+#: release (em-subj-pronoun, definite-abstract, ...) are added with the ``style_types`` option.
+STEL_FEATURE_DEFAULT_TYPES = ("contraction", "nbr_substitution", "emotives")
+
+VARIANTS = ("quadruple", "triple", "triple-distractor", "or-content")
+
+
+@dataclass(frozen=True)
+class StelInstance:
+    """One row of a STEL TSV, with where it came from."""
+
+    anchor1: str
+    anchor2: str
+    alternative1: str
+    alternative2: str
+    correct: int  # 1: S1-S2, 2: S2-S1
+    id: str
+    style_type: str
+    votes: int | None
+    path: str
+    row: int
+
+
+def find_stel_files(root: Path) -> list[Path]:
+    """STEL instance files under ``root`` (flat, or the release's ``dimensions/`` and ``characteristics/``)."""
+    return sorted(p for p in root.rglob("*.tsv") if p.name.lstrip("_").startswith("quad"))
+
+
+def _parse_row(row: dict[str, str], path: Path, i: int) -> StelInstance:
+    record = f"row {i}" + (f" (ID {row.get(ID)})" if row.get(ID) else "")
+    for column in (A1, A2, S1, S2, ID, STYLE):
+        value = row.get(column)
+        if value is None or not value.strip():
+            raise DataValidationError("is empty", path=path, record=record, field=column, expected="a non-empty value")
+    raw = (row.get(CORRECT) or "").strip()
+    if raw not in ("1", "2", "1.0", "2.0"):
+        raise DataValidationError(f"is {raw!r}", path=path, record=record, field=CORRECT, expected="1 (order S1-S2) or 2 (order S2-S1)")
+    votes_raw = (row.get(VOTES) or "").strip()
+    votes = int(float(votes_raw)) if votes_raw.replace(".", "", 1).isdigit() else None  # empty or '-' in releases
+    return StelInstance(
+        anchor1=row[A1], anchor2=row[A2], alternative1=row[S1], alternative2=row[S2], correct=int(float(raw)),
+        id=row[ID].strip(), style_type=row[STYLE].strip(), votes=votes, path=str(path), row=i,
+    )
+
+
+def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) -> tuple[list[StelInstance], dict[str, Any]]:
+    """Every STEL instance under ``root`` whose style type is in ``style_types`` (all if None), in official order.
+
+    An ID seen twice (e.g. a 100-instance sample next to the full file that contains it) is kept once,
+    the first time; the count of such duplicates is reported in the returned info.
+    """
+    wanted = set(style_types) if style_types is not None else None
+    files = find_stel_files(root)
+    instances: list[StelInstance] = []
+    seen: set[str] = set()
+    duplicates = 0
+    used_files: list[str] = []
+    for path in files:
+        rows = read_tsv(path, required=STEL_COLUMNS)
+        took = False
+        for i, row in enumerate(rows, start=1):
+            inst = _parse_row(row, path, i)
+            if wanted is not None and inst.style_type not in wanted:
+                continue
+            if inst.id in seen:
+                duplicates += 1
+                continue
+            seen.add(inst.id)
+            instances.append(inst)
+            took = True
+        if took:
+            used_files.append(str(path.relative_to(root)))
+    info = {"files": used_files, "duplicate_ids_skipped": duplicates, "instances": len(instances)}
+    return instances, info
+
+
+def _group(inst: StelInstance, variant: str) -> OrderGroup:
+    match_first = inst.correct == 1  # A1 has S1's style
+    s_match = inst.alternative1 if match_first else inst.alternative2
+    alternatives = (inst.alternative1, inst.alternative2)
+    common = {"id": inst.id, "style_type": inst.style_type}
+    if variant == "quadruple":
+        return OrderGroup(anchors=(inst.anchor1, inst.anchor2), alternatives=alternatives, answer=(0, 1) if match_first else (1, 0), **common)
+    if variant == "triple":
+        return OrderGroup(anchors=(inst.anchor1,), alternatives=alternatives, answer=(0 if match_first else 1,), **common)
+    if variant == "triple-distractor":
+        return OrderGroup(anchors=(inst.anchor1,), alternatives=alternatives, answer=(0 if match_first else 1,), distractor=inst.anchor2, **common)
+    if variant == "or-content":
+        return OrderGroup(anchors=(inst.anchor1,), alternatives=(s_match,), answer=(0,), distractor=inst.anchor2, **common)
+    raise DataValidationError(f"unknown variant {variant!r}", field="variant", expected=" or ".join(VARIANTS))
+
+
+def stel_groups(instances: Iterable[StelInstance], variant: str = "quadruple") -> list[OrderGroup]:
+    """Order groups for ``instances`` in the given variant (see the module docstring), order kept."""
+    if variant not in VARIANTS:
+        raise DataValidationError(f"unknown variant {variant!r}", field="variant", expected=" or ".join(VARIANTS))
+    groups = []
+    for inst in instances:
+        with located(inst.path, f"row {inst.row} (ID {inst.id})"):
+            groups.append(_group(inst, variant))
+    return groups

@@ -1,0 +1,185 @@
+"""STEL / STEL-or-Content loaders: the real release samples, malformed fixtures, sampling, registration."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, new_manager
+from steb_datasets_stel.plugin import stel_specs
+
+SPECS = {s.name: s for s in stel_specs()}
+HEADER = ["", "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "Correct Alternative", "ID",
+          "# Votes out of 5 for Correct Alternative", "style type"]
+
+
+def _shared_stel() -> Path:
+    """``../shared/data/stel`` beside the repository root (the folder holding ``steb_core``)."""
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "steb_core").is_dir():
+            candidate = parent.parent / "shared" / "data" / "stel"
+            if candidate.is_dir():
+                return candidate
+            break
+    pytest.skip("../shared/data/stel is absent")
+
+
+def _load(name: str, root: Path, seed: int = 0, **options):
+    return SPECS[name].loader(LoadContext(name, root, seed=seed, options=options))
+
+
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    """Independent reader (stdlib csv on the raw file) used as the reference."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+# ---------------------------------------------------------------- real data
+
+@pytest.mark.realdata
+def test_register_quadruples_follow_official_order_ids_and_answers():
+    root = _shared_stel()
+    bundle = _load("STEL_register", root)
+    expected = (_csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")
+                + _csv_rows(root / "quad_stel-dimension_simple-100_sample.tsv"))
+    groups = bundle.order_groups
+    assert [g.id for g in groups] == [r["ID"] for r in expected]
+    for g, r in zip(groups, expected):
+        assert g.anchors == (r["Anchor 1"], r["Anchor 2"])
+        assert g.alternatives == (r["Alternative 1.1"], r["Alternative 1.2"])
+        assert g.answer == ((0, 1) if r["Correct Alternative"] == "1" else (1, 0))
+        assert g.style_type == r["style type"] and g.distractor is None
+    assert bundle.info["instances_per_style_type"] == {"formality": 100, "simplicity": 100}
+    assert bundle.info["per_class"] == 392
+
+
+@pytest.mark.realdata
+def test_feature_default_types_and_all():
+    root = _shared_stel()
+    bundle = _load("STEL_feature", root)
+    assert bundle.info["instances_per_style_type"] == {"contraction": 100, "emotives": 200, "nbr_substitution": 100}
+    everything = _load("STEL_feature", root, style_types="all")
+    assert set(everything.info["style_types"]) == {"contraction", "emotives", "nbr_substitution", "em-subj-pronoun"}
+    assert not {"formality", "simplicity"} & set(everything.info["style_types"])
+
+
+@pytest.mark.realdata
+def test_em_subj_pronoun_quoted_newlines():
+    """The file has 500 physical data lines but 100 instances: every text ends in a quoted newline."""
+    root = _shared_stel()
+    path = root / "quad_questions_em-subj-pronoun_100.tsv"
+    physical = path.read_text(encoding="utf-8").count("\n") - 1  # minus the header line
+    assert physical == 500
+    bundle = _load("STEL_feature", root, style_types="em-subj-pronoun")
+    groups = bundle.order_groups
+    assert len(groups) == 100 == len(_csv_rows(path))
+    assert all(t.endswith("\n") for g in groups for t in (*g.anchors, *g.alternatives))
+    assert groups[1].anchors[0].startswith("Em reduced to 125 papers")
+    assert bundle.info["instances_with_votes"] == 0  # the release writes '-'
+
+
+@pytest.mark.realdata
+def test_stel_or_content_is_the_official_construction():
+    root = _shared_stel()
+    bundle = _load("STEL-or-Content_register", root)
+    expected = (_csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")
+                + _csv_rows(root / "quad_stel-dimension_simple-100_sample.tsv"))
+    for g, r in zip(bundle.order_groups, expected, strict=True):
+        match = r["Alternative 1.1"] if r["Correct Alternative"] == "1" else r["Alternative 1.2"]
+        assert g.anchors == (r["Anchor 1"],)
+        assert g.alternatives == (match,) and g.answer == (0,)
+        assert g.distractor == r["Anchor 2"] and g.id == r["ID"]
+    assert SPECS["STEL-or-Content_register"].content_independence
+    feat = _load("STEL-or-Content_feature", root)
+    assert len(feat.order_groups) == 400
+
+
+@pytest.mark.realdata
+def test_triple_distractor_variant():
+    root = _shared_stel()
+    bundle = _load("STEL_register", root, variant="triple-distractor")
+    r = _csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")[0]
+    g = bundle.order_groups[0]
+    assert g.anchors == (r["Anchor 1"],) and g.distractor == r["Anchor 2"]
+    assert g.answer == ((0,) if r["Correct Alternative"] == "1" else (1,))
+
+
+# ---------------------------------------------------------------- fixtures
+
+def _write(path: Path, rows: list[list[str]], header: list[str] = HEADER) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="\t")
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def _row(i: int, style: str, correct: str = "1") -> list[str]:
+    return [str(i), f"a1 {i}", f"A2 {i}", f"s1 {i}", f"S2 {i}", correct, f"QQ_{style}-{i}", "", style]
+
+
+def test_release_layout_and_budget_sampling(tmp_path):
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality", "12"[i % 2]) for i in range(10)])
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", [_row(i, "simplicity") for i in range(3)])
+    _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [_row(i, "contraction") for i in range(4)])
+    a = _load("STEL_register", tmp_path, seed=1, per_class=4)
+    b = _load("STEL_register", tmp_path, seed=1, per_class=4)
+    ids = [g.id for g in a.order_groups]
+    assert ids == [g.id for g in b.order_groups]
+    assert a.info["instances_per_style_type"] == {"formality": 4, "simplicity": 3}
+    formal = [int(i.split("-")[-1]) for i in ids if "formality" in i]
+    assert formal == sorted(formal)  # official order kept after sampling
+    other_seeds = {tuple(g.id for g in _load("STEL_register", tmp_path, seed=s, per_class=4).order_groups) for s in range(2, 8)}
+    assert len(other_seeds | {tuple(ids)}) > 1  # the draw depends on the seed
+    assert a.info["per_class"] == 4 and a.info["seed"] == 1
+    assert len(_load("STEL_register", tmp_path, per_class="all").order_groups) == 13
+    feat = _load("STEL_feature", tmp_path)
+    assert feat.info["missing_style_types"] == ["emotives", "nbr_substitution"]
+
+
+def test_duplicate_ids_from_sample_and_full_file_kept_once(tmp_path):
+    _write(tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv", [_row(i, "formality") for i in range(5)])
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality") for i in range(2)])
+    bundle = _load("STEL_register", tmp_path)
+    assert len(bundle.order_groups) == 5 and bundle.info["duplicate_ids_skipped"] == 2
+
+
+def test_bad_correct_alternative_names_file_record_field(tmp_path):
+    path = _write(tmp_path / "quad_questions_char_contraction.tsv", [_row(0, "contraction"), _row(1, "contraction", "3")])
+    with pytest.raises(DataValidationError) as err:
+        _load("STEL_feature", tmp_path)
+    e = err.value
+    assert e.path == str(path) and e.field == "Correct Alternative" and "row 2" in str(e.record) and "QQ_contraction-1" in str(e.record)
+
+
+def test_empty_text_and_missing_column(tmp_path):
+    row = _row(0, "formality")
+    row[3] = "  "
+    _write(tmp_path / "quad_a.tsv", [row])
+    with pytest.raises(DataValidationError) as err:
+        _load("STEL_register", tmp_path)
+    assert err.value.field == "Alternative 1.1" and err.value.record.startswith("row 1")
+    header = [h for h in HEADER if h != "ID"]
+    _write(tmp_path / "quad_a.tsv", [[c for j, c in enumerate(_row(0, "formality")) if HEADER[j] != "ID"]], header=header)
+    with pytest.raises(DataValidationError, match="missing column"):
+        _load("STEL_register", tmp_path)
+
+
+def test_missing_data_dir_says_what_to_download(tmp_path):
+    with pytest.raises(DatasetNotFoundError, match="nlpsoc/STEL"):
+        _load("STEL_register", tmp_path / "absent")
+    with pytest.raises(DatasetNotFoundError, match="no STEL instances"):
+        _load("STEL_register", tmp_path)
+    with pytest.raises(ValueError, match="unknown variant"):
+        _load("STEL_register", tmp_path, variant="pentuple")
+
+
+def test_registered_through_entry_point():
+    manager = new_manager(env=False)
+    names = set(manager.datasets().names())
+    assert {"STEL_register", "STEL_feature", "STEL-or-Content_register", "STEL-or-Content_feature"} <= names
+    spec = manager.datasets().get("STEL_register")
+    assert spec.tasks == ("order_alignment",) and "stel" in spec.suites and spec.categories == ("register",)
