@@ -53,6 +53,7 @@ from .io import (
     seeded_rng,
 )
 from .longtext import LongTextProtocol, encode_with_protocol, split_sentences
+from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
 from .plugins import get_manager, new_manager, reset_manager
 from .records import (
     DatasetBundle,

@@ -92,6 +92,18 @@ class LoadContext:
             raise DatasetNotFoundError(msg)
         return path
 
+    def release_dir(self, folder: str, obtain: str, layout: str = "") -> Path:
+        """The dataset folder, or a sibling ``ROOT/<folder>`` holding a release that serves several datasets.
+
+        One release often feeds several datasets (STEL_register, STEL_feature and STEL-or-Content all
+        read one STEL folder); users keep it once as ``ROOT/STEL`` instead of once per dataset name.
+        """
+        if self.data_dir is not None and not self.data_dir.is_dir():
+            sibling = self.data_dir.parent / folder
+            if sibling.is_dir():
+                return sibling
+        return self.require_dir(obtain, layout)
+
     @staticmethod
     def resolve_data_dir(dataset: str, data_dir: str | Path | None) -> Path | None:
         """Where dataset ``dataset`` lives, from ``--data-dir`` or ``$STEB_DATA_DIR`` (None if neither is set)."""

@@ -1,7 +1,7 @@
 """The loader shape every corpus here shares: read items from the release, then build order groups.
 
 A corpus module only knows its release layout (``read(ctx, root) -> (items, info)``); budgets, the
-distractor switch and the seeded construction come from :mod:`steb_datasets_stel.parallel` so every
+distractor switch and the seeded construction come from :mod:`steb_core.parallel` so every
 parallel dataset is built the same way.
 """
 
@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from steb_core import DatasetBundle, DatasetNotFoundError, LoadContext
-from steb_datasets_stel.parallel import ParallelItem, order_groups_from_parallel, parse_budget
-from steb_datasets_stel.paths import shared_release_dir
+from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
 
 __all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
 
@@ -56,7 +55,7 @@ def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout
     """
 
     def load(ctx: LoadContext) -> DatasetBundle:
-        root = shared_release_dir(ctx, shared_folder, obtain, layout) if shared_folder else ctx.require_dir(obtain, layout)
+        root = ctx.release_dir(shared_folder, obtain, layout) if shared_folder else ctx.require_dir(obtain, layout)
         items, info = read(ctx, root)
         if not items:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_tsv
-from steb_datasets_stel.parallel import ParallelItem
+from steb_core.parallel import ParallelItem
 
 from .aligned import read_aligned
 from .common import locate_file, option_list

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import LoadContext, seeded_rng
-from steb_datasets_stel.parallel import ParallelItem
+from steb_core.parallel import ParallelItem
 
 from .aligned import read_aligned
 from .common import locate_file

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_text
-from steb_datasets_stel.parallel import ParallelItem
+from steb_core.parallel import ParallelItem
 
 __all__ = ["read_onestop", "OBTAIN", "LAYOUT", "LEVELS"]
 

@@ -1,6 +1,6 @@
 """Hook implementations of steb-datasets-parallel: one order-alignment dataset per parallel corpus.
 
-Every dataset is built by :func:`steb_datasets_stel.parallel.order_groups_from_parallel` (seeded
+Every dataset is built by :func:`steb_core.parallel.order_groups_from_parallel` (seeded
 pairing, shuffled alternatives, by default one same-content distractor per group so the task reports
 accuracy and distractor accuracy). Common options: ``per_class`` (int or ``all``; defaults are STEB's
 budgets, in groups per class), ``distractors`` (true/false); corpus options are documented per module.

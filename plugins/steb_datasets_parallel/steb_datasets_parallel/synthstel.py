@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext
-from steb_datasets_stel.parallel import ParallelItem
+from steb_core.parallel import ParallelItem
 
 from .common import option_list
 

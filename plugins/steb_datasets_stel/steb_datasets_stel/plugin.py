@@ -22,8 +22,7 @@ from typing import Any, Callable, Mapping
 
 from steb_core import DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
 
-from .parallel import parse_budget
-from .paths import shared_release_dir
+from steb_core.parallel import parse_budget
 from .stel import STEL_FEATURE_DEFAULT_TYPES, STEL_REGISTER_TYPES, VARIANTS, load_stel_instances, stel_groups
 
 STEL_CITATION = (
@@ -69,7 +68,7 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
         chosen = variant or str(ctx.options.get("variant", "quadruple"))
         if chosen not in VARIANTS:
             raise ValueError(f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}")
-        root = shared_release_dir(ctx, "STEL", OBTAIN, LAYOUT)
+        root = ctx.release_dir("STEL", OBTAIN, LAYOUT)
         types = _style_types(kind, ctx.options)
         instances, info = load_stel_instances(root, types)
         if types is None:  # "all": every characteristic, never the register dimensions

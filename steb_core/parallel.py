@@ -3,8 +3,7 @@
 Why a shared builder: every parallel corpus in STEB (SynthSTEL, GYAFC, StylePTB, Shakespeare,
 OneStopEnglish, ASSET, graded formality, Twitter AAE/SAE, Corpus of Diverse Styles) becomes order
 alignment the same way, and the seeded pairing, shuffling and distractor choice must not differ
-between loaders. It lives here (a public module of steb-datasets-stel) until it moves into
-``steb_core``; steb-datasets-parallel depends on this distribution explicitly.
+between loaders. It is part of the core's public API so dataset plugins share one implementation.
 
 Construction (per class, e.g. per SynthSTEL feature or StylePTB transformation):
 
@@ -32,7 +31,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from steb_core import DataValidationError, OrderGroup, located, seeded_rng
+from .errors import DataValidationError
+from .io import located, seeded_rng
+from .records import OrderGroup
 
 __all__ = ["ParallelItem", "order_groups_from_parallel", "parse_budget", "BUDGET_ALL"]
 

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from steb_core import DataValidationError
-from steb_datasets_stel.parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
 
 
 def _items(n: int, k: int, cls: str = "c") -> list[ParallelItem]:
