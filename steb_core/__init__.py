@@ -54,7 +54,7 @@ from .io import (
 )
 from .longtext import LongTextProtocol, encode_with_protocol, split_sentences
 from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
-from .plugins import get_manager, new_manager, reset_manager
+from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import (
     DatasetBundle,
     FeatureText,

