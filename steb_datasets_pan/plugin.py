@@ -1,8 +1,14 @@
-"""Hook implementations of steb-datasets-pan (placeholder)."""
+"""Hook implementations of steb-datasets-pan: registers every PAN dataset STEB uses."""
+
+from __future__ import annotations
 
 from steb_core import hookimpl
 
 
 @hookimpl
 def register_datasets(register):
-    return None
+    """Register the PAN dataset specs; building them reads no data (loaders run on evaluation only)."""
+    from .catalogue import pan_datasets
+
+    for spec in pan_datasets():
+        register(spec)

@@ -1,0 +1,123 @@
+"""Folder-per-problem authorship verification (PAN13, PAN14, PAN15, the Enron AV corpus).
+
+Layout: one folder per problem (``EN001/known01.txt ... known05.txt, unknown.txt``) and a
+``truth.txt`` beside the problem folders with lines ``PROBLEM Y|N``. The known texts of a problem are
+joined with a blank line into one side of the trial, the unknown text is the other side (STEB's
+protocol, also for Enron's four known e-mails). The problem id's letter prefix encodes the language
+and genre (PAN14: ``EE`` English essays, ``EN`` English novels, ``DE``/``DR`` Dutch essays/reviews,
+``GR`` Greek, ``SP`` Spanish; PAN15 Dutch is ``DU``), so one release folder can serve several datasets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, read_lines
+
+from .files import read_nonempty_text
+
+__all__ = ["AVFolderSource", "load_av_folders", "parse_truth_txt"]
+
+_ANSWERS = {"Y": True, "N": False, "1": True, "0": False, "1.0": True, "0.0": False}
+_KNOWN_RE = re.compile(r"^known\d*\.txt$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AVFolderSource:
+    """Which problems of a folder-per-problem release a dataset takes (by id prefix; empty = all)."""
+
+    prefixes: tuple[str, ...] = ()
+    release: str = "PAN authorship verification"
+
+    def layout(self) -> str:
+        ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
+        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, one folder per problem"
+
+    def wants(self, problem: str) -> bool:
+        return not self.prefixes or any(problem.upper().startswith(p) for p in self.prefixes)
+
+
+def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
+    """``truth.txt`` as problem -> (same author, line number); BOM, CRLF and extra blanks tolerated."""
+    answers: dict[str, tuple[bool, int]] = {}
+    for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 2:
+            raise DataValidationError(f"has {len(fields)} fields: {line[:60]!r}", path=path, record=f"line {lineno}", expected="'PROBLEM Y|N'")
+        problem, answer = fields
+        if answer.upper() not in _ANSWERS:
+            raise DataValidationError(f"answer {answer!r}", path=path, record=problem, field="answer", expected="Y or N")
+        if problem in answers:
+            raise DataValidationError("appears twice", path=path, record=problem, expected="one line per problem")
+        answers[problem] = (_ANSWERS[answer.upper()], lineno)
+    return answers
+
+
+def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> DatasetBundle:
+    """Every matching problem of every ``truth.txt`` under the data folder, as one predefined pair each."""
+    root = ctx.require_dir(obtain, source.layout())
+    truth_files = sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4)
+    if not truth_files:
+        ctx.require_file("truth.txt", obtain, source.layout())  # raises the standard "missing file" error
+    pairs: list[TextPair] = []
+    seen_prefixes: set[str] = set()
+    used: list[str] = []
+    for truth_path in truth_files:
+        answers = parse_truth_txt(truth_path)
+        folder = truth_path.parent
+        problems = {p.name for p in folder.iterdir() if p.is_dir() and _has_texts(p)}
+        seen_prefixes.update(re.sub(r"\d+$", "", p) for p in answers)
+        for name in sorted(problems):
+            if source.wants(name) and name not in answers:
+                raise DataValidationError(f"has no line for problem folder {name}", path=truth_path, record=name, expected="a truth line for every problem")
+        wanted = [p for p in answers if source.wants(p)]
+        if wanted:
+            used.append(str(truth_path))
+        for problem in wanted:
+            same, _lineno = answers[problem]
+            if problem not in problems:
+                raise DataValidationError(f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)", path=truth_path, record=problem)
+            pairs.append(_problem_pair(folder / problem, problem, same))
+    if not pairs:
+        raise DataValidationError(
+            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes {sorted(seen_prefixes)}",
+            path=root, expected=source.layout(),
+        )
+    ids = [p.id for p in pairs]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise DataValidationError("appears in two truth.txt files", path=root, record=dup)
+    n_same = sum(p.same for p in pairs)
+    return DatasetBundle(
+        pairs=pairs,
+        info={
+            "source": source.release,
+            "truth_files": used,
+            "problem_prefixes": list(source.prefixes),
+            "trials": len(pairs),
+            "same": n_same,
+            "different": len(pairs) - n_same,
+            "pairing": "known texts joined with a blank line vs the unknown text",
+        },
+    )
+
+
+def _has_texts(folder: Path) -> bool:
+    return any(folder.glob("*.txt"))
+
+
+def _problem_pair(folder: Path, problem: str, same: bool) -> TextPair:
+    known_paths = sorted(p for p in folder.iterdir() if _KNOWN_RE.match(p.name))
+    if not known_paths:
+        raise DataValidationError("has no known*.txt", path=folder, record=problem, expected="one or more known texts")
+    unknown_paths = sorted(p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt")
+    if len(unknown_paths) != 1:
+        raise DataValidationError(f"has {len(unknown_paths)} unknown*.txt files", path=folder, record=problem, expected="exactly one unknown.txt")
+    known = "\n\n".join(read_nonempty_text(p, record=problem) for p in known_paths)
+    unknown = read_nonempty_text(unknown_paths[0], record=problem)
+    with located(folder, problem):
+        return TextPair(known, unknown, same=same, id=problem, group=problem)

@@ -1,0 +1,116 @@
+"""PAN20/PAN21 cross-domain authorship verification (fanfiction) from the official jsonl files.
+
+``pairs.jsonl`` (official test name ``pan2X-authorship-verification-test.jsonl``): one object per
+line with ``id``, ``fandoms`` (two fandom names) and ``pair`` (two texts). ``truth.jsonl``
+(``...-truth.jsonl``): ``id``, ``same`` (bool) and ``authors`` (two author ids). STEB evaluates a
+balanced subset of 250 same-author and 250 different-author pairs drawn with a fixed seed.
+
+The pairs file of the test set is large (texts of ~21k characters); it is scanned once for ids and
+byte offsets and only the sampled lines are parsed again, so memory holds the sample, not the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, require_field, sample_per_class
+
+from .files import choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+
+__all__ = ["AVJsonlSource", "load_av_jsonl"]
+
+
+@dataclass(frozen=True)
+class AVJsonlSource:
+    """A PAN20/21 release and STEB's balanced sample size (per class)."""
+
+    release: str
+    pairs_per_class: int = 250
+
+    def layout(self) -> str:
+        return (
+            "<data-dir>/[release folder/]pairs.jsonl ({\"id\", \"fandoms\": [a, b], \"pair\": [text, text]}) + truth.jsonl "
+            "({\"id\", \"same\": true|false, \"authors\": [a, b]}); the official names "
+            "pan2X-authorship-verification-test.jsonl / ...-test-truth.jsonl work too"
+        )
+
+
+def _is_truth(p: Path) -> bool:
+    return "truth" in p.name.lower()
+
+
+def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> DatasetBundle:
+    """A seeded balanced sample of predefined pairs. Options: ``pairs_per_class`` (None = all),
+    ``pairs_file`` and ``truth_file`` (names inside the data folder, when it holds several)."""
+    root = ctx.require_dir(obtain, source.layout())
+    folder = find_folder(root, lambda f: any(_is_truth(p) for p in f.glob("*.jsonl")) and any(not _is_truth(p) for p in f.glob("*.jsonl")))
+    if folder is None:
+        ctx.require_file("truth.jsonl", obtain, source.layout())
+        folder = root
+    pairs_path = _pick(folder, ctx.options.get("pairs_file"), [p for p in folder.glob("*.jsonl") if not _is_truth(p)], "pairs file", "pairs_file", ("pairs", "test"))
+    truth_candidates = [p for p in folder.glob("*.jsonl") if _is_truth(p)]
+    truth_name = ctx.options.get("truth_file")
+    beside = None if truth_name else truth_beside(pairs_path, truth_candidates)
+    truth_path = beside or _pick(folder, truth_name, truth_candidates, "truth file", "truth_file", ())
+
+    truth: dict[str, bool] = {}
+    for row in scan_jsonl(truth_path):
+        rid = str(require_field(row.obj, "id", path=truth_path, record=f"line {row.lineno}"))
+        same = require_field(row.obj, "same", path=truth_path, record=rid, types=bool, expected="true or false")
+        if rid in truth:
+            raise DataValidationError("appears twice", path=truth_path, record=rid)
+        truth[rid] = same
+
+    entries: list[tuple[str, bool, int, int]] = []  # id, same, offset, line
+    for row in scan_jsonl(pairs_path):
+        rid = str(require_field(row.obj, "id", path=pairs_path, record=f"line {row.lineno}"))
+        pair = require_field(row.obj, "pair", path=pairs_path, record=rid, types=list, expected="a list of two texts")
+        _check_pair(pair, pairs_path, rid)
+        if rid not in truth:
+            raise DataValidationError(f"has no truth line (pair at {pairs_path.name} line {row.lineno})", path=truth_path, record=rid, field="id", expected="a truth record for every pair id")
+        entries.append((rid, truth[rid], row.offset, row.lineno))
+    if not entries:
+        raise DataValidationError("holds no pairs", path=pairs_path)
+
+    per_class = ctx.options.get("pairs_per_class", source.pairs_per_class)
+    per_class = None if per_class is None else int(per_class)
+    chosen = sample_per_class(entries, key=lambda e: e[1], per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    pairs = []
+    for (rid, same, _, _), obj in zip(chosen, read_jsonl_at(pairs_path, ((e[2], e[3]) for e in chosen))):
+        a, b = obj["pair"]
+        with located(pairs_path, rid):
+            pairs.append(TextPair(a.strip(), b.strip(), same=same, id=rid))
+    n_same = sum(p.same for p in pairs)
+    return DatasetBundle(
+        pairs=pairs,
+        info={
+            "source": source.release,
+            "pairs_file": str(pairs_path),
+            "truth_file": str(truth_path),
+            "pairs_available": len(entries),
+            "same_available": sum(e[1] for e in entries),
+            "pairs_per_class": per_class,
+            "seed": ctx.seed,
+            "same": n_same,
+            "different": len(pairs) - n_same,
+            "sampling": "steb_core.sample_per_class on `same`, salted with the dataset name",
+        },
+    )
+
+
+def _check_pair(pair: list, path: Path, rid: str) -> None:
+    if len(pair) != 2:
+        raise DataValidationError(f"has {len(pair)} texts", path=path, record=rid, field="pair", expected="exactly two texts")
+    for i, text in enumerate(pair):
+        if not isinstance(text, str) or not text.strip():
+            raise DataValidationError("is empty" if isinstance(text, str) else f"is a {type(text).__name__}", path=path, record=rid, field=f"pair[{i}]", expected="non-empty text")
+
+
+def _pick(folder: Path, name: str | None, candidates: list[Path], what: str, option: str, preferred: tuple[str, ...]) -> Path:
+    if name:
+        path = folder / name
+        if not path.is_file():
+            raise DataValidationError(f"option {option}={name!r} names no file", path=path)
+        return path
+    return choose_one(candidates, what, folder, option, preferred=[w.lower() for w in preferred])

@@ -1,0 +1,288 @@
+"""Every PAN dataset STEB uses, as :class:`DatasetSpec` data (names, budgets and sizes from the STEB catalogue).
+
+Specs are built by a few small builders (one per release format) so a dataset is one line of data;
+loaders are ``functools.partial`` objects over module-level functions, which keeps specs picklable
+for executors that ship work to other processes. English datasets of the STEB paper are in the
+``steb`` suite; the non-English PAN13–15 AV and PAN18 AA datasets feed the separate multilingual
+score and sit in ``steb-multilingual``; everything is also in ``pan``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from steb_core import DatasetSpec
+
+from .attribution import AttributionSource, load_attribution
+from .av_folders import AVFolderSource, load_av_folders
+from .av_jsonl import AVJsonlSource, load_av_jsonl
+from .generative import GenerativeSource, load_generative
+from .style_change import StyleChangeSource, load_style_change
+
+__all__ = ["pan_datasets"]
+
+DATA_PAGE = "https://pan.webis.de/data.html"
+MAIN_SUITES = ("steb", "pan")
+MULTI_SUITES = ("steb-multilingual", "pan")
+LICENSE = "research use, as stated on the PAN/Zenodo record (some PAN corpora are released on request)"
+
+_CITE = {
+    2013: "Juola, P. & Stamatatos, E. (2013). Overview of the Author Identification Task at PAN 2013. CLEF 2013 Working Notes.",
+    2014: "Stamatatos, E. et al. (2014). Overview of the Author Identification Task at PAN 2014. CLEF 2014 Working Notes, CEUR-WS.",
+    2015: "Stamatatos, E. et al. (2015). Overview of the Author Identification Task at PAN 2015. CLEF 2015 Working Notes, CEUR-WS.",
+    2018: "Kestemont, M. et al. (2018). Overview of the Author Identification Task at PAN-2018: Cross-domain Authorship Attribution and Style Change Detection. CLEF 2018 Working Notes, CEUR-WS.",
+    2020: "Kestemont, M. et al. (2020). Overview of the Cross-Domain Authorship Verification Task at PAN 2020. CLEF 2020 Working Notes, CEUR-WS.",
+    2021: "Kestemont, M. et al. (2021). Overview of the Cross-Domain Authorship Verification Task at PAN 2021. CLEF 2021 Working Notes, CEUR-WS.",
+    2022: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at PAN 2022. CLEF 2022 Working Notes, CEUR-WS.",
+    2023: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2023). Overview of the Multi-Author Writing Style Analysis Task at PAN 2023. CLEF 2023 Working Notes, CEUR-WS.",
+    2024: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2024). Overview of the Multi-Author Writing Style Analysis Task at PAN 2024. CLEF 2024 Working Notes, CEUR-WS.",
+    2025: "Zangerle, E. et al. (2025). Overview of the Multi-Author Writing Style Analysis Task at PAN 2025. CLEF 2025 Working Notes, CEUR-WS.",
+    2026: "PAN 2026 Multi-Author Writing Style Analysis task (Zangerle et al., organisers), pan.webis.de.",
+}
+_CITE_GEN = {
+    2024: "Bevendorff, J. et al. (2024). Overview of the \"Voight-Kampff\" Generative AI Authorship Verification Task at PAN and ELOQUENT 2024. CLEF 2024 Working Notes, CEUR-WS.",
+    2025: "Bevendorff, J. et al. (2025). Overview of the \"Voight-Kampff\" Generative AI Detection Task at PAN 2025. CLEF 2025 Working Notes, CEUR-WS.",
+}
+_STEB_CITE = "Rivera Soto, R., Wegmann, A. & Aggazzotti, C. STEB: Style Text Embedding Benchmark."
+
+
+def _page(year: int, task: str) -> str:
+    return f"https://pan.webis.de/clef{year % 100}/pan{year % 100}-web/{task}.html"
+
+
+def _lang_name(code: str) -> str:
+    return {"en": "English", "nl": "Dutch", "el": "Greek", "es": "Spanish", "fr": "French", "it": "Italian", "pl": "Polish"}[code]
+
+
+# --- style change -------------------------------------------------------------------------------------
+
+_SC_TASK_PAGE = {2018: "style-change-detection", 2022: "style-change-detection", 2023: "writing-style-analysis",
+                 2024: "writing-style-analysis", 2025: "writing-style-analysis", 2026: "writing-style-analysis"}
+_SC_LEVEL_TEXT = {
+    "basic": "two authors, exactly one change between paragraphs",
+    "advanced": "up to five authors, changes between paragraphs",
+    "sentence": "changes between consecutive sentences",
+    "easy": "paragraphs of a document cover varied topics, so topic hints at author changes",
+    "medium": "little topical variety; style must be used",
+    "hard": "all paragraphs on the same topic",
+}
+#: STEB catalogue: number of predefined pairs per style-change dataset.
+_SC_PAIRS = {
+    (2018, ""): 1492, (2022, "advanced"): 9537, (2022, "basic"): 2141, (2022, "sentence"): 22105,
+    (2023, "easy"): 2826, (2023, "hard"): 4112, (2023, "medium"): 7013,
+    (2024, "easy"): 2471, (2024, "hard"): 4131, (2024, "medium"): 4592,
+    (2025, "easy"): 10247, (2025, "hard"): 10648, (2025, "medium"): 12759,
+    (2026, "easy"): 71108, (2026, "hard"): 54141, (2026, "medium"): 24406,
+}
+
+
+def _style_change(year: int, level: str = "") -> DatasetSpec:
+    source = StyleChangeSource(year, level)
+    name = f"pan{year % 100}_style_change" + (f"_{level}" if level else "")
+    yy = year % 100
+    if year == 2018:
+        archive = "the PAN18 style change detection corpus (pan18-style-change-detection-*-dataset)"
+        what = ("PAN18 style change detection: StackExchange documents, each labelled only with whether it contains a style change. "
+                "One trial per document: its first half vs its second half, same-author when the document has no change.")
+    else:
+        archive = f"the PAN{yy} {'style change detection' if year == 2022 else 'multi-author writing style analysis'} release (pan{yy}-...zip)"
+        what = (f"PAN{yy} style change detection, {level} ({_SC_LEVEL_TEXT[level]}): consecutive {source.unit_name}s of a document "
+                f"form a pair, same-author when `changes` is 0.")
+        if source.edition.downsample:
+            what += " Per document, all different-author pairs are kept plus as many same-author pairs (seeded)."
+    pairs = _SC_PAIRS[(year, level)]
+    apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
+    obtain = (f"{archive} from {_page(year, _SC_TASK_PAGE[year])} (Zenodo link under 'Data'; index: {DATA_PAGE}); "
+              f"unzip into <data-dir>, keeping the level/split folders (default split: test, else validation, else train; option split=...)")
+    if year == 2023:
+        obtain = obtain.replace("(Zenodo link under 'Data'", "(Zenodo record 7729178")
+    return DatasetSpec(
+        name=name, description=what, tasks=("pair_predefined",), loader=partial(load_style_change, source=source, obtain=obtain),
+        languages=("en",), categories=("idiolect",), applications=apps, suites=MAIN_SUITES,
+        citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=_page(year, _SC_TASK_PAGE[year]),
+        size=f"{pairs:,} pairs ({2 * pairs:,} texts) in STEB" + (" after down-sampling" if source.edition.downsample else ""),
+        extra={"pan_edition": year, "level": level or None, "unit": source.unit_name},
+    )
+
+
+# --- folder-per-problem authorship verification --------------------------------------------------------
+
+def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, archive: str, trials: int | None, corpus: str = "") -> DatasetSpec:
+    name = f"pan{year % 100}_authorship_verification_{corpus + '_' if corpus else ''}{label}_test"
+    source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})")
+    page = _page(year, "author-identification")
+    obtain = f"the test corpus {archive} from {page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> (problems {'/'.join(prefixes)}*)"
+    english = lang == "en"
+    size = f"{trials:,} trials ({2 * trials:,} texts) in STEB" if trials else "all test problems of the language/genre (one trial each)"
+    return DatasetSpec(
+        name=name,
+        description=(f"PAN{year % 100} authorship verification, {_lang_name(lang)} {label.split('_')[-1] if '_' in label else ''} test problems"
+                     f"{' (' + corpus + ')' if corpus else ''}: the known texts of a problem joined with a blank line vs the unknown text, "
+                     f"same-author per truth.txt.").replace("  ", " "),
+        tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
+        languages=(lang,), categories=("idiolect",), applications=("AV",) if english else ("multilingual",),
+        suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[year], license=LICENSE,
+        obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
+        extra={"pan_edition": year, "problem_prefixes": prefixes},
+    )
+
+
+def _enron() -> DatasetSpec:
+    source = AVFolderSource((), "Enron authorship verification corpus")
+    obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT; 80 cases of 4 known + 1 unknown e-mail, "
+              "PAN-style folders) from its Zenodo/GitHub release; unzip into <data-dir>")
+    return DatasetSpec(
+        name="enron_authorship_corpus",
+        description="Enron e-mail authorship verification: 80 cases, the 4 known e-mails joined with a blank line vs the unknown e-mail.",
+        tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
+        languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
+        citation="Halvani, O. et al. Enron Authorship Verification Corpus (derived from the Enron e-mail dataset, Klimt & Yang 2004).",
+        license="see the corpus release (derived from the public Enron e-mail dataset)", obtain=obtain + ". Layout: " + source.layout(),
+        size="80 trials (160 texts)", extra={"cases": 80},
+    )
+
+
+# --- PAN20/21 jsonl verification -----------------------------------------------------------------------
+
+def _av_jsonl(year: int) -> DatasetSpec:
+    source = AVJsonlSource(f"PAN{year % 100} cross-domain authorship verification (fanfiction), test set")
+    page = _page(year, "author-identification")
+    obtain = (f"the PAN{year % 100} authorship verification test set (pan{year % 100}-authorship-verification-test.jsonl + "
+              f"...-test-truth.jsonl; Zenodo, access on request) from {page} (index: {DATA_PAGE}); put both files in <data-dir>")
+    return DatasetSpec(
+        name=f"pan{year % 100}_authorship_verification_test",
+        description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different fandoms): "
+                     "a balanced sample of 250 same-author and 250 different-author test pairs (seeded; option pairs_per_class)."),
+        tasks=("pair_predefined",), loader=partial(load_av_jsonl, source=source, obtain=obtain),
+        languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
+        citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page,
+        size="500 pairs (250 same / 250 different; 1,000 texts) sampled from the test set", extra={"pan_edition": year, "pairs_per_class": 250},
+    )
+
+
+# --- PAN18 cross-domain attribution --------------------------------------------------------------------
+
+_AA_LANGS = {"en": ("english", "en"), "fr": ("french", "fr"), "it": ("italian", "it"), "pl": ("polish", "pl"), "es": ("spanish", "sp")}
+
+
+def _attribution(lang: str) -> DatasetSpec:
+    label, pan_code = _AA_LANGS[lang]
+    source = AttributionSource(pan_code)
+    page = _page(2018, "author-identification")
+    obtain = (f"the PAN18 cross-domain authorship attribution test corpus (pan18-cross-domain-authorship-attribution-test-dataset2-*) from "
+              f"{page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> (problems with language '{pan_code}' are used)")
+    english = lang == "en"
+    return DatasetSpec(
+        name=f"pan18_cross_domain_authorship_attribution_{label}",
+        description=(f"PAN18 cross-domain authorship attribution (fanfiction), {_lang_name(lang)}: each candidate author's known texts form a "
+                     "retrieval target, each unknown text a query; problems pooled, open-set <UNK> texts left out."),
+        tasks=("retrieval",), loader=partial(load_attribution, source=source, obtain=obtain),
+        languages=(lang,), categories=("idiolect",), applications=("AR",) if english else ("multilingual",),
+        suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[2018], license=LICENSE,
+        obtain=obtain + ". Layout: " + source.layout(), homepage=page,
+        size="50 authors, 259 texts in STEB" if english else "all test problems of the language",
+        extra={"pan_edition": 2018, "pan_language_code": pan_code},
+    )
+
+
+# --- AI-text detection ---------------------------------------------------------------------------------
+
+def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str,
+                suites: tuple[str, ...] = MAIN_SUITES, applications: tuple[str, ...] = ("ATD",),
+                tasks: tuple[str, ...] = ("clustering",)) -> DatasetSpec:
+    page = _page(year, "generated-content-analysis")
+    obtain = obtain.format(page=page, data=DATA_PAGE)
+    return DatasetSpec(
+        name=name, description=description, tasks=tasks, loader=partial(load_generative, source=source, obtain=obtain),
+        languages=("en",), categories=("ai-detection",), applications=applications, suites=suites,
+        citation=_CITE_GEN[min(year, 2025)], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
+        extra={"per_class": source.per_class, "genre": source.genre, "labelling": source.labelling},
+    )
+
+
+_PAN25_OBTAIN = ("the PAN25 Voight-Kampff generative AI detection task-1 release (train.jsonl/val.jsonl with id, text, model, label, genre; "
+                 "PAN26 reuses it) from {page} (Zenodo; index: {data}); put the jsonl files in <data-dir> (val.jsonl is preferred; option texts_file)")
+_PAN25_CLASSES = {"essays": (13, 25), "fiction": (12, 25), "news": (14, 59)}
+
+
+def _pan25_26(genre: str) -> DatasetSpec:
+    classes, per_class = _PAN25_CLASSES[genre]
+    return _generative(
+        f"machine_text_detection_PAN25_26_{genre}",
+        GenerativeSource("PAN25/26 generative AI detection, task 1", genre=genre, labelling="model", per_class=per_class),
+        2025,
+        f"PAN25/26 Voight-Kampff AI detection, {genre}: texts clustered by source (human or each generating LLM; {classes} classes), "
+        f"at most {per_class} texts per class (seeded).",
+        _PAN25_OBTAIN, f"{classes} classes x <={per_class} texts ({classes * per_class:,} texts) in STEB",
+    )
+
+
+def _ai_detection() -> list[DatasetSpec]:
+    specs = [
+        _generative(
+            "machine_text_detection_PAN24_news",
+            GenerativeSource("PAN24 generative authorship verification (news)", labelling="model", per_class=200),
+            2024,
+            "PAN24 Voight-Kampff generative authorship, news articles: human articles and 13 LLMs' rewrites clustered by source "
+            "(14 classes), at most 200 texts per class (seeded).",
+            "the PAN24 generative authorship news data (pan24-generative-authorship-news: human.jsonl + machines/<model>.jsonl) "
+            "from {page} (Zenodo; index: {data}); unzip into <data-dir>",
+            "14 classes x <=200 texts (2,800 texts) in STEB",
+            tasks=("clustering", "pair_all"),  # issue 6: PAN24 feeds clustering and all-to-all pairs
+        ),
+        *(_pan25_26(g) for g in ("essays", "fiction", "news")),
+        _generative(
+            "machine_text_detection_PAN25_collaborative",
+            GenerativeSource("PAN25 human-AI collaborative text classification, task 2", labelling="category", per_class=200),
+            2025,
+            "PAN25 task 2, human-AI collaboration: texts clustered by the six collaboration categories (fully human, human-written "
+            "machine-polished, machine-written machine-humanized, human-initiated machine-continued, deeply mixed, machine-written "
+            "human-edited), at most 200 per class (seeded).",
+            "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {page} (Zenodo; index: {data}); "
+            "put the jsonl files in <data-dir> (option texts_file to choose)",
+            "6 classes x <=200 texts (1,200 texts) in STEB",
+        ),
+        _generative(
+            "pan26_generative_ai_detection_smoketest",
+            GenerativeSource("PAN26 generative AI detection smoke test", labelling="binary", per_class=None),
+            2026,
+            "The PAN26 organisers' smoke-test sample (34 texts, human vs machine): a tiny check that the AI-detection path runs; "
+            "not part of the STEB scores.",
+            "pan26-generative-ai-detection-smoketest (dataset.jsonl + test-truth.jsonl) from github.com/pan-webis-de/pan-code; "
+            "put both files in <data-dir>",
+            "34 texts, 2 classes", suites=("pan-smoke",), applications=(),
+        ),
+    ]
+    return specs
+
+
+def pan_datasets() -> list[DatasetSpec]:
+    """All PAN dataset specs (building them reads no data)."""
+    specs: list[DatasetSpec] = [_style_change(2018)]
+    specs += [_style_change(2022, lvl) for lvl in ("basic", "advanced", "sentence")]
+    specs += [_style_change(y, lvl) for y in (2023, 2024, 2025, 2026) for lvl in ("easy", "medium", "hard")]
+    pan13 = "(pan13-authorship-verification-test-and-training)"
+    specs += [
+        _av_folders(2013, "en", ("EN",), "english", pan13, 30),
+        _av_folders(2013, "el", ("GR",), "greek", pan13, None),
+        _av_folders(2013, "es", ("SP",), "spanish", pan13, None),
+    ]
+    pan14_trials = {("corpus1", "english_essays"): 100, ("corpus1", "english_novels"): 100,
+                    ("corpus2", "english_essays"): 200, ("corpus2", "english_novels"): 200}
+    pan14_sets = [("en", ("EE",), "english_essays"), ("en", ("EN",), "english_novels"), ("nl", ("DE",), "dutch_essays"),
+                  ("nl", ("DR",), "dutch_reviews"), ("el", ("GR",), "greek_articles"), ("es", ("SP",), "spanish_articles")]
+    for corpus in ("corpus1", "corpus2"):
+        for lang, prefixes, label in pan14_sets:
+            specs.append(_av_folders(2014, lang, prefixes, label, f"(pan14-author-verification-test-{corpus}-*)",
+                                     pan14_trials.get((corpus, label)), corpus=corpus))
+    pan15 = "(pan15-authorship-verification-test-dataset2-*)"
+    specs += [
+        _av_folders(2015, "en", ("EN",), "english", pan15, 500),
+        _av_folders(2015, "nl", ("DU",), "dutch", pan15, None),
+        _av_folders(2015, "el", ("GR",), "greek", pan15, None),
+        _av_folders(2015, "es", ("SP",), "spanish", pan15, None),
+    ]
+    specs += [_av_jsonl(2020), _av_jsonl(2021), _enron()]
+    specs += [_attribution(lang) for lang in _AA_LANGS]
+    specs += _ai_detection()
+    return specs

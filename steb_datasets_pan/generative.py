@@ -1,0 +1,227 @@
+"""AI-text detection (PAN24 generative authorship, PAN25/26 "Voight-Kampff" task 1, PAN25 task 2).
+
+Two release layouts are read:
+
+- *texts + truth* (PAN25/26 and the smoke test): jsonl files of ``{"id", "text", ...}`` and, where the
+  labels are not inline, a ``*truth*.jsonl`` keyed by ``id``. Label fields: ``label`` (1 = machine,
+  0 = human), ``model`` (the generating LLM or ``human``), ``genre`` (essays, fiction, news) and, for
+  task 2, the collaboration category (``label_text``/``category``, else ``label``).
+- *one file per source* (PAN24 news): ``human.jsonl`` and ``machines/<model>.jsonl`` (``id``,
+  ``text``); the file name is the class.
+
+Texts become :class:`LabelledText` for clustering: the class is ``human`` or the model name
+(``machine`` where only the binary label exists), or the task-2 category. STEB's per-class budgets
+are applied with :func:`steb_core.sample_per_class`. The files are scanned once for ids, labels and
+byte offsets; texts are parsed again only for sampled records, so memory follows the sample size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+from steb_core import DataValidationError, DatasetBundle, LabelledText, LoadContext, located, sample_per_class
+
+from .files import choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+
+__all__ = ["GenerativeSource", "load_generative"]
+
+_LABEL_FIELDS = ("label", "model", "genre", "label_text", "category")
+_HUMAN = {"human", "human-written", "human_written"}
+
+
+@dataclass(frozen=True)
+class GenerativeSource:
+    """One STEB AI-detection dataset: which genre, how texts are labelled, the per-class budget."""
+
+    release: str
+    genre: str | None = None
+    labelling: str = "model"  # "model": human/each LLM; "category": task-2 classes; "binary": human/machine
+    per_class: int | None = None
+
+    def layout(self) -> str:
+        return (
+            "<data-dir>/[release folder/]<texts>.jsonl ({\"id\", \"text\"[, \"model\", \"label\", \"genre\"]}) "
+            "[+ <name>-truth.jsonl keyed by \"id\"], or human.jsonl + machines/<model>.jsonl"
+        )
+
+
+@dataclass(slots=True)
+class _Entry:
+    id: str
+    path: Path
+    lineno: int
+    offset: int
+    fields: dict[str, Any] | None  # label fields until the entry is classified, then dropped to save memory
+    label: str = ""
+
+
+def _is_truth(p: Path) -> bool:
+    return "truth" in p.name.lower()
+
+
+def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> DatasetBundle:
+    """Labelled texts of one genre with the per-class budget. Options: ``texts_file``, ``truth_file``,
+    ``per_class`` (None = every text)."""
+    root = ctx.require_dir(obtain, source.layout())
+    folder = find_folder(root, lambda f: any(f.glob("*.jsonl")))
+    if folder is None:
+        ctx.require_file("dataset.jsonl", obtain, source.layout())
+        folder = root
+    classify = partial(_classify, source=source, dataset=ctx.dataset)
+    if (folder / "human.jsonl").is_file():
+        entries, files = _scan_per_source(folder, classify)
+    else:
+        entries, files = _scan_with_truth(folder, ctx.options, classify)
+    if not entries:
+        raise DataValidationError(f"holds no texts of genre '{source.genre}'", path=files[0])
+    classes_available = _counts(entries)
+    per_class = ctx.options.get("per_class", source.per_class)
+    per_class = None if per_class is None else int(per_class)
+    chosen = sample_per_class(entries, key=lambda e: e.label, per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    texts = []
+    for path in dict.fromkeys(e.path for e in chosen):  # file by file, one handle each, input order kept
+        mine = [e for e in chosen if e.path == path]
+        for e, obj in zip(mine, read_jsonl_at(path, ((e.offset, e.lineno) for e in mine))):
+            with located(e.path, e.id):
+                texts.append(LabelledText(text=obj["text"].strip(), label=e.label, id=e.id))
+    return DatasetBundle(
+        labelled_texts=texts,
+        info={
+            "source": source.release,
+            "files": [str(f) for f in files],
+            "genre": source.genre,
+            "labelling": source.labelling,
+            "per_class": per_class,
+            "seed": ctx.seed,
+            "classes_available": classes_available,
+            "classes_sampled": _counts(chosen),
+            "texts": len(texts),
+        },
+    )
+
+
+def _counts(entries: list[_Entry]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in entries:
+        out[e.label] = out.get(e.label, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | None] | None, extra: dict[str, Any] | None = None) -> Iterator[_Entry]:
+    """Entries (id, position, label fields) of every record of ``path``; the text is checked, not kept.
+
+    With ``classify`` the entry is labelled at once and dropped when it is of another genre, so a
+    large release costs memory only for the texts of the requested genre.
+    """
+    for row in scan_jsonl(path):
+        obj = row.obj
+        if "id" not in obj:
+            raise DataValidationError("is missing", path=path, record=f"line {row.lineno}", field="id")
+        rid = str(obj["id"])
+        text = obj.get("text")
+        if not isinstance(text, str):
+            raise DataValidationError("is missing" if text is None else f"is a {type(text).__name__}", path=path, record=rid, field="text", expected="text")
+        if not text.strip():
+            raise DataValidationError("is empty", path=path, record=rid, field="text", expected="non-empty text")
+        if rid in seen:
+            raise DataValidationError(f"appears twice (again at line {row.lineno})", path=path, record=rid, field="id", expected="unique ids")
+        seen.add(rid)
+        fields = {k: obj[k] for k in _LABEL_FIELDS if k in obj}
+        if extra:
+            fields.update(extra)
+        entry = _Entry(rid, path, row.lineno, row.offset, fields)
+        if classify is not None:
+            label = classify(entry)
+            if label is None:
+                continue
+            entry.label, entry.fields = label, None
+        yield entry
+
+
+def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None]) -> tuple[list[_Entry], list[Path]]:
+    files = [folder / "human.jsonl"]
+    machines = folder / "machines"
+    files += sorted(machines.glob("*.jsonl")) if machines.is_dir() else sorted(p for p in folder.glob("*.jsonl") if p.name != "human.jsonl")
+    seen: set[str] = set()
+    entries: list[_Entry] = []
+    for path in files:
+        model = "human" if path.name == "human.jsonl" else path.stem
+        entries.extend(_scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}))
+    return entries, files
+
+
+def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None]) -> tuple[list[_Entry], list[Path]]:
+    jsonl = sorted(folder.glob("*.jsonl"))
+    if options.get("texts_file"):
+        texts_path = folder / options["texts_file"]
+    else:
+        texts_path = choose_one([p for p in jsonl if not _is_truth(p)], "texts file (*.jsonl)", folder, "texts_file", preferred=("test", "val", "dataset"))
+    truth_candidates = [p for p in jsonl if _is_truth(p)]
+    truth_path: Path | None
+    if options.get("truth_file"):
+        truth_path = folder / options["truth_file"]
+    elif truth_candidates:
+        truth_path = truth_beside(texts_path, truth_candidates) or choose_one(truth_candidates, "truth file", folder, "truth_file", preferred=("test",))
+    else:
+        truth_path = None
+    if truth_path is None:  # labels inline: classify while scanning
+        return list(_scan_texts(texts_path, set(), classify)), [texts_path]
+    entries = {e.id: e for e in _scan_texts(texts_path, set(), None)}
+    seen: set[str] = set()
+    for row in scan_jsonl(truth_path):
+        if "id" not in row.obj:
+            raise DataValidationError("is missing", path=truth_path, record=f"line {row.lineno}", field="id")
+        rid = str(row.obj["id"])
+        if rid not in entries:
+            raise DataValidationError(f"has no text in {texts_path.name}", path=truth_path, record=rid, field="id", expected="truth only for ids of the texts file")
+        entries[rid].fields.update({k: row.obj[k] for k in _LABEL_FIELDS if k in row.obj})
+        seen.add(rid)
+    missing = [rid for rid in entries if rid not in seen]
+    if missing:
+        e = entries[missing[0]]
+        raise DataValidationError(
+            f"has no truth record ({len(missing)} id(s) missing; text at {texts_path.name} line {e.lineno})",
+            path=truth_path, record=e.id, field="id", expected="a truth record for every text id",
+        )
+    kept = []
+    for e in entries.values():
+        label = classify(e)
+        if label is not None:
+            e.label, e.fields = label, None
+            kept.append(e)
+    return kept, [texts_path, truth_path]
+
+
+def _classify(e: _Entry, source: GenerativeSource, dataset: str) -> str | None:
+    """The entry's class, or None when it is of another genre; records lacking the needed fields are errors."""
+    if source.genre is not None:
+        genre = e.fields.get("genre")
+        if genre is None:
+            raise DataValidationError(
+                f"has no 'genre'; dataset '{dataset}' takes the {source.genre} texts of a genre-annotated release",
+                path=e.path, record=e.id, field="genre",
+            )
+        if str(genre).lower() != source.genre:
+            return None
+    return _class_of(e, source.labelling)
+
+
+def _class_of(e: _Entry, labelling: str) -> str:
+    f = e.fields
+    if labelling == "category":
+        for key in ("label_text", "category", "label"):
+            if f.get(key) is not None and str(f[key]).strip():
+                return str(f[key]).strip()
+        raise DataValidationError("is missing", path=e.path, record=e.id, field="label", expected="a collaboration category")
+    binary = f.get("label")
+    if binary is not None and binary not in (0, 1):
+        raise DataValidationError(f"is {binary!r}", path=e.path, record=e.id, field="label", expected="1 (machine) or 0 (human)")
+    if labelling == "model" and isinstance(f.get("model"), str) and f["model"].strip():
+        model = f["model"].strip()
+        return "human" if model.lower() in _HUMAN else model
+    if binary is None:
+        raise DataValidationError("is missing", path=e.path, record=e.id, field="label", expected="'label' (1 machine, 0 human) or 'model'")
+    return "machine" if binary == 1 else "human"

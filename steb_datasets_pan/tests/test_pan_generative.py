@@ -1,0 +1,119 @@
+"""AI-text detection loaders: the real PAN26 smoke test, PAN24/PAN25 layouts, budgets, bad fixtures."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from steb_core import DataValidationError, LoadContext
+from steb_datasets_pan.catalogue import pan_datasets
+
+SPECS = {s.name: s for s in pan_datasets()}
+
+
+def load(name: str, data_dir: Path, seed: int = 0, **options):
+    return SPECS[name].loader(LoadContext(name, data_dir, seed=seed, options=options))
+
+
+@pytest.mark.realdata
+def test_pan26_smoke_test_labels_follow_truth_file(pan_data: Path) -> None:
+    folder = pan_data / "pan26-generative-ai-detection-smoketest"
+    truth = {}
+    for line in (folder / "test-truth.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            obj = json.loads(line)
+            truth[obj["id"]] = "machine" if obj["label"] == 1 else "human"
+    bundle = load("pan26_generative_ai_detection_smoketest", folder)
+    assert len(bundle.labelled_texts) == len(truth) == 34
+    assert {t.id: t.label for t in bundle.labelled_texts} == truth
+    first = json.loads((folder / "dataset.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert bundle.labelled_texts[0].text == first["text"].strip()
+
+
+def _pan25(folder: Path, write_jsonl, **enc) -> None:
+    rows = []
+    models = {"essays": ["human", "gpt-4o", "llama-3.1-8b"], "news": ["human", "gemini-pro"]}
+    for genre, ms in models.items():
+        for m in ms:
+            for k in range(6 if m == "human" else 3):
+                rows.append({"id": f"{genre}-{m}-{k}", "text": f"A {genre} text by {m}, number {k}.", "model": m,
+                             "label": 0 if m == "human" else 1, "genre": genre})
+    write_jsonl(folder / "train.jsonl", rows[:3])  # the validation file is preferred
+    write_jsonl(folder / "val.jsonl", rows, **enc)
+
+
+def test_pan25_genre_split_model_labels_and_budget(tmp_path: Path, write_jsonl) -> None:
+    _pan25(tmp_path, write_jsonl, bom=True, crlf=True)
+    full = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=None)
+    assert Counter(t.label for t in full.labelled_texts) == {"human": 6, "gpt-4o": 3, "llama-3.1-8b": 3}
+    capped = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=2, seed=5)
+    assert Counter(t.label for t in capped.labelled_texts) == {"human": 2, "gpt-4o": 2, "llama-3.1-8b": 2}
+    for t in capped.labelled_texts:  # texts belong to their ids
+        genre, model, k = t.id.split("-", 1)[0], t.label, t.id.rsplit("-", 1)[1]
+        assert t.text == f"A {genre} text by {model}, number {k}."
+    assert capped.info["files"][0].endswith("val.jsonl") and capped.info["classes_available"]["human"] == 6
+    news = load("machine_text_detection_PAN25_26_news", tmp_path)
+    assert {t.label for t in news.labelled_texts} == {"human", "gemini-pro"}
+
+
+def test_pan24_one_file_per_source(tmp_path: Path, write_jsonl) -> None:
+    write_jsonl(tmp_path / "human.jsonl", [{"id": f"articles/h{i}", "text": f"Human article {i}."} for i in range(3)])
+    for model in ("alpaca-7b", "gpt-4-turbo"):
+        write_jsonl(tmp_path / "machines" / f"{model}.jsonl", [{"id": f"{model}/a{i}", "text": f"{model} article {i}."} for i in range(2)])
+    bundle = load("machine_text_detection_PAN24_news", tmp_path)
+    assert Counter(t.label for t in bundle.labelled_texts) == {"human": 3, "alpaca-7b": 2, "gpt-4-turbo": 2}
+    assert SPECS["machine_text_detection_PAN24_news"].extra["per_class"] == 200
+
+
+def test_pan25_collaborative_categories(tmp_path: Path, write_jsonl) -> None:
+    cats = ["fully human-written", "human-written, machine-polished", "deeply-mixed text"]
+    write_jsonl(tmp_path / "dev.jsonl", [{"id": str(i), "text": f"text {i}", "label": i % 3, "label_text": cats[i % 3], "model": "x"} for i in range(9)])
+    bundle = load("machine_text_detection_PAN25_collaborative", tmp_path)
+    assert Counter(t.label for t in bundle.labelled_texts) == {c: 3 for c in cats}
+
+
+# --- bad fixtures ------------------------------------------------------------------------------------
+
+
+def _texts_and_truth(folder: Path, write_jsonl, n: int = 4) -> None:
+    write_jsonl(folder / "dataset.jsonl", [{"id": f"t{i}", "text": f"text {i}"} for i in range(n)])
+    write_jsonl(folder / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(n)])
+
+
+def test_missing_truth_for_an_id(tmp_path: Path, write_jsonl) -> None:
+    _texts_and_truth(tmp_path, write_jsonl)
+    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": 1} for i in (0, 1, 3)])
+    with pytest.raises(DataValidationError, match="no truth record") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+    assert err.value.path.endswith("test-truth.jsonl") and err.value.record == "t2"
+
+
+def test_truth_for_an_unknown_id(tmp_path: Path, write_jsonl) -> None:
+    _texts_and_truth(tmp_path, write_jsonl)
+    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": 1} for i in range(5)])
+    with pytest.raises(DataValidationError, match="has no text") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+    assert err.value.record == "t4"
+
+
+def test_empty_text_and_bad_label(tmp_path: Path, write_jsonl) -> None:
+    _texts_and_truth(tmp_path, write_jsonl)
+    write_jsonl(tmp_path / "dataset.jsonl", [{"id": "t0", "text": "ok"}, {"id": "t1", "text": " \n"}])
+    with pytest.raises(DataValidationError, match="is empty") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+    assert err.value.path.endswith("dataset.jsonl") and err.value.record == "t1" and err.value.field == "text"
+    _texts_and_truth(tmp_path, write_jsonl, n=2)
+    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": "t0", "label": 0}, {"id": "t1", "label": 7}])
+    with pytest.raises(DataValidationError, match="is 7") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+    assert err.value.field == "label" and err.value.record == "t1"
+
+
+def test_genre_dataset_needs_genre_field(tmp_path: Path, write_jsonl) -> None:
+    _texts_and_truth(tmp_path, write_jsonl)
+    with pytest.raises(DataValidationError, match="genre") as err:
+        load("machine_text_detection_PAN25_26_fiction", tmp_path)
+    assert err.value.record == "t0"
