@@ -151,6 +151,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; results should be readable like any file
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -158,6 +159,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

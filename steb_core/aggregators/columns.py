@@ -1,0 +1,75 @@
+"""Which metric each task type contributes, and the all-or-nothing mean every column is built from."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .result import Column, MissingInput
+from .table import ResultTable
+
+__all__ = ["OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "mean_column", "mean_of_columns"]
+
+#: Operational score: order alignment counts only when the style is found despite a content distractor.
+OPERATIONAL_METRIC: dict[str, str] = {
+    "clustering": "v_measure",
+    "pair_all": "auroc",
+    "pair_predefined": "auroc",
+    "order_alignment": "distractor_accuracy",
+    "retrieval": "mrr",
+    "probing": "accuracy",
+}
+
+#: Object-of-study, feature and application columns use plain order-alignment accuracy.
+DEFINITIONAL_METRIC: dict[str, str] = {**OPERATIONAL_METRIC, "order_alignment": "accuracy"}
+
+
+def metric_for(task: str, metrics: dict[str, str]) -> str | None:
+    """The metric key for a task type; ``None`` (the record's main score) for plugin task types."""
+    return metrics.get(task)
+
+
+def mean_column(
+    table: ResultTable,
+    name: str,
+    label: str,
+    inputs: Sequence[tuple[str, str]],
+    metrics: dict[str, str],
+    *,
+    empty_reason: str,
+) -> Column:
+    """Mean over ``inputs`` per encoder; ``None`` with the gaps listed when any input is unavailable."""
+    scores: dict[str, float | None] = {}
+    missing: dict[str, list[MissingInput]] = {}
+    for enc in table.encoders:
+        if not inputs:
+            scores[enc], missing[enc] = None, [MissingInput("", "", empty_reason)]
+            continue
+        values, gaps = [], []
+        for dataset, task in inputs:
+            value, gap = table.value(enc, dataset, task, metric_for(task, metrics))
+            if gap is not None:
+                gaps.append(gap)
+            else:
+                values.append(value)
+        scores[enc] = None if gaps else sum(values) / len(values)
+        if gaps:
+            missing[enc] = gaps
+    return Column(name, label, scores, missing, list(inputs), note="" if inputs else empty_reason)
+
+
+def mean_of_columns(encoders: Sequence[str], columns: Sequence[Column]) -> tuple[dict[str, float | None], dict[str, list[MissingInput]]]:
+    """Per encoder, the mean of ``columns`` when all are complete; otherwise ``None`` and the union of their gaps."""
+    scores: dict[str, float | None] = {}
+    missing: dict[str, list[MissingInput]] = {}
+    for enc in encoders:
+        gaps = [gap for col in columns for gap in col.missing.get(enc, [])]
+        values = [col.scores.get(enc) for col in columns]
+        if gaps or not columns or any(v is None for v in values):
+            scores[enc] = None
+            if not columns:
+                gaps = [MissingInput("", "", "no column to average")]
+            missing[enc] = gaps
+        else:
+            scores[enc] = sum(values) / len(values)  # type: ignore[arg-type]
+    return scores, missing
+

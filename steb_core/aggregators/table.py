@@ -1,0 +1,187 @@
+"""The stored results as a table every aggregator reads: encoder x (dataset, task) -> metrics.
+
+Two things are decided here once, so all aggregators agree on them:
+
+* **the catalogue**: a dataset's categories, applications, languages and content-independence mark
+  come from its registered :class:`~steb_core.specs.DatasetSpec` when the plugin is installed, else
+  from the ``dataset_meta`` copied into the result record at run time. Aggregators read column
+  membership from this data, never from lists of dataset names.
+* **the scope**: which (dataset, task) pairs every encoder is expected to have. By default it is the
+  union of what any encoder in the results has (so a model missing a dataset another model ran is
+  incomplete); naming ``suites`` adds every registered dataset of those suites, so a partial run of
+  a suite is reported as partial.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Mapping
+
+from ..results import ResultRecord
+from ..specs import TASK_TYPES, DatasetSpec
+from .result import MissingInput
+
+__all__ = ["DatasetInfo", "ResultTable", "as_table", "task_type_order"]
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """The aggregation-relevant metadata of one dataset."""
+
+    name: str
+    tasks: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ("en",)
+    categories: tuple[str, ...] = ()
+    applications: tuple[str, ...] = ()
+    content_independence: bool = False
+    suites: tuple[str, ...] = ()
+    source: str = "spec"  # "spec" (registered plugin) or "result" (dataset_meta of a stored record)
+
+    @property
+    def multilingual(self) -> bool:
+        """Tagged ``multilingual``: scored only by the multilingual score (STEB's other scores are English)."""
+        return "multilingual" in self.applications
+
+    @classmethod
+    def from_spec(cls, spec: DatasetSpec) -> "DatasetInfo":
+        return cls(
+            name=spec.name,
+            tasks=tuple(spec.tasks),
+            languages=tuple(spec.languages),
+            categories=tuple(spec.categories),
+            applications=tuple(spec.applications),
+            content_independence=bool(spec.content_independence),
+            suites=tuple(spec.suites),
+            source="spec",
+        )
+
+    @classmethod
+    def from_meta(cls, name: str, meta: Mapping[str, Any]) -> "DatasetInfo":
+        def tup(key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+            value = meta.get(key, default)
+            if value is None:
+                return default
+            if isinstance(value, str):
+                return (value,)
+            return tuple(str(v) for v in value)
+
+        return cls(
+            name=name,
+            tasks=tup("tasks"),
+            languages=tup("languages", ("en",)),
+            categories=tup("categories"),
+            applications=tup("applications"),
+            content_independence=bool(meta.get("content_independence", False)),
+            suites=tup("suites"),
+            source="result",
+        )
+
+
+def task_type_order(task: str) -> tuple[int, str]:
+    """Sort key: the built-in task types in their canonical order, then plugin task types by name."""
+    return (TASK_TYPES.index(task), task) if task in TASK_TYPES else (len(TASK_TYPES), task)
+
+
+def _as_spec_map(datasets: Any) -> dict[str, DatasetSpec]:
+    """Accept a registry, a name -> spec mapping, an iterable of specs, or None."""
+    if datasets is None:
+        return {}
+    if isinstance(datasets, Mapping):
+        return {str(k): v for k, v in datasets.items() if isinstance(v, DatasetSpec)}
+    return {spec.name: spec for spec in datasets if isinstance(spec, DatasetSpec)}
+
+
+@dataclass
+class ResultTable:
+    """Result records indexed by (encoder, dataset, task), with the catalogue and the scope.
+
+    Iterating over it yields the records, so an aggregator written against a plain list of
+    :class:`ResultRecord` also works when given a table.
+    """
+
+    records: dict[tuple[str, str, str], ResultRecord]
+    catalogue: dict[str, DatasetInfo]
+    expected: list[tuple[str, str]]
+    encoders: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(
+        cls,
+        results: Iterable[ResultRecord],
+        datasets: Any = None,
+        *,
+        suites: Iterable[str] = (),
+    ) -> "ResultTable":
+        specs = _as_spec_map(datasets)
+        records: dict[tuple[str, str, str], ResultRecord] = {}
+        for rec in results:
+            records[(rec.encoder, rec.dataset, rec.task)] = rec  # a later record replaces an earlier one
+        catalogue: dict[str, DatasetInfo] = {name: DatasetInfo.from_spec(spec) for name, spec in specs.items()}
+        for (_, dataset, _), rec in records.items():
+            if dataset not in catalogue:
+                catalogue[dataset] = DatasetInfo.from_meta(dataset, rec.dataset_meta or {})
+        expected = {(d, t) for (_, d, t) in records}
+        notes: list[str] = []
+        for suite in suites:
+            members = [info for info in catalogue.values() if suite in info.suites]
+            if not members:
+                notes.append(f"suite '{suite}': no registered dataset belongs to it")
+            for info in members:
+                expected.update((info.name, task) for task in info.tasks)
+        encoders = sorted({enc for (enc, _, _) in records})
+        ordered = sorted(expected, key=lambda dt: (task_type_order(dt[1]), dt[0]))
+        return cls(records, catalogue, ordered, encoders, notes)
+
+    def __iter__(self) -> Iterator[ResultRecord]:
+        return iter(self.records.values())
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def info(self, dataset: str) -> DatasetInfo:
+        return self.catalogue.get(dataset) or DatasetInfo(dataset, source="result")
+
+    def task_types(self) -> list[str]:
+        return sorted({t for (_, t) in self.expected}, key=task_type_order)
+
+    def inputs(self, predicate) -> list[tuple[str, str]]:
+        """The expected (dataset, task) pairs whose dataset info and task satisfy ``predicate(info, task)``."""
+        return [(d, t) for (d, t) in self.expected if predicate(self.info(d), t)]
+
+    def get(self, encoder: str, dataset: str, task: str) -> ResultRecord | None:
+        return self.records.get((encoder, dataset, task))
+
+    def value(self, encoder: str, dataset: str, task: str, metric: str | None) -> tuple[float | None, MissingInput | None]:
+        """The number ``metric`` (``None``: the record's main score) or the reason it is unavailable."""
+        rec = self.get(encoder, dataset, task)
+        if rec is None:
+            return None, MissingInput(dataset, task, "no result")
+        if metric is None:
+            raw, label = rec.main_score, f"main score ({rec.main_metric})"
+        elif metric in rec.metrics:
+            raw, label = rec.metrics[metric], f"metric '{metric}'"
+        elif metric == rec.main_metric and rec.main_score is not None:
+            raw, label = rec.main_score, f"metric '{metric}'"
+        else:
+            return None, MissingInput(dataset, task, f"result has no metric '{metric}'{_why(rec)}")
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):
+            return None, MissingInput(dataset, task, f"{label} is {raw!r}, not a finite number{_why(rec)}")
+        return float(raw), None
+
+
+def _why(rec: ResultRecord) -> str:
+    """The failure/skip reason a runner may have stored in the metrics, if any."""
+    for key in ("error", "skipped", "reason"):
+        value = rec.metrics.get(key)
+        if value:
+            return f" ({key}: {value})"
+    return ""
+
+
+def as_table(results: Any, datasets: Any = None) -> ResultTable:
+    """A :class:`ResultTable` from whatever an aggregator was given (a table is passed through)."""
+    if isinstance(results, ResultTable):
+        return results
+    return ResultTable.build(results, datasets)
