@@ -164,6 +164,10 @@ class ResultTable:
             raw, label = rec.metrics[metric], f"metric '{metric}'"
         elif metric == rec.main_metric and rec.main_score is not None:
             raw, label = rec.main_score, f"metric '{metric}'"
+        elif metric == "distractor_accuracy" and task == "order_alignment" and "accuracy" in rec.metrics:
+            # Groups without a distractor (e.g. STEL's quadruples) have alternatives that all share one
+            # content, so content cannot help there: their plain accuracy is already content-independent.
+            raw, label = rec.metrics["accuracy"], "metric 'accuracy' (no distractors in this dataset)"
         else:
             return None, MissingInput(dataset, task, f"result has no metric '{metric}'{_why(rec)}")
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):

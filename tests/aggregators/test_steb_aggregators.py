@@ -123,13 +123,25 @@ def test_operational_incomplete_encoder_is_listed_not_averaged():
 def test_missing_metric_and_null_score_are_reasons():
     recs = _operational_table()
     recs = [r for r in recs if not (r.encoder == "e2" and r.dataset in ("o1", "r1"))]
-    recs.append(make_record("e2", "o1", "order_alignment", {"accuracy": 0.9}))  # no distractors
+    recs.append(make_record("e2", "o1", "order_alignment", {"instances": 5}))  # neither accuracy metric
     recs.append(make_record("e2", "r1", "retrieval", {"mrr": float("nan"), "error": "encoder crashed"}))
     agg = operational_score(recs)
     reasons = {(m.dataset, m.task): m.reason for m in agg.missing["e2"]}
     assert "no metric 'distractor_accuracy'" in reasons[("o1", "order_alignment")]
     assert "not a finite number" in reasons[("r1", "retrieval")] and "encoder crashed" in reasons[("r1", "retrieval")]
     assert agg.scores["e2"] is None
+
+
+def test_order_alignment_without_distractors_counts_its_plain_accuracy():
+    # STEL quadruples carry no distractor: their alternatives share one content, so plain accuracy is
+    # already content-independent and stands in for distractor accuracy (o1: e1 0.5 -> 0.9).
+    recs = [r for r in _operational_table() if not (r.dataset == "o1" and r.encoder == "e1")]
+    recs.append(make_record("e1", "o1", "order_alignment", {"accuracy": 0.9}))
+    full = operational_score(_operational_table())
+    agg = operational_score(recs)
+    assert agg.scores["e1"] is not None and "e1" not in agg.missing
+    # e1's order-alignment column moves from 0.5 to 0.9; three task types are averaged
+    assert agg.scores["e1"] == pytest.approx(full.scores["e1"] + (0.9 - 0.5) / 3)
 
 
 def test_multilingual_datasets_stay_out_of_operational():
