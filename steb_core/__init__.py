@@ -33,6 +33,7 @@ from .errors import (
     DataValidationError,
     DatasetNotFoundError,
     DuplicateComponentError,
+    ModelNotFoundError,
     PluginError,
     StebError,
     UnknownComponentError,
@@ -52,7 +53,7 @@ from .io import (
     sample_per_class,
     seeded_rng,
 )
-from .longtext import LongTextProtocol, encode_with_protocol, split_sentences
+from .longtext import LongTextProtocol, encode_with_protocol, pool_chunks, split_sentences
 from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
 from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import (

@@ -59,6 +59,10 @@ class DatasetNotFoundError(StebError, FileNotFoundError):
     """The local copy of a dataset is missing; the message says what to download and where to put it."""
 
 
+class ModelNotFoundError(StebError, FileNotFoundError):
+    """An encoder's or scorer's weights are not on this machine; the message says how to obtain them."""
+
+
 class PluginError(StebError):
     """A plugin could not be loaded or registered something invalid."""
 

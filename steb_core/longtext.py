@@ -16,7 +16,7 @@ import numpy as np
 
 from .encoders import to_float32_matrix
 
-__all__ = ["PROTOCOLS", "LongTextProtocol", "split_sentences", "plan_chunks", "encode_with_protocol"]
+__all__ = ["PROTOCOLS", "LongTextProtocol", "split_sentences", "plan_chunks", "pool_chunks", "encode_with_protocol"]
 
 PROTOCOLS = ("chunk-and-pool", "truncate")
 
@@ -119,6 +119,22 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
     return chunks, np.asarray(owner, dtype=np.int64)
 
 
+def pool_chunks(vectors: np.ndarray, owner: np.ndarray, n: int) -> np.ndarray:
+    """Mean of the chunk vectors of each text (``owner[i]``: the text of chunk i, in text order, every text present).
+
+    Shared by the core's chunk-and-pool and by encoders that implement the protocol themselves.
+    """
+    owner = np.asarray(owner)
+    if len(owner) == 0 or owner[0] != 0 or np.any(np.diff(owner) < 0) or owner[-1] != n - 1:
+        raise ValueError("chunks must be listed in text order and every text must have at least one chunk")
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    if len(starts) != n:
+        raise ValueError(f"{len(starts)} texts have chunks, expected {n}")
+    sums = np.add.reduceat(np.asarray(vectors, dtype=np.float64), starts, axis=0)
+    counts = np.diff(np.r_[starts, len(owner)])
+    return (sums / counts[:, None]).astype(np.float32)
+
+
 def encode_with_protocol(encoder: Any, texts: Sequence[str], protocol: LongTextProtocol) -> np.ndarray:
     """Embed ``texts`` under ``protocol``; returns float32 (len(texts), d)."""
     texts = list(texts)
@@ -137,7 +153,4 @@ def encode_with_protocol(encoder: Any, texts: Sequence[str], protocol: LongTextP
         return to_float32_matrix(encoder.encode(cut), len(texts))
     chunks, owner = plan_chunks(texts, limit, encoder)
     vectors = to_float32_matrix(encoder.encode(chunks), len(chunks))
-    counts = np.bincount(owner, minlength=len(texts)).astype(np.float32)
-    sums = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
-    np.add.at(sums, owner, vectors)
-    return (sums / counts[:, None]).astype(np.float32)
+    return pool_chunks(vectors, owner, len(texts))

@@ -1,0 +1,37 @@
+"""steb-models-neural: neural encoders for steb.
+
+Families: ``sentence-transformers`` (the model's own pooling), ``masked-lm`` (attention-mask-weighted
+mean of the last layer), ``causal-lm`` (last non-padding token), ``episode`` (LUAR-style, one vector per
+collection), plus ready configurations of STEB's models and the offline ``all-MiniLM-L6-v2``.
+Weights are never downloaded: hub ids are read from the local cache, folders from disk.
+
+Importing this package does not import torch; the encoder classes load lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import EncoderOptionError, ModelNotAvailableError
+
+__all__ = [
+    "ModelNotAvailableError",
+    "EncoderOptionError",
+    "SentenceTransformerEncoder",
+    "TransformerEncoder",
+    "EpisodeEncoder",
+]
+
+_LAZY = {
+    "SentenceTransformerEncoder": ".sentence",
+    "TransformerEncoder": ".transformer",
+    "EpisodeEncoder": ".episode",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(name)

@@ -1,0 +1,20 @@
+"""Errors of the neural plugin that a user can cause (and fix without a debugger)."""
+
+from __future__ import annotations
+
+from steb_core import StebError
+from steb_core.errors import ModelNotFoundError
+
+__all__ = ["ModelNotAvailableError", "EncoderOptionError"]
+
+
+class ModelNotAvailableError(ModelNotFoundError):
+    """The weights of a model are not on this machine; the message says how to get them.
+
+    steb never downloads weights itself (benchmarks must be reproducible offline and runs must not
+    stall on a network), so the fix is always an explicit download on a machine with network.
+    """
+
+
+class EncoderOptionError(StebError, ValueError):
+    """An encoder option has a value the encoder cannot use (unknown device, dtype, ...)."""

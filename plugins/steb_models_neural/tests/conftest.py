@@ -1,0 +1,103 @@
+"""Tiny, randomly initialised models built offline for the neural plugin's tests.
+
+Each fixture trains a small tokenizer with the ``tokenizers`` library on a few sentences, builds a
+2-layer transformers model from a config and saves both into a temp folder, exactly the layout a
+hub download has. Session scope: building them once keeps the suite fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+WORDS = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau "
+    "upsilon phi chi psi omega the a of and to in is was it that style text author writes short long"
+).split()
+CORPUS = [" ".join(WORDS[i:] + WORDS[:i]) + " . ! ? ," for i in range(len(WORDS))]
+
+
+def _wordpiece_tokenizer(model_max_length: int):
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok.train_from_iterator(CORPUS, trainers.WordPieceTrainer(vocab_size=200, special_tokens=specials))
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))]
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
+        mask_token="[MASK]", model_max_length=model_max_length,
+    )
+
+
+def _bytelevel_tokenizer(model_max_length: int, padding_side: str = "right"):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(CORPUS, trainer)
+    # GPT-2 style: no pad token (the encoder must cope), eos doubles as bos
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>", unk_token="<|endoftext|>",
+        model_max_length=model_max_length, padding_side=padding_side,
+    )
+
+
+def _save(folder: Path, tokenizer, model) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(folder)
+    model.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory) -> Path:
+    import torch
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(0)
+    tokenizer = _wordpiece_tokenizer(64)
+    config = BertConfig(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
+    )
+    return _save(tmp_path_factory.mktemp("tiny-bert"), tokenizer, BertModel(config).eval())
+
+
+@pytest.fixture(scope="session")
+def tiny_roberta(tmp_path_factory) -> Path:
+    import torch
+    from transformers import RobertaConfig, RobertaModel
+
+    torch.manual_seed(1)
+    tokenizer = _wordpiece_tokenizer(64)
+    config = RobertaConfig(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=66, pad_token_id=tokenizer.pad_token_id,
+    )
+    return _save(tmp_path_factory.mktemp("tiny-roberta"), tokenizer, RobertaModel(config).eval())
+
+
+@pytest.fixture(scope="session")
+def tiny_gpt2(tmp_path_factory) -> Path:
+    import torch
+    from transformers import GPT2Config, GPT2Model
+
+    torch.manual_seed(2)
+    tokenizer = _bytelevel_tokenizer(64)
+    config = GPT2Config(
+        vocab_size=len(tokenizer), n_embd=32, n_layer=2, n_head=2, n_positions=64,
+        bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+    )
+    return _save(tmp_path_factory.mktemp("tiny-gpt2"), tokenizer, GPT2Model(config).eval())
