@@ -1,4 +1,8 @@
-"""The built-in STEB task types (registered through the tasks hook by :mod:`steb_core.builtin`)."""
+"""The built-in STEB task types (registered through the tasks hook by :mod:`steb_core.builtin`).
+
+One module per task type; each exposes ``SPEC`` (a :class:`TaskSpec`) and its ``run_*`` function.
+Shared metric helpers live in :mod:`._common`.
+"""
 
 from __future__ import annotations
 
@@ -6,5 +10,7 @@ from ..specs import TaskSpec
 
 
 def builtin_tasks() -> list[TaskSpec]:
-    """Every built-in task spec (placeholder until the task modules land)."""
-    return []
+    """Every built-in task spec, in :data:`steb_core.specs.TASK_TYPES` order."""
+    from . import clustering, order_alignment, pair_all, pair_predefined, probing, retrieval
+
+    return [clustering.SPEC, pair_all.SPEC, pair_predefined.SPEC, order_alignment.SPEC, retrieval.SPEC, probing.SPEC]

@@ -1,0 +1,211 @@
+"""Time and peak memory of each STEB task at STEB scale, against plain scikit-learn on the same inputs.
+
+Usage (from the repository root)::
+
+    .venv/bin/python bench/tasks/bench_tasks.py                       # every task, STEB scale
+    .venv/bin/python bench/tasks/bench_tasks.py --tasks pair_all retrieval
+    .venv/bin/python bench/tasks/bench_tasks.py --tasks probing --probing-features 4
+
+Inputs are random float32 vectors with a planted class signal (the numbers measure cost, not
+quality). "steb" runs the registered task through a TaskContext (record handling included);
+"sklearn" is the plain scikit-learn computation a user would write for the same metric (MTEB's
+clustering evaluator is exactly MiniBatchKMeans + v_measure_score). Peak memory is tracemalloc's
+peak over the call (numpy buffers are traced; inputs built beforehand are not counted). Where the
+plain approach cannot run at full scale (a 100k x 100k score matrix is 40 GB) both are timed on a
+smaller slice for the ratio and steb alone at full scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import time
+import tracemalloc
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+from sklearn.cluster import MiniBatchKMeans
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import average_precision_score, label_ranking_average_precision_score, roc_auc_score, v_measure_score
+from sklearn.metrics.pairwise import cosine_similarity, paired_cosine_distances
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from steb_core import DatasetBundle, DatasetSpec, FeatureText, LabelledText, RetrievalSet, TaskContext, TextCollection, TextPair
+from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
+
+DIM = 768
+
+
+def measure(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Seconds, peak MiB (tracemalloc) and the result of fn()."""
+    gc.collect()
+    tracemalloc.start()
+    start = time.perf_counter()
+    result = fn()
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 2**20, result
+
+
+def vectors_with_classes(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, k, size=n)
+    centres = rng.normal(size=(k, DIM)).astype(np.float32)
+    x = centres[labels] + rng.normal(scale=3.0, size=(n, DIM)).astype(np.float32)
+    return x.astype(np.float32), labels
+
+
+def context(shape: str, data: Any, table: np.ndarray) -> TaskContext:
+    spec = DatasetSpec(name="bench", description="bench", tasks=("clustering",), loader=lambda c: None, needs_data=False)
+    bundle = DatasetBundle(**{shape: data})
+    embed = lambda texts: table[np.fromiter((int(t[1:]) for t in texts), dtype=np.int64, count=len(texts))]
+    return TaskContext(dataset=spec, bundle=bundle, data=data, seed=0, embed_fn=embed)
+
+
+def bench_clustering(args) -> list[dict]:
+    x, y = vectors_with_classes(2800, 14)
+    records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
+    ours = measure(lambda: clustering.SPEC.run(context("labelled_texts", records, x)))
+    ref = measure(
+        lambda: v_measure_score(y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_)
+    )
+    return [row("clustering", "2,800 texts, 14 labels", ours, ref, ours[2]["v_measure"], ref[2])]
+
+
+def bench_pair_all(args) -> list[dict]:
+    x, y = vectors_with_classes(3000, 10)
+    records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
+    ours = measure(lambda: pair_all.SPEC.run(context("labelled_texts", records, x)))
+
+    def plain():
+        iu = np.triu_indices(len(x), 1)
+        s = cosine_similarity(x)[iu]
+        same = (y[:, None] == y[None, :])[iu]
+        return roc_auc_score(same, s), average_precision_score(same, s)
+
+    ref = measure(plain)
+    return [row("pair_all", "3,000 texts (4.5 M pairs)", ours, ref, ours[2]["auroc"], ref[2][0])]
+
+
+def bench_pair_predefined(args) -> list[dict]:
+    n_texts, n_pairs = 150_000, 150_000
+    x, _ = vectors_with_classes(n_texts, 50)
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, n_texts, n_pairs)
+    b = (a + rng.integers(1, n_texts, n_pairs)) % n_texts
+    same = rng.random(n_pairs) < 0.4
+    pairs = [TextPair(text_a=f"t{i}", text_b=f"t{j}", same=bool(s)) for i, j, s in zip(a, b, same)]
+    ours = measure(lambda: pair_predefined.SPEC.run(context("pairs", pairs, x)))
+
+    def plain():
+        s = 1.0 - paired_cosine_distances(x[a], x[b])
+        return roc_auc_score(same, s), average_precision_score(same, s)
+
+    ref = measure(plain)
+    return [row("pair_predefined", "150k pairs over 150k texts", ours, ref, ours[2]["auroc"], ref[2][0])]
+
+
+def retrieval_inputs(n: int, seed: int = 2):
+    """n queries and n targets, one per author (as in LUAR-style splits), one text each."""
+    rng = np.random.default_rng(seed)
+    style = rng.normal(size=(n, DIM)).astype(np.float32)
+    table = np.concatenate([style + rng.normal(scale=4.0, size=(n, DIM)).astype(np.float32) for _ in range(2)])
+    queries = tuple(TextCollection(author=f"a{i}", texts_=(f"t{i}",)) for i in range(n))
+    targets = tuple(TextCollection(author=f"a{i}", texts_=(f"t{n + i}",)) for i in range(n))
+    return RetrievalSet(queries=queries, targets=targets), table
+
+
+def bench_retrieval(args) -> list[dict]:
+    rows = []
+    small = args.retrieval_compare
+    data, table = retrieval_inputs(small)
+    ours = measure(lambda: retrieval.SPEC.run(context("retrieval", data, table)))
+
+    def plain():
+        s = cosine_similarity(table[:small], table[small:])
+        return label_ranking_average_precision_score(np.eye(small, dtype=int), s)  # = MRR with one relevant target
+
+    ref = measure(plain)
+    rows.append(row("retrieval", f"{small:,} x {small:,}", ours, ref, ours[2]["mrr"], ref[2]))
+    if args.retrieval_full:
+        del data, table
+        data, table = retrieval_inputs(args.retrieval_full)
+        ours = measure(lambda: retrieval.SPEC.run(context("retrieval", data, table)))
+        n = args.retrieval_full
+        rows.append(row("retrieval", f"{n:,} x {n:,}", ours, None, ours[2]["mrr"], None, note="plain: n x n matrix would need %.0f GB" % (n * n * 4 / 1e9)))
+    return rows
+
+
+def bench_probing(args) -> list[dict]:
+    n, n_feat = args.probing_texts, args.probing_features
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(n, DIM)).astype(np.float32)
+    weights = rng.normal(size=(DIM, n_feat)).astype(np.float32)
+    counts = np.maximum(0, np.round((x @ weights) / 8 + rng.normal(scale=2.0, size=(n, n_feat)) + 4))
+    names = [f"f{j}" for j in range(n_feat)]
+    records = [FeatureText(text=f"t{i}", features=dict(zip(names, counts[i].tolist()))) for i in range(n)]
+    ours = measure(lambda: probing.SPEC.run(context("feature_texts", records, x)))
+
+    def plain():
+        accs = []
+        for j in range(n_feat):
+            y = pd.qcut(counts[:, j], 5, labels=False, duplicates="drop")
+            tr, rest = train_test_split(np.arange(n), train_size=0.6, stratify=y, random_state=j)
+            va, te = train_test_split(rest, test_size=0.5, stratify=y[rest], random_state=j)
+            sc = StandardScaler().fit(x[tr])
+            best = None
+            for lam in probing.STRENGTHS:
+                m = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER).fit(sc.transform(x[tr]), y[tr])
+                v = m.score(sc.transform(x[va]), y[va])
+                if best is None or v > best[0]:
+                    best = (v, m.score(sc.transform(x[te]), y[te]))
+            accs.append(best[1])
+        return float(np.mean(accs))
+
+    ref = measure(plain)
+    return [row("probing", f"{n:,} texts x {n_feat} features", ours, ref, ours[2]["accuracy"], ref[2])]
+
+
+def row(task, scale, ours, ref, metric_ours, metric_ref, note="") -> dict:
+    out = {"task": task, "scale": scale, "steb_s": round(ours[0], 2), "steb_peak_mib": round(ours[1], 1), "metric_steb": round(float(metric_ours), 4)}
+    if ref is not None:
+        out.update(
+            sklearn_s=round(ref[0], 2),
+            sklearn_peak_mib=round(ref[1], 1),
+            speedup=round(ref[0] / ours[0], 2),
+            memory_ratio=round(ref[1] / max(ours[1], 1e-9), 2),
+            metric_sklearn=round(float(metric_ref), 4),
+        )
+    if note:
+        out["note"] = note
+    print(json.dumps(out), flush=True)
+    return out
+
+
+BENCHES = {
+    "clustering": bench_clustering,
+    "pair_all": bench_pair_all,
+    "pair_predefined": bench_pair_predefined,
+    "retrieval": bench_retrieval,
+    "probing": bench_probing,
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tasks", nargs="*", default=list(BENCHES), choices=list(BENCHES))
+    p.add_argument("--retrieval-compare", type=int, default=10_000, help="size timed against plain sklearn")
+    p.add_argument("--retrieval-full", type=int, default=100_000, help="size timed for steb alone (0: skip)")
+    p.add_argument("--probing-texts", type=int, default=30_000)
+    p.add_argument("--probing-features", type=int, default=46)
+    args = p.parse_args()
+    for name in args.tasks:
+        BENCHES[name](args)
+
+
+if __name__ == "__main__":
+    main()

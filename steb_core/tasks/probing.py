@@ -1,0 +1,168 @@
+"""Probing: can a linear probe on frozen embeddings recover each linguistic feature's quantile bin?
+
+Per feature (e.g. LFTK counts from the stylometry plugin, attached to the records by the dataset):
+
+1. Binning: 5 quantile bins with edges at the 0, 20, ..., 100 % quantiles, right-closed intervals,
+   lowest value included, duplicate edges dropped (``pandas.qcut(..., duplicates="drop")``). Count
+   features with many ties (most texts have 0 interjections) therefore get fewer than 5 bins; that
+   count is reported in ``n_bins_by_feature``. A bin with fewer than 10 texts (a stratified
+   60/20/20 split needs about 5 to put two in the held-out part; under 10 a bin is noise anyway) is
+   merged into its lower neighbour (the first bin into the next).
+   A feature left with a single bin carries no signal and is skipped (``skipped_features``).
+2. Split: train / validation / test = 60 / 20 / 20 %, stratified by bin, i.e. every split keeps the
+   bins' proportions; the seed is derived from the run seed and the feature name, so features get
+   different but reproducible splits.
+3. Probe: multinomial logistic regression with an L2 penalty (lbfgs) on standardised embeddings
+   (scaler fitted on the training split). Regularisation strength lambda in {1e-5, 1e-4, 1e-3, 1e-2}
+   is the weight of 0.5 * ||w||^2 against the *mean* log-loss, which is scikit-learn's objective
+   divided by C * n_train, hence ``C = 1 / (lambda * n_train)``. The lambda with the best validation
+   accuracy is kept (ties go to the stronger penalty); fits run from the strongest penalty down and
+   warm-start from the previous solution, which changes results only within the solver tolerance.
+4. Report: test accuracy of the chosen probe per feature and their mean (``accuracy``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from ..context import TaskContext
+from ..errors import DataValidationError
+from ..io import seeded_rng
+from ..specs import TaskSpec
+from ._common import option, unique_index
+
+__all__ = ["quantile_bins", "stratified_split", "fit_probe", "run_probing", "SPEC", "STRENGTHS"]
+
+N_BINS = 5
+STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
+SPLIT = (0.6, 0.2, 0.2)
+MIN_BIN = 10
+MAX_ITER = 300
+
+
+def quantile_bins(values: np.ndarray, n_bins: int = N_BINS, min_bin: int = MIN_BIN) -> np.ndarray:
+    """Bin labels 0..b-1 (b <= n_bins) by quantile edges; see the module docstring for ties and merging."""
+    values = np.asarray(values, dtype=np.float64)
+    edges = np.unique(np.quantile(values, np.linspace(0.0, 1.0, n_bins + 1)))
+    labels = np.searchsorted(edges[1:-1], values, side="left")  # (e_i, e_i+1] -> i; values <= e_1 -> 0
+    # merge bins too small to be stratified into three splits, then renumber 0..b-1
+    while True:
+        present, counts = np.unique(labels, return_counts=True)
+        labels = np.searchsorted(present, labels)
+        small = np.flatnonzero(counts < min_bin)
+        if len(present) < 2 or len(small) == 0:
+            return labels
+        b = int(small[0])
+        labels[labels == b] = b - 1 if b > 0 else 1
+
+
+def stratified_split(labels: np.ndarray, seed: int, fractions: Sequence[float] = SPLIT) -> tuple[np.ndarray, ...]:
+    """Indices of train, validation and test, each with the bins' proportions (seeded)."""
+    train_f, val_f, test_f = fractions
+    index = np.arange(len(labels))
+    train, rest = train_test_split(index, train_size=train_f, stratify=labels, random_state=seed)
+    val, test = train_test_split(rest, test_size=test_f / (val_f + test_f), stratify=labels[rest], random_state=seed)
+    return np.sort(train), np.sort(val), np.sort(test)
+
+
+def fit_probe(
+    x: np.ndarray,
+    y: np.ndarray,
+    split: tuple[np.ndarray, np.ndarray, np.ndarray],
+    *,
+    strengths: Sequence[float] = STRENGTHS,
+    warm_start: bool = True,
+    max_iter: int = MAX_ITER,
+) -> dict[str, float]:
+    """Train on train, choose lambda on validation, return test accuracy and the chosen lambda."""
+    train, val, test = split
+    scaler = StandardScaler().fit(x[train])
+    x_train, x_val, x_test = (scaler.transform(x[s]) for s in (train, val, test))
+    model = LogisticRegression(max_iter=max_iter, warm_start=warm_start)
+    best: tuple[float, float, float] | None = None  # (validation accuracy, lambda, test accuracy)
+    not_converged = 0
+    for strength in sorted(strengths, reverse=True):
+        model.set_params(C=1.0 / (strength * len(train)))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            model.fit(x_train, y[train])
+        not_converged += any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        val_acc = float(np.mean(model.predict(x_val) == y[val]))
+        if best is None or val_acc > best[0]:
+            best = (val_acc, strength, float(np.mean(model.predict(x_test) == y[test])))
+    assert best is not None
+    return {"test_accuracy": best[2], "strength": best[1], "validation_accuracy": best[0], "not_converged": not_converged}
+
+
+def _feature_matrix(records: Sequence[Any]) -> tuple[list[str], np.ndarray]:
+    names = list(records[0].features)
+    expected = set(names)
+    for i, rec in enumerate(records):
+        if set(rec.features) != expected:
+            missing = sorted(expected - set(rec.features))
+            extra = sorted(set(rec.features) - expected)
+            raise DataValidationError(
+                f"feature names differ from the first record's (missing {missing}, extra {extra})",
+                record=rec.id or i,
+                field="features",
+                expected="the same feature names in every record",
+            )
+    values = np.asarray([[rec.features[n] for n in names] for rec in records], dtype=np.float64)
+    return names, values
+
+
+def run_probing(ctx: TaskContext) -> dict[str, Any]:
+    records = ctx.data
+    names, values = _feature_matrix(records)
+    uniques, index = unique_index(r.text for r in records)
+    x = ctx.embed(uniques)[index]
+    strengths = tuple(option(ctx, "probing", "strengths", STRENGTHS))
+    fractions = tuple(option(ctx, "probing", "split", SPLIT))
+    warm = bool(option(ctx, "probing", "warm_start", True))
+    by_feature: dict[str, float] = {}
+    chosen: dict[str, float] = {}
+    n_bins: dict[str, int] = {}
+    skipped: dict[str, int] = {}
+    not_converged = 0
+    for f, name in enumerate(names):
+        labels = quantile_bins(values[:, f])
+        bins = int(labels.max()) + 1
+        if bins < 2:
+            skipped[name] = int(len(np.unique(values[:, f])))
+            continue
+        seed = seeded_rng(ctx.seed, "probing", name).randrange(2**31)
+        result = fit_probe(x, labels, stratified_split(labels, seed, fractions), strengths=strengths, warm_start=warm)
+        by_feature[name] = result["test_accuracy"]
+        chosen[name] = result["strength"]
+        n_bins[name] = bins
+        not_converged += int(result["not_converged"])
+    if not by_feature:
+        raise DataValidationError(
+            "no feature has two or more distinct bins", field="features", expected="features that vary across texts"
+        )
+    return {
+        "accuracy": float(np.mean(list(by_feature.values()))),
+        "accuracy_by_feature": by_feature,
+        "regularisation_by_feature": chosen,
+        "n_bins_by_feature": n_bins,
+        "skipped_features": skipped,
+        "n_features": len(by_feature),
+        "n_texts": len(records),
+        "n_fits_not_converged": not_converged,
+    }
+
+
+SPEC = TaskSpec(
+    name="probing",
+    description="Linear probes (L2 logistic regression, lambda chosen on validation) for 5 quantile bins per feature.",
+    shape="feature_texts",
+    main_metric="accuracy",
+    run=run_probing,
+)

@@ -1,0 +1,58 @@
+"""Clustering task against an independent scikit-learn run of MTEB's protocol."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.cluster import MiniBatchKMeans
+from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, v_measure_score
+
+from steb_core import DataValidationError, LabelledText
+from steb_core.tasks.clustering import SPEC
+
+
+def _blobs(seed: int, n_per: int = 40, k: int = 4, d: int = 16, spread: float = 1.0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(scale=3.0, size=(k, d))
+    labels = np.repeat(np.arange(k), n_per)
+    vectors = centres[labels] + rng.normal(scale=spread, size=(len(labels), d))
+    records = [LabelledText(text=f"t{i}", label=f"c{lab}") for i, lab in enumerate(labels)]
+    return records, vectors.astype(np.float32), labels
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_matches_sklearn_reference(make_ctx, table_encoder, seed):
+    records, vectors, labels = _blobs(seed, spread=3.0)
+    enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
+    got = SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=seed))
+    pred = MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=seed).fit(vectors).labels_
+    assert got["v_measure"] == pytest.approx(v_measure_score(labels, pred))
+    assert got["ari"] == pytest.approx(adjusted_rand_score(labels, pred))
+    assert got["nmi"] == pytest.approx(normalized_mutual_info_score(labels, pred))
+    assert got["n_clusters"] == 4
+    json.dumps(got)
+
+
+def test_separated_blobs_are_perfect_and_shuffled_labels_are_not(make_ctx, table_encoder):
+    records, vectors, labels = _blobs(1, spread=0.01)
+    enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
+    assert SPEC.run(make_ctx("labelled_texts", records, embed=enc))["v_measure"] == pytest.approx(1.0)
+    rng = np.random.default_rng(0)
+    shuffled = [LabelledText(text=r.text, label=lab) for r, lab in zip(records, rng.permutation([r.label for r in records]))]
+    assert SPEC.run(make_ctx("labelled_texts", shuffled, embed=enc))["v_measure"] < 0.2
+
+
+def test_duplicate_texts_are_embedded_once(make_ctx, table_encoder):
+    records = [LabelledText(text=t, label=l) for t, l in [("a", "x"), ("a", "y"), ("b", "x"), ("c", "y")]]
+    enc = table_encoder({"a": [0, 1], "b": [1, 0], "c": [1, 1]})
+    SPEC.run(make_ctx("labelled_texts", records, embed=enc))
+    assert enc.calls == [3]
+
+
+def test_single_label_is_an_error(make_ctx, table_encoder):
+    records = [LabelledText(text=t, label="x") for t in "abc"]
+    enc = table_encoder({t: [1.0, 0.0] for t in "abc"})
+    with pytest.raises(DataValidationError, match="single label"):
+        SPEC.run(make_ctx("labelled_texts", records, embed=enc))

@@ -1,0 +1,120 @@
+"""Retrieval: MRR / R@k against scikit-learn's ranking metrics and brute-force ranks, ties in expectation."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from scipy.stats import rankdata
+from sklearn.metrics import label_ranking_average_precision_score, top_k_accuracy_score
+from sklearn.metrics.pairwise import cosine_similarity
+
+from steb_core import RetrievalSet, TextCollection
+from steb_core.tasks.retrieval import SPEC, first_relevant_ranks, tie_expectations
+
+
+def _retrieval(seed, n_authors=60, d=12, extra_targets=0, texts_per=2):
+    rng = np.random.default_rng(seed)
+    style = rng.normal(size=(n_authors, d))
+    table = {}
+    queries, targets = [], []
+    for a in range(n_authors):
+        for side, out in (("q", queries), ("t", targets)):
+            texts = []
+            for k in range(texts_per):
+                t = f"{side}{a}-{k}"
+                table[t] = style[a] + rng.normal(scale=2.0, size=d)
+                texts.append(t)
+            out.append(TextCollection(author=f"a{a}", texts_=tuple(texts)))
+    for e in range(extra_targets):  # a second target for some authors
+        a = e % n_authors
+        t = f"x{e}"
+        table[t] = style[a] + rng.normal(scale=2.0, size=d)
+        targets.append(TextCollection(author=f"a{a}", texts_=(t,)))
+    return RetrievalSet(queries=tuple(queries), targets=tuple(targets)), table
+
+
+def _mean_vectors(collections, table):
+    return np.stack([np.mean([table[t] for t in c.texts_], axis=0) for c in collections])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_single_relevant_target_matches_sklearn(make_ctx, table_encoder, seed):
+    data, table = _retrieval(seed)
+    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table)))
+    scores = cosine_similarity(_mean_vectors(data.queries, table), _mean_vectors(data.targets, table))
+    truth = np.eye(len(data.queries), dtype=int)  # target i is query i's author
+    # with one relevant target per query, label-ranking average precision is the MRR
+    assert got["mrr"] == pytest.approx(label_ranking_average_precision_score(truth, scores), abs=1e-6)
+    y = np.arange(len(data.queries))
+    assert got["recall_at_1"] == pytest.approx(top_k_accuracy_score(y, scores, k=1), abs=1e-9)
+    assert got["recall_at_8"] == pytest.approx(top_k_accuracy_score(y, scores, k=8), abs=1e-9)
+    json.dumps(got)
+
+
+def test_several_relevant_targets_match_brute_force(make_ctx, table_encoder):
+    data, table = _retrieval(2, n_authors=40, extra_targets=30)
+    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={"retrieval.block_bytes": 4 * 70 * 3}))
+    scores = cosine_similarity(_mean_vectors(data.queries, table), _mean_vectors(data.targets, table))
+    rr, hit1, hit8 = [], [], []
+    for i, q in enumerate(data.queries):
+        ranks = rankdata(-scores[i], method="min")  # no ties in random data
+        first = min(ranks[j] for j, t in enumerate(data.targets) if t.author == q.author)
+        rr.append(1 / first)
+        hit1.append(first <= 1)
+        hit8.append(first <= 8)
+    assert got["mrr"] == pytest.approx(np.mean(rr), abs=1e-6)
+    assert got["recall_at_1"] == pytest.approx(np.mean(hit1))
+    assert got["recall_at_8"] == pytest.approx(np.mean(hit8))
+
+
+def test_blocking_does_not_change_the_counts():
+    rng = np.random.default_rng(5)
+    q, t = rng.normal(size=(37, 9)), rng.normal(size=(53, 9))
+    qa, ta = rng.integers(0, 10, size=37), np.arange(53) % 10
+    whole = first_relevant_ranks(q, t, qa, ta)
+    tiny = first_relevant_ranks(q, t, qa, ta, block_bytes=1)
+    for a, b in zip(whole, tiny):
+        np.testing.assert_array_equal(a, b)
+
+
+def _expected_by_enumeration(above, rel, irr, k_cut):
+    """Average over every order of the tied group (brute force)."""
+    rrs, hits = [], []
+    for order in itertools.permutations([1] * rel + [0] * irr):
+        pos = above + order.index(1) + 1
+        rrs.append(1 / pos)
+        hits.append(pos <= k_cut)
+    return np.mean(rrs), np.mean(hits)
+
+
+@pytest.mark.parametrize("above,rel,irr", [(0, 1, 1), (0, 1, 3), (2, 2, 3), (6, 1, 4), (0, 3, 2)])
+def test_ties_scored_in_expectation(above, rel, irr):
+    out = tie_expectations(np.array([above]), np.array([rel]), np.array([irr]))
+    rr, hit8 = _expected_by_enumeration(above, rel, irr, 8)
+    _, hit1 = _expected_by_enumeration(above, rel, irr, 1)
+    assert out["rr"][0] == pytest.approx(rr)
+    assert out["hit@8"][0] == pytest.approx(hit8)
+    assert out["hit@1"][0] == pytest.approx(hit1)
+
+
+def test_constant_encoder_scores_chance(make_ctx):
+    # every score ties: 1 relevant among n targets -> E[1/X] with X uniform on 1..n
+    data, table = _retrieval(0, n_authors=10)
+    const = {k: np.ones(4) for k in table}
+    got = SPEC.run(make_ctx("retrieval", data, embed=lambda texts: np.stack([const[t] for t in texts]).astype(np.float32)))
+    assert got["mrr"] == pytest.approx(np.mean(1 / np.arange(1, 11)))
+    assert got["recall_at_1"] == pytest.approx(0.1)
+    assert got["recall_at_8"] == pytest.approx(0.8)
+    assert got["n_queries_with_ties"] == 10
+
+
+def test_encoder_collection_embedding_is_used(make_ctx):
+    data, _ = _retrieval(0, n_authors=5)
+    author_vec = lambda c: np.eye(5)[int(c[0][1:].split("-")[0])]  # collection -> its author's axis
+    ctx = make_ctx("retrieval", data, embed=lambda texts: np.zeros((len(texts), 5), np.float32))
+    ctx.collections_fn = lambda cols: np.stack([author_vec(c) for c in cols]).astype(np.float32)
+    got = SPEC.run(ctx)
+    assert got["mrr"] == 1.0 and got["recall_at_1"] == 1.0
