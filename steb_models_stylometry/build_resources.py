@@ -1,0 +1,30 @@
+"""Rebuild the files shipped in ``resources/``: the default TF-IDF vectoriser and the stylometric statistics.
+
+Run ``python -m steb_models_stylometry.build_resources`` after changing the reference corpus, the
+feature definitions or the spaCy pipeline. Both are fitted on :func:`corpus.reference_corpus` (seeded
+generated texts + Python standard-library docstrings), so no third-party text enters the repository.
+"""
+
+from __future__ import annotations
+
+from .base import RESOURCES
+from .corpus import reference_corpus
+from .stylometric import build_reference
+from .tfidf import BLOCKS, DEFAULT_VECTORISER, fit_vectoriser
+
+CORPUS_DESCRIPTION = (
+    "steb-models-stylometry reference corpus: 2,000 generated texts (corpus.generated_texts, seed 1234) "
+    "+ paragraphs of Python standard-library docstrings (corpus.python_docstrings)"
+)
+
+
+def main() -> None:
+    texts = reference_corpus()
+    vec = fit_vectoriser(texts, list(BLOCKS), corpus=CORPUS_DESCRIPTION)
+    vec.save(DEFAULT_VECTORISER)
+    build_reference(texts, RESOURCES / "stylometric_reference.json", corpus=CORPUS_DESCRIPTION)
+    print(f"wrote {DEFAULT_VECTORISER} and {RESOURCES / 'stylometric_reference.json'} from {len(texts)} texts")
+
+
+if __name__ == "__main__":
+    main()
