@@ -1,0 +1,118 @@
+"""Versioned prompt templates for the LLM judges, and the parsers of their answers.
+
+Prompts are data (``prompts.json`` beside this module, or a user JSON file with the same layout):
+name -> {version, response kind, template with named fields}. Results record name, version and the
+template text. A parser returns the raw label or None; None is a parse failure, counted and
+reported, never mapped to a label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = ["PromptTemplate", "load_prompts", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES"]
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    name: str
+    version: str
+    response: str  # parser kind: binary, probability, likert3, likert10, ab
+    template: str
+
+    @property
+    def fields(self) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(self.template) if f}
+
+    def render(self, **values: str) -> str:
+        missing = self.fields - set(values)
+        if missing:
+            raise ValueError(f"prompt '{self.name}' v{self.version} needs field(s) {sorted(missing)}")
+        return self.template.format(**values)
+
+    def record(self) -> dict[str, str]:
+        return {"name": self.name, "version": self.version, "response": self.response, "template": self.template}
+
+
+def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
+    """The packaged prompts, or those of a JSON file with the same layout."""
+    text = Path(path).read_text(encoding="utf-8") if path else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    raw = json.loads(text)
+    out = {}
+    for name, entry in raw.items():
+        if entry.get("response") not in PARSERS:
+            raise ValueError(f"prompt '{name}': response kind {entry.get('response')!r} is not one of {sorted(PARSERS)}")
+        out[name] = PromptTemplate(name, str(entry["version"]), entry["response"], entry["template"])
+    return out
+
+
+def get_prompt(prompt: str | PromptTemplate, prompts_file: str | Path | None = None) -> PromptTemplate:
+    if isinstance(prompt, PromptTemplate):
+        return prompt
+    prompts = load_prompts(prompts_file)
+    if prompt not in prompts:
+        raise ValueError(f"unknown prompt {prompt!r}; known: {sorted(prompts)}")
+    return prompts[prompt]
+
+
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
+
+
+def _binary(text: str) -> int | None:
+    m = re.search(r"\b(yes|no)\b", text, re.IGNORECASE)
+    return None if m is None else int(m.group(1).lower() == "yes")
+
+
+def _probability(text: str) -> float | None:
+    m = _NUMBER.search(text)
+    if m is None:
+        return None
+    value = float(m.group(1)) / (100.0 if m.group(2) else 1.0)
+    return value if 0.0 <= value <= 1.0 else None
+
+
+def _likert3(text: str) -> int | None:
+    low = text.lower()
+    for label, value in (("not present", 0), ("somewhat present", 1), ("very present", 2)):
+        if label in low:
+            return value
+    m = re.fullmatch(r"\W*([123])\W*", text)
+    return None if m is None else int(m.group(1)) - 1
+
+
+def _likert10(text: str) -> int | None:
+    m = re.search(r"(?<![\d.])(10|[1-9])(?![\d.])", text)
+    return None if m is None else int(m.group(1))
+
+
+def _ab(text: str) -> str | None:
+    stripped = text.strip()
+    if re.fullmatch(r"\W*[abAB]\W*", stripped):
+        return re.sub(r"\W", "", stripped).lower()
+    found = set(re.findall(r"\b([AB])\b", stripped))
+    return found.pop().lower() if len(found) == 1 else None
+
+
+PARSERS: dict[str, Callable[[str], Any]] = {"binary": _binary, "probability": _probability, "likert3": _likert3, "likert10": _likert10, "ab": _ab}
+
+#: raw label -> present (1) / absent (0), as in the protocol notes
+BINARISE: dict[str, Callable[[Any], int]] = {
+    "binary": lambda v: int(v),
+    "probability": lambda v: int(v >= 0.5),
+    "likert3": lambda v: int(v >= 1),
+    "likert10": lambda v: int(v >= 5),
+}
+
+#: raw label -> category index, for self-consistency kappa over the prompt's own answer options
+CATEGORIES: dict[str, tuple[int, Callable[[Any], int]]] = {
+    "binary": (2, lambda v: int(v)),
+    "probability": (11, lambda v: int(round(v * 10))),  # answers rounded to one decimal
+    "likert3": (3, lambda v: int(v)),
+    "likert10": (10, lambda v: int(v) - 1),
+}

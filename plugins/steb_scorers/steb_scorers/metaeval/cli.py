@@ -1,0 +1,98 @@
+"""``steb meta-eval``: correlate registered scorers with the formality human judgements.
+
+Added to the root ``steb`` typer app through the ``register_commands`` hook. Prints one rich table
+per aspect (pooled directions) and writes the full report (both directions, CIs, comparisons,
+human-side statistics) as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .evaluate import POOLED, MetaEvalConfig, meta_evaluate, parse_scorer_spec, score_judgements
+from .human import ASPECTS, load_human_judgements
+
+DEFAULT_SCORERS = ("bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference")
+DATASET_FOLDER = "formality_human_judgements"
+
+
+def _default_data() -> Path | None:
+    root = os.environ.get("STEB_DATA_DIR")
+    return Path(root) / DATASET_FOLDER if root else None
+
+
+def _fmt(cell: dict[str, Any]) -> str:
+    v, (lo, hi) = cell["value"], cell["ci"]
+    if v is None:
+        return "n/a"
+    return f"{v:.3f}" + (f" [{lo:.2f}, {hi:.2f}]" if lo is not None else "")
+
+
+def print_tables(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=None if Console().is_terminal else 170)
+    cfg = report["config"]
+    for aspect in cfg["aspects"]:
+        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (pooled directions; REF {'included' if cfg['reference_included'] else 'excluded'}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
+        table.add_column("scorer")
+        for col in ("seg Pearson", "seg Spearman", "seg Kendall", f"tau-like (>{cfg['tau_threshold']:g}, ties {cfg['tau_ties']})", "sys Pearson"):
+            table.add_column(col, justify="right")
+        for label, entry in report["metrics"].items():
+            c = entry["correlations"][aspect][POOLED]
+            name = label + (" |abs|" if entry["absolute"] else "")
+            table.add_row(name, *(_fmt(c[k]) for k in ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")))
+        console.print(table)
+    agree = report["human"]["inter_annotator_pearson"]
+    console.print("inter-annotator Pearson: " + ", ".join(f"{a} {agree[a]['overall']:.3f}" for a in agree))
+    inter = report["human"]["inter_aspect_pearson_raw_means"][POOLED]
+    console.print("inter-aspect Pearson (mean raw ratings): " + ", ".join(f"{k} {v:.3f}" for k, v in inter.items()))
+
+
+def meta_eval(
+    data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
+    scorer: list[str] = typer.Option(list(DEFAULT_SCORERS), "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable)"),
+    aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
+    human_scale: str = typer.Option("z", help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100)"),
+    tau_threshold: float = typer.Option(25.0, help="tau-like: humans order a pair when their scores differ by more than this"),
+    tau_scale: str = typer.Option("raw", help="tau-like: human scale the threshold applies to (raw or z)"),
+    tau_ties: str = typer.Option("discordant", help="tau-like: metric ties count as discordant (WMT17 DARR) or are excluded"),
+    include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
+    bootstrap: int = typer.Option(1000, help="bootstrap resamples of sources"),
+    seed: int = typer.Option(0, help="bootstrap seed"),
+    compare: list[str] = typer.Option([], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"),
+    output: Path = typer.Option(Path("meta-eval.json"), "--output", "-o", help="JSON report path"),
+) -> None:
+    """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
+    from steb_core import atomic_write_text, get_manager
+
+    folder = data or _default_data()
+    if folder is None:
+        raise typer.BadParameter(f"pass --data PATH/{DATASET_FOLDER} or set STEB_DATA_DIR", param_hint="--data")
+    judgements = load_human_judgements(folder)
+    registry = get_manager().scorers()
+    results, info = {}, {}
+    for spec in scorer:
+        name, options = parse_scorer_spec(spec)
+        scorer_spec = registry.get(name)
+        results[spec] = score_judgements(judgements, scorer_spec.factory(**options))
+        results[spec].higher_is_better = results[spec].higher_is_better and scorer_spec.higher_is_better
+        info[spec] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect}
+    pairs = [tuple(c.split("|", 1)) for c in compare] if compare else None
+    config = MetaEvalConfig(aspects=tuple(aspect), human_scale=human_scale, tau_scale=tau_scale, tau_threshold=tau_threshold,
+                            tau_ties=tau_ties, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed)
+    report = meta_evaluate(judgements, results, config, compare=pairs, scorer_info=info)
+    report["data"] = {"folder": str(folder), "files": judgements.files}
+    atomic_write_text(output, json.dumps(report, indent=2, default=str))
+    print_tables(report)
+    typer.echo(f"wrote {output}")
+
+
+def add_command(cli: typer.Typer) -> None:
+    cli.command("meta-eval")(meta_eval)

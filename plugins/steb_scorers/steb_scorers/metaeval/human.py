@@ -1,0 +1,153 @@
+"""Loader for the formality-transfer human-judgement release (Lai et al. 2022).
+
+One file per system, ``SYSTEM.human.txt``: tab-separated, no header; the first half of the lines are
+informal->formal, the second half formal->informal (40 + 40 in the release). Fields: survey id,
+source, output, reference, content-1, style-1, fluency-1, content-2, style-2, fluency-2 (0-100).
+Each survey has its own two annotators, so "annotator 1" is a different person in each survey:
+z-scores are computed per (survey, annotator slot, aspect) over every item that person rated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from steb_core import DataValidationError, read_lines
+
+__all__ = ["ASPECTS", "DIRECTIONS", "Judged", "HumanJudgements", "load_human_judgements"]
+
+ASPECTS = ("content", "style", "fluency")
+DIRECTIONS = ("informal-to-formal", "formal-to-informal")
+TARGET_STYLE = {"informal-to-formal": "formal", "formal-to-informal": "informal"}
+FIELDS = ("survey", "source", "output", "reference", "content-1", "style-1", "fluency-1", "content-2", "style-2", "fluency-2")
+REFERENCE_SYSTEM = "REF"
+
+
+@dataclass
+class HumanJudgements:
+    """All rated outputs as parallel arrays, one row per (system, line).
+
+    ``ratings[aspect]`` has shape (n, 2): the two annotators' raw ratings. ``item`` identifies the
+    source (line index within a file, shared by all systems) so bootstrap can resample sources.
+    """
+
+    systems: list[str]
+    system: np.ndarray  # (n,) str
+    item: np.ndarray  # (n,) int, 0-based line index
+    survey: np.ndarray  # (n,) int
+    direction: np.ndarray  # (n,) str
+    sources: list[str]
+    outputs: list[str]
+    references: list[str]
+    ratings: dict[str, np.ndarray]
+    files: dict[str, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def target_styles(self) -> list[str]:
+        return [TARGET_STYLE[d] for d in self.direction]
+
+    def raw(self, aspect: str) -> np.ndarray:
+        """Mean of the two annotators' raw ratings per output."""
+        return self.ratings[aspect].mean(axis=1)
+
+    def zscores(self, aspect: str) -> np.ndarray:
+        """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per output."""
+        r = self.ratings[aspect]
+        z = np.empty_like(r)
+        for s in np.unique(self.survey):
+            rows = self.survey == s
+            for slot in range(r.shape[1]):
+                vals = r[rows, slot]
+                sd = vals.std(ddof=0)
+                z[rows, slot] = (vals - vals.mean()) / sd if sd > 0 else 0.0
+        return z.mean(axis=1)
+
+    def human(self, aspect: str, scale: str = "z") -> np.ndarray:
+        if aspect not in ASPECTS:
+            raise ValueError(f"unknown aspect {aspect!r}; known: {ASPECTS}")
+        if scale == "z":
+            return self.zscores(aspect)
+        if scale == "raw":
+            return self.raw(aspect)
+        raise ValueError(f"human scale must be 'z' or 'raw', not {scale!r}")
+
+
+def _parse_file(path: Path, system: str) -> list[tuple]:
+    lines = read_lines(path, keep_empty=True)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines or len(lines) % 2:
+        raise DataValidationError(f"has {len(lines)} lines", path=path, expected="an even number of lines: first half informal->formal, second half formal->informal")
+    half = len(lines) // 2
+    rows = []
+    for idx, line in enumerate(lines):
+        rec = f"line {idx + 1}"
+        parts = line.split("\t")
+        if len(parts) != len(FIELDS):
+            raise DataValidationError(f"has {len(parts)} tab-separated fields", path=path, record=rec, expected=f"{len(FIELDS)} fields: {', '.join(FIELDS)}")
+        try:
+            survey = int(parts[0])
+        except ValueError:
+            raise DataValidationError(f"is {parts[0]!r}", path=path, record=rec, field="survey", expected="an integer survey id") from None
+        for name, text in zip(FIELDS[1:4], parts[1:4]):
+            if not text.strip():
+                raise DataValidationError("is empty", path=path, record=rec, field=name, expected="a sentence")
+        scores = []
+        for name, text in zip(FIELDS[4:], parts[4:]):
+            try:
+                value = float(text)
+            except ValueError:
+                raise DataValidationError(f"is {text!r}", path=path, record=rec, field=name, expected="a number from 0 to 100") from None
+            if not np.isfinite(value) or not 0 <= value <= 100:
+                raise DataValidationError(f"is {value}", path=path, record=rec, field=name, expected="a number from 0 to 100")
+            scores.append(value)
+        rows.append((system, idx, survey, DIRECTIONS[0] if idx < half else DIRECTIONS[1], parts[1], parts[2], parts[3], scores))
+    return rows
+
+
+def load_human_judgements(folder: str | Path, systems: list[str] | None = None) -> HumanJudgements:
+    """Read every ``*.human.txt`` in ``folder`` (or the named systems) and check they rate the same sources."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataValidationError("is not a folder", path=folder, expected="the formality_human_judgements folder with SYSTEM.human.txt files")
+    files = {p.name[: -len(".human.txt")]: p for p in sorted(folder.glob("*.human.txt"))}
+    if systems:
+        missing = [s for s in systems if s not in files]
+        if missing:
+            raise DataValidationError(f"has no file for system(s) {missing}; found {sorted(files)}", path=folder)
+        files = {s: files[s] for s in systems}
+    if not files:
+        raise DataValidationError("holds no SYSTEM.human.txt files", path=folder)
+    rows: list[tuple] = []
+    first: tuple[str, list[tuple]] | None = None
+    for system, path in files.items():
+        got = _parse_file(path, system)
+        if first is None:
+            first = (str(path), got)
+        else:
+            ref_path, ref_rows = first
+            if len(got) != len(ref_rows):
+                raise DataValidationError(f"has {len(got)} lines but {ref_path} has {len(ref_rows)}", path=path, expected="the same sources in every system file")
+            for a, b in zip(got, ref_rows):
+                for j, name in ((2, "survey"), (4, "source")):
+                    if a[j] != b[j]:
+                        raise DataValidationError(f"differs from {ref_path} ({b[j]!r})", path=path, record=f"line {a[1] + 1}", field=name,
+                                                  expected="the same survey and source on the same line of every system file")
+        rows.extend(got)
+    ratings = np.asarray([r[7] for r in rows], dtype=np.float64)
+    return HumanJudgements(
+        systems=list(files),
+        system=np.asarray([r[0] for r in rows]),
+        item=np.asarray([r[1] for r in rows], dtype=np.int64),
+        survey=np.asarray([r[2] for r in rows], dtype=np.int64),
+        direction=np.asarray([r[3] for r in rows]),
+        sources=[r[4] for r in rows],
+        outputs=[r[5] for r in rows],
+        references=[r[6] for r in rows],
+        ratings={a: ratings[:, [k, k + 3]] for k, a in enumerate(ASPECTS)},
+        files={s: str(p) for s, p in files.items()},
+    )

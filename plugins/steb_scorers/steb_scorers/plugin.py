@@ -1,0 +1,70 @@
+"""steb hook implementations: the scorers and the ``steb meta-eval`` command.
+
+Factories import their module lazily so that listing scorers never imports torch or transformers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from steb_core import ScorerSpec, hookimpl
+
+
+def _lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Any]:
+    def factory(**options: Any) -> Any:
+        import importlib
+
+        cls = getattr(importlib.import_module(f"steb_scorers.{module}"), attr)
+        return cls(**{**fixed, **options})
+
+    factory.__name__ = f"{attr}_factory"
+    factory.__doc__ = f"Build steb_scorers.{module}.{attr} with the given options."
+    return factory
+
+
+_AGAINST = "option against=reference|source"
+
+SCORERS = (
+    ScorerSpec("bleu", f"sentence BLEU (sacrebleu, exp smoothing) + corpus BLEU, 0-100; {_AGAINST}", _lazy("lexical", "BleuScorer"), "content", True, "sacrebleu"),
+    ScorerSpec("chrf", f"chrF (sacrebleu; word_order=2 for chrF++), sentence + corpus, 0-100; {_AGAINST}", _lazy("lexical", "ChrfScorer"), "content", True, "sacrebleu"),
+    ScorerSpec("rouge1", f"ROUGE-1 F (rouge-score, stemmed); {_AGAINST}", _lazy("lexical", "RougeScorer", variant="rouge1"), "content", True, "rouge-score"),
+    ScorerSpec("rouge2", f"ROUGE-2 F (rouge-score, stemmed); {_AGAINST}", _lazy("lexical", "RougeScorer", variant="rouge2"), "content", True, "rouge-score"),
+    ScorerSpec("rougeL", f"ROUGE-L F (rouge-score, stemmed); {_AGAINST}", _lazy("lexical", "RougeScorer", variant="rougeL"), "content", True, "rouge-score"),
+    ScorerSpec("meteor", f"METEOR (nltk); {_AGAINST}; synonyms=false runs without WordNet (exact + stem matches)", _lazy("lexical", "MeteorScorer"), "content", True,
+               "nltk with WordNet data (python -m nltk.downloader wordnet) unless synonyms=false"),
+    ScorerSpec("bertscore", f"BERTScore F1 (bert-score) from a local model: model=PATH num_layers=L, rescaled when a baseline is known; {_AGAINST}",
+               _lazy("bertscore", "BertScoreScorer"), "content", True, "bert-score, transformers, a local model folder"),
+    ScorerSpec("embedding-cosine", f"cosine of output and source/reference embeddings from any steb encoder (encoder=NAME); {_AGAINST}",
+               _lazy("embedding", "EmbeddingCosineScorer"), "content", True, "a steb encoder"),
+    ScorerSpec("likelihood-content", "Pauli et al. content C: mean log max(p_style, p_paraphrase, p_repeat) of output tokens under a causal LM (model=PATH)",
+               _lazy("likelihood", "LikelihoodScorer", component="content"), "content", True, "transformers, a local causal LM folder"),
+    ScorerSpec("likelihood-style", "Pauli et al. style change S: mean (p_style - max(p_paraphrase, p_repeat)) of output tokens under a causal LM (model=PATH)",
+               _lazy("likelihood", "LikelihoodScorer", component="style"), "style", True, "transformers, a local causal LM folder"),
+    ScorerSpec("style-classifier", "P(target style) from logistic regression over a steb encoder's embeddings (encoder=NAME, train={style: file or texts})",
+               _lazy("style", "EncoderStyleClassifier"), "style", True, "a steb encoder, labelled training texts"),
+    ScorerSpec("style-transformer", "P(target style) from a fine-tuned transformers sequence classifier (model=PATH; id2label names the styles)",
+               _lazy("style", "TransformersStyleClassifier"), "style", True, "transformers, a local classifier folder"),
+    ScorerSpec("perplexity", "perplexity of the output under a causal LM (model=PATH, or style_models={style: PATH}); lower is better",
+               _lazy("likelihood", "PerplexityScorer"), "fluency", False, "transformers, a local causal LM folder"),
+    ScorerSpec("overall-hm", "harmonic mean of normalised aspect scores (components={label: scorer}, ranges={label: [lo, hi]})",
+               _lazy("overall", "OverallScorer", method="harmonic"), "overall", True),
+    ScorerSpec("overall-gm", "geometric mean of normalised aspect scores (components={label: scorer}, ranges={label: [lo, hi]})",
+               _lazy("overall", "OverallScorer", method="geometric"), "overall", True),
+    ScorerSpec("judge-style-detection", "LLM judge: share of samples saying the output shows the target style (prompt=detect-binary|-probability|-likert3|-likert10; url=... or model=PATH)",
+               _lazy("judges.judges", "StyleDetectionJudge"), "judge", True, "an OpenAI-compatible endpoint URL or a local causal LM folder"),
+    ScorerSpec("judge-pairwise-style", "LLM judge: A/B ranking of output vs source (or reference) for the target style, both orders; 1 win, 0.5 tie, 0 loss",
+               _lazy("judges.judges", "PairwiseStyleJudge"), "judge", True, "an OpenAI-compatible endpoint URL or a local causal LM folder"),
+)
+
+
+@hookimpl
+def register_scorers(register: Callable[[Any], None]) -> None:
+    for spec in SCORERS:
+        register(spec)
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    from .metaeval.cli import add_command
+
+    add_command(cli)

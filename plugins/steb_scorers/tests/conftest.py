@@ -1,0 +1,109 @@
+"""Fixtures for the scorers' tests: tiny randomly initialised models built offline in a temp folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+WORDS = (
+    "the a cat dog sat ran on mat is are you u r it all depends when ready rewrite following sentence to be "
+    "formal informal paraphrase repeat : . , ? ! hello there how do yes no A B text style which of two texts "
+    "better matches requested writing answer with one letter or does show word not present somewhat very"
+).split()
+CHAT_TEMPLATE = "{% for m in messages %}<bos> {{ m['role'] }} : {{ m['content'] }} <eos> {% endfor %}{% if add_generation_prompt %}<bos> assistant : {% endif %}"
+
+
+def _word_tokenizer(specials: list[str]):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = {tok: i for i, tok in enumerate(specials + WORDS)}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>" if "<unk>" in vocab else "[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
+    return tok, vocab
+
+
+def build_tiny_causal_lm(folder: Path, chat_template: str | None = None) -> Path:
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    tok, vocab = _word_tokenizer(["<pad>", "<unk>", "<bos>", "<eos>"])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", unk_token="<unk>", bos_token="<bos>", eos_token="<eos>")
+    if chat_template:
+        fast.chat_template = chat_template
+    torch.manual_seed(0)
+    config = GPT2Config(vocab_size=len(vocab), n_positions=256, n_embd=32, n_layer=2, n_head=2,
+                        bos_token_id=vocab["<bos>"], eos_token_id=vocab["<eos>"], pad_token_id=vocab["<pad>"])
+    model = GPT2LMHeadModel(config).eval()
+    model.save_pretrained(folder)
+    fast.save_pretrained(folder)
+    return folder
+
+
+def build_tiny_bert(folder: Path, classifier: bool = False) -> Path:
+    import torch
+    from tokenizers import processors
+    from transformers import BertConfig, BertForSequenceClassification, BertModel, PreTrainedTokenizerFast
+
+    tok, vocab = _word_tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]",
+                                                       special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
+                                   model_max_length=128)
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
+                        max_position_embeddings=128, pad_token_id=vocab["[PAD]"])
+    if classifier:
+        config.num_labels = 2
+        config.id2label = {0: "informal", 1: "formal"}
+        config.label2id = {"informal": 0, "formal": 1}
+        model = BertForSequenceClassification(config)
+    else:
+        model = BertModel(config)
+    model.eval().save_pretrained(folder)
+    fast.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_lm(tmp_path_factory) -> Path:
+    pytest.importorskip("transformers")
+    return build_tiny_causal_lm(tmp_path_factory.mktemp("tiny_lm"))
+
+
+@pytest.fixture(scope="session")
+def tiny_chat_lm(tmp_path_factory) -> Path:
+    pytest.importorskip("transformers")
+    return build_tiny_causal_lm(tmp_path_factory.mktemp("tiny_chat_lm"), CHAT_TEMPLATE)
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory) -> Path:
+    pytest.importorskip("transformers")
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny_bert"))
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_classifier(tmp_path_factory) -> Path:
+    pytest.importorskip("transformers")
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny_bert_cls"), classifier=True)
+
+
+def shared_data() -> Path | None:
+    """../shared/data beside the repository root, or None."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / ".git").exists() or (parent / "pyproject.toml").exists() and (parent / "steb_core").is_dir():
+            candidate = parent.parent / "shared" / "data"
+            return candidate if candidate.is_dir() else None
+    return None
+
+
+@pytest.fixture
+def human_data_dir() -> Path:
+    """The real formality human-judgement release, or skip."""
+    data = shared_data()
+    folder = data / "formality_human_judgements" if data else None
+    if folder is None or not folder.is_dir():
+        pytest.skip("../shared/data/formality_human_judgements is absent")
+    return folder

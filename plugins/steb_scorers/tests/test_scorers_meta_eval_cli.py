@@ -1,0 +1,113 @@
+"""`steb meta-eval` through a typer app built here (the lead's root CLI may not exist yet)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from steb_scorers.metaeval.evaluate import MetaEvalConfig, meta_evaluate, parse_scorer_spec
+from steb_scorers.metaeval.human import load_human_judgements
+from steb_scorers.plugin import register_commands
+from steb_scorers.result import ScoreResult
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def root() -> None:
+        """steb (test root)."""
+
+    register_commands(app)
+    return app
+
+
+def _synthetic(folder: Path, n_sources: int = 8) -> Path:
+    """Three systems + REF; ratings follow word overlap with the source so metrics correlate."""
+    rng = np.random.default_rng(0)
+    folder.mkdir()
+    sources = [f"source sentence number {i} with words" for i in range(n_sources)]
+    systems = {"GOOD": 0, "MID": 2, "BAD": 4, "REF": 1}
+    for system, drop in systems.items():
+        lines = []
+        for i, src in enumerate(sources):
+            words = src.split()
+            out = " ".join(words[: len(words) - drop] + ["new"] * drop)
+            base = 95 - 20 * drop
+            r = [min(100, max(0, base + rng.normal(0, 5))) for _ in range(6)]
+            lines.append("\t".join([str(1 + (i % (n_sources // 2)) % 2), src, out, "ref " + src, *(f"{x:.1f}" for x in r)]))
+        (folder / f"{system}.human.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_parse_scorer_spec():
+    assert parse_scorer_spec("chrf") == ("chrf", {})
+    assert parse_scorer_spec("bleu:against=source,max_ngram_order=2,lowercase=true") == ("bleu", {"against": "source", "max_ngram_order": 2, "lowercase": True})
+    with pytest.raises(ValueError, match="key=value"):
+        parse_scorer_spec("bleu:source")
+
+
+def test_cli_writes_json_and_table(tmp_path):
+    data = _synthetic(tmp_path / "h")
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "-s", "bleu:against=source",
+                                         "--aspect", "content", "--bootstrap", "50", "--tau-threshold", "0", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "chrf:against=source" in result.output and "inter-annotator" in result.output
+    report = json.loads(out.read_text())
+    cfg = report["config"]
+    assert cfg["reference_included"] is False and cfg["tau_threshold"] == 0 and cfg["tau_ties"] == "discordant" and cfg["systems"] == ["BAD", "GOOD", "MID"]
+    entry = report["metrics"]["chrf:against=source"]
+    pooled = entry["correlations"]["content"]["pooled"]
+    assert pooled["segment_pearson"]["value"] > 0.8 and pooled["system_pearson"]["value"] > 0.9
+    lo, hi = pooled["segment_pearson"]["ci"]
+    assert lo <= pooled["segment_pearson"]["value"] <= hi
+    assert set(entry["correlations"]["content"]) == {"pooled", "informal-to-formal", "formal-to-informal"}
+    assert pooled["n_outputs"] == 8 * 3 and pooled["n_sources"] == 8
+    comp = report["comparisons"]
+    assert {c["statistic"] for c in comp} == {"segment_pearson", "tau_like", "system_pearson"}
+
+
+def test_lower_is_better_reports_absolute_correlation(tmp_path):
+    data = load_human_judgements(_synthetic(tmp_path / "h"))
+    human = data.raw("content")
+    cfg = MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw")
+    report = meta_evaluate(data, {"neg": ScoreResult("neg", -human, higher_is_better=False), "pos": ScoreResult("pos", human)}, cfg)
+    neg = report["metrics"]["neg"]["correlations"]["content"]["pooled"]
+    pos = report["metrics"]["pos"]["correlations"]["content"]["pooled"]
+    assert report["metrics"]["neg"]["absolute"] is True
+    assert neg["segment_pearson"]["value"] == pytest.approx(1.0) == pos["segment_pearson"]["value"]
+    assert neg["tau_like"]["value"] == pytest.approx(pos["tau_like"]["value"])
+
+
+def test_include_ref_is_recorded_and_changes_the_systems(tmp_path):
+    data = load_human_judgements(_synthetic(tmp_path / "h"))
+    res = {"x": ScoreResult("x", np.arange(len(data), dtype=float))}
+    with_ref = meta_evaluate(data, res, MetaEvalConfig(aspects=("content",), n_bootstrap=5, include_ref=True))
+    assert with_ref["config"]["reference_included"] and "REF" in with_ref["config"]["systems"]
+    assert with_ref["metrics"]["x"]["correlations"]["content"]["pooled"]["n_systems"] == 4
+
+
+def test_bad_option_is_rejected(tmp_path):
+    data = load_human_judgements(_synthetic(tmp_path / "h"))
+    with pytest.raises(ValueError, match="tau_ties"):
+        meta_evaluate(data, {}, MetaEvalConfig(tau_ties="half"))
+
+
+@pytest.mark.realdata
+def test_real_release_acceptance(human_data_dir, tmp_path):
+    out = tmp_path / "real.json"
+    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(human_data_dir), "--aspect", "content", "--bootstrap", "100", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert set(report["metrics"]) == {"bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference"}
+    for entry in report["metrics"].values():
+        c = entry["correlations"]["content"]["pooled"]
+        assert c["n_outputs"] == 640 and c["n_systems"] == 8
+        assert 0 < c["segment_pearson"]["value"] < 1 and c["system_pearson"]["value"] is not None
+    assert report["human"]["inter_annotator_pearson"]["content"]["overall"] > 0.5
