@@ -98,10 +98,11 @@ class LoadContext:
         One release often feeds several datasets (STEL_register, STEL_feature and STEL-or-Content all
         read one STEL folder); users keep it once as ``ROOT/STEL`` instead of once per dataset name.
         """
-        if self.data_dir is not None and not self.data_dir.is_dir():
-            sibling = self.data_dir.parent / folder
-            if sibling.is_dir():
-                return sibling
+        if self.data_dir is not None and not self.data_dir.is_dir() and self.data_dir.parent.is_dir():
+            wanted = folder.lower()  # releases unpack as STEL/, stel/, ... depending on the archive
+            for sibling in sorted(self.data_dir.parent.iterdir()):
+                if sibling.is_dir() and sibling.name.lower() == wanted:
+                    return sibling
         return self.require_dir(obtain, layout)
 
     @staticmethod

@@ -31,6 +31,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from ..context import TaskContext
 from ..errors import DataValidationError
@@ -45,6 +46,8 @@ STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 SPLIT = (0.6, 0.2, 0.2)
 MIN_BIN = 10
 MAX_ITER = 300
+#: embeddings with at most this many cells (texts x dims) are probed with single-threaded BLAS
+SINGLE_THREAD_MAX_CELLS = 5_000_000
 
 
 def quantile_bins(values: np.ndarray, n_bins: int = N_BINS, min_bin: int = MIN_BIN) -> np.ndarray:
@@ -131,18 +134,22 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     n_bins: dict[str, int] = {}
     skipped: dict[str, int] = {}
     not_converged = 0
-    for f, name in enumerate(names):
-        labels = quantile_bins(values[:, f])
-        bins = int(labels.max()) + 1
-        if bins < 2:
-            skipped[name] = int(len(np.unique(values[:, f])))
-            continue
-        seed = seeded_rng(ctx.seed, "probing", name).randrange(2**31)
-        result = fit_probe(x, labels, stratified_split(labels, seed, fractions), strengths=strengths, warm_start=warm)
-        by_feature[name] = result["test_accuracy"]
-        chosen[name] = result["strength"]
-        n_bins[name] = bins
-        not_converged += int(result["not_converged"])
+    # Many small lbfgs fits: multi-threaded BLAS only adds synchronisation cost here (100x slower on a
+    # busy 2-core machine in our measurements), so problems below a size run single-threaded.
+    threads = option(ctx, "probing", "blas_threads", 1 if x.size <= SINGLE_THREAD_MAX_CELLS else None)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        for f, name in enumerate(names):
+            labels = quantile_bins(values[:, f])
+            bins = int(labels.max()) + 1
+            if bins < 2:
+                skipped[name] = int(len(np.unique(values[:, f])))
+                continue
+            seed = seeded_rng(ctx.seed, "probing", name).randrange(2**31)
+            result = fit_probe(x, labels, stratified_split(labels, seed, fractions), strengths=strengths, warm_start=warm)
+            by_feature[name] = result["test_accuracy"]
+            chosen[name] = result["strength"]
+            n_bins[name] = bins
+            not_converged += int(result["not_converged"])
     if not by_feature:
         raise DataValidationError(
             "no feature has two or more distinct bins", field="features", expected="features that vary across texts"
