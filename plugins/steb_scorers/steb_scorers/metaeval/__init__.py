@@ -1,8 +1,22 @@
 """Meta-evaluation of style-transfer scorers against human judgements (``steb meta-eval``)."""
 
-from .correlations import kendall, pearson, segment_correlations, spearman, system_correlations, tau_like, tau_like_counts
-from .evaluate import MetaEvalConfig, meta_evaluate, parse_scorer_spec, score_judgements
-from .human import ASPECTS, DIRECTIONS, HumanJudgements, load_human_judgements
+# Exports are resolved on first use: `steb` imports this package to add its command, and the
+# correlation code pulls in scipy.stats, which would slow down every other command.
+_EXPORTS = {
+    "kendall": "correlations", "pearson": "correlations", "segment_correlations": "correlations", "spearman": "correlations",
+    "system_correlations": "correlations", "tau_like": "correlations", "tau_like_counts": "correlations",
+    "MetaEvalConfig": "evaluate", "meta_evaluate": "evaluate", "parse_scorer_spec": "evaluate", "score_judgements": "evaluate",
+    "ASPECTS": "human", "DIRECTIONS": "human", "HumanJudgements": "human", "load_human_judgements": "human",
+}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "MetaEvalConfig", "meta_evaluate",

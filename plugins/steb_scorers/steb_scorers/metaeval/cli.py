@@ -14,8 +14,10 @@ from typing import Any, Optional
 
 import typer
 
-from .evaluate import POOLED, MetaEvalConfig, meta_evaluate, parse_scorer_spec, score_judgements
-from .human import ASPECTS, load_human_judgements
+# The evaluation modules import scipy.stats (about 0.5 s); they are imported inside the command so
+# that every other `steb` command starts fast.
+ASPECTS = ("content", "style", "fluency")  # kept equal to human.ASPECTS (checked by a test)
+POOLED = "pooled"  # kept equal to evaluate.POOLED
 
 DEFAULT_SCORERS = ("bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference")
 DATASET_FOLDER = "formality_human_judgements"
@@ -71,6 +73,9 @@ def meta_eval(
 ) -> None:
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
+
+    from .evaluate import MetaEvalConfig, meta_evaluate, parse_scorer_spec, score_judgements
+    from .human import load_human_judgements
 
     folder = data or _default_data()
     if folder is None:

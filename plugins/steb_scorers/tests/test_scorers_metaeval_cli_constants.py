@@ -1,0 +1,8 @@
+"""The meta-eval CLI keeps copies of two constants so that it can import lazily: they must not drift."""
+
+from steb_scorers.metaeval import cli, evaluate, human
+
+
+def test_cli_constants_match_their_modules():
+    assert cli.ASPECTS == human.ASPECTS
+    assert cli.POOLED == evaluate.POOLED
