@@ -1,0 +1,47 @@
+"""``steb run-many``: many encoders x many datasets as parallel jobs on a Ray cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def run_many_command(
+    encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (repeatable)."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Every dataset of a suite, e.g. demo."),
+    output: Path = typer.Option(Path("steb-results"), "--output", "-o", help="Results folder (shared by all jobs; re-runs resume)."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (must be shared with the workers)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder of downloaded datasets (must be visible to the workers)."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address; none starts a local cluster."),
+    num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local cluster (default: all cores)."),
+    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job."),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
+    plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin module or .py path (repeatable)."),
+) -> None:
+    """Evaluate every ENCODER on every dataset, one retried job per (encoder, dataset) pair, in parallel on Ray."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .many import run_many
+
+    options = {"job_retries": job_retries, **({"num_cpus": num_cpus} if num_cpus and not address else {})}
+    outcomes = run_many(
+        encoder, dataset, suite=suite, output=output, address=address, executor_options=options,
+        plugins=tuple(plugin or ()), cache_dir=cache_dir, data_dir=data_dir, seed=seed,
+    )
+    table = Table(title=f"run-many: results in {output}")
+    for col in ("encoder", "dataset", "new", "reused", "status"):
+        table.add_column(col)
+    for o in outcomes:
+        if o.error is not None:
+            table.add_row(o.encoder, o.dataset, "", "", f"[red]error[/]: {type(o.error).__name__}: {o.error}")
+            continue
+        s = o.summary
+        status = "ok" if o.ok else "; ".join(f"{f.task or 'load'}: {f.error}" for f in s.failures)
+        table.add_row(o.encoder, o.dataset, str(len(s.results)), str(len(s.reused)), status)
+    Console().print(table)
+    if not all(o.ok for o in outcomes):
+        raise typer.Exit(1)
