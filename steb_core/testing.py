@@ -7,6 +7,7 @@ Installed as a pytest plugin (entry point ``pytest11``), so in any project with 
         assert summary.results and not summary.failures
 
 Each use gets a fresh plugin manager (no leakage between tests), a private cache and output folder.
+``steb_shared_data`` finds real sample data kept beside a checkout (``../shared/data``) or skips.
 """
 
 from __future__ import annotations
@@ -46,3 +47,21 @@ def steb_isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[I
     _plugins.reset_manager()
     yield IsolatedSteb(tmp_path)
     _plugins.reset_manager()
+
+
+def find_shared_data(start: Path, relative: str = "shared/data") -> Path | None:
+    """The first ``<ancestor>/shared/data`` above ``start`` (a checkout with ``shared/`` beside it), or None."""
+    for parent in Path(start).resolve().parents:
+        candidate = parent / relative
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@pytest.fixture
+def steb_shared_data(request: pytest.FixtureRequest) -> Path:
+    """Real sample data in ``../shared/data`` beside the checkout; the test is skipped when it is absent."""
+    found = find_shared_data(Path(str(request.path)))
+    if found is None:
+        pytest.skip("real sample data (../shared/data beside the checkout) is not available")
+    return found

@@ -33,11 +33,9 @@ def write_jsonl():
 
 
 @pytest.fixture
-def pan_data() -> Path:
-    """``../shared/data/pan`` beside the repository root, or skip when it is absent (e.g. a bare checkout)."""
-    here = Path(__file__).resolve()
-    repo_root = next((p for p in here.parents if (p / "pyproject.toml").is_file() and (p / "steb_core").is_dir()), None)
-    candidate = repo_root.parent / "shared" / "data" / "pan" if repo_root else None
-    if candidate is None or not candidate.is_dir():
+def pan_data(steb_shared_data) -> Path:
+    """``../shared/data/pan`` beside the checkout, or skip when it is absent (e.g. a bare checkout)."""
+    candidate = steb_shared_data / "pan"
+    if not candidate.is_dir():
         pytest.skip("real PAN samples (../shared/data/pan) are not available")
     return candidate

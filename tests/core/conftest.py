@@ -9,8 +9,6 @@ import pytest
 
 from steb_core import plugins as plugins_module
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,6 @@ import pytest
 from steb_core import DuplicateComponentError, UnknownComponentError, get_manager, new_manager
 from steb_core.plugins import Registry
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 def test_builtins_register_through_hooks():

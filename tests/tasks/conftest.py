@@ -50,13 +50,6 @@ def table_encoder():
 
 
 @pytest.fixture
-def shared_data() -> Path:
-    """../shared/data beside the repository root (skips when absent)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        if (parent / "pyproject.toml").is_file() and (parent / "steb_core").is_dir():
-            candidate = parent.parent / "shared" / "data"
-            if candidate.is_dir():
-                return candidate
-            break
-    pytest.skip("shared/data not found beside the repository")
+def shared_data(steb_shared_data) -> Path:
+    """../shared/data beside the checkout (skips when absent)."""
+    return steb_shared_data
