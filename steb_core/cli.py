@@ -69,7 +69,6 @@ def list_components(
         raise StebError(f"cannot list '{kind}'; choose one of: {', '.join(_LIST_KINDS)}")
     manager = _manager(plugin)
     registry = manager.registry(_LIST_KINDS[kind])
-    table = Table(title=f"steb {kind}", show_lines=False, expand=False)
     if kind == "datasets":
         # one block per dataset: a table squeezes seven columns unreadably on an 80-column terminal
         rows = [s for s in registry
@@ -85,26 +84,25 @@ def list_components(
                 console.print(f"    [dim]obtain: {s.obtain}[/]", highlight=False)
         console.print(f"{len(rows)} datasets")
         return
-    else:
-        table.add_column("name")
+    table = Table(title=f"steb {kind}", show_lines=False, expand=False)
+    table.add_column("name")
+    if kind == "encoders":
+        table.add_column("family")
+    if kind == "tasks":
+        table.add_column("records")
+        table.add_column("main metric")
+    table.add_column("provider")
+    table.add_column("description", overflow="fold")
+    items = sorted(registry, key=lambda s: s.name)
+    for s in items:
+        extra: list[str] = []
         if kind == "encoders":
-            table.add_column("family")
+            extra = [s.family + (" (similarity-only)" if s.similarity_only else "")]
         if kind == "tasks":
-            table.add_column("records")
-            table.add_column("main metric")
-        table.add_column("provider")
-        table.add_column("description", overflow="fold")
-        items = sorted(registry, key=lambda s: s.name)
-        for s in items:
-            extra: list[str] = []
-            if kind == "encoders":
-                extra = [s.family + (" (similarity-only)" if s.similarity_only else "")]
-            if kind == "tasks":
-                extra = [s.shape, s.main_metric]
-            table.add_row(s.name, *extra, registry.provider(s.name), s.description)
-        shown = len(items)
+            extra = [s.shape, s.main_metric]
+        table.add_row(s.name, *extra, registry.provider(s.name), s.description)
     console.print(table)
-    console.print(f"{shown} {kind}")
+    console.print(f"{len(items)} {kind}")
 
 
 def _parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
