@@ -4,6 +4,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 # every plugin distribution in the repo (each has its own pyproject.toml)
 PLUGINS := $(sort $(dir $(wildcard steb_models_stylometry/pyproject.toml steb_datasets_pan/pyproject.toml plugins/*/pyproject.toml examples/*/pyproject.toml)))
+# optional extras the test suite exercises (installed with their plugin)
+EXTRAS_steb_scorers := [neural]
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 
@@ -15,7 +17,7 @@ DEMO_OUT     ?= steb-results/demo
 $(VENV)/.installed: pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)")
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)$(EXTRAS_$(notdir $(patsubst %/,%,$(p))))")
 	touch $@
 
 setup: $(VENV)/.installed
