@@ -7,10 +7,11 @@ from typing import Sequence
 from .result import Column, MissingInput
 from .table import ResultTable
 
-__all__ = ["OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "mean_column", "mean_of_columns"]
+__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns"]
 
-#: Operational score: order alignment counts only when the style is found despite a content distractor.
-OPERATIONAL_METRIC: dict[str, str] = {
+#: Strict metric per task type: order alignment counts only when the style is found despite a content
+#: distractor (the content-independence column uses this map).
+DISTRACTOR_METRIC: dict[str, str | tuple[str, ...]] = {
     "clustering": "v_measure",
     "pair_all": "auroc",
     "pair_predefined": "auroc",
@@ -19,11 +20,23 @@ OPERATIONAL_METRIC: dict[str, str] = {
     "probing": "accuracy",
 }
 
+#: Operational score: distractor accuracy, or plain accuracy for order-alignment datasets without
+#: distractors (e.g. STEL's quadruples): their alternatives all share one content, so content cannot
+#: help there and plain accuracy is already content-independent.
+OPERATIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": ("distractor_accuracy", "accuracy")}
+
 #: Object-of-study, feature and application columns use plain order-alignment accuracy.
-DEFINITIONAL_METRIC: dict[str, str] = {**OPERATIONAL_METRIC, "order_alignment": "accuracy"}
+DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": "accuracy"}
 
 
-def metric_for(task: str, metrics: dict[str, str]) -> str | None:
+def metric_label(metric: str | tuple[str, ...] | None) -> str:
+    """How a metric choice reads in reports: ``distractor_accuracy, else accuracy``."""
+    if metric is None:
+        return "main score"
+    return ", else ".join(metric) if isinstance(metric, tuple) else metric
+
+
+def metric_for(task: str, metrics: dict[str, str | tuple[str, ...]]) -> str | tuple[str, ...] | None:
     """The metric key for a task type; ``None`` (the record's main score) for plugin task types."""
     return metrics.get(task)
 
@@ -33,7 +46,7 @@ def mean_column(
     name: str,
     label: str,
     inputs: Sequence[tuple[str, str]],
-    metrics: dict[str, str],
+    metrics: dict[str, str | tuple[str, ...]],
     *,
     empty_reason: str,
 ) -> Column:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..specs import AggregatorSpec
-from .columns import DEFINITIONAL_METRIC, OPERATIONAL_METRIC, mean_column, mean_of_columns
+from .columns import DEFINITIONAL_METRIC, DISTRACTOR_METRIC, mean_column, mean_of_columns
 from .result import AggregateResult
 from .table import as_table
 
@@ -75,7 +75,7 @@ def content_independence_score(results: Any, datasets: Any = None) -> AggregateR
         "content-independence",
         "Content independence",
         inputs,
-        OPERATIONAL_METRIC,
+        DISTRACTOR_METRIC,
         empty_reason="no order-alignment dataset in scope is marked content_independence",
     )
     return AggregateResult.from_column(

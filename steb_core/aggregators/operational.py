@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..specs import AggregatorSpec
-from .columns import OPERATIONAL_METRIC, mean_of_columns, metric_for
+from .columns import OPERATIONAL_METRIC, mean_of_columns, metric_for, metric_label
 from .redundancy import MIN_MODELS, THRESHOLD, discover_clusters
 from .result import AggregateResult, Column, MissingInput
 from .table import ResultTable, as_table, task_type_order
@@ -50,9 +50,9 @@ def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]
             continue
         cluster_means = [sum(values[enc][d] for d in cluster) / len(cluster) for cluster in found.clusters]
         scores[enc] = sum(cluster_means) / len(cluster_means)
-    label = f"{task} ({metric or 'main score'})"
+    label = f"{task} ({metric_label(metric)})"
     column = Column(f"operational/{task}", label, scores, missing, [(d, task) for d in datasets], found.note)
-    return column, {"metric": metric or "main score", **asdict(found)}
+    return column, {"metric": metric_label(metric), **asdict(found)}
 
 
 def _english_inputs(table: ResultTable) -> list[tuple[str, str]]:

@@ -153,21 +153,22 @@ class ResultTable:
     def get(self, encoder: str, dataset: str, task: str) -> ResultRecord | None:
         return self.records.get((encoder, dataset, task))
 
-    def value(self, encoder: str, dataset: str, task: str, metric: str | None) -> tuple[float | None, MissingInput | None]:
-        """The number ``metric`` (``None``: the record's main score) or the reason it is unavailable."""
+    def value(self, encoder: str, dataset: str, task: str, metric: str | tuple[str, ...] | None) -> tuple[float | None, MissingInput | None]:
+        """The number ``metric`` (``None``: the record's main score) or the reason it is unavailable.
+
+        A tuple of metric names is tried in order: the first one the result has is used.
+        """
         rec = self.get(encoder, dataset, task)
         if rec is None:
             return None, MissingInput(dataset, task, "no result")
+        if isinstance(metric, tuple):
+            metric = next((m for m in metric if m in rec.metrics), metric[0])
         if metric is None:
             raw, label = rec.main_score, f"main score ({rec.main_metric})"
         elif metric in rec.metrics:
             raw, label = rec.metrics[metric], f"metric '{metric}'"
         elif metric == rec.main_metric and rec.main_score is not None:
             raw, label = rec.main_score, f"metric '{metric}'"
-        elif metric == "distractor_accuracy" and task == "order_alignment" and "accuracy" in rec.metrics:
-            # Groups without a distractor (e.g. STEL's quadruples) have alternatives that all share one
-            # content, so content cannot help there: their plain accuracy is already content-independent.
-            raw, label = rec.metrics["accuracy"], "metric 'accuracy' (no distractors in this dataset)"
         else:
             return None, MissingInput(dataset, task, f"result has no metric '{metric}'{_why(rec)}")
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw):

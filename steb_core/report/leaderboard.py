@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..aggregators.columns import OPERATIONAL_METRIC
+from ..aggregators.columns import OPERATIONAL_METRIC, metric_label
 from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
 from ..results import ResultRecord, load_results
@@ -54,7 +54,7 @@ class Leaderboard:
 
     def dataset_scores(self) -> tuple[list[tuple[str, str, str]], dict[str, dict[tuple[str, str], float | None]]]:
         """(dataset, task, metric) columns and encoder -> (dataset, task) -> value, using the operational metric."""
-        cols = [(d, t, OPERATIONAL_METRIC.get(t) or "main score") for d, t in self.table.expected]
+        cols = [(d, t, metric_label(OPERATIONAL_METRIC.get(t))) for d, t in self.table.expected]
         values = {
             enc: {(d, t): self.table.value(enc, d, t, OPERATIONAL_METRIC.get(t))[0] for d, t, _ in cols}
             for enc in self.table.encoders

@@ -144,6 +144,14 @@ def test_order_alignment_without_distractors_counts_its_plain_accuracy():
     assert agg.scores["e1"] == pytest.approx(full.scores["e1"] + (0.9 - 0.5) / 3)
 
 
+def test_content_independence_stays_distractor_only():
+    # the operational fallback to plain accuracy must not leak into the content-independence column
+    recs = [make_record(enc, "o1", "order_alignment", {"accuracy": 0.9}, content_independence=True) for enc in ENCODERS]
+    agg = content_independence_score(recs)
+    assert all(agg.scores[enc] is None for enc in ENCODERS)
+    assert "no metric 'distractor_accuracy'" in agg.missing["e1"][0].reason
+
+
 def test_multilingual_datasets_stay_out_of_operational():
     recs = _operational_table() + _rows("m1", "retrieval", "mrr", [0.9, 0.9, 0.9, 0.9], applications=("multilingual",), languages=("pl",))
     agg = operational_score(recs)
