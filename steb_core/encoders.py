@@ -58,13 +58,19 @@ def encoder_name(encoder: Any) -> str:
     return type(encoder).__name__
 
 
-def encoder_fingerprint(encoder: Any) -> str:
-    """A stable identity for cache keys: the encoder's own ``fingerprint()`` or name + class + info."""
+def own_fingerprint(encoder: Any) -> str | None:
+    """The encoder's own ``fingerprint()`` (method or string attribute), or None when it has none."""
     fp = getattr(encoder, "fingerprint", None)
     if callable(fp):
         return str(fp())
-    if isinstance(fp, str):
-        return fp
+    return fp if isinstance(fp, str) else None
+
+
+def encoder_fingerprint(encoder: Any) -> str:
+    """A stable identity for cache keys: the encoder's own ``fingerprint()`` or name + class + info."""
+    own = own_fingerprint(encoder)
+    if own is not None:
+        return own
     payload = {
         "name": encoder_name(encoder),
         "class": f"{type(encoder).__module__}.{type(encoder).__qualname__}",

@@ -23,7 +23,7 @@ import numpy as np
 
 from .cache import EmbeddingCache, default_cache_dir, text_hash
 from .context import TaskContext
-from .encoders import encoder_fingerprint, encoder_info, encoder_name, has_similarity, has_vectors
+from .encoders import encoder_fingerprint, encoder_info, encoder_name, has_similarity, has_vectors, own_fingerprint
 from .errors import DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, Executor, LocalExecutor
 from .longtext import LongTextProtocol
@@ -137,11 +137,12 @@ def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any
 
 
 def _fingerprint(obj: Any, name: str, options: Mapping[str, Any], registered: bool) -> str:
-    base = encoder_fingerprint(obj)
-    if registered and not (callable(getattr(obj, "fingerprint", None)) or isinstance(getattr(obj, "fingerprint", None), str)):
-        # a registered encoder without its own fingerprint is identified by name + options
+    own = own_fingerprint(obj)
+    if own is not None:
+        return own
+    if registered:  # a registered encoder without its own fingerprint is identified by name + options
         return run_key(name=name, options=dict(options))
-    return base
+    return encoder_fingerprint(obj)
 
 
 def evaluate(
@@ -323,7 +324,7 @@ def evaluate(
                         protocol=proto.as_dict(),
                         seed=seed,
                         counts={
-                            **{f"records_{k}": v for k, v in bundle.counts().items() if k == task.shape},
+                            f"records_{task.shape}": bundle.counts()[task.shape],
                             "texts": sum(1 for _ in bundle.iter_texts([task.shape])),
                             "run_unique_texts": summary.texts_unique,
                             "run_encoded": summary.texts_encoded,
