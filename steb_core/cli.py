@@ -188,22 +188,9 @@ def _fmt(value: Optional[float]) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
-@app.command("report")
-def report(
-    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` (several encoders merge into one leaderboard)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write report.md, report.csv and report.html (default: RESULTS_DIR/report)."),
-    plugin: Optional[list[str]] = PluginOpt,
-) -> None:
-    """Print the leaderboard and write Markdown, CSV and a self-contained HTML report with plots."""
-    from .report import build_report
+from .report.command import report_command  # noqa: E402 - the report package owns its command
 
-    _manager(plugin)
-    paths = build_report(results_dir, out, console=console)
-    if paths is not None:
-        for label in ("markdown", "csv", "html"):
-            value = getattr(paths, label, None)
-            if value:
-                console.print(f"{label}: {value}")
+app.command("report")(report_command)
 
 
 @app.command("plugins")

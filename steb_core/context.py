@@ -43,6 +43,8 @@ class TaskContext:
     similarity_fn: Callable[[Sequence[str], Sequence[str]], np.ndarray] | None = None
     collections_fn: Callable[[Sequence[Sequence[str]]], np.ndarray] | None = None
     progress: Callable[[str], Any] | None = None  # progress(description) -> tqdm-like context, optional
+    #: BLAS/OpenMP threads the task may use (``--threads``); None = the task chooses from the work size.
+    threads: int | None = None
 
     @property
     def has_vectors(self) -> bool:

@@ -77,3 +77,14 @@ def register_commands(cli: Any) -> None:
 
     Example: the stylometry plugin adds ``steb fit-tfidf``, the scorers plugin ``steb meta-eval``.
     """
+
+
+@hookspec(firstresult=True)
+def resolve_encoder(name: str, options: dict) -> Any:
+    """Build an encoder for a name that no plugin registered, or return None to pass.
+
+    Lets ``steb run --encoder path/to/model`` and ``steb.evaluate("org/model-id")`` work for any
+    sentence-transformers checkpoint on disk or in the local hub cache without a named configuration.
+    The first plugin that returns an object wins; the object must have ``encode(texts)`` and should
+    have ``fingerprint()`` (see CONTRIBUTING, "Model identity").
+    """

@@ -31,6 +31,8 @@ __all__ = [
     "atomic_write_bytes",
     "sample_per_class",
     "seeded_rng",
+    "release_path",
+    "unique_keys",
 ]
 
 T = TypeVar("T")
@@ -197,3 +199,64 @@ def sample_per_class(
         keep.extend(idx if len(idx) <= per_class else rng.sample(idx, per_class))
     keep.sort()
     return [items[i] for i in keep]
+
+
+def release_path(
+    root: str | Path,
+    relative: str | Path,
+    *,
+    path: str | Path | None = None,
+    record: str | int | None = None,
+    field: str | None = None,
+) -> Path:
+    """``root / relative`` for a file name taken from a release, refusing anything outside ``root``.
+
+    Release files name other files (PAN18's ``ground-truth.json`` and candidate folders, metadata CSVs
+    with paths). A hostile or broken release could name ``../../secret`` or an absolute path; this
+    helper is the one place that decides. The check is lexical (``..`` and absolute parts are resolved
+    against ``root`` without following links), so a symlink the user made *inside* the release folder
+    is still followed when the file is opened. ``path``/``record``/``field`` locate the offending value.
+    """
+    text = str(relative)
+    if not text or "\x00" in text:
+        raise DataValidationError(f"file name {text!r} is empty or contains NUL", path=path, record=record, field=field,
+                                  expected="a file name inside the release folder")
+    base = os.path.normpath(os.path.abspath(root))
+    candidate = os.path.normpath(os.path.join(base, text.replace("\\", "/")))
+    if os.path.isabs(text) or not (candidate == base or candidate.startswith(base + os.sep)):
+        raise DataValidationError(
+            f"file name {text!r} points outside the release folder {base}", path=path, record=record, field=field,
+            expected="a path relative to the release folder, without '..' or a leading '/'",
+        )
+    return Path(candidate)
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def unique_keys(
+    entries: Iterable[tuple[str | int, K, T]],
+    *,
+    path: str | Path | None = None,
+    field: str = "id",
+    what: str = "label",
+) -> dict[K, T]:
+    """A key -> value map from ``(record, key, value)`` entries, refusing any key seen twice.
+
+    Loaders that join texts with labels through an id (PAN truth files, metadata CSVs, ground-truth
+    JSON) must never let a later line silently overwrite an earlier one: a duplicated truth line with a
+    flipped label would change the classes and the score with exit status 0. Both a repeated key with
+    the same value and a conflicting one are errors naming both records.
+    """
+    out: dict[K, T] = {}
+    first: dict[K, str | int] = {}
+    for record, key, value in entries:
+        if key in out:
+            kind = "conflicting" if out[key] != value else "duplicate"
+            raise DataValidationError(
+                f"{kind} {field} {key!r}: first at {first[key]} ({what} {out[key]!r}), again here ({what} {value!r})",
+                path=path, record=record, field=field, expected=f"each {field} once",
+            )
+        out[key] = value
+        first[key] = record
+    return out

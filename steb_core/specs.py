@@ -19,6 +19,7 @@ __all__ = [
     "CATEGORIES",
     "APPLICATIONS",
     "TASK_TYPES",
+    "STEB_PROTOCOL_VERSION",
     "LoadContext",
     "DatasetSpec",
     "EncoderSpec",
@@ -52,6 +53,10 @@ APPLICATIONS = (
     "AR",  # authorship retrieval
     "multilingual",
 )
+
+#: The version of the STEB protocol (constructions, budgets, aggregates) steb implements; stored in
+#: every result record and printed in reports. See README, "STEB protocol version".
+STEB_PROTOCOL_VERSION = "STEB-2026.06 (arXiv:2606.31741v1)"
 
 #: The built-in task type names (plugins may register more).
 TASK_TYPES = ("clustering", "pair_all", "pair_predefined", "order_alignment", "retrieval", "probing")
@@ -144,6 +149,19 @@ class DatasetSpec:
     needs_data: bool = True
     version: str = "1"
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: suite -> the task types this dataset contributes to that suite (default: all of ``tasks``).
+    #: STEB's catalogue fixes which (dataset, task) pairs belong to ``steb``; a dataset may feed
+    #: further tasks outside the suite (e.g. PAN24 as all-to-all).
+    suite_tasks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: task -> what the catalogue promises for it, e.g. ``{"clustering": {"classes": 8, "per_class": 200,
+    #: "texts": 1600}}`` (STEB Table 15); ``steb data check`` compares a load against it.
+    expected: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+    def tasks_for_suite(self, suite: str | None) -> tuple[str, ...]:
+        """The task types this dataset runs when selected through ``suite`` (all tasks when None)."""
+        if suite is None or suite not in self.suites:
+            return self.tasks
+        return tuple(self.suite_tasks.get(suite, self.tasks))
 
     def __post_init__(self) -> None:
         for attr in ("tasks", "languages", "categories", "applications", "suites"):
@@ -159,6 +177,11 @@ class DatasetSpec:
         unknown = [c for c in self.categories if c not in CATEGORIES]
         if unknown:
             raise ValueError(f"dataset '{self.name}': unknown categories {unknown}; known: {', '.join(CATEGORIES)}")
+        object.__setattr__(self, "suite_tasks", {k: ((v,) if isinstance(v, str) else tuple(v)) for k, v in dict(self.suite_tasks).items()})
+        for suite, names in self.suite_tasks.items():
+            bad = [t for t in names if t not in self.tasks]
+            if bad:
+                raise ValueError(f"dataset '{self.name}': suite '{suite}' names tasks {bad} the dataset does not feed")
 
 
 @dataclass(frozen=True)
@@ -195,8 +218,25 @@ class TaskSpec:
     run: Callable[[Any], Mapping[str, Any]]
     needs_vectors: bool = True
     version: str = "1"
+    #: metrics used as the main score, in order, when ``main_metric`` is absent from a result (e.g. order
+    #: alignment's ``distractor_accuracy`` falls back to ``accuracy`` for data without distractors).
+    fallback_metrics: tuple[str, ...] = ()
+    #: metrics shown next to the main score wherever a task's score appears (labelled), e.g. the plain
+    #: accuracy next to the distractor accuracy.
+    companion_metrics: tuple[str, ...] = ()
+    #: accepts sparse (scipy.sparse CSR) vectors from ``TaskContext.embed``; others get dense rows.
+    accepts_sparse: bool = False
+
+    def main_metric_of(self, metrics: Mapping[str, Any]) -> str:
+        """The metric that is this result's main score: ``main_metric``, else the first fallback present."""
+        for name in (self.main_metric, *self.fallback_metrics):
+            if metrics.get(name) is not None:
+                return name
+        return self.main_metric
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "fallback_metrics", tuple(self.fallback_metrics))
+        object.__setattr__(self, "companion_metrics", tuple(self.companion_metrics))
         if self.shape not in SHAPES:
             raise ValueError(f"task '{self.name}': unknown shape '{self.shape}'; known: {', '.join(SHAPES)}")
 
