@@ -1,10 +1,20 @@
 """On-disk embedding cache keyed by encoder identity + long-text protocol + text hash.
 
 Layout: ``CACHE_DIR/<key>/meta.json`` plus shards ``shard-<id>.npz`` holding ``keys`` (hex text hashes)
-and ``vectors`` (float32). A shard is written atomically (temp file + rename) and named after the hashes
-it holds, so a batch that is encoded twice (a retried worker, a re-run after Ctrl-C) rewrites the same
-file instead of duplicating entries. Every finished batch is on disk before the next one starts, so an
-interrupted run loses at most the batch in flight. Distributed executors write the same shards.
+and either ``vectors`` (dense float32) or the CSR parts ``data``/``indices``/``indptr``/``shape``
+(sparse encoders such as TF-IDF, which would not fit in memory densely). A shard is written atomically
+(temp file + rename) and named after the hashes it holds, so a batch encoded twice (a retried worker,
+a re-run after Ctrl-C) rewrites the same file instead of duplicating entries. Every finished batch is
+on disk before the next one starts, so an interrupted run loses at most the batch in flight.
+Distributed executors write the same shards.
+
+Memory: the cache keeps only an index (text hash -> shard, row) in memory. :meth:`EmbeddingCache.get`
+reads the shards a request needs, one at a time, and copies their rows into the one output matrix,
+so a run's peak memory is set by the dataset being scored, not by everything ever cached.
+
+Trust: a shard is validated when written and when read (no pickles, float32, 2-D, finite values, one
+row per key, the cache's dimension). A bad shard is reported in :attr:`EmbeddingCache.problems`, moved
+aside and its texts are encoded again; it is never used.
 """
 
 from __future__ import annotations
@@ -13,15 +23,33 @@ import hashlib
 import io
 import json
 import os
-import warnings
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from .io import atomic_write_bytes, atomic_write_text
 
-__all__ = ["text_hash", "text_hashes", "EmbeddingCache", "default_cache_dir", "cache_key"]
+__all__ = [
+    "text_hash",
+    "text_hashes",
+    "EmbeddingCache",
+    "default_cache_dir",
+    "cache_key",
+    "write_shard",
+    "ShardError",
+    "sweep_stale_temp_files",
+    "is_sparse",
+]
+
+#: temp files of interrupted atomic writes older than this are swept when a cache folder is opened
+STALE_TEMP_SECONDS = 15 * 60
+
+
+class ShardError(ValueError):
+    """A shard's content is not a valid set of embeddings (shape, dtype, non-finite values)."""
 
 
 def text_hash(text: str) -> str:
@@ -46,37 +74,132 @@ def cache_key(encoder_fingerprint: str, protocol_key: str) -> str:
     return hashlib.sha256(f"{encoder_fingerprint}\n{protocol_key}".encode()).hexdigest()[:24]
 
 
+def is_sparse(value: Any) -> bool:
+    """True for scipy.sparse matrices (checked without importing scipy.sparse)."""
+    return hasattr(value, "tocsr") and hasattr(value, "nnz")
+
+
+def sweep_stale_temp_files(folder: str | Path, max_age: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Delete temp files (``.NAME.*.tmp``) that interrupted atomic writes left behind in ``folder``.
+
+    A SIGKILL between creating the temp file and renaming it leaves the temp file forever; only files
+    older than ``max_age`` seconds are removed, so a write in flight in another process is untouched.
+    """
+    removed: list[Path] = []
+    now = time.time()
+    try:
+        candidates = list(Path(folder).glob(".*.tmp"))
+    except OSError:
+        return removed
+    for path in candidates:
+        try:
+            if now - path.stat().st_mtime > max_age:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+@dataclass(frozen=True)
+class _Shard:
+    path: Path
+    rows: int
+
+
+def _check_dense(vectors: Any, n_keys: int, dim: int | None, where: str) -> np.ndarray:
+    if not isinstance(vectors, np.ndarray) or vectors.dtype != np.float32:
+        raise ShardError(f"{where}: vectors have dtype {getattr(vectors, 'dtype', type(vectors).__name__)}, expected float32")
+    if vectors.ndim != 2 or vectors.shape[0] != n_keys:
+        raise ShardError(f"{where}: vectors of shape {vectors.shape} for {n_keys} keys, expected ({n_keys}, d)")
+    if dim is not None and vectors.shape[1] != dim:
+        raise ShardError(f"{where}: vectors have dimension {vectors.shape[1]}, this cache holds dimension {dim}")
+    finite = np.isfinite(vectors).all(axis=1)
+    if not finite.all():
+        raise ShardError(f"{where}: row {int(np.flatnonzero(~finite)[0])} has NaN or infinite values")
+    return vectors
+
+
+def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, int], n_keys: int, dim: int | None, where: str) -> None:
+    if data.dtype != np.float32:
+        raise ShardError(f"{where}: sparse values have dtype {data.dtype}, expected float32")
+    if shape[0] != n_keys or indptr.shape != (n_keys + 1,) or indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data):
+        raise ShardError(f"{where}: sparse parts do not describe {n_keys} rows")
+    if np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= shape[1])):
+        raise ShardError(f"{where}: sparse index arrays are inconsistent")
+    if dim is not None and shape[1] != dim:
+        raise ShardError(f"{where}: vectors have dimension {shape[1]}, this cache holds dimension {dim}")
+    if not np.isfinite(data).all():
+        raise ShardError(f"{where}: sparse values contain NaN or infinite values")
+
+
 class EmbeddingCache:
     """Embeddings of one (encoder, protocol); lookups by text hash, appends by atomic shard writes."""
 
-    def __init__(self, root: str | Path, encoder_fingerprint: str, protocol_key: str) -> None:
+    def __init__(self, root: str | Path, encoder_fingerprint: str, protocol_key: str, evidence: dict[str, Any] | None = None) -> None:
         self.root = Path(root)
         self.key = cache_key(encoder_fingerprint, protocol_key)
         self.dir = self.root / self.key
         self.dir.mkdir(parents=True, exist_ok=True)
-        meta = self.dir / "meta.json"
-        if not meta.exists():
-            atomic_write_text(meta, json.dumps({"encoder_fingerprint": encoder_fingerprint, "protocol": protocol_key}, indent=2))
+        sweep_stale_temp_files(self.dir)
+        self._meta_path = self.dir / "meta.json"
+        self.meta: dict[str, Any] = {}
+        if self._meta_path.exists():
+            try:
+                self.meta = json.loads(self._meta_path.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError, OSError):
+                self.meta = {}
+        if not self.meta:
+            self.meta = {"encoder_fingerprint": encoder_fingerprint, "protocol": protocol_key}
+            if evidence:
+                self.meta["identity"] = evidence
+            atomic_write_text(self._meta_path, json.dumps(self.meta, indent=2, default=str))
         self._index: dict[str, tuple[int, int]] = {}
-        self._shards: list[np.ndarray] = []
+        self._shards: list[_Shard] = []
         self._seen_files: set[str] = set()
+        #: shards found invalid and set aside (path, reason); their texts count as not cached
+        self.problems: list[tuple[Path, str]] = []
         self.refresh()
 
+    @property
+    def dim(self) -> int | None:
+        value = self.meta.get("dim")
+        return int(value) if value is not None else None
+
+    @property
+    def sparse(self) -> bool | None:
+        value = self.meta.get("sparse")
+        return bool(value) if value is not None else None
+
+    def _set_layout(self, dim: int, sparse: bool) -> None:
+        if self.meta.get("dim") is None:
+            self.meta.update(dim=int(dim), sparse=bool(sparse))
+            atomic_write_text(self._meta_path, json.dumps(self.meta, indent=2, default=str))
+
     # -- reading ---------------------------------------------------------------------------------
+    def _quarantine(self, path: Path, reason: str) -> None:
+        self.problems.append((path, reason))
+        try:
+            path.replace(path.with_name(path.name + ".bad"))
+        except OSError:
+            pass
+
     def refresh(self) -> None:
-        """Load shards written since the last look (by this process or another worker)."""
+        """Index shards written since the last look (by this process or another worker); keys only."""
         for path in sorted(self.dir.glob("shard-*.npz")):
             if path.name in self._seen_files:
                 continue
             try:
                 with np.load(path, allow_pickle=False) as data:
-                    keys, vectors = data["keys"], data["vectors"]
-            except Exception as exc:  # an unreadable shard is skipped, its texts are re-encoded
-                warnings.warn(f"ignoring unreadable cache shard {path}: {exc}")
+                    keys = data["keys"]
+                    if keys.ndim != 1:
+                        raise ShardError(f"{path.name}: keys are not a list")
+            except Exception as exc:  # unreadable, pickled or truncated: set aside, its texts are re-encoded
+                self._quarantine(path, f"unreadable: {type(exc).__name__}: {exc}")
                 continue
             self._seen_files.add(path.name)
             shard_id = len(self._shards)
-            self._shards.append(vectors)
+            self._shards.append(_Shard(path, len(keys)))
             for row, key in enumerate(keys.tolist()):
                 self._index.setdefault(key, (shard_id, row))
 
@@ -90,37 +213,104 @@ class EmbeddingCache:
         """Positions in ``keys`` that have no cached vector."""
         return [i for i, k in enumerate(keys) if k not in self._index]
 
-    def get(self, keys: Sequence[str]) -> np.ndarray:
-        """Vectors for ``keys`` (all must be cached), row i for key i."""
-        if not keys:
-            dim = self._shards[0].shape[1] if self._shards else 0
-            return np.zeros((0, dim), dtype=np.float32)
-        first = self._shards[self._index[keys[0]][0]]
-        out = np.empty((len(keys), first.shape[1]), dtype=np.float32)
+    def _read_shard(self, shard: _Shard) -> Any:
+        """A validated shard's vectors (dense array or CSR matrix); ShardError when invalid."""
+        where = shard.path.name
+        with np.load(shard.path, allow_pickle=False) as data:
+            names = set(data.files)
+            n = len(data["keys"])
+            if "vectors" in names:
+                vectors = _check_dense(data["vectors"], n, self.dim, where)
+                self._set_layout(vectors.shape[1], False)
+                return vectors
+            if not {"data", "indices", "indptr", "shape"} <= names:
+                raise ShardError(f"{where}: holds {sorted(names)}, expected vectors or CSR parts")
+            parts = data["data"], data["indices"], data["indptr"], tuple(int(x) for x in data["shape"])
+        _check_csr_parts(*parts, n_keys=n, dim=self.dim, where=where)
+        import scipy.sparse as sp  # noqa: PLC0415 - only sparse encoders need it
+
+        self._set_layout(parts[3][1], True)
+        return sp.csr_matrix((parts[0], parts[1], parts[2]), shape=parts[3])
+
+    def get(self, keys: Sequence[str]) -> Any:
+        """Vectors for ``keys``, row i for key i: a float32 array, or a CSR matrix for sparse encoders.
+
+        Raises :class:`ShardError` after setting aside any shard that fails validation (the caller
+        re-encodes the texts it held and asks again).
+        """
+        rows_by_shard: dict[int, list[tuple[int, int]]] = {}
         for i, key in enumerate(keys):
             shard, row = self._index[key]
-            out[i] = self._shards[shard][row]
+            rows_by_shard.setdefault(shard, []).append((i, row))
+        out: Any = None
+        sparse_parts: list[tuple[np.ndarray, Any]] = []
+        bad: list[str] = []
+        for shard_id, pairs in rows_by_shard.items():
+            shard = self._shards[shard_id]
+            try:
+                vectors = self._read_shard(shard)
+            except Exception as exc:
+                bad.append(f"{shard.path.name}: {exc}")
+                self._drop_shard(shard_id, str(exc))
+                continue
+            positions = np.fromiter((p for p, _ in pairs), dtype=np.int64, count=len(pairs))
+            rows = np.fromiter((r for _, r in pairs), dtype=np.int64, count=len(pairs))
+            if is_sparse(vectors):
+                sparse_parts.append((positions, vectors[rows]))
+                continue
+            if out is None:
+                out = np.empty((len(keys), vectors.shape[1]), dtype=np.float32)
+            out[positions] = vectors[rows]
+        if bad:
+            raise ShardError("invalid cache shard(s) set aside and to be recomputed: " + "; ".join(bad))
+        if sparse_parts:
+            import scipy.sparse as sp  # noqa: PLC0415
+
+            order = np.concatenate([p for p, _ in sparse_parts])
+            stacked = sp.vstack([m for _, m in sparse_parts], format="csr")
+            inverse = np.empty_like(order)
+            inverse[order] = np.arange(len(order))
+            return stacked[inverse].astype(np.float32)
+        if out is None:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
         return out
+
+    def _drop_shard(self, shard_id: int, reason: str) -> None:
+        shard = self._shards[shard_id]
+        self._index = {k: v for k, v in self._index.items() if v[0] != shard_id}
+        self._quarantine(shard.path, reason)
 
     def shard_files(self) -> list[Path]:
         return sorted(self.dir.glob("shard-*.npz"))
 
     # -- writing ---------------------------------------------------------------------------------
-    def put(self, keys: Sequence[str], vectors: np.ndarray) -> Path:
-        """Store one batch as a shard (atomically; idempotent for the same set of keys)."""
-        path = write_shard(self.dir, keys, vectors)
+    def put(self, keys: Sequence[str], vectors: Any) -> Path:
+        """Store one batch as a shard (validated, atomically; idempotent for the same set of keys)."""
+        path = write_shard(self.dir, keys, vectors, dim=self.dim)
+        self._set_layout(vectors.shape[1], is_sparse(vectors))
         self.refresh()
         return path
 
 
-def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: np.ndarray) -> Path:
-    """Write one shard file into a cache folder; usable by workers that hold no :class:`EmbeddingCache`."""
-    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    if vectors.ndim != 2 or vectors.shape[0] != len(keys):
-        raise ValueError(f"shard needs one vector per key: {len(keys)} keys, vectors of shape {vectors.shape}")
+def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: Any, *, dim: int | None = None) -> Path:
+    """Write one validated shard into a cache folder; usable by workers that hold no :class:`EmbeddingCache`.
+
+    Refuses (``ShardError``) vectors that are not finite, not 2-D, not one row per key, or (when
+    ``dim`` is given) of another dimension, so no executor can put NaN vectors into a cache.
+    """
     shard_id = hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:24]
     buffer = io.BytesIO()
-    np.savez(buffer, keys=np.asarray(list(keys), dtype="<U32"), vectors=vectors)
+    key_array = np.asarray(list(keys), dtype="<U32")
+    if is_sparse(vectors):
+        csr = vectors.tocsr().astype(np.float32)
+        csr.sum_duplicates()
+        _check_csr_parts(csr.data, csr.indices, csr.indptr, csr.shape, len(keys), dim, "new shard")
+        np.savez(buffer, keys=key_array, data=csr.data, indices=csr.indices.astype(np.int64), indptr=csr.indptr.astype(np.int64),
+                 shape=np.asarray(csr.shape, dtype=np.int64))
+    else:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        _check_dense(vectors, len(keys), dim, "new shard")
+        np.savez(buffer, keys=key_array, vectors=vectors)
     path = Path(cache_dir) / f"shard-{shard_id}.npz"
     atomic_write_bytes(path, buffer.getvalue())
     return path

@@ -18,8 +18,15 @@ from rich.table import Table
 from .errors import StebError
 from .plugins import KINDS, StebPlugins, get_manager
 
-console = Console()
-err_console = Console(stderr=True)
+def _console(stderr: bool = False) -> Console:
+    """A console that wraps to the terminal, and does not wrap at all when piped (scripts, grep, files)."""
+    stream = sys.stderr if stderr else sys.stdout
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    return Console(stderr=stderr, soft_wrap=not tty, width=None if tty else 100_000)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 app = typer.Typer(
     name="steb",
@@ -34,7 +41,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-PluginOpt = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable).")
+PluginOpt = typer.Option(
+    None, "--plugin", "-p",
+    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin off "
+    "(also $STEB_DISABLE_PLUGINS=NAME,...). A named plugin that fails to load is an error.",
+)
 
 _LIST_KINDS = {
     "datasets": "dataset",
@@ -48,10 +59,15 @@ _LIST_KINDS = {
 
 
 def _manager(plugins: Optional[list[str]]) -> StebPlugins:
+    """The plugin manager with ``--plugin`` values loaded; installed-plugin failures are warned about once."""
     manager = get_manager(plugins or ())
+    for kind in KINDS:  # build every registry now so hook failures and collisions are reported up front
+        manager.registry(kind)
     for failure in manager.failures:
-        err_console.print(f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}")
-    manager.failures.clear()
+        key = (failure.name, failure.source, failure.error)
+        if key not in manager.reported:
+            manager.reported.add(key)
+            err_console.print(f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}", highlight=False)
     return manager
 
 
@@ -219,6 +235,8 @@ def plugins_cmd(plugin: Optional[list[str]] = PluginOpt) -> None:
         console.print(failed)
     else:
         console.print("no plugin failed to load")
+    if manager.disabled:
+        console.print(f"switched off: {', '.join(sorted(manager.disabled))} (-p no:NAME or $STEB_DISABLE_PLUGINS)", highlight=False)
 
 
 def _preload_plugins(argv: list[str]) -> list[str]:
@@ -243,11 +261,11 @@ def build_app(argv: Optional[list[str]] = None) -> typer.Typer:
 
 def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: StebErrors become one readable line and exit status 2."""
-    cli = build_app(argv)
     try:
+        cli = build_app(argv)
         cli(args=argv, prog_name="steb", standalone_mode=True)
     except StebError as exc:
-        err_console.print(f"[red]error:[/] {exc}")
+        err_console.print(f"[red]error:[/] {exc}", highlight=False)
         sys.exit(2)
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -30,6 +31,10 @@ __all__ = [
     "has_vectors",
     "has_similarity",
     "to_float32_matrix",
+    "EncoderOutputError",
+    "Identity",
+    "identify",
+    "PROBE_TEXTS",
     "l2_normalise",
     "cosine_rows",
     "profile_cosine",
@@ -67,16 +72,211 @@ def own_fingerprint(encoder: Any) -> str | None:
 
 
 def encoder_fingerprint(encoder: Any) -> str:
-    """A stable identity for cache keys: the encoder's own ``fingerprint()`` or name + class + info."""
+    """The encoder's identity for cache keys (see :func:`identify`); raises if it cannot be established."""
+    ident = identify(encoder)
+    if ident.fingerprint is None:
+        raise ValueError(f"identity of {encoder_name(encoder)} cannot be established: {ident.reason}")
+    return ident.fingerprint
+
+
+#: Fixed texts a plain object encodes to show what it *does* (probe). Varied in length, case,
+#: punctuation and register so that prompts, pooling, truncation of the output dimension or a
+#: different checkpoint change at least one vector.
+PROBE_TEXTS = (
+    "The committee will reconvene tomorrow morning to finalise the annual budget.",
+    "lol idk what ur talking about!!! cant wait 4 the weekend tho",
+    "Thou art more lovely and more temperate.",
+    "Results: 42 of 57 samples (73.7%) passed; see Table 3.",
+    "Why?",
+    "She said, \"I'll be there at nine\" - but she never came.",
+)
+#: Probe vectors are rounded to this many decimals before hashing (absorbs run-to-run float noise).
+PROBE_DECIMALS = 4
+
+
+@dataclass
+class Identity:
+    """What an encoder *is*, for cache keys and result records.
+
+    ``fingerprint`` is None when identity cannot be established (the probe raised or gave different
+    vectors on two calls); steb then never reuses cached vectors or stored results for it and says
+    ``reason``. ``evidence`` is stored in every result record (name/path, revision, config, weights and
+    tokenizer hashes, probe hash).
+    """
+
+    fingerprint: str | None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+
+def _digest(payload: Any) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _torch_modules(encoder: Any) -> list[Any]:
+    """The torch modules that hold the encoder's weights (the object itself, or ``.model``/``.auto_model``)."""
+    found = []
+    for candidate in (encoder, getattr(encoder, "model", None), getattr(encoder, "auto_model", None)):
+        if candidate is not None and callable(getattr(candidate, "state_dict", None)) and callable(getattr(candidate, "named_parameters", None)):
+            found.append(candidate)
+            break
+    return found
+
+
+def _weights_hash(module: Any) -> str:
+    """blake2b over every tensor of ``module.state_dict()`` (names, dtypes, shapes and bytes), in name order."""
+    digest = hashlib.blake2b(digest_size=20)
+    state = module.state_dict()
+    for name in sorted(state):
+        tensor = state[name]
+        if not hasattr(tensor, "detach"):
+            continue
+        tensor = tensor.detach().cpu().contiguous()
+        digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}".encode())
+        try:
+            digest.update(tensor.view(-1).view(dtype=__import__("torch").uint8).numpy().tobytes())
+        except Exception:  # dtypes numpy cannot view (e.g. some quantised types): hash their string form
+            digest.update(repr(tensor.tolist()).encode())
+    return digest.hexdigest()
+
+
+def _config_of(encoder: Any) -> dict[str, Any] | None:
+    for holder in (encoder, getattr(encoder, "model", None)):
+        if holder is None:
+            continue
+        for attr in ("config",):
+            config = getattr(holder, attr, None)
+            if config is not None and callable(getattr(config, "to_dict", None)):
+                return config.to_dict()
+    # sentence-transformers: the first module is a Transformer wrapping a HF model
+    first = _first_st_module(encoder)
+    auto = getattr(first, "auto_model", None)
+    config = getattr(auto, "config", None)
+    return config.to_dict() if config is not None and callable(getattr(config, "to_dict", None)) else None
+
+
+def _first_st_module(encoder: Any) -> Any:
+    try:
+        return encoder[0] if _is_sentence_transformer(encoder) else None
+    except Exception:
+        return None
+
+
+def _tokenizer_hash(encoder: Any) -> str | None:
+    tokenizer = getattr(encoder, "tokenizer", None) or getattr(_first_st_module(encoder), "tokenizer", None)
+    if tokenizer is None:
+        return None
+    payload: dict[str, Any] = {"class": type(tokenizer).__name__}
+    vocab = getattr(tokenizer, "get_vocab", None)
+    if callable(vocab):
+        try:
+            payload["vocab"] = sorted(vocab().items())
+        except Exception:
+            pass
+    for attr in ("model_max_length", "padding_side", "truncation_side", "do_lower_case"):
+        if hasattr(tokenizer, attr):
+            payload[attr] = getattr(tokenizer, attr)
+    return _digest(payload)
+
+
+def _name_or_path(encoder: Any, config: dict[str, Any] | None) -> str | None:
+    if config and isinstance(config.get("_name_or_path"), str):
+        return config["_name_or_path"]
+    for attr in ("name_or_path", "model_name_or_path", "_model_name_or_path"):
+        value = getattr(encoder, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _probe(encoder: Any) -> str:
+    """Hash of the rounded vectors of :data:`PROBE_TEXTS` (encoded twice: must agree)."""
+    hashes = []
+    for _ in range(2):
+        vectors = encoder.encode(list(PROBE_TEXTS))
+        if hasattr(vectors, "toarray"):
+            vectors = vectors.toarray()
+        if hasattr(vectors, "detach"):
+            vectors = vectors.detach().cpu().numpy()
+        arr = np.round(np.asarray(vectors, dtype=np.float64), PROBE_DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
+        hashes.append(hashlib.sha256(f"{arr.shape}|".encode() + arr.tobytes()).hexdigest()[:32])
+    if hashes[0] != hashes[1]:
+        raise ValueError("the encoder gave different vectors for the same probe texts on two calls (non-deterministic)")
+    return hashes[0]
+
+
+def identify(
+    encoder: Any,
+    *,
+    registered_name: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    provider_version: str | None = None,
+    probe: bool | None = None,
+) -> Identity:
+    """Establish what ``encoder`` is (the rule, documented in CONTRIBUTING "Model identity"):
+
+    1. An encoder with its own ``fingerprint()`` is identified by it (plugins hash their config and
+       weight files); its ``identity()`` dict, when present, is the evidence.
+    2. A registered encoder without one: its registered name, the options it was built with and the
+       providing plugin's version, plus the behavioural probe.
+    3. Any other object: its class, name or path, HF configuration, a hash of its weights and of its
+       tokenizer when it is a torch module (SentenceTransformer, HF models), and always a behavioural
+       probe (:data:`PROBE_TEXTS` encoded, rounded to :data:`PROBE_DECIMALS` decimals, hashed), so that
+       wrappers that change the output (``truncate_dim``, prompts, pooling) differ.
+
+    When the probe fails (raises, or two calls disagree) identity cannot be established:
+    ``fingerprint`` is None and ``reason`` says why.
+    """
     own = own_fingerprint(encoder)
     if own is not None:
-        return own
-    payload = {
-        "name": encoder_name(encoder),
-        "class": f"{type(encoder).__module__}.{type(encoder).__qualname__}",
-        "info": encoder_info(encoder),
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:32]
+        evidence = {"fingerprint": own, **_own_identity(encoder)}
+        if registered_name is not None:
+            evidence["registered_name"] = registered_name
+        return Identity(own, evidence)
+    evidence: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
+    if registered_name is not None:
+        evidence.update(registered_name=registered_name, options=dict(options or {}), provider_version=provider_version)
+    config = _config_of(encoder)
+    if config is not None:
+        evidence["config_hash"] = _digest(config)
+    path = _name_or_path(encoder, config)
+    if path:
+        evidence["name_or_path"] = path
+    for attr in ("revision", "truncate_dim", "default_prompt_name", "prompts", "max_seq_length"):
+        value = getattr(encoder, attr, None)
+        if value is not None and not callable(value):
+            evidence[attr] = value
+    for module in _torch_modules(encoder):
+        try:
+            evidence["weights_hash"] = _weights_hash(module)
+        except Exception as exc:  # weights are evidence, the probe still identifies behaviour
+            evidence["weights_hash_error"] = f"{type(exc).__name__}: {exc}"
+    tok = _tokenizer_hash(encoder)
+    if tok is not None:
+        evidence["tokenizer_hash"] = tok
+    evidence["info"] = encoder_info(encoder)
+    if probe is None:
+        probe = has_vectors(encoder)
+    if probe:
+        try:
+            evidence["probe_hash"] = _probe(encoder)
+        except Exception as exc:
+            reason = f"its behavioural probe failed ({type(exc).__name__}: {exc})"
+            return Identity(None, evidence, reason)
+    elif registered_name is None and "weights_hash" not in evidence:
+        return Identity(None, evidence, "it has no fingerprint(), no weights to hash and cannot be probed (similarity-only)")
+    return Identity(_digest(evidence), evidence)
+
+
+def _own_identity(encoder: Any) -> dict[str, Any]:
+    fn = getattr(encoder, "identity", None)
+    if callable(fn):
+        try:
+            value = fn()
+        except Exception:
+            return {}
+        return dict(value) if isinstance(value, Mapping) else {}
+    return {}
 
 
 def encoder_info(encoder: Any) -> dict[str, Any]:
@@ -108,20 +308,44 @@ def _is_sentence_transformer(encoder: Any) -> bool:
     )
 
 
-def to_float32_matrix(value: Any, n: int, *, who: str = "encoder") -> np.ndarray:
-    """Coerce an encoder's output (numpy, torch, list) to a C-contiguous float32 (n, d) array."""
+class EncoderOutputError(ValueError):
+    """An encoder returned something that is not one finite vector per text; ``index`` is the first bad text."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def to_float32_matrix(value: Any, n: int, *, who: str = "encoder", keep_sparse: bool = False) -> Any:
+    """Coerce an encoder's output (numpy, torch, list, scipy.sparse) to a float32 (n, d) matrix.
+
+    Dense output becomes a C-contiguous array; sparse output stays a CSR matrix when ``keep_sparse``.
+    Raises ``ValueError`` naming the first bad text for a wrong shape or NaN/infinite values.
+    """
     if hasattr(value, "detach"):
         value = value.detach().cpu().numpy()
-    if hasattr(value, "toarray"):
+    if hasattr(value, "tocsr") and hasattr(value, "nnz"):
+        if keep_sparse:
+            csr = value.tocsr().astype(np.float32)
+            if csr.ndim != 2 or csr.shape[0] != n:
+                raise EncoderOutputError(f"{who} returned a sparse matrix of shape {csr.shape} for {n} texts; expected ({n}, d)")
+            if not np.isfinite(csr.data).all():
+                row = int(np.searchsorted(csr.indptr, int(np.flatnonzero(~np.isfinite(csr.data))[0]), side="right") - 1)
+                raise EncoderOutputError(f"{who} returned NaN or infinite values (first at text {row})", row)
+            return csr
         value = value.toarray()
-    arr = np.asarray(value, dtype=np.float32)
+    try:
+        arr = np.asarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise EncoderOutputError(f"{who} returned {type(value).__name__} that is not a numeric (n, d) array ({exc})") from None
     if arr.ndim == 1 and n == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[0] != n:
-        raise ValueError(f"{who} returned an array of shape {arr.shape} for {n} texts; expected ({n}, d)")
-    if not np.isfinite(arr).all():
-        bad = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
-        raise ValueError(f"{who} returned NaN or infinite values (first at text {bad})")
+        raise EncoderOutputError(f"{who} returned an array of shape {arr.shape} for {n} texts; expected ({n}, d)")
+    finite = np.isfinite(arr).all(axis=1)
+    if not finite.all():
+        first = int(np.flatnonzero(~finite)[0])
+        raise EncoderOutputError(f"{who} returned NaN or infinite values (first at text {first})", first)
     return np.ascontiguousarray(arr)
 
 

@@ -79,12 +79,31 @@ class DuplicateComponentError(PluginError):
 
 
 class UnknownComponentError(StebError, KeyError):
-    """A name given by the user matches no registered component."""
+    """A name given by the user matches no registered component.
 
-    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+    The message suggests close names ("did you mean ...") and lists known names, saying how many more
+    there are when the list is cut, plus any plugin failure that may explain why the name is missing.
+    """
+
+    LIST_LIMIT = 30
+
+    def __init__(self, kind: str, name: str, known: list[str], notes: list[str] | None = None) -> None:
+        import difflib
+
         self.kind, self.name = kind, name
-        hint = ", ".join(sorted(known)[:30]) or "none registered"
-        super().__init__(f"unknown {kind} '{name}'; known {kind}s: {hint}. Run `steb list {kind}s` or `steb plugins`.")
+        ordered = sorted(known)
+        close = difflib.get_close_matches(name, ordered, n=3, cutoff=0.6) or [k for k in ordered if name.lower() in k.lower()][:3]
+        shown = ordered[: self.LIST_LIMIT]
+        hint = ", ".join(shown) or "none registered"
+        if len(ordered) > len(shown):
+            hint += f" ... and {len(ordered) - len(shown)} more"
+        text = f"unknown {kind} '{name}'"
+        if close:
+            text += f"; did you mean {' or '.join(repr(c) for c in close)}?"
+        text += f" Known {kind}s: {hint}. Run `steb list {kind}s` or `steb plugins`."
+        for note in notes or ():
+            text += f" Note: {note}"
+        super().__init__(text)
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])

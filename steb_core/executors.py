@@ -12,10 +12,43 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from .cache import EmbeddingCache, text_hash
+from .encoders import EncoderOutputError, to_float32_matrix
+from .errors import StebError
 from .longtext import LongTextProtocol, encode_with_protocol
 from .specs import ExecutorSpec
 
-__all__ = ["EncoderRef", "EncodeJob", "Executor", "LocalExecutor", "local_executor_spec", "plan_batches"]
+__all__ = ["EncoderRef", "EncodeJob", "Executor", "LocalExecutor", "local_executor_spec", "plan_batches", "EncodingError", "encode_batch"]
+
+
+class EncodingError(StebError):
+    """The encoder failed on a batch: raised, or returned something other than one finite vector per text.
+
+    The message names the encoder, the batch, the first bad text and what was expected; ``texts`` are
+    the batch's texts (the runner fails only the datasets that need them). Batches encoded before
+    stay in the cache.
+    """
+
+    def __init__(self, message: str, texts: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.texts = list(texts)
+
+
+def encode_batch(encoder: Any, batch: Sequence[str], protocol: LongTextProtocol, *, name: str, batch_no: int, n_batches: int) -> Any:
+    """Vectors for one batch (dense float32 or CSR for sparse encoders), or an :class:`EncodingError`."""
+    where = f"encoder '{name}' on batch {batch_no} of {n_batches} ({len(batch)} texts)"
+    try:
+        if getattr(encoder, "sparse_output", False) and getattr(encoder, "max_length", None) is None:
+            return to_float32_matrix(encoder.encode(list(batch)), len(batch), who=f"encoder '{name}'", keep_sparse=True)
+        return encode_with_protocol(encoder, list(batch), protocol)
+    except EncoderOutputError as exc:
+        detail = str(exc)
+        if exc.index is not None and 0 <= exc.index < len(batch):
+            detail += f"; that text begins {batch[exc.index][:60]!r}"
+        raise EncodingError(f"{where}: {detail}; expected one finite vector per text (an ({len(batch)}, d) float array)", batch) from exc
+    except ValueError as exc:
+        raise EncodingError(f"{where}: {exc}", batch) from exc
+    except Exception as exc:
+        raise EncodingError(f"{where} raised {type(exc).__name__}: {exc}", batch) from exc
 
 
 @dataclass(frozen=True)
@@ -39,7 +72,12 @@ class EncoderRef:
             raise RuntimeError(f"encoder '{self.name}' is an in-memory object; it cannot be rebuilt on a worker")
         from .plugins import get_manager
 
-        return get_manager(self.plugins).encoders().get(self.name).factory(**dict(self.options))
+        manager = get_manager(self.plugins)
+        if self.name not in manager.encoders():
+            resolved = manager.pm.hook.resolve_encoder(name=self.name, options=dict(self.options))
+            if resolved is not None:
+                return resolved
+        return manager.encoders().get(self.name).factory(**dict(self.options))
 
 
 @dataclass
@@ -50,6 +88,7 @@ class EncodeJob:
     cache_dir: str
     cache_key_parts: tuple[str, str]  # (encoder fingerprint, protocol key)
     batch_size: int = 1024
+    hashes: list[str] | None = None  # text hashes aligned with ``texts`` (computed once by the runner)
 
 
 def plan_batches(texts: Sequence[str], batch_size: int) -> list[list[str]]:
@@ -77,10 +116,12 @@ class LocalExecutor:
 
     def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[int], Any] | None = None) -> int:
         encoder = job.encoder.build()
+        hash_of = dict(zip(job.texts, job.hashes)) if job.hashes is not None else None
         done = 0
-        for batch in plan_batches(job.texts, job.batch_size):
-            vectors = encode_with_protocol(encoder, batch, job.protocol)
-            cache.put([text_hash(t) for t in batch], vectors)
+        batches = plan_batches(job.texts, job.batch_size)
+        for k, batch in enumerate(batches, start=1):
+            vectors = encode_batch(encoder, batch, job.protocol, name=job.encoder.name, batch_no=k, n_batches=len(batches))
+            cache.put([hash_of[t] for t in batch] if hash_of is not None else [text_hash(t) for t in batch], vectors)
             done += len(batch)
             if progress is not None:
                 progress(len(batch))

@@ -2,9 +2,21 @@
 
 Plugins come from three places, in this order: the core's built-ins, installed distributions that
 declare an entry point in group ``steb``, and local modules named with ``--plugin`` or in
-``$STEB_PLUGINS`` (comma-separated module names or ``.py`` paths). A plugin that fails to import is
-recorded with its error and skipped; the others still load. The plugin manager is the only global
-state in steb (see :func:`get_manager`).
+``$STEB_PLUGINS`` (comma-separated module names or ``.py`` paths).
+
+Strict where the user asked, isolated where they did not (pytest's rule):
+
+- a plugin the user *named* (``--plugin``, ``$STEB_PLUGINS``) that cannot be imported is an error
+  (:class:`PluginError`, chained to the original exception, so the CLI exits non-zero and pytest shows
+  the original ``ImportError``);
+- an *installed* plugin that fails to import (even by calling ``sys.exit()``) or whose hook raises is
+  recorded once in :attr:`StebPlugins.failures` and skipped; a hook registers all its components or
+  none; two plugins registering one name get that name refused (the error names both), while every
+  other component keeps working;
+- an installed plugin can be switched off without uninstalling it: ``-p no:NAME`` on the command line
+  or ``$STEB_DISABLE_PLUGINS=NAME,...`` (NAME is the entry-point or distribution name).
+
+The plugin manager is the only global state in steb (see :func:`get_manager`).
 """
 
 from __future__ import annotations
@@ -36,6 +48,9 @@ from .specs import (
 
 ENTRY_POINT_GROUP = "steb"
 ENV_VAR = "STEB_PLUGINS"
+DISABLE_ENV_VAR = "STEB_DISABLE_PLUGINS"
+#: sources of plugins the user named explicitly: a failure to load one is an error, not a warning
+NAMED_SOURCES = ("--plugin", ENV_VAR, "in-memory")
 BUILTIN_MODULES = ("steb_core.builtin",)
 
 #: registry kind -> (hook name, spec type)
@@ -79,23 +94,37 @@ class Registered(Generic[S]):
 
 
 class Registry(Generic[S]):
-    """Name -> spec for one component kind, remembering which plugin provided each name."""
+    """Name -> spec for one component kind, remembering which plugin provided each name.
+
+    A name registered by two providers is *refused*: it is removed and looking it up raises
+    :class:`DuplicateComponentError` naming both, while every other name keeps working.
+    """
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._items: dict[str, Registered[S]] = {}
+        self.conflicts: dict[str, list[str]] = {}
+        #: plugin failures that may explain a missing name (shown with "unknown <kind>")
+        self.notes: list[str] = []
 
     def add(self, spec: S, provider: str) -> None:
         name = getattr(spec, "name")
+        if name in self.conflicts:
+            self.conflicts[name].append(provider)
+            return
         if name in self._items:
-            raise DuplicateComponentError(self.kind, name, self._items[name].provider, provider)
+            self.conflicts[name] = [self._items.pop(name).provider, provider]
+            return
         self._items[name] = Registered(spec, provider)
 
     def get(self, name: str) -> S:
+        if name in self.conflicts:
+            first, second = self.conflicts[name][:2]
+            raise DuplicateComponentError(self.kind, name, first, second)
         try:
             return self._items[name].spec
         except KeyError:
-            raise UnknownComponentError(self.kind, name, list(self._items)) from None
+            raise UnknownComponentError(self.kind, name, list(self._items), self.notes) from None
 
     def provider(self, name: str) -> str:
         self.get(name)
@@ -121,7 +150,18 @@ class StebPlugins:
     pm: pluggy.PluginManager
     loaded: list[PluginInfo] = field(default_factory=list)
     failures: list[PluginFailure] = field(default_factory=list)
+    disabled: set[str] = field(default_factory=set)
+    #: failures already shown to the user (the CLI warns about each once)
+    reported: set[tuple[str, str, str]] = field(default_factory=set)
     _registries: dict[str, Registry] = field(default_factory=dict)
+
+    def _fail(self, failure: PluginFailure) -> None:
+        """Record a failure once (a plugin that fails is listed once however often it is asked)."""
+        if not any((f.name, f.source, f.error) == (failure.name, failure.source, failure.error) for f in self.failures):
+            self.failures.append(failure)
+
+    def is_disabled(self, *names: str) -> bool:
+        return any(n and n.lower() in self.disabled for n in names)
 
     # -- loading -------------------------------------------------------------------------------
     def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None) -> None:
@@ -145,26 +185,31 @@ class StebPlugins:
             if key in seen:
                 continue
             seen.add(key)
+            if self.is_disabled(ep.name, dist_name):
+                continue
             try:
                 obj = ep.load()
-            except Exception as exc:  # a broken plugin must not take steb down
-                self.failures.append(
-                    PluginFailure(ep.name, f"entry point ({dist_name})", f"{type(exc).__name__}: {exc}", traceback.format_exc())
-                )
+            except (Exception, SystemExit) as exc:  # an installed plugin must not take steb down, sys.exit() included
+                self._fail(PluginFailure(ep.name, f"entry point ({dist_name})", _describe(exc), traceback.format_exc()))
                 continue
             self._register_module(obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None)
 
     def load_local(self, specs: Iterable[str], source: str = "--plugin") -> None:
-        """Load local plugins by module name or path to a ``.py`` file."""
+        """Load plugins the user named, by module name or path to a ``.py`` file; failures are errors."""
         for raw in specs:
             spec = raw.strip()
             if not spec:
                 continue
+            if spec.startswith("no:"):  # pytest's `-p no:NAME`: switch an installed plugin off
+                self.disable([spec[3:]])
+                continue
+            if self.is_disabled(spec):
+                continue
             try:
                 module = import_local_module(spec)
-            except Exception as exc:
-                self.failures.append(PluginFailure(spec, source, f"{type(exc).__name__}: {exc}", traceback.format_exc()))
-                continue
+            except (Exception, SystemExit) as exc:
+                self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
+                raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
             self._register_module(module, spec, source, getattr(module, "__file__", None) or spec)
 
     def load_env(self) -> None:
@@ -172,34 +217,59 @@ class StebPlugins:
         if value:
             self.load_local(value.split(","), source=ENV_VAR)
 
+    def disable(self, names: Iterable[str]) -> None:
+        """Switch plugins off by entry-point or distribution name (before or after loading)."""
+        for name in names:
+            name = name.strip().lower()
+            if not name:
+                continue
+            self.disabled.add(name)
+            for info in list(self.loaded):
+                dist = info.location.split(" (", 1)[0].lower()
+                if info.source != "builtin" and (info.name.lower() == name or dist == name):
+                    self.pm.unregister(name=info.name)
+                    self.loaded.remove(info)
+                    self._registries.clear()
+
     # -- registries ----------------------------------------------------------------------------
     def registry(self, kind: str) -> Registry:
-        """The registry of one component kind, built on first use by calling every plugin's hook."""
+        """The registry of one component kind, built on first use by calling every plugin's hook.
+
+        Each implementation is called on its own, so we know who registered what; its components are
+        added only if the hook returns normally (all or nothing).
+        """
         if kind not in KINDS:
             raise KeyError(f"unknown component kind '{kind}'; known: {', '.join(KINDS)}")
         if kind not in self._registries:
             hook_name, spec_type = KINDS[kind]
             registry: Registry = Registry(kind)
             hook = getattr(self.pm.hook, hook_name)
-            # call each implementation on its own so we know who registered what (and isolate failures)
             for impl in reversed(hook.get_hookimpls()):
                 provider = impl.plugin_name
+                staged: list[Any] = []
 
-                def register(spec: Any, _provider: str = provider) -> None:
+                def register(spec: Any, _provider: str = provider, _staged: list[Any] = staged) -> None:
                     if not isinstance(spec, spec_type):
                         raise PluginError(
                             f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected {spec_type.__name__}"
                         )
-                    registry.add(spec, _provider)
+                    _staged.append(spec)
 
                 try:
                     impl.function(register=register)
-                except DuplicateComponentError:
-                    raise
-                except Exception as exc:
-                    self.failures.append(
-                        PluginFailure(provider, f"hook {hook_name}", f"{type(exc).__name__}: {exc}", traceback.format_exc())
-                    )
+                except (Exception, SystemExit) as exc:
+                    failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
+                    self._fail(failure)
+                    registry.notes.append(f"plugin '{provider}' failed in {hook_name} ({failure.error}); its {kind}s are missing.")
+                    continue
+                for spec in staged:
+                    registry.add(spec, provider)
+            for name, providers in registry.conflicts.items():
+                self._fail(PluginFailure(
+                    " / ".join(providers), f"name collision ({kind})",
+                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is refused "
+                    f"(disable one with -p no:NAME or ${DISABLE_ENV_VAR})",
+                ))
             self._registries[kind] = registry
         return self._registries[kind]
 
@@ -228,8 +298,14 @@ class StebPlugins:
         for impl in reversed(self.pm.hook.register_commands.get_hookimpls()):
             try:
                 impl.function(cli=cli)
-            except Exception as exc:
-                self.failures.append(PluginFailure(impl.plugin_name, "hook register_commands", f"{type(exc).__name__}: {exc}"))
+            except (Exception, SystemExit) as exc:
+                self._fail(PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc()))
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"SystemExit({exc.code!r}) raised while loading (a plugin must not exit the process)"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def import_local_module(spec: str) -> ModuleType:
@@ -257,17 +333,27 @@ def import_local_module(spec: str) -> ModuleType:
     return importlib.import_module(spec)
 
 
-def new_manager(local_plugins: Iterable[str] = (), *, entry_points: bool = True, env: bool = True) -> StebPlugins:
-    """Build a fresh plugin manager (tests use this; the CLI and API use :func:`get_manager`)."""
+def new_manager(
+    local_plugins: Iterable[str] = (), *, entry_points: bool = True, env: bool = True, disabled: Iterable[str] = ()
+) -> StebPlugins:
+    """Build a fresh plugin manager (tests use this; the CLI and API use :func:`get_manager`).
+
+    ``disabled`` (and ``$STEB_DISABLE_PLUGINS``, and ``no:NAME`` entries in ``local_plugins``) switch
+    installed plugins off. Raises :class:`PluginError` when a plugin named in ``local_plugins`` or
+    ``$STEB_PLUGINS`` cannot be loaded.
+    """
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
     plugins = StebPlugins(pm)
+    local = list(local_plugins)
+    off = [*disabled, *(os.environ.get(DISABLE_ENV_VAR, "").split(",") if env else ()), *(p[3:] for p in local if p.strip().startswith("no:"))]
+    plugins.disable(off)
     plugins.load_builtins()
     if entry_points:
         plugins.load_entry_points()
     if env:
         plugins.load_env()
-    plugins.load_local(local_plugins)
+    plugins.load_local(local)
     return plugins
 
 
@@ -293,7 +379,7 @@ def reset_manager() -> None:
 def register_object(module_or_object: Any, name: str) -> Callable[[], None]:
     """Register an in-memory plugin object (tests and notebooks); returns a function that removes it."""
     plugins = get_manager()
-    plugins.pm.register(module_or_object, name=name)
+    plugins.pm.register(module_or_object, name=name)  # in-memory objects are named by the caller
     plugins.loaded.append(PluginInfo(name, "in-memory", repr(module_or_object)))
     plugins._registries.clear()
 

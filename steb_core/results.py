@@ -54,6 +54,23 @@ class ResultRecord:
     run_key: str = ""
     created: str = ""
     schema: str = SCHEMA
+    #: what the encoder is (name/path, revision, weights/tokenizer/probe hashes; see encoders.identify)
+    encoder_identity: dict[str, Any] = field(default_factory=dict)
+    #: which STEB protocol version the construction and scores follow (steb_core.specs.STEB_PROTOCOL_VERSION)
+    steb_protocol: str = ""
+    #: metrics shown next to the main score wherever it appears, e.g. {"accuracy": 1.0} next to the distractor accuracy
+    companions: dict[str, Any] = field(default_factory=dict)
+    #: sha256 of the record's content (all fields but this one): a hand-edited result is not reused
+    content_hash: str = ""
+
+    def compute_hash(self) -> str:
+        data = asdict(self)
+        data.pop("content_hash", None)
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=_json_default, allow_nan=False).encode()).hexdigest()
+
+    def verified(self) -> bool:
+        """True when the stored content hash matches the content (records without one are not verified)."""
+        return bool(self.content_hash) and self.content_hash == self.compute_hash()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=False, default=_json_default, allow_nan=False)
@@ -61,6 +78,9 @@ class ResultRecord:
     def write(self, output_dir: str | Path) -> Path:
         if not self.created:
             self.created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        # normalise through JSON first so the hash is of exactly what a reader will load
+        normalised = ResultRecord.from_dict(json.loads(json.dumps(asdict(self), default=_json_default, allow_nan=False)))
+        self.content_hash = normalised.compute_hash()
         path = result_path(output_dir, self.encoder, self.dataset, self.task)
         atomic_write_text(path, self.to_json() + "\n")
         return path

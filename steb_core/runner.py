@@ -1,38 +1,49 @@
 """The runner: load datasets, embed every distinct text once, run tasks, write one result per task.
 
-Order of work for a run, and why:
+A run goes through five named phases (see :class:`_Run`), and why each is where it is:
 
-1. Resolve which (dataset, task) results are still missing: a stored result with the same
-   ``run_key`` (encoder fingerprint, dataset and task versions, protocol, seed) is reused. This is
-   what makes a re-run after Ctrl-C or a crash resume where it stopped.
-2. Load the datasets that still have work, collect the texts their pending tasks need and
-   deduplicate them across the whole run.
-3. Encode only texts the on-disk cache lacks, through the executor, shard by shard (each shard is
-   saved before the next starts).
-4. Run each task on cached vectors and write its result atomically, as soon as it is done.
+1. **plan** -- which (dataset, task) results are still missing: a stored result with the same
+   ``run_key`` (encoder identity, dataset and task versions, protocol, seed) and an intact content
+   hash is reused. This is what makes a re-run after Ctrl-C or a crash resume where it stopped.
+2. **load** -- datasets are loaded one at a time and gathered into groups that fit ``max_memory``
+   (default: one dataset per group), so peak memory is set by the largest dataset, not by the run.
+3. **encode** -- the group's distinct texts are hashed once; only those the on-disk cache lacks go to
+   the executor, shard by shard (each shard saved before the next starts). A text shared by two
+   datasets is encoded once per run: the second finds it in the cache.
+4. **score** -- each dataset gathers its vectors from the cache into one matrix and runs its tasks.
+5. **write** -- each result is written atomically as soon as it is done.
+
+An encoder failure (an exception, NaN vectors, a wrong shape) fails the datasets that need the
+failed batch, with one line naming the encoder, the batch and the first bad text; every other
+dataset still runs, and the batches already encoded stay cached (``fail_fast`` stops instead).
 """
 
 from __future__ import annotations
 
+import inspect
+import re
+import shutil
+import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .cache import EmbeddingCache, default_cache_dir, text_hash
+from .cache import EmbeddingCache, ShardError, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
-from .encoders import encoder_fingerprint, encoder_info, encoder_name, has_similarity, has_vectors, own_fingerprint
+from .encoders import Identity, encoder_info, encoder_name, has_similarity, has_vectors, identify
 from .errors import DataValidationError, StebError
-from .executors import EncodeJob, EncoderRef, Executor, LocalExecutor
+from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, library_versions, result_path, run_key
-from .specs import DatasetSpec, LoadContext, TaskSpec
+from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
-__all__ = ["evaluate", "RunSummary", "Failure", "resolve_datasets"]
+__all__ = ["evaluate", "RunSummary", "Failure", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory"]
 
 
 @dataclass
@@ -57,14 +68,39 @@ class RunSummary:
     texts_encoded: int = 0
     cache_hits: int = 0
     seconds: float = 0.0
+    #: things the user should know about this run (identity not established, edited results recomputed,
+    #: invalid cache shards set aside)
+    notes: list[str] = field(default_factory=list)
+    identity: dict[str, Any] = field(default_factory=dict)
 
     @property
     def all_results(self) -> list[ResultRecord]:
         return self.reused + self.results
 
     def scores(self) -> dict[tuple[str, str], float | None]:
-        """(dataset, task) -> main score, for quick inspection in notebooks."""
+        """(dataset, task) -> main score (the metric the aggregates use), for quick inspection in notebooks."""
         return {(r.dataset, r.task): r.main_score for r in self.all_results}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One flat row per result: encoder, dataset, task, main metric and score, companions, status."""
+        out = []
+        for status, records in (("reused", self.reused), ("new", self.results)):
+            for r in records:
+                row = {"encoder": r.encoder, "dataset": r.dataset, "task": r.task, "main_metric": r.main_metric,
+                       "main_score": r.main_score, "status": status}
+                row.update({f"{k}": v for k, v in r.companions.items()})
+                out.append(row)
+        return out
+
+    def to_frame(self, backend: str = "pandas") -> Any:
+        """The results as a pandas (default) or polars DataFrame (:meth:`rows`)."""
+        if backend == "polars":
+            import polars as pl  # noqa: PLC0415
+
+            return pl.DataFrame(self.rows())
+        import pandas as pd  # noqa: PLC0415
+
+        return pd.DataFrame(self.rows())
 
     def __repr__(self) -> str:
         return (
@@ -100,54 +136,392 @@ def _progress(enabled: bool) -> Any:
     )
 
 
-def resolve_datasets(plugins: StebPlugins, datasets: Iterable[str | DatasetSpec] | None, suite: str | None) -> list[DatasetSpec]:
+def known_suites(plugins: StebPlugins) -> list[str]:
+    return sorted({s for spec in plugins.datasets() for s in spec.suites})
+
+
+def suite_members(plugins: StebPlugins, suite: str) -> list[DatasetSpec]:
+    """The datasets of ``suite``; an unknown suite is an error listing the known ones."""
+    members = [spec for spec in plugins.datasets() if suite in spec.suites]
+    if not members:
+        raise StebError(f"no dataset belongs to suite '{suite}'; known suites: {', '.join(known_suites(plugins)) or 'none'}")
+    return members
+
+
+def resolve_datasets(plugins: StebPlugins, datasets: Iterable[Any] | None, suite: str | None) -> list[DatasetSpec]:
     """Dataset specs from names, spec objects and/or a suite name (specs tagged with it), in order."""
+    return [spec for spec, _ in resolve_selection(plugins, datasets, suite)]
+
+
+def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None, suite: str | None) -> list[tuple[DatasetSpec, tuple[str, ...]]]:
+    """(spec, task types to run) for named datasets (all their tasks) and suite members (the suite's tasks)."""
     registry = plugins.datasets()
-    out: list[DatasetSpec] = []
+    out: list[tuple[DatasetSpec, tuple[str, ...]]] = []
     for item in datasets or ():
-        out.append(item if isinstance(item, DatasetSpec) else registry.get(item))
+        spec = item if isinstance(item, DatasetSpec) else getattr(item, "spec", None) if not isinstance(item, str) else None
+        if spec is None:
+            spec = registry.get(item)
+        out.append((spec, spec.tasks))
     if suite:
-        members = [spec for spec in registry if suite in spec.suites]
-        if not members:
-            suites = sorted({s for spec in registry for s in spec.suites})
-            raise StebError(f"no dataset belongs to suite '{suite}'; known suites: {', '.join(suites) or 'none'}")
-        out.extend(members)
+        out.extend((spec, spec.tasks_for_suite(suite)) for spec in suite_members(plugins, suite))
     if not out:
         raise StebError("no dataset selected: name datasets or a suite (e.g. --suite demo)")
-    seen: set[str] = set()
-    unique = []
-    for spec in out:
-        if spec.name not in seen:
-            seen.add(spec.name)
-            unique.append(spec)
+    seen: dict[str, int] = {}
+    unique: list[tuple[DatasetSpec, tuple[str, ...]]] = []
+    for spec, task_names in out:
+        if spec.name in seen:  # named and in the suite: run the union of the tasks
+            i = seen[spec.name]
+            unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))
+            continue
+        seen[spec.name] = len(unique)
+        unique.append((spec, tuple(task_names)))
     return unique
 
 
-def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any], local_plugins: tuple[str, ...]) -> tuple[Any, EncoderRef, str, str]:
-    """The encoder object, a rebuildable reference, its display name and its family."""
+def _check_encoder_options(name: str, factory: Any, options: Mapping[str, Any]) -> None:
+    """Refuse options the encoder's factory does not take, naming the encoder and what it accepts."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    accepted = [n for n, p in params.items() if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        raise StebError(
+            f"encoder '{name}' does not take option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"it accepts: {', '.join(accepted) or 'no options'} (see `steb list encoders`)"
+        )
+
+
+def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any], local_plugins: tuple[str, ...]) -> tuple[Any, EncoderRef, str, str, str | None]:
+    """The encoder object, a rebuildable reference, its display name, family and provider version."""
     if isinstance(encoder, str):
-        spec = plugins.encoders().get(encoder)
-        obj = spec.factory(**dict(options))
+        registry = plugins.encoders()
+        if encoder not in registry:
+            resolved = plugins.pm.hook.resolve_encoder(name=encoder, options=dict(options))
+            if resolved is not None:
+                return resolved, EncoderRef(encoder, dict(options), True, local_plugins, resolved), encoder, getattr(resolved, "family", "resolved"), None
+        spec = registry.get(encoder)
+        _check_encoder_options(encoder, spec.factory, options)
+        try:
+            obj = spec.factory(**dict(options))
+        except TypeError as exc:
+            bad = re.search(r"unexpected keyword argument '([^']+)'", str(exc))
+            accepted = ", ".join(spec.options_help) or "see `steb list encoders`"
+            if bad:
+                raise StebError(f"encoder '{encoder}' does not take option {bad.group(1)}; it accepts: {accepted}") from None
+            raise StebError(f"encoder '{encoder}' could not be built with options {dict(options)}: {exc} (accepted options: {accepted})") from None
+        provider = registry.provider(encoder)
+        version = next((p.version for p in plugins.loaded if p.name == provider), None)
         ref = EncoderRef(encoder, dict(options), True, local_plugins, obj)
-        return obj, ref, encoder, spec.family
+        return obj, ref, encoder, spec.family, version
     if not callable(getattr(encoder, "encode", None)) and not has_similarity(encoder):
         raise StebError(f"{type(encoder).__name__} has neither encode(texts) nor similarity(texts_a, texts_b)")
+    encoder = _adapt(encoder)
     name = encoder_name(encoder)
-    return encoder, EncoderRef(name, {}, False, local_plugins, encoder), name, getattr(encoder, "family", "custom")
+    return encoder, EncoderRef(name, {}, False, local_plugins, encoder), name, getattr(encoder, "family", "custom"), None
 
 
-def _fingerprint(obj: Any, name: str, options: Mapping[str, Any], registered: bool) -> str:
-    own = own_fingerprint(obj)
-    if own is not None:
-        return own
-    if registered:  # a registered encoder without its own fingerprint is identified by name + options
-        return run_key(name=name, options=dict(options))
-    return encoder_fingerprint(obj)
+def _adapt(encoder: Any) -> Any:
+    """Objects whose ``encode`` takes another calling convention (MTEB's models) get a thin adapter."""
+    from .adapters import adapt_encoder  # noqa: PLC0415
+
+    return adapt_encoder(encoder)
+
+
+@dataclass
+class _Pending:
+    """Planned work for one dataset: the tasks still to run and their run keys."""
+
+    spec: DatasetSpec
+    tasks: list[TaskSpec]
+    keys: dict[str, str]
+
+
+@dataclass
+class _Loaded:
+    """A loaded dataset of a group: its records, its distinct texts and their hashes."""
+
+    pending: _Pending
+    bundle: DatasetBundle
+    load_seconds: float
+    texts: list[str] = field(default_factory=list)
+    hashes: list[str] = field(default_factory=list)
+
+
+def parse_memory(value: str | int | None) -> int | None:
+    """Bytes from ``4G``/``512M``/``2000000``; None means one dataset at a time."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().upper().removesuffix("B")
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(text[-1:], 1)
+    try:
+        return int(float(text[:-1] if scale > 1 else text) * scale)
+    except ValueError:
+        raise StebError(f"--max-memory {value!r} is not a size like 4G, 512M or a number of bytes") from None
+
+
+class _Run:
+    """One call of :func:`evaluate`, split into its phases: plan, load, encode, score, write."""
+
+    def __init__(self, *, obj: Any, ref: EncoderRef, name: str, family: str, identity: Identity, manager: StebPlugins,
+                 proto: LongTextProtocol, seed: int, output_dir: Path, dataset_options: Mapping[str, Any],
+                 batch_size: int, fail_fast: bool, overwrite: bool, threads: int | None, max_memory: int | None,
+                 summary: RunSummary) -> None:
+        self.obj, self.ref, self.name, self.family, self.identity = obj, ref, name, family, identity
+        self.manager, self.proto, self.seed, self.output_dir = manager, proto, seed, output_dir
+        self.dataset_options = dict(dataset_options)
+        self.batch_size, self.fail_fast, self.overwrite = batch_size, fail_fast, overwrite
+        self.threads, self.max_memory, self.summary = threads, max_memory, summary
+        # an unidentified encoder gets a key no other run can produce: nothing is ever reused for it
+        self.fingerprint = identity.fingerprint or f"unidentified-{uuid.uuid4().hex}"
+        self.vectors_ok = has_vectors(obj)
+        self.own_similarity = has_similarity(obj)
+        self.versions = library_versions()
+        self.info = {**encoder_info(obj), **({"options": dict(ref.options)} if ref.options else {})}
+        self.failed_hashes: dict[str, str] = {}
+        self.seen_hashes: set[str] = set()
+        self.cache: EmbeddingCache | None = None
+        self.executor: Executor | None = None
+
+    # -- 1. plan -------------------------------------------------------------------------------
+    def plan(self, selection: list[tuple[DatasetSpec, tuple[str, ...]]], only_tasks: Sequence[str] | None) -> list[_Pending]:
+        task_registry = self.manager.tasks()
+        plan: list[_Pending] = []
+        for spec, task_names in selection:
+            pending: list[TaskSpec] = []
+            keys: dict[str, str] = {}
+            for task_name in task_names:
+                if only_tasks and task_name not in only_tasks:
+                    continue
+                if task_name not in task_registry:
+                    self.summary.skipped.append((spec.name, task_name, "task type not registered"))
+                    continue
+                task = task_registry.get(task_name)
+                if task.needs_vectors and not self.vectors_ok:
+                    self.summary.skipped.append((spec.name, task_name, "encoder is similarity-only; task needs vectors"))
+                    continue
+                key = run_key(encoder=self.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
+                              task_version=task.version, protocol=self.proto.key(), seed=self.seed,
+                              dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION)
+                keys[task.name] = key
+                stored = None if self.overwrite else self._stored(spec.name, task.name, key)
+                if stored is not None:
+                    self.summary.reused.append(stored)
+                    continue
+                pending.append(task)
+            if pending:
+                plan.append(_Pending(spec, pending, keys))
+        return plan
+
+    def _stored(self, dataset: str, task: str, key: str) -> ResultRecord | None:
+        path = result_path(self.output_dir, self.name, dataset, task)
+        if not path.exists():
+            return None
+        try:
+            stored = ResultRecord.read(path)
+        except DataValidationError:
+            return None
+        if stored.run_key != key:
+            return None
+        if not stored.verified():
+            self.summary.notes.append(f"stored result {path} does not match its content hash (edited by hand?); recomputing it")
+            return None
+        return stored
+
+    # -- 2. load -------------------------------------------------------------------------------
+    def load(self, pending: _Pending, data_dir: str | Path | None) -> _Loaded | None:
+        spec = pending.spec
+        t0 = time.perf_counter()
+        try:
+            ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, data_dir), self.seed, dict(self.dataset_options))
+            bundle = spec.loader(ctx)
+            if not isinstance(bundle, DatasetBundle):
+                raise StebError(f"loader of '{spec.name}' returned {type(bundle).__name__}, expected DatasetBundle")
+            for task in pending.tasks:
+                if bundle.get(task.shape) is None:
+                    raise StebError(f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no '{task.shape}' records")
+        except (StebError, OSError, ValueError) as exc:
+            if self.fail_fast:
+                raise
+            self.summary.failures.append(Failure(spec.name, None, f"{type(exc).__name__}: {exc}"))
+            return None
+        loaded = _Loaded(pending, bundle, time.perf_counter() - t0)
+        if self.vectors_ok:
+            distinct: dict[str, None] = {}
+            total = 0
+            for text in bundle.iter_texts(sorted({t.shape for t in pending.tasks})):
+                total += 1
+                distinct.setdefault(text, None)
+            loaded.texts = list(distinct)
+            loaded.hashes = [text_hash(t) for t in loaded.texts]  # the one place a text is hashed
+            self.summary.texts_total += total
+        return loaded
+
+    def estimated_bytes(self, loaded: _Loaded) -> int:
+        dim = (self.cache.dim if self.cache is not None else None) or 1024
+        return len(loaded.texts) * dim * 4
+
+    # -- 3. encode -----------------------------------------------------------------------------
+    def encode(self, group: list[_Loaded], bar: Any) -> None:
+        """Encode the group's texts the cache lacks (each once); record failed batches' texts."""
+        if self.cache is None:
+            return
+        distinct: dict[str, str] = {}
+        for loaded in group:
+            for text, h in zip(loaded.texts, loaded.hashes):
+                distinct.setdefault(text, h)
+        new = [h for h in distinct.values() if h not in self.seen_hashes]
+        self.seen_hashes.update(new)
+        self.summary.texts_unique += len(new)
+        missing = [t for t, h in distinct.items() if h not in self.cache and h not in self.failed_hashes]
+        self.summary.cache_hits += sum(1 for h in new if h in self.cache)
+        if not missing:
+            return
+        assert self.executor is not None
+        t0 = time.perf_counter()
+        enc_bar = bar.add_task(f"encoding with {self.name}", total=len(missing))
+        job = EncodeJob(self.ref, missing, self.proto, str(self.cache.root), (self.fingerprint, self.proto.key()),
+                        self.batch_size, hashes=[distinct[t] for t in missing])
+        before = len(self.cache)
+        try:
+            self.summary.texts_encoded += self.executor.encode(job, self.cache, lambda n: bar.advance(enc_bar, n))
+        except EncodingError as exc:
+            if self.fail_fast:
+                raise
+            failed = exc.texts or missing
+            for text in failed:
+                self.failed_hashes[distinct.get(text) or text_hash(text)] = str(exc)
+            self.cache.refresh()
+            self.summary.texts_encoded += max(0, len(self.cache) - before)
+        self.cache.refresh()
+        self.encode_seconds += time.perf_counter() - t0
+
+    encode_seconds: float = 0.0
+
+    # -- 4. score ------------------------------------------------------------------------------
+    def vectors(self, loaded: _Loaded) -> Any:
+        """The dataset's vectors from the cache (row i for ``loaded.texts[i]``), re-encoding bad shards once."""
+        assert self.cache is not None
+        for attempt in range(2):
+            try:
+                return self.cache.get(loaded.hashes)
+            except ShardError as exc:
+                self.summary.notes.append(str(exc))
+                if attempt == 1:
+                    raise
+                self.encode([loaded], _NoProgress())
+        raise AssertionError("unreachable")
+
+    def score(self, loaded: _Loaded, bar: Any, task_bar: int) -> None:
+        spec = loaded.pending.spec
+        failed = next((self.failed_hashes[h] for h in loaded.hashes if h in self.failed_hashes), None)
+        if failed is not None:
+            self.summary.failures.append(Failure(spec.name, None, f"EncodingError: {failed}"))
+            bar.advance(task_bar, len(loaded.pending.tasks))
+            return
+        embed = None
+        if self.vectors_ok:
+            try:
+                matrix = self.vectors(loaded)
+            except ShardError as exc:
+                if self.fail_fast:
+                    raise
+                self.summary.failures.append(Failure(spec.name, None, f"ShardError: {exc}"))
+                bar.advance(task_bar, len(loaded.pending.tasks))
+                return
+            row_of = {t: i for i, t in enumerate(loaded.texts)}
+            sparse = is_sparse(matrix)
+        for task in loaded.pending.tasks:
+            t0 = time.perf_counter()
+            if self.vectors_ok:
+                embed = _embedder(matrix, row_of, densify=sparse and not task.accepts_sparse)
+            ctx = TaskContext(
+                dataset=spec, bundle=loaded.bundle, data=loaded.bundle.get(task.shape), seed=self.seed,
+                options=dict(self.dataset_options), embed_fn=embed,
+                similarity_fn=self.obj.similarity if self.own_similarity else None,
+                collections_fn=getattr(self.obj, "encode_collections", None), threads=self.threads,
+            )
+            try:
+                metrics = dict(task.run(ctx))
+            except Exception as exc:
+                if self.fail_fast:
+                    raise
+                self.summary.failures.append(Failure(spec.name, task.name, f"{type(exc).__name__}: {exc}"))
+                bar.advance(task_bar)
+                continue
+            self.write(loaded, task, metrics, time.perf_counter() - t0)
+            bar.advance(task_bar)
+
+    # -- 5. write ------------------------------------------------------------------------------
+    def write(self, loaded: _Loaded, task: TaskSpec, metrics: dict[str, Any], task_seconds: float) -> None:
+        spec, bundle = loaded.pending.spec, loaded.bundle
+        main_metric = task.main_metric_of(metrics)
+        record = ResultRecord(
+            encoder=self.name, dataset=spec.name, task=task.name, main_metric=main_metric,
+            main_score=_as_float(metrics.get(main_metric)), metrics=metrics,
+            encoder_fingerprint=self.fingerprint, encoder_info=self.info, encoder_family=self.family,
+            dataset_version=spec.version, dataset_meta=dataset_meta(spec), dataset_info=dict(bundle.info),
+            task_version=task.version, protocol=self.proto.as_dict(), seed=self.seed,
+            counts={
+                f"records_{task.shape}": bundle.counts()[task.shape],
+                "texts": sum(1 for _ in bundle.iter_texts([task.shape])),
+                "run_unique_texts": self.summary.texts_unique,
+                "run_encoded": self.summary.texts_encoded,
+                "run_cache_hits": self.summary.cache_hits,
+            },
+            timings={"load_s": round(loaded.load_seconds, 4), "encode_s": round(self.encode_seconds, 4), "task_s": round(task_seconds, 4)},
+            versions=self.versions, run_key=loaded.pending.keys[task.name],
+            encoder_identity=dict(self.identity.evidence), steb_protocol=STEB_PROTOCOL_VERSION,
+            companions={m: _as_float(metrics.get(m)) for m in (*task.companion_metrics, *task.fallback_metrics, task.main_metric)
+                        if m != main_metric and metrics.get(m) is not None},
+        )
+        record.write(self.output_dir)
+        self.summary.results.append(record)
+
+    # -- the whole run -------------------------------------------------------------------------
+    def execute(self, plan: list[_Pending], data_dir: str | Path | None, progress: bool) -> None:
+        with _progress(progress) as bar:
+            task_bar = bar.add_task("datasets", total=sum(len(p.tasks) for p in plan))
+            group: list[_Loaded] = []
+            group_bytes = 0
+            for pending in plan:
+                bar.update(task_bar, description=f"loading {pending.spec.name}")
+                loaded = self.load(pending, data_dir)
+                if loaded is None:
+                    bar.advance(task_bar, len(pending.tasks))
+                    continue
+                group.append(loaded)
+                group_bytes += self.estimated_bytes(loaded)
+                if self.max_memory is None or group_bytes >= self.max_memory:
+                    self._process(group, bar, task_bar)
+                    group, group_bytes = [], 0
+            if group:
+                self._process(group, bar, task_bar)
+            bar.update(task_bar, description="done")
+
+    def _process(self, group: list[_Loaded], bar: Any, task_bar: int) -> None:
+        self.encode(group, bar)
+        for loaded in group:
+            bar.update(task_bar, description=f"scoring {loaded.pending.spec.name}")
+            self.score(loaded, bar, task_bar)
+
+
+def _embedder(matrix: Any, row_of: dict[str, int], *, densify: bool) -> Callable[[Sequence[str]], Any]:
+    def embed(batch: Sequence[str]) -> Any:
+        rows = matrix[np.fromiter((row_of[t] for t in batch), dtype=np.int64, count=len(batch))]
+        return rows.toarray() if densify else rows
+
+    return embed
 
 
 def evaluate(
     encoder: Any,
-    datasets: Iterable[str | DatasetSpec] | None = None,
+    datasets: Iterable[Any] | None = None,
     *,
     suite: str | None = None,
     tasks: Sequence[str] | None = None,
@@ -166,182 +540,74 @@ def evaluate(
     progress: bool = True,
     overwrite: bool = False,
     fail_fast: bool = False,
+    threads: int | None = None,
+    max_memory: str | int | None = None,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
-    ``encoder`` is a registered encoder name (built with ``encoder_options``) or any object with
-    ``encode(list[str])`` (a SentenceTransformer, an MTEB-style wrapper) or ``similarity(a, b)``.
-    ``protocol`` is the long-text protocol (``chunk-and-pool`` or ``truncate``), applied at
-    ``max_length`` tokens (default: the encoder's own ``max_length``). Results that already exist for
-    the same inputs are reused unless ``overwrite``. Dataset failures are collected in the summary
-    (``fail_fast`` raises instead) so one missing corpus does not stop a suite.
+    ``encoder`` is a registered encoder name (built with ``encoder_options``), a model path or hub id a
+    plugin can resolve (e.g. a sentence-transformers folder), or any object with ``encode(list[str])``
+    (a SentenceTransformer, an MTEB model, your own class) or ``similarity(a, b)``. ``datasets`` are
+    names, :class:`DatasetSpec` objects or in-memory datasets from :func:`steb.dataset_from`;
+    ``suite`` adds a suite's datasets with the suite's tasks. ``protocol`` is the long-text protocol
+    (``chunk-and-pool`` or ``truncate``) at ``max_length`` tokens (default: the encoder's own).
+
+    Stored results with the same inputs (encoder identity, data, protocol, seed, code versions) and
+    an intact content hash are reused unless ``overwrite``. Failures (a missing corpus, an encoder
+    error) are collected in the summary so one bad dataset does not stop a suite; ``fail_fast``
+    raises instead. ``threads`` caps the BLAS/OpenMP threads of task computations (default: chosen
+    from the work size and the free cores). ``max_memory`` (e.g. ``"4G"``) groups datasets that fit
+    the budget; by default datasets are processed one at a time, which bounds peak memory by the
+    largest dataset.
     """
     started = time.perf_counter()
     local_plugins = tuple(plugins)
     manager = get_manager(local_plugins)
     options = dict(encoder_options or {})
-    obj, ref, name, family = _build_encoder(manager, encoder, options, local_plugins)
+    obj, ref, name, family, provider_version = _build_encoder(manager, encoder, options, local_plugins)
     limit = max_length if max_length is not None else getattr(obj, "max_length", None)
     proto = LongTextProtocol(protocol, limit if isinstance(limit, int) else None)
-    fingerprint = _fingerprint(obj, name, options, ref.registered)
-    vectors_ok = has_vectors(obj)
-    own_similarity = has_similarity(obj)
-    specs = resolve_datasets(manager, datasets, suite)
-    task_registry = manager.tasks()
+    identity = identify(obj, registered_name=name if ref.registered else None, options=options, provider_version=provider_version)
+    selection = resolve_selection(manager, _as_specs(datasets), suite)
     output_dir = Path(output)
-    summary = RunSummary(encoder=name, output_dir=output_dir)
-    versions = library_versions()
-    info = {**encoder_info(obj), **({"options": options} if options else {})}
-
-    # 1. what is still to do
-    plan: list[tuple[DatasetSpec, list[TaskSpec], dict[str, str]]] = []
-    for spec in specs:
-        pending: list[TaskSpec] = []
-        keys: dict[str, str] = {}
-        for task_name in spec.tasks:
-            if tasks and task_name not in tasks:
-                continue
-            if task_name not in task_registry:
-                summary.skipped.append((spec.name, task_name, "task type not registered"))
-                continue
-            task = task_registry.get(task_name)
-            if task.needs_vectors and not vectors_ok:
-                summary.skipped.append((spec.name, task_name, "encoder is similarity-only; task needs vectors"))
-                continue
-            key = run_key(encoder=fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
-                          task_version=task.version, protocol=proto.key(), seed=seed, dataset_options=dict(dataset_options or {}))
-            keys[task.name] = key
-            path = result_path(output_dir, name, spec.name, task.name)
-            if path.exists() and not overwrite:
-                try:
-                    stored = ResultRecord.read(path)
-                except DataValidationError:
-                    stored = None
-                if stored is not None and stored.run_key == key:
-                    summary.reused.append(stored)
-                    continue
-            pending.append(task)
-        if pending:
-            plan.append((spec, pending, keys))
-
+    sweep_stale_temp_files(output_dir) if output_dir.is_dir() else None
+    summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence))
+    if identity.fingerprint is None:
+        summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
+                             "nothing is reused for it (vectors and results are computed fresh)")
+    run = _Run(obj=obj, ref=ref, name=name, family=family, identity=identity, manager=manager, proto=proto, seed=seed,
+               output_dir=output_dir, dataset_options=dataset_options or {}, batch_size=batch_size, fail_fast=fail_fast,
+               overwrite=overwrite, threads=threads, max_memory=parse_memory(max_memory), summary=summary)
+    plan = run.plan(selection, tasks)
     if not plan:
         summary.seconds = time.perf_counter() - started
         return summary
-
-    exec_obj = _make_executor(manager, executor, executor_options)
-    cache = EmbeddingCache(cache_dir or default_cache_dir(), fingerprint, proto.key()) if vectors_ok else None
+    scratch = None
+    if run.vectors_ok:
+        root = Path(cache_dir) if cache_dir else default_cache_dir()
+        if identity.fingerprint is None:  # never written where another run could find it
+            scratch = Path(tempfile.mkdtemp(prefix="steb-unidentified-"))
+            root = scratch
+        run.cache = EmbeddingCache(root, run.fingerprint, proto.key(), evidence=identity.evidence)
+    run.executor = _make_executor(manager, executor, executor_options)
     try:
-        with _progress(progress) as bar:
-            # 2. load datasets
-            loaded: list[tuple[DatasetSpec, list[TaskSpec], dict[str, str], DatasetBundle, float]] = []
-            load_bar = bar.add_task("loading datasets", total=len(plan))
-            for spec, pending, keys in plan:
-                t0 = time.perf_counter()
-                try:
-                    ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, data_dir), seed, dict(dataset_options or {}))
-                    bundle = spec.loader(ctx)
-                    if not isinstance(bundle, DatasetBundle):
-                        raise StebError(f"loader of '{spec.name}' returned {type(bundle).__name__}, expected DatasetBundle")
-                    for task in pending:
-                        if bundle.get(task.shape) is None:
-                            raise StebError(f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no '{task.shape}' records")
-                except (StebError, OSError, ValueError) as exc:
-                    if fail_fast:
-                        raise
-                    summary.failures.append(Failure(spec.name, None, f"{type(exc).__name__}: {exc}"))
-                    bar.advance(load_bar)
-                    continue
-                loaded.append((spec, pending, keys, bundle, time.perf_counter() - t0))
-                bar.advance(load_bar)
-
-            # 3. embed each distinct text once (only for tasks that use vectors)
-            row_of: dict[str, int] = {}
-            matrix = np.zeros((0, 0), dtype=np.float32)
-            encode_seconds = 0.0
-            if vectors_ok and cache is not None:
-                distinct: dict[str, str] = {}
-                total = 0
-                for spec, pending, _, bundle, _ in loaded:
-                    for text in bundle.iter_texts(sorted({t.shape for t in pending})):
-                        total += 1
-                        if text not in distinct:
-                            distinct[text] = text_hash(text)
-                summary.texts_total, summary.texts_unique = total, len(distinct)
-                missing = [t for t, h in distinct.items() if h not in cache]
-                summary.cache_hits = len(distinct) - len(missing)
-                if missing:
-                    t0 = time.perf_counter()
-                    enc_bar = bar.add_task(f"encoding with {name}", total=len(missing))
-                    job = EncodeJob(ref, missing, proto, str(cache.root), (fingerprint, proto.key()), batch_size)
-                    summary.texts_encoded = exec_obj.encode(job, cache, lambda n: bar.advance(enc_bar, n))
-                    cache.refresh()
-                    encode_seconds = time.perf_counter() - t0
-                texts = list(distinct)
-                matrix = cache.get([distinct[t] for t in texts])
-                row_of = {t: i for i, t in enumerate(texts)}
-
-            def embed(batch: Sequence[str]) -> np.ndarray:
-                return matrix[[row_of[t] for t in batch]]
-
-            # 4. tasks
-            n_tasks = sum(len(p) for _, p, _, _, _ in loaded)
-            task_bar = bar.add_task("running tasks", total=n_tasks)
-            for spec, pending, keys, bundle, load_seconds in loaded:
-                for task in pending:
-                    t0 = time.perf_counter()
-                    ctx = TaskContext(
-                        dataset=spec,
-                        bundle=bundle,
-                        data=bundle.get(task.shape),
-                        seed=seed,
-                        options=dict(dataset_options or {}),
-                        embed_fn=embed if vectors_ok else None,
-                        similarity_fn=obj.similarity if own_similarity else None,
-                        collections_fn=getattr(obj, "encode_collections", None),
-                    )
-                    try:
-                        metrics = dict(task.run(ctx))
-                    except Exception as exc:
-                        if fail_fast:
-                            raise
-                        summary.failures.append(Failure(spec.name, task.name, f"{type(exc).__name__}: {exc}"))
-                        bar.advance(task_bar)
-                        continue
-                    record = ResultRecord(
-                        encoder=name,
-                        dataset=spec.name,
-                        task=task.name,
-                        main_metric=task.main_metric,
-                        main_score=_as_float(metrics.get(task.main_metric)),
-                        metrics=metrics,
-                        encoder_fingerprint=fingerprint,
-                        encoder_info=info,
-                        encoder_family=family,
-                        dataset_version=spec.version,
-                        dataset_meta=dataset_meta(spec),
-                        dataset_info=dict(bundle.info),
-                        task_version=task.version,
-                        protocol=proto.as_dict(),
-                        seed=seed,
-                        counts={
-                            f"records_{task.shape}": bundle.counts()[task.shape],
-                            "texts": sum(1 for _ in bundle.iter_texts([task.shape])),
-                            "run_unique_texts": summary.texts_unique,
-                            "run_encoded": summary.texts_encoded,
-                            "run_cache_hits": summary.cache_hits,
-                        },
-                        timings={"load_s": round(load_seconds, 4), "encode_s": round(encode_seconds, 4),
-                                 "task_s": round(time.perf_counter() - t0, 4)},
-                        versions=versions,
-                        run_key=keys[task.name],
-                    )
-                    record.write(output_dir)
-                    summary.results.append(record)
-                    bar.advance(task_bar)
+        run.execute(plan, data_dir, progress)
     finally:
-        exec_obj.close()
+        run.executor.close()
+        if run.cache is not None and run.cache.problems:
+            summary.notes.extend(f"cache shard {p} was invalid ({why}); set aside and recomputed" for p, why in run.cache.problems)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _as_specs(datasets: Iterable[Any] | None) -> list[Any] | None:
+    if datasets is None:
+        return None
+    if isinstance(datasets, (str, DatasetSpec)):
+        return [datasets]
+    return list(datasets)
 
 
 def dataset_meta(spec: DatasetSpec) -> dict[str, Any]:

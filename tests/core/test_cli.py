@@ -71,11 +71,30 @@ def _encoder_plugin(tmp_path: Path) -> Path:
 
 
 def test_plugins_command_shows_sources_and_failures(tmp_path):
-    broken = tmp_path / "broken_cli_plugin.py"
-    broken.write_text("raise ImportError('needs libfoo')\n")
-    out = invoke("plugins", "--plugin", str(broken)).output
+    failing_hook = tmp_path / "failing_hook_plugin.py"
+    failing_hook.write_text("from steb_core import hookimpl\n@hookimpl\ndef register_encoders(register):\n    raise ImportError('needs libfoo')\n")
+    out = invoke("plugins", "--plugin", str(failing_hook)).output
     assert "steb_core.builtin" in out and "6 datasets" in out
     assert "failed plugins" in out and "needs libfoo" in out
+
+
+def test_named_plugin_that_fails_is_an_error_shown_once(tmp_path):
+    broken = tmp_path / "broken_cli_plugin.py"
+    broken.write_text("raise ImportError('needs libfoo')\n")
+    for args in (["plugins", "--plugin", str(broken)], ["run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path / "r"), "-p", str(tmp_path / "typo.py")]):
+        proc = subprocess.run([str(STEB), *args], capture_output=True, text=True)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr
+        message = "needs libfoo" if args[0] == "plugins" else "does not exist"
+        assert (proc.stdout + proc.stderr).count(message) == 1
+
+
+def test_unknown_encoder_option_is_one_line(tmp_path):
+    proc = subprocess.run([str(STEB), "run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path), "-O", "no_such_option=1"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "encoder 'function-words' does not take option no_such_option" in " ".join(proc.stderr.split())
+    assert len(proc.stderr.strip().splitlines()) <= 3
 
 
 def test_user_errors_are_one_line_without_traceback(tmp_path):

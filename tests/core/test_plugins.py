@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import subprocess
 import sys
 import textwrap
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DuplicateComponentError, UnknownComponentError, get_manager, new_manager
+from steb_core import DuplicateComponentError, PluginError, UnknownComponentError, get_manager, new_manager
 from steb_core.plugins import Registry
 
 
@@ -58,36 +59,90 @@ def test_steb_plugins_env(monkeypatch, toy_plugin):
     assert manager.loaded[-1].source == "STEB_PLUGINS"
 
 
-def test_broken_plugin_is_reported_and_others_still_load(tmp_path, toy_plugin):
+def test_named_plugin_that_fails_to_import_is_an_error_with_the_original_exception(tmp_path):
     broken = tmp_path / "broken_plugin.py"
     broken.write_text("import definitely_not_installed_module_xyz\n")
-    raising_hook = tmp_path / "raising_hook.py"
-    raising_hook.write_text(textwrap.dedent('''
-        from steb_core import hookimpl
+    with pytest.raises(PluginError, match="definitely_not_installed_module_xyz") as info:
+        new_manager([str(broken)], entry_points=False, env=False)
+    assert isinstance(info.value.__cause__, ModuleNotFoundError)  # pytest shows the original ImportError
+
+
+def test_misspelled_plugin_path_is_an_error(tmp_path):
+    with pytest.raises(PluginError, match="does not exist"):
+        new_manager([str(tmp_path / "nope.py")], entry_points=False, env=False)
+
+
+def test_steb_plugins_env_is_strict_too(monkeypatch, tmp_path):
+    monkeypatch.setenv("STEB_PLUGINS", str(tmp_path / "missing_plugin.py"))
+    with pytest.raises(PluginError, match="STEB_PLUGINS"):
+        new_manager(entry_points=False)
+
+
+def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy_plugin):
+    half = tmp_path / "half_plugin.py"
+    half.write_text(textwrap.dedent('''
+        from steb_core import hookimpl, EncoderSpec
         @hookimpl
-        def register_datasets(register):
+        def register_encoders(register):
+            register(EncoderSpec(name="half-registered", description="x", factory=object))
             raise RuntimeError("hook exploded")
     '''))
-    manager = new_manager([str(broken), str(raising_hook), str(toy_plugin)], entry_points=False, env=False)
+    manager = new_manager([str(half), str(toy_plugin)], entry_points=False, env=False)
     assert "toy0" in manager.datasets()  # the good plugin still works
-    errors = {f.name: f.error for f in manager.failures}
-    assert "ModuleNotFoundError" in errors[str(broken)] and "definitely_not_installed_module_xyz" in errors[str(broken)]
-    assert any("hook exploded" in e for e in errors.values())
+    encoders = manager.encoders()
+    assert "half-registered" not in encoders  # all or nothing
+    with pytest.raises(UnknownComponentError, match="hook exploded"):
+        encoders.get("half-registered")
+    assert [f.source for f in manager.failures].count("hook register_encoders") == 1
+    manager._registries.clear()
+    manager.encoders()
+    assert [f.source for f in manager.failures].count("hook register_encoders") == 1  # listed once
 
 
-def test_missing_plugin_file_is_a_failure_not_a_crash(tmp_path):
-    manager = new_manager([str(tmp_path / "nope.py")], entry_points=False, env=False)
-    assert manager.failures and "does not exist" in manager.failures[0].error
+def test_installed_plugin_that_exits_at_import_is_isolated(monkeypatch):
+    class ExitingEntryPoint:
+        name, value, group = "exiting", "exiting_plugin", "steb"
+        dist = None
+
+        def load(self):
+            raise SystemExit(3)
+
+    real = importlib.metadata.entry_points
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [*real(group=group), ExitingEntryPoint()])
+    manager = new_manager(env=False)
+    assert "demo_registers" in manager.datasets()
+    assert any(f.name == "exiting" and "SystemExit" in f.error for f in manager.failures)
 
 
-def test_name_collision_names_both_providers(tmp_path, toy_plugin):
+def test_name_collision_refuses_only_that_name(tmp_path, toy_plugin):
     clash = tmp_path / "clash_plugin.py"
-    clash.write_text(toy_plugin.read_text())
+    clash.write_text(textwrap.dedent('''
+        from steb_core import hookimpl, DatasetSpec
+        @hookimpl
+        def register_datasets(register):
+            for name in ("toy0", "clash_only"):
+                register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None, needs_data=False))
+    '''))
     manager = new_manager([str(toy_plugin), str(clash)], entry_points=False, env=False)
+    datasets = manager.datasets()  # does not raise: everything else keeps working
+    assert "demo_registers" in datasets and "clash_only" in datasets and "toy1" in datasets
     with pytest.raises(DuplicateComponentError) as info:
-        manager.datasets()
+        datasets.get("toy0")
     message = str(info.value)
     assert "toy0" in message and str(toy_plugin) in message and str(clash) in message
+    assert any("name collision" in f.source and "toy0" in f.error for f in manager.failures)
+
+
+def test_installed_plugin_can_be_switched_off(monkeypatch):
+    assert "pan13_authorship_verification_english_test" in new_manager(env=False).datasets()
+    for manager in (
+        new_manager(env=False, disabled=["steb-datasets-pan"]),
+        new_manager(["no:pan"], env=False),
+    ):
+        names = manager.datasets().names()
+        assert "pan13_authorship_verification_english_test" not in names and "demo_registers" in names
+    monkeypatch.setenv("STEB_DISABLE_PLUGINS", "pan")
+    assert "pan13_authorship_verification_english_test" not in new_manager().datasets()
 
 
 def test_registry_rejects_wrong_spec_type(tmp_path):
@@ -116,8 +171,10 @@ def test_registry_duplicate_direct():
         name = "x"
 
     reg.add(Spec(), "a")
+    reg.add(Spec(), "b")
+    assert "x" not in reg
     with pytest.raises(DuplicateComponentError, match="'a' and 'b'"):
-        reg.add(Spec(), "b")
+        reg.get("x")
 
 
 def test_installed_plugin_from_temp_dir_appears_without_core_change(tmp_path):
