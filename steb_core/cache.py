@@ -278,6 +278,7 @@ class EmbeddingCache:
     def _drop_shard(self, shard_id: int, reason: str) -> None:
         shard = self._shards[shard_id]
         self._index = {k: v for k, v in self._index.items() if v[0] != shard_id}
+        self._seen_files.discard(shard.path.name)  # a re-encoded batch rewrites the same shard name
         self._quarantine(shard.path, reason)
 
     def shard_files(self) -> list[Path]:
