@@ -71,54 +71,85 @@ def _manager(plugins: Optional[list[str]]) -> StebPlugins:
     return manager
 
 
+def _emit(rows: list[dict[str, Any]], fmt: str, title: str) -> bool:
+    """Print rows as JSON or CSV for scripts; False when ``fmt`` is the human ``table``."""
+    if fmt == "table":
+        return False
+    if fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
+        return True
+    if fmt == "csv":
+        import csv
+
+        columns = list(dict.fromkeys(k for row in rows for k in row))
+        writer = csv.DictWriter(sys.stdout, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "; ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
+        return True
+    raise StebError(f"unknown --format '{fmt}' for {title}; choose table, json or csv")
+
+
+FormatOpt = typer.Option("table", "--format", "-f", help="table (for people), json or csv (for scripts).")
+
+
 @app.command("list")
 def list_components(
     kind: str = typer.Argument(..., help=f"What to list: {', '.join(_LIST_KINDS)}."),
     category: Optional[str] = typer.Option(None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."),
     task: Optional[str] = typer.Option(None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."),
     language: Optional[str] = typer.Option(None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."),
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Datasets only: keep members of this suite (e.g. demo, steb, stel)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Datasets only: members of this suite, with the suite's tasks (e.g. demo, steb, stel)."),
+    fmt: str = FormatOpt,
     plugin: Optional[list[str]] = PluginOpt,
 ) -> None:
-    """List registered components with a one-line description each (and, for datasets, the facts a researcher needs to pick one)."""
+    """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to obtain)."""
+    from .catalogue import component_rows, dataset_rows
+    from .runner import suite_members
+
     if kind not in _LIST_KINDS:
-        raise StebError(f"cannot list '{kind}'; choose one of: {', '.join(_LIST_KINDS)}")
+        import difflib
+
+        close = difflib.get_close_matches(kind, list(_LIST_KINDS), n=1)
+        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: {', '.join(_LIST_KINDS)}")
     manager = _manager(plugin)
-    registry = manager.registry(_LIST_KINDS[kind])
     if kind == "datasets":
+        specs = suite_members(manager, suite) if suite else list(manager.datasets())
+        specs = [s for s in specs
+                 if (category is None or category in s.categories)
+                 and (task is None or task in s.tasks_for_suite(suite))
+                 and (language is None or language in s.languages)]
+        rows = dataset_rows(manager, specs, suite)
+        if _emit(rows, fmt, "datasets"):
+            return
         # one block per dataset: a table squeezes seven columns unreadably on an 80-column terminal
-        rows = [s for s in registry
-                if (category is None or category in s.categories)
-                and (task is None or task in s.tasks)
-                and (language is None or language in s.languages)
-                and (suite is None or suite in s.suites)]
-        for s in sorted(rows, key=lambda s: s.name):
-            facts = " | ".join(x for x in (", ".join(s.tasks), ", ".join(s.languages), ", ".join(s.categories), s.size) if x)
-            console.print(f"[bold]{s.name}[/]  [cyan]{facts}[/]  [dim]({registry.provider(s.name)})[/]", highlight=False)
-            console.print(f"    {s.description}", highlight=False)
-            if s.obtain and s.needs_data:
-                console.print(f"    [dim]obtain: {s.obtain}[/]", highlight=False)
-        console.print(f"{len(rows)} datasets")
+        for r in rows:
+            facts = " | ".join(x for x in (", ".join(r["tasks"]), ", ".join(r["languages"]), ", ".join(r["categories"]), r["size"]) if x)
+            console.print(f"[bold]{r['name']}[/]  [cyan]{facts}[/]  [dim]({r['provider']})[/]", highlight=False)
+            console.print(f"    {r['description']}", highlight=False)
+            if r["citation"]:
+                console.print(f"    [dim]cite: {' '.join(r['citation'].split())}[/]", highlight=False)
+            if r["obtain"]:
+                console.print(f"    [dim]obtain: {r['obtain']}[/]", highlight=False)
+        console.print(f"{len(rows)} datasets" + (f" in suite '{suite}'" if suite else ""))
+        return
+    rows = component_rows(manager, _LIST_KINDS[kind])
+    if _emit(rows, fmt, kind):
+        return
+    if not console.is_terminal:  # piped: one line per component, tab-separated, nothing wrapped
+        for r in rows:
+            sys.stdout.write("\t".join(" ".join(str(v).split()) for v in r.values()) + "\n")
+        sys.stdout.write(f"{len(rows)} {kind}\n")
         return
     table = Table(title=f"steb {kind}", show_lines=False, expand=False)
-    table.add_column("name")
-    if kind == "encoders":
-        table.add_column("family")
-    if kind == "tasks":
-        table.add_column("records")
-        table.add_column("main metric")
-    table.add_column("provider")
-    table.add_column("description", overflow="fold")
-    items = sorted(registry, key=lambda s: s.name)
-    for s in items:
-        extra: list[str] = []
-        if kind == "encoders":
-            extra = [s.family + (" (similarity-only)" if s.similarity_only else "")]
-        if kind == "tasks":
-            extra = [s.shape, s.main_metric]
-        table.add_row(s.name, *extra, registry.provider(s.name), s.description)
+    for column in (rows[0] if rows else {"name": ""}):
+        table.add_column(column.replace("_", " "), overflow="fold" if column == "description" else "ellipsis")
+    for r in rows:
+        table.add_row(*(str(v) for v in r.values()))
     console.print(table)
-    console.print(f"{len(items)} {kind}")
+    console.print(f"{len(rows)} {kind}")
 
 
 def _parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
@@ -156,6 +187,8 @@ def run(
     batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Recompute results even when a matching result exists."),
     fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first dataset or task that fails (default: report failures at the end)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="BLAS/OpenMP threads for task computations (default: chosen from the work size and the free cores)."),
+    max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Process datasets in groups whose vectors fit this budget, e.g. 4G (default: one dataset at a time, which bounds peak memory by the largest dataset)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
     plugin: Optional[list[str]] = PluginOpt,
 ) -> None:
@@ -174,17 +207,18 @@ def run(
             max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
             encoder_options=_parse_options(option, "encoder"), dataset_options=_parse_options(dataset_option, "dataset"),
             plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
+            threads=threads, max_memory=max_memory,
         )
     except KeyboardInterrupt:
         err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
         raise typer.Exit(130)
     table = Table(title=f"{summary.encoder}: results in {summary.output_dir}")
-    for col in ("dataset", "task", "metric", "score", "status"):
+    for col in ("dataset", "task", "main score", "also", "status"):
         table.add_column(col)
-    for record in summary.reused:
-        table.add_row(record.dataset, record.task, record.main_metric, _fmt(record.main_score), "reused")
-    for record in summary.results:
-        table.add_row(record.dataset, record.task, record.main_metric, _fmt(record.main_score), "new")
+    for status, records in (("reused", summary.reused), ("new", summary.results)):
+        for record in records:
+            also = ", ".join(f"{k} {_fmt(v)}" for k, v in record.companions.items())
+            table.add_row(record.dataset, record.task, f"{record.main_metric} {_fmt(record.main_score)}", also, status)
     for ds, tk, why in summary.skipped:
         table.add_row(ds, tk, "", "", f"skipped: {why}")
     for failure in summary.failures:
@@ -194,8 +228,10 @@ def run(
         f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, {len(summary.failures)} failed; "
         f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
     )
+    for note in summary.notes:
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False)
     for failure in summary.failures:
-        err_console.print(f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}")
+        err_console.print(f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}", highlight=False)
     if summary.failures:
         raise typer.Exit(1)
 
@@ -207,6 +243,66 @@ def _fmt(value: Optional[float]) -> str:
 from .report.command import report_command  # noqa: E402 - the report package owns its command
 
 app.command("report")(report_command)
+
+
+@app.command("cite")
+def cite(
+    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run`."),
+    plugin: Optional[list[str]] = PluginOpt,
+) -> None:
+    """Print the BibTeX of steb/STEB and of every dataset whose results are in RESULTS_DIR."""
+    from .catalogue import STEB_BIBTEX, bibtex
+    from .results import load_results
+
+    _manager(plugin)
+    seen: dict[str, str] = {}
+    for record in load_results(results_dir):
+        seen.setdefault(record.dataset, str(record.dataset_meta.get("citation", "")))
+    if not seen:
+        raise StebError(f"no results in {results_dir}; run `steb run ... --output {results_dir}` first")
+    print(STEB_BIBTEX)
+    printed: set[str] = set()
+    for name, citation in sorted(seen.items()):
+        entry = bibtex(name, citation or f"steb dataset {name}")
+        if entry not in printed:
+            printed.add(entry)
+            print(entry)
+
+
+data_app = typer.Typer(help="Check which datasets are on this machine and how to obtain the others.", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("check")
+def data_check(
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding datasets (default: $STEB_DATA_DIR)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Check the datasets of this suite (default: every registered dataset)."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Check these datasets (repeatable)."),
+    fmt: str = FormatOpt,
+    plugin: Optional[list[str]] = PluginOpt,
+) -> None:
+    """For every selected dataset: is its data here, how many records/classes it loads vs the catalogue, and how to obtain a missing one. Nothing is encoded."""
+    from .catalogue import check_dataset
+    from .runner import resolve_selection
+
+    manager = _manager(plugin)
+    selection = resolve_selection(manager, dataset, suite) if (dataset or suite) else [(s, s.tasks) for s in manager.datasets()]
+    shapes = {t.name: t.shape for t in manager.tasks()}
+    checks = [check_dataset(spec, data_dir, tasks=tasks, shapes=shapes) for spec, tasks in selection]
+    rows = [{"dataset": c.dataset, "status": c.status,
+             "loaded": "; ".join(f"{t}: {v.get('classes', '-')} classes, {v.get('texts', '-')} texts" for t, v in c.counts.items()),
+             "catalogue": "; ".join(f"{t}: {v.get('classes', '-')} classes, {v.get('texts', '-')} texts" for t, v in c.expected.items()),
+             "message": c.message} for c in checks]
+    if not _emit(rows, fmt, "data check"):
+        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'})", expand=False)
+        for col in ("dataset", "status", "loaded", "catalogue", "obtain / notes"):
+            table.add_column(col, overflow="fold")
+        colour = {"ok": "green", "builtin": "green", "differs": "yellow", "missing": "red", "error": "red"}
+        for r in rows:
+            table.add_row(r["dataset"], f"[{colour[r['status']]}]{r['status']}[/]", r["loaded"], r["catalogue"], r["message"])
+        console.print(table)
+        counts = {k: sum(1 for c in checks if c.status == k) for k in colour}
+        console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v), highlight=False)
 
 
 @app.command("plugins")
@@ -267,6 +363,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     except StebError as exc:
         err_console.print(f"[red]error:[/] {exc}", highlight=False)
         sys.exit(2)
+    except Exception as exc:  # a bug or an unexpected library error: one line, the traceback on request
+        if os.environ.get("STEB_TRACEBACK"):
+            raise
+        err_console.print(f"[red]error:[/] {type(exc).__name__}: {exc} (unexpected; set STEB_TRACEBACK=1 to see the traceback)", highlight=False)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -104,3 +105,42 @@ def test_user_errors_are_one_line_without_traceback(tmp_path):
     assert "unknown encoder 'no-such-encoder'" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([str(STEB), "list", "widgets"], capture_output=True, text=True)
     assert proc.returncode == 2 and "choose one of" in proc.stderr
+
+
+def _steb(*args, **kw):
+    return subprocess.run([str(STEB), *args], capture_output=True, text=True, **kw)
+
+
+def test_piped_listing_is_one_line_per_component_and_formats_for_scripts():
+    proc = _steb("list", "encoders")
+    lines = proc.stdout.strip().splitlines()
+    n = int(lines[-1].split()[0])
+    assert len(lines) == n + 1 and all("\t" in line for line in lines[:-1])
+    as_json = json.loads(_steb("list", "encoders", "--format", "json").stdout)
+    assert len(as_json) == n and {"name", "family", "provider", "description"} <= set(as_json[0])
+    csv_lines = _steb("list", "datasets", "--suite", "demo", "--format", "csv").stdout.strip().splitlines()
+    assert csv_lines[0].startswith("name,tasks,") and len(csv_lines) == 7
+
+
+def test_unknown_names_suggest_and_count_what_is_cut():
+    proc = _steb("run", "-e", "stel-upercase", "--suite", "demo", "-o", "/tmp/never-written")
+    assert proc.returncode == 2 and "did you mean 'stel-uppercase'" in proc.stderr
+    assert "more" in proc.stderr  # the list of known encoders says how many are not shown
+    proc = _steb("list", "datasets", "--suite", "no-such-suite")
+    assert proc.returncode == 2 and "known suites" in proc.stderr and "demo" in proc.stderr
+
+
+def test_run_shows_main_score_and_companion_and_cite_and_data_check(tmp_path):
+    out = tmp_path / "res"
+    proc = _steb("run", "-e", "function-words", "--suite", "demo", "-o", str(out), "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    line = next(l for l in proc.stdout.splitlines() if "demo_formality" in l)
+    assert "distractor_accuracy" in line and "accuracy" in line.split("distractor_accuracy", 1)[1]
+    cite = _steb("cite", str(out)).stdout
+    assert "STEB" in cite and cite.count("\n@") >= 6  # steb's entries and one per demo dataset
+    assert "@misc{demo_formality" in cite
+    check = _steb("data", "check", "--suite", "demo", "--format", "json")
+    rows = json.loads(check.stdout)
+    assert {r["dataset"] for r in rows} == {"demo_style_features", "demo_formality", "demo_registers", "demo_authors_verification",
+                                            "demo_authors_retrieval", "demo_probing"}
+    assert all(r["status"] == "builtin" and r["loaded"] for r in rows)
