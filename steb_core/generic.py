@@ -150,7 +150,28 @@ def read_table(
         else:
             yield from _read_parquet(path)
     except UnicodeDecodeError as exc:
-        raise DataValidationError(f"is not valid UTF-8 ({exc.reason})", path=path, expected="UTF-8 text") from None
+        raise _utf8_error(path, exc, None) from None
+
+
+def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter: str | None = None, header: bool = True) -> DataValidationError:
+    """Where the first byte that is not UTF-8 is: the data row it falls in, its line and the byte offset."""
+    try:
+        raw = gzip.open(path, "rb").read() if path.suffix.lower() == ".gz" else path.read_bytes()
+        raw.decode("utf-8-sig")
+        offset, line = None, None
+    except UnicodeDecodeError as full:
+        bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        offset = full.start + bom
+        line = raw.count(b"\n", 0, offset) + 1
+        if delimiter is not None:  # count the records that start before the bad byte (quoted newlines included)
+            prefix = raw[bom:offset].decode("utf-8")
+            started = sum(1 for _ in csv.reader(io.StringIO(prefix, newline=""), delimiter=delimiter))
+            row = max(started - (1 if header else 0), 1)
+    except OSError:
+        offset, line = None, None
+    where = " ".join(x for x in (f"row {row}" if row is not None else "", f"(line {line}, byte {offset})" if line else "") if x) or None
+    return DataValidationError(f"is not valid UTF-8 ({exc.reason})", path=path, record=where,
+                               expected="UTF-8 text (re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8)")
 
 
 def _read_delimited(path: Path, delimiter: str, header: bool) -> Iterator[Row]:
@@ -161,13 +182,22 @@ def _read_delimited(path: Path, delimiter: str, header: bool) -> Iterator[Row]:
         if header:
             try:
                 names = next(reader)
+            except UnicodeDecodeError as exc:
+                raise _utf8_error(path, exc, None, delimiter, header) from None
             except StopIteration:
                 raise DataValidationError("is empty", path=path, record="header", expected="a header row") from None
             dupes = [n for n, c in Counter(names).items() if c > 1]
             if dupes:
                 raise DataValidationError(f"repeats column name(s) {dupes}", path=path, record="header")
         n = 0
-        for fields in reader:
+        rows = iter(reader)
+        while True:
+            try:
+                fields = next(rows)
+            except StopIteration:
+                break
+            except UnicodeDecodeError as exc:
+                raise _utf8_error(path, exc, n + 1, delimiter, header) from None
             if not fields:
                 continue  # blank line
             n += 1
@@ -266,7 +296,15 @@ def _as_text(value: Any, col: Column, path: Path | None, where: str) -> str:
     return value
 
 
+#: cell values that mean "no value" in every format: JSON null/NaN, and the NaN/NA spellings of CSV
+#: writers (pandas writes NaN as an empty cell or "NaN"); a missing label is refused, never a class
+_MISSING_LABELS = {"", "nan", "na", "n/a", "null", "none"}
+
+
 def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
+    if isinstance(value, float) and value != value or isinstance(value, str) and value.strip().lower() in _MISSING_LABELS:
+        raise DataValidationError(f"holds {value!r}, a missing value", path=path, record=where, field=str(col),
+                                  expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, (str, int, bool)) and str(value).strip():

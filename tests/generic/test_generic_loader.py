@@ -218,3 +218,26 @@ def test_generic_dataset_registers_and_loads(tmp_path):
     got = manager.datasets().get("tiny-generic")
     bundle = got.loader(LoadContext(dataset="tiny-generic", data_dir=None, seed=3))
     assert Counter(r.label for r in bundle.labelled_texts) == {"a": 4, "b": 4}
+
+
+def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
+    from steb_core.generic import generic_loader
+    from steb_core.specs import LoadContext
+
+    (tmp_path / "a.csv").write_text("text,label\nhello there,x\nbad one,NaN\n")
+    (tmp_path / "b.jsonl").write_text('{"text":"hi","label":"x"}\n{"text":"hey","label":NaN}\n')
+    for name, where in (("a.csv", "row 2 (line 3)"), ("b.jsonl", "line 2")):
+        with pytest.raises(DataValidationError) as info:
+            generic_loader(str(tmp_path / name), shape="labelled_texts")(LoadContext("t", tmp_path, 0, {}))
+        assert info.value.record == where and info.value.field == "label" and "missing value" in str(info.value)
+
+
+def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
+    from steb_core.generic import generic_loader
+    from steb_core.specs import LoadContext
+
+    raw = 'text,label\nhello,x\n"two\nlines",y\n'.encode() + b"caf\xe9 time,y\n"
+    (tmp_path / "c.csv").write_bytes(raw)
+    with pytest.raises(DataValidationError) as info:
+        generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts")(LoadContext("t", tmp_path, 0, {}))
+    assert info.value.record == f"row 3 (line 5, byte {raw.index(bytes([0xE9]))})"
