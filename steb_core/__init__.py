@@ -86,14 +86,36 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
 
-def evaluate(*args, **kwargs):
-    """Evaluate an encoder (a registered name or any object with ``encode``) on datasets.
+from .runner import RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
+from .results import ResultRecord, load_results  # noqa: E402
+from .inmemory import dataset_from  # noqa: E402
+from .specs import STEB_PROTOCOL_VERSION  # noqa: E402
 
-    See :func:`steb_core.runner.evaluate` for the arguments.
+
+def get_datasets(
+    *, suite: str | None = None, task: str | None = None, category: str | None = None, language: str | None = None,
+    names: list[str] | None = None,
+) -> list[DatasetSpec]:
+    """Registered dataset specs, filtered like MTEB's ``get_tasks``: by suite, task type, category, language or names.
+
+    An unknown suite is an error listing the known ones. Each spec carries its metadata (tasks,
+    languages, categories, citation, licence, how to obtain it) and can be passed to :func:`evaluate`.
     """
-    from .runner import evaluate as _evaluate
+    from .runner import suite_members
 
-    return _evaluate(*args, **kwargs)
+    manager = get_manager()
+    specs = suite_members(manager, suite) if suite else list(manager.datasets())
+    if names is not None:
+        specs = [manager.datasets().get(n) for n in names]
+    return [s for s in specs
+            if (task is None or task in s.tasks_for_suite(suite))
+            and (category is None or category in s.categories)
+            and (language is None or language in s.languages)]
+
+
+def get_encoders(*, family: str | None = None) -> list[EncoderSpec]:
+    """Registered encoder specs (optionally of one family); build one with :func:`get_encoder`."""
+    return [s for s in get_manager().encoders() if family is None or s.family == family]
 
 
 def get_feature_extractor(name: str, **options):

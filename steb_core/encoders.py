@@ -116,7 +116,8 @@ def _digest(payload: Any) -> str:
 def _torch_modules(encoder: Any) -> list[Any]:
     """The torch modules that hold the encoder's weights (the object itself, or ``.model``/``.auto_model``)."""
     found = []
-    for candidate in (encoder, getattr(encoder, "model", None), getattr(encoder, "auto_model", None)):
+    inner = getattr(encoder, "model", None)
+    for candidate in (encoder, inner, getattr(encoder, "auto_model", None), getattr(inner, "model", None)):
         if candidate is not None and callable(getattr(candidate, "state_dict", None)) and callable(getattr(candidate, "named_parameters", None)):
             found.append(candidate)
             break

@@ -76,11 +76,12 @@ def _is_saved_dataset(folder: Path) -> bool:
 
 def _split_of(path: Path, root: Path) -> str | None:
     parts = [p.lower() for p in path.relative_to(root).with_suffix("").parts]
-    for split, aliases in _SPLIT_ALIASES.items():
-        for part in reversed(parts):
-            tokens = re.split(r"[-_.]", part)
-            if part in aliases or tokens[0] in aliases:
-                return split
+    for part in reversed(parts):  # the file name first, then its folders
+        tokens = [part, *re.split(r"[-_.]", part)]
+        for token in tokens:  # data/test-00000-of-00001, X-GENRE-test, validation
+            for split, aliases in _SPLIT_ALIASES.items():
+                if token in aliases:
+                    return split
     return None
 
 

@@ -1,0 +1,84 @@
+"""Datasets from memory: a pandas or polars DataFrame, a Hugging Face ``datasets.Dataset`` or a list of
+dicts, turned into a dataset steb can evaluate (``steb.evaluate(model, datasets=[steb.dataset_from(df,
+shape="labelled_texts", text="sentence", label="register")])``).
+
+The rows go through the generic loader's column mapping (:func:`steb_core.generic.records_from_rows`),
+so validation errors are the same as for files: the row, the column and what was expected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable, Mapping, Sequence
+
+from .generic import records_from_rows
+from .records import SHAPES, DatasetBundle, RetrievalSet
+from .specs import DatasetSpec, LoadContext
+
+__all__ = ["dataset_from", "DEFAULT_TASKS"]
+
+#: the task types a shape feeds when ``tasks`` is not given
+DEFAULT_TASKS = {
+    "labelled_texts": ("clustering", "pair_all"),
+    "pairs": ("pair_predefined",),
+    "order_groups": ("order_alignment",),
+    "retrieval": ("retrieval",),
+    "feature_texts": ("probing",),
+}
+
+
+def _rows_of(data: Any) -> list[dict[str, Any]]:
+    if hasattr(data, "to_dicts"):  # polars
+        return list(data.to_dicts())
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):  # pandas
+        return list(data.to_dict("records"))
+    if hasattr(data, "to_list") and hasattr(data, "column_names"):  # datasets.Dataset
+        return list(data.to_list())
+    if isinstance(data, Sequence) and all(isinstance(r, Mapping) for r in data):
+        return [dict(r) for r in data]
+    raise TypeError(f"dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got {type(data).__name__}")
+
+
+def _content_version(rows: list[dict[str, Any]], shape: str, columns: Mapping[str, Any]) -> str:
+    """A version that changes with the data, so results of edited frames are never reused."""
+    digest = hashlib.sha256(json.dumps([shape, dict(columns), rows], sort_keys=True, default=str).encode())
+    return "mem-" + digest.hexdigest()[:16]
+
+
+def dataset_from(
+    data: Any,
+    *,
+    shape: str,
+    name: str = "in_memory",
+    tasks: Iterable[str] | None = None,
+    description: str = "",
+    **fields: Any,
+) -> DatasetSpec:
+    """A :class:`DatasetSpec` over in-memory rows; pass it wherever a dataset name is accepted.
+
+    ``shape`` is one of ``labelled_texts``, ``pairs``, ``order_groups``, ``retrieval``,
+    ``feature_texts``. Column names map record fields as in the generic loader: ``text="sentence"``,
+    ``label="register"``, ``text_a=``, ``text_b=``, ``same=``, ``anchors=[...]``, ``features="*"`` ...;
+    other keyword arguments are spec fields (``categories``, ``languages``, ``citation`` ...).
+    The dataset's version is a hash of its content, so an edited frame is never confused with the old one.
+    """
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape '{shape}'; known: {', '.join(SHAPES)}")
+    mapping_fields = {"text", "label", "id", "text_a", "text_b", "same", "group", "anchors", "alternatives", "answer",
+                      "distractor", "style_type", "author", "split", "features"}
+    columns = {k: fields.pop(k) for k in list(fields) if k in mapping_fields}
+    rows = _rows_of(data)
+    version = _content_version(rows, shape, columns)
+
+    def load(ctx: LoadContext) -> DatasetBundle:
+        located_rows = ((f"row {i}", row) for i, row in enumerate(rows, start=1))
+        records = records_from_rows(located_rows, shape, columns, path=f"<in-memory dataset '{name}'>")
+        info = {"source": "memory", "rows": len(rows), "columns": columns}
+        if shape == "retrieval":
+            return DatasetBundle(retrieval=RetrievalSet(queries=tuple(c for side, c in records if side == "query"),
+                                                        targets=tuple(c for side, c in records if side == "target")), info=info)
+        return DatasetBundle(**{shape: records}, info=info)
+
+    return DatasetSpec(name=name, description=description or f"in-memory {shape} ({len(rows)} rows)",
+                       tasks=tuple(tasks or DEFAULT_TASKS[shape]), loader=load, needs_data=False, version=version, **fields)
