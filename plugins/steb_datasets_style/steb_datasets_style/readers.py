@@ -16,8 +16,9 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from steb_core import DataValidationError, LabelledText, LoadContext, located, seeded_rng
+from steb_core import DataValidationError, DatasetNotFoundError, LabelledText, LoadContext, located, seeded_rng
 from steb_core.generic import GenericLoader, read_table
+from steb_core.io import release_path, unique_keys
 
 from .common import family_dir, option, read_text_lenient, with_dir
 
@@ -43,23 +44,86 @@ def _make(text: str, label: str, rid: str | None, path: Path, record: str, stats
 # tables (CSV / TSV / JSON / JSONL / Parquet) through the generic loader
 # --------------------------------------------------------------------------------------------
 def table(
-    path: str,
+    path: str | tuple[str, ...],
     *,
     columns: Mapping[str, Any],
     family: str | None = None,
     layout: str = "",
+    hub_id: str | None = None,
     **loader_options: Any,
 ) -> Callable[[LoadContext, str], Any]:
-    """A reader for a release that is one table (or a glob of tables) with text and label columns."""
+    """A reader for a release that is one table (or a glob of tables) with text and label columns.
+
+    ``path`` may be a tuple of candidate globs (the file at the top of the release, or where a clone
+    keeps it, e.g. ``data/labeled_data.csv``): the first one that matches a file is read.
+    """
 
     def read(ctx: LoadContext, obtain: str):
-        root = family_dir(ctx, family, obtain, layout)
-        loader = GenericLoader(path=path, shape="labelled_texts", columns=dict(columns), skip_empty=True, obtain=obtain, **loader_options)
+        root = release_root(ctx, family, obtain, layout, hub_id)
+        chosen = first_match(root, path)
+        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True, obtain=obtain, **loader_options)
         bundle = loader(with_dir(ctx, root))
         info = {k: v for k, v in bundle.info.items() if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")}
         return bundle.labelled_texts, {"root": str(root), **info}
 
     return read
+
+
+def release_root(ctx: LoadContext, family: str | None, obtain: str, layout: str, hub_id: str | None) -> Path:
+    """``family_dir``; for a Hugging Face-hosted release (``hub_id``) also the local hub cache's snapshot."""
+    try:
+        return family_dir(ctx, family, obtain, layout)
+    except DatasetNotFoundError:
+        if hub_id:
+            from steb_core.hub import hub_cache_snapshot
+
+            snap = hub_cache_snapshot(hub_id)
+            if snap is not None:
+                return snap
+        raise
+
+
+def first_match(root: Path, path: str | tuple[str, ...]) -> str:
+    """The first candidate glob that matches a file under ``root`` (else the first, whose absence is then reported)."""
+    candidates = (path,) if isinstance(path, str) else tuple(path)
+    for cand in candidates:
+        if any(p.is_file() for p in root.glob(cand)):
+            return cand
+    return candidates[0]
+
+
+XGENRE_HUB_ID = "TajaKuzman/X-GENRE-text-genre-dataset"
+
+
+def x_genre(ctx: LoadContext, obtain: str):
+    """X-GENRE (Kuzman et al. 2023), hosted on the Hugging Face hub as ``X-GENRE-{train,dev,test}.jsonl``
+    (fields ``text``, ``labels``, ``dataset``, ``language``): read from the dataset folder (a
+    ``huggingface-cli download --local-dir`` copy or a ``save_to_disk`` folder) or the local hub cache.
+    All three splits are read; rows not in English are dropped."""
+    from steb_core.hub import find_hub_location, load_hub_split
+
+    layout = "X-GENRE-train.jsonl, X-GENRE-dev.jsonl, X-GENRE-test.jsonl (text, labels, language)"
+    location = find_hub_location(ctx.data_dir, XGENRE_HUB_ID) or family_dir(ctx, None, obtain, layout)  # the latter raises "obtain it"
+    candidates = ("X-GENRE-*.jsonl", "X-GENRE*.json", "X-GENRE*.csv", "X-GENRE*.tsv")
+    if any(p.is_file() for c in candidates for p in location.glob(c)):
+        return table(candidates, columns={"text": "text", "label": "labels"}, where=english_rows, layout=layout)(with_dir(ctx, location), obtain)
+    saved = (location / "dataset_dict.json").is_file() or ((location / "state.json").is_file() and (location / "dataset_info.json").is_file())
+    if not saved:
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {location} holds neither X-GENRE-*.jsonl files nor a save_to_disk folder "
+                                   f"(the GitHub repository Genre-Datasets-Comparison holds code only). Obtain it: {obtain}")
+    stats: Counter = Counter()
+    out = []
+    for i, row in enumerate(load_hub_split(location, XGENRE_HUB_ID, split="train", dataset=ctx.dataset)):
+        where = f"row {i + 1}"
+        if not english_rows(row):
+            stats["filtered"] += 1
+            continue
+        for col in ("text", "labels"):
+            if not isinstance(row.get(col), str):
+                raise DataValidationError(f"holds {type(row.get(col)).__name__}", path=location, record=where, field=col, expected="text")
+        if rec := _make(row["text"], row["labels"], None, location, where, stats):
+            out.append(rec)
+    return out, {"root": str(location), **stats}
 
 
 def lowercase_sub_labels(label: str) -> str | None:
@@ -134,22 +198,31 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
     """de Gibert et al. (2018): ``annotations_metadata.csv`` (``file_id``, ``label``) + ``all_files/<file_id>.txt``.
 
     Only the two definite classes are kept (``hate`` / ``noHate``); ``relation`` and ``idk/skip`` are dropped.
+    A ``file_id`` listed twice (with the same or a flipped label) is refused: the metadata is the only
+    source of the labels. File names come from the release and must stay inside it.
     """
     root = family_dir(ctx, None, obtain, "annotations_metadata.csv and all_files/<file_id>.txt")
     meta = root / "annotations_metadata.csv"
-    stats: Counter = Counter()
-    out = []
+    if not meta.is_file():
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {meta}. Obtain it: {obtain}")
+    entries = []
     for where, row in read_table(meta):
         fid = row.get("file_id")
         label = row.get("label")
-        if not fid or label is None:
+        if not fid or label in (None, ""):
             raise DataValidationError("is missing or empty", path=meta, record=where, field="file_id" if not fid else "label")
+        entries.append((where, fid, label))
+    labels = unique_keys(entries, path=meta, field="file_id", what="label")
+    stats: Counter = Counter()
+    out = []
+    for where, fid, _ in entries:
+        label = labels[fid]
         if label not in ("hate", "noHate"):
             stats["dropped_label"] += 1
             continue
-        txt = root / "all_files" / f"{fid}.txt"
+        txt = release_path(root / "all_files", f"{fid}.txt", path=meta, record=where, field="file_id")
         if not txt.is_file():
-            raise DataValidationError(f"names file {txt.name}, which does not exist", path=meta, record=where, field="file_id")
+            raise DataValidationError(f"names file all_files/{fid}.txt, which does not exist", path=meta, record=where, field="file_id")
         rec = _make(read_text_lenient(txt).strip(), label, fid, txt, "file", stats)
         if rec:
             out.append(rec)
@@ -311,23 +384,91 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", "", text).lower()
 
 
-def bible_versions(ctx: LoadContext, obtain: str):
-    """Bible versions in the ``bible_databases`` CSV layout: ``t_<version>.csv`` with ``id,b,c,v,t``.
+#: STEB's eight English versions (Carlson et al. 2018) -> the file stems that hold them in the current
+#: ``formats/csv/<Version>.csv`` layout and the older ``csv/t_<abbr>.csv`` one (case-insensitive).
+BIBLE_VERSIONS: dict[str, tuple[str, ...]] = {
+    "KJV": ("KJV", "t_kjv"),
+    "ASV": ("ASV", "t_asv"),
+    "BBE": ("BBE", "t_bbe"),
+    "Darby": ("Darby", "t_dby"),
+    "Douay-Rheims": ("DRC", "t_dra", "t_drc"),
+    "Webster": ("Webster", "t_wbt"),
+    "WEB": ("WEB", "t_web"),
+    "YLT": ("YLT", "t_ylt"),
+}
+#: the columns (book, chapter, verse, text) of the two CSV layouts of github.com/scrollmapper/bible_databases
+_BIBLE_COLUMNS = (("Book", "Chapter", "Verse", "Text"), ("b", "c", "v", "t"))
 
-    Label = version; verses are aligned by (book, chapter, verse) and a verse text that equals another
-    version's text of the same verse, ignoring case and whitespace, is dropped (it cannot tell versions apart).
+
+def _bible_files(root: Path, wanted: dict[str, tuple[str, ...]] | None) -> tuple[Path, dict[str, Path]]:
+    """The CSV folder of the release and label -> file for the wanted versions found there."""
+    for folder in ("formats/csv", "csv", "."):
+        base = (root / folder) if folder != "." else root
+        if not base.is_dir():
+            continue
+        by_stem = {f.stem.lower(): f for f in sorted(base.glob("*.csv")) if f.is_file()}
+        if wanted is None:  # every version of the folder, named by its file
+            found = {(stem[2:].upper() if stem.startswith("t_") else f.stem): f for stem, f in by_stem.items()
+                     if not stem.startswith(("key_", "bible_version"))}
+        else:
+            found = {}
+            for label, stems in wanted.items():
+                hit = next((by_stem[s.lower()] for s in stems if s.lower() in by_stem), None)
+                if hit is not None:
+                    found[label] = hit
+        if found:
+            return base, found
+    return root, {}
+
+
+def bible_versions(ctx: LoadContext, obtain: str):
+    """Bible versions from github.com/scrollmapper/bible_databases as cloned.
+
+    Current layout: ``formats/csv/<Version>.csv`` with columns ``Book, Chapter, Verse, Text`` (a verse a
+    version lacks has an empty ``Text`` and is skipped); older layout: ``csv/t_<abbr>.csv`` with
+    ``id, b, c, v, t``. The default versions are STEB's eight (``BIBLE_VERSIONS``); ``--dataset-option
+    versions=KJV,YLT,...`` picks file stems instead (``all`` = every CSV of the folder). Label = version;
+    verses are aligned by (book, chapter, verse) and a verse text that equals another version's text
+    of the same verse, ignoring case and whitespace, is dropped (it cannot tell versions apart).
     """
-    root = family_dir(ctx, None, obtain, "t_kjv.csv, t_asv.csv, ... with columns id,b,c,v,t")
-    files = _files(root, "t_*.csv", obtain)
+    root = family_dir(ctx, "bible_databases", obtain, "formats/csv/KJV.csv, formats/csv/ASV.csv, ... (Book,Chapter,Verse,Text) "
+                                                      "or csv/t_kjv.csv, ... (id,b,c,v,t)")
+    choice = option(ctx, "versions", None)
+    if choice is None:
+        wanted: dict[str, tuple[str, ...]] | None = BIBLE_VERSIONS
+    elif str(choice).strip().lower() == "all":
+        wanted = None
+    else:
+        names = [v.strip() for v in (choice.split(",") if isinstance(choice, str) else choice) if v.strip()]
+        wanted = {n: BIBLE_VERSIONS.get(n, (n, f"t_{n.lower()}")) for n in names}
+    base, files = _bible_files(root, wanted)
+    if not files:
+        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder itself. "
+                                  f"Obtain it: {obtain}", path=root)
     verses: dict[tuple[str, str, str], list[tuple[str, str, Path, str]]] = defaultdict(list)
-    for f in files:
-        version = f.stem[2:].upper()
-        for where, row in read_table(f):
-            for col in ("b", "c", "v", "t"):
-                if row.get(col) in (None, ""):
-                    raise DataValidationError("is missing or empty", path=f, record=where, field=col, expected="columns id,b,c,v,t")
-            verses[(row["b"], row["c"], row["v"])].append((version, row["t"], f, where))
     stats: Counter = Counter()
+    for version, f in sorted(files.items()):
+        cols = None
+        keyed = []
+        for where, row in read_table(f):
+            if cols is None:
+                cols = next((c for c in _BIBLE_COLUMNS if all(k in row for k in c)), None)
+                if cols is None:
+                    raise DataValidationError(f"has columns {sorted(map(str, row))}", path=f, record="header",
+                                              expected="Book,Chapter,Verse,Text or id,b,c,v,t")
+            book, chapter, verse, text_col = cols
+            for col in (book, chapter, verse):
+                if row.get(col) in (None, ""):
+                    raise DataValidationError("is missing or empty", path=f, record=where, field=col, expected="the verse reference")
+            text = row.get(text_col)
+            if text is None or not str(text).strip():
+                stats["skipped_missing_verse"] += 1  # the version lacks this verse (e.g. a New-Testament-only version)
+                continue
+            keyed.append((where, (row[book], row[chapter], row[verse]), str(text)))
+        texts = unique_keys(keyed, path=f, field="verse", what="text")
+        first = {k: w for w, k, _ in keyed}
+        for key, text in texts.items():
+            verses[key].append((version, text, f, first[key]))
     out = []
     for key, texts in verses.items():
         seen = Counter(_norm(t) for _, t, _, _ in texts)
@@ -335,10 +476,11 @@ def bible_versions(ctx: LoadContext, obtain: str):
             if seen[_norm(text)] > 1:
                 stats["dropped_identical"] += 1
                 continue
-            rec = _make(text, version, f"{version}:{'.'.join(key)}", f, where, stats)
+            rec = _make(text.strip(), version, f"{version}:{'.'.join(key)}", f, where, stats)
             if rec:
                 out.append(rec)
-    return out, {"root": str(root), "versions": sorted(f.stem[2:].upper() for f in files), **stats}
+    missing = sorted(set(wanted or ()) - set(files))
+    return out, {"root": str(base), "versions": sorted(files), "versions_missing": missing, **stats}
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,28 +491,54 @@ PASTEL_ATTRIBUTES = {"age": ("age",), "education": ("education", "edu"), "gender
 
 
 def _pastel_text(obj: Mapping[str, Any]) -> Any:
-    for key in ("sentence", "sentences", "output", "text"):
+    """The annotated text: ``output.sentences`` in the release (a string, or a one-item list at sentence level)."""
+    for key in ("output.sentences", "sentence", "sentences", "output", "text"):
         if key in obj:
             value = obj[key]
-            return " ".join(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+            return " ".join(value) if isinstance(value, list) and value and all(isinstance(v, str) for v in value) else value
     return None
 
 
+def pastel_sentence_files(root: Path, obtain: str) -> tuple[list[Path], Path]:
+    """The sentence-level JSON files of a PASTEL release, never the 5-sentence ``stories`` level.
+
+    ``data_v2.zip`` unpacks to ``v2/sentences/{train,valid,test}/*.json`` (under ``data/`` in a clone)
+    and ``data.zip`` (v1) to ``sentences/...``; when both are present v2 is read (v1 is its noisier
+    superset). A folder of JSON files without a ``sentences`` level is read as is, minus any ``stories`` part.
+    """
+    levels = sorted(p for p in root.rglob("sentences") if p.is_dir() and "stories" not in p.relative_to(root).parts)
+    if levels:
+        v2 = [p for p in levels if "v2" in p.relative_to(root).parts]
+        chosen = v2 or levels
+        if len(chosen) > 1:
+            raise DataValidationError(f"holds several PASTEL sentence folders ({', '.join(str(p.relative_to(root)) for p in chosen)}); "
+                                      "point --data-dir at one release", path=root)
+        base = chosen[0]
+    else:
+        base = root
+    files = sorted(p for p in base.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
+                   and "stories" not in p.relative_to(base).parts)
+    if not files:
+        raise DataValidationError(f"no sentence-level .json file (data/v2/sentences/<split>/*.json) under this folder. Obtain it: {obtain}",
+                                  path=root)
+    return files, base
+
+
 def pastel(attribute: str):
-    """PASTEL (Kang & Hovy 2019) sentences: JSON objects (one per ``.json`` file, or per ``.jsonl`` line)
-    with ``persona`` {``age``, ``education``, ``gender``, ``ethnic``, ``politics``, ``tod``, ...} and the
-    text under ``sentence``/``sentences``/``output``/``text``; label = the persona attribute."""
+    """PASTEL (Kang et al. 2019) sentences: one JSON object per ``.json`` file (or per ``.jsonl`` line)
+    with ``persona`` {``age``, ``education``, ``gender``, ``ethnic``, ``politics``, ``tod``, ``country``}
+    and the annotated sentence under ``output.sentences``; label = the persona attribute. Only the
+    sentence level is read (``sentences/``, not ``stories/``); empty attribute values are skipped."""
     keys = PASTEL_ATTRIBUTES[attribute]
 
     def read(ctx: LoadContext, obtain: str):
         import json
 
-        root = family_dir(ctx, "PASTEL", obtain, "data/sentences/<split>/*.json (persona + sentence)")
-        files = sorted(p for p in root.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
-        if not files:
-            raise DataValidationError(f"no .json/.jsonl file under this folder. Obtain it: {obtain}", path=root)
+        root = family_dir(ctx, "PASTEL", obtain, "data/v2/sentences/{train,valid,test}/*.json (persona + output.sentences)")
+        files, base = pastel_sentence_files(root, obtain)
         stats: Counter = Counter()
         out = []
+        seen_ids: dict[str, tuple[Path, str, tuple[str, str]]] = {}
         for f in files:
             rows: Iterable[tuple[str, Any]]
             if f.suffix == ".jsonl":
@@ -385,28 +553,77 @@ def pastel(attribute: str):
                 persona = obj.get("persona") if isinstance(obj, dict) else None
                 if not isinstance(persona, dict):
                     raise DataValidationError("is missing or not an object", path=f, record=where, field="persona", expected="persona attributes")
+                rid = None if obj.get("id") is None else str(obj["id"])
                 value = next((persona[k] for k in keys if k in persona), None)
-                if value in (None, ""):
+                if rid is not None:  # the same sentence twice (a file copied into two splits) must not carry two labels
+                    fingerprint = (str(value), json.dumps(_pastel_text(obj), sort_keys=True))
+                    if rid in seen_ids:
+                        first_file, first_where, first_fp = seen_ids[rid]
+                        if first_fp != fingerprint:
+                            raise DataValidationError(f"conflicting id {rid!r}: first in {first_file} ({first_where}) with {attribute} "
+                                                      f"{first_fp[0]!r}, here {fingerprint[0]!r}", path=f, record=where, field="id",
+                                                      expected="each id once")
+                        stats["duplicate_id"] += 1
+                        continue
+                    seen_ids[rid] = (f, where, fingerprint)
+                if value is None or not str(value).strip():
                     stats["no_attribute"] += 1
                     continue
                 text = _pastel_text(obj)
                 if not isinstance(text, str):
-                    raise DataValidationError(f"holds {type(text).__name__}", path=f, record=where, field="sentence", expected="the text (sentence/output/text)")
-                rec = _make(text, str(value), obj.get("id") and str(obj["id"]), f, where, stats)
+                    raise DataValidationError(f"holds {type(text).__name__}", path=f, record=where, field="output.sentences",
+                                              expected="the annotated sentence (a string or a list of strings)")
+                rec = _make(text, str(value).strip(), rid, f, where, stats)
                 if rec:
                     out.append(rec)
-        return out, {"root": str(root), "files": len(files), "attribute": attribute, **stats}
+        return out, {"root": str(base), "files": len(files), "attribute": attribute, **stats}
 
     return read
 
 
-def detectrl(binary: bool):
-    """DetectRL (Wu et al. 2024) JSON files of one setting: objects with ``text``, ``label`` ('human' or
-    'llm') and ``llm_type``; label = 'human' or the generating LLM (or 'llm' for the binary attack sets)."""
+#: DetectRL setting -> its file in the clone, ``Benchmark/Benchmark_Data/<folder>/<stem>_<split>.json``
+DETECTRL_FILES = {
+    "arxiv": ("Multi_Domain", "multi_domains_arxiv"),
+    "writing_prompt": ("Multi_Domain", "multi_domains_writing_prompt"),
+    "xsum": ("Multi_Domain", "multi_domains_xsum"),
+    "yelp_review": ("Multi_Domain", "multi_domains_yelp_review"),
+    "direct_prompt": ("Direct_Prompt", "direct_prompt"),
+    "paraphrase_attacks": ("Paraphrase_Attacks", "paraphrase_attacks_llm"),
+    "perturbation_attacks": ("Perturbation_Attacks", "perturbation_attacks_llm"),
+    "prompt_attacks": ("Prompt_Attacks", "prompt_attacks_llm"),
+}
+
+
+def detectrl_files(root: Path, setting: str, split: str, obtain: str) -> list[Path]:
+    """The setting's JSON file(s): ``Benchmark/Benchmark_Data/<folder>/<stem>_<split>.json`` in a clone of
+    github.com/NLP2CT/DetectRL (``split`` = test, train or all), else ``*.json`` copied into the dataset folder."""
+    folder, stem = DETECTRL_FILES[setting]
+    splits = ("train", "test") if split == "all" else (split,)
+    for base in (root / "Benchmark" / "Benchmark_Data" / folder, root / "Benchmark_Data" / folder, root / folder):
+        if base.is_dir():
+            files = [base / f"{stem}_{sp}.json" for sp in splits]
+            missing = [f for f in files if not f.is_file()]
+            if missing:
+                raise DataValidationError(f"missing {', '.join(f.name for f in missing)} (split={split}). Obtain it: {obtain}", path=base)
+            return files
+    named = sorted(root.glob(f"{stem}_*.json"))
+    if named:
+        return [f for f in named if split == "all" or f.stem.endswith(f"_{split}")] or named
+    return _files(root, "*.json*", obtain)
+
+
+def detectrl(setting: str, binary: bool):
+    """DetectRL (Wu et al. 2024) JSON files of one setting: a list of objects with ``text``, ``label``
+    ('human' or 'llm'), ``llm_type`` and ``data_type``; label = 'human' or the generating LLM (or 'llm'
+    for the binary attack sets). STEB reads the test split (``--dataset-option split=train|all``)."""
 
     def read(ctx: LoadContext, obtain: str):
-        root = family_dir(ctx, None, obtain, "the setting's *.json files (text, label, llm_type)")
-        files = [f for f in _files(root, "*.json*", obtain)]
+        root = family_dir(ctx, "DetectRL", obtain, f"Benchmark/Benchmark_Data/{'/'.join(DETECTRL_FILES[setting])}_test.json "
+                                                   "(text, label, llm_type)")
+        split = str(option(ctx, "split", "test"))
+        if split not in ("test", "train", "all"):
+            raise DataValidationError(f"option split={split!r}", field="split", expected="test, train or all")
+        files = detectrl_files(root, setting, split, obtain)
         stats: Counter = Counter()
         out = []
         for f in files:
@@ -424,44 +641,49 @@ def detectrl(binary: bool):
                 rec = _make(row["text"], label, row.get("id") and str(row["id"]), f, where, stats)
                 if rec:
                     out.append(rec)
-        return out, {"root": str(root), "files": [str(f) for f in files], **stats}
+        return out, {"root": str(root), "files": [str(f) for f in files], "split": split, **stats}
 
     return read
 
 
 def m4(domain: str):
-    """M4 (Wang et al. 2024): ``<domain>_<model>.jsonl`` with ``human_text`` and ``machine_text`` per line.
+    """M4 (Wang et al. 2024): ``data/<domain>_<model>.jsonl`` in a clone of github.com/mbzuai-nlp/M4 (or the
+    files in the folder itself), with ``human_text`` and ``machine_text`` per line.
 
-    Label = 'human' or the model named in the file (``model`` field when present); BloomZ files are
-    dropped as in STEB; a human text repeated across the model files is kept once.
+    Label = 'human' or the model named by the file (the ``model`` field is not used: it is absent or
+    spelled differently in some files); BloomZ files are dropped as in STEB; a human text repeated
+    across the model files is kept once; a ``<domain>_human.jsonl`` file contributes human texts only.
     """
 
     def read(ctx: LoadContext, obtain: str):
-        root = family_dir(ctx, "M4", obtain, f"{domain}_<model>.jsonl with human_text, machine_text")
-        files = [f for f in _files(root, f"{domain}_*.jsonl", obtain) if "bloomz" not in f.stem.lower()]
-        stats: Counter = Counter()
+        root = family_dir(ctx, "M4", obtain, f"data/{domain}_<model>.jsonl with human_text, machine_text")
+        base = root / "data" if (root / "data").is_dir() else root  # a clone keeps the files in data/
+        files = [f for f in _files(base, f"{domain}_*.jsonl", obtain) if "bloomz" not in f.stem.lower()]
+        stats: Counter = Counter({"dropped_bloomz_files": len(list(base.glob(f"{domain}_*.jsonl"))) - len(files)})
         seen_human: set[str] = set()
         out = []
         for f in files:
             file_model = f.stem[len(domain) + 1:]
+            human_only = file_model.lower() == "human"
             for where, row in read_table(f, "jsonl"):
-                for col in ("human_text", "machine_text"):
+                for col in ("human_text",) + (() if human_only else ("machine_text",)):
                     if col not in row:
                         raise DataValidationError("is missing", path=f, record=where, field=col, expected="M4 fields human_text, machine_text")
-                model = str(row.get("model") or file_model)
-                if "bloomz" in model.lower():
-                    stats["dropped_bloomz"] += 1
-                    continue
                 human = row["human_text"]
-                if isinstance(human, str) and human not in seen_human:
-                    seen_human.add(human)
-                    if rec := _make(human, "human", None, f, where, stats):
-                        out.append(rec)
+                if isinstance(human, str):
+                    if human not in seen_human:
+                        seen_human.add(human)
+                        if rec := _make(human, "human", None, f, where, stats):
+                            out.append(rec)
+                elif human is not None:
+                    raise DataValidationError(f"holds {type(human).__name__}", path=f, record=where, field="human_text", expected="text")
+                if human_only:
+                    continue
                 if not isinstance(row["machine_text"], str):
                     raise DataValidationError("is not text", path=f, record=where, field="machine_text")
-                if rec := _make(row["machine_text"], model, None, f, where, stats):
+                if rec := _make(row["machine_text"], file_model, None, f, where, stats):
                     out.append(rec)
-        return out, {"root": str(root), "files": [f.name for f in files], **stats}
+        return out, {"root": str(base), "files": [f.name for f in files], **stats}
 
     return read
 
@@ -504,14 +726,16 @@ def ewave(ctx: LoadContext, obtain: str):
     """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv`` (``ID``, ``Name``)."""
     root = family_dir(ctx, None, obtain, "cldf/examples.csv and cldf/languages.csv (CLDF)")
     base = root / "cldf" if (root / "cldf").is_dir() else root
-    names: dict[str, str] = {}
+    entries = []
     for where, row in read_table(base / "languages.csv"):
         if not row.get("ID") or not row.get("Name"):
             raise DataValidationError("is missing or empty", path=base / "languages.csv", record=where, field="ID" if not row.get("ID") else "Name")
-        names[row["ID"]] = row["Name"]
+        entries.append((where, row["ID"], row["Name"]))
+    names = unique_keys(entries, path=base / "languages.csv", field="ID", what="Name")
     stats: Counter = Counter()
     out = []
     path = base / "examples.csv"
+    example_ids: dict[str, str] = {}
     for where, row in read_table(path):
         for col in ("Language_ID", "Primary_Text"):
             if col not in row:
@@ -519,6 +743,11 @@ def ewave(ctx: LoadContext, obtain: str):
         lang = row["Language_ID"]
         if lang not in names:
             raise DataValidationError(f"names unknown language {lang!r}", path=path, record=where, field="Language_ID", expected="an ID of languages.csv")
+        if row.get("ID"):
+            if row["ID"] in example_ids:
+                raise DataValidationError(f"duplicate example ID {row['ID']!r}: first at {example_ids[row['ID']]}", path=path, record=where,
+                                          field="ID", expected="each ID once")
+            example_ids[row["ID"]] = where
         if rec := _make(row["Primary_Text"] or "", names[lang], row.get("ID"), path, where, stats):
             out.append(rec)
     return out, {"root": str(root), **stats}
@@ -529,7 +758,7 @@ ENDIVE_DIALECTS = ("SAE", "AAVE", "ChcE", "CollSgE", "IndE", "JamE")
 
 def endive(ctx: LoadContext, obtain: str):
     """EnDive: parallel tables with one text column per dialect (default: SAE and the five dialects);
-    every non-empty cell becomes a text labelled with its column. ``--option dialects=...`` renames."""
+    every non-empty cell becomes a text labelled with its column. ``--dataset-option dialects=...`` renames."""
     root = family_dir(ctx, None, obtain, f"*.csv / *.jsonl / *.parquet with columns {', '.join(ENDIVE_DIALECTS)}")
     dialects = option(ctx, "dialects", ENDIVE_DIALECTS)
     dialects = tuple(dialects.split(",")) if isinstance(dialects, str) else tuple(dialects)

@@ -45,6 +45,8 @@ def x_genre(d, bad):
     if bad:
         rows.append({"text": "no label here"})
     w(d / "x_genre" / "X-GENRE-train.jsonl", jl(*rows))
+    w(d / "x_genre" / "README.md", "---\nconfigs:\n- config_name: train\n  data_files: X-GENRE-train.jsonl\n---\n")
+    w(d / "x_genre" / ".cache" / "huggingface" / "download" / "X-GENRE-train.jsonl.metadata", "abc\n123\n")
 
 
 def masc(d, bad):
@@ -64,11 +66,18 @@ def ceeces(d, bad):
 
 
 def bible_versions(d, bad):
-    w(d / "bible_versions" / "t_kjv.csv", "id,b,c,v,t\n1001001,1,1,1,In the beginning God created the heaven.\n1001002,1,1,2,And the earth was without form.\n")
-    second = "id,b,c,v,t\n1001001,1,1,1,In the beginning God made the sky.\n1001002,1,1,2,and the  EARTH was without form.\n"
+    """The current scrollmapper/bible_databases layout as cloned: formats/csv/<Version>.csv (Book,Chapter,Verse,Text),
+    empty Text cells for verses a version lacks, other languages beside; ROOT/bible_databases/ is the clone."""
+    csv_dir = d / "bible_databases" / "formats" / "csv"
+    w(csv_dir / "KJV.csv", "Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning God created the heaven.\n"
+      "Genesis,1,2,And the earth was without form.\nGenesis,1,3,\"And God said, Let there be light: and there was light.\"\n")
+    second = ("Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning God made the sky. \nGenesis,1,2,and the  EARTH was without form.\n"
+              "Genesis,1,3,\n")
     if bad:
-        second = "id,b,c,v\n1001001,1,1,1\n"
-    w(d / "bible_versions" / "t_ylt.csv", second)
+        second = "Book,Chapter,Verse\nGenesis,1,1\n"
+    w(csv_dir / "YLT.csv", second)
+    w(csv_dir / "GerSch.csv", "Book,Chapter,Verse,Text\nGenesis,1,1,Im Anfang schuf Gott die Himmel und die Erde.\n")
+    w(d / "bible_databases" / "README.md", "# bible_databases\n")
 
 
 FCE_XML = """<learner><head sortkey="X"><candidate><personnel><language>{lang}</language><age>21-25</age></personnel></candidate>
@@ -99,13 +108,25 @@ def blog_gender(d, bad):
     _blogs(d / "blog_gender", bad)
 
 
+PERSONA = {"country": "U.S.A", "politics": "LeftWing", "tod": "Morning", "age": "25-34", "education": "Bachelor", "ethnic": "Caucasian", "gender": "Female"}
+
+
+def _pastel_obj(i, persona, out, level="sentences"):
+    """One object per file as in data_v2.zip (keys with dots; a string at sentence level, lists for stories)."""
+    many = level == "stories"
+    return {"annotation_id": str(i), "per_annotation_id": str(i), "id": f"{i}_1" + ("" if many else "_2"), "persona": persona,
+            "input.keywords": ["(a|b)"] * 5 if many else "(a|b)", "input.images": ["https://example.org/i.jpg"] * 5 if many else "https://example.org/i.jpg",
+            "input.sentences": ["a reference sentence ."] * 5 if many else "a reference sentence .", "output.sentences": out}
+
+
 def _pastel(d, bad):
-    root = d / "PASTEL" / "data" / "sentences" / "train"
-    persona = {"age": "25-34", "education": "Bachelor", "gender": "Female", "ethnic": "Caucasian", "politics": "LeftWing", "tod": "Morning"}
-    w(root / "1.json", json.dumps({"persona": persona, "sentence": "We went to the beach."}))
-    w(root / "2.json", json.dumps({"persona": {**persona, "age": "55-74", "gender": "Male"}, "sentences": ["It rained.", "We left."]}))
+    v2 = d / "PASTEL" / "data" / "v2"  # a clone of dykang/PASTEL with data/data_v2.zip unzipped under data/
+    w(v2 / "sentences" / "train" / "100_1_2.json", json.dumps(_pastel_obj(100, PERSONA, "We went to the beach.")))
+    w(v2 / "sentences" / "valid" / "101_1_2.json", json.dumps(_pastel_obj(101, {**PERSONA, "age": "55-74", "gender": "Male"}, "It rained.")))
+    w(v2 / "sentences" / "test" / "102_1_2.json", json.dumps(_pastel_obj(102, {**PERSONA, "gender": ""}, "No gender given.")))
+    w(v2 / "stories" / "train" / "200_1.json", json.dumps(_pastel_obj(200, {**PERSONA, "age": "18-24"}, ["One.", "Two.", "Three.", "Four.", "Five."], "stories")))
     if bad:
-        w(root / "3.json", json.dumps({"sentence": "no persona"}))
+        w(v2 / "sentences" / "test" / "103_1_2.json", json.dumps({"id": "103_1_2", "output.sentences": "no persona"}))
 
 
 POLITE_HEADER = "Community,Id,Request,Score1,Score2,Score3,Score4,Score5,TurkId1,TurkId2,TurkId3,TurkId4,TurkId5,Normalized Score\n"
@@ -159,35 +180,49 @@ def hate_speech(d, bad):
 
 def davidson(d, bad):
     head = ",count,hate_speech,offensive_language,neither,class,tweet\n" if not bad else ",count,tweet\n"
-    body = "0,3,0,0,3,2,\"!!! RT @user: as a woman you shouldn't complain\"\n1,3,0,3,0,1,\"offensive tweet\"\n2,3,3,0,0,0,hateful tweet\n"
-    w(d / "hate_speech_and_offensive_language" / "labeled_data.csv", head + (body if not bad else "0,3,x\n"))
+    body = "0,3,0,0,3,2,\"!!! RT @user: as a woman you shouldn't complain &amp; go\"\n1,3,0,3,0,1,\"offensive\ntweet on two lines\"\n2,3,3,0,0,0,hateful tweet\n"
+    root = d / "hate_speech_and_offensive_language"  # a clone: the table is data/labeled_data.csv
+    w(root / "data" / "labeled_data.csv", head + (body if not bad else "0,3,x\n"))
+    w(root / "data" / "readme.md", "labeled_data.csv\n")
+    w(root / "lexicons" / "refined_ngram_dict.csv", "ngram,prophate\nallah akbar,0.87\n")
 
 
 def gede(d, bad):
     w(d / "gede_essay_detection" / "gede.csv", "id,text,label\n1,An essay by a student.,human\n2,An essay by a model.,gpt-4\n" + ("3,Orphan essay.,\n" if bad else ""))
 
 
+DETECTRL_DATA = Path("DetectRL") / "Benchmark" / "Benchmark_Data"  # a clone of NLP2CT/DetectRL in ROOT/DetectRL/
+
+
 def detectrl_multi(d, bad):
-    rows = [{"text": "human abstract", "label": "human", "llm_type": "human", "data_type": "arxiv"},
-            {"text": "gpt abstract", "label": "llm", "llm_type": "GPT-3.5"}, {"text": "palm abstract", "label": "llm", "llm_type": "PaLM-2"}]
+    # as released: human rows also carry llm_type (the model of the paired generation); keys text, label, data_type, llm_type
+    rows = [{"text": "human abstract", "label": "human", "data_type": "abstract", "llm_type": "ChatGPT"},
+            {"text": "gpt abstract", "label": "llm", "data_type": "abstract", "llm_type": "ChatGPT"},
+            {"text": "palm abstract", "label": "llm", "data_type": "prompt_SICO", "llm_type": "Google-PaLM"}]
     if bad:
-        rows.append({"text": "who wrote this", "label": "robot", "llm_type": "x"})
-    w(d / "machine_text_detection_DetectRL_arxiv" / "arxiv_test.json", json.dumps(rows))
+        rows.append({"text": "who wrote this", "label": "robot", "data_type": "abstract", "llm_type": "x"})
+    w(d / DETECTRL_DATA / "Multi_Domain" / "multi_domains_arxiv_test.json", json.dumps(rows, indent=4))
+    w(d / DETECTRL_DATA / "Multi_Domain" / "multi_domains_xsum_test.json", json.dumps([{"text": "other domain", "label": "human", "llm_type": "ChatGPT"}]))
+    w(d / "DetectRL" / "Benchmark" / "Tasks" / "Task1" / "multi_domains_arxiv_test.json", json.dumps([{"text": "copy", "label": "human", "llm_type": "x"}]))
 
 
 def detectrl_binary(d, bad):
-    rows = [{"text": "human story", "label": "human"}, {"text": "paraphrased story", "label": "llm", "llm_type": "Claude"}]
+    rows = [{"text": "human story", "label": "human", "data_type": "story", "llm_type": "Claude-instant"},
+            {"text": "paraphrased story", "label": "llm", "data_type": "paraphrase_dipper_llm", "llm_type": "Claude-instant"}]
     if bad:
         rows.append({"label": "llm"})
-    w(d / "machine_text_detection_DetectRL_paraphrase_attacks" / "paraphrase.json", json.dumps(rows))
+    w(d / DETECTRL_DATA / "Paraphrase_Attacks" / "paraphrase_attacks_llm_test.json", json.dumps(rows))
+    w(d / DETECTRL_DATA / "Paraphrase_Attacks" / "paraphrase_dipper_llm_test.json", json.dumps([{"text": "sub-attack", "label": "llm", "llm_type": "x"}]))
 
 
 def m4(d, bad):
-    root = d / "M4"
-    w(root / "arxiv_chatGPT.jsonl", jl({"human_text": "human abstract one", "machine_text": "chatgpt abstract", "model": "chatGPT"}))
-    w(root / "arxiv_cohere.jsonl", jl({"human_text": "human abstract one", "machine_text": "cohere abstract"}))
-    w(root / "arxiv_bloomz.jsonl", jl({"human_text": "human abstract two", "machine_text": "bloomz abstract"}))
+    root = d / "M4" / "data"  # a clone of mbzuai-nlp/M4: data/<domain>_<model>.jsonl
+    row = {"prompt": "Write an abstract", "source": "arxiv", "source_ID": "1"}
+    w(root / "arxiv_chatGPT.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "chatgpt abstract", "model": "gpt-3.5-turbo"}))
+    w(root / "arxiv_cohere.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "cohere abstract", "model": "cohere"}))
+    w(root / "arxiv_bloomz.jsonl", jl({**row, "human_text": "human abstract two", "machine_text": "bloomz abstract", "model": "bloomz"}))
     w(root / "reddit_chatGPT.jsonl", jl({"human_text": "other domain", "machine_text": "other"}))
+    w(d / "M4" / "README.md", "# M4\n")
     if bad:
         w(root / "arxiv_dolly.jsonl", jl({"human_text": "h"}))
 
@@ -208,16 +243,19 @@ CASES = {
     "masc_text_genre": (masc, {"blog", "telephone"}, lambda b: len(b.labelled_texts) == 4, ["masc_text_genre", "no file matches"]),
     "ceeces": (ceeces, {"1680-1699", "1740-1759"}, lambda b: "ED:" not in b.labelled_texts[0].text and "JOHN" not in b.labelled_texts[0].text,
                ["smith.txt", "letter 4", "<Q> header"]),
-    "bible_versions": (bible_versions, {"KJV", "YLT"}, lambda b: len(b.labelled_texts) == 2, ["t_ylt.csv", "row 1", "'t'"]),
+    "bible_versions": (bible_versions, {"KJV", "YLT"},
+                       lambda b: len(b.labelled_texts) == 3 and b.info["skipped_missing_verse"] == 1 and b.info["dropped_identical"] == 2
+                       and "WEB" in b.info["versions_missing"], ["YLT.csv", "header", "Book,Chapter,Verse,Text"]),
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
                lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\nSecond para" and len(b.labelled_texts) == 4,
                ["doc2.xml", "candidate/personnel/language"]),
     "blog_age": (blog_age, {"13-17", "23-27", "33-48"}, lambda b: any("café" in r.text for r in b.labelled_texts) and len(b.labelled_texts) == 4,
                  ["notes.xml", "file name"]),
     "blog_gender": (blog_gender, {"male", "female"}, lambda b: len(b.labelled_texts) == 5, ["notes.xml", "file name"]),
-    "pastel_age": (_pastel, {"25-34", "55-74"}, lambda b: "It rained. We left." in {r.text for r in b.labelled_texts}, ["3.json", "'persona'"]),
-    "pastel_gender": (_pastel, {"Female", "Male"}, lambda b: True, ["3.json", "'persona'"]),
-    "pastel_tod": (_pastel, {"Morning"}, lambda b: True, ["3.json", "'persona'"]),
+    "pastel_age": (_pastel, {"25-34", "55-74"}, lambda b: {r.text for r in b.labelled_texts} == {"We went to the beach.", "It rained.", "No gender given."},
+                   ["103_1_2.json", "'persona'"]),
+    "pastel_gender": (_pastel, {"Female", "Male"}, lambda b: len(b.labelled_texts) == 2 and b.info["no_attribute"] == 1, ["103_1_2.json", "'persona'"]),
+    "pastel_tod": (_pastel, {"Morning"}, lambda b: len(b.labelled_texts) == 3, ["103_1_2.json", "'persona'"]),
     "wikipedia_politeness": (_politeness("wikipedia.annotated.csv"), {"polite", "neutral", "impolite"},
                              lambda b: Counter(r.label for r in b.labelled_texts) == {"impolite": 2, "neutral": 4, "polite": 2},
                              ["wikipedia.annotated.csv", "row 2", "'Normalized Score'"]),
@@ -231,13 +269,14 @@ CASES = {
     "telegram-spam-ham": (telegram, {"ham", "spam"}, lambda b: True, ["dataset.csv", "row 1", "'text_type'"]),
     "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["dropped_label"] == 1,
                     ["annotations_metadata.csv", "row 4", "'file_id'"]),
-    "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"}, lambda b: True,
+    "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"},
+                                           lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts},
                                            ["labeled_data.csv", "row 1", "'class'"]),
     "gede_essay_detection": (gede, {"human", "gpt-4"}, lambda b: True, ["gede.csv", "row 3", "label"]),
-    "machine_text_detection_DetectRL_arxiv": (detectrl_multi, {"human", "GPT-3.5", "PaLM-2"}, lambda b: True,
-                                              ["arxiv_test.json", "item 3", "'label'", "robot"]),
-    "machine_text_detection_DetectRL_paraphrase_attacks": (detectrl_binary, {"human", "llm"}, lambda b: True,
-                                                           ["paraphrase.json", "item 2", "'text'"]),
+    "machine_text_detection_DetectRL_arxiv": (detectrl_multi, {"human", "ChatGPT", "Google-PaLM"}, lambda b: len(b.labelled_texts) == 3,
+                                              ["multi_domains_arxiv_test.json", "item 3", "'label'", "robot"]),
+    "machine_text_detection_DetectRL_paraphrase_attacks": (detectrl_binary, {"human", "llm"}, lambda b: len(b.labelled_texts) == 2,
+                                                           ["paraphrase_attacks_llm_test.json", "item 2", "'text'"]),
     "machine_text_detection_M4_arxiv": (m4, {"human", "chatGPT", "cohere"},
                                         lambda b: Counter(r.label for r in b.labelled_texts)["human"] == 1 and "bloomz abstract" not in {r.text for r in b.labelled_texts},
                                         ["arxiv_dolly.jsonl", "line 1", "'machine_text'"]),
@@ -295,3 +334,199 @@ def test_catalogue_metadata_matches_steb():
     by_cat = Counter(cat for c in CORPORA.values() for cat in c.categories)
     assert by_cat["genre"] == 3 and by_cat["time"] == 2 and by_cat["dialect"] == 2
     assert len([n for n in CORPORA if "MAGE" in n]) == 10 and len([n for n in CORPORA if "DetectRL" in n]) == 8
+
+
+# ---- releases as cloned: alternative layouts, options -------------------------------------------------------
+def test_bible_older_layout_and_version_choice(tmp_path):
+    old = tmp_path / "bible_versions" / "csv"  # bible_databases before 2024: csv/t_<abbr>.csv with id,b,c,v,t
+    w(old / "t_kjv.csv", "id,b,c,v,t\n1001001,1,1,1,In the beginning God created the heaven and the earth.\n")
+    w(old / "t_dby.csv", "id,b,c,v,t\n1001001,1,1,1,In the beginning God created the heavens and the earth.\n")
+    w(old / "t_web.csv", "id,b,c,v,t\n1001001,1,1,1,In the beginning God created the heavens and the earth!\n")
+    w(old / "key_english.csv", "b,n,t,g\n1,Genesis,OT,1\n")
+    b = load(tmp_path, "bible_versions")
+    assert b.info["versions"] == ["Darby", "KJV", "WEB"] and "Douay-Rheims" in b.info["versions_missing"]
+    assert {r.label for r in b.labelled_texts} == {"KJV", "Darby", "WEB"}
+    picked = load(tmp_path, "bible_versions", versions="KJV,WEB")
+    assert {r.label for r in picked.labelled_texts} == {"KJV", "WEB"}
+
+
+def test_bible_duplicate_verse_with_other_text_is_refused(tmp_path):
+    csv_dir = tmp_path / "bible_versions" / "formats" / "csv"
+    w(csv_dir / "KJV.csv", "Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning.\nGenesis,1,1,A second text for the same verse.\n")
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, "bible_versions")
+    assert all(n in str(err.value) for n in ("KJV.csv", "row 2", "conflicting", "verse")), str(err.value)
+
+
+def test_pastel_reads_v2_only_when_both_releases_are_unzipped(tmp_path):
+    _pastel(tmp_path, False)
+    v1 = tmp_path / "PASTEL" / "data" / "sentences" / "train"  # data.zip (v1) beside data_v2.zip
+    w(v1 / "100_1_2.json", json.dumps(_pastel_obj(100, PERSONA, "We went to the beach.")))
+    w(v1 / "900_1_2.json", json.dumps(_pastel_obj(900, {**PERSONA, "age": "35-44"}, "A noisy v1 sentence.")))
+    b = load(tmp_path, "pastel_age")
+    assert {r.label for r in b.labelled_texts} == {"25-34", "55-74"} and Path(b.info["root"]).parts[-2:] == ("v2", "sentences")
+
+
+def test_pastel_duplicate_id_with_flipped_label_is_refused(tmp_path):
+    _pastel(tmp_path, False)
+    copy = tmp_path / "PASTEL" / "data" / "v2" / "sentences" / "test" / "copy.json"
+    w(copy, json.dumps(_pastel_obj(100, PERSONA, "We went to the beach.")))  # an exact copy is counted and skipped
+    b = load(tmp_path, "pastel_age")
+    assert b.info["duplicate_id"] == 1 and len(b.labelled_texts) == 3
+    w(copy, json.dumps(_pastel_obj(100, {**PERSONA, "age": "75<"}, "We went to the beach.")))
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, "pastel_age")
+    assert all(n in str(err.value) for n in ("copy.json", "'100_1_2'", "'id'", "conflicting", "'75<'")), str(err.value)
+
+
+def test_hate_speech_duplicate_file_id_with_flipped_label_is_refused(tmp_path):
+    hate_speech(tmp_path, False)
+    meta = tmp_path / "hate_speech" / "annotations_metadata.csv"
+    meta.write_text(meta.read_text(encoding="utf-8") + "12834217_1,572066,1346,0,hate\n", encoding="utf-8")
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, "hate_speech")
+    assert all(n in str(err.value) for n in ("annotations_metadata.csv", "row 4", "'file_id'", "conflicting", "12834217_1")), str(err.value)
+
+
+def test_hate_speech_file_id_outside_the_release_is_refused(tmp_path):
+    hate_speech(tmp_path, False)
+    w(tmp_path / "secret.txt", "not part of the release")
+    meta = tmp_path / "hate_speech" / "annotations_metadata.csv"
+    meta.write_text(meta.read_text(encoding="utf-8") + "../../secret,1,1,0,hate\n", encoding="utf-8")
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, "hate_speech")
+    assert all(n in str(err.value) for n in ("annotations_metadata.csv", "row 4", "outside the release")), str(err.value)
+
+
+def test_ewave_duplicate_language_id_is_refused(tmp_path):
+    ewave(tmp_path, False)
+    w(tmp_path / "eWAVE" / "cldf" / "languages.csv", "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n1,Welsh English,\n")
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, "eWAVE")
+    assert all(n in str(err.value) for n in ("languages.csv", "row 3", "'ID'", "conflicting")), str(err.value)
+
+
+def test_m4_files_at_the_folder_top_and_human_only_file(tmp_path):
+    root = tmp_path / "machine_text_detection_M4_wikihow"  # files copied without the data/ folder
+    w(root / "wikihow_davinci.jsonl", jl({"human_text": "how to cook rice", "machine_text": "step one, rinse"}))
+    w(root / "wikihow_human.jsonl", jl({"human_text": "how to tie a knot"}))
+    b = load(tmp_path, "machine_text_detection_M4_wikihow")
+    assert Counter(r.label for r in b.labelled_texts) == {"human": 2, "davinci": 1}
+
+
+def test_detectrl_train_split_must_exist_when_asked(tmp_path):
+    detectrl_multi(tmp_path, False)
+    with pytest.raises(DataValidationError, match="multi_domains_arxiv_train.json"):
+        load(tmp_path, "machine_text_detection_DetectRL_arxiv", split="all")
+
+
+def test_x_genre_from_the_local_hub_cache(tmp_path, monkeypatch):
+    snap = tmp_path / "hub" / "datasets--TajaKuzman--X-GENRE-text-genre-dataset" / "snapshots" / "7db58de"
+    w(snap / "X-GENRE-test.jsonl", jl({"text": "Click here to buy.", "labels": "Promotion", "dataset": "FTD", "language": "English"},
+                                      {"text": "Kliknite tukaj.", "labels": "Promotion", "dataset": "GINCO", "language": "Slovenian"}))
+    w(snap.parent.parent / "refs" / "main", "7db58de")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    b = load(tmp_path / "elsewhere", "x_genre")
+    assert [(r.label, r.text) for r in b.labelled_texts] == [("Promotion", "Click here to buy.")]
+
+
+# ---- suite membership: exactly the catalogue's rows ---------------------------------------------------------
+#: The STEB catalogue's rows (Table 15) for this distribution's datasets, written out independently of the code:
+#: (dataset, task, classes, per class, texts). "fce_11"/"ceces" in one table of the catalogue are fce_l1/ceeces.
+CATALOGUE = """
+bible_versions 8 200 1600 C A | blog_age 3 200 600 C A | blog_gender 2 200 400 C A | ceeces 6 200 1200 C A | core 38 25 950 C A
+eWAVE 53 29 1537 C A | endive 6 200 1200 C A | enron_spam 2 200 400 C A | fce_l1 15 25 375 C A | gede_essay_detection 4 200 800 C
+hate_speech 2 200 400 C A | hate_speech_and_offensive_language 3 200 600 C A | masc_text_genre 19 150 2850 C A
+machine_text_detection_DetectRL_arxiv 5 200 1000 C | machine_text_detection_DetectRL_direct_prompt 5 200 1000 C
+machine_text_detection_DetectRL_paraphrase_attacks 2 200 400 C | machine_text_detection_DetectRL_perturbation_attacks 2 200 400 C
+machine_text_detection_DetectRL_prompt_attacks 2 200 400 C | machine_text_detection_DetectRL_writing_prompt 5 200 1000 C
+machine_text_detection_DetectRL_xsum 5 200 1000 C | machine_text_detection_DetectRL_yelp_review 5 200 1000 C
+machine_text_detection_M4_arxiv 6 200 1200 C | machine_text_detection_M4_peerread 6 200 1200 C | machine_text_detection_M4_reddit 6 200 1200 C
+machine_text_detection_M4_wikihow 5 200 1000 C | machine_text_detection_M4_wikipedia 5 200 1000 C
+machine_text_detection_MAGE_cmv 28 60 1680 C | machine_text_detection_MAGE_eli5 28 73 2044 C | machine_text_detection_MAGE_hswag 28 66 1848 C
+machine_text_detection_MAGE_roct 28 76 2128 C | machine_text_detection_MAGE_sci_gen 28 36 1008 C | machine_text_detection_MAGE_squad 28 55 1540 C
+machine_text_detection_MAGE_tldr 28 57 1596 C | machine_text_detection_MAGE_wp 28 70 1960 C | machine_text_detection_MAGE_xsum 28 86 2408 C
+machine_text_detection_MAGE_yelp 28 42 1176 C | pastel_age 6 25 150 C A | pastel_education 8 25 200 C A | pastel_ethnic 9 25 225 C A
+pastel_gender 3 55 165 C A | pastel_politics 3 200 600 C A | pastel_tod 5 200 1000 C A | sms_spam 2 200 400 C A
+stackexchange_politeness 3 200 600 C A | telegram-spam-ham 2 200 400 C A | wikipedia_politeness 3 200 600 C A | x_genre 9 46 414 C A
+amazon 500 195 97787 R | fanfiction 500 86 43411 R | stackexchange_retrieval 500 125 62980 R
+probing_amazon 46 27584 27584 P | probing_blog 46 39111 39111 P | probing_reddit 46 16447 16447 P | probing_stackexchange 46 9253 9253 P
+"""
+
+
+def catalogue_rows() -> dict[tuple[str, str], dict[str, int]]:
+    tasks = {"C": "clustering", "A": "pair_all", "R": "retrieval", "P": "probing"}
+    out = {}
+    for item in CATALOGUE.replace("\n", " | ").split("|"):
+        if item.strip():
+            name, c, p, t, *kinds = item.split()
+            for k in kinds:
+                out[(name, tasks[k])] = {"classes": int(c), "per_class": int(p), "texts": int(t)}
+    return out
+
+
+def test_suite_steb_is_exactly_the_catalogue():
+    from steb_datasets_style.catalogue import all_specs
+
+    rows = catalogue_rows()
+    assert len(rows) == 77  # 47 clustering + 23 all-to-all + 3 retrieval + 4 probing of this distribution
+    specs = all_specs()
+    in_suite = {(s.name, t): dict(s.expected[t]) for s in specs if "steb" in s.suites for t in s.tasks_for_suite("steb")}
+    assert in_suite == rows
+    assert {s.name for s in specs if "steb" not in s.suites} == {"reddit"}
+    for s in specs:  # budgets sampled by the loaders are the catalogue's "per class" column
+        if "steb" in s.suites and s.extra.get("per_class") is not None:
+            assert {s.expected[t]["per_class"] for t in s.tasks_for_suite("steb")} == {s.extra["per_class"]}, s.name
+            assert {s.expected[t]["classes"] for t in s.tasks_for_suite("steb")} == {s.extra["classes"]}, s.name
+
+
+def test_mage_from_the_local_hub_cache(tmp_path, monkeypatch):
+    snap = tmp_path / "hub" / "datasets--yaful--MAGE" / "snapshots" / "342663f"
+    w(snap / "test.csv", "\ufefftext,label,src\n\"A human view.\",1,cmv_human\n\"Model text.\",0,cmv_machine_continuation_flan_t5_large\n"
+                         "\"Other domain.\",1,eli5_human\n")
+    w(snap.parent.parent / "refs" / "main", "342663f")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    b = load(tmp_path / "nothing-here", "machine_text_detection_MAGE_cmv")
+    assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "flan_t5_large": 1}
+
+
+def test_x_genre_github_clone_holds_no_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hub"))
+    clone = tmp_path / "x_genre"  # github.com/TajaKuzman/Genre-Datasets-Comparison: notebooks and result sheets only
+    w(clone / "README.md", "# Genre-Datasets-Comparison\n")
+    w(clone / "Creation-of-classifiers-and-cross-prediction" / "data-sheets-with-all-info" / "predictions.csv", "id,text,pred\n1,\"x\",News\n")
+    with pytest.raises(DatasetNotFoundError, match="X-GENRE-text-genre-dataset"):
+        load(tmp_path, "x_genre")
+
+
+#: the data/ file names of github.com/mbzuai-nlp/M4 as cloned (names only; contents here are synthetic)
+M4_FILES = ("arabic_chatGPT arxiv_bloomz arxiv_chatGPT arxiv_cohere arxiv_davinci arxiv_dolly arxiv_flant5 "
+            "bulgarian_true_and_fake_news_chatGPT bulgarian_true_and_fake_news_davinci germanwikipedia_chatgpt id-newspaper_chatGPT "
+            "peerread_bloomz peerread_chatgpt peerread_cohere peerread_davinci peerread_dolly peerread_llama qazh_chatgpt qazh_davinci "
+            "reddit_bloomz reddit_chatGPT reddit_cohere reddit_davinci reddit_dolly reddit_flant5 russian_chatGPT russian_davinci "
+            "urdu_chatGPT wikihow_bloomz wikihow_chatGPT wikihow_cohere wikihow_davinci wikihow_dolly2 wikipedia_bloomz "
+            "wikipedia_chatgpt wikipedia_cohere wikipedia_davinci wikipedia_dolly").split()
+
+
+@pytest.mark.parametrize("domain, classes", [("arxiv", 6), ("peerread", 6), ("reddit", 6), ("wikihow", 5), ("wikipedia", 5)])
+def test_m4_clone_gives_the_catalogue_class_count(tmp_path, domain, classes):
+    for stem in M4_FILES:
+        w(tmp_path / "M4" / "data" / f"{stem}.jsonl", jl({"human_text": f"human text of {stem}", "machine_text": f"machine text of {stem}"}))
+    name = f"machine_text_detection_M4_{domain}"
+    b = load(tmp_path, name)
+    assert len({r.label for r in b.labelled_texts}) == classes == CORPORA[name].classes
+    assert not any("bloomz" in r.label or "wikipedia" in r.text and domain != "wikipedia" for r in b.labelled_texts)
+
+
+#: the English-version file names of formats/csv/ in the current github.com/scrollmapper/bible_databases (names only)
+BIBLE_CURRENT_ENGLISH = "ACV AKJV ASV BBE BSB CPDV DRC Darby Geneva1599 JPS Jubilee2000 KJV KJVA KJVPCE LEB LITV MKJV NHEB OEB RLT RNKJV RWebster Rotherham Tyndale UKJV Webster Wycliffe YLT".split()
+
+
+def test_bible_current_release_holds_seven_of_the_eight_versions(tmp_path):
+    csv_dir = tmp_path / "bible_databases" / "formats" / "csv"
+    for stem in BIBLE_CURRENT_ENGLISH:
+        w(csv_dir / f"{stem}.csv", f"Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning ({stem}).\nRevelation,22,21,\n")
+    b = load(tmp_path, "bible_versions")
+    assert b.info["versions"] == sorted(["ASV", "BBE", "Darby", "Douay-Rheims", "KJV", "Webster", "YLT"])
+    assert b.info["versions_missing"] == ["WEB"] and "7 of the 8" in CORPORA["bible_versions"].spec().size
+    assert b.info["class_counts"] == {v: 1 for v in b.info["versions"]} and b.info["skipped_missing_verse"] == 7

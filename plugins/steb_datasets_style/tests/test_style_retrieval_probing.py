@@ -95,7 +95,9 @@ def stub_extractor():
 def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatch):
     monkeypatch.delenv("STEB_CACHE_DIR", raising=False)
     luar(tmp_path / "amazon")  # shared with the retrieval dataset: ROOT/amazon/
-    jl(tmp_path / "amazon" / "extra.jsonl", {"author_id": "x", "syms": ["query 0 one", "nan text"]})  # duplicate + non-finite
+    with (tmp_path / "amazon" / "test_targets.jsonl").open("a", encoding="utf-8") as f:  # duplicate + non-finite
+        f.write(json.dumps({"author_id": "x", "syms": ["query 0 one", "nan text"]}) + "\n")
+    jl(tmp_path / "amazon" / "train.jsonl", {"author_id": "t", "syms": ["a training author, not probed"]})  # LUAR's other files
     b = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
     texts = {r.text: r.features for r in b.feature_texts}
     assert texts["query 1 two"] == {"n_chars": 11.0, "n_words": 3.0}
@@ -144,3 +146,28 @@ def test_probing_malformed_source(tmp_path, stub_extractor):
 
 def test_probing_default_extractor_is_lftk():
     assert SPECS["probing_amazon"].extra["feature_extractor"] == "lftk-probing"
+
+
+# ---- LUAR's own folder names and file pairs (github.com/LLNL/LUAR scripts) -----------------------------
+def test_luar_folders_as_its_scripts_write_them(tmp_path):
+    # Amazon: scripts/split_amazon.py writes data/raw_amazon/validation_{queries,targets}.jsonl beside train.jsonl
+    raw = tmp_path / "raw_amazon"
+    jl(raw / "train.jsonl", {"author_id": 9, "syms": ["training"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]})
+    jl(raw / "validation_queries.jsonl", *[{"author_id": i, "syms": [f"q{i}"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]} for i in range(2)])
+    jl(raw / "validation_targets.jsonl", *[{"author_id": i, "syms": [f"t{i}a", f"t{i}b"], "hour": [1, 1], "minute": [2, 2], "day": [3, 3],
+                                            "action_type": [0, 0]} for i in range(2)])
+    rs = load("amazon", tmp_path / "amazon").retrieval
+    assert [q.author for q in rs.queries] == ["0", "1"] and rs.targets[1].texts_ == ("t1a", "t1b")
+    # fan fiction: scripts/preprocess_pan_into_paragraphs.py writes data/pan_paragraph/{queries,targets}_raw.jsonl
+    pan = tmp_path / "pan_paragraph"
+    jl(pan / "queries_raw.jsonl", {"author_id": 0, "syms": ["para one", "para two"]}, {"author_id": 1, "syms": ["other"]})
+    jl(pan / "targets_raw.jsonl", {"author_id": 0, "syms": ["para three"]}, {"author_id": 1, "syms": ["more"]})
+    rs = load("fanfiction", tmp_path / "fanfiction").retrieval
+    assert rs.queries[0].texts_ == ("para one", "para two") and len(rs.targets) == 2
+
+
+def test_luar_folder_without_pair_names_the_missing_file(tmp_path):
+    jl(tmp_path / "amazon" / "validation_queries.jsonl", {"author_id": 0, "syms": ["q"]})
+    with pytest.raises(Exception) as err:
+        load("amazon", tmp_path / "amazon")
+    assert "test_queries.jsonl" in str(err.value) and "Obtain" in str(err.value)
