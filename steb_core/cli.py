@@ -240,9 +240,10 @@ def _fmt(value: Optional[float]) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
-from .report.command import report_command  # noqa: E402 - the report package owns its command
+from .report.command import export_clusters_command, report_command  # noqa: E402 - the report package owns its commands
 
 app.command("report")(report_command)
+app.command("export-clusters")(export_clusters_command)
 
 
 @app.command("cite")

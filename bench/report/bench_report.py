@@ -47,20 +47,35 @@ def cold_run(results: Path, out: Path, html: bool) -> tuple[float, float, float]
     return wall, float(total), float(printed)
 
 
-def screenshot(html: Path, png: Path) -> None:
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def screenshot(html: Path, png: Path, width: int = 1400, height: int = 2400, full_page: bool = False) -> None:
+    """Headless Chromium (Debian's ``chromium``), through playwright when installed, else its --screenshot flag."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         raise SystemExit("chromium not found: apt-get install -y chromium")
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(
-            [
-                browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", f"--screenshot={png}", "--window-size=1400,2400",
-                "--hide-scrollbars", html.resolve().as_uri(),
-            ],
-            check=True, capture_output=True, timeout=120,
-        )
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            sync_playwright = None
+        if sync_playwright is not None:
+            with sync_playwright() as pw:
+                context = pw.chromium.launch_persistent_context(
+                    profile, executable_path=browser, headless=True, args=ARGS, viewport={"width": width, "height": height}
+                )
+                page = context.new_page()
+                page.goto(html.resolve().as_uri())
+                page.wait_for_load_state("load")
+                page.screenshot(path=str(png), full_page=full_page)
+                context.close()
+        else:
+            subprocess.run(
+                [browser, "--headless", *ARGS, "--disable-quic", f"--user-data-dir={profile}", f"--screenshot={png}",
+                 f"--window-size={width},{height}", "--hide-scrollbars", html.resolve().as_uri()],
+                check=True, capture_output=True, timeout=120,
+            )
     try:  # a 256-colour palette keeps the committed PNG small (the page is flat colours and text)
         from PIL import Image
 

@@ -16,8 +16,9 @@ __all__ = ["AggregateResult", "Column", "MissingInput", "DatasetInfo", "ResultTa
 
 
 def builtin_aggregators() -> list[AggregatorSpec]:
-    """Operational, definitional (objects of study, linguistic features, content independence),
-    per-application (ATD, adversarial ATD, AV, AR) and multilingual aggregators."""
+    """Operational; definitional (the mean of objects of study, linguistic features and authorship,
+    each also a column, plus content independence); per-application (ATD, adversarial ATD, AV, AR and
+    their average) and multilingual aggregators."""
     from .applications import application_specs
     from .definitional import definitional_specs
     from .operational import operational_spec

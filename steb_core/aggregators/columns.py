@@ -7,7 +7,7 @@ from typing import Sequence
 from .result import Column, MissingInput
 from .table import ResultTable
 
-__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns"]
+__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns", "rows_column"]
 
 #: Strict metric per task type: order alignment counts only when the style is found despite a content
 #: distractor (the content-independence column uses this map).
@@ -25,8 +25,9 @@ DISTRACTOR_METRIC: dict[str, str | tuple[str, ...]] = {
 #: help there and plain accuracy is already content-independent.
 OPERATIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": ("distractor_accuracy", "accuracy")}
 
-#: Object-of-study, feature and application columns use plain order-alignment accuracy.
-DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": "accuracy"}
+#: Object-of-study, feature and application columns use plain order-alignment accuracy; a result that
+#: reports only distractor accuracy (every instance of the dataset has a distractor) counts with that.
+DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": ("accuracy", "distractor_accuracy")}
 
 
 def metric_label(metric: str | tuple[str, ...] | None) -> str:
@@ -86,3 +87,30 @@ def mean_of_columns(encoders: Sequence[str], columns: Sequence[Column]) -> tuple
             scores[enc] = sum(values) / len(values)  # type: ignore[arg-type]
     return scores, missing
 
+
+
+def rows_column(
+    table: ResultTable,
+    name: str,
+    label: str,
+    rows: Sequence[tuple[str, Sequence[tuple[str, str]]]],
+    metrics: dict[str, str | tuple[str, ...]],
+    *,
+    empty_reason: str,
+) -> Column:
+    """Mean over ``rows`` of the mean within each row (all-or-nothing at both levels).
+
+    ``rows`` are (row label, (dataset, task) inputs); a row with several datasets (STEB's Blog row =
+    blog_age + blog_gender) counts once in the column, however many inputs it has.
+    """
+    row_columns = [
+        mean_column(table, f"{name}#{row_label}", row_label, list(inputs), metrics, empty_reason=empty_reason)
+        for row_label, inputs in rows
+    ]
+    inputs = [i for row in row_columns for i in row.inputs]
+    if not row_columns:
+        scores = {enc: None for enc in table.encoders}
+        missing = {enc: [MissingInput("", "", empty_reason)] for enc in table.encoders}
+        return Column(name, label, scores, missing, [], note=empty_reason)
+    scores, missing = mean_of_columns(table.encoders, row_columns)
+    return Column(name, label, scores, missing, inputs, rows=row_columns)

@@ -6,6 +6,11 @@ cluster, and the operational score the mean over task types. Clusters are discov
 encoders that have every dataset of that task type, so adding a model with partial results neither
 changes the others' scores nor gets a score itself. Datasets tagged ``multilingual`` (non-English)
 are left out: they have their own score.
+
+A *frozen* cluster set (:class:`~.clusters.ClusterSet`, ``steb report --clusters FILE``, set on the
+table as ``table.cluster_set``) replaces discovery, so scores do not depend on which other models are in
+the folder: its clusters are used restricted to the datasets in scope, and a dataset in scope that the
+set does not list is a cluster of its own (said in the task's note).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 
 from ..specs import AggregatorSpec
 from .columns import OPERATIONAL_METRIC, mean_of_columns, metric_for, metric_label
-from .redundancy import MIN_MODELS, THRESHOLD, discover_clusters
+from .redundancy import MIN_MODELS, THRESHOLD, ClusterResult, discover_clusters
 from .result import AggregateResult, Column, MissingInput
 from .table import ResultTable, as_table, task_type_order
 
@@ -42,7 +47,8 @@ def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]
             missing[enc] = gaps
     complete = [enc for enc in table.encoders if enc not in missing]
     matrix = np.array([[values[enc][d] for d in datasets] for enc in complete], dtype=float).reshape(len(complete), len(datasets))
-    found = discover_clusters(matrix, datasets, complete)
+    frozen = getattr(table, "cluster_set", None)
+    found = _frozen_clusters(frozen, task, datasets) if frozen is not None else discover_clusters(matrix, datasets, complete)
     scores: dict[str, float | None] = {}
     for enc in table.encoders:
         if enc in missing:
@@ -53,6 +59,21 @@ def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]
     label = f"{task} ({metric_label(metric)})"
     column = Column(f"operational/{task}", label, scores, missing, [(d, task) for d in datasets], found.note)
     return column, {"metric": metric_label(metric), **asdict(found)}
+
+
+def _frozen_clusters(frozen: Any, task: str, datasets: list[str]) -> ClusterResult:
+    """The frozen clusters of ``task`` restricted to ``datasets``; unlisted datasets are singletons."""
+    listed = frozen.tasks.get(task, [])
+    in_scope = set(datasets)
+    clusters = [[d for d in c if d in in_scope] for c in listed]
+    clusters = [c for c in clusters if c]
+    covered = {d for c in clusters for d in c}
+    extra = [d for d in datasets if d not in covered]
+    notes = []
+    if extra:
+        notes.append(f"not in the cluster set, each its own cluster: {', '.join(extra)}")
+    clusters += [[d] for d in extra]
+    return ClusterResult(clusters, f"frozen: {frozen.name or frozen.source or 'cluster set'}", list(frozen.models), note="; ".join(notes))
 
 
 def _english_inputs(table: ResultTable) -> list[tuple[str, str]]:
@@ -70,6 +91,19 @@ def operational_score(results: Any, datasets: Any = None) -> AggregateResult:
         sub_columns.append(column)
         clusters[task] = info
     scores, missing = mean_of_columns(table.encoders, sub_columns)
+    frozen = getattr(table, "cluster_set", None)
+    if frozen is not None:
+        cluster_source = frozen.describe()
+        frozen_info = {"name": frozen.name, "source": frozen.source, "n_models": frozen.n_models, "models": list(frozen.models)}
+    else:
+        used = sorted({m for info in clusters.values() for m in info.get("models", [])})
+        cluster_source = f"discovered from the {len(used)} model(s) with complete results in these results"
+        if any(info.get("method") == "none" for info in clusters.values()):
+            cluster_source += (
+                f" (fewer than {MIN_MODELS} for some task types: there every dataset is its own cluster; "
+                "to compare with others' scores, freeze a shared set with --clusters FILE)"
+            )
+        frozen_info = None
     return AggregateResult(
         name="operational",
         label="Operational",
@@ -84,7 +118,15 @@ def operational_score(results: Any, datasets: Any = None) -> AggregateResult:
             f"(needs >= {MIN_MODELS} models with complete results, else each dataset is its own cluster)."
         ),
         sub_columns=sub_columns,
-        details={"clusters": clusters, "distance": "1 - spearman_rho", "threshold": THRESHOLD, "min_models": MIN_MODELS},
+        details={
+            "clusters": clusters,
+            "distance": "1 - spearman_rho",
+            "threshold": THRESHOLD,
+            "min_models": MIN_MODELS,
+            "cluster_source": cluster_source,
+            "cluster_set": frozen_info,
+            "n_models": frozen.n_models if frozen is not None else len({m for info in clusters.values() for m in info.get("models", [])}),
+        },
         order=10,
     )
 

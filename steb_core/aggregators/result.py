@@ -42,6 +42,17 @@ class Column:
     inputs: list[tuple[str, str]] = field(default_factory=list)
     note: str = ""
     short: str = ""  # a header for narrow terminals; defaults to the label
+    #: the rows averaged into this column, when it is a mean of rows (STEB Table 13: Blog = age + gender,
+    #: PAN by year, ...): each row a column of its own, the mean over its (dataset, task) inputs.
+    rows: list["Column"] = field(default_factory=list)
+
+    @property
+    def structural_gap(self) -> str:
+        """Why no encoder can ever be complete here (a whole input column has nothing in scope), else ''."""
+        reasons = [gap.reason for gaps in self.missing.values() for gap in gaps if not gap.dataset]
+        if reasons:
+            return "; ".join(dict.fromkeys(reasons))
+        return self.note if not self.inputs and self.note else ""
 
     def is_complete(self, encoder: str) -> bool:
         return self.scores.get(encoder) is not None and not self.missing.get(encoder)

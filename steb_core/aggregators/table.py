@@ -5,11 +5,14 @@ Two things are decided here once, so all aggregators agree on them:
 * **the catalogue**: a dataset's categories, applications, languages and content-independence mark
   come from its registered :class:`~steb_core.specs.DatasetSpec` when the plugin is installed, else
   from the ``dataset_meta`` copied into the result record at run time. Aggregators read column
-  membership from this data, never from lists of dataset names.
+  membership from this data; the one exception is STEB's own catalogue, whose definitional rows and
+  AV-overall membership follow the paper's tables (:mod:`.paper`) -- datasets it does not name still
+  join the columns their tags name.
 * **the scope**: which (dataset, task) pairs every encoder is expected to have. By default it is the
   union of what any encoder in the results has (so a model missing a dataset another model ran is
-  incomplete); naming ``suites`` adds every registered dataset of those suites, so a partial run of
-  a suite is reported as partial.
+  incomplete); naming ``suites`` adds every registered dataset of those suites (with the task types
+  ``DatasetSpec.suite_tasks`` gives for the suite), so a partial run of a suite is reported as partial.
+  ``only_datasets``/``only_tasks``/``only_encoders`` narrow records and scope (``steb report`` filters).
 """
 
 from __future__ import annotations
@@ -36,12 +39,18 @@ class DatasetInfo:
     applications: tuple[str, ...] = ()
     content_independence: bool = False
     suites: tuple[str, ...] = ()
+    #: suite -> task types of this dataset in that suite (absent: all of ``tasks``)
+    suite_tasks: tuple[tuple[str, tuple[str, ...]], ...] = ()
     source: str = "spec"  # "spec" (registered plugin) or "result" (dataset_meta of a stored record)
 
     @property
     def multilingual(self) -> bool:
         """Tagged ``multilingual``: scored only by the multilingual score (STEB's other scores are English)."""
         return "multilingual" in self.applications
+
+    def tasks_for_suite(self, suite: str) -> tuple[str, ...]:
+        """The task types this dataset contributes to ``suite`` (all its tasks unless the spec says otherwise)."""
+        return dict(self.suite_tasks).get(suite, self.tasks)
 
     @classmethod
     def from_spec(cls, spec: DatasetSpec) -> "DatasetInfo":
@@ -53,6 +62,7 @@ class DatasetInfo:
             applications=tuple(spec.applications),
             content_independence=bool(spec.content_independence),
             suites=tuple(spec.suites),
+            suite_tasks=tuple((k, tuple(v)) for k, v in dict(getattr(spec, "suite_tasks", {}) or {}).items()),
             source="spec",
         )
 
@@ -66,8 +76,13 @@ class DatasetInfo:
                 return (value,)
             return tuple(str(v) for v in value)
 
+        raw_suite_tasks = meta.get("suite_tasks") or {}
+        suite_tasks = tuple(
+            (str(k), (v,) if isinstance(v, str) else tuple(str(t) for t in v)) for k, v in dict(raw_suite_tasks).items()
+        ) if isinstance(raw_suite_tasks, Mapping) else ()
         return cls(
             name=name,
+            suite_tasks=suite_tasks,
             tasks=tup("tasks"),
             languages=tup("languages", ("en",)),
             categories=tup("categories"),
@@ -105,6 +120,8 @@ class ResultTable:
     expected: list[tuple[str, str]]
     encoders: list[str]
     notes: list[str] = field(default_factory=list)
+    #: a frozen operational cluster set (:class:`~.clusters.ClusterSet`); None: clusters are discovered
+    cluster_set: Any = None
 
     @classmethod
     def build(
@@ -113,10 +130,23 @@ class ResultTable:
         datasets: Any = None,
         *,
         suites: Iterable[str] = (),
+        only_datasets: Iterable[str] | None = None,
+        only_tasks: Iterable[str] | None = None,
+        only_encoders: Iterable[str] | None = None,
+        cluster_set: Any = None,
     ) -> "ResultTable":
+        """Index ``results``; ``suites`` widen the scope to every dataset of those suites (their suite
+        tasks), and the ``only_*`` filters narrow records and scope to those datasets, tasks, encoders."""
         specs = _as_spec_map(datasets)
+        keep_d = None if only_datasets is None else set(only_datasets)
+        keep_t = None if only_tasks is None else set(only_tasks)
+        keep_e = None if only_encoders is None else set(only_encoders)
         records: dict[tuple[str, str, str], ResultRecord] = {}
         for rec in results:
+            if (keep_d is not None and rec.dataset not in keep_d) or (keep_t is not None and rec.task not in keep_t):
+                continue
+            if keep_e is not None and rec.encoder not in keep_e:
+                continue
             records[(rec.encoder, rec.dataset, rec.task)] = rec  # a later record replaces an earlier one
         catalogue: dict[str, DatasetInfo] = {name: DatasetInfo.from_spec(spec) for name, spec in specs.items()}
         for (_, dataset, _), rec in records.items():
@@ -129,10 +159,11 @@ class ResultTable:
             if not members:
                 notes.append(f"suite '{suite}': no registered dataset belongs to it")
             for info in members:
-                expected.update((info.name, task) for task in info.tasks)
+                expected.update((info.name, task) for task in info.tasks_for_suite(suite))
+        expected = {(d, t) for d, t in expected if (keep_d is None or d in keep_d) and (keep_t is None or t in keep_t)}
         encoders = sorted({enc for (enc, _, _) in records})
         ordered = sorted(expected, key=lambda dt: (task_type_order(dt[1]), dt[0]))
-        return cls(records, catalogue, ordered, encoders, notes)
+        return cls(records, catalogue, ordered, encoders, notes, cluster_set)
 
     def __iter__(self) -> Iterator[ResultRecord]:
         return iter(self.records.values())

@@ -13,32 +13,54 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..io import atomic_write_text
-from .leaderboard import AggregatorFailure, Leaderboard, compute_leaderboard, load_merged, rank_marks
+from .leaderboard import AggregatorFailure, Leaderboard, choose_suites, compute_leaderboard, compute_leaderboards, load_merged, rank_marks
 
-__all__ = ["ReportPaths", "build_report", "compute_leaderboard", "Leaderboard", "AggregatorFailure", "rank_marks", "load_merged"]
+__all__ = [
+    "ReportPaths", "build_report", "compute_leaderboard", "compute_leaderboards", "choose_suites", "Leaderboard",
+    "AggregatorFailure", "rank_marks", "load_merged",
+]
 
 
 @dataclass
 class ReportPaths:
-    """Where the report files went, the leaderboard they show, and how long each stage took (seconds)."""
+    """Where the report files went, the leaderboards they show, and how long each stage took (seconds)."""
 
     out_dir: Path
     markdown: Path
-    leaderboard_csv: Path
+    report_csv: Path
     scores_csv: Path
     missing_csv: Path
     aggregates_json: Path
+    clusters: list[Path]
     html: Path | None
-    leaderboard: Leaderboard
+    leaderboards: list[Leaderboard]
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
+    def leaderboard(self) -> Leaderboard:
+        """The first leaderboard (the only one when the results hold one suite)."""
+        return self.leaderboards[0]
+
+    @property
     def csv(self) -> Path:
-        return self.leaderboard_csv
+        return self.report_csv
 
     def files(self) -> list[Path]:
-        written = [self.markdown, self.leaderboard_csv, self.scores_csv, self.missing_csv, self.aggregates_json]
+        written = [self.markdown, self.report_csv, self.scores_csv, self.missing_csv, self.aggregates_json, *self.clusters]
         return written + ([self.html] if self.html is not None else [])
+
+
+def _protocols(boards: Sequence[Leaderboard]) -> str:
+    from ..specs import STEB_PROTOCOL_VERSION
+
+    found = sorted({p for b in boards for p in b.protocols()})
+    return f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow {', '.join(found) or 'unknown'}"
+
+
+def _cluster_file(out: Path, board: Leaderboard, several: bool) -> Path:
+    from ..results import slug
+
+    return out / (f"clusters-{slug(board.suite or 'other')}.json" if several else "clusters.json")
 
 
 def build_report(
@@ -49,21 +71,45 @@ def build_report(
     html: bool = True,
     suites: Iterable[str] = (),
     datasets: Any = "registered",
+    only_datasets: Iterable[str] | None = None,
+    only_tasks: Iterable[str] | None = None,
+    only_encoders: Iterable[str] | None = None,
+    clusters: str | Path | Any = None,
 ) -> ReportPaths:
     """Aggregate the results in ``results_dir`` (one folder or several, merged), print, and write the report.
 
+    One leaderboard per suite: the named ``suites`` (each required in full, so a partial run shows as
+    partial), else the suites the results belong to (see :func:`~.leaderboard.choose_suites`).
+    ``only_datasets``/``only_tasks``/``only_encoders`` filter; ``clusters`` (a path or a
+    :class:`~steb_core.aggregators.clusters.ClusterSet`) freezes the operational clusters.
     ``out_dir`` defaults to ``<results_dir>/report`` (of the first folder). ``console`` is a
     :class:`rich.console.Console` (default: a new one on stdout); pass ``console=False`` to print
-    nothing. ``suites`` makes every registered dataset of those suites required (see
-    :class:`~steb_core.aggregators.ResultTable`); ``datasets=None`` ignores installed dataset specs and
-    uses the metadata stored in the records.
+    nothing. ``datasets=None`` ignores installed dataset specs and uses the metadata stored in the records.
+
+    Writes ``report.md``, ``report.csv`` (the leaderboards), ``scores.csv`` (every metric of every
+    result), ``missing.csv``, ``aggregates.json``, ``clusters.json`` (the operational clusters used, to
+    freeze with ``--clusters``; ``clusters-<suite>.json`` when there are several leaderboards) and
+    ``report.html``.
     """
     started = time.perf_counter()
     timings: dict[str, float] = {}
     first = Path(results_dir if isinstance(results_dir, (str, Path)) else results_dir[0])
     out = Path(out_dir) if out_dir is not None else first / "report"
+    cluster_set = clusters
+    if isinstance(clusters, (str, Path)):
+        from ..aggregators.clusters import load_cluster_set
+
+        cluster_set = load_cluster_set(clusters)
     records = load_merged(results_dir)
-    board = compute_leaderboard(records, datasets=datasets, suites=suites)
+    boards = compute_leaderboards(
+        records,
+        datasets=datasets,
+        suites=list(suites),
+        only_datasets=only_datasets,
+        only_tasks=only_tasks,
+        only_encoders=only_encoders,
+        cluster_set=cluster_set,
+    )
     timings["aggregate"] = time.perf_counter() - started
 
     con = None
@@ -75,34 +121,47 @@ def build_report(
         con = console if console is not None else Console()
         if not records:
             con.print(f"[yellow]no steb result records under {results_dir}[/] (run `steb run ... --output DIR` first)")
-        print_leaderboard(board, con)
+        for board in boards:
+            print_leaderboard(board, con, several=len(boards) > 1)
+        from .console import protocol_line
+
+        con.print(f"[dim]{protocol_line(boards[0]) if len(boards) == 1 else _protocols(boards)}[/]", highlight=False)
     timings["leaderboard_printed"] = time.perf_counter() - started
 
+    from ..aggregators.clusters import cluster_set_from_details
     from .markdown import render_markdown
-    from .tables import aggregates_json, leaderboard_csv, missing_csv, scores_csv
+    from .tables import aggregates_json, missing_csv, report_csv, scores_csv
 
     out.mkdir(parents=True, exist_ok=True)
+    several = len(boards) > 1
     paths = ReportPaths(
         out_dir=out,
         markdown=out / "report.md",
-        leaderboard_csv=out / "leaderboard.csv",
+        report_csv=out / "report.csv",
         scores_csv=out / "scores.csv",
         missing_csv=out / "missing.csv",
         aggregates_json=out / "aggregates.json",
+        clusters=[],
         html=(out / "report.html") if html else None,
-        leaderboard=board,
+        leaderboards=boards,
         timings=timings,
     )
-    atomic_write_text(paths.markdown, render_markdown(board))
-    atomic_write_text(paths.leaderboard_csv, leaderboard_csv(board))
-    atomic_write_text(paths.scores_csv, scores_csv(board))
-    atomic_write_text(paths.missing_csv, missing_csv(board))
-    atomic_write_text(paths.aggregates_json, aggregates_json(board))
+    atomic_write_text(paths.markdown, render_markdown(boards))
+    atomic_write_text(paths.report_csv, report_csv(boards))
+    atomic_write_text(paths.scores_csv, scores_csv(boards))
+    atomic_write_text(paths.missing_csv, missing_csv(boards))
+    atomic_write_text(paths.aggregates_json, aggregates_json(boards))
+    for board in boards:
+        op = board.aggregate("operational")
+        if op is not None and op.details.get("clusters"):
+            target = _cluster_file(out, board, several)
+            cluster_set_from_details(op.details, name=board.suite or "").write(target)
+            paths.clusters.append(target)
     timings["text_files"] = time.perf_counter() - started
     if paths.html is not None:
         from .html import render_html
 
-        atomic_write_text(paths.html, render_html(board))
+        atomic_write_text(paths.html, render_html(boards))
         timings["html"] = time.perf_counter() - started
     if con is not None:
         con.print(f"[dim]report written to {out}/: {', '.join(p.name for p in paths.files())}[/]")

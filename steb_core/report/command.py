@@ -1,4 +1,4 @@
-"""The ``steb report`` command: options live with the report code they drive."""
+"""The ``steb report`` and ``steb export-clusters`` commands: options live with the report code they drive."""
 
 from __future__ import annotations
 
@@ -7,22 +7,72 @@ from typing import Optional
 
 import typer
 
-__all__ = ["report_command"]
+__all__ = ["report_command", "export_clusters_command"]
 
 
 def report_command(
     results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` (several encoders merge into one leaderboard)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write report.md, report.csv and report.html (default: RESULTS_DIR/report)."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Where to write report.md, report.csv, report.html (+ scores.csv, missing.csv, aggregates.json, clusters.json); default RESULTS_DIR/report."
+    ),
+    suite: Optional[list[str]] = typer.Option(
+        None, "--suite", "-s", metavar="SUITE", help="Only this suite's leaderboard, with every dataset of the suite required (repeatable). Default: one leaderboard per suite found."
+    ),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", metavar="DATASET", help="Only these datasets (repeatable)."),
+    encoder: Optional[list[str]] = typer.Option(None, "--encoder", "-e", metavar="ENCODER", help="Only these encoders (repeatable)."),
+    task: Optional[list[str]] = typer.Option(None, "--task", "-t", metavar="TASK", help="Only these task types (repeatable)."),
+    clusters: Optional[Path] = typer.Option(
+        None, "--clusters", metavar="FILE", help="Score the operational column with this frozen cluster set (from `steb export-clusters` or a report's clusters.json) instead of clusters discovered from the models in the folder."
+    ),
+    no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),
     plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable)."),
 ) -> None:
-    """Print the leaderboard and write Markdown, CSV and a self-contained HTML report with plots."""
+    """Print one leaderboard per suite and write Markdown, CSV and a self-contained HTML report with plots."""
     from ..cli import _manager, console
     from . import build_report
 
     _manager(plugin)
-    paths = build_report(results_dir, out, console=console)
-    if paths is not None:
-        for label in ("markdown", "csv", "html"):
-            value = getattr(paths, label, None)
-            if value:
-                console.print(f"{label}: {value}")
+    paths = build_report(
+        results_dir,
+        out,
+        console=console,
+        html=not no_html,
+        suites=suite or (),
+        only_datasets=dataset or None,
+        only_encoders=encoder or None,
+        only_tasks=task or None,
+        clusters=clusters,
+    )
+    for label, value in (("markdown", paths.markdown), ("csv", paths.report_csv), ("html", paths.html)):
+        if value:
+            console.print(f"{label}: {value}")
+
+
+def export_clusters_command(
+    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` with the models whose rankings define the clusters."),
+    out: Path = typer.Option(Path("steb-clusters.json"), "--out", "-o", help="The cluster-set file to write."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="The suite whose clusters to export (default: the only or first leaderboard)."),
+    name: Optional[str] = typer.Option(None, "--name", help="A name for the cluster set, printed in every report that uses it."),
+    plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable)."),
+) -> None:
+    """Freeze the operational redundancy clusters of a run, for `steb report --clusters FILE`."""
+    from ..aggregators.clusters import cluster_set_from_details
+    from ..cli import _manager, console
+    from ..errors import StebError
+    from .leaderboard import compute_leaderboards, load_merged
+
+    _manager(plugin)
+    boards = compute_leaderboards(load_merged(results_dir), suites=[suite] if suite else None)
+    board = boards[0]
+    op = board.aggregate("operational")
+    if op is None or not op.details.get("clusters"):
+        raise StebError(f"no operational clusters in {results_dir}" + (f" for suite '{suite}'" if suite else ""))
+    cluster_set = cluster_set_from_details(op.details, name=name or board.suite or results_dir.name)
+    cluster_set.write(out)
+    n_clusters = sum(len(c) for c in cluster_set.tasks.values())
+    console.print(
+        f"wrote {out}: '{cluster_set.name}', {n_clusters} cluster(s) over {len(cluster_set.tasks)} task type(s), "
+        f"from {cluster_set.n_models} model(s)"
+    )
+    if len(boards) > 1:
+        console.print(f"[dim]other suites in {results_dir}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]")

@@ -7,25 +7,40 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .format import MISSING, column_gap_reason, fmt
+from ..specs import STEB_PROTOCOL_VERSION
+from .format import MISSING, fmt
 from .leaderboard import Leaderboard, rank_marks
 
-__all__ = ["print_leaderboard"]
+__all__ = ["print_leaderboard", "protocol_line", "cluster_line"]
 
 _STYLE = {1: "bold green", 2: "underline"}
 
 
-def print_leaderboard(board: Leaderboard, console: Console) -> None:
+def protocol_line(board: Leaderboard) -> str:
+    """Which STEB protocol steb implements and which the stored results say they follow."""
+    return f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow {', '.join(board.protocols()) or 'unknown'}"
+
+
+def cluster_line(board: Leaderboard) -> str:
+    """Which operational cluster set was used and how many models it came from ('' without an operational score)."""
+    op = board.aggregate("operational")
+    if op is None or not op.details.get("cluster_source"):
+        return ""
+    return f"operational clusters: {op.details['cluster_source']}"
+
+
+def print_leaderboard(board: Leaderboard, console: Console, several: bool = False) -> None:
     """Print the main columns; best in bold green, second best underlined; then what is incomplete."""
     columns = board.main_columns()
     n_datasets = len({d for d, _ in board.table.expected})
     wide = sum(max(len(c.label), 5) + 3 for c in columns) + max(len(e) for e in board.encoders or ["Encoder"]) + 8
     headers = [c.label if wide <= console.width or not c.short else c.short for c in columns]
+    scope = f"{board.title}: " if several or board.suite else ""
     table = Table(
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
-        title=f"steb leaderboard — {len(board.table.encoders)} encoder(s), {n_datasets} dataset(s), {len(board.table)} result(s)",
+        title=f"steb leaderboard — {scope}{len(board.table.encoders)} encoder(s), {n_datasets} dataset(s), {len(board.table)} result(s)",
         caption=f"scores x100 · [bold green]best[/] · [underline]second best[/] · {MISSING} incomplete",
     )
     table.add_column("#", justify="right")
@@ -39,17 +54,21 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
     console.print(table)
     abbreviated = [f"{h} = {c.label}" for h, c in zip(headers, columns) if h != c.label]
     if abbreviated:
-        console.print(f"[dim]{'; '.join(abbreviated)}[/]")
+        console.print(f"[dim]{'; '.join(abbreviated)}[/]", highlight=False)
+    if cluster_line(board):
+        console.print(f"[dim]{cluster_line(board)}[/]", highlight=False)
+    if board.dropped:
+        names = ", ".join(a.label for a in board.aggregates if a.name in board.dropped)
+        console.print(f"[dim]not columns here (cannot be complete in this scope): {names} (report.md says why)[/]", highlight=False)
     for col in columns:
-        shared = column_gap_reason(col)
-        if shared:
-            console.print(f"[dim]{col.label}: not computed — {shared}[/]")
-            continue
-        for enc in board.encoders:
-            gaps = col.missing.get(enc)
-            if gaps:
-                console.print(f"[yellow]{col.label}[/] incomplete for [bold]{enc}[/]: {len(gaps)} input(s) missing, e.g. {gaps[0].describe()}")
+        gaps = {enc: col.missing.get(enc) for enc in board.encoders if col.missing.get(enc)}
+        if gaps:
+            first_enc, first = next(iter(gaps.items()))
+            who = ", ".join(f"{enc} ({len(g)})" for enc, g in gaps.items())
+            console.print(
+                f"[yellow]{col.label}[/] incomplete for {who} input(s) missing, e.g. {first_enc}: {first[0].describe()}", highlight=False
+            )
     for failure in board.failures:
-        console.print(f"[red]aggregator '{failure.name}' failed:[/] {failure.error}")
+        console.print(f"[red]aggregator '{failure.name}' failed:[/] {failure.error}", highlight=False)
     for note in board.table.notes:
-        console.print(f"[dim]{note}[/]")
+        console.print(f"[dim]{note}[/]", highlight=False)

@@ -1,17 +1,19 @@
 """A self-contained HTML page: the Markdown report rendered to HTML, plus the plots inlined as data URIs.
 
 Nothing is fetched when the page is opened (no scripts, fonts or images from elsewhere), so the file
-can be mailed or archived next to the results.
+can be mailed or archived next to the results. Plots are shown at their natural size (wide ones
+scroll sideways) so their text stays as large as it was drawn.
 """
 
 from __future__ import annotations
 
 import html
+from typing import Sequence
 
 from markdown_it import MarkdownIt
 
 from .leaderboard import Leaderboard
-from .markdown import markdown_sections
+from .markdown import markdown_sections, report_header
 from .plots import dataset_heatmap, definitional_radar, task_bars
 
 __all__ = ["render_html"]
@@ -19,13 +21,14 @@ __all__ = ["render_html"]
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1300px; color: #222; padding: 0 1em; }
 h1 { margin-bottom: .2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
-table { border-collapse: collapse; font-size: 13px; margin: .6em 0; }
+table { border-collapse: collapse; font-size: 14px; margin: .6em 0; }
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
 th { background: #f3f5f7; } td:first-child, th:first-child { text-align: left; }
 tbody tr:nth-child(even) { background: #fafafa; }
 td strong { background: #d9f2d9; color: #135213; padding: 0 3px; border-radius: 3px; }
 td em { font-style: normal; text-decoration: underline; text-decoration-thickness: 2px; }
-.plots figure { margin: 1em 0; } .plots img { max-width: 100%; border: 1px solid #eee; }
+.plots figure { margin: 1em 0; overflow-x: auto; } .plots img { max-width: none; border: 1px solid #eee; display: block; }
+figcaption { color: #555; font-size: 14px; }
 .scroll { overflow-x: auto; } code { background: #f3f3f3; padding: 0 3px; }
 """
 
@@ -36,21 +39,25 @@ def _plots_section(board: Leaderboard) -> str:
         ("Model x dataset heat map", dataset_heatmap(board)),
         ("Definitional categories", definitional_radar(board)),
     ]
-    parts = ['<section class="plots"><h2>Plots</h2>']
+    parts = ['<section class="plots"><h2>Plots' + (f" — {html.escape(board.title)}" if board.suite else "") + "</h2>"]
     for caption, uri in figures:
         if uri is None:
-            parts.append(f"<p><em>{html.escape(caption)}: not enough data to plot.</em></p>")
+            parts.append(f'<p class="no-plot"><em>{html.escape(caption)}: not enough data to plot.</em></p>')
         else:
             parts.append(f'<figure><img alt="{html.escape(caption)}" src="{uri}"><figcaption>{html.escape(caption)}</figcaption></figure>')
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def render_html(board: Leaderboard) -> str:
+def render_html(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    boards = [boards] if isinstance(boards, Leaderboard) else list(boards)
+    several = len(boards) > 1
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    sections = markdown_sections(board)
-    body = [f'<div class="scroll">{md.render(sections[0])}</div>', _plots_section(board)]
-    body += [f'<div class="scroll">{md.render(s)}</div>' for s in sections[1:]]
+    body = [md.render(report_header(boards))]
+    for board in boards:
+        sections = markdown_sections(board, several)
+        body += [f'<div class="scroll">{md.render(sections[0])}</div>', _plots_section(board)]
+        body += [f'<div class="scroll">{md.render(s)}</div>' for s in sections[1:]]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -6,6 +6,7 @@ encoders, which cells are best/second best, and what is missing.
 
 from __future__ import annotations
 
+import math
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
 from ..results import ResultRecord, load_results
 
-__all__ = ["Leaderboard", "AggregatorFailure", "compute_leaderboard", "load_merged", "rank_marks"]
+__all__ = ["Leaderboard", "DatasetCell", "AggregatorFailure", "compute_leaderboard", "compute_leaderboards", "choose_suites", "load_merged", "rank_marks"]
 
 
 @dataclass
@@ -28,29 +29,88 @@ class AggregatorFailure:
     detail: str = ""
 
 
+#: Metrics shown, labelled, next to a task's main score wherever it appears (used when the task's
+#: registered spec names no ``companion_metrics``): order alignment's plain accuracy beside its
+#: distractor accuracy, so a newcomer who saw "accuracy 1.0" during the run is not puzzled by a 0.
+DEFAULT_COMPANIONS: dict[str, tuple[str, ...]] = {"order_alignment": ("distractor_accuracy", "accuracy")}
+
+
+@dataclass(frozen=True)
+class DatasetCell:
+    """One (encoder, dataset, task) as the report shows it: the main metric's name and value, plus companions."""
+
+    metric: str
+    value: float | None
+    companions: tuple[tuple[str, float], ...] = ()
+
+    def text(self, digits: int = 4) -> str:
+        """``distractor_accuracy 0.0000 · accuracy 1.0000`` (or the missing mark)."""
+        if self.value is None:
+            return "–"
+        parts = [f"{self.metric} {self.value:.{digits}f}"] + [f"{name} {v:.{digits}f}" for name, v in self.companions]
+        return " · ".join(parts)
+
+
 @dataclass
 class Leaderboard:
     table: ResultTable
     aggregates: list[AggregateResult]
     failures: list[AggregatorFailure] = field(default_factory=list)
+    #: the suite this leaderboard covers (None: results outside any suite, or no grouping)
+    suite: str | None = None
+    #: aggregate name -> why it is not a column here (it cannot be complete in this scope)
+    dropped: dict[str, str] = field(default_factory=dict)
+    #: task type -> companion metrics shown next to its main score
+    companions: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_COMPANIONS))
+
+    @property
+    def title(self) -> str:
+        return f"suite '{self.suite}'" if self.suite else "results"
 
     @property
     def encoders(self) -> list[str]:
-        """Encoders ordered by the first aggregate's score (best first; incomplete last, by name)."""
+        """Encoders ordered by the first shown aggregate's score (best first; incomplete last, by name)."""
         encs = list(self.table.encoders)
-        if not self.aggregates:
+        shown = self.shown_aggregates()
+        if not shown:
             return encs
-        first = self.aggregates[0].scores
+        first = shown[0].scores
         return sorted(encs, key=lambda e: (first.get(e) is None, -(first.get(e) or 0.0), e))
 
+    def shown_aggregates(self) -> list[AggregateResult]:
+        """The aggregates that are columns here (those that can be complete in this scope)."""
+        return [a for a in self.aggregates if a.name not in self.dropped]
+
     def main_columns(self) -> list[Column]:
-        return list(self.aggregates)
+        return list(self.shown_aggregates())
 
     def all_columns(self) -> list[Column]:
-        return [col for agg in self.aggregates for col in agg.columns()]
+        return [col for agg in self.shown_aggregates() for col in agg.columns()]
 
     def aggregate(self, name: str) -> AggregateResult | None:
         return next((a for a in self.aggregates if a.name == name), None)
+
+    def protocols(self) -> list[str]:
+        """The STEB protocol versions the stored results say they follow ('unknown' where a record does not say)."""
+        found = {str(getattr(rec, "steb_protocol", "") or (rec.protocol or {}).get("steb_protocol") or "unknown") for rec in self.table}
+        return sorted(found)
+
+    def cell(self, encoder: str, dataset: str, task: str) -> DatasetCell:
+        """What the report shows for one result: the operational metric (named) and its companions."""
+        choice = OPERATIONAL_METRIC.get(task)
+        rec = self.table.get(encoder, dataset, task)
+        if isinstance(choice, tuple):
+            used = next((m for m in choice if rec is not None and m in rec.metrics), choice[0])
+        else:
+            used = choice if choice is not None else (rec.main_metric if rec is not None else "main score")
+        value = self.table.value(encoder, dataset, task, choice)[0]
+        companions = []
+        if rec is not None and value is not None:
+            for name in self.companions.get(task, ()):
+                extra = rec.metrics.get(name)
+                if name != used and isinstance(extra, (int, float)) and not isinstance(extra, bool) and math.isfinite(extra):
+                    companions.append((name, float(extra)))
+        return DatasetCell(used, value, tuple(companions))
 
     def dataset_scores(self) -> tuple[list[tuple[str, str, str]], dict[str, dict[tuple[str, str], float | None]]]:
         """(dataset, task, metric) columns and encoder -> (dataset, task) -> value, using the operational metric."""
@@ -99,15 +159,25 @@ def compute_leaderboard(
     datasets: Any = "registered",
     aggregators: Sequence[Any] | None = None,
     suites: Iterable[str] = (),
+    suite: str | None = None,
+    only_datasets: Iterable[str] | None = None,
+    only_tasks: Iterable[str] | None = None,
+    only_encoders: Iterable[str] | None = None,
+    cluster_set: Any = None,
 ) -> Leaderboard:
     """Run every aggregator (default: the registered ones, in their ``order``) over ``records``.
 
     ``datasets="registered"`` uses the installed plugins' dataset specs; ``None`` uses only the
     ``dataset_meta`` stored in the records. ``suites`` widens the scope to every registered dataset of
-    those suites (see :class:`~steb_core.aggregators.table.ResultTable`).
+    those suites (see :class:`~steb_core.aggregators.table.ResultTable`); ``suite`` only names the
+    leaderboard. ``only_*`` filter records and scope; ``cluster_set`` freezes the operational clusters.
+    An aggregate that cannot be complete in this scope (a whole column has no input) is computed but
+    not a column (:attr:`Leaderboard.dropped` says why).
     """
     specs = _registered_datasets() if isinstance(datasets, str) and datasets == "registered" else datasets
-    table = ResultTable.build(records, specs, suites=suites)
+    table = ResultTable.build(
+        records, specs, suites=suites, only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set
+    )
     aggs = list(aggregators) if aggregators is not None else _registered_aggregators()
     results: list[AggregateResult] = []
     failures: list[AggregatorFailure] = []
@@ -123,4 +193,88 @@ def compute_leaderboard(
         out.order = spec.order
         results.append(out)
     results.sort(key=lambda a: a.order)
-    return Leaderboard(table, results, failures)
+    dropped = {a.name: a.structural_gap for a in results if a.structural_gap}
+    # Companions come from DEFAULT_COMPANIONS, not the task registry: building that imports scipy.stats
+    # through the task modules, which would delay the leaderboard (a test guards the import).
+    return Leaderboard(table, results, failures, suite=suite or (next(iter(suites), None) if suites else None), dropped=dropped)
+
+
+def _suites_of(records: Sequence[ResultRecord], specs: Any) -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]]]:
+    """dataset -> its suites (spec first, else stored meta); suite -> every dataset known to belong to it."""
+    from ..aggregators.table import DatasetInfo, _as_spec_map
+
+    spec_map = _as_spec_map(specs)
+    infos = {name: DatasetInfo.from_spec(spec) for name, spec in spec_map.items()}
+    suites_of = {name: tuple(info.suites) for name, info in infos.items()}
+    for rec in records:  # the suites stored with a result count too (a renamed or uninstalled plugin)
+        stored = DatasetInfo.from_meta(rec.dataset, rec.dataset_meta or {}).suites
+        suites_of[rec.dataset] = tuple(dict.fromkeys((*suites_of.get(rec.dataset, ()), *stored)))
+    members: dict[str, set[str]] = {}
+    for name, names in suites_of.items():
+        for s in names:
+            members.setdefault(s, set()).add(name)
+    return suites_of, members
+
+
+def choose_suites(records: Sequence[ResultRecord], specs: Any = None) -> list[str | None]:
+    """The suites to show one leaderboard each for: a greedy cover of the datasets in ``records``.
+
+    A suite's coverage is the share of its datasets that were run; the best-covered suite (ties: the
+    larger one) is taken first, then the next that covers a dataset not yet covered, and so on. The
+    README's steps (``--suite demo``, then ``--suite stel``) give ``demo`` and ``stel``, not ``steb``
+    (which holds the STEL datasets too but was barely run). ``None`` stands for datasets in no suite.
+    """
+    suites_of, members = _suites_of(records, specs)
+    ran = sorted({rec.dataset for rec in records})
+    chosen: list[str | None] = []
+    uncovered = set(ran)
+    ran_set = set(ran)
+    candidates = {s for d in ran for s in suites_of.get(d, ())}
+    while uncovered:
+        useful = [s for s in candidates if s not in chosen and members.get(s, set()) & uncovered]
+        if not useful:
+            break
+        best = min(useful, key=lambda s: (-len(members[s] & ran_set) / len(members[s]), -len(members[s]), s))
+        chosen.append(best)
+        uncovered -= members[best]
+    if uncovered:
+        chosen.append(None)
+    return chosen
+
+
+def compute_leaderboards(
+    records: Sequence[ResultRecord],
+    *,
+    datasets: Any = "registered",
+    aggregators: Sequence[Any] | None = None,
+    suites: Sequence[str] | None = None,
+    only_datasets: Iterable[str] | None = None,
+    only_tasks: Iterable[str] | None = None,
+    only_encoders: Iterable[str] | None = None,
+    cluster_set: Any = None,
+) -> list[Leaderboard]:
+    """One leaderboard per suite: the named ``suites`` (each widened to its full scope), else the
+    suites :func:`choose_suites` picks for the records (each scoped to what was run)."""
+    specs = _registered_datasets() if isinstance(datasets, str) and datasets == "registered" else datasets
+    keep = {
+        "dataset": None if only_datasets is None else set(only_datasets),
+        "task": None if only_tasks is None else set(only_tasks),
+        "encoder": None if only_encoders is None else set(only_encoders),
+    }
+    records = [r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())]
+    suites_of, _ = _suites_of(records, specs)
+    filters = dict(only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set)
+    named = list(suites or ())
+    groups: list[str | None] = named if named else choose_suites(records, specs)
+    boards = []
+    for group in groups:
+        if group is None:
+            subset = [r for r in records if not any(s in groups for s in suites_of.get(r.dataset, ()))]
+        else:
+            subset = [r for r in records if group in suites_of.get(r.dataset, ())]
+        board = compute_leaderboard(
+            subset, datasets=specs, aggregators=aggregators, suites=[group] if (named and group) else (), **filters
+        )
+        board.suite = group
+        boards.append(board)
+    return boards or [compute_leaderboard(records, datasets=specs, aggregators=aggregators, **filters)]

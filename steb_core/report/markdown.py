@@ -1,14 +1,16 @@
-"""The report as Markdown: leaderboard, every sub-column, per-dataset scores, clusters and gaps."""
+"""The report as Markdown: per suite the leaderboard, every aggregate's table, rows, clusters, per-dataset scores, gaps."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from ..aggregators.result import Column
+from ..specs import STEB_PROTOCOL_VERSION
+from .console import cluster_line
 from .format import column_gap_reason, fmt
 from .leaderboard import Leaderboard, rank_marks
 
-__all__ = ["markdown_sections", "render_markdown"]
+__all__ = ["markdown_sections", "render_markdown", "report_header"]
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -33,28 +35,58 @@ def _score_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
     return _table(["Encoder", *(c.label for c in columns)], rows)
 
 
-def markdown_sections(board: Leaderboard) -> list[str]:
-    """The report as Markdown sections (the HTML page puts its plots after the first, the leaderboard)."""
+def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
+    """The STEB Table 13 rows behind row-averaged columns: one line per (column, row)."""
+    lines = []
+    for col in columns:
+        for row in col.rows:
+            datasets = ", ".join(dict.fromkeys(d for d, _ in row.inputs))
+            lines.append([col.label, row.label, datasets, *(fmt(row.scores.get(enc)) for enc in board.encoders)])
+    if not lines:
+        return []
+    return ["", "Rows (each row is the mean over its datasets' tasks; the column is the mean over its rows):", "", *_table(
+        ["Column", "Row", "Datasets", *board.encoders], lines
+    )]
+
+
+def report_header(boards: Sequence[Leaderboard]) -> str:
+    names = ", ".join(f"'{b.suite}'" if b.suite else "results outside any suite" for b in boards)
+    protocols = sorted({p for b in boards for p in b.protocols()})
+    return "\n".join(
+        [
+            "# steb report",
+            "",
+            f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow {', '.join(protocols) or 'unknown'}.",
+            "",
+            f"{len(boards)} leaderboard(s): {names}. Scores x100; **best**, _second best_; – = incomplete (see *Missing inputs*).",
+        ]
+    )
+
+
+def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
+    """One leaderboard's sections (the HTML page puts its plots after the first, the leaderboard)."""
     table = board.table
+    h2, h3 = ("##", "###") if several else ("##", "##")
     datasets = sorted({d for d, _ in table.expected})
-    sections = [
-        "\n".join(
-            [
-                "# steb report",
-                "",
-                f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) in scope, "
-                f"{len(table)} stored result(s). Scores x100; **best**, _second best_; – = incomplete (see *Missing inputs*).",
-                "",
-                "## Leaderboard",
-                "",
-                *_score_table(board, board.main_columns()),
-            ]
-        )
+    head = f"{h2} Leaderboard — {board.title}" if several else f"{h2} Leaderboard"
+    first = [
+        head,
+        "",
+        f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) in scope, "
+        f"{len(table)} stored result(s).",
+        "",
+        *_score_table(board, board.main_columns()),
     ]
-    for agg in board.aggregates:
-        lines = [f"## {agg.label}", "", agg.description, ""]
-        if agg.sub_columns:
-            lines += _score_table(board, agg.columns())
+    if cluster_line(board):
+        first += ["", cluster_line(board).capitalize() + "."]
+    if board.dropped:
+        first += ["", "Not columns of this leaderboard (they cannot be complete in this scope):", ""]
+        first += [f"- {a.label}: {board.dropped[a.name]}" for a in board.aggregates if a.name in board.dropped]
+    sections = ["\n".join(first)]
+    for agg in board.shown_aggregates():
+        lines = [f"{h3} {agg.label}" + (f" — {board.title}" if several else ""), "", agg.description, ""]
+        lines += _score_table(board, agg.columns())
+        lines += _rows_table(board, agg.columns())
         if agg.inputs:
             shown = ", ".join(f"{d} ({t})" for d, t in agg.inputs[:40])
             more = f", … (+{len(agg.inputs) - 40} more)" if len(agg.inputs) > 40 else ""
@@ -68,22 +100,27 @@ def markdown_sections(board: Leaderboard) -> list[str]:
                 lines.append(f"- {sub.label}: {sub_reason}")
         clusters = agg.details.get("clusters") if isinstance(agg.details, dict) else None
         if clusters:
-            lines += ["", "Redundancy clusters (datasets ranking the models alike are averaged first):", ""]
+            lines += ["", f"Redundancy clusters ({agg.details.get('cluster_source', '')}; datasets ranking the models alike are averaged first):", ""]
             for task, info in clusters.items():
                 groups = " · ".join("{" + ", ".join(c) + "}" for c in info.get("clusters", []))
                 lines.append(f"- **{task}** ({info.get('metric')}; {info.get('method')}): {groups}")
                 if info.get("note"):
                     lines.append(f"  - {info['note']}")
         sections.append("\n".join(lines))
-    cols, values = board.dataset_scores()
-    lines = ["## Per-dataset scores", "", "Operational metric of each (dataset, task), x100.", ""]
+    lines = [
+        f"{h3} Per-dataset scores" + (f" — {board.title}" if several else ""),
+        "",
+        "Each cell: the metric the operational score uses, by name, then its companions "
+        "(order alignment: distractor accuracy, and the plain accuracy the run printed).",
+        "",
+    ]
     lines += _table(
-        ["Dataset", "Task", "Metric", *board.encoders],
-        [[d, t, m, *(fmt(values[enc][(d, t)]) for enc in board.encoders)] for d, t, m in cols],
+        ["Dataset", "Task", *board.encoders],
+        [[d, t, *(board.cell(enc, d, t).text() for enc in board.encoders)] for d, t in table.expected],
     )
     sections.append("\n".join(lines))
     missing_rows = []
-    for agg in board.aggregates:
+    for agg in board.shown_aggregates():
         for col in agg.columns():
             if column_gap_reason(col):
                 continue
@@ -92,13 +129,19 @@ def markdown_sections(board: Leaderboard) -> list[str]:
                     if gap.dataset:
                         missing_rows.append([col.label, enc, gap.dataset, gap.task, gap.reason])
     if missing_rows:
-        sections.append("\n".join(["## Missing inputs", "", *_table(["Column", "Encoder", "Dataset", "Task", "Reason"], missing_rows)]))
+        title = f"{h3} Missing inputs" + (f" — {board.title}" if several else "")
+        sections.append("\n".join([title, "", *_table(["Column", "Encoder", "Dataset", "Task", "Reason"], missing_rows)]))
     if board.failures:
-        sections.append("\n".join(["## Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)]))
+        sections.append("\n".join([f"{h3} Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)]))
     if table.notes:
-        sections.append("\n".join(["## Notes", "", *(f"- {n}" for n in table.notes)]))
+        sections.append("\n".join([f"{h3} Notes", "", *(f"- {n}" for n in table.notes)]))
     return sections
 
 
-def render_markdown(board: Leaderboard) -> str:
-    return "\n\n".join(markdown_sections(board)) + "\n"
+def render_markdown(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    boards = [boards] if isinstance(boards, Leaderboard) else list(boards)
+    several = len(boards) > 1
+    parts = [report_header(boards)]
+    for board in boards:
+        parts += markdown_sections(board, several)
+    return "\n\n".join(parts) + "\n"

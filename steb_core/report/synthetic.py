@@ -21,7 +21,7 @@ MAIN_METRIC = {
     "clustering": "v_measure",
     "pair_all": "auroc",
     "pair_predefined": "auroc",
-    "order_alignment": "accuracy",
+    "order_alignment": "distractor_accuracy",  # else "accuracy" (data without distractors), as the task records it
     "retrieval": "mrr",
     "probing": "accuracy",
 }
@@ -42,6 +42,8 @@ def make_record(
 ) -> ResultRecord:
     """One result record with ``dataset_meta`` as the runner copies it from the dataset spec."""
     main_metric = MAIN_METRIC.get(task, next(iter(metrics), "score"))
+    if task == "order_alignment" and main_metric not in metrics and "accuracy" in metrics:
+        main_metric = "accuracy"  # the task's fallback metric
     main = metrics.get(main_metric)
     return ResultRecord(
         encoder=encoder,

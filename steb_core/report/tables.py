@@ -1,4 +1,4 @@
-"""CSV outputs: the leaderboard (every column, raw 0-1 scores), per-result metrics, and missing inputs."""
+"""CSV and JSON outputs: the leaderboards (every column, raw 0-1 scores), per-result metrics, missing inputs."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import csv
 import io
 import json
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Sequence
 
+from ..specs import STEB_PROTOCOL_VERSION
 from .leaderboard import Leaderboard
 
-__all__ = ["leaderboard_csv", "scores_csv", "missing_csv", "aggregates_json"]
+__all__ = ["report_csv", "leaderboard_csv", "scores_csv", "missing_csv", "aggregates_json"]
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -19,41 +20,73 @@ def _csv(rows: list[list[Any]]) -> str:
     return buf.getvalue()
 
 
-def leaderboard_csv(board: Leaderboard) -> str:
-    """One row per encoder; one column per aggregate and sub-column (empty cell = incomplete)."""
-    columns = board.all_columns()
-    rows: list[list[Any]] = [["encoder", *(c.name for c in columns)]]
-    for enc in board.encoders:
-        rows.append([enc, *("" if c.scores.get(enc) is None else repr(float(c.scores[enc])) for c in columns)])
+def _boards(boards: Leaderboard | Sequence[Leaderboard]) -> list[Leaderboard]:
+    return [boards] if isinstance(boards, Leaderboard) else list(boards)
+
+
+def report_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    """One row per (suite, encoder); one column per aggregate and sub-column (empty cell = incomplete or
+    not a column of that suite's leaderboard)."""
+    boards = _boards(boards)
+    names: list[str] = []
+    for board in boards:
+        for col in board.all_columns():
+            if col.name not in names:
+                names.append(col.name)
+    rows: list[list[Any]] = [["suite", "encoder", *names]]
+    for board in boards:
+        scores = {col.name: col.scores for col in board.all_columns()}
+        for enc in board.encoders:
+            cells = []
+            for name in names:
+                value = scores.get(name, {}).get(enc)
+                cells.append("" if value is None else repr(float(value)))
+            rows.append([board.suite or "", enc, *cells])
     return _csv(rows)
 
 
-def scores_csv(board: Leaderboard) -> str:
-    """Long format: every numeric top-level metric of every stored record."""
+leaderboard_csv = report_csv  # the former name
+
+
+def scores_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    """Long format: every numeric top-level metric of every stored record (once, whatever its suites)."""
+    records = {}
+    for board in _boards(boards):
+        records.update(board.table.records)
     rows: list[list[Any]] = [["encoder", "dataset", "task", "metric", "value", "main"]]
-    for (enc, dataset, task), rec in sorted(board.table.records.items()):
+    for (enc, dataset, task), rec in sorted(records.items()):
         for metric, value in rec.metrics.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 rows.append([enc, dataset, task, metric, repr(float(value)), int(metric == rec.main_metric)])
     return _csv(rows)
 
 
-def missing_csv(board: Leaderboard) -> str:
-    """Every (column, encoder) gap: which (dataset, task) was missing and why."""
-    rows: list[list[Any]] = [["column", "encoder", "dataset", "task", "reason"]]
-    for col in board.all_columns():
-        for enc in board.encoders:
-            rows += [[col.name, enc, g.dataset, g.task, g.reason] for g in col.missing.get(enc, [])]
+def missing_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    """Every (suite, column, encoder) gap: which (dataset, task) was missing and why."""
+    rows: list[list[Any]] = [["suite", "column", "encoder", "dataset", "task", "reason"]]
+    for board in _boards(boards):
+        for col in board.all_columns():
+            for enc in board.encoders:
+                rows += [[board.suite or "", col.name, enc, g.dataset, g.task, g.reason] for g in col.missing.get(enc, [])]
     return _csv(rows)
 
 
-def aggregates_json(board: Leaderboard) -> str:
-    """Machine-readable aggregates (scores, missing inputs, sub-columns, clusters) for later inspection."""
+def aggregates_json(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+    """Machine-readable aggregates (scores, missing inputs, rows, sub-columns, clusters) per leaderboard."""
     data = {
-        "encoders": board.encoders,
-        "aggregates": [asdict(a) for a in board.aggregates],
-        "failures": [asdict(f) for f in board.failures],
-        "scope": [list(x) for x in board.table.expected],
-        "notes": board.table.notes,
+        "steb_protocol": STEB_PROTOCOL_VERSION,
+        "leaderboards": [
+            {
+                "suite": board.suite,
+                "results_protocol": board.protocols(),
+                "encoders": board.encoders,
+                "aggregates": [asdict(a) for a in board.aggregates],
+                "not_columns": board.dropped,
+                "failures": [asdict(f) for f in board.failures],
+                "scope": [list(x) for x in board.table.expected],
+                "notes": board.table.notes,
+            }
+            for board in _boards(boards)
+        ],
     }
     return json.dumps(data, indent=2, default=str)

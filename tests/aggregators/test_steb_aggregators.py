@@ -11,7 +11,7 @@ from scipy.stats import spearmanr
 from steb_core import DatasetSpec, new_manager
 from steb_core.aggregators import ResultTable, builtin_aggregators
 from steb_core.aggregators.applications import application_specs
-from steb_core.aggregators.definitional import content_independence_score, objects_of_study_score
+from steb_core.aggregators.definitional import content_independence_score, idiolect_score, objects_of_study_score
 from steb_core.aggregators.operational import operational_score
 from steb_core.aggregators.redundancy import average_ranks, spearman_matrix, ward_clusters
 from steb_core.report.synthetic import make_record
@@ -197,31 +197,35 @@ def test_definitional_columns_by_hand():
     aggs = _by_name(spec.aggregate(table, None) for spec in builtin_aggregators())
     objects = aggs["objects-of-study"]
     sub = {c.name.split("/")[1]: c.scores["a"] for c in objects.sub_columns}
-    # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect mean(0.25, 0.75)
-    assert sub == pytest.approx({"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5, "idiolect": 0.5})
-    assert objects.scores["a"] == pytest.approx(3.4 / 6)
-    # b: genre 0.4, register 0.6, time 0.5, demographics 0.3, dialect 0.5, idiolect 0.3 -> 2.6 / 6
-    assert objects.scores["b"] == pytest.approx(2.6 / 6)
+    # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect is a group of its own now
+    assert sub == pytest.approx({"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5})
+    assert objects.scores["a"] == pytest.approx(2.9 / 5)
+    # b: genre 0.4, register 0.6, time 0.5, demographics 0.3, dialect 0.5 -> 2.3 / 5
+    assert objects.scores["b"] == pytest.approx(2.3 / 5)
     assert aggs["linguistic-features"].scores == pytest.approx({"a": 0.5, "b": 0.4})
+    # id1 and id2 are not STEB datasets: one row each -> a mean(0.25, 0.75), b mean(0.05, 0.55)
+    assert aggs["idiolect"].scores == pytest.approx({"a": 0.5, "b": 0.3})
     # only r1 is marked: distractor accuracy 0.3 / 0.1 (dl1's 0.99 stays out)
     assert aggs["content-independence"].scores == pytest.approx({"a": 0.3, "b": 0.1})
     assert aggs["content-independence"].inputs == [("r1", "order_alignment")]
+    # definitional = mean(objects, features, idiolect): a (0.58 + 0.5 + 0.5) / 3, b (0.46 + 0.4 + 0.3) / 3
+    assert aggs["definitional"].scores == pytest.approx({"a": 1.58 / 3, "b": 1.16 / 3})
 
 
 def test_multilingual_datasets_stay_out_of_definitional_columns():
     recs = _definitional_table() + _rows(
         "pan15_greek", "pair_predefined", "auroc", [0.1, 0.1], ["a", "b"], categories=("idiolect",), applications=("multilingual",), languages=("el",)
     )
-    agg = objects_of_study_score(recs)
-    idiolect = next(c for c in agg.sub_columns if c.name.endswith("idiolect"))
-    assert ("pan15_greek", "pair_predefined") not in idiolect.inputs
-    assert idiolect.scores["a"] == pytest.approx(0.5)
+    agg = idiolect_score(recs)
+    assert ("pan15_greek", "pair_predefined") not in agg.inputs
+    assert agg.scores["a"] == pytest.approx(0.5)
 
 
 def test_objects_of_study_needs_every_column():
     agg = objects_of_study_score(_definitional_table(with_dialect=False))
     assert agg.scores == {"a": None, "b": None}
-    assert [m.reason for m in agg.missing["a"]] == ["no dataset in scope has category 'dialect'"]
+    assert [m.reason for m in agg.missing["a"]] == ["no 'dialect' dataset in scope (STEB Table 13 rows or tags)"]
+    assert agg.structural_gap
     dialect = next(c for c in agg.sub_columns if c.name.endswith("dialect"))
     assert dialect.note and dialect.inputs == []
     genre = next(c for c in agg.sub_columns if c.name.endswith("genre"))
@@ -256,7 +260,8 @@ def test_suite_scope_makes_unrun_datasets_missing():
 def test_content_independence_without_marked_datasets():
     recs = _rows("g1", "clustering", "v_measure", [0.4, 0.1], ["a", "b"], categories=("genre",))
     agg = content_independence_score(recs)
-    assert agg.scores == {"a": None, "b": None} and "content_independence" in agg.note
+    assert agg.scores == {"a": None, "b": None} and "content independence" in agg.note
+    assert agg.structural_gap
 
 
 # --- applications and multilingual ------------------------------------------------------------
@@ -284,13 +289,18 @@ def test_application_and_multilingual_columns_by_hand():
     assert levels["av/AV-medium"].scores["x"] is None and "AV-medium" in levels["av/AV-medium"].note
     assert aggs["ar"].scores == pytest.approx({"x": 0.2, "y": 0.3})
     assert aggs["multilingual"].scores == pytest.approx({"x": 0.45, "y": 0.5})
-    langs = {c.label: c.scores["x"] for c in aggs["multilingual"].sub_columns}
-    assert langs == pytest.approx({"el": 0.6, "pl": 0.3})
+    subs = {c.name: c.scores["x"] for c in aggs["multilingual"].sub_columns}
+    assert subs == pytest.approx(
+        {"multilingual/pair_predefined": 0.6, "multilingual/retrieval": 0.3, "multilingual/el": 0.6, "multilingual/pl": 0.3}
+    )
 
 
 def test_builtin_aggregators_are_registered_through_the_hook():
     names = new_manager(entry_points=False, env=False).aggregators().names()
-    expected = {"operational", "objects-of-study", "linguistic-features", "content-independence", "atd", "atd-adversarial", "av", "ar", "multilingual"}
+    expected = {
+        "operational", "definitional", "objects-of-study", "linguistic-features", "idiolect", "content-independence",
+        "atd", "atd-adversarial", "av", "ar", "applications", "multilingual",
+    }
     assert expected <= set(names)
 
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from steb_core.aggregators import AggregateResult, builtin_aggregators
 from steb_core.report import build_report, compute_leaderboard, rank_marks
 from steb_core.report.synthetic import make_record, synthetic_results, write_results
-from steb_core.specs import AggregatorSpec
+from steb_core.specs import STEB_PROTOCOL_VERSION, AggregatorSpec
 
 
 def _console(width=200):
@@ -56,7 +56,9 @@ def test_build_report_prints_and_writes(synthetic_dir, tmp_path):
         assert p.is_file() and p.stat().st_size > 0
     board = paths.leaderboard
     # the CSV holds the raw aggregate scores
-    rows = list(csv.DictReader(paths.leaderboard_csv.open()))
+    assert paths.csv.name == "report.csv"  # the name the README promises
+    rows = list(csv.DictReader(paths.report_csv.open()))
+    assert {r["suite"] for r in rows} == {"synthetic"}
     assert [r["encoder"] for r in rows] == board.encoders
     op = board.aggregate("operational")
     for row in rows:
@@ -69,7 +71,12 @@ def test_build_report_prints_and_writes(synthetic_dir, tmp_path):
     assert f"| {best} | **{op.scores[best] * 100:.1f}** |" in md
     assert "Redundancy clusters" in md
     data = json.loads(paths.aggregates_json.read_text())
-    assert data["aggregates"][0]["details"]["clusters"]["clustering"]["clusters"]
+    board_data = data["leaderboards"][0]
+    assert board_data["suite"] == "synthetic"
+    assert board_data["aggregates"][0]["details"]["clusters"]["clustering"]["clusters"]
+    assert data["steb_protocol"] == STEB_PROTOCOL_VERSION and board_data["results_protocol"] == ["unknown"]
+    assert f"steb implements {STEB_PROTOCOL_VERSION}" in text and f"**{STEB_PROTOCOL_VERSION}**" in md
+    assert [p.name for p in paths.clusters] == ["clusters.json"]
 
 
 def test_html_is_self_contained_with_three_plots(synthetic_dir, tmp_path):
@@ -101,7 +108,7 @@ def test_incomplete_encoder_marked_and_listed(tmp_path):
     assert paths.leaderboard.encoders[-1] == "c"  # incomplete rows sort last
     assert "incomplete for c" in buf.getvalue()
     missing = list(csv.DictReader(paths.missing_csv.open()))
-    assert {"column": "operational", "encoder": "c", "dataset": "core", "task": "clustering", "reason": "no result"} in missing
+    assert {"suite": "synthetic", "column": "operational", "encoder": "c", "dataset": "core", "task": "clustering", "reason": "no result"} in missing
     assert "| Operational | c | core | clustering | no result |" in paths.markdown.read_text()
 
 
