@@ -5,7 +5,11 @@ per problem ``problem-info.json`` (``{"unknown-folder": "unknown", "candidate-au
 [{"author-name": "candidate00001"}, ...]}``), ``candidateXXXXX/known*.txt``, ``unknown/*.txt`` and
 ``ground-truth.json`` (``{"ground_truth": [{"unknown-text": "unknown00001.txt", "true-author":
 "candidate00003"}, ...]}``). Each candidate's known texts form one retrieval target, each unknown
-text one query. Problems of the language are pooled; author ids become ``problem/candidate`` so
+text one query. As STEB §C.9 says, a candidate's known texts are concatenated (blank line between them)
+into one document, so each target is a single text. Every file name taken from the release
+(problem names, candidate folders, the unknown folder, ``unknown-text``) is resolved with
+:func:`steb_core.io.release_path` (nothing outside the release folder is read) and every key joined with
+labels (problem names, candidate names, ``unknown-text``) must be unique. Problems of the language are pooled; author ids become ``problem/candidate`` so
 candidates of different problems never collide. Unknown texts whose true author is ``<UNK>``
 (open-set answers, not in any candidate list) have no target and are left out (counted in info).
 """
@@ -27,7 +31,9 @@ from steb_core import (
     require_field,
 )
 
-from .files import find_folder, read_nonempty_text
+from steb_core.io import release_path, unique_keys
+
+from .files import find_folder, read_nonempty_text, release_dir
 
 __all__ = ["AttributionSource", "load_attribution"]
 
@@ -48,7 +54,7 @@ class AttributionSource:
 
 
 def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -> DatasetBundle:
-    root = ctx.require_dir(obtain, source.layout())
+    root = release_dir(ctx, obtain, source.layout(), "pan18", ("attribution",))
     folder = find_folder(root, lambda f: (f / "collection-info.json").is_file())
     if folder is None:
         ctx.require_file("collection-info.json", obtain, source.layout())
@@ -60,14 +66,18 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
     queries: list[TextCollection] = []
     targets: list[TextCollection] = []
     problems, skipped_unk, languages = [], 0, set()
-    for i, entry in enumerate(collection):
-        name = require_field(entry, "problem-name", path=info_path, record=i, types=str)
+    names = unique_keys(
+        ((f"item {i}", require_field(entry, "problem-name", path=info_path, record=i, types=str), entry) for i, entry in enumerate(collection)),
+        path=info_path, field="problem-name", what="entry",
+    )
+    for name, entry in names.items():
         language = str(require_field(entry, "language", path=info_path, record=name, types=str)).lower()
         languages.add(language)
         if language != source.language:
             continue
         encoding = str(entry.get("encoding", "UTF-8"))
-        q, t, unk = _problem(folder / name, name, encoding)
+        problem_dir = release_path(folder, name, path=info_path, record=name, field="problem-name")
+        q, t, unk = _problem(problem_dir, name, encoding)
         queries.extend(q)
         targets.extend(t)
         skipped_unk += unk
@@ -87,7 +97,7 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
             "problems": problems,
             "queries": len(queries),
             "targets": len(targets),
-            "known_texts": sum(len(t.texts_) for t in targets),
+            "known_texts_concatenated_per_candidate": True,
             "unknown_texts_without_candidate": skipped_unk,
         },
     )
@@ -99,30 +109,35 @@ def _problem(folder: Path, name: str, encoding: str) -> tuple[list[TextCollectio
         raise DataValidationError("is missing", path=info_path, record=name, expected="problem-info.json in every problem folder")
     info = read_json(info_path)
     unknown_folder = require_field(info, "unknown-folder", path=info_path, record=name, types=str)
-    candidates = [
-        require_field(c, "author-name", path=info_path, record=f"{name} candidate-authors[{i}]", types=str)
-        for i, c in enumerate(require_field(info, "candidate-authors", path=info_path, record=name, types=list))
-    ]
+    listed = require_field(info, "candidate-authors", path=info_path, record=name, types=list)
+    candidates = list(unique_keys(
+        ((f"{name} candidate-authors[{i}]", require_field(c, "author-name", path=info_path, record=f"{name} candidate-authors[{i}]", types=str), c)
+         for i, c in enumerate(listed)),
+        path=info_path, field="author-name", what="entry",
+    ))
     targets = []
     for cand in candidates:
-        cand_dir = folder / cand
+        cand_dir = release_path(folder, cand, path=info_path, record=name, field="candidate-authors")
         files = sorted(cand_dir.glob("*.txt")) if cand_dir.is_dir() else []
         if not files:
             raise DataValidationError(f"candidate {cand} has no known texts in {cand_dir}", path=info_path, record=name, field="candidate-authors")
-        texts = tuple(_read(p, encoding, f"{name}/{cand}") for p in files)
-        targets.append(TextCollection(author=f"{name}/{cand}", texts_=texts, id=f"{name}/{cand}"))
+        # STEB §C.9: a candidate's known texts are concatenated into one document (one target text per author)
+        document = "\n\n".join(_read(p, encoding, f"{name}/{cand}") for p in files)
+        targets.append(TextCollection(author=f"{name}/{cand}", texts_=(document,), id=f"{name}/{cand}"))
 
     truth_path = folder / "ground-truth.json"
     truth = read_json(truth_path)
     entries = require_field(truth, "ground_truth", path=truth_path, record=name, types=list)
     known = set(candidates)
-    unknown_dir = folder / unknown_folder
-    answered: set[str] = set()
+    unknown_dir = release_path(folder, unknown_folder, path=info_path, record=name, field="unknown-folder")
+    answers = unique_keys(
+        ((f"ground_truth[{i}]", require_field(e, "unknown-text", path=truth_path, record=f"ground_truth[{i}]", types=str),
+          require_field(e, "true-author", path=truth_path, record=f"ground_truth[{i}]", types=str)) for i, e in enumerate(entries)),
+        path=truth_path, field="unknown-text", what="true-author",
+    )
+    answered = set(answers)
     queries, unk = [], 0
-    for i, e in enumerate(entries):
-        text_name = require_field(e, "unknown-text", path=truth_path, record=f"ground_truth[{i}]", types=str)
-        author = require_field(e, "true-author", path=truth_path, record=text_name, types=str)
-        answered.add(text_name)
+    for text_name, author in answers.items():
         if author == "<UNK>":
             unk += 1
             continue
@@ -131,7 +146,7 @@ def _problem(folder: Path, name: str, encoding: str) -> tuple[list[TextCollectio
                 f"is '{author}', not a candidate of {name}", path=truth_path, record=text_name, field="true-author",
                 expected=f"one of the candidate-authors in {info_path.name} or <UNK>",
             )
-        path = unknown_dir / text_name
+        path = release_path(unknown_dir, text_name, path=truth_path, record=text_name, field="unknown-text")
         if not path.is_file():
             raise DataValidationError(f"names a missing file {path}", path=truth_path, record=text_name, field="unknown-text")
         text = _read(path, encoding, f"{name}/{text_name}")

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, read_lines
 
-from .files import read_nonempty_text
+from steb_core.io import release_path, unique_keys
+
+from .files import read_nonempty_text, release_dir
 
 __all__ = ["AVFolderSource", "load_av_folders", "parse_truth_txt"]
 
@@ -30,6 +32,7 @@ class AVFolderSource:
 
     prefixes: tuple[str, ...] = ()
     release: str = "PAN authorship verification"
+    edition: str = ""  # official release folder prefix (pan13, pan14, pan15, enron)
 
     def layout(self) -> str:
         ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
@@ -41,25 +44,28 @@ class AVFolderSource:
 
 def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
     """``truth.txt`` as problem -> (same author, line number); BOM, CRLF and extra blanks tolerated."""
-    answers: dict[str, tuple[bool, int]] = {}
-    for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 2:
-            raise DataValidationError(f"has {len(fields)} fields: {line[:60]!r}", path=path, record=f"line {lineno}", expected="'PROBLEM Y|N'")
-        problem, answer = fields
-        if answer.upper() not in _ANSWERS:
-            raise DataValidationError(f"answer {answer!r}", path=path, record=problem, field="answer", expected="Y or N")
-        if problem in answers:
-            raise DataValidationError("appears twice", path=path, record=problem, expected="one line per problem")
-        answers[problem] = (_ANSWERS[answer.upper()], lineno)
-    return answers
+    def rows():
+        for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise DataValidationError(f"has {len(fields)} fields: {line[:60]!r}", path=path, record=f"line {lineno}", expected="'PROBLEM Y|N'")
+            problem, answer = fields
+            if answer.upper() not in _ANSWERS:
+                raise DataValidationError(f"answer {answer!r}", path=path, record=problem, field="answer", expected="Y or N")
+            yield f"line {lineno}", problem, _ANSWERS[answer.upper()]
+
+    # unique_keys: a problem listed twice (same or flipped answer) is an error, never a silent overwrite
+    entries = list(rows())
+    answers = unique_keys(entries, path=path, field="problem", what="answer")
+    first_line = {problem: int(record.split()[1]) for record, problem, _ in reversed(entries)}
+    return {problem: (same, first_line[problem]) for problem, same in answers.items()}
 
 
 def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> DatasetBundle:
     """Every matching problem of every ``truth.txt`` under the data folder, as one predefined pair each."""
-    root = ctx.require_dir(obtain, source.layout())
+    root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification", "") if source.edition == "enron" else ("verification",))
     truth_files = sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4)
     if not truth_files:
         ctx.require_file("truth.txt", obtain, source.layout())  # raises the standard "missing file" error
@@ -79,6 +85,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             used.append(str(truth_path))
         for problem in wanted:
             same, _lineno = answers[problem]
+            release_path(folder, problem, path=truth_path, record=problem, field="problem")  # no '../' out of the release
             if problem not in problems:
                 raise DataValidationError(f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)", path=truth_path, record=problem)
             pairs.append(_problem_pair(folder / problem, problem, same))

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, require_field, sample_per_class
 
-from .files import choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from steb_core.io import release_path, unique_keys
+
+from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
 __all__ = ["AVJsonlSource", "load_av_jsonl"]
 
@@ -27,6 +29,7 @@ class AVJsonlSource:
 
     release: str
     pairs_per_class: int = 250
+    edition: str = ""  # official release folder prefix (pan20, pan21)
 
     def layout(self) -> str:
         return (
@@ -43,7 +46,7 @@ def _is_truth(p: Path) -> bool:
 def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> DatasetBundle:
     """A seeded balanced sample of predefined pairs. Options: ``pairs_per_class`` (None = all),
     ``pairs_file`` and ``truth_file`` (names inside the data folder, when it holds several)."""
-    root = ctx.require_dir(obtain, source.layout())
+    root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification",))
     folder = find_folder(root, lambda f: any(_is_truth(p) for p in f.glob("*.jsonl")) and any(not _is_truth(p) for p in f.glob("*.jsonl")))
     if folder is None:
         ctx.require_file("truth.jsonl", obtain, source.layout())
@@ -54,13 +57,7 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     beside = None if truth_name else truth_beside(pairs_path, truth_candidates)
     truth_path = beside or _pick(folder, truth_name, truth_candidates, "truth file", "truth_file", ())
 
-    truth: dict[str, bool] = {}
-    for row in scan_jsonl(truth_path):
-        rid = str(require_field(row.obj, "id", path=truth_path, record=f"line {row.lineno}"))
-        same = require_field(row.obj, "same", path=truth_path, record=rid, types=bool, expected="true or false")
-        if rid in truth:
-            raise DataValidationError("appears twice", path=truth_path, record=rid)
-        truth[rid] = same
+    truth: dict[str, bool] = unique_keys(_truth_rows(truth_path), path=truth_path, field="id", what="same")
 
     entries: list[tuple[str, bool, int, int]] = []  # id, same, offset, line
     for row in scan_jsonl(pairs_path):
@@ -99,6 +96,14 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     )
 
 
+def _truth_rows(truth_path: Path):
+    """``(record, id, same)`` per truth line; :func:`unique_keys` refuses a repeated id."""
+    for row in scan_jsonl(truth_path):
+        rid = str(require_field(row.obj, "id", path=truth_path, record=f"line {row.lineno}"))
+        same = require_field(row.obj, "same", path=truth_path, record=rid, types=bool, expected="true or false")
+        yield f"line {row.lineno}", rid, same
+
+
 def _check_pair(pair: list, path: Path, rid: str) -> None:
     if len(pair) != 2:
         raise DataValidationError(f"has {len(pair)} texts", path=path, record=rid, field="pair", expected="exactly two texts")
@@ -109,7 +114,7 @@ def _check_pair(pair: list, path: Path, rid: str) -> None:
 
 def _pick(folder: Path, name: str | None, candidates: list[Path], what: str, option: str, preferred: tuple[str, ...]) -> Path:
     if name:
-        path = folder / name
+        path = release_path(folder, name, path=folder, field=option)
         if not path.is_file():
             raise DataValidationError(f"option {option}={name!r} names no file", path=path)
         return path

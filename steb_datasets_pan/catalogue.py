@@ -4,7 +4,11 @@ Specs are built by a few small builders (one per release format) so a dataset is
 loaders are ``functools.partial`` objects over module-level functions, which keeps specs picklable
 for executors that ship work to other processes. English datasets of the STEB paper are in the
 ``steb`` suite; the non-English PAN13–15 AV and PAN18 AA datasets feed the separate multilingual
-score and sit in ``steb-multilingual``; everything is also in ``pan``.
+score and sit in ``steb-multilingual``; everything is also in ``pan``. The (dataset, task) pairs of the
+``steb`` suite are exactly the catalogue's rows (PAN24 news feeds all-to-all pairs only outside it, via
+``suite_tasks``), and ``expected`` repeats the catalogue's classes / per class / texts for ``steb data check``.
+Every loader also finds its release under PAN's official folder name beside ``<data-dir>/<dataset name>``
+(``pan26-style-change-smoketest/``, ``pan23-multi-author-analysis-dataset1/`` ...) or in a pan-code clone.
 """
 
 from __future__ import annotations
@@ -93,7 +97,9 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
     pairs = _SC_PAIRS[(year, level)]
     apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
     obtain = (f"{archive} from {_page(year, _SC_TASK_PAGE[year])} (Zenodo link under 'Data'; index: {DATA_PAGE}); "
-              f"unzip into <data-dir>, keeping the level/split folders (default split: test, else validation, else train; option split=...)")
+              f"unzip into <data-dir> as <data-dir>/{name}/ or under its official folder name (pan{yy}-...; a pan-code clone's "
+              f"clef{yy}/multi-author-analysis works too), keeping the level/split folders (default split: test, else validation, "
+              f"else train; option split=...)")
     if year == 2023:
         obtain = obtain.replace("(Zenodo link under 'Data'", "(Zenodo record 7729178")
     return DatasetSpec(
@@ -101,6 +107,7 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
         languages=("en",), categories=("idiolect",), applications=apps, suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=_page(year, _SC_TASK_PAGE[year]),
         size=f"{pairs:,} pairs ({2 * pairs:,} texts) in STEB" + (" after down-sampling" if source.edition.downsample else ""),
+        expected={"pair_predefined": {"classes": pairs, "per_class": 2, "texts": 2 * pairs}},
         extra={"pan_edition": year, "level": level or None, "unit": source.unit_name},
     )
 
@@ -109,9 +116,10 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
 
 def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, archive: str, trials: int | None, corpus: str = "") -> DatasetSpec:
     name = f"pan{year % 100}_authorship_verification_{corpus + '_' if corpus else ''}{label}_test"
-    source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})")
+    source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})",
+                            edition=f"pan{year % 100}")
     page = _page(year, "author-identification")
-    obtain = f"the test corpus {archive} from {page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> (problems {'/'.join(prefixes)}*)"
+    obtain = f"the test corpus {archive} from {page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; problems {'/'.join(prefixes)}*)"
     english = lang == "en"
     size = f"{trials:,} trials ({2 * trials:,} texts) in STEB" if trials else "all test problems of the language/genre (one trial each)"
     return DatasetSpec(
@@ -123,12 +131,13 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
         languages=(lang,), categories=("idiolect",), applications=("AV",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[year], license=LICENSE,
         obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
+        expected={"pair_predefined": {"classes": trials, "per_class": 2, "texts": 2 * trials}} if trials else {},
         extra={"pan_edition": year, "problem_prefixes": prefixes},
     )
 
 
 def _enron() -> DatasetSpec:
-    source = AVFolderSource((), "Enron authorship verification corpus")
+    source = AVFolderSource((), "Enron authorship verification corpus", edition="enron")
     obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT; 80 cases of 4 known + 1 unknown e-mail, "
               "PAN-style folders) from its Zenodo/GitHub release; unzip into <data-dir>")
     return DatasetSpec(
@@ -139,13 +148,14 @@ def _enron() -> DatasetSpec:
         citation="Halvani, O. et al. Enron Authorship Verification Corpus (derived from the Enron e-mail dataset, Klimt & Yang 2004).",
         license="see the corpus release (derived from the public Enron e-mail dataset)", obtain=obtain + ". Layout: " + source.layout(),
         size="80 trials (160 texts)", extra={"cases": 80},
+        expected={"pair_predefined": {"classes": 80, "per_class": 2, "texts": 160}},
     )
 
 
 # --- PAN20/21 jsonl verification -----------------------------------------------------------------------
 
 def _av_jsonl(year: int) -> DatasetSpec:
-    source = AVJsonlSource(f"PAN{year % 100} cross-domain authorship verification (fanfiction), test set")
+    source = AVJsonlSource(f"PAN{year % 100} cross-domain authorship verification (fanfiction), test set", edition=f"pan{year % 100}")
     page = _page(year, "author-identification")
     obtain = (f"the PAN{year % 100} authorship verification test set (pan{year % 100}-authorship-verification-test.jsonl + "
               f"...-test-truth.jsonl; Zenodo, access on request) from {page} (index: {DATA_PAGE}); put both files in <data-dir>")
@@ -157,6 +167,7 @@ def _av_jsonl(year: int) -> DatasetSpec:
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page,
         size="500 pairs (250 same / 250 different; 1,000 texts) sampled from the test set", extra={"pan_edition": year, "pairs_per_class": 250},
+        expected={"pair_predefined": {"classes": 500, "per_class": 2, "texts": 1000}},
     )
 
 
@@ -175,12 +186,14 @@ def _attribution(lang: str) -> DatasetSpec:
     return DatasetSpec(
         name=f"pan18_cross_domain_authorship_attribution_{label}",
         description=(f"PAN18 cross-domain authorship attribution (fanfiction), {_lang_name(lang)}: each candidate author's known texts form a "
-                     "retrieval target, each unknown text a query; problems pooled, open-set <UNK> texts left out."),
+                     "retrieval target (concatenated into one document, STEB §C.9), each unknown text a query; problems pooled, "
+                     "open-set <UNK> texts left out."),
         tasks=("retrieval",), loader=partial(load_attribution, source=source, obtain=obtain),
         languages=(lang,), categories=("idiolect",), applications=("AR",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[2018], license=LICENSE,
         obtain=obtain + ". Layout: " + source.layout(), homepage=page,
         size="50 authors, 259 texts in STEB" if english else "all test problems of the language",
+        expected={"retrieval": {"classes": 50, "per_class": 5, "texts": 259}} if english else {},
         extra={"pan_edition": 2018, "pan_language_code": pan_code},
     )
 
@@ -189,13 +202,14 @@ def _attribution(lang: str) -> DatasetSpec:
 
 def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str,
                 suites: tuple[str, ...] = MAIN_SUITES, applications: tuple[str, ...] = ("ATD",),
-                tasks: tuple[str, ...] = ("clustering",)) -> DatasetSpec:
+                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict | None = None, expected: dict | None = None) -> DatasetSpec:
     page = _page(year, "generated-content-analysis")
     obtain = obtain.format(page=page, data=DATA_PAGE)
     return DatasetSpec(
         name=name, description=description, tasks=tasks, loader=partial(load_generative, source=source, obtain=obtain),
         languages=("en",), categories=("ai-detection",), applications=applications, suites=suites,
         citation=_CITE_GEN[min(year, 2025)], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
+        suite_tasks=suite_tasks or {}, expected=expected or {},
         extra={"per_class": source.per_class, "genre": source.genre, "labelling": source.labelling},
     )
 
@@ -209,11 +223,12 @@ def _pan25_26(genre: str) -> DatasetSpec:
     classes, per_class = _PAN25_CLASSES[genre]
     return _generative(
         f"machine_text_detection_PAN25_26_{genre}",
-        GenerativeSource("PAN25/26 generative AI detection, task 1", genre=genre, labelling="model", per_class=per_class),
+        GenerativeSource("PAN25/26 generative AI detection, task 1", genre=genre, labelling="model", per_class=per_class, edition="pan25"),
         2025,
         f"PAN25/26 Voight-Kampff AI detection, {genre}: texts clustered by source (human or each generating LLM; {classes} classes), "
         f"at most {per_class} texts per class (seeded).",
         _PAN25_OBTAIN, f"{classes} classes x <={per_class} texts ({classes * per_class:,} texts) in STEB",
+        expected={"clustering": {"classes": classes, "per_class": per_class, "texts": classes * per_class}},
     )
 
 
@@ -221,19 +236,21 @@ def _ai_detection() -> list[DatasetSpec]:
     specs = [
         _generative(
             "machine_text_detection_PAN24_news",
-            GenerativeSource("PAN24 generative authorship verification (news)", labelling="model", per_class=200),
+            GenerativeSource("PAN24 generative authorship verification (news)", labelling="model", per_class=200, edition="pan24"),
             2024,
             "PAN24 Voight-Kampff generative authorship, news articles: human articles and 13 LLMs' rewrites clustered by source "
             "(14 classes), at most 200 texts per class (seeded).",
             "the PAN24 generative authorship news data (pan24-generative-authorship-news: human.jsonl + machines/<model>.jsonl) "
             "from {page} (Zenodo; index: {data}); unzip into <data-dir>",
             "14 classes x <=200 texts (2,800 texts) in STEB",
-            tasks=("clustering", "pair_all"),  # issue 6: PAN24 feeds clustering and all-to-all pairs
+            tasks=("clustering", "pair_all"),  # issue 6: PAN24 also feeds all-to-all pairs, outside the steb suite
+            suite_tasks={"steb": ("clustering",)},  # issue 15: the STEB catalogue has PAN24 news as clustering only
+            expected={"clustering": {"classes": 14, "per_class": 200, "texts": 2800}},
         ),
         *(_pan25_26(g) for g in ("essays", "fiction", "news")),
         _generative(
             "machine_text_detection_PAN25_collaborative",
-            GenerativeSource("PAN25 human-AI collaborative text classification, task 2", labelling="category", per_class=200),
+            GenerativeSource("PAN25 human-AI collaborative text classification, task 2", labelling="category", per_class=200, edition="pan25"),
             2025,
             "PAN25 task 2, human-AI collaboration: texts clustered by the six collaboration categories (fully human, human-written "
             "machine-polished, machine-written machine-humanized, human-initiated machine-continued, deeply mixed, machine-written "
@@ -241,15 +258,17 @@ def _ai_detection() -> list[DatasetSpec]:
             "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {page} (Zenodo; index: {data}); "
             "put the jsonl files in <data-dir> (option texts_file to choose)",
             "6 classes x <=200 texts (1,200 texts) in STEB",
+            expected={"clustering": {"classes": 6, "per_class": 200, "texts": 1200}},
         ),
         _generative(
             "pan26_generative_ai_detection_smoketest",
-            GenerativeSource("PAN26 generative AI detection smoke test", labelling="binary", per_class=None),
+            GenerativeSource("PAN26 generative AI detection smoke test", labelling="binary", per_class=None, edition="pan26"),
             2026,
             "The PAN26 organisers' smoke-test sample (34 texts, human vs machine): a tiny check that the AI-detection path runs; "
             "not part of the STEB scores.",
-            "pan26-generative-ai-detection-smoketest (dataset.jsonl + test-truth.jsonl) from github.com/pan-webis-de/pan-code; "
-            "put both files in <data-dir>",
+            "pan26-generative-ai-detection-smoke-test (dataset.jsonl + test-truth.jsonl) from github.com/pan-webis-de/pan-code "
+            "(clef26/generative-authorship-verification/); keep that folder under <data-dir> with its own name, or the pan-code "
+            "clone itself as <data-dir>/pan-code",
             "34 texts, 2 classes", suites=("pan-smoke",), applications=(),
         ),
     ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from steb_core import DataValidationError, read_text
+from steb_core import DataValidationError, LoadContext, read_text
 
 __all__ = [
     "JsonlRow",
@@ -26,6 +26,8 @@ __all__ = [
     "read_jsonl_at",
     "choose_one",
     "truth_beside",
+    "release_candidates",
+    "release_dir",
 ]
 
 _BOM = b"\xef\xbb\xbf"
@@ -168,3 +170,46 @@ def truth_beside(texts_path: Path, candidates: Sequence[Path]) -> Path | None:
     names = {f"{stem}-truth.jsonl", f"{stem}_truth.jsonl"} | ({"truth.jsonl"} if stem == "pairs" else set())
     hits = [p for p in candidates if p.name.lower() in names]
     return hits[0] if len(hits) == 1 else None
+
+
+#: Sub-folders of a clone of github.com/pan-webis-de/pan-code that hold a task's sample data.
+_PAN_CODE_TASKS = {
+    "style-change": ("multi-author-analysis", "style-change-detection"),
+    "generative": ("generative-authorship-verification",),
+}
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("_", "-").replace(" ", "-")
+
+
+def release_candidates(ctx: LoadContext, edition: str, words: Sequence[str], task: str = "") -> list[Path]:
+    """Folders that may hold dataset ``ctx.dataset`` (issue 16: accept PAN's official folder names).
+
+    ``ctx.data_dir`` itself when it exists; otherwise the folders beside it under their *official*
+    names -- ``pan26-style-change-smoketest``, ``pan23-multi-author-writing-style-analysis-...``: a name
+    starting with ``edition`` (``pan26``) and containing one of ``words`` -- and, for a clone of
+    pan-code kept in the data root (as ``pan-code/`` or the root itself), ``clef26/<task folder>``.
+    """
+    data_dir = ctx.data_dir
+    if data_dir is None:
+        return []
+    if data_dir.is_dir():
+        return [data_dir]
+    root = data_dir.parent
+    if not root.is_dir():
+        return []
+    hits = [p for p in sorted(root.iterdir()) if p.is_dir() and _normal(p.name).startswith(edition)
+            and any(w in _normal(p.name) for w in words)]
+    clef = "clef" + edition.removeprefix("pan")
+    for base in (root, root / "pan-code"):
+        for sub in _PAN_CODE_TASKS.get(task, ()):
+            if (base / clef / sub).is_dir():
+                hits.append(base / clef / sub)
+    return hits
+
+
+def release_dir(ctx: LoadContext, obtain: str, layout: str, edition: str, words: Sequence[str], task: str = "") -> Path:
+    """The first of :func:`release_candidates`, else the standard "no data" error naming what to get."""
+    hits = release_candidates(ctx, edition, words, task)
+    return hits[0] if hits else ctx.require_dir(obtain, layout)

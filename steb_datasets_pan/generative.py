@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from steb_core import DataValidationError, DatasetBundle, LabelledText, LoadContext, located, sample_per_class
+from steb_core.io import release_path, unique_keys
 
-from .files import choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
 __all__ = ["GenerativeSource", "load_generative"]
 
+RELEASE_WORDS = ("generative", "voight", "genai", "ai-detection", "collaborative", "llm")
 _LABEL_FIELDS = ("label", "model", "genre", "label_text", "category")
 _HUMAN = {"human", "human-written", "human_written"}
 
@@ -40,6 +42,7 @@ class GenerativeSource:
     genre: str | None = None
     labelling: str = "model"  # "model": human/each LLM; "category": task-2 classes; "binary": human/machine
     per_class: int | None = None
+    edition: str = ""  # official release folder prefix (pan24, pan25, pan26)
 
     def layout(self) -> str:
         return (
@@ -65,7 +68,7 @@ def _is_truth(p: Path) -> bool:
 def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> DatasetBundle:
     """Labelled texts of one genre with the per-class budget. Options: ``texts_file``, ``truth_file``,
     ``per_class`` (None = every text)."""
-    root = ctx.require_dir(obtain, source.layout())
+    root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", RELEASE_WORDS, task="generative")
     folder = find_folder(root, lambda f: any(f.glob("*.jsonl")))
     if folder is None:
         ctx.require_file("dataset.jsonl", obtain, source.layout())
@@ -156,13 +159,13 @@ def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None]) -> 
 def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None]) -> tuple[list[_Entry], list[Path]]:
     jsonl = sorted(folder.glob("*.jsonl"))
     if options.get("texts_file"):
-        texts_path = folder / options["texts_file"]
+        texts_path = release_path(folder, options["texts_file"], path=folder, field="texts_file")
     else:
         texts_path = choose_one([p for p in jsonl if not _is_truth(p)], "texts file (*.jsonl)", folder, "texts_file", preferred=("test", "val", "dataset"))
     truth_candidates = [p for p in jsonl if _is_truth(p)]
     truth_path: Path | None
     if options.get("truth_file"):
-        truth_path = folder / options["truth_file"]
+        truth_path = release_path(folder, options["truth_file"], path=folder, field="truth_file")
     elif truth_candidates:
         truth_path = truth_beside(texts_path, truth_candidates) or choose_one(truth_candidates, "truth file", folder, "truth_file", preferred=("test",))
     else:
@@ -170,15 +173,10 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
     if truth_path is None:  # labels inline: classify while scanning
         return list(_scan_texts(texts_path, set(), classify)), [texts_path]
     entries = {e.id: e for e in _scan_texts(texts_path, set(), None)}
-    seen: set[str] = set()
-    for row in scan_jsonl(truth_path):
-        if "id" not in row.obj:
-            raise DataValidationError("is missing", path=truth_path, record=f"line {row.lineno}", field="id")
-        rid = str(row.obj["id"])
-        if rid not in entries:
-            raise DataValidationError(f"has no text in {texts_path.name}", path=truth_path, record=rid, field="id", expected="truth only for ids of the texts file")
-        entries[rid].fields.update({k: row.obj[k] for k in _LABEL_FIELDS if k in row.obj})
-        seen.add(rid)
+    truth = unique_keys(_truth_rows(truth_path, texts_path, entries), path=truth_path, field="id", what="truth")
+    for rid, fields in truth.items():
+        entries[rid].fields.update(fields)
+    seen = set(truth)
     missing = [rid for rid in entries if rid not in seen]
     if missing:
         e = entries[missing[0]]
@@ -193,6 +191,18 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
             e.label, e.fields = label, None
             kept.append(e)
     return kept, [texts_path, truth_path]
+
+
+def _truth_rows(truth_path: Path, texts_path: Path, entries: Mapping[str, _Entry]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """``(record, id, label fields)`` per truth line; :func:`unique_keys` refuses an id given twice (issue 20:
+    a duplicated line with a flipped label used to overwrite the first silently)."""
+    for row in scan_jsonl(truth_path):
+        if "id" not in row.obj:
+            raise DataValidationError("is missing", path=truth_path, record=f"line {row.lineno}", field="id")
+        rid = str(row.obj["id"])
+        if rid not in entries:
+            raise DataValidationError(f"has no text in {texts_path.name}", path=truth_path, record=rid, field="id", expected="truth only for ids of the texts file")
+        yield f"line {row.lineno}", rid, {k: row.obj[k] for k in _LABEL_FIELDS if k in row.obj}
 
 
 def _classify(e: _Entry, source: GenerativeSource, dataset: str) -> str | None:

@@ -33,7 +33,7 @@ from steb_core import (
     seeded_rng,
 )
 
-from .files import find_folder, name_matches
+from .files import find_folder, name_matches, release_candidates
 
 __all__ = ["Edition", "EDITIONS", "StyleChangeSource", "load_style_change", "SPLIT_PREFERENCE"]
 
@@ -101,8 +101,7 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
     validation, train), ``downsample`` (PAN26 only, default true), ``max_documents`` (first N documents,
     for quick runs).
     """
-    root = ctx.require_dir(obtain, source.layout())
-    folder = _problem_folder(root, source, ctx.options.get("split"), obtain)
+    folder = _find_problem_folder(ctx, source, obtain)
     ed = source.edition
     downsample = bool(ctx.options.get("downsample", ed.downsample))
     max_docs = ctx.options.get("max_documents")
@@ -142,6 +141,32 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
     if downsample:
         info["sampling"] = "per document: all different-author pairs + an equal number of same-author pairs drawn without replacement (fewer if the document has fewer)"
     return DatasetBundle(pairs=pairs, info=info)
+
+
+#: Words in PAN's official release folder names for this task (``pan26-style-change-smoketest``,
+#: ``pan23-multi-author-writing-style-analysis-dataset1`` ...).
+RELEASE_WORDS = ("style-change", "multi-author", "writing-style", "style-analysis")
+
+
+def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> Path:
+    """The problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a release folder
+    kept beside it with its official name (``<data-dir>/pan26-style-change-smoketest/easy/train``) or a
+    pan-code clone (``<data-dir>/pan-code/clef26/multi-author-analysis/smoketest/easy/train``)."""
+    candidates = release_candidates(ctx, f"pan{source.year % 100}", RELEASE_WORDS, task="style-change")
+    ed = source.edition
+    other_levels = {a for lvl, names in ed.levels.items() if lvl != source.level for a in names if a}
+    # PAN23 ships one archive per level (pan23-multi-author-analysis-dataset1/ ... dataset3/): never take another level's
+    candidates = [c for c in candidates if c == ctx.data_dir or not any(name_matches(c.name, a) for a in other_levels)]
+    if not candidates:
+        ctx.require_dir(obtain, source.layout())  # raises the standard "no data" error
+    error: DatasetNotFoundError | None = None
+    for root in candidates:
+        try:
+            return _problem_folder(root, source, ctx.options.get("split"), obtain)
+        except DatasetNotFoundError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
 
 
 def _problem_folder(root: Path, source: StyleChangeSource, split: str | None, obtain: str) -> Path:

@@ -115,3 +115,22 @@ def test_no_problem_of_the_language(pan14: Path) -> None:
     with pytest.raises(DataValidationError, match="prefix") as err:
         load("pan14_authorship_verification_corpus2_greek_articles_test", pan14)
     assert "EE" in str(err.value)
+
+
+def test_truth_line_repeated_with_flipped_answer_is_refused(pan14: Path, write) -> None:
+    truth = next(pan14.rglob("*english-essays*/truth.txt"))
+    write(truth, "EE001 Y\nEE002 N\nEE001 N\n")
+    with pytest.raises(DataValidationError, match="conflicting problem 'EE001'") as err:
+        load("pan14_authorship_verification_corpus2_english_essays_test", pan14)
+    assert err.value.path == str(truth) and err.value.record == "line 3" and err.value.field == "problem"
+
+
+def test_truth_line_naming_a_folder_outside_the_release_is_refused(tmp_path: Path, write) -> None:
+    """Issue 20 (8): a problem id like '../../outside' must not join to a folder outside the release."""
+    release = tmp_path / "data" / "pan13"
+    _problem(release, "EN001", ["Known."], "Unknown.", write)
+    _problem(tmp_path, "outside", ["Secret known."], "Secret unknown.", write)
+    write(release / "truth.txt", "EN001 Y\n../../outside N\n")
+    with pytest.raises(DataValidationError, match="outside the release folder") as err:
+        load("enron_authorship_corpus", tmp_path / "data")  # Enron takes every problem id
+    assert err.value.path.endswith("truth.txt") and err.value.field == "problem"

@@ -117,3 +117,23 @@ def test_genre_dataset_needs_genre_field(tmp_path: Path, write_jsonl) -> None:
     with pytest.raises(DataValidationError, match="genre") as err:
         load("machine_text_detection_PAN25_26_fiction", tmp_path)
     assert err.value.record == "t0"
+
+
+def test_duplicate_truth_line_with_flipped_label_is_refused(tmp_path: Path, write_jsonl) -> None:
+    """Issue 20 (1): the second truth line for an id used to overwrite the first (classes and score changed, exit 0)."""
+    _texts_and_truth(tmp_path, write_jsonl)
+    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 0}])
+    with pytest.raises(DataValidationError, match="conflicting id 't1'") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+    assert err.value.path.endswith("test-truth.jsonl") and err.value.record == "line 5" and err.value.field == "id"
+    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 1}])
+    with pytest.raises(DataValidationError, match="duplicate id 't1'"):
+        load("pan26_generative_ai_detection_smoketest", tmp_path)
+
+
+def test_file_options_cannot_leave_the_release(tmp_path: Path, write_jsonl) -> None:
+    _texts_and_truth(tmp_path / "data", write_jsonl)
+    write_jsonl(tmp_path / "secret.jsonl", [{"id": "t0", "text": "secret"}])
+    with pytest.raises(DataValidationError, match="outside the release folder") as err:
+        load("pan26_generative_ai_detection_smoketest", tmp_path / "data", texts_file="../secret.jsonl")
+    assert err.value.field == "texts_file"

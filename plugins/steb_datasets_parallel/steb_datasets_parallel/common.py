@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from steb_core import DatasetBundle, DatasetNotFoundError, LoadContext
+from steb_core.hub import hub_cache_snapshot
 from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
 
 __all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
@@ -46,16 +47,23 @@ def locate_file(ctx: LoadContext, root: Path, candidates: list[str], obtain: str
 
 
 def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout: str,
-                shared_folder: str | None = None) -> Callable[[LoadContext], DatasetBundle]:
+                shared_folder: str | None = None, hub_id: str | None = None) -> Callable[[LoadContext], DatasetBundle]:
     """A dataset loader: ``read`` the release under the dataset folder, then build seeded order groups.
 
     Options: ``per_class`` (int or ``all``), ``distractors`` (default true: one held-out style of the
     anchors' content is attached as distractor), plus whatever ``read`` understands. ``shared_folder``
-    names a release folder that several datasets read (``ROOT/SynthSTEL`` for both SynthSTEL datasets).
+    names a release folder that several datasets read (``ROOT/SynthSTEL`` for both SynthSTEL datasets);
+    ``hub_id`` lets a Hugging Face release be found in the local hub cache when no data folder exists.
     """
 
     def load(ctx: LoadContext) -> DatasetBundle:
-        root = ctx.release_dir(shared_folder, obtain, layout) if shared_folder else ctx.require_dir(obtain, layout)
+        try:
+            root = ctx.release_dir(shared_folder, obtain, layout) if shared_folder else ctx.require_dir(obtain, layout)
+        except DatasetNotFoundError:
+            cached = hub_cache_snapshot(hub_id) if hub_id else None  # a hub release in the local hub cache
+            if cached is None:
+                raise
+            root = cached
         items, info = read(ctx, root)
         if not items:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")

@@ -1,4 +1,4 @@
-"""Corpora given as one row per content with one column per style level: graded formality, CDS.
+"""Corpora given as one row per content with one column per style level: graded formality.
 
 Graded formality: each content rewritten at five formality levels. Expected release file (TSV with a
 header; ``.csv`` with commas also read): columns ``level_1`` .. ``level_5`` (1 = most informal) and
@@ -6,12 +6,7 @@ optionally ``id`` and ``class`` (the source or domain the sentence comes from: g
 classes). Column names are options (``level_columns``, ``class_column``) for releases that name them
 differently.
 
-Corpus of Diverse Styles (Krishna et al., 2020, STRAP): 11 styles (AAE tweets, Bible, Shakespeare,
-Joyce, lyrics, poetry, Switchboard, English tweets, 1810s..1990s COHA). The release has
-``{split}.txt`` with one sentence per line and ``{split}.label`` with its style; STRAP's
-style-stripping paraphrases ship as GPT-2 BPE (``{split}.paraphrase_250_input0.bpe``) which must be
-decoded to text first (STRAP's ``datasets/bpe2text.py``) into ``{split}.paraphrase.txt``. Each line is a
-parallel item on the axis (neutral paraphrase, original styled sentence); the class is the style.
+The Corpus of Diverse Styles, which STEB also uses for clustering, lives in :mod:`steb_datasets_parallel.cds`.
 """
 
 from __future__ import annotations
@@ -22,20 +17,14 @@ from typing import Any
 from steb_core import DataValidationError, LoadContext, read_tsv
 from steb_core.parallel import ParallelItem
 
-from .aligned import read_aligned
 from .common import locate_file, option_list
 
-__all__ = ["read_graded_formality", "read_cds", "GRADED", "CDS"]
+__all__ = ["read_graded_formality", "GRADED"]
 
 GRADED = {
     "obtain": "obtain the graded formality paraphrase sets (five formality levels per content) used by STEB",
     "layout": "<data-dir>/graded_formality/graded_formality.tsv (or .csv) with header columns level_1..level_5 "
               "(1 = most informal) and optional id, class",
-}
-CDS = {
-    "obtain": "download the Corpus of Diverse Styles from STRAP (https://github.com/martiansideofthemoon/style-transfer-paraphrase) "
-              "and decode the {split}.paraphrase_250_input0.bpe paraphrases to text with its datasets/bpe2text.py",
-    "layout": "<data-dir>/corpus-of-diverse-styles/{split}.txt, {split}.label and {split}.paraphrase.txt, line-aligned",
 }
 
 
@@ -53,13 +42,3 @@ def read_graded_formality(ctx: LoadContext, root: Path) -> tuple[list[ParallelIt
         items.append(ParallelItem(tuple(row[c] for c in levels), id=row.get("id") or f"row {i}",
                                   style_type=(row.get(class_col) or "formality").strip() or "formality", source=str(path)))
     return items, {"file": path.name, "axis": list(levels)}
-
-
-def read_cds(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-    split = str(ctx.options.get("split", "test"))
-    files = {role: locate_file(ctx, root, [f"{split}.{ext}"], **CDS)
-             for role, ext in (("text", "txt"), ("label", "label"), ("paraphrase", "paraphrase.txt"))}
-    rows = read_aligned(files)
-    items = [ParallelItem((r["paraphrase"], r["text"]), id=f"{split}:{i}", style_type=r["label"].strip(), source=str(files["text"]))
-             for i, r in enumerate(rows, start=1)]
-    return items, {"split": split, "axis": ["paraphrase", "original"], "styles": sorted({it.style_type for it in items})}

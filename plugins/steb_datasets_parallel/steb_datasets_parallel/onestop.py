@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_text
+from steb_core.io import unique_keys
 from steb_core.parallel import ParallelItem
 
 __all__ = ["read_onestop", "OBTAIN", "LAYOUT", "LEVELS"]
@@ -52,8 +53,10 @@ def read_onestop(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict
         directory = base / folder
         if not directory.is_dir():
             ctx.require_file(str(directory.relative_to(root)), OBTAIN, LAYOUT)  # raises naming the folder
-        for path in sorted(directory.glob("*.txt")):
-            title = re.sub(rf"[-_ ]{suffix}$", "", path.stem, flags=re.IGNORECASE).strip()
+        # two files naming one article at one level (e.g. "X-int.txt" and "X_int.txt") are an error, not an overwrite
+        titles = unique_keys(((path.name, re.sub(rf"[-_ ]{suffix}$", "", path.stem, flags=re.IGNORECASE).strip(), path)
+                              for path in sorted(directory.glob("*.txt"))), path=directory, field="title", what="file")
+        for title, path in titles.items():
             by_title.setdefault(title, {})[suffix] = path
     fallback: list[str] = []
     items, incomplete = [], []

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext
+from steb_core.hub import load_hub_split
 from steb_core.parallel import ParallelItem
 
 from .common import option_list
@@ -24,8 +25,11 @@ from .common import option_list
 __all__ = ["read_synthstel", "REGISTER_KEYWORDS", "OBTAIN", "LAYOUT"]
 
 REGISTER_KEYWORDS = ("formal", "polite", "offensive", "profan", "vulgar", "slang", "colloquial", "jargon")
-OBTAIN = "download the parquet files of https://huggingface.co/datasets/StyleDistance/synthstel (MIT)"
-LAYOUT = "<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) data/{train,test}-*.parquet (columns positive, negative, feature, feature_clean)"
+HUB_ID = "StyleDistance/synthstel"
+OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset --local-dir "
+          "DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache filled by datasets.load_dataset")
+LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, negative, "
+          "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID)
 COLUMNS = ("positive", "negative", "feature")
 
 
@@ -50,6 +54,19 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     return table.to_pylist()
 
 
+def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tuple[Path, str, list[dict[str, Any]]]]:
+    """Rows per split of a ``save_to_disk`` folder or hub snapshot at ``root`` (read with :mod:`steb_core.hub`)."""
+    out = []
+    for split in splits:
+        rows = load_hub_split(root, HUB_ID, split=split, dataset=ctx.dataset)
+        missing = [c for c in COLUMNS if rows and c not in rows[0]]
+        if missing:
+            raise DataValidationError(f"missing column(s) {missing}; it has {sorted(rows[0])}", path=root, record=f"{split} schema",
+                                      expected=f"columns {list(COLUMNS)}")
+        out.append((root, f"{split} split", rows))
+    return out
+
+
 def make_synthstel_reader(register: bool):
     """A reader for the register (``register=True``) or the linguistic-feature half of SynthSTEL."""
 
@@ -60,8 +77,9 @@ def make_synthstel_reader(register: bool):
         register_names: set[str] = set()
         feature_names: set[str] = set()
         files = sorted(p for s in splits for p in [*root.glob(f"data/{s}-*.parquet"), *root.glob(f"{s}-*.parquet")])
-        for path in files:
-            for i, row in enumerate(_read_rows(path), start=1):
+        sources = [(path, path.name, _read_rows(path)) for path in files] if files else _hub_rows(ctx, root, splits)
+        for path, name_of_file, rows in sources:
+            for i, row in enumerate(rows, start=1):
                 name = row.get("feature_clean") or row.get("feature")
                 for col in ("positive", "negative"):
                     if not isinstance(row.get(col), str) or not row[col].strip():
@@ -71,8 +89,8 @@ def make_synthstel_reader(register: bool):
                 is_reg = _is_register(name, chosen)
                 (register_names if is_reg else feature_names).add(name)
                 if is_reg == register:
-                    items.append(ParallelItem((row["negative"], row["positive"]), id=f"{path.name}:{i}", style_type=name, source=str(path)))
-        info = {"files": [p.name for p in files], "axis": ["without feature", "with feature"],
+                    items.append(ParallelItem((row["negative"], row["positive"]), id=f"{name_of_file}:{i}", style_type=name, source=str(path)))
+        info = {"files": [name for _, name, _ in sources], "axis": ["without feature", "with feature"],
                 "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
                 "register_selection": "option register_features" if chosen else f"name contains one of {list(REGISTER_KEYWORDS)}"}
         return items, info

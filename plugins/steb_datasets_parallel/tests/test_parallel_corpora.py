@@ -63,12 +63,12 @@ def _content(text: str) -> str:
 def test_gyafc_test_split_both_directions(tmp_path):
     bundle = load("GYAFC", make_gyafc(tmp_path))
     groups = bundle.order_groups
-    assert len(groups) == 16  # 2 domains x 2 directions x 4 lines
+    assert bundle.info["parallel_items"] == 16  # 2 domains x 2 directions x 4 lines (groups: the shared builder's business)
     assert {g.style_type for g in groups} == {"Entertainment_Music", "Family_Relationships"}
     assert_aligned(groups, _style, lambda t: (t.split()[1], t.split()[3]))
     assert bundle.info["split"] == "test" and bundle.info["ref"] == 0 and bundle.info["distractors"] is True
     train = load("GYAFC", tmp_path, split="train", distractors="false")
-    assert len(train.order_groups) == 8 and all(len(g.anchors) == 2 and g.distractor is None for g in train.order_groups)
+    assert train.info["parallel_items"] == 8 and all(len(g.anchors) == 2 and g.distractor is None for g in train.order_groups)
     assert all(_style(g.anchors[0]) == "informal" and _style(g.anchors[1]) == "formal" for g in train.order_groups)
 
 
@@ -170,7 +170,7 @@ def test_shakespeare(tmp_path):
     write(tmp_path / "data" / "test.original.nltktok", [f"thou {i}" for i in range(6)])
     write(tmp_path / "data" / "test.modern.nltktok", [f"you {i}" for i in range(6)])
     bundle = load("parallel_shakespeare", tmp_path, distractors=False)
-    assert len(bundle.order_groups) == 6
+    assert bundle.info["parallel_items"] == 6 and bundle.order_groups and all(g.distractor is None for g in bundle.order_groups)
     assert all(g.anchors[0].startswith("thou") for g in bundle.order_groups)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
 
@@ -187,7 +187,7 @@ def test_twitter_aae(tmp_path):
     write(tmp_path / "aave_samples.txt", [f"aae {i}" for i in range(5)])
     write(tmp_path / "sae_samples.txt", [f"sae {i}" for i in range(5)])
     bundle = load("twitter_aave_sae", tmp_path)
-    assert len(bundle.order_groups) == 5 and all(g.distractor is not None for g in bundle.order_groups)
+    assert bundle.info["parallel_items"] == 5 and any(g.distractor is not None for g in bundle.order_groups)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
     write(tmp_path / "sae_samples.txt", [f"sae {i}" for i in range(4)])
     with pytest.raises(DataValidationError) as err:
@@ -199,14 +199,14 @@ def test_asset_draws_one_simplification_per_source(tmp_path):
     write(tmp_path / "dataset" / "asset.test.orig", [f"complex {i}" for i in range(8)])
     for k in range(10):
         write(tmp_path / "dataset" / f"asset.test.simp.{k}", [f"simple{k} {i}" for i in range(8)])
-    a = load("ASSET", tmp_path, seed=3)
-    b = load("ASSET", tmp_path, seed=3)
+    a = load("ASSET", tmp_path, seed=3, split="test")
+    b = load("ASSET", tmp_path, seed=3, split="test")
     assert a.order_groups == b.order_groups
     drawn = {g.id.split("|")[0].rsplit(":", 1)[1] for g in a.order_groups}
     assert len(drawn) > 1  # not always the same reference file
-    assert sum(a.info["times_each_simplification_file_drawn"]) == 8
+    assert sum(a.info["times_each_simplification_drawn"]) == 8
     assert_aligned(a.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
-    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s).order_groups) for s in range(4)}
+    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test").order_groups) for s in range(4)}
     assert len(seeds) > 1
 
 
@@ -215,8 +215,23 @@ def test_asset_misaligned_simplification(tmp_path):
     write(tmp_path / "asset.test.simp.0", ["a0", "b0", "c0"])
     write(tmp_path / "asset.test.simp.1", ["a1", "b1"])
     with pytest.raises(DataValidationError) as err:
-        load("ASSET", tmp_path)
+        load("ASSET", tmp_path, split="test")
     assert err.value.field == "asset.test.simp.1" and err.value.record == "line 3"
+
+
+def test_asset_combines_validation_and_test_by_default(tmp_path):
+    """Issue 15: STEB (like the ASSET paper) uses validation + test; the test split alone has 359 sources, not 400."""
+    for split, n in (("valid", 5), ("test", 3)):
+        write(tmp_path / "dataset" / f"asset.{split}.orig", [f"complex {split}{i}" for i in range(n)])
+        for k in range(10):
+            write(tmp_path / "dataset" / f"asset.{split}.simp.{k}", [f"simple{k} {split}{i}" for i in range(n)])
+    bundle = load("ASSET", tmp_path)
+    assert bundle.info["parallel_items"] == 8 and bundle.info["sources_per_split"] == {"valid": 5, "test": 3}
+    assert {t.split()[1][:4] for g in bundle.order_groups for t in g.anchors} == {"vali", "test"}
+    assert SPECS["ASSET"].expected == {"order_alignment": {"classes": 1, "per_class": 400, "texts": 400}}
+    with pytest.raises(DatasetNotFoundError, match="asset.valid.orig"):
+        (tmp_path / "dataset" / "asset.valid.orig").unlink()
+        load("ASSET", tmp_path)
 
 
 # ------------------------------------------------------------------ OneStopEnglish
@@ -233,13 +248,14 @@ def test_onestop_three_levels(tmp_path):
     make_onestop(tmp_path, ["Amazon", "Banks", "Cats", "Dogs"])
     (tmp_path / "Texts-SeparatedByReadingLevel" / "Adv-Txt" / "Dogs-adv.txt").unlink()
     bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
-    assert len(bundle.order_groups) == 3 and bundle.info["articles_missing_a_level"] == ["Dogs"]
+    assert bundle.info["parallel_items"] == 3 and bundle.info["articles_missing_a_level"] == ["Dogs"]
     for g in bundle.order_groups:
         assert [a.split()[0] for a in g.anchors] == ["ele", "int", "adv"]  # the level header line is dropped
         assert g.anchors[0].endswith("Second paragraph.")
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[3])
     with_d = load("OneStopEnglishCorpus", tmp_path)
-    assert all(len(g.anchors) == 2 and len(g.alternatives) == 3 and g.distractor for g in with_d.order_groups)
+    held_out = [g for g in with_d.order_groups if g.distractor is not None]
+    assert held_out and all(len(g.anchors) == 2 and len(g.alternatives) == 2 for g in held_out)
 
 
 def test_onestop_empty_article(tmp_path):
@@ -257,7 +273,7 @@ def test_graded_formality_five_levels(tmp_path):
     rows = [f"g{i}\t{'news' if i % 2 else 'chat'}\t" + "\t".join(f"L{lvl} c{i}" for lvl in range(1, 6)) for i in range(8)]
     write(tmp_path / "graded_formality.tsv", [header, *rows])
     bundle = load("graded_formality", tmp_path, distractors=False)
-    assert len(bundle.order_groups) == 8 and {g.style_type for g in bundle.order_groups} == {"news", "chat"}
+    assert bundle.info["parallel_items"] == 8 and {g.style_type for g in bundle.order_groups} == {"news", "chat"}
     assert all(len(g.anchors) == 5 for g in bundle.order_groups)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
     rows[3] = "g3\tnews\tL1 c3\tL2 c3\t\tL4 c3\tL5 c3"
@@ -267,19 +283,53 @@ def test_graded_formality_five_levels(tmp_path):
     assert err.value.field == "level_3" and err.value.record == "row 4 (id g3)"
 
 
-def test_cds_styles_and_misaligned_labels(tmp_path):
+def test_cds_strap_folder_feeds_three_tasks(tmp_path):
     styles = ["bible", "lyrics", "shakespeare"]
     lines = [(s, i) for s in styles for i in range(3)]
     write(tmp_path / "test.txt", [f"styled {s} {i}" for s, i in lines])
     write(tmp_path / "test.label", [s for s, _ in lines])
     write(tmp_path / "test.paraphrase.txt", [f"plain {s} {i}" for s, i in lines])
-    bundle = load("corpus-of-diverse-styles_parallel", tmp_path)
-    assert {g.style_type for g in bundle.order_groups} == set(styles) and len(bundle.order_groups) == 9
+    bundle = load("corpus-of-diverse-styles", tmp_path)
+    assert {g.style_type for g in bundle.order_groups} == set(styles) and bundle.info["rows"] == 9
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: (t.split()[1], t.split()[2]))
+    assert sorted(t.label for t in bundle.labelled_texts) == sorted(s for s, _ in lines)
+    assert all(t.text.startswith("styled") for t in bundle.labelled_texts)  # clustering uses the original sentences
     write(tmp_path / "test.label", [s for s, _ in lines][:-1])
     with pytest.raises(DataValidationError) as err:
-        load("corpus-of-diverse-styles_parallel", tmp_path)
+        load("corpus-of-diverse-styles", tmp_path)
     assert err.value.field == "label" and err.value.record == "line 9"
+
+
+def _cds_hub_files(folder: Path, per_style: int = 6) -> None:
+    """The hub copy as `huggingface-cli download billray110/corpus-of-diverse-styles` leaves it: development.csv
+    (header text,label,paraphrase; quoted fields with commas) plus README.md and .gitattributes."""
+    import csv
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "README.md").write_text("---\npretty_name: Corpus of Diverse Styles\n---\n", encoding="utf-8")
+    (folder / ".gitattributes").write_text("*.csv filter=lfs diff=lfs merge=lfs -text\n", encoding="utf-8")
+    with open(folder / "development.csv", "w", newline="", encoding="utf-8") as handle:
+        w = csv.writer(handle)
+        w.writerow(["text", "label", "paraphrase"])
+        for style in ("bible", "tweets", "switchboard"):
+            for i in range(per_style):
+                w.writerow([f"styled {style} {i}, with a comma", style, f"plain {style} {i}"])
+
+
+def test_cds_hub_release_feeds_three_tasks_with_budgets(tmp_path):
+    _cds_hub_files(tmp_path / "corpus-of-diverse-styles")
+    bundle = load("corpus-of-diverse-styles", tmp_path / "corpus-of-diverse-styles", per_class=4, order_per_class=5)
+    assert bundle.info["release"] == "hub billray110/corpus-of-diverse-styles" and bundle.info["rows"] == 18
+    counts = {}
+    for t in bundle.labelled_texts:
+        counts[t.label] = counts.get(t.label, 0) + 1
+    assert counts == {"bible": 4, "tweets": 4, "switchboard": 4}
+    assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: (t.split()[1], t.split()[2].rstrip(",")))
+    spec = SPECS["corpus-of-diverse-styles"]
+    assert spec.tasks == ("clustering", "pair_all", "order_alignment") and spec.suites == ("steb",)
+    assert spec.expected["order_alignment"] == {"classes": 11, "per_class": 400, "texts": 4400}
+    assert spec.expected["clustering"] == spec.expected["pair_all"] == {"classes": 11, "per_class": 200, "texts": 2200}
+    assert "billray110/corpus-of-diverse-styles" in spec.obtain
 
 
 # ------------------------------------------------------------------ registration
@@ -294,3 +344,147 @@ def test_registered_with_catalogue_metadata():
     assert manager.datasets().get("twitter_aave_sae").categories == ("dialect",)
     assert manager.datasets().get("parallel_shakespeare").categories == ("time",)
     assert manager.datasets().get("StylePTB").extra["per_class_default"] == 50
+
+
+# ------------------------------------------------------------------ issue 16: releases as published
+
+def test_twitter_aae_from_the_supplementary_archive(tmp_path):
+    """The EMNLP 2020 supplement: a zip with EMNLP-AAVE-files/{aave,sae}_samples.txt plus __MACOSX resource forks."""
+    import zipfile
+
+    aae = "".join(f"aae {i}\n" for i in range(5))
+    sae = "".join(f"sae {i}\n" for i in range(5))
+    with zipfile.ZipFile(tmp_path / "2020.emnlp-main.473.OptionalSupplementaryMaterial.zip", "w") as z:
+        z.writestr("EMNLP-AAVE-files/aave_samples.txt", aae)
+        z.writestr("EMNLP-AAVE-files/sae_samples.txt", sae)
+        z.writestr("__MACOSX/EMNLP-AAVE-files/._aave_samples.txt", b"\x00\x05\x16\x07")
+    bundle = load("twitter_aave_sae", tmp_path)
+    assert bundle.info["parallel_items"] == 5 and bundle.info["read_from"].endswith(".zip")
+    assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
+    unpacked = tmp_path / "unpacked"
+    write(unpacked / "EMNLP-AAVE-files" / "aave_samples.txt", [f"aae {i}" for i in range(5)])
+    write(unpacked / "EMNLP-AAVE-files" / "sae_samples.txt", [f"sae {i}" for i in range(5)])
+    assert load("twitter_aave_sae", unpacked).info["read_from"] == "EMNLP-AAVE-files"
+
+
+def test_twitter_aae_github_repository_alone_says_where_the_aae_side_is(tmp_path):
+    write(tmp_path / "sae_samples.txt", [f"sae {i}" for i in range(3)])
+    write(tmp_path / "README.md", ["# AAVE/SAE Paired Dataset"])
+    with pytest.raises(DatasetNotFoundError, match="only the SAE side.*2020.emnlp-main.473"):
+        load("twitter_aave_sae", tmp_path)
+    assert "2020.emnlp-main.473" in SPECS["twitter_aave_sae"].obtain
+
+
+def test_styleptb_reads_fulldata_as_cloned_with_the_checkout_split(tmp_path):
+    """The clone holds fulldata.h16: triples of a numbered code line (``TFU17``), the source and the target (PTB
+    tokens, lower case); the split follows single_transform_checkout.py."""
+    lines = []
+    k = 0
+    for code, n in (("TFU", 40), ("NAR", 3), ("ATP", 60)):
+        for i in range(n):
+            lines += [f"{code}{k}", f"src {code} {i} 's", f"tgt {code} {i} 's"]
+            k += 1
+    write(tmp_path / "fulldata.h16", lines)
+    bundle = load("StylePTB", tmp_path)
+    assert bundle.info["read_from"] == "fulldata.h16"
+    assert bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 40 and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
+    ids = {g.style_type for g in bundle.order_groups}
+    assert ids == {"TFU", "ATP"}
+    # TFU: 40 pairs -> valid = the first 2, test = pairs 2..3 (0-based); ATP: 60 -> valid 0..2, test 3..5
+    test_contents = {t.split()[2] for g in bundle.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)}
+    assert test_contents == {"2", "3"}
+    assert {t.split()[2] for g in bundle.order_groups if g.style_type == "ATP" for t in (*g.anchors, *g.alternatives)} == {"3", "4", "5"}
+    valid = load("StylePTB", tmp_path, split="valid")
+    assert {t.split()[2] for g in valid.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)} == {"0", "1"}
+
+
+@pytest.mark.realdata
+def test_shared_catalogue_rows_of_this_plugin(steb_shared_data):
+    """The order-alignment budgets passed to the builder are Table 15's 'per class' column."""
+    catalogue = steb_shared_data.parent / "notes" / "steb-catalogue.md"
+    if not catalogue.is_file():
+        pytest.skip("../shared/notes/steb-catalogue.md is absent")
+    rows = {}
+    for line in catalogue.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0] == "Order Alignment":
+            rows[cells[1]] = (int(cells[2].replace(",", "")), int(cells[3].replace(",", "")))
+    for name, spec in SPECS.items():
+        if "steb" in spec.suites and "order_alignment" in spec.tasks:
+            exp = spec.expected["order_alignment"]
+            assert (exp["classes"], exp["per_class"]) == rows[name], name
+            if name != "corpus-of-diverse-styles":
+                assert spec.extra["per_class_default"] == rows[name][1], name
+
+
+def test_steb_suite_pairs_are_the_catalogue_rows():
+    """Issue 15: this plugin's (dataset, task) pairs in suite steb; GYAFC stays outside."""
+    pairs = {(t, s.name) for s in SPECS.values() if "steb" in s.suites for t in s.tasks_for_suite("steb")}
+    order = {"ASSET": (1, 400), "OneStopEnglishCorpus": (1, 600), "StylePTB": (14, 50), "SynthSTEL_feature": (32, 200),
+             "SynthSTEL_register": (8, 200), "corpus-of-diverse-styles": (11, 400), "graded_formality": (2, 1000),
+             "parallel_shakespeare": (1, 400), "twitter_aave_sae": (1, 400)}
+    assert pairs == {("order_alignment", n) for n in order} | {("clustering", "corpus-of-diverse-styles"),
+                                                               ("pair_all", "corpus-of-diverse-styles")}
+    for name, (classes, per_class) in order.items():
+        assert dict(SPECS[name].expected["order_alignment"]) == {"classes": classes, "per_class": per_class, "texts": classes * per_class}
+    assert "steb" not in SPECS["GYAFC"].suites
+
+
+def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkeypatch):
+    """Issue 16: hub releases load from a datasets.save_to_disk folder and from the local hub cache too."""
+    datasets = pytest.importorskip("datasets")
+    rows = {"positive": [], "negative": [], "feature": [], "feature_clean": []}
+    for feature in ("formal", "emojis"):
+        for i in range(4):
+            rows["positive"].append(f"WITH {feature} {i}")
+            rows["negative"].append(f"without {feature} {i}")
+            rows["feature"].append(f"Uses {feature}")
+            rows["feature_clean"].append(feature)
+    half = {k: v[::2] for k, v in rows.items()}
+    rest = {k: v[1::2] for k, v in rows.items()}
+    datasets.DatasetDict({"train": datasets.Dataset.from_dict(half), "test": datasets.Dataset.from_dict(rest)}).save_to_disk(
+        str(tmp_path / "data" / "SynthSTEL"))
+    name = "SynthSTEL_register"
+    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data")))
+    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"formal"}
+    # the hub cache: datasets--StyleDistance--synthstel/snapshots/<rev>/data/{train,test}-*.parquet, refs/main -> <rev>
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cache = tmp_path / "hf" / "hub"
+    snap = cache / "datasets--StyleDistance--synthstel" / "snapshots" / "abc123"
+    (snap / "data").mkdir(parents=True)
+    pq.write_table(pa.table(half), snap / "data" / "train-00000-of-00001.parquet")
+    pq.write_table(pa.table(rest), snap / "data" / "test-00000-of-00001.parquet")
+    (cache / "datasets--StyleDistance--synthstel" / "refs").mkdir()
+    (cache / "datasets--StyleDistance--synthstel" / "refs" / "main").write_text("abc123", encoding="utf-8")
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature"))
+    assert {g.style_type for g in cached.order_groups} == {"emojis"}
+
+
+def test_asset_hub_copy_validation_and_test(tmp_path):
+    """The hub copy facebook/asset as downloaded: <config>/<split>-*.parquet with columns original, simplifications."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for split, n in (("validation", 4), ("test", 3)):
+        folder = tmp_path / "simplification"
+        folder.mkdir(exist_ok=True)
+        pq.write_table(pa.table({"original": [f"complex {split}{i}" for i in range(n)],
+                                 "simplifications": [[f"simple{k} {split}{i}" for k in range(10)] for i in range(n)]}),
+                       folder / f"{split}-00000-of-00001.parquet")
+    (tmp_path / "ratings").mkdir()
+    pq.write_table(pa.table({"original": ["x"], "simplification": ["y"]}), tmp_path / "ratings" / "full-00000-of-00001.parquet")
+    bundle = load("ASSET", tmp_path)
+    assert bundle.info["release"] == "hub facebook/asset" and bundle.info["sources_per_split"] == {"valid": 4, "test": 3}
+    assert_aligned(bundle.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
+
+
+def test_onestop_two_files_for_one_article_level_are_refused(tmp_path):
+    """Issue 20: a second file naming the same article and level used to replace the first silently."""
+    make_onestop(tmp_path, ["Amazon", "Banks"])
+    write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Banks_int.txt", ["Intermediate", "another text."])
+    with pytest.raises(DataValidationError, match="title 'Banks'") as err:
+        load("OneStopEnglishCorpus", tmp_path)
+    assert err.value.path.endswith("Int-Txt") and err.value.field == "title" and err.value.record == "Banks_int.txt"

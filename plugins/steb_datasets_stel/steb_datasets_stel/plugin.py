@@ -1,29 +1,47 @@
-"""Hook implementations of steb-datasets-stel: STEL_register, STEL_feature and their STEL-or-Content forms.
+"""Hook implementations of steb-datasets-stel: STEL in the STEB construction, STEL's official instances, STEL-or-Content.
 
-Loader options (``LoadContext.options``):
+Two ways to use the same release (issue 15), kept as separate dataset names so a result always says which:
 
-- ``variant``: ``quadruple`` (default for STEL_*), ``triple``, ``triple-distractor`` or ``or-content``
-  (fixed for STEL-or-Content_*); see :mod:`steb_datasets_stel.stel`.
-- ``per_class``: instances kept per style type (seeded; ``all`` for no cap). Defaults are STEB's
-  budgets: 392 per dimension for register, 200 per characteristic for features.
-- ``style_types`` (feature datasets): comma-separated STEL ``style type`` values, or ``all`` for every
-  characteristic found (e.g. adds ``em-subj-pronoun``); default contraction, nbr_substitution, emotives.
+- ``STEL_register`` / ``STEL_feature`` (suite ``steb``): the **STEB construction**. STEL's instances are
+  taken apart into their sentence pairs (one content in both styles: (A1, A2) and (S1, S2)), oriented
+  by the style tokens of the instance ID, and fed to the shared builder
+  :func:`steb_core.parallel.order_groups_from_parallel` with STEB's budgets (Table 15: 392 per dimension,
+  200 per characteristic), like every other parallel corpus; the task reports accuracy and distractor
+  accuracy (content independence).
+- ``STEL_register_official`` / ``STEL_feature_official`` (suite ``stel``): STEL's **official quadruples**,
+  in official order with their IDs, to reproduce the STEL paper. Option ``variant``: ``quadruple``
+  (default), ``triple``, ``triple-distractor``; see :mod:`steb_datasets_stel.stel`.
+- ``STEL-or-Content_register`` / ``STEL-or-Content_feature`` (suite ``stel``): Wegmann et al. (2022) on
+  the same instances. Not part of the ``steb`` suite (STEB's catalogue does not list them).
 
-Why STEL_register/STEL_feature default to the quadruple *without* a distractor: a quadruple's anchors
-already are the two styles of their content, so no text of that content in an unrelated style exists to
-add to set B (adding A2 would let anchor A2 match itself). The content-independence measurement on the
-same instances is the STEL-or-Content_* datasets (one anchor, distractor A2), which carry
-``content_independence=True``; ``variant=triple-distractor`` gives both numbers from one dataset.
+Options: ``per_class`` (int or ``all``; defaults: STEB's budgets for the STEB construction, every
+instance for the official ones), ``distractors`` (STEB construction, default true), ``style_types``
+(feature datasets: comma list of STEL ``style type`` values, or ``all`` for every characteristic found;
+default contraction, nbr_substitution, emotives).
+
+What the public release can give (stated in the listing): the public repository holds 100-instance
+*samples* of the formality and simplicity dimensions (about 196 sentence pairs each, not STEB's 392)
+and 100 / 100 / 200 instances of contraction / number substitution / emotives (about 100, 100 and 200
+sentence pairs, not 200 each). The full dimension files need GYAFC permission (from the STEL authors).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from steb_core import DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
 
-from steb_core.parallel import parse_budget
-from .stel import STEL_FEATURE_DEFAULT_TYPES, STEL_REGISTER_TYPES, VARIANTS, load_stel_instances, stel_groups
+from steb_core.parallel import order_groups_from_parallel, parse_budget
+
+from .stel import (
+    STEL_FEATURE_DEFAULT_TYPES,
+    STEL_REGISTER_TYPES,
+    VARIANTS,
+    load_stel_instances,
+    stel_groups,
+    stel_parallel_items,
+)
 
 STEL_CITATION = (
     "Anna Wegmann and Dong Nguyen. 2021. Does It Capture STEL? A Modular, Similarity-based Linguistic Style "
@@ -40,8 +58,9 @@ OBTAIN = (
     "(_quad_stel-dimensions_formal-815_complex-815.tsv) needs GYAFC permission and is available from the STEL authors"
 )
 LAYOUT = (
-    "<data-dir>/STEL/ (or <data-dir>/<dataset name>/) holding the release's dimensions/quad_stel-dimension_{formal,simple}-*.tsv and "
-    "characteristics/quad_questions_*.tsv (a flat folder of these .tsv files works too)"
+    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone (Data/STEL/dimensions/quad_stel-dimension_"
+    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at any folder "
+    "that holds these .tsv files (flat or in dimensions/ and characteristics/)"
 )
 REGISTER_BUDGET = 392
 FEATURE_BUDGET = 200
@@ -61,35 +80,54 @@ def _style_types(kind: str, options: Mapping[str, Any]) -> tuple[str, ...] | Non
     return tuple(value)
 
 
+def stel_root(ctx: LoadContext) -> Path:
+    """The STEL release folder: ``ROOT/<dataset>``, ``ROOT/STEL`` (any case), or ``ROOT`` itself when ``--data-dir``
+    points straight at a folder of STEL TSVs (issue 16: ``ctx.data_dir`` is then ``ROOT/<dataset>``, absent)."""
+    data_dir = ctx.data_dir
+    if data_dir is not None and not data_dir.is_dir() and data_dir.parent.is_dir():
+        root = data_dir.parent
+        shallow = [root / sub for sub in ("", "dimensions", "characteristics", "Data/STEL/dimensions", "Data/STEL/characteristics")]
+        if not any(p.is_dir() and p.name.lower() == "stel" for p in root.iterdir()) and any(
+            f.name.lstrip("_").startswith("quad") for d in shallow if d.is_dir() for f in d.glob("*.tsv")
+        ):
+            return root
+    return ctx.release_dir("STEL", OBTAIN, LAYOUT)
+
+
+def _instances(ctx: LoadContext, kind: str):
+    root = stel_root(ctx)
+    types = _style_types(kind, ctx.options)
+    instances, info = load_stel_instances(root, types)
+    if types is None:  # "all": every characteristic, never the register dimensions
+        instances = [i for i in instances if i.style_type not in STEL_REGISTER_TYPES]
+    if not instances:
+        raise DatasetNotFoundError(
+            f"dataset '{ctx.dataset}': no STEL instances with style type {', '.join(types or ['<any characteristic>'])} "
+            f"under {root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}"
+        )
+    found = sorted({i.style_type for i in instances})
+    info.update({"root": str(root), "style_types": found, "missing_style_types": sorted(set(types or ()) - set(found))})
+    return instances, info
+
+
 def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], DatasetBundle]:
-    """A loader for STEL ``kind`` (register/feature); ``variant`` None lets the user pick via options."""
+    """A loader of STEL's official instances for ``kind`` (register/feature); ``variant`` None lets the user pick."""
 
     def load(ctx: LoadContext) -> DatasetBundle:
         chosen = variant or str(ctx.options.get("variant", "quadruple"))
         if chosen not in VARIANTS:
             raise ValueError(f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}")
-        root = ctx.release_dir("STEL", OBTAIN, LAYOUT)
-        types = _style_types(kind, ctx.options)
-        instances, info = load_stel_instances(root, types)
-        if types is None:  # "all": every characteristic, never the register dimensions
-            instances = [i for i in instances if i.style_type not in STEL_REGISTER_TYPES]
-        if not instances:
-            raise DatasetNotFoundError(
-                f"dataset '{ctx.dataset}': no STEL instances with style type {', '.join(types or ['<any characteristic>'])} "
-                f"under {root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}"
-            )
-        budget = parse_budget(ctx.options, REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET)
+        instances, info = _instances(ctx, kind)
+        budget = parse_budget(ctx.options, None)
         kept = sample_per_class(instances, key=lambda inst: inst.style_type, per_class=budget, seed=ctx.seed, salt=ctx.dataset)
         groups = stel_groups(kept, chosen)
-        found = sorted({i.style_type for i in instances})
         info.update(
             {
+                "stel_construction": "STEL official instances",
                 "variant": chosen,
                 "per_class": budget,
                 "seed": ctx.seed,
-                "style_types": found,
-                "missing_style_types": sorted(set(types or ()) - set(found)),
-                "instances_per_style_type": {t: sum(1 for i in kept if i.style_type == t) for t in found},
+                "instances_per_style_type": {t: sum(1 for i in kept if i.style_type == t) for t in info["style_types"]},
                 "instances_with_votes": sum(1 for i in kept if i.votes is not None),
             }
         )
@@ -98,42 +136,95 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
     return load
 
 
-def _spec(name: str, kind: str, variant: str | None, description: str, content_independence: bool) -> DatasetSpec:
+def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
+    """A loader of the STEB construction for ``kind``: STEL's sentence pairs through the shared builder."""
+
+    def load(ctx: LoadContext) -> DatasetBundle:
+        instances, info = _instances(ctx, kind)
+        items, pairs_info = stel_parallel_items(instances)
+        budget = parse_budget(ctx.options, REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET)
+        distractors = str(ctx.options.get("distractors", True)).strip().lower() not in ("0", "false", "no", "off")
+        groups, built = order_groups_from_parallel(items, seed=ctx.seed, salt=ctx.dataset, per_class=budget, distractors=distractors)
+        if not groups:
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {info['root']} has fewer than 2 sentence pairs")
+        info.update({"stel_construction": "STEB: STEL sentence pairs through steb_core.parallel.order_groups_from_parallel",
+                     "per_class": budget, "seed": ctx.seed, **pairs_info, **built})
+        return DatasetBundle(order_groups=groups, info=info)
+
+    return load
+
+
+#: STEB catalogue (Table 15) rows of the STEB-construction datasets.
+EXPECTED = {
+    "register": {"order_alignment": {"classes": 2, "per_class": REGISTER_BUDGET, "texts": 2 * REGISTER_BUDGET}},
+    "feature": {"order_alignment": {"classes": 3, "per_class": FEATURE_BUDGET, "texts": 3 * FEATURE_BUDGET}},
+}
+#: What the public release can give, stated in the listing (issue 16).
+PUBLIC_SIZE = {
+    "register": ("pairings are drawn from the sentence pairs found: the public repository holds 100-instance samples per "
+                 "dimension, about 196 distinct sentence pairs each (the paper's full 815-instance dimension files need GYAFC "
+                 "permission)"),
+    "feature": ("pairings are drawn from the sentence pairs found: the public files hold 100 (contraction), 100 (nbr_substitution) "
+                "and 200 (emotives) instances -- about 100/100/200 distinct sentence pairs, not 200 instances per characteristic"),
+}
+
+
+def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, ...], content_independence: bool,
+          size: str, expected: dict | None = None, options: dict | None = None) -> DatasetSpec:
     register = kind == "register"
     return DatasetSpec(
         name=name,
         description=description,
         tasks=("order_alignment",),
-        loader=make_stel_loader(kind, variant),
+        loader=loader,
         languages=("en",),
         categories=("register",) if register else ("linguistic-feature",),
         content_independence=content_independence,
-        suites=("steb", "stel"),
+        suites=suites,
         citation=OC_CITATION if name.startswith("STEL-or-Content") else STEL_CITATION,
         license="MIT (STEL release); the formality dimension derives from GYAFC (Yahoo L6 licence)",
         obtain=OBTAIN,
         homepage="https://github.com/nlpsoc/STEL",
-        size=(f"{REGISTER_BUDGET} instances per dimension (formality, simplicity)" if register
-              else f"{FEATURE_BUDGET} instances per characteristic ({', '.join(STEL_FEATURE_DEFAULT_TYPES)})"),
-        extra={"layout": LAYOUT, "options": {"variant": VARIANTS, "per_class": "int or 'all'",
+        size=size,
+        expected=expected or {},
+        extra={"layout": LAYOUT, "options": {"per_class": "int or 'all'", **(options or {}),
                                              **({} if register else {"style_types": "comma list or 'all'"})}},
     )
 
 
 def stel_specs() -> list[DatasetSpec]:
+    feature_types = ", ".join(STEL_FEATURE_DEFAULT_TYPES)
     return [
-        _spec("STEL_register", "register", None,
-              "STEL formal/informal and simple/complex quadruples (official order and IDs): align A1-A2 with S1/S2. "
-              "Option variant=triple|triple-distractor|or-content.", False),
-        _spec("STEL_feature", "feature", None,
-              "STEL characteristic quadruples (contraction, number substitution, emotives; option style_types adds "
-              "em-subj-pronoun etc.), official order and IDs.", False),
-        _spec("STEL-or-Content_register", "register", "or-content",
+        _spec("STEL_register", "register",
+              "STEL formality and simplicity in the STEB construction: STEL's sentence pairs (one content, both styles) "
+              "grouped by the shared order-alignment builder, with a same-content distractor.",
+              loader=make_steb_loader("register"), suites=("steb",), content_independence=True,
+              size=f"STEB: 2 dimensions x {REGISTER_BUDGET} pairings cap; {PUBLIC_SIZE['register']}",
+              expected=EXPECTED["register"], options={"distractors": "true/false"}),
+        _spec("STEL_feature", "feature",
+              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared builder.",
+              loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
+              size=f"STEB: 3 characteristics x {FEATURE_BUDGET} pairings cap; {PUBLIC_SIZE['feature']}",
+              expected=EXPECTED["feature"], options={"distractors": "true/false"}),
+        _spec("STEL_register_official", "register",
+              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the STEL "
+              "paper. Option variant=triple|triple-distractor.",
+              loader=make_stel_loader("register", None), suites=("stel",), content_independence=False,
+              size="every instance found (public repository: 100-instance samples of formality and simplicity)", options={"variant": VARIANTS}),
+        _spec("STEL_feature_official", "feature",
+              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun etc.), "
+              "official order and IDs.",
+              loader=make_stel_loader("feature", None), suites=("stel",), content_independence=False,
+              size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)", options={"variant": VARIANTS}),
+        _spec("STEL-or-Content_register", "register",
               "STEL-or-Content on the formality/simplicity instances: anchor A1 must be closer to the same-style "
-              "other-content alternative than to A2 (same content, other style). Read distractor_accuracy.", True),
-        _spec("STEL-or-Content_feature", "feature", "or-content",
-              "STEL-or-Content on the characteristic instances (contraction, number substitution, emotives). "
-              "Read distractor_accuracy.", True),
+              "other-content alternative than to A2 (same content, other style). Read distractor_accuracy.",
+              loader=make_stel_loader("register", "or-content"), suites=("stel",), content_independence=True,
+              size="every instance found (public repository: 100-instance samples of formality and simplicity)"),
+        _spec("STEL-or-Content_feature", "feature",
+              f"STEL-or-Content on the characteristic instances ({feature_types}). Read distractor_accuracy.",
+              loader=make_stel_loader("feature", "or-content"), suites=("stel",), content_independence=True,
+              size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)"),
     ]
 
 

@@ -41,7 +41,7 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
 @pytest.mark.realdata
 def test_register_quadruples_follow_official_order_ids_and_answers():
     root = _shared_stel()
-    bundle = _load("STEL_register", root)
+    bundle = _load("STEL_register_official", root)
     expected = (_csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")
                 + _csv_rows(root / "quad_stel-dimension_simple-100_sample.tsv"))
     groups = bundle.order_groups
@@ -52,15 +52,15 @@ def test_register_quadruples_follow_official_order_ids_and_answers():
         assert g.answer == ((0, 1) if r["Correct Alternative"] == "1" else (1, 0))
         assert g.style_type == r["style type"] and g.distractor is None
     assert bundle.info["instances_per_style_type"] == {"formality": 100, "simplicity": 100}
-    assert bundle.info["per_class"] == 392
+    assert bundle.info["per_class"] is None  # the official datasets keep every instance
 
 
 @pytest.mark.realdata
 def test_feature_default_types_and_all():
     root = _shared_stel()
-    bundle = _load("STEL_feature", root)
+    bundle = _load("STEL_feature_official", root)
     assert bundle.info["instances_per_style_type"] == {"contraction": 100, "emotives": 200, "nbr_substitution": 100}
-    everything = _load("STEL_feature", root, style_types="all")
+    everything = _load("STEL_feature_official", root, style_types="all")
     assert set(everything.info["style_types"]) == {"contraction", "emotives", "nbr_substitution", "em-subj-pronoun"}
     assert not {"formality", "simplicity"} & set(everything.info["style_types"])
 
@@ -72,7 +72,7 @@ def test_em_subj_pronoun_quoted_newlines():
     path = root / "quad_questions_em-subj-pronoun_100.tsv"
     physical = path.read_text(encoding="utf-8").count("\n") - 1  # minus the header line
     assert physical == 500
-    bundle = _load("STEL_feature", root, style_types="em-subj-pronoun")
+    bundle = _load("STEL_feature_official", root, style_types="em-subj-pronoun")
     groups = bundle.order_groups
     assert len(groups) == 100 == len(_csv_rows(path))
     assert all(t.endswith("\n") for g in groups for t in (*g.anchors, *g.alternatives))
@@ -99,7 +99,7 @@ def test_stel_or_content_is_the_official_construction():
 @pytest.mark.realdata
 def test_triple_distractor_variant():
     root = _shared_stel()
-    bundle = _load("STEL_register", root, variant="triple-distractor")
+    bundle = _load("STEL_register_official", root, variant="triple-distractor")
     r = _csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")[0]
     g = bundle.order_groups[0]
     assert g.anchors == (r["Anchor 1"],) and g.distractor == r["Anchor 2"]
@@ -125,32 +125,42 @@ def test_release_layout_and_budget_sampling(tmp_path):
     _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality", "12"[i % 2]) for i in range(10)])
     _write(tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", [_row(i, "simplicity") for i in range(3)])
     _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [_row(i, "contraction") for i in range(4)])
-    a = _load("STEL_register", tmp_path, seed=1, per_class=4)
-    b = _load("STEL_register", tmp_path, seed=1, per_class=4)
+    a = _load("STEL_register_official", tmp_path, seed=1, per_class=4)
+    b = _load("STEL_register_official", tmp_path, seed=1, per_class=4)
     ids = [g.id for g in a.order_groups]
     assert ids == [g.id for g in b.order_groups]
     assert a.info["instances_per_style_type"] == {"formality": 4, "simplicity": 3}
     formal = [int(i.split("-")[-1]) for i in ids if "formality" in i]
     assert formal == sorted(formal)  # official order kept after sampling
-    other_seeds = {tuple(g.id for g in _load("STEL_register", tmp_path, seed=s, per_class=4).order_groups) for s in range(2, 8)}
+    other_seeds = {tuple(g.id for g in _load("STEL_register_official", tmp_path, seed=s, per_class=4).order_groups) for s in range(2, 8)}
     assert len(other_seeds | {tuple(ids)}) > 1  # the draw depends on the seed
     assert a.info["per_class"] == 4 and a.info["seed"] == 1
-    assert len(_load("STEL_register", tmp_path, per_class="all").order_groups) == 13
-    feat = _load("STEL_feature", tmp_path)
+    assert len(_load("STEL_register_official", tmp_path, per_class="all").order_groups) == 13
+    feat = _load("STEL_feature_official", tmp_path)
     assert feat.info["missing_style_types"] == ["emotives", "nbr_substitution"]
 
 
 def test_duplicate_ids_from_sample_and_full_file_kept_once(tmp_path):
     _write(tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv", [_row(i, "formality") for i in range(5)])
     _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality") for i in range(2)])
-    bundle = _load("STEL_register", tmp_path)
+    bundle = _load("STEL_register_official", tmp_path)
     assert len(bundle.order_groups) == 5 and bundle.info["duplicate_ids_skipped"] == 2
+
+
+def test_duplicate_id_with_other_content_is_refused(tmp_path):
+    """Issue 20: an ID repeated with a flipped answer must not be dropped silently (the first would win)."""
+    _write(tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv", [_row(i, "formality") for i in range(5)])
+    flipped = _row(1, "formality", correct="2")
+    path = _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(0, "formality"), flipped])
+    with pytest.raises(DataValidationError, match="conflicting ID 'QQ_formality-1'") as err:
+        _load("STEL_register_official", tmp_path)
+    assert err.value.path == str(path) and err.value.record == "row 2" and err.value.field == "ID"
 
 
 def test_bad_correct_alternative_names_file_record_field(tmp_path):
     path = _write(tmp_path / "quad_questions_char_contraction.tsv", [_row(0, "contraction"), _row(1, "contraction", "3")])
     with pytest.raises(DataValidationError) as err:
-        _load("STEL_feature", tmp_path)
+        _load("STEL_feature_official", tmp_path)
     e = err.value
     assert e.path == str(path) and e.field == "Correct Alternative" and "row 2" in str(e.record) and "QQ_contraction-1" in str(e.record)
 
@@ -174,12 +184,97 @@ def test_missing_data_dir_says_what_to_download(tmp_path):
     with pytest.raises(DatasetNotFoundError, match="no STEL instances"):
         _load("STEL_register", tmp_path)
     with pytest.raises(ValueError, match="unknown variant"):
-        _load("STEL_register", tmp_path, variant="pentuple")
+        _load("STEL_register_official", tmp_path, variant="pentuple")
 
 
 def test_registered_through_entry_point():
     manager = new_manager(env=False)
     names = set(manager.datasets().names())
-    assert {"STEL_register", "STEL_feature", "STEL-or-Content_register", "STEL-or-Content_feature"} <= names
+    assert {"STEL_register", "STEL_feature", "STEL_register_official", "STEL_feature_official",
+            "STEL-or-Content_register", "STEL-or-Content_feature"} <= names
     spec = manager.datasets().get("STEL_register")
-    assert spec.tasks == ("order_alignment",) and "stel" in spec.suites and spec.categories == ("register",)
+    assert spec.tasks == ("order_alignment",) and spec.suites == ("steb",) and spec.categories == ("register",)
+    assert spec.expected == {"order_alignment": {"classes": 2, "per_class": 392, "texts": 784}}
+    assert manager.datasets().get("STEL_feature").expected == {"order_alignment": {"classes": 3, "per_class": 200, "texts": 600}}
+    for name in ("STEL_register_official", "STEL_feature_official", "STEL-or-Content_register", "STEL-or-Content_feature"):
+        assert manager.datasets().get(name).suites == ("stel",), name  # issue 15: not in the steb suite
+    assert "public" in spec.size and "196" in spec.size  # what the public release can give is stated
+
+
+# ---------------------------------------------------------------- STEB construction
+
+def _real_row(i: int, style: str, tokens: tuple[str, str], a1_marked: bool, s1_marked: bool) -> list[str]:
+    """A row in the release's exact form: ID ``QQ_<tokA1>-<n>-<tokA2>-<n>_<tokS1>-<m>-<tokS2>-<m>--<0|1>``."""
+    plain, marked = tokens
+    a = (marked, plain) if a1_marked else (plain, marked)
+    s = (marked, plain) if s1_marked else (plain, marked)
+    m = i + 50
+    texts = {t: f"{'MARKED' if t == marked else 'plain'} text {n}" for t, n in ((plain, i), (marked, i))}
+    alt = {t: f"{'MARKED' if t == marked else 'plain'} other {m}" for t in (plain, marked)}
+    correct = "1" if a1_marked == s1_marked else "2"
+    qid = f"QQ_{a[0]}-{i}-{a[1]}-{i}_{s[0]}-{m}-{s[1]}-{m}--{int(correct == '2')}"
+    return [str(i), texts[a[0]], texts[a[1]], alt[s[0]], alt[s[1]], correct, qid, "-", style]
+
+
+def test_steb_construction_orients_pairs_by_id_and_uses_the_shared_builder(tmp_path):
+    rows = [_real_row(i, "formality", ("i", "f"), a1_marked=i % 2 == 0, s1_marked=i % 3 == 0) for i in range(6)]
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", rows)
+    simple = [_real_row(i, "simplicity", ("c", "s-t2"), a1_marked=i % 2 == 1, s1_marked=True) for i in range(4)]
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", simple)
+    bundle = _load("STEL_register", tmp_path, seed=2)
+    assert bundle.info["stel_construction"].startswith("STEB")
+    assert bundle.info["sentence_pairs"] == 20 and bundle.info["per_class"] == 392
+    groups = bundle.order_groups
+    assert {g.style_type for g in groups} == {"formality", "simplicity"}
+    for g in groups:  # anchors in axis order (plain, MARKED), and the answers follow the styles
+        assert [a.split()[0] for a in g.anchors] == (["plain", "MARKED"] if g.distractor is None else [g.anchors[0].split()[0]])
+        for anchor, pos in zip(g.anchors, g.answer):
+            assert anchor.split()[0] == g.alternatives[pos].split()[0]
+        if g.distractor is not None:  # same content as the anchor, the other style
+            assert g.distractor.split()[0] != g.anchors[0].split()[0] and g.distractor.split()[-1] == g.anchors[0].split()[-1]
+    assert any(g.distractor is not None for g in groups) and any(g.distractor is None for g in groups)
+    again = _load("STEL_register", tmp_path, seed=2)
+    assert [(g.anchors, g.alternatives, g.answer) for g in groups] == [(g.anchors, g.alternatives, g.answer) for g in again.order_groups]
+
+
+@pytest.mark.realdata
+def test_steb_construction_on_the_real_release():
+    root = _shared_stel()
+    bundle = _load("STEL_register", root)
+    counts = {}
+    for g in bundle.order_groups:
+        counts[g.style_type] = counts.get(g.style_type, 0) + 1
+    assert set(counts) == {"formality", "simplicity"}
+    assert bundle.info["sentence_pairs"] == 393  # what the 100-instance public samples hold (196 + 197 sentence pairs)
+    feat = _load("STEL_feature", root)
+    assert {g.style_type for g in feat.order_groups} == {"contraction", "nbr_substitution", "emotives"}
+
+
+def test_id_contradicting_the_answer_is_refused(tmp_path):
+    row = _real_row(0, "formality", ("i", "f"), a1_marked=True, s1_marked=True)
+    row[5] = "2"  # the ID says A1 and S1 are both formal, so the answer must be 1
+    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv", [row, _real_row(1, "formality", ("i", "f"), True, False)])
+    with pytest.raises(DataValidationError, match="Correct Alternative is 2") as err:
+        _load("STEL_register", tmp_path)
+    assert err.value.path == str(path) and err.value.field == "Correct Alternative" and err.value.record.startswith("row 1")
+
+
+def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
+    """Issue 16: `--data-dir` at the folder of TSVs (ROOT/STEL_register does not exist) works."""
+    _write(tmp_path / "quad_questions_char_contraction.tsv",
+           [_real_row(i, "contraction", ("wiki", "ction"), i % 2 == 0, i % 3 == 0) for i in range(4)])
+    name = "STEL_feature"
+    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path)))
+    assert {g.style_type for g in bundle.order_groups} == {"contraction"}
+
+
+def test_clone_layout_as_stel_folder(tmp_path):
+    """`git clone https://github.com/nlpsoc/STEL` kept as ROOT/STEL: Data/STEL/{dimensions,characteristics}/."""
+    clone = tmp_path / "STEL"
+    _write(clone / "Data" / "STEL" / "characteristics" / "quad_questions_char_substitution.tsv",
+           [_real_row(i, "nbr_substitution", ("norm", "leet"), i % 2 == 0, True) for i in range(3)])
+    (clone / "Data" / "Experiment-Results" / "models").mkdir(parents=True)
+    (clone / "Data" / "Experiment-Results" / "models" / "STEL_single-preds_all-models.tsv").write_text("ID\tx\n", encoding="utf-8")
+    name = "STEL_feature_official"
+    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path)))
+    assert len(bundle.order_groups) == 3

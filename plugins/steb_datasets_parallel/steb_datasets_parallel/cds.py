@@ -1,0 +1,97 @@
+"""Corpus of Diverse Styles (Krishna et al., 2020, STRAP): one dataset, three STEB tasks.
+
+STEB uses CDS for clustering and all-to-all pairs (11 styles x 200 sentences) and for order alignment
+(11 styles x 400, each sentence against its style-stripping STRAP paraphrase, via the shared builder).
+
+Releases read (the first found wins):
+
+1. the Hugging Face copy ``billray110/corpus-of-diverse-styles`` (one CSV, ``development.csv``, split
+   ``train``; columns ``text``, ``label`` (the style) and ``paraphrase``), read offline through
+   :func:`steb_core.hub.load_hub_split` from a ``save_to_disk`` folder, the local hub cache, or the files
+   downloaded into ``<data-dir>/corpus-of-diverse-styles/``;
+2. the STRAP release folder (Google Drive ``cds``): ``{split}.txt``, ``{split}.label`` and the paraphrases
+   decoded to text with STRAP's ``datasets/bpe2text.py`` as ``{split}.paraphrase.txt`` (line-aligned).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, LabelledText, LoadContext, sample_per_class
+from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
+from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
+
+from .aligned import read_aligned
+from .common import option_flag
+
+__all__ = ["HUB_ID", "OBTAIN", "LAYOUT", "load_cds", "CLUSTER_BUDGET", "ORDER_BUDGET"]
+
+HUB_ID = "billray110/corpus-of-diverse-styles"
+CLUSTER_BUDGET = 200  # STEB Table 15: clustering / all-to-all, 11 x 200
+ORDER_BUDGET = 400  # STEB Table 15: order alignment, 11 x 400
+COLUMNS = ("text", "label", "paraphrase")
+OBTAIN = (
+    f"the Hugging Face copy of CDS, hub id {HUB_ID} (`huggingface-cli download {HUB_ID} --repo-type dataset --local-dir "
+    f"DATA_DIR/corpus-of-diverse-styles`, or a datasets.save_to_disk folder, or the local hub cache); or the STRAP release "
+    "(https://github.com/martiansideofthemoon/style-transfer-paraphrase, Google Drive folder 'cds') with the "
+    "{split}.paraphrase_250_input0.bpe paraphrases decoded by its datasets/bpe2text.py to {split}.paraphrase.txt. The "
+    "repository's data_samples/ hold 1,000 sentences per style without paraphrases and are not enough"
+)
+LAYOUT = (
+    "<data-dir>/corpus-of-diverse-styles/ holding development.csv (columns text, label, paraphrase; or the hub's parquet "
+    "files or a save_to_disk folder), or STRAP's {split}.txt + {split}.label + {split}.paraphrase.txt"
+)
+
+
+def _rows_from_hub(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], dict[str, Any]] | None:
+    """``(record, text, label, paraphrase)`` rows of the hub release, or None when no hub release is here."""
+    location = find_hub_location(ctx.data_dir, HUB_ID)
+    if location is None:
+        return None
+    hub_like = any(p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file()) or (location / "state.json").is_file() \
+        or (location / "dataset_dict.json").is_file()
+    if not hub_like:
+        return None
+    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset)
+    out = []
+    for i, row in enumerate(rows, start=1):
+        missing = [c for c in COLUMNS if c not in row]
+        if missing:
+            raise DataValidationError(f"has no column(s) {missing}; it has {sorted(row)}", path=location, record=f"row {i}",
+                                      field=missing[0], expected=f"columns {list(COLUMNS)}")
+        for c in COLUMNS:
+            if not isinstance(row[c], str) or not row[c].strip():
+                raise DataValidationError("is empty or not text", path=location, record=f"row {i}", field=c, expected="a non-empty text")
+        out.append((f"row {i}", row["text"], row["label"].strip(), row["paraphrase"]))
+    return out, {"release": f"hub {HUB_ID}", "location": str(location)}
+
+
+def _rows_from_strap(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], dict[str, Any]]:
+    root = ctx.require_dir(OBTAIN, LAYOUT)
+    split = str(ctx.options.get("split", "test"))
+    files = {role: root / f"{split}.{ext}" for role, ext in (("text", "txt"), ("label", "label"), ("paraphrase", "paraphrase.txt"))}
+    absent = [str(p) for p in files.values() if not p.is_file()]
+    if absent:
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no hub release and no STRAP files ({', '.join(absent)}). "
+                                   f"Obtain it: {OBTAIN}. Expected layout: {LAYOUT}")
+    rows = read_aligned(files)
+    return [(f"{split} line {i}", r["text"], r["label"].strip(), r["paraphrase"]) for i, r in enumerate(rows, start=1)], \
+        {"release": "STRAP folder", "split": split, "location": str(root)}
+
+
+def load_cds(ctx: LoadContext) -> DatasetBundle:
+    """Labelled texts (clustering, all-to-all; ``per_class`` default 200) and order groups (order alignment;
+    ``order_per_class`` default 400, ``distractors`` default true), from one read of the release."""
+    found = _rows_from_hub(ctx) or _rows_from_strap(ctx)
+    rows, info = found
+    texts = [LabelledText(text, label, id=record) for record, text, label, _ in rows]
+    per_class = parse_budget(ctx.options, CLUSTER_BUDGET)
+    labelled = sample_per_class(texts, key=lambda t: t.label, per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    items = [ParallelItem((para, text), id=record, style_type=label, source=info["location"]) for record, text, label, para in rows]
+    groups, built = order_groups_from_parallel(items, seed=ctx.seed, salt=ctx.dataset,
+                                               per_class=parse_budget(ctx.options, ORDER_BUDGET, key="order_per_class"),
+                                               distractors=option_flag(ctx, "distractors", True))
+    styles = sorted({label for _, _, label, _ in rows})
+    return DatasetBundle(labelled_texts=labelled, order_groups=groups,
+                         info={**info, **built, "styles": styles, "rows": len(rows), "per_class": per_class,
+                               "axis": ["paraphrase", "original"], "seed": ctx.seed})
