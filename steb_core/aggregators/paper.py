@@ -44,7 +44,7 @@ TABLE13_ROWS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("CORE", ("core",)),
         ("X-GENRE", ("x_genre",)),
         ("MASC", ("masc_text_genre",)),
-        ("Corpus of Diverse Styles", ("corpus-of-diverse-styles", "corpus-of-diverse-styles_parallel")),
+        ("Corpus of Diverse Styles", ("corpus-of-diverse-styles",)),
     ),
     "register": (
         ("STEL register", ("STEL_register", "STEL_register_official")),
@@ -102,7 +102,7 @@ TABLE13_ROWS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     # distractor accuracy only: STEB's STEL_* construction has distractors; STEL-or-Content_* (the
     # 'stel' suite) is STEL's own distractor variant. STEL_*_official (original quadruples) has none.
     "content-independence": (
-        ("Corpus of Diverse Styles", ("corpus-of-diverse-styles_parallel", "corpus-of-diverse-styles")),
+        ("Corpus of Diverse Styles", ("corpus-of-diverse-styles",)),
         ("STEL register", ("STEL_register", "STEL-or-Content_register")),
         ("SynthSTEL register", ("SynthSTEL_register",)),
         ("Graded formality", ("graded_formality",)),

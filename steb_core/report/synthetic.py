@@ -67,7 +67,7 @@ def make_record(
 SYNTHETIC_CATALOGUE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]] = {
     "core": (("clustering", "pair_all"), ("genre",), (), ("en",), False),
     "x_genre": (("clustering", "pair_all"), ("genre",), (), ("en",), False),
-    "corpus-of-diverse-styles": (("clustering", "order_alignment"), ("genre",), (), ("en",), True),
+    "corpus-of-diverse-styles": (("clustering", "pair_all", "order_alignment"), ("genre",), (), ("en",), True),
     "wikipedia_politeness": (("clustering", "pair_all"), ("register",), (), ("en",), False),
     "STEL_register": (("order_alignment",), ("register",), (), ("en",), True),
     "graded_formality": (("order_alignment",), ("register",), (), ("en",), True),

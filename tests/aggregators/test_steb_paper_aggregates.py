@@ -69,7 +69,7 @@ def test_genre_row_of_corpus_of_diverse_styles_holds_all_its_tasks():
     genre = {"categories": ("genre",)}
     recs = [
         rec("corpus-of-diverse-styles", "clustering", 0.3, **genre),
-        rec("corpus-of-diverse-styles_parallel", "order_alignment", 0.7, extra={"distractor_accuracy": 0.1}, **genre),
+        rec("corpus-of-diverse-styles", "order_alignment", 0.7, extra={"distractor_accuracy": 0.1}, **genre),
         rec("core", "clustering", 0.2, **genre),
     ]
     table = ResultTable.build(recs)
