@@ -219,7 +219,7 @@ def identify(
     1. An encoder with its own ``fingerprint()`` is identified by it (plugins hash their config and
        weight files); its ``identity()`` dict, when present, is the evidence.
     2. A registered encoder without one: its registered name, the options it was built with and the
-       providing plugin's version, plus the behavioural probe.
+       providing plugin's version (no probe: a warm run of a registered encoder does no model work).
     3. Any other object: its class, name or path, HF configuration, a hash of its weights and of its
        tokenizer when it is a torch module (SentenceTransformer, HF models), and always a behavioural
        probe (:data:`PROBE_TEXTS` encoded, rounded to :data:`PROBE_DECIMALS` decimals, hashed), so that
@@ -257,7 +257,7 @@ def identify(
         evidence["tokenizer_hash"] = tok
     evidence["info"] = encoder_info(encoder)
     if probe is None:
-        probe = has_vectors(encoder)
+        probe = registered_name is None and has_vectors(encoder)
     if probe:
         try:
             evidence["probe_hash"] = _probe(encoder)
