@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # every plugin distribution in the repo (each has its own pyproject.toml)
 PLUGINS := $(sort $(dir $(wildcard steb_models_stylometry/pyproject.toml steb_datasets_pan/pyproject.toml plugins/*/pyproject.toml examples/*/pyproject.toml)))
 # optional extras the test suite exercises (installed with their plugin)
-EXTRAS_steb_scorers := [neural]
+EXTRAS_steb_scorers := [neural,learned]
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 

@@ -7,13 +7,15 @@ own implementations so that figures match the published tools.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any, Sequence
 
 import numpy as np
 
 from .result import ScoreResult, check_aligned, comparison_texts
 
-__all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available"]
+__all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats"]
 
 
 def _corpus_streams(compare: list[list[str]]) -> list[list[str]] | None:
@@ -40,8 +42,19 @@ class _SacrebleuScorer:
         sent = self._metric(sentence=True)
         scores = np.fromiter((sent.sentence_score(o, c).score for o, c in zip(outputs, compare)), dtype=np.float64, count=len(outputs))
         streams = _corpus_streams(compare)
-        corpus = float(self._metric(sentence=False).corpus_score(list(outputs), streams).score) if streams and outputs else None
-        return ScoreResult(self.name, scores, corpus=corpus, details={"against": self.against, "signature": str(sent.get_signature())})
+        corpus, components, details = None, {}, {"against": self.against, "signature": str(sent.get_signature())}
+        if streams and outputs:
+            metric = self._metric(sentence=False)
+            corpus = float(metric.corpus_score(list(outputs), streams).score)
+            # per-output sufficient statistics (n-gram matches and totals, lengths): any subset's corpus score is
+            # the score of its summed statistics, e.g. one system's corpus BLEU in the meta-evaluation
+            stats = np.asarray(metric._extract_corpus_statistics(list(outputs), streams), dtype=np.float64)
+            components = {f"stat:{j}": stats[:, j] for j in range(stats.shape[1])}
+            details["corpus_aggregate"] = {"metric": self.name, **self._options()}
+        return ScoreResult(self.name, scores, corpus=corpus, components=components, details=details)
+
+    def _options(self) -> dict[str, Any]:  # pragma: no cover - overridden
+        raise NotImplementedError
 
 
 class BleuScorer(_SacrebleuScorer):
@@ -52,6 +65,9 @@ class BleuScorer(_SacrebleuScorer):
     def __init__(self, against: str = "reference", smooth_method: str = "exp", smooth_value: float | None = None, tokenize: str | None = None, lowercase: bool = False) -> None:
         super().__init__(against)
         self.smooth_method, self.smooth_value, self.tokenize, self.lowercase = smooth_method, smooth_value, tokenize, lowercase
+
+    def _options(self) -> dict[str, Any]:
+        return {"smooth_method": self.smooth_method, "smooth_value": self.smooth_value, "tokenize": self.tokenize, "lowercase": self.lowercase}
 
     def _metric(self, sentence: bool) -> Any:
         from sacrebleu.metrics import BLEU
@@ -70,6 +86,9 @@ class ChrfScorer(_SacrebleuScorer):
     def __init__(self, against: str = "reference", char_order: int = 6, word_order: int = 0, beta: int = 2, lowercase: bool = False) -> None:
         super().__init__(against)
         self.char_order, self.word_order, self.beta, self.lowercase = char_order, word_order, beta, lowercase
+
+    def _options(self) -> dict[str, Any]:
+        return {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta, "lowercase": self.lowercase}
 
     def _metric(self, sentence: bool) -> Any:
         from sacrebleu.metrics import CHRF
@@ -104,6 +123,31 @@ class RougeScorer:
             for v in self.VARIANTS:
                 table[v][i] = got[v].fmeasure
         return ScoreResult(self.name, table[self.variant], components=table, details={"against": self.against, "stemmer": self.use_stemmer})
+
+
+def stat_matrix(result: ScoreResult) -> np.ndarray | None:
+    """The (items, k) sufficient statistics a BLEU/chrF result carries in its ``stat:j`` components, or None."""
+    keys = sorted((k for k in result.components if k.startswith("stat:")), key=lambda k: int(k[5:]))
+    if not keys or "corpus_aggregate" not in result.details:
+        return None
+    return np.stack([result.components[k] for k in keys], axis=1)
+
+
+def corpus_score_from_stats(aggregate: dict[str, Any], stats: np.ndarray) -> float:
+    """Corpus BLEU or chrF (sacrebleu, 0-100) of summed sufficient statistics ``stats`` (shape (k,))."""
+    metric = _corpus_metric(json.dumps(aggregate, sort_keys=True))
+    return float(metric._compute_score_from_stats([int(round(x)) for x in np.asarray(stats).tolist()]).score)
+
+
+@functools.lru_cache(maxsize=32)
+def _corpus_metric(aggregate_json: str) -> Any:
+    options = json.loads(aggregate_json)
+    kind = options.pop("metric")
+    if kind == "bleu":
+        return BleuScorer(**options)._metric(sentence=False)
+    if kind == "chrf":
+        return ChrfScorer(**options)._metric(sentence=False)
+    raise ValueError(f"no corpus aggregate for metric {kind!r}")
 
 
 def wordnet_available() -> bool:

@@ -20,9 +20,9 @@ import numpy as np
 from .lm import CausalLM, load_causal_lm
 from .result import ScoreResult, check_aligned, per_item_styles
 
-__all__ = ["INSTRUCTIONS", "LikelihoodScorer", "PerplexityScorer"]
+__all__ = ["INSTRUCTIONS", "PAULI_CONFIGS", "LikelihoodScorer", "PerplexityScorer"]
 
-#: The three instructions (version 1); {style} is the target style, {source} the input sentence.
+#: The three instructions (version 1; Pauli et al. 2025, Sec. 5 and App. D.1); {style} is the target style, {source} the input.
 INSTRUCTIONS: Mapping[str, str] = {
     "style": "Rewrite the following sentence to be {style}: {source}",
     "paraphrase": "Paraphrase the following sentence: {source}",
@@ -30,25 +30,47 @@ INSTRUCTIONS: Mapping[str, str] = {
 }
 INSTRUCTIONS_VERSION = "1"
 
+#: The paper's models as named configurations (``config=NAME``); the weights resolve from a local folder or
+#: the local Hugging Face cache, never downloaded. Pass ``system_prompt=`` for the paper's system turn.
+PAULI_CONFIGS: Mapping[str, Mapping[str, Any]] = {
+    "pauli-llama-3.2-3b": {"model": "meta-llama/Llama-3.2-3B-Instruct", "use_chat_template": True},
+    "pauli-llama-3.1-8b": {"model": "meta-llama/Llama-3.1-8B-Instruct", "use_chat_template": True},
+}
+
 
 class LikelihoodScorer:
     """C (content, ``component='content'``) or S (style change, ``component='style'``) as ``scores``; both in components."""
 
-    def __init__(self, model: Any = None, component: str = "content", batch_size: int = 8, use_chat_template: bool | None = None, device: str = "cpu", instructions: Mapping[str, str] | None = None) -> None:
+    def __init__(self, model: Any = None, component: str = "content", batch_size: int = 8, use_chat_template: bool | None = None, device: str = "cpu",
+                 instructions: Mapping[str, str] | None = None, system_prompt: str | None = None, use: Sequence[str] = ("style", "paraphrase", "repeat"),
+                 config: str | None = None, dtype: str | None = None) -> None:
+        if config is not None:
+            if config not in PAULI_CONFIGS:
+                raise ValueError(f"unknown likelihood configuration {config!r}; known: {sorted(PAULI_CONFIGS)}")
+            preset = PAULI_CONFIGS[config]
+            model = preset["model"] if model is None else model
+            use_chat_template = preset.get("use_chat_template") if use_chat_template is None else use_chat_template
         if model is None:
-            raise ValueError("the likelihood metric needs model=PATH to a local causal LM folder (transformers format)")
+            raise ValueError("the likelihood metric needs model=PATH to a local causal LM folder (transformers format), or config=NAME "
+                             f"({', '.join(sorted(PAULI_CONFIGS))})")
         if component not in ("content", "style"):
             raise ValueError(f"component must be 'content' or 'style', not {component!r}")
-        self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, use_chat_template=use_chat_template, device=device)
-        self.component = component
         self.instructions = dict(instructions or INSTRUCTIONS)
+        self.use = tuple(use)
+        unknown = [k for k in self.use if k not in self.instructions]
+        if unknown or not self.use:
+            raise ValueError(f"use= must name instructions among {sorted(self.instructions)}; got {list(self.use)}")
+        if component == "style" and ("style" not in self.use or len(self.use) < 2):
+            raise ValueError("the style component S needs the 'style' instruction and at least one content-preserving one in use=")
+        self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, use_chat_template=use_chat_template, device=device, dtype=dtype)
+        self.component, self.config, self.system_prompt = component, config, system_prompt
         self.name = f"likelihood-{component}"
 
     def token_logprobs(self, sources: Sequence[str], outputs: Sequence[str], styles: Sequence[str]) -> dict[str, list[np.ndarray]]:
-        """Per-token log-probabilities of each output under each instruction (all three batched together)."""
-        kinds = list(self.instructions)
+        """Per-token log-probabilities of each output under each instruction in use (batched together)."""
+        kinds = list(self.use)
         prompts = [self.instructions[k].format(style=st, source=src) for k in kinds for src, st in zip(sources, styles)]
-        scored = self.lm.score_continuations(prompts, list(outputs) * len(kinds))
+        scored = self.lm.score_continuations(prompts, list(outputs) * len(kinds), system=self.system_prompt)
         n = len(outputs)
         return {k: [s.logprobs for s in scored[j * n: (j + 1) * n]] for j, k in enumerate(kinds)}
 
@@ -58,16 +80,18 @@ class LikelihoodScorer:
         lp = self.token_logprobs(sources, outputs, styles)
         content = np.full(len(outputs), np.nan)
         style = np.full(len(outputs), np.nan)
+        keep = [k for k in self.use if k != "style"]
         for i in range(len(outputs)):
-            if lp["style"][i].size == 0:
+            if lp[self.use[0]][i].size == 0:
                 continue  # an empty output has no tokens: both scores undefined
-            ls, lpara, lrep = lp["style"][i], lp["paraphrase"][i], lp["repeat"][i]
-            content[i] = float(np.mean(np.maximum(np.maximum(ls, lpara), lrep)))
-            style[i] = float(np.mean(np.exp(ls) - np.exp(np.maximum(lpara, lrep))))
+            content[i] = float(np.mean(np.maximum.reduce([lp[k][i] for k in self.use])))
+            if "style" in self.use and keep:
+                style[i] = float(np.mean(np.exp(lp["style"][i]) - np.exp(np.maximum.reduce([lp[k][i] for k in keep]))))
         main = content if self.component == "content" else style
         return ScoreResult(
             self.name, main, components={"C": content, "S": style},
-            details={**self.lm.info(), "instructions": self.instructions, "instructions_version": INSTRUCTIONS_VERSION},
+            details={**self.lm.info(), "instructions": {k: self.instructions[k] for k in self.use}, "instructions_version": INSTRUCTIONS_VERSION,
+                     "system_prompt": self.system_prompt, "config": self.config},
         )
 
 

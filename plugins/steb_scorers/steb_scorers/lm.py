@@ -34,16 +34,16 @@ class CausalLM:
         self.use_chat_template = has_template if use_chat_template is None else (use_chat_template and has_template)
 
     # -- prompts ---------------------------------------------------------------------------------
-    def format_prompt(self, instruction: str) -> str:
-        """The text the model sees before its answer: the chat template with a generation prompt, or the plain instruction + newline."""
+    def format_prompt(self, instruction: str, system: str | None = None) -> str:
+        """The text the model sees before its answer: the chat template (system turn first when given) with a
+        generation prompt, or the plain system prompt + blank line + instruction + newline."""
         if self.use_chat_template:
-            return self.tokenizer.apply_chat_template(
-                [{"role": "user", "content": instruction}], tokenize=False, add_generation_prompt=True
-            )
-        return instruction + "\n"
+            messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": instruction}]
+            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return (system + "\n\n" if system else "") + instruction + "\n"
 
-    def prompt_ids(self, instruction: str) -> list[int]:
-        text = self.format_prompt(instruction)
+    def prompt_ids(self, instruction: str, system: str | None = None) -> list[int]:
+        text = self.format_prompt(instruction, system)
         # a chat template writes its own BOS; a plain prompt gets the tokenizer's special tokens (BOS if any)
         ids = list(self.tokenizer(text, add_special_tokens=not self.use_chat_template)["input_ids"])
         bos = getattr(self.tokenizer, "bos_token_id", None)
@@ -93,9 +93,9 @@ class CausalLM:
                 results[i] = logp[row, positions, tgt].cpu().numpy().astype(np.float64)
         return results
 
-    def score_continuations(self, instructions: Sequence[str], continuations: Sequence[str]) -> list[ScoredTokens]:
+    def score_continuations(self, instructions: Sequence[str], continuations: Sequence[str], system: str | None = None) -> list[ScoredTokens]:
         """Score each continuation's tokens after its formatted instruction (prompt tokens unscored)."""
-        p_ids = [self.prompt_ids(x) for x in instructions]
+        p_ids = [self.prompt_ids(x, system) for x in instructions]
         c_ids = [self.continuation_ids(x) for x in continuations]
         logps = self.score_ids(p_ids, c_ids)
         return [ScoredTokens(c, lp) for c, lp in zip(c_ids, logps)]
@@ -110,11 +110,14 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
         return path
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from .checkpoints import resolve_checkpoint
+
+    folder = resolve_checkpoint(path, "causal LM")  # a local folder, or a hub id in the local cache; never downloads
     kwargs: dict[str, Any] = {"local_files_only": True}
     if dtype:
         import torch
 
         kwargs["dtype"] = getattr(torch, dtype)
-    tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(str(path), **kwargs).to(device)
+    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+    model = AutoModelForCausalLM.from_pretrained(folder, **kwargs).to(device)
     return CausalLM(model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path))

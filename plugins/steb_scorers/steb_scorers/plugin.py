@@ -36,7 +36,7 @@ SCORERS = (
                _lazy("bertscore", "BertScoreScorer"), "content", True, "bert-score, transformers, a local model folder"),
     ScorerSpec("embedding-cosine", f"cosine of output and source/reference embeddings from any steb encoder (encoder=NAME); {_AGAINST}",
                _lazy("embedding", "EmbeddingCosineScorer"), "content", True, "a steb encoder"),
-    ScorerSpec("likelihood-content", "Pauli et al. content C: mean log max(p_style, p_paraphrase, p_repeat) of output tokens under a causal LM (model=PATH)",
+    ScorerSpec("likelihood-content", "Pauli et al. content C: mean log max(p_style, p_paraphrase, p_repeat) of output tokens under a causal LM (model=PATH or config=pauli-llama-3.2-3b|pauli-llama-3.1-8b)",
                _lazy("likelihood", "LikelihoodScorer", component="content"), "content", True, "transformers, a local causal LM folder"),
     ScorerSpec("likelihood-style", "Pauli et al. style change S: mean (p_style - max(p_paraphrase, p_repeat)) of output tokens under a causal LM (model=PATH)",
                _lazy("likelihood", "LikelihoodScorer", component="style"), "style", True, "transformers, a local causal LM folder"),
@@ -50,10 +50,25 @@ SCORERS = (
                _lazy("overall", "OverallScorer", method="harmonic"), "overall", True),
     ScorerSpec("overall-gm", "geometric mean of normalised aspect scores (components={label: scorer}, ranges={label: [lo, hi]})",
                _lazy("overall", "OverallScorer", method="geometric"), "overall", True),
-    ScorerSpec("judge-style-detection", "LLM judge: share of samples saying the output shows the target style (prompt=detect-binary|-probability|-likert3|-likert10; url=... or model=PATH)",
+    ScorerSpec("wmd", f"Word Mover's Distance (pot) over the user's word vectors (embeddings=PATH, word2vec text); lower is better; {_AGAINST} (default source)",
+               _lazy("learned", "WMDScorer"), "content", False, "pot, a word-vector file"),
+    ScorerSpec("bleurt", f"BLEURT: regression head on (reference, candidate) from a converted checkpoint (model=bleurt-base-128|PATH|hub id in the local cache); {_AGAINST}",
+               _lazy("learned", "BleurtScorer"), "content", True, "transformers, a local or cached BLEURT checkpoint"),
+    ScorerSpec("comet", f"COMET (unbabel-comet; model=wmt22-comet-da|PATH|hub id in the local cache); {_AGAINST}",
+               _lazy("learned", "CometScorer"), "content", True, "unbabel-comet (needs transformers<5), a local or cached checkpoint"),
+    ScorerSpec("style-regression", "style strength from a sequence-regression model (model=PATH, num_labels=1), negated for targets in negative_styles (default informal)",
+               _lazy("learned", "RegressionStyleScorer"), "style", True, "transformers, a local regression checkpoint"),
+    ScorerSpec("precomputed", "scores read from tab-separated files (files=GLOB, column=N), matched by (source, output); e.g. a paper's released metric scores",
+               _lazy("precomputed", "PrecomputedScorer"), "content", True, "the score files"),
+    ScorerSpec("judge-style-detection", "LLM judge: share of samples saying the output shows the target style (prompt=detect-binary|-probability|-likert3|-likert10; "
+               "30 samples at T=0.7 by default; url=... or model=PATH; cache=FILE.jsonl makes runs resumable)",
                _lazy("judges.judges", "StyleDetectionJudge"), "judge", True, "an OpenAI-compatible endpoint URL or a local causal LM folder"),
-    ScorerSpec("judge-pairwise-style", "LLM judge: A/B ranking of output vs source (or reference) for the target style, both orders; 1 win, 0.5 tie, 0 loss",
+    ScorerSpec("judge-pairwise-style", "LLM judge: AB comparison of output vs source (or reference), both orders, disagreement = tie (target=style|helpfulness); "
+               "1 win, 0.5 tie, 0 loss; 30 samples at T=0.7, majority vote",
                _lazy("judges.judges", "PairwiseStyleJudge"), "judge", True, "an OpenAI-compatible endpoint URL or a local causal LM folder"),
+    ScorerSpec("judge-pairwise-rubric", "LLM judge: rubric scores (1-10) of output and source (or reference), mean over samples, higher wins, equal = tie "
+               "(target=style|helpfulness); 1 win, 0.5 tie, 0 loss",
+               _lazy("judges.judges", "PairwiseStyleJudge", method="rubric"), "judge", True, "an OpenAI-compatible endpoint URL or a local causal LM folder"),
 )
 
 

@@ -40,7 +40,7 @@ def build_tiny_causal_lm(folder: Path, chat_template: str | None = None) -> Path
     return folder
 
 
-def build_tiny_bert(folder: Path, classifier: bool = False) -> Path:
+def build_tiny_bert(folder: Path, classifier: bool = False, regression: bool = False) -> Path:
     import torch
     from tokenizers import processors
     from transformers import BertConfig, BertForSequenceClassification, BertModel, PreTrainedTokenizerFast
@@ -53,7 +53,11 @@ def build_tiny_bert(folder: Path, classifier: bool = False) -> Path:
     torch.manual_seed(0)
     config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
                         max_position_embeddings=128, pad_token_id=vocab["[PAD]"])
-    if classifier:
+    if regression:
+        config.num_labels = 1
+        config.problem_type = "regression"
+        model = BertForSequenceClassification(config)
+    elif classifier:
         config.num_labels = 2
         config.id2label = {0: "informal", 1: "formal"}
         config.label2id = {"informal": 0, "formal": 1}
@@ -87,6 +91,13 @@ def tiny_bert(tmp_path_factory) -> Path:
 def tiny_bert_classifier(tmp_path_factory) -> Path:
     pytest.importorskip("transformers")
     return build_tiny_bert(tmp_path_factory.mktemp("tiny_bert_cls"), classifier=True)
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_regressor(tmp_path_factory) -> Path:
+    """A BERT with a one-output regression head: BLEURT's architecture (and a regression style metric's)."""
+    pytest.importorskip("transformers")
+    return build_tiny_bert(tmp_path_factory.mktemp("tiny_bert_reg"), regression=True)
 
 
 def shared_data() -> Path | None:

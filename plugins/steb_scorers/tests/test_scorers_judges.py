@@ -24,8 +24,8 @@ def detection_reply(prompt: str, k: int) -> str:
 
 
 def pairwise_reply(prompt: str, k: int) -> str:
-    a = re.search(r"Text A: (.*)\n", prompt).group(1)
-    b = re.search(r"Text B: (.*)\n", prompt).group(1)
+    a = re.search(r"(?:Text|Response) A: (.*)\n", prompt).group(1)
+    b = re.search(r"(?:Text|Response) B: (.*)\n", prompt).group(1)
     if "biased" in a + b:
         return "A"  # position bias: always the first text
     return "A" if "you are" in a else "B" if "you are" in b else "neither"
@@ -42,7 +42,7 @@ class StubServer:
             def do_POST(self):  # noqa: N802 - http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append({"path": self.path, **body})
-                prompt = body["messages"][0]["content"]
+                prompt = body["messages"][-1]["content"]  # the user turn (a system turn may come first)
                 n = min(int(body.get("n", 1)), 2)
                 start = sum(len(r.get("_served", [])) for r in outer.requests[:-1] if r["messages"] == body["messages"])
                 choices = [{"index": i, "message": {"role": "assistant", "content": reply(prompt, start + i)}} for i in range(n)]

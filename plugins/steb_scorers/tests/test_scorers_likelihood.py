@@ -94,3 +94,49 @@ def test_perplexity_matches_manual(tiny_lm):
 def test_missing_model_is_a_clear_error():
     with pytest.raises(ValueError, match="model=PATH"):
         LikelihoodScorer()
+
+
+def test_system_prompt_and_chat_template_hand_computed_c_and_s(tiny_chat_lm):
+    """C and S by hand from one unpadded forward pass per instruction, with the system turn in the chat template."""
+    system = "You are a careful writer ."
+    scorer = LikelihoodScorer(model=tiny_chat_lm, system_prompt=system, batch_size=3)
+    res = scorer.score(SOURCES[:2], OUTPUTS[:2], target_style="formal")
+    for i in range(2):
+        p = {}
+        for k, text in INSTRUCTIONS.items():
+            user = text.format(style="formal", source=SOURCES[i])
+            # the chat template of conftest, written out by hand: every turn "<bos> role : content <eos> "
+            prompt = f"<bos> system : {system} <eos> <bos> user : {user} <eos> <bos> assistant : "
+            p[k] = np.exp(manual_logprobs(tiny_chat_lm, prompt, OUTPUTS[i], add_special=False)[0])
+        c = np.mean(np.log(np.maximum(np.maximum(p["style"], p["paraphrase"]), p["repeat"])))
+        s = np.mean(p["style"] - np.maximum(p["paraphrase"], p["repeat"]))
+        assert res.components["C"][i] == pytest.approx(c, abs=1e-5)
+        assert res.components["S"][i] == pytest.approx(s, abs=1e-6)
+    assert res.details["system_prompt"] == system
+
+
+def test_selected_instructions_change_c_and_s(tiny_lm):
+    full = LikelihoodScorer(model=tiny_lm).score(SOURCES, OUTPUTS, target_style="formal")
+    two = LikelihoodScorer(model=tiny_lm, use=("style", "repeat")).score(SOURCES, OUTPUTS, target_style="formal")
+    for i, (src, out) in enumerate(zip(SOURCES, OUTPUTS)):
+        lp = {k: manual_logprobs(tiny_lm, INSTRUCTIONS[k].format(style="formal", source=src) + "\n", out, True)[0] for k in ("style", "repeat")}
+        assert two.components["C"][i] == pytest.approx(np.mean(np.maximum(lp["style"], lp["repeat"])), abs=1e-5)
+        assert two.components["S"][i] == pytest.approx(np.mean(np.exp(lp["style"]) - np.exp(lp["repeat"])), abs=1e-6)
+    assert (full.components["C"] >= two.components["C"] - 1e-9).all()  # a max over more instructions is never smaller
+    assert set(two.details["instructions"]) == {"style", "repeat"}
+    with pytest.raises(ValueError, match="use="):
+        LikelihoodScorer(model=tiny_lm, use=("style", "translate"))
+
+
+def test_paper_configurations_name_the_models_and_fail_offline(tmp_path, monkeypatch):
+    from steb_scorers.checkpoints import ModelNotFoundError
+    from steb_scorers.likelihood import PAULI_CONFIGS
+
+    assert PAULI_CONFIGS["pauli-llama-3.2-3b"]["model"] == "meta-llama/Llama-3.2-3B-Instruct"
+    assert PAULI_CONFIGS["pauli-llama-3.1-8b"]["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    with pytest.raises(ModelNotFoundError, match="huggingface-cli download meta-llama/Llama-3.2-3B-Instruct"):
+        LikelihoodScorer(config="pauli-llama-3.2-3b")
+    with pytest.raises(ValueError, match="unknown likelihood configuration"):
+        LikelihoodScorer(config="gpt-5")

@@ -16,15 +16,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["PromptTemplate", "load_prompts", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES"]
+__all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES"]
+
+
+@dataclass(frozen=True)
+class JudgePrompt:
+    """One rendered query: an optional system turn and the user turn."""
+
+    system: str | None
+    user: str
 
 
 @dataclass(frozen=True)
 class PromptTemplate:
     name: str
     version: str
-    response: str  # parser kind: binary, probability, likert3, likert10, ab
+    response: str  # parser kind: binary, probability, likert3, likert10, ab, rubric10
     template: str
+    system: str | None = None
+    task: str | None = None  # detection, pairwise-ab, rubric
+    target: str | None = None  # style or helpfulness (pairwise tasks)
+    source: str | None = None  # where the wording comes from
 
     @property
     def fields(self) -> set[str]:
@@ -34,21 +46,43 @@ class PromptTemplate:
         missing = self.fields - set(values)
         if missing:
             raise ValueError(f"prompt '{self.name}' v{self.version} needs field(s) {sorted(missing)}")
-        return self.template.format(**values)
+        return self.template.format(**{k: v for k, v in values.items() if k in self.fields})
 
-    def record(self) -> dict[str, str]:
-        return {"name": self.name, "version": self.version, "response": self.response, "template": self.template}
+    def message(self, **values: str) -> JudgePrompt:
+        """The rendered query with this template's system prompt (if any)."""
+        return JudgePrompt(self.system, self.render(**values))
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "version": self.version, "response": self.response, "template": self.template}
+        for key in ("system", "task", "target", "source"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        return out
 
 
 def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
     """The packaged prompts, or those of a JSON file with the same layout."""
     text = Path(path).read_text(encoding="utf-8") if path else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
-    raw = json.loads(text)
+    where = str(path) if path else "the packaged prompts.json"
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not valid JSON ({exc})") from None
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: expected an object mapping prompt names to templates")
     out = {}
     for name, entry in raw.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where}: prompt '{name}' must be an object with version, response and template")
         if entry.get("response") not in PARSERS:
-            raise ValueError(f"prompt '{name}': response kind {entry.get('response')!r} is not one of {sorted(PARSERS)}")
-        out[name] = PromptTemplate(name, str(entry["version"]), entry["response"], entry["template"])
+            raise ValueError(f"{where}: prompt '{name}', field 'response': {entry.get('response')!r} is not one of {sorted(PARSERS)}")
+        for key in ("version", "template"):
+            if key not in entry:
+                raise ValueError(f"{where}: prompt '{name}' has no field '{key}'")
+        if not isinstance(entry["template"], str):
+            raise ValueError(f"{where}: prompt '{name}', field 'template' must be a string")
+        out[name] = PromptTemplate(name, str(entry["version"]), entry["response"], entry["template"], entry.get("system"),
+                                   entry.get("task"), entry.get("target"), entry.get("source"))
     return out
 
 
@@ -99,7 +133,8 @@ def _ab(text: str) -> str | None:
     return found.pop().lower() if len(found) == 1 else None
 
 
-PARSERS: dict[str, Callable[[str], Any]] = {"binary": _binary, "probability": _probability, "likert3": _likert3, "likert10": _likert10, "ab": _ab}
+PARSERS: dict[str, Callable[[str], Any]] = {"binary": _binary, "probability": _probability, "likert3": _likert3, "likert10": _likert10, "ab": _ab,
+                                          "rubric10": _likert10}
 
 #: raw label -> present (1) / absent (0), as in the protocol notes
 BINARISE: dict[str, Callable[[Any], int]] = {

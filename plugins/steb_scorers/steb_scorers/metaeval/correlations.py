@@ -17,7 +17,7 @@ from scipy import stats
 
 __all__ = [
     "pearson", "spearman", "kendall", "segment_correlations", "tau_like_counts", "tau_like", "system_means",
-    "system_correlations", "bootstrap_rows", "Bootstrap", "TIE_POLICIES",
+    "system_correlations", "system_kendall", "bootstrap_rows", "Bootstrap", "TIE_POLICIES",
 ]
 
 TIE_POLICIES = ("discordant", "exclude")
@@ -88,6 +88,15 @@ def system_correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, floa
     """Pearson and Spearman between per-system (column) means."""
     m, h = system_means(metric), system_means(human)
     return {"pearson": pearson(m, h), "spearman": spearman(m, h)}
+
+
+def system_kendall(metric: np.ndarray, human: np.ndarray, ties: str = "discordant") -> float:
+    """WMT-style Kendall tau over pairs of systems: (Concordant - Discordant) / (Concordant + Discordant).
+
+    Pairs the humans tie are skipped; a pair the metric ties is discordant (``ties='discordant'``) or
+    skipped (``'exclude'``). NaN when no pair counts.
+    """
+    return float(tau_like(np.asarray(metric, float)[None], np.asarray(human, float)[None], 0.0, ties)["tau"])
 
 
 def bootstrap_rows(n_rows: int, n_boot: int, seed: int) -> np.ndarray:

@@ -18,7 +18,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..result import ScoreResult
-from .correlations import Bootstrap, bootstrap_rows, pearson, segment_correlations, system_correlations, tau_like
+from ..lexical import corpus_score_from_stats, stat_matrix
+from .correlations import Bootstrap, _rowwise_pearson, bootstrap_rows, pearson, segment_correlations, spearman, system_kendall, tau_like
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
 __all__ = ["MetaEvalConfig", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate"]
@@ -67,22 +68,32 @@ def _rows(data: HumanJudgements, direction: str) -> np.ndarray:
     return items
 
 
-def human_statistics(data: HumanJudgements) -> dict[str, Any]:
-    """Inter-annotator agreement (Pearson of the two annotators), inter-aspect correlations and system means."""
-    agreement: dict[str, Any] = {}
+def _agreement(data: HumanJudgements, keep: np.ndarray) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for a in ASPECTS:
         r = data.ratings[a]
-        agreement[a] = {
-            "overall": pearson(r[:, 0], r[:, 1]),
-            "by_survey": {int(s): pearson(r[data.survey == s, 0], r[data.survey == s, 1]) for s in np.unique(data.survey)},
-            "by_direction": {d: pearson(r[data.direction == d, 0], r[data.direction == d, 1]) for d in DIRECTIONS},
+        out[a] = {
+            "overall": pearson(r[keep, 0], r[keep, 1]),
+            "by_survey": {int(s): pearson(r[keep & (data.survey == s), 0], r[keep & (data.survey == s), 1]) for s in np.unique(data.survey)},
+            "by_direction": {d: pearson(r[keep & (data.direction == d), 0], r[keep & (data.direction == d), 1]) for d in DIRECTIONS},
         }
+    return out
+
+
+def human_statistics(data: HumanJudgements) -> dict[str, Any]:
+    """Inter-annotator agreement (Pearson of the two annotators), inter-aspect correlations and system means.
+
+    Agreement is over the system outputs, REF excluded, as Lai et al. (2022, Sec. 3) report it; the same
+    statistic with REF's ratings included is given as ``inter_annotator_pearson_with_ref``.
+    """
+    not_ref = data.system != REFERENCE_SYSTEM
     inter_aspect: dict[str, Any] = {}
     for d in (POOLED, *DIRECTIONS):
         mask = np.ones(len(data), bool) if d == POOLED else data.direction == d
         inter_aspect[d] = {f"{x}-{y}": pearson(data.raw(x)[mask], data.raw(y)[mask]) for x, y in (("style", "content"), ("style", "fluency"), ("fluency", "content"))}
     means = {a: {scale: {s: float(data.human(a, scale)[data.system == s].mean()) for s in data.systems} for scale in ("raw", "z")} for a in ASPECTS}
-    return {"inter_annotator_pearson": agreement, "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
+    return {"inter_annotator_pearson": _agreement(data, not_ref), "inter_annotator_pearson_with_ref": _agreement(data, np.ones(len(data), bool)),
+            "inter_annotator_excludes": [REFERENCE_SYSTEM], "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
 
 
 def _interval(values: np.ndarray, confidence: float) -> list[float | None]:
@@ -115,6 +126,8 @@ def meta_evaluate(
     report: dict[str, Any] = {"config": {**asdict(config), "systems": systems,
                                          "reference_included": config.include_ref,
                                          "absolute_for_lower_is_better": True,
+                                         "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: multi-bleu style corpus BLEU), else the mean of segment scores",
+                                         "system_subsets": "top-N / last-N systems by human score; WMT-style Kendall tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), Pearson as well",
                                          "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile intervals; the same resamples for every scorer (paired)"},
                               "human": human_statistics(data), "metrics": {}, "comparisons": []}
     replicas: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
@@ -122,9 +135,14 @@ def meta_evaluate(
         if len(res) != len(data):
             raise ValueError(f"scorer {label!r} returned {len(res)} scores for {len(data)} rated outputs")
         absolute = not res.higher_is_better
+        stats = stat_matrix(res)
+        corpus_of = (lambda summed, agg=res.details["corpus_aggregate"]: corpus_score_from_stats(agg, summed)) if stats is not None else None
         entry: dict[str, Any] = {**dict((scorer_info or {}).get(label, {})), "higher_is_better": res.higher_is_better, "absolute": absolute,
                                  "corpus": _num(res.corpus), "system_means": {s: _num(float(np.nanmean(res.scores[data.system == s]))) for s in data.systems},
-                                 "correlations": {}}
+                                 "system_level": "corpus" if stats is not None else "mean", "correlations": {}}
+        sys_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # direction -> (system values, bootstrap system values): aspect-independent
+        if stats is not None:
+            entry["system_corpus"] = {s: corpus_of(stats[data.system == s].sum(axis=0)) for s in data.systems}
         for aspect in config.aspects:
             human_all, tau_all = data.human(aspect, config.human_scale), data.human(aspect, config.tau_scale)
             entry["correlations"][aspect] = {}
@@ -136,24 +154,39 @@ def meta_evaluate(
                 fix = np.abs if absolute else (lambda x: x)
                 seg = segment_correlations(m, h)
                 tau = tau_like(m, ht, config.tau_threshold, config.tau_ties)
-                sysc = system_correlations(m, h)
+                if stats is not None and d not in sys_cache:
+                    sg = np.stack([grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1)  # (G, S, k)
+                    summed = sg[boots[d]].sum(axis=1)  # (B, S, k)
+                    sys_cache[d] = (np.array([corpus_of(sg[:, c].sum(axis=0)) for c in range(len(systems))]),
+                                    np.array([[corpus_of(summed[b, c]) for c in range(len(systems))] for b in range(summed.shape[0])]))
+                sys_metric = sys_cache[d][0] if stats is not None else m.mean(axis=0)
+                sys_human = h.mean(axis=0)
+                sysc = {"pearson": pearson(sys_metric, sys_human), "spearman": spearman(sys_metric, sys_human)}
                 point = {"segment_pearson": seg["pearson"], "segment_spearman": seg["spearman"], "segment_kendall": seg["kendall"],
                          "tau_like": tau["tau"], "system_pearson": sysc["pearson"]}
                 bs = Bootstrap(boots[d], config.tau_threshold, config.tau_ties, config.kendall_ci)
                 rep = bs.replicates(m, h)
                 rep["tau_like"] = bs.replicates(m, ht)["tau_like"] if config.tau_scale != config.human_scale else rep["tau_like"]
+                if stats is not None:  # system level from the corpus statistics of each resample
+                    rep["system_pearson"] = _rowwise_pearson(sys_cache[d][1], h[boots[d]].mean(axis=1))
                 rep = {k: fix(v) for k, v in rep.items()}
                 replicas[(label, aspect, d)] = rep
-                sys_order = np.argsort(-h.mean(axis=0))
-                subsets = {}
-                for k in range(3, len(systems)):
+                sys_order = np.argsort(-sys_human, kind="stable")
+                subsets_tau, subsets_pearson = {}, {}
+                for k in range(3, len(systems) + 1):
                     for name, cols in (("top", sys_order[:k]), ("last", sys_order[-k:])):
-                        subsets[f"{name}_{k}"] = _num(float(fix(pearson(m[:, cols].mean(axis=0), h[:, cols].mean(axis=0)))))
+                        if k == len(systems) and name == "last":
+                            continue
+                        key = f"{name}_{k}" if k < len(systems) else f"all_{k}"
+                        subsets_tau[key] = _num(float(fix(system_kendall(sys_metric[cols], sys_human[cols], config.tau_ties))))
+                        subsets_pearson[key] = _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))
                 entry["correlations"][aspect][d] = {
                     **{k: {"value": _num(float(fix(v))), "ci": _interval(rep[k], config.confidence) if k in rep else [None, None]} for k, v in point.items()},
                     "system_spearman": _num(float(fix(sysc["spearman"]))),
+                    "system_kendall": _num(float(fix(system_kendall(sys_metric, sys_human, config.tau_ties)))),
                     "tau_like_counts": {"concordant": tau["concordant"], "discordant": tau["discordant"]},
-                    "system_subsets_pearson": subsets,
+                    "system_subsets_kendall": subsets_tau,
+                    "system_subsets_pearson": subsets_pearson,
                     "n_outputs": int(m.size), "n_sources": int(len(rows)), "n_systems": len(systems),
                 }
         report["metrics"][label] = entry

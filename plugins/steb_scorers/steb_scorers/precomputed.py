@@ -1,0 +1,63 @@
+"""Scores computed elsewhere, read from tab-separated files, as a scorer: compare any released metric column with steb's.
+
+Each line of every file matching ``files`` (a glob, e.g. ``DIR/*.content.src.txt``) holds a source text, an
+output text and numeric columns; ``column`` (0-based) is the score. Outputs are matched by the pair
+(source, output), so the files need not be in the order the scorer is called with. A pair that is asked
+for but is not in the files is an error naming it; a pair present twice with different scores is
+reported in ``details['conflicts']`` (the first file, in sorted order, wins).
+"""
+
+from __future__ import annotations
+
+import glob
+from typing import Any, Sequence
+
+import numpy as np
+
+from .result import ScoreResult, check_aligned
+
+__all__ = ["PrecomputedScorer"]
+
+
+class PrecomputedScorer:
+    name = "precomputed"
+
+    def __init__(self, files: str | None = None, column: int | None = None, source_field: int = 1, output_field: int = 2,
+                 higher_is_better: bool = True, label: str | None = None) -> None:
+        if not files or column is None:
+            raise ValueError("precomputed needs files=GLOB (tab-separated files) and column=N (0-based index of the score column)")
+        paths = sorted(glob.glob(str(files)))
+        if not paths:
+            raise FileNotFoundError(f"precomputed: no file matches {files!r}")
+        self.table: dict[tuple[str, str], float] = {}
+        self.conflicts = 0
+        for path in paths:
+            with open(path, encoding="utf-8") as fh:
+                for number, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    parts = line.rstrip("\n").split("\t")
+                    need = max(source_field, output_field, column if column >= 0 else -column - 1)
+                    if len(parts) <= need:
+                        raise ValueError(f"precomputed {path}, line {number}: {len(parts)} tab-separated fields, need more than {need}")
+                    try:
+                        value = float(parts[column])
+                    except ValueError:
+                        raise ValueError(f"precomputed {path}, line {number}, field {column}: {parts[column]!r} is not a number") from None
+                    key = (parts[source_field], parts[output_field])
+                    if key in self.table:
+                        self.conflicts += not np.isclose(self.table[key], value, rtol=1e-9, atol=1e-12)
+                        continue
+                    self.table[key] = value
+        self.files, self.column, self.higher_is_better = str(files), int(column), bool(higher_is_better)
+        self.name = label or f"precomputed[{column}]"
+
+    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: Any = None) -> ScoreResult:
+        check_aligned(self.name, sources, outputs)
+        scores = np.empty(len(outputs))
+        for i, key in enumerate(zip(sources, outputs)):
+            if key not in self.table:
+                raise KeyError(f"precomputed {self.files}: no line with source {key[0][:60]!r} and output {key[1][:60]!r} (item {i})")
+            scores[i] = self.table[key]
+        return ScoreResult(self.name, scores, higher_is_better=self.higher_is_better,
+                           details={"files": self.files, "column": self.column, "conflicts": self.conflicts})
