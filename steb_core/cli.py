@@ -199,6 +199,10 @@ def run(
     """
     from .runner import evaluate
 
+    if progress:  # one progress display: third-party bars (weight loading, hub) would interleave with steb's
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TQDM_DISABLE", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     _manager(plugin)
     executor_options = {"address": address} if address else {}
     try:

@@ -144,3 +144,10 @@ def test_run_shows_main_score_and_companion_and_cite_and_data_check(tmp_path):
     assert {r["dataset"] for r in rows} == {"demo_style_features", "demo_formality", "demo_registers", "demo_authors_verification",
                                             "demo_authors_retrieval", "demo_probing"}
     assert all(r["status"] == "builtin" and r["loaded"] for r in rows)
+
+
+def test_one_progress_display_no_third_party_bars(tmp_path):
+    pytest.importorskip("sentence_transformers")
+    proc = _steb("run", "-e", "all-MiniLM-L6-v2", "-d", "demo_formality", "-o", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 0, proc.stderr
+    assert "Loading weights" not in proc.stderr and "it/s]" not in proc.stderr  # transformers/hub tqdm bars are off
