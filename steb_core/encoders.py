@@ -5,7 +5,11 @@ An encoder needs only ``encode(texts: list[str]) -> array (n, d)``. Optional mem
 - ``name: str`` and ``fingerprint() -> str``: identity for the embedding cache (config + weights revision);
 - ``max_length: int | None``: token limit; long texts are then handled by the run's long-text protocol;
 - ``count_tokens(texts) -> list[int]`` and ``truncate(texts, max_tokens) -> list[str]``: the encoder's own
-  tokenizer, used by chunk-and-pool and truncation (whitespace tokens otherwise);
+  tokenizer, used by chunk-and-pool and truncation (whitespace tokens otherwise); optionally
+  ``token_offsets(texts) -> list[list[tuple[int, int]]]`` (character span of each token) so chunking
+  cuts long sentences in linear time;
+- ``identity() -> dict``: the evidence behind ``fingerprint()`` (path, revision, file hashes), stored in
+  every result record (see CONTRIBUTING, "Model identity");
 - ``encode_with_protocol(texts, protocol) -> array``: the encoder implements the long-text protocol itself;
 - ``similarity(texts_a, texts_b) -> array (n,)``: a pairwise similarity (similarity-only methods, or an
   encoder whose similarity is not the cosine);

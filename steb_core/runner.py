@@ -27,6 +27,7 @@ import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -282,11 +283,27 @@ class _Run:
         self.vectors_ok = has_vectors(obj)
         self.own_similarity = has_similarity(obj)
         self.versions = library_versions()
-        self.info = {**encoder_info(obj), **({"options": dict(ref.options)} if ref.options else {})}
+        self._info: dict[str, Any] | None = None  # taken after encoding: device, dtype as actually used
         self.failed_hashes: dict[str, str] = {}
         self.seen_hashes: set[str] = set()
         self.cache: EmbeddingCache | None = None
         self.executor: Executor | None = None
+
+    def info(self) -> dict[str, Any]:
+        if self._info is None:
+            self._info = {**encoder_info(self.obj), **({"options": dict(self.ref.options)} if self.ref.options else {})}
+        return self._info
+
+    def collections_fn(self) -> Callable[..., Any] | None:
+        """The encoder's own multi-text embedding, given the run's long-text protocol when it takes one."""
+        fn = getattr(self.obj, "encode_collections", None)
+        if fn is None:
+            return None
+        try:
+            takes_protocol = "protocol" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            takes_protocol = False
+        return partial(fn, protocol=self.proto) if takes_protocol else fn
 
     # -- 1. plan -------------------------------------------------------------------------------
     def plan(self, selection: list[tuple[DatasetSpec, tuple[str, ...]]], only_tasks: Sequence[str] | None) -> list[_Pending]:
@@ -444,7 +461,7 @@ class _Run:
                 dataset=spec, bundle=loaded.bundle, data=loaded.bundle.get(task.shape), seed=self.seed,
                 options=dict(self.dataset_options), embed_fn=embed,
                 similarity_fn=self.obj.similarity if self.own_similarity else None,
-                collections_fn=getattr(self.obj, "encode_collections", None), threads=self.threads,
+                collections_fn=self.collections_fn(), threads=self.threads,
             )
             try:
                 metrics = dict(task.run(ctx))
@@ -464,7 +481,7 @@ class _Run:
         record = ResultRecord(
             encoder=self.name, dataset=spec.name, task=task.name, main_metric=main_metric,
             main_score=_as_float(metrics.get(main_metric)), metrics=metrics,
-            encoder_fingerprint=self.fingerprint, encoder_info=self.info, encoder_family=self.family,
+            encoder_fingerprint=self.fingerprint, encoder_info=self.info(), encoder_family=self.family,
             dataset_version=spec.version, dataset_meta=dataset_meta(spec), dataset_info=dict(bundle.info),
             task_version=task.version, protocol=self.proto.as_dict(), seed=self.seed,
             counts={
