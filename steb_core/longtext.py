@@ -4,6 +4,11 @@
 sentence longer than the limit is cut at the limit), embed every chunk, mean-pool per text.
 ``truncate``: keep the first ``max_length`` tokens. The protocol name and limit are part of the
 embedding cache key and of every result, because STEB showed rankings change between them.
+
+Chunk planning is linear in the text length: texts and sentences are counted in one batched call each,
+and a sentence over the limit is cut from bounded windows (never by re-tokenising the whole remainder).
+Encoders may offer ``token_offsets(texts) -> list[list[(start, end)]]`` (character spans of the tokens,
+no special tokens; None if unavailable): a cut then costs one tokenizer call on a window.
 """
 
 from __future__ import annotations
@@ -73,13 +78,25 @@ def _tokenizer_functions(encoder: Any) -> tuple[Callable, Callable]:
     return count, trunc
 
 
+# A window handed to the tokenizer must hold this many tokens beyond the limit, so that where the window
+# ends cannot change the first ``max_tokens`` tokens (tokenisation is local: a word's tokens depend on
+# that word only, and windows end at whitespace where they can).
+_WINDOW_MARGIN = 16
+_SPACE = re.compile(r"\s")
+
+
 def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> tuple[list[str], np.ndarray]:
     """Split each text into sentence-boundary chunks of at most ``max_tokens`` tokens.
 
     Returns the flat chunk list and ``owner[i]`` = index of the text chunk i belongs to. Token counts
-    come from the encoder's ``count_tokens`` (batched over all sentences at once) or whitespace.
+    come from the encoder's ``count_tokens`` (batched over all sentences at once) or whitespace. A
+    sentence longer than the limit is cut at the limit repeatedly; each cut tokenises only a window of
+    about ``max_tokens`` tokens (with the encoder's ``token_offsets`` when it has them, else its
+    ``count_tokens``/``truncate``), so planning is linear in the text length.
     """
     count, trunc = _tokenizer_functions(encoder)
+    offsets = getattr(encoder, "token_offsets", None) if encoder is not None else None
+    whitespace = count is _whitespace_count and trunc is _whitespace_truncate
     lengths = list(count(list(texts)))
     chunks: list[str] = []
     owner: list[int] = []
@@ -101,14 +118,12 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
             if n > max_tokens:  # a sentence over the limit: flush, then cut it at the limit repeatedly
                 if current:
                     chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
-                rest = sentence
-                while rest:
-                    piece = trunc([rest], max_tokens)[0].strip()
-                    if not piece:
-                        break
-                    chunks.append(piece); owner.append(i)
-                    pos = rest.find(piece)
-                    rest = rest[pos + len(piece):].strip() if pos >= 0 else rest[len(piece):].strip()
+                if whitespace:
+                    pieces = _cut_words(sentence, max_tokens)
+                else:
+                    pieces = _cut_sentence(sentence, n, max_tokens, count, trunc, offsets)
+                chunks.extend(pieces)
+                owner.extend([i] * len(pieces))
                 continue
             if current and current_len + n > max_tokens:
                 chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
@@ -117,6 +132,76 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
         if current:
             chunks.append(" ".join(current)); owner.append(i)
     return chunks, np.asarray(owner, dtype=np.int64)
+
+
+def _cut_words(sentence: str, max_tokens: int) -> list[str]:
+    """Whitespace tokens: consecutive runs of ``max_tokens`` words (one split of the sentence)."""
+    words = sentence.split()
+    return [" ".join(words[k : k + max_tokens]) for k in range(0, len(words), max_tokens)]
+
+
+def _window_end(sentence: str, start: int, target: int) -> int:
+    """``target``, moved forward to the start of the next whitespace run (within 256 characters) if any."""
+    size = len(sentence)
+    if target >= size:
+        return size
+    found = _SPACE.search(sentence, target, min(size, target + 256))
+    if found is None:
+        return target
+    end = found.start()
+    while end > start + 1 and sentence[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _cut_sentence(
+    sentence: str, n_tokens: int, max_tokens: int, count: Callable, trunc: Callable, offsets: Callable | None
+) -> list[str]:
+    """Cut an over-long sentence into pieces of ``max_tokens`` tokens, each piece from a bounded window.
+
+    Same pieces as truncating the whole remainder at every step, which re-tokenised the remainder each
+    time (quadratic: a 1 MB unpunctuated line took minutes). Here each step tokenises a window of the
+    remainder that holds at least ``max_tokens + _WINDOW_MARGIN`` tokens (or the whole remainder), sized
+    from the sentence's characters per token and doubled when too short.
+    """
+    pieces: list[str] = []
+    size = len(sentence)
+    per_token = size / max(n_tokens, 1)
+    width = max(64, int(per_token * (max_tokens + _WINDOW_MARGIN) * 1.25) + 1)
+    start = 0
+    while start < size:
+        grow = width
+        while True:
+            end = _window_end(sentence, start, start + grow)
+            window = sentence[start:end]
+            spans = None
+            if offsets is not None:
+                got = offsets([window])
+                if got is None:  # the encoder has no offsets after all (a slow tokenizer)
+                    offsets = None
+                else:
+                    spans = list(got[0])
+            if end >= size:
+                break
+            held = len(spans) if spans is not None else count([window])[0]
+            if held >= max_tokens + _WINDOW_MARGIN:
+                break
+            grow *= 2
+        if spans is not None:
+            piece = window[: spans[min(max_tokens, len(spans)) - 1][1]] if spans else ""
+        else:
+            piece = trunc([window], max_tokens)[0]
+        piece = piece.strip()
+        if not piece:
+            break
+        pieces.append(piece)
+        pos = sentence.find(piece, start, end)
+        if pos < 0:  # a tokenizer that rewrites text (decoding): look further, as a full-remainder cut would
+            pos = sentence.find(piece, start)
+        start = (pos if pos >= 0 else start) + len(piece)
+        while start < size and sentence[start].isspace():
+            start += 1
+    return pieces
 
 
 def pool_chunks(vectors: np.ndarray, owner: np.ndarray, n: int) -> np.ndarray:

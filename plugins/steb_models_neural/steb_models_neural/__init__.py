@@ -3,9 +3,12 @@
 Families: ``sentence-transformers`` (the model's own pooling), ``masked-lm`` (attention-mask-weighted
 mean of the last layer), ``causal-lm`` (last non-padding token), ``episode`` (LUAR-style, one vector per
 collection), plus ready configurations of STEB's models and the offline ``all-MiniLM-L6-v2``.
-Weights are never downloaded: hub ids are read from the local cache, folders from disk.
+Weights are never downloaded: hub ids are read from the local cache, folders from disk. A model folder
+or cached hub id that no configuration names is served through the ``resolve_encoder`` hook.
 
-Importing this package does not import torch; the encoder classes load lazily.
+Importing this package does not import torch, and neither does building an encoder: weights load on
+first use, and ``fingerprint()`` / ``identity()`` come from content hashes of the model's files, so a run
+whose vectors are all cached does no model work.
 """
 
 from __future__ import annotations

@@ -1,26 +1,40 @@
-"""What every tokenizer-backed encoder of this plugin shares: identity, token counting, long-text protocols.
+"""What every tokenizer-backed encoder of this plugin shares: lazy loading, identity, token counting, long texts.
 
-Subclasses provide ``_encode(texts, max_length)`` (length-sorted, dynamically padded, truncating at
-``max_length`` tokens *including* special tokens) and set the attributes listed on the class. Chunk-and-pool
-is done here with the model's own tokenizer: sentence-boundary chunks (the core's ``plan_chunks``, fed our
-token counts) sized so that a chunk plus the special tokens and prompt fits the limit, all chunks of a call
-embedded in one length-sorted pass, then averaged per text.
+Building an encoder reads only small files: it resolves the model offline, validates the options and
+reads the token limit from the model's configs. The tokenizer and weights are loaded on first use
+(``encode``, ``encode_collections``, ``count_tokens``, ...), so a run whose vectors are all cached never
+imports torch. ``fingerprint()`` and ``identity()`` come from the model's files (content hashes, see
+:mod:`.identity`), never from a loaded model.
+
+Subclasses implement ``_load()`` (set ``self._tokenizer`` and ``self._model`` from ``self.resolved``)
+and ``_encode(texts, max_length)`` (length-sorted, dynamically padded, truncating at ``max_length``
+tokens *including* special tokens). Chunk-and-pool is done here with the model's own tokenizer:
+sentence-boundary chunks (the core's ``plan_chunks``, fed our token offsets) sized so that a chunk plus
+the special tokens and prompt fits the limit, all chunks of a call embedded in one length-sorted pass,
+then averaged per text.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
+import json
 from typing import Any, Sequence
 
 import numpy as np
 
 from steb_core.longtext import plan_chunks
+from steb_core.longtext import pool_chunks as mean_by_owner
 
+from .errors import EncoderOptionError
+from .identity import folder_evidence
 from .loading import ResolvedModel, check_remote_code
-from .pooling import mean_by_owner
-from .runtime import dtype_name, parse_int, resolve_device, resolve_dtype
+from .runtime import check_device, dtype_label, parse_int, resolve_device, resolve_dtype
 
-__all__ = ["TokenizerEncoder"]
+__all__ = ["TokenizerEncoder", "choose_max_length", "FINGERPRINT_SCHEME"]
+
+#: bump when the way vectors are computed from the same files and options changes
+FINGERPRINT_SCHEME = "steb-models-neural/fingerprint-v2"
 
 
 def _version(dist: str) -> str | None:
@@ -30,8 +44,18 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def choose_max_length(asked: int | str | None, limit: int | None, model: str) -> int:
+    """The user's ``max_length`` if it fits the model, else the model's own limit."""
+    value = parse_int(asked, "max_length") if asked not in (None, "") else None
+    if value is not None and limit is not None and value > limit:
+        raise EncoderOptionError(f"max_length={value} exceeds the model's limit of {limit} tokens")
+    if value is None and limit is None:
+        raise EncoderOptionError(f"cannot tell the token limit of '{model}': pass max_length=N")
+    return value if value is not None else int(limit)  # type: ignore[arg-type]
+
+
 class TokenizerEncoder:
-    """Base class: subclasses set the attributes below in ``__init__`` and implement ``_encode``."""
+    """Base class: subclasses call ``_setup`` in ``__init__`` and implement ``_load`` and ``_encode``."""
 
     name: str
     family: str
@@ -39,20 +63,71 @@ class TokenizerEncoder:
     max_length: int
     batch_size: int
     prompt: str = ""
-    tokenizer: Any
     resolved: ResolvedModel
-    device_name: str
-    dtype_name: str
+    dtype_name: str = "float32"
 
-    def _setup(self, *, resolved: ResolvedModel, family: str, name: str, batch_size: int | str, device: str, dtype: str, trust: bool) -> Any:
-        """Settings every subclass shares; returns the torch dtype to load the weights in."""
+    def _setup(
+        self, *, resolved: ResolvedModel, family: str, name: str, batch_size: int | str, device: str, dtype: Any,
+        trust: bool,
+    ) -> None:
+        """Settings every subclass shares; nothing is loaded and torch is not imported."""
         check_remote_code(resolved, trust)
         self.resolved, self.family, self.name = resolved, family, name
         self.batch_size = parse_int(batch_size, "batch_size")
-        self._device = resolve_device(device)
-        torch_dtype = resolve_dtype(dtype)
-        self.device_name, self.dtype_name = str(self._device), dtype_name(torch_dtype)
-        return torch_dtype
+        self._device_option = check_device(device)
+        self.dtype_name = dtype_label(dtype)
+        self._trust = trust
+        self._identity: dict[str, Any] | None = None
+
+    # -- lazy loading --------------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self.__dict__.get("_model") is not None
+
+    def _ensure_loaded(self) -> None:
+        if self.__dict__.get("_model") is None:
+            self._device = resolve_device(self._device_option)
+            try:
+                self._load(resolve_dtype(self.dtype_name))
+            except BaseException:  # a failed load must not leave a half-loaded encoder behind
+                self.__dict__["_model"] = self.__dict__["_tokenizer"] = None
+                raise
+
+    def _load(self, torch_dtype: Any) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def model(self) -> Any:
+        self._ensure_loaded()
+        return self.__dict__["_model"]
+
+    @model.setter
+    def model(self, value: Any) -> None:
+        self.__dict__["_model"] = value
+
+    @property
+    def tokenizer(self) -> Any:
+        if self.__dict__.get("_tokenizer") is None:
+            self._ensure_loaded()
+        return self.__dict__["_tokenizer"]
+
+    @tokenizer.setter
+    def tokenizer(self, value: Any) -> None:
+        self.__dict__["_tokenizer"] = value
+
+    @property
+    def device_name(self) -> str:
+        """The device the model runs on once loaded; before that, the device option ("auto", "cpu", ...)."""
+        device = self.__dict__.get("_device")
+        return str(device) if device is not None else self.__dict__.get("_device_option", "auto")
+
+    def _check_loaded_limit(self, limit: int | None) -> None:
+        """After loading: the limit read from the files must not exceed what the loaded model takes."""
+        if limit is not None and self.max_length > limit:
+            raise EncoderOptionError(
+                f"max_length={self.max_length} exceeds the limit of {limit} tokens that '{self.resolved.model_id}' "
+                f"reports once loaded; pass max_length={limit} or less"
+            )
 
     # -- to implement --------------------------------------------------------------------------
     def _encode(self, texts: list[str], max_length: int) -> np.ndarray:  # pragma: no cover - abstract
@@ -76,6 +151,22 @@ class TokenizerEncoder:
             verbose=False,
         )
         return [len(ids) for ids in encoded["input_ids"]]
+
+    def token_offsets(self, texts: Sequence[str]) -> list[list[tuple[int, int]]] | None:
+        """Character span of every token (no special tokens), or None for slow tokenizers without offsets.
+
+        The core's chunk planner cuts over-long sentences with these: one tokenizer call per chunk.
+        """
+        if not texts:
+            return []
+        try:
+            encoded = self.tokenizer(
+                list(texts), add_special_tokens=False, truncation=False, return_offsets_mapping=True,
+                return_attention_mask=False, return_token_type_ids=False, verbose=False,
+            )
+        except NotImplementedError:
+            return None
+        return [[(int(a), int(b)) for a, b in spans] for spans in encoded["offset_mapping"]]
 
     def truncate(self, texts: Sequence[str], max_tokens: int) -> list[str]:
         """Each text cut after its first ``max_tokens`` tokens, at the character where that token ends."""
@@ -105,6 +196,12 @@ class TokenizerEncoder:
             return self.max_length
         return min(int(protocol_max_length), self.max_length)
 
+    def chunk_budget(self, limit: int) -> int:
+        budget = limit - self.special_token_budget()
+        if budget < 1:
+            raise ValueError(f"token limit {limit} leaves no room for text after special tokens and prompt")
+        return budget
+
     def encode_with_protocol(self, texts: Sequence[str], protocol: Any) -> np.ndarray:
         """Embed under steb's long-text protocol (``protocol.name``, ``protocol.max_length``)."""
         texts = list(texts)
@@ -116,27 +213,43 @@ class TokenizerEncoder:
             return self._encode(texts, limit)
         if name != "chunk-and-pool":
             raise ValueError(f"unknown long-text protocol '{name}'")
-        budget = limit - self.special_token_budget()
-        if budget < 1:
-            raise ValueError(f"token limit {limit} leaves no room for text after special tokens and prompt")
-        chunks, owner = plan_chunks(texts, budget, self)
+        chunks, owner = plan_chunks(texts, self.chunk_budget(limit), self)
         if len(chunks) == len(texts):  # nothing was split: no pooling needed
             return self._encode(texts, limit)
         return mean_by_owner(self._encode(chunks, limit), owner, len(texts))
 
     # -- identity ------------------------------------------------------------------------------
+    def _vector_options(self) -> dict[str, Any]:
+        """Options that change the vectors (never batch size, device or progress display)."""
+        return {"pooling": self.pooling, "dtype": self.dtype_name, "max_length": self.max_length, "prompt": self.prompt}
+
+    def identity(self) -> dict[str, Any]:
+        """The evidence behind :meth:`fingerprint`: model name/path, revision, content hashes and options.
+
+        Computed from the model's files (memoised hashes), without loading the model.
+        """
+        if self.__dict__.get("_identity") is None:
+            evidence = folder_evidence(self.resolved.path)
+            self._identity = {
+                "scheme": FINGERPRINT_SCHEME,
+                "family": self.family,
+                "model": self.resolved.model_id,
+                "revision": self.resolved.revision,
+                "source": self.resolved.source,
+                "config_hash": evidence["config_hash"],
+                "tokenizer_hash": evidence["tokenizer_hash"],
+                "weights_hash": evidence["weights_hash"],
+                "modules_hash": evidence["modules_hash"],
+                "weight_files": evidence["weight_files"],
+                "options": self._vector_options(),
+                "plugin_version": _version("steb-models-neural"),
+            }
+        return dict(self._identity)  # type: ignore[arg-type]
+
     def fingerprint(self) -> str:
-        """Cache identity: what changes the vectors (weights version, pooling, dtype, limit, prompt), not the device."""
-        parts = [
-            self.family,
-            f"{self.resolved.model_id}@{self.resolved.revision}",
-            f"pooling={self.pooling}",
-            f"dtype={self.dtype_name}",
-            f"max_length={self.max_length}",
-        ]
-        if self.prompt:
-            parts.append(f"prompt={self.prompt!r}")
-        return "|".join(parts)
+        """Cache identity: SHA-256 of :meth:`identity` (what changes the vectors, never the device)."""
+        payload = json.dumps(self.identity(), sort_keys=True, default=str)
+        return hashlib.sha256(payload.encode()).hexdigest()
 
     def info(self) -> dict[str, Any]:
         """Facts recorded with every result, so a score can be traced to exact weights and settings."""
@@ -151,6 +264,7 @@ class TokenizerEncoder:
             "max_length": self.max_length,
             "batch_size": self.batch_size,
             "prompt": self.prompt,
+            "identity": self.identity(),
             "torch": _version("torch"),
             "transformers": _version("transformers"),
             "sentence_transformers": _version("sentence-transformers"),

@@ -12,9 +12,11 @@ from typing import Any, Callable, Mapping
 
 from steb_core import EncoderSpec
 
+from .errors import EncoderOptionError, ModelNotAvailableError
 from .packaged import MINILM_NAME, MINILM_PACKAGE, minilm_encoder
+from .runtime import parse_bool
 
-__all__ = ["NamedModel", "NAMED_MODELS", "GENERIC_FAMILIES", "encoder_specs"]
+__all__ = ["NamedModel", "NAMED_MODELS", "GENERIC_FAMILIES", "LISA_NOTE", "encoder_specs"]
 
 _COMMON_OPTIONS = {
     "device": "auto (default), cpu, cuda, cuda:N or mps",
@@ -22,7 +24,7 @@ _COMMON_OPTIONS = {
     "batch_size": "texts per forward pass (default 32; episode encoders: collections, default 8)",
     "max_length": "token limit including special tokens (default: the model's)",
     "revision": "hub revision (branch, tag or commit) to take from the local cache; the commit is recorded",
-    "trust_remote_code": "false (default); true runs the model's own Python code (needed by LUAR)",
+    "trust_remote_code": "false (default); true runs the model's own Python code (needed by LUAR, GTE v1.5, Jina v3)",
 }
 _MODEL_OPTION = {"model": "hub id (looked up in the local cache only) or path to a model folder"}
 
@@ -36,13 +38,15 @@ def _sentence_transformers(**options: Any):
 def _masked_lm(**options: Any):
     from .transformer import TransformerEncoder
 
-    return TransformerEncoder(pooling="mean", family="masked-lm", **options)
+    options.setdefault("pooling", "mean")
+    return TransformerEncoder(family="masked-lm", **options)
 
 
 def _causal_lm(**options: Any):
     from .transformer import TransformerEncoder
 
-    return TransformerEncoder(pooling="last", family="causal-lm", **options)
+    options.setdefault("pooling", "last")
+    return TransformerEncoder(family="causal-lm", **options)
 
 
 def _episode(**options: Any):
@@ -64,18 +68,27 @@ GENERIC_FAMILIES = (
         "sentence-transformers",
         "any sentence-transformers model (model=HUB_ID or folder), embedded with the model's own pooling",
         _sentence_transformers,
-        {"prompt": "text prepended to every input (E5: 'query: ')", "normalize": "L2-normalise vectors (default false)"},
+        {
+            "prompt": "text prepended to every input (E5: 'query: ')",
+            "normalize": "L2-normalise vectors (default false)",
+            "truncate_dim": "keep the first N dimensions (Matryoshka models)",
+            "task": "task adapter passed to encode (Jina v3: text-matching, ...)",
+        },
     ),
     GenericFamily(
         "masked-lm",
         "any masked LM (BERT, RoBERTa, DeBERTa, ModernBERT...): attention-mask-weighted mean of the last layer",
         _masked_lm,
+        {"pooling": "mean (default) or last"},
     ),
     GenericFamily(
         "causal-lm",
         "any causal LM (GPT-2, OPT, Qwen...): last layer's state at the last non-padding token",
         _causal_lm,
-        {"padding_side": "left or right (default: the tokenizer's); results are the same either way"},
+        {
+            "padding_side": "left or right (default: the tokenizer's); results are the same either way",
+            "pooling": "last (default) or mean (what the STEB paper's reference code used for every HF model)",
+        },
     ),
     GenericFamily(
         "episode",
@@ -87,7 +100,14 @@ GENERIC_FAMILIES = (
 
 @dataclass(frozen=True)
 class NamedModel:
-    """A ready configuration: a registered name bound to a family, a hub id and default options."""
+    """A ready configuration: a registered name bound to a family, a hub id and default options.
+
+    ``architecture`` is the transformers ``model_type`` of the checkpoint (the tests build a tiny random
+    model of each), ``pooling`` what the model card prescribes (for sentence-transformers models the
+    checkpoint's own pooling module applies it), ``remote_code`` whether the checkpoint ships its own
+    Python code (refused unless the user passes trust_remote_code=true), ``paper_name`` the model's name
+    in the STEB paper's tables when it is one of the paper's 33 neural models.
+    """
 
     name: str
     family: str
@@ -95,38 +115,71 @@ class NamedModel:
     description: str
     max_length: int | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    architecture: str = ""
+    pooling: str = ""
+    remote_code: bool = False
+    paper_name: str | None = None
 
+
+_CAP = "max_length capped at 2048 by default (the model takes more: pass max_length=N)"
+_QWEN3_EMBEDDING_INSTRUCTION = "Instruct: Retrieve texts written in the same style as the given text\nQuery:"
 
 NAMED_MODELS = (
     # style embeddings
-    NamedModel("styledistance", "sentence-transformers", "StyleDistance/styledistance", "StyleDistance (Patel et al., 2025): content-independent style embedding trained on synthetic parallel data", 512),
-    NamedModel("mstyledistance", "sentence-transformers", "StyleDistance/mstyledistance", "mStyleDistance: multilingual StyleDistance", 512),
-    NamedModel("cisr", "sentence-transformers", "AnnaWegmann/Style-Embedding", "CISR (Wegmann et al., 2022): content-independent style representation", 512),
+    NamedModel("styledistance", "sentence-transformers", "StyleDistance/styledistance", "StyleDistance (Patel et al., 2025): content-independent style embedding trained on synthetic parallel data", 512, architecture="roberta", pooling="mean", paper_name="styledistance"),
+    NamedModel("styledistance-synthetic", "sentence-transformers", "StyleDistance/styledistance_synthetic_only", "StyleDistance trained on the synthetic SynthSTEL data only", 512, architecture="roberta", pooling="mean", paper_name="styledistance_synthetic_only"),
+    NamedModel("mstyledistance", "sentence-transformers", "StyleDistance/mstyledistance", "mStyleDistance: multilingual StyleDistance", 512, architecture="xlm-roberta", pooling="mean", paper_name="mstyledistance"),
+    NamedModel("cisr", "sentence-transformers", "AnnaWegmann/Style-Embedding", "CISR (Wegmann et al., 2022): content-independent style representation", 512, architecture="roberta", pooling="mean", paper_name="Style-Embedding"),
+    NamedModel("multilingual-style-representation", "sentence-transformers", "Blablablab/multilingual-style-representation", "MSR (Kim et al., 2025, Learning Multilingual Authorship Representations): multilingual authorship embedding", 512, architecture="xlm-roberta", pooling="mean", paper_name="multilingual-style-representation"),
+    NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
     # semantic sentence embeddings
-    NamedModel("all-mpnet-base-v2", "sentence-transformers", "sentence-transformers/all-mpnet-base-v2", "semantic baseline: all-mpnet-base-v2", 384),
-    NamedModel("e5-large-v2", "sentence-transformers", "intfloat/e5-large-v2", "E5 large v2 (inputs prefixed 'query: ')", 512, {"prompt": "query: "}),
-    NamedModel("multilingual-e5-large", "sentence-transformers", "intfloat/multilingual-e5-large", "multilingual E5 large (inputs prefixed 'query: ')", 512, {"prompt": "query: "}),
-    NamedModel("bge-large-en-v1.5", "sentence-transformers", "BAAI/bge-large-en-v1.5", "BGE large English v1.5", 512),
-    NamedModel("bge-m3", "sentence-transformers", "BAAI/bge-m3", "BGE-M3 (multilingual, dense vectors)", 8192),
+    NamedModel("all-mpnet-base-v2", "sentence-transformers", "sentence-transformers/all-mpnet-base-v2", "semantic baseline: all-mpnet-base-v2", 384, architecture="mpnet", pooling="mean", paper_name="all-mpnet-base-v2"),
+    NamedModel("e5-base-v2", "sentence-transformers", "intfloat/e5-base-v2", "E5 base v2 (inputs prefixed 'query: ', as the model card asks for symmetric tasks)", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-base-v2"),
+    NamedModel("e5-large-v2", "sentence-transformers", "intfloat/e5-large-v2", "E5 large v2 (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-large-v2"),
+    NamedModel("multilingual-e5-large", "sentence-transformers", "intfloat/multilingual-e5-large", "multilingual E5 large (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="xlm-roberta", pooling="mean"),
+    NamedModel("bge-base-en-v1.5", "sentence-transformers", "BAAI/bge-base-en-v1.5", "BGE base English v1.5 (CLS pooling, no instruction for similarity)", 512, architecture="bert", pooling="cls", paper_name="bge-base-en-v1.5"),
+    NamedModel("bge-large-en-v1.5", "sentence-transformers", "BAAI/bge-large-en-v1.5", "BGE large English v1.5 (CLS pooling, no instruction for similarity)", 512, architecture="bert", pooling="cls", paper_name="bge-large-en-v1.5"),
+    NamedModel("bge-m3", "sentence-transformers", "BAAI/bge-m3", "BGE-M3 (multilingual, dense vectors, CLS pooling)", 8192, architecture="xlm-roberta", pooling="cls"),
+    NamedModel("gte-base-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-base-en-v1.5", "GTE base English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-base-en-v1.5"),
+    NamedModel("gte-large-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-large-en-v1.5", "GTE large English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-large-en-v1.5"),
+    NamedModel("jina-embeddings-v3", "sentence-transformers", "jinaai/jina-embeddings-v3", "Jina embeddings v3 (XLM-R backbone with LoRA task adapters; task=text-matching, mean pooling, 8194 tokens); ships its own model code: needs trust_remote_code=true", 8194, {"task": "text-matching"}, architecture="xlm-roberta", pooling="mean", remote_code=True, paper_name="jina-embeddings-v3"),
+    NamedModel("qwen3-embedding-8b", "sentence-transformers", "Qwen/Qwen3-Embedding-8B", "Qwen3-Embedding-8B (last-token pooling, L2-normalised, instruction-prefixed inputs; the instruction is ours: STEB's is not published). " + _CAP.replace("2048", "8192"), 8192, {"prompt": _QWEN3_EMBEDDING_INSTRUCTION, "max_length": 8192}, architecture="qwen3", pooling="lasttoken", paper_name="Qwen3-Embedding-8B"),
     # masked LMs
-    NamedModel("bert-base-cased", "masked-lm", "google-bert/bert-base-cased", "BERT base cased, mean-pooled", 512),
-    NamedModel("roberta-base", "masked-lm", "FacebookAI/roberta-base", "RoBERTa base, mean-pooled", 512),
-    NamedModel("roberta-large", "masked-lm", "FacebookAI/roberta-large", "RoBERTa large, mean-pooled", 512),
-    NamedModel("xlm-roberta-large", "masked-lm", "FacebookAI/xlm-roberta-large", "XLM-RoBERTa large (multilingual), mean-pooled", 512),
-    NamedModel("deberta-v3-base", "masked-lm", "microsoft/deberta-v3-base", "DeBERTa-v3 base, mean-pooled", 512),
-    NamedModel("deberta-v3-large", "masked-lm", "microsoft/deberta-v3-large", "DeBERTa-v3 large, mean-pooled", 512),
-    NamedModel("modernbert-base", "masked-lm", "answerdotai/ModernBERT-base", "ModernBERT base, mean-pooled", 8192),
-    NamedModel("modernbert-large", "masked-lm", "answerdotai/ModernBERT-large", "ModernBERT large, mean-pooled", 8192),
+    NamedModel("bert-base-cased", "masked-lm", "google-bert/bert-base-cased", "BERT base cased, mean-pooled", 512, architecture="bert", pooling="mean"),
+    NamedModel("bert-large-cased", "masked-lm", "google-bert/bert-large-cased", "BERT large cased, mean-pooled", 512, architecture="bert", pooling="mean", paper_name="bert-large-cased"),
+    NamedModel("bert-large-uncased", "masked-lm", "google-bert/bert-large-uncased", "BERT large uncased, mean-pooled", 512, architecture="bert", pooling="mean", paper_name="bert-large-uncased"),
+    NamedModel("roberta-base", "masked-lm", "FacebookAI/roberta-base", "RoBERTa base, mean-pooled", 512, architecture="roberta", pooling="mean", paper_name="roberta-base"),
+    NamedModel("roberta-large", "masked-lm", "FacebookAI/roberta-large", "RoBERTa large, mean-pooled", 512, architecture="roberta", pooling="mean", paper_name="roberta-large"),
+    NamedModel("xlm-roberta-large", "masked-lm", "FacebookAI/xlm-roberta-large", "XLM-RoBERTa large (multilingual), mean-pooled", 512, architecture="xlm-roberta", pooling="mean"),
+    NamedModel("deberta-v3-base", "masked-lm", "microsoft/deberta-v3-base", "DeBERTa-v3 base, mean-pooled", 512, architecture="deberta-v2", pooling="mean", paper_name="deberta-v3-base"),
+    NamedModel("deberta-v3-large", "masked-lm", "microsoft/deberta-v3-large", "DeBERTa-v3 large, mean-pooled", 512, architecture="deberta-v2", pooling="mean", paper_name="deberta-v3-large"),
+    NamedModel("modernbert-base", "masked-lm", "answerdotai/ModernBERT-base", "ModernBERT base, mean-pooled", 8192, architecture="modernbert", pooling="mean", paper_name="ModernBERT-base"),
+    NamedModel("modernbert-large", "masked-lm", "answerdotai/ModernBERT-large", "ModernBERT large, mean-pooled", 8192, architecture="modernbert", pooling="mean", paper_name="ModernBERT-large"),
     # causal LMs
-    NamedModel("gpt2", "causal-lm", "openai-community/gpt2", "GPT-2 small, last-token state", 1024),
-    NamedModel("gpt2-large", "causal-lm", "openai-community/gpt2-large", "GPT-2 large, last-token state", 1024),
-    NamedModel("opt-350m", "causal-lm", "facebook/opt-350m", "OPT 350M, last-token state", 2048),
-    NamedModel("opt-1.3b", "causal-lm", "facebook/opt-1.3b", "OPT 1.3B, last-token state", 2048),
-    NamedModel("qwen2.5-0.5b", "causal-lm", "Qwen/Qwen2.5-0.5B", "Qwen2.5 0.5B, last-token state (max_length capped at 2048 by default)", 2048, {"max_length": 2048}),
-    NamedModel("qwen2.5-1.5b", "causal-lm", "Qwen/Qwen2.5-1.5B", "Qwen2.5 1.5B, last-token state (max_length capped at 2048 by default)", 2048, {"max_length": 2048}),
+    NamedModel("gpt2", "causal-lm", "openai-community/gpt2", "GPT-2 small, last-token state", 1024, architecture="gpt2", pooling="last"),
+    NamedModel("gpt2-large", "causal-lm", "openai-community/gpt2-large", "GPT-2 large, last-token state", 1024, architecture="gpt2", pooling="last"),
+    NamedModel("gpt2-xl", "causal-lm", "openai-community/gpt2-xl", "GPT-2 XL, last-token state", 1024, architecture="gpt2", pooling="last", paper_name="gpt2-xl"),
+    NamedModel("opt-350m", "causal-lm", "facebook/opt-350m", "OPT 350M, last-token state", 2048, architecture="opt", pooling="last"),
+    NamedModel("opt-1.3b", "causal-lm", "facebook/opt-1.3b", "OPT 1.3B, last-token state", 2048, architecture="opt", pooling="last", paper_name="opt-1.3b"),
+    NamedModel("qwen2-0.5b", "causal-lm", "Qwen/Qwen2-0.5B", f"Qwen2 0.5B, last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen2", pooling="last", paper_name="Qwen2-0.5B"),
+    NamedModel("qwen2.5-0.5b", "causal-lm", "Qwen/Qwen2.5-0.5B", f"Qwen2.5 0.5B, last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen2", pooling="last"),
+    NamedModel("qwen2.5-1.5b", "causal-lm", "Qwen/Qwen2.5-1.5B", f"Qwen2.5 1.5B, last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen2", pooling="last"),
+    NamedModel("qwen3-0.6b-base", "causal-lm", "Qwen/Qwen3-0.6B-Base", f"Qwen3 0.6B base, last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen3", pooling="last", paper_name="Qwen3-0.6B-Base"),
+    NamedModel("qwen3.5-0.8b-base", "causal-lm", "Qwen/Qwen3.5-0.8B-Base", f"Qwen3.5 0.8B base (text tower of the multimodal checkpoint), last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen3_5", pooling="last", paper_name="Qwen3.5-0.8B-Base"),
+    NamedModel("qwen3.5-2b-base", "causal-lm", "Qwen/Qwen3.5-2B-Base", f"Qwen3.5 2B base (text tower of the multimodal checkpoint), last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen3_5", pooling="last", paper_name="Qwen3.5-2B-Base"),
+    NamedModel("qwen3.5-4b-base", "causal-lm", "Qwen/Qwen3.5-4B-Base", f"Qwen3.5 4B base (text tower of the multimodal checkpoint), last-token state ({_CAP})", 2048, {"max_length": 2048}, architecture="qwen3_5", pooling="last", paper_name="Qwen3.5-4B-Base"),
     # multi-text authorship encoders
-    NamedModel("luar-mud", "episode", "rrivera1849/LUAR-MUD", "LUAR trained on Reddit (MUD): one vector per collection; needs trust_remote_code=true", 512),
-    NamedModel("luar-crud", "episode", "rrivera1849/LUAR-CRUD", "LUAR trained on Reddit (CRUD): one vector per collection; needs trust_remote_code=true", 512),
+    NamedModel("luar-mud", "episode", "rrivera1849/LUAR-MUD", "LUAR trained on Reddit (MUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-MUD"),
+    NamedModel("luar-crud", "episode", "rrivera1849/LUAR-CRUD", "LUAR trained on Reddit (CRUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-CRUD"),
+)
+
+#: STEB's LISA (Patel et al., 2023) has no public hub id: the paper used a local EncT5 checkpoint
+#: (t5-base encoder + a 768-attribute regression head), a class transformers does not have.
+LISA_NOTE = (
+    "LISA (Patel et al., 2023; 'lisa_checkpoint' in the STEB paper) has no public Hugging Face id and is an "
+    "EncT5 model (t5-base encoder with a 768-attribute regression head) that transformers cannot load by "
+    "itself. Export your checkpoint as a sentence-transformers folder whose output is the 768 attribute "
+    "scores and run it with encoder 'sentence-transformers' and model=PATH (or `steb run --encoder PATH`)."
 )
 
 _FACTORIES = {family.name: family.factory for family in GENERIC_FAMILIES}
@@ -134,7 +187,15 @@ _EXTRA = {family.name: family.extra_options for family in GENERIC_FAMILIES}
 
 
 def _named_factory(named: NamedModel, **options: Any):
-    """Build a named model; the user's options override the configuration's defaults."""
+    """Build a named model; the user's options override the configuration's defaults.
+
+    A checkpoint that ships its own code is refused before anything is read, unless the user opted in.
+    """
+    if named.remote_code and not parse_bool(options.get("trust_remote_code", False), "trust_remote_code"):
+        raise EncoderOptionError(
+            f"'{named.name}' ({named.hub_id}) runs its own modelling code from the hub; steb runs it only when "
+            f"asked: pass trust_remote_code=true (CLI: --encoder-option trust_remote_code=true) if you trust its authors"
+        )
     merged = {**named.defaults, **options}
     merged.setdefault("model", named.hub_id)
     merged.setdefault("name", named.name)
@@ -177,4 +238,22 @@ def encoder_specs() -> list[EncoderSpec]:
                 options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **_EXTRA[named.family]},
             )
         )
+    specs.append(
+        EncoderSpec(
+            name="lisa",
+            description="LISA (Patel et al., 2023): interpretable style attributes; no public hub id, needs model=PATH",
+            factory=_lisa,
+            family="sentence-transformers",
+            max_length=512,
+            requires="your own LISA checkpoint exported as a sentence-transformers folder (model=PATH)",
+            options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]},
+        )
+    )
     return specs
+
+
+def _lisa(**options: Any):
+    if not options.get("model"):
+        raise ModelNotAvailableError(LISA_NOTE)
+    options.setdefault("name", "lisa")
+    return _sentence_transformers(**options)

@@ -3,23 +3,21 @@
 A model is named either by a local folder or by a Hugging Face hub id. Hub ids are looked up in the
 local cache only (``HF_HOME`` / ``HF_HUB_CACHE`` are honoured by ``huggingface_hub``); the snapshot
 folder name *is* the commit hash, which we record so results say which weights produced them. Local
-folders have no commit, so we derive a content identity from their files instead.
+folders have no commit, so we derive a content identity from their files instead (full SHA-256 of
+every model file, memoised by path, size and mtime so re-runs do not re-read gigabytes).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EncoderOptionError, ModelNotAvailableError
+from .identity import content_revision
 
 __all__ = ["ResolvedModel", "resolve_model", "folder_identity", "check_remote_code"]
-
-_SMALL_FILE = 1 << 20  # files up to 1 MiB (configs, vocabularies) are hashed in full
-_HEAD = 1 << 20  # of weight files, only the size and the first MiB: cheap, and changes when weights do
 
 
 @dataclass(frozen=True)
@@ -33,17 +31,8 @@ class ResolvedModel:
 
 
 def folder_identity(folder: Path) -> str:
-    """A short content hash of a model folder: names + sizes of all files, full text of small ones."""
-    digest = hashlib.sha256()
-    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = file.relative_to(folder).as_posix()
-        if rel.startswith(".") or "/." in rel:
-            continue
-        size = file.stat().st_size
-        digest.update(f"{rel}\0{size}\0".encode())
-        with file.open("rb") as handle:
-            digest.update(handle.read(_SMALL_FILE if size <= _SMALL_FILE else _HEAD))
-    return digest.hexdigest()[:16]
+    """A short content hash of a model folder's files (memoised full SHA-256s, see :mod:`.identity`)."""
+    return content_revision(folder)
 
 
 def _obtain_hint(model_id: str, revision: str | None) -> str:

@@ -10,6 +10,14 @@ from .catalogue import encoder_specs
 
 
 @hookimpl
+def resolve_encoder(name: str, options: dict) -> Any:
+    """A model folder or a hub id in the local cache, as a (lazy) sentence-transformers encoder."""
+    from .resolve import resolve_by_name
+
+    return resolve_by_name(name, options)
+
+
+@hookimpl
 def register_encoders(register: Callable[[Any], None]) -> None:
     for spec in encoder_specs():
         register(spec)

@@ -1,24 +1,50 @@
-"""Device and dtype resolution: the options users pass as strings, turned into torch objects."""
+"""Device and dtype resolution: the options users pass as strings, turned into torch objects.
+
+Validation of the *names* (``check_device``, ``dtype_label``) needs no torch, so an encoder can check its
+options when it is built and import torch only when it first runs (a warm run never imports it).
+"""
 
 from __future__ import annotations
 
-import torch
+from typing import Any
 
 from .errors import EncoderOptionError
 
-__all__ = ["DEVICES", "DTYPES", "resolve_device", "resolve_dtype", "parse_bool"]
+__all__ = ["DEVICES", "DTYPES", "check_device", "dtype_label", "resolve_device", "resolve_dtype", "parse_bool", "parse_int"]
 
 DEVICES = ("auto", "cpu", "cuda", "mps")
-DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+DTYPES = ("float32", "float16", "bfloat16")
 _DTYPE_ALIASES = {"fp32": "float32", "fp16": "float16", "half": "float16", "bf16": "bfloat16"}
 
 
-def resolve_device(device: str | None) -> torch.device:
-    """``auto`` picks CUDA, then Apple MPS, then CPU; an explicit device that is absent is an error."""
-    name = (device or "auto").lower()
-    base = name.split(":", 1)[0]
-    if base not in DEVICES:
+def check_device(device: str | None) -> str:
+    """The device option, lower-cased, if it names a known kind of device (availability is checked on load)."""
+    name = (str(device) if device is not None else "auto").lower() or "auto"
+    if name.split(":", 1)[0] not in DEVICES:
         raise EncoderOptionError(f"unknown device '{device}'; choose one of {', '.join(DEVICES)} (cuda:N allowed)")
+    return name
+
+
+def dtype_label(dtype: Any) -> str:
+    """Canonical dtype name ("float32", ...) of a string or torch dtype, without importing torch."""
+    if dtype is not None and not isinstance(dtype, str):
+        name = str(dtype).removeprefix("torch.")
+        if name not in DTYPES:
+            raise EncoderOptionError(f"unsupported dtype {dtype}; choose one of {', '.join(DTYPES)}")
+        return name
+    name = (dtype or "float32").lower()
+    name = _DTYPE_ALIASES.get(name, name)
+    if name not in DTYPES:
+        raise EncoderOptionError(f"unknown dtype '{dtype}'; choose one of {', '.join(DTYPES)}")
+    return name
+
+
+def resolve_device(device: str | None) -> Any:
+    """``auto`` picks CUDA, then Apple MPS, then CPU; an explicit device that is absent is an error."""
+    import torch
+
+    name = check_device(device)
+    base = name.split(":", 1)[0]
     if base == "auto":
         if torch.cuda.is_available():
             return torch.device("cuda")
@@ -33,20 +59,11 @@ def resolve_device(device: str | None) -> torch.device:
     return torch.device(name)
 
 
-def resolve_dtype(dtype: str | torch.dtype | None) -> torch.dtype:
-    if isinstance(dtype, torch.dtype):
-        if dtype not in DTYPES.values():
-            raise EncoderOptionError(f"unsupported dtype {dtype}; choose one of {', '.join(DTYPES)}")
-        return dtype
-    name = (dtype or "float32").lower()
-    name = _DTYPE_ALIASES.get(name, name)
-    if name not in DTYPES:
-        raise EncoderOptionError(f"unknown dtype '{dtype}'; choose one of {', '.join(DTYPES)}")
-    return DTYPES[name]
+def resolve_dtype(dtype: Any) -> Any:
+    """The torch dtype of a dtype option (imports torch)."""
+    import torch
 
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
+    return getattr(torch, dtype_label(dtype))
 
 
 def parse_bool(value: object, option: str) -> bool:

@@ -1,28 +1,32 @@
 """sentence-transformers models (style and semantic embedders) with the model's own pooling.
 
 ``SentenceTransformer.encode`` already sorts a call's texts by length and pads per batch, so this
-wrapper's job is to hand it *all* texts (or chunks) of a call at once, to load strictly offline, to
-apply the run's token limit, and to report identity and settings.
+wrapper's job is to hand it *all* texts (or chunks) of a call at once, to load strictly offline and only
+when first used, to apply the run's token limit, and to report identity and settings.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
-from .base import TokenizerEncoder
+from .base import TokenizerEncoder, choose_max_length
 from .errors import EncoderOptionError
+from .identity import sentence_transformer_limit_from_files
 from .loading import ResolvedModel, resolve_model
-from .runtime import parse_bool
-from .transformer import choose_max_length
+from .runtime import parse_bool, parse_int
 
 __all__ = ["SentenceTransformerEncoder"]
 
 
 class SentenceTransformerEncoder(TokenizerEncoder):
-    """A sentence-transformers model by hub id or folder; ``prompt`` is prepended (E5's ``"query: "``)."""
+    """A sentence-transformers model by hub id or folder; ``prompt`` is prepended (E5's ``"query: "``).
+
+    ``truncate_dim`` keeps the first N dimensions (Matryoshka models); ``task`` is passed to ``encode``
+    for models with task adapters (Jina v3). Both change the vectors, so both are part of the identity.
+    """
 
     pooling = "model"
 
@@ -39,34 +43,46 @@ class SentenceTransformerEncoder(TokenizerEncoder):
         trust_remote_code: bool | str = False,
         prompt: str = "",
         normalize: bool | str = False,
+        truncate_dim: int | str | None = None,
+        task: str | None = None,
         resolved: ResolvedModel | None = None,
     ) -> None:
-        from sentence_transformers import SentenceTransformer
-
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         if resolved is None:
             if model is None:
                 raise EncoderOptionError("sentence-transformers needs model=HUB_ID or model=/path/to/folder")
             resolved = resolve_model(model, revision)
-        torch_dtype = self._setup(
+        self._setup(
             resolved=resolved, family="sentence-transformers", name=name or f"sentence-transformers:{model}",
             batch_size=batch_size, device=device, dtype=dtype, trust=trust,
         )
         self.prompt = prompt or ""
         self.normalize = parse_bool(normalize, "normalize")
-        self.model = SentenceTransformer(
-            str(resolved.path),
-            device=str(self._device),
-            local_files_only=True,
-            trust_remote_code=trust,
-            model_kwargs={"dtype": torch_dtype},
-        )
-        self.tokenizer = self.model.tokenizer
-        # sentence-transformers' own limit (max_seq_length) is the model's; a smaller max_length tightens it
-        self.max_length = choose_max_length(max_length, self.model.max_seq_length, resolved.model_id)
-        self.model.max_seq_length = self.max_length
+        self.truncate_dim = parse_int(truncate_dim, "truncate_dim") if truncate_dim not in (None, "") else None
+        self.task = task or None
+        # sentence-transformers' own limit (max_seq_length), read from the files; a smaller max_length tightens it
+        self.max_length = choose_max_length(max_length, sentence_transformer_limit_from_files(resolved.path), resolved.model_id)
         if self.normalize:
             self.pooling = "model+l2"
+
+    def _load(self, torch_dtype: Any) -> None:
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(
+            str(self.resolved.path),
+            device=str(self._device),
+            local_files_only=True,
+            trust_remote_code=self._trust,
+            truncate_dim=self.truncate_dim,
+            model_kwargs={"dtype": torch_dtype},
+        )
+        self._check_loaded_limit(model.max_seq_length)
+        model.max_seq_length = self.max_length
+        self.tokenizer = model.tokenizer
+        self.model = model
+
+    def _vector_options(self) -> dict[str, Any]:
+        return {**super()._vector_options(), "normalize": self.normalize, "truncate_dim": self.truncate_dim, "task": self.task}
 
     @contextmanager
     def _limited(self, max_length: int) -> Iterator[None]:
@@ -81,6 +97,7 @@ class SentenceTransformerEncoder(TokenizerEncoder):
     def _encode(self, texts: list[str], max_length: int) -> np.ndarray:
         if not texts:
             raise ValueError("nothing to encode")
+        extra = {"task": self.task} if self.task else {}
         with self._limited(max_length):
             vectors = self.model.encode(
                 texts,
@@ -89,5 +106,9 @@ class SentenceTransformerEncoder(TokenizerEncoder):
                 show_progress_bar=False,
                 convert_to_numpy=True,
                 normalize_embeddings=self.normalize,
+                **extra,
             )
         return np.asarray(vectors, dtype=np.float32)
+
+    def info(self) -> dict[str, Any]:
+        return {**super().info(), "normalize": self.normalize, "truncate_dim": self.truncate_dim, "task": self.task}

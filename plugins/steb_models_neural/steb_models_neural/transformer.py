@@ -12,17 +12,17 @@ import inspect
 from typing import Any
 
 import numpy as np
-import torch
 
-from .base import TokenizerEncoder
+from .base import TokenizerEncoder, choose_max_length
 from .batching import encode_sorted
 from .errors import EncoderOptionError
+from .identity import token_limit_from_files
 from .loading import resolve_model
-from .pooling import POOLINGS, last_token, masked_mean, position_ids_from_mask
-from .runtime import parse_bool, parse_int
+from .runtime import parse_bool
 
-__all__ = ["TransformerEncoder", "model_token_limit", "load_auto", "choose_max_length"]
+__all__ = ["TransformerEncoder", "model_token_limit", "load_auto", "choose_max_length", "POOLINGS"]
 
+POOLINGS = ("mean", "last")
 _UNBOUNDED = 1_000_000  # tokenizers without a limit report ~1e30
 _OFFSET_POSITIONS = ("roberta", "xlm-roberta", "camembert")  # position ids start at padding_idx + 1
 
@@ -33,34 +33,29 @@ def model_token_limit(tokenizer: Any, config: Any) -> int | None:
     tok_limit = getattr(tokenizer, "model_max_length", None)
     if isinstance(tok_limit, int) and 0 < tok_limit < _UNBOUNDED:
         candidates.append(tok_limit)
-    for attr in ("max_position_embeddings", "n_positions"):
-        value = getattr(config, attr, None)
-        if isinstance(value, int) and value > 0:
-            if getattr(config, "model_type", "") in _OFFSET_POSITIONS:  # table starts after padding_idx
-                value -= (getattr(config, "pad_token_id", None) or 0) + 1
+    sources = [config]
+    if hasattr(config, "get_text_config"):
+        sources.append(config.get_text_config())
+    for source in sources:
+        value = next((getattr(source, a) for a in ("max_position_embeddings", "n_positions")
+                      if isinstance(getattr(source, a, None), int) and getattr(source, a) > 0), None)
+        if value is not None:
+            if getattr(source, "model_type", "") in _OFFSET_POSITIONS:  # table starts after padding_idx
+                value -= (getattr(source, "pad_token_id", None) or 0) + 1
             candidates.append(value)
             break
     return min(candidates) if candidates else None
 
 
-def load_auto(encoder: TokenizerEncoder, trust: bool, torch_dtype: torch.dtype) -> None:
+def load_auto(encoder: TokenizerEncoder, trust: bool, torch_dtype: Any) -> None:
     """Load ``AutoTokenizer`` and ``AutoModel`` from the resolved folder (never the network) onto the device."""
     from transformers import AutoModel, AutoTokenizer
 
     path = str(encoder.resolved.path)
     encoder.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=trust)
-    encoder.model = AutoModel.from_pretrained(path, local_files_only=True, trust_remote_code=trust, dtype=torch_dtype)
-    encoder.model.to(encoder._device).eval()
-
-
-def choose_max_length(asked: int | str | None, limit: int | None, model: str) -> int:
-    """The user's ``max_length`` if it fits the model, else the model's own limit."""
-    value = parse_int(asked, "max_length") if asked not in (None, "") else None
-    if value is not None and limit is not None and value > limit:
-        raise EncoderOptionError(f"max_length={value} exceeds the model's limit of {limit} tokens")
-    if value is None and limit is None:
-        raise EncoderOptionError(f"cannot tell the token limit of '{model}': pass max_length=N")
-    return value if value is not None else int(limit)  # type: ignore[arg-type]
+    model = AutoModel.from_pretrained(path, local_files_only=True, trust_remote_code=trust, dtype=torch_dtype)
+    model.to(encoder._device).eval()
+    encoder.model = model
 
 
 class TransformerEncoder(TokenizerEncoder):
@@ -86,29 +81,36 @@ class TransformerEncoder(TokenizerEncoder):
         if padding_side not in (None, "left", "right"):
             raise EncoderOptionError(f"padding_side must be left or right, not {padding_side!r}")
         self.pooling = pooling
+        self.padding_side = padding_side
         family = family or ("causal-lm" if pooling == "last" else "masked-lm")
         trust = parse_bool(trust_remote_code, "trust_remote_code")
-        torch_dtype = self._setup(
+        self._setup(
             resolved=resolve_model(model, revision), family=family, name=name or f"{family}:{model}",
             batch_size=batch_size, device=device, dtype=dtype, trust=trust,
         )
-        load_auto(self, trust, torch_dtype)
-        if padding_side:
-            self.tokenizer.padding_side = padding_side
-        if self.tokenizer.pad_token is None:
+        self.max_length = choose_max_length(max_length, token_limit_from_files(self.resolved.path), model)
+
+    def _load(self, torch_dtype: Any) -> None:
+        load_auto(self, self._trust, torch_dtype)
+        tokenizer = self.tokenizer
+        if self.padding_side:
+            tokenizer.padding_side = self.padding_side
+        if tokenizer.pad_token is None:
             # causal LMs often have no pad token; padded positions are masked, so any id will do
-            fallback = self.tokenizer.eos_token or self.tokenizer.unk_token
+            fallback = tokenizer.eos_token or tokenizer.unk_token
             if fallback is None:
-                raise EncoderOptionError(f"tokenizer of '{model}' has no pad, eos or unk token to pad batches with")
-            self.tokenizer.pad_token = fallback
-
-        self.max_length = choose_max_length(max_length, model_token_limit(self.tokenizer, self.model.config), model)
-
-        accepted = set(inspect.signature(self.model.forward).parameters)
+                raise EncoderOptionError(f"tokenizer of '{self.resolved.model_id}' has no pad, eos or unk token to pad batches with")
+            tokenizer.pad_token = fallback
+        model = self.__dict__["_model"]
+        self._check_loaded_limit(model_token_limit(tokenizer, model.config))
+        accepted = set(inspect.signature(model.forward).parameters)
         self._inputs = [k for k in ("input_ids", "attention_mask", "token_type_ids") if k in accepted]
-        self._pass_positions = pooling == "last" and "position_ids" in accepted
+        # causal LMs get positions counted over real tokens (left padding); masked LMs keep their own
+        self._pass_positions = self.family == "causal-lm" and "position_ids" in accepted
 
     def _embed_batch(self, texts: list[str], max_length: int) -> np.ndarray:
+        from .pooling import last_token, masked_mean, position_ids_from_mask
+
         encoded = self.tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
         inputs = {k: encoded[k].to(self._device) for k in self._inputs if k in encoded}
         mask = encoded["attention_mask"].to(self._device)
@@ -119,5 +121,8 @@ class TransformerEncoder(TokenizerEncoder):
         return pooled.cpu().numpy()
 
     def _encode(self, texts: list[str], max_length: int) -> np.ndarray:
+        import torch
+
+        self._ensure_loaded()
         with torch.inference_mode():
             return encode_sorted(texts, self.batch_size, lambda batch: self._embed_batch(batch, max_length))

@@ -54,6 +54,19 @@ def _bytelevel_tokenizer(model_max_length: int, padding_side: str = "right"):
     )
 
 
+def tiny_bert_model(seed: int, tokenizer):
+    """A 2-layer random BERT for ``tokenizer`` (the same config for every seed: only the weights differ)."""
+    import torch
+    from transformers import BertConfig, BertModel
+
+    torch.manual_seed(seed)
+    config = BertConfig(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
+    )
+    return BertModel(config).eval()
+
+
 def _save(folder: Path, tokenizer, model) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(folder)
@@ -61,18 +74,16 @@ def _save(folder: Path, tokenizer, model) -> Path:
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _own_file_hash_memo(tmp_path_factory, monkeypatch):
+    """Fingerprints memoise file hashes next to the steb cache: keep the tests' memo out of the user's."""
+    monkeypatch.setenv("STEB_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "steb-cache" / "embeddings"))
+
+
 @pytest.fixture(scope="session")
 def tiny_bert(tmp_path_factory) -> Path:
-    import torch
-    from transformers import BertConfig, BertModel
-
-    torch.manual_seed(0)
     tokenizer = _wordpiece_tokenizer(64)
-    config = BertConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
-    )
-    return _save(tmp_path_factory.mktemp("tiny-bert"), tokenizer, BertModel(config).eval())
+    return _save(tmp_path_factory.mktemp("tiny-bert"), tokenizer, tiny_bert_model(0, tokenizer))
 
 
 @pytest.fixture(scope="session")
@@ -101,3 +112,13 @@ def tiny_gpt2(tmp_path_factory) -> Path:
         bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
     )
     return _save(tmp_path_factory.mktemp("tiny-gpt2"), tokenizer, GPT2Model(config).eval())
+
+
+@pytest.fixture(scope="session")
+def tiny_kit():
+    """The builders above, for tests that make their own tiny models (test modules cannot import conftest)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        wordpiece=_wordpiece_tokenizer, bytelevel=_bytelevel_tokenizer, save=_save, bert=tiny_bert_model, corpus=CORPUS
+    )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
@@ -115,7 +114,7 @@ class _MaxOverTexts(torch.nn.Module):
         return per_text.max(dim=1).values
 
 
-def _episode_encoder(folder, batch_size):
+def _episode_encoder(folder, batch_size, max_length=64):
     from transformers import AutoTokenizer
 
     from steb_models_neural.episode import EpisodeEncoder
@@ -124,7 +123,7 @@ def _episode_encoder(folder, batch_size):
     encoder.tokenizer = AutoTokenizer.from_pretrained(folder)
     encoder.model = _MaxOverTexts(len(encoder.tokenizer))
     encoder._device = torch.device("cpu")
-    encoder.batch_size, encoder.max_length = batch_size, 64
+    encoder.batch_size, encoder.max_length = batch_size, max_length
     return encoder
 
 

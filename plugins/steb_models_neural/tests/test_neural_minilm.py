@@ -42,6 +42,25 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
     assert through_steb.shape == expected.shape == (len(texts), 384)
     np.testing.assert_allclose(through_steb, expected, atol=1e-5)
 
+    # issue 17 §6: a warm run does no model work (weights not loaded, torch not even imported)
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, json\n"
+        "from steb_core import evaluate\n"
+        f"s = evaluate('all-MiniLM-L6-v2', ['demo_style_features'], output={str(steb_isolated.root / 'warm')!r}, "
+        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, fail_fast=True)\n"
+        "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' in sys.modules]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=300)
+    encoded, hits, n_results, fingerprint, torch_imported = json.loads(out.stdout.strip().splitlines()[-1])
+    assert (encoded, hits, n_results) == (0, len(texts), len(summary.results))
+    assert fingerprint == record.encoder_fingerprint and torch_imported is False
+
 
 def test_minilm_chunk_and_pool_uses_its_tokenizer_limit(reference_model):
     from steb_core import get_encoder

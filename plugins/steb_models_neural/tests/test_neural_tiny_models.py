@@ -111,9 +111,10 @@ def test_truncate_cuts_at_token_boundaries(tiny_gpt2):
     assert encoder.count_tokens([text])[0] > 2
 
 
-def test_identity_records_revision_pooling_dtype_and_limit(tiny_bert):
+def test_info_records_revision_pooling_dtype_and_limit(tiny_bert):
     encoder = TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu", max_length=32, name="tiny")
-    fp = encoder.fingerprint()
-    assert "masked-lm" in fp and "pooling=mean" in fp and "dtype=float32" in fp and "max_length=32" in fp
-    assert encoder.info()["revision"].startswith("content:") and encoder.info()["device"] == "cpu"
-    assert TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu", max_length=16).fingerprint() != fp
+    info = encoder.info()
+    assert info["revision"].startswith("content:") and info["device"] == "cpu"
+    assert (info["family"], info["pooling"], info["dtype"], info["max_length"]) == ("masked-lm", "mean", "float32", 32)
+    assert info["identity"]["options"]["max_length"] == 32 and info["identity"]["weights_hash"]
+    assert TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu", max_length=16).fingerprint() != encoder.fingerprint()
