@@ -3,8 +3,8 @@
 Modules, one job each:
 
 - :mod:`.function_words` — ``function-words`` (392 words + 69 phrases, relative frequencies);
-- :mod:`.tfidf` — ``tfidf-ngrams`` and variants, fitted vectoriser folders; :mod:`.cli` — ``steb fit-tfidf``;
-- :mod:`.lftk` — the 46 LFTK probing features (``lftk-probing`` extractor);
+- :mod:`.tfidf` — ``tfidf-ngrams`` and variants (sparse CSR output), fitted vectoriser folders; :mod:`.cli` — ``steb fit-tfidf``;
+- :mod:`.lftk` — the 46 LFTK probing features with the lftk package's values (``lftk-probing`` extractor);
 - :mod:`.stylometric` — ``stylometric`` (LFTK surface + POS families, fixed standardisation);
 - :mod:`.biber` — ``biber`` (67 rule-based Biber 1988 features);
 - :mod:`.stel_baselines` — STEL's similarity-only baselines (``stel-*``);

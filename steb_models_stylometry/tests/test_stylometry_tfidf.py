@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import scipy.sparse as sp
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -64,7 +65,7 @@ def test_save_load_roundtrip_and_encoder(fitted):
         # IDF weights are stored with 6 decimals
         np.testing.assert_allclose(loaded.blocks[name].transform(PROBE).toarray(), block.transform(PROBE).toarray(), rtol=1e-5, atol=1e-7)
     enc = TfidfNgramsEncoder(name="tfidf-ngrams-nopos", vectoriser=path)
-    X = enc.encode(PROBE)
+    X = enc.encode(PROBE).toarray()
     assert X.dtype == np.float32 and X.shape == (len(PROBE), enc.dim) and np.isfinite(X).all()
     # each non-empty block is unit length: norms^2 = number of non-zero blocks
     assert np.sum(X[0] ** 2) == pytest.approx(2.0, rel=1e-5)
@@ -82,7 +83,7 @@ def test_missing_block_is_reported(fitted):
 def test_default_vectoriser_with_pos_and_long_text():
     enc = TfidfNgramsEncoder()  # shipped default, char + token + POS 1-2
     long = ("The quick brown fox, they said, doesn't jump over 12 lazy dogs. " * 1600)[:100_000]
-    X = enc.encode(["", "   ", "😀🔥", long, "Hello there!"])
+    X = enc.encode(["", "   ", "😀🔥", long, "Hello there!"]).toarray()
     assert np.isfinite(X).all() and not X[0].any()
     assert np.sum(X[3] ** 2) == pytest.approx(3.0, rel=1e-4)
     assert enc.info()["blocks"] == ["char_3_5", "token_1_2", "pos_1_2"]
@@ -139,3 +140,37 @@ def test_hashed_char_counts_equal_string_counts():
     block = TfidfVectoriser.load(TfidfNgramsEncoder().vectoriser_path, ["char_3_5"]).blocks["char_3_5"]
     texts = generated_texts(30, seed=11) + ["😀 café   naïve\n\n x 𝔘𝔫𝔦", "", "ab", "   ", "The the THE"]
     assert (block._char_counts(texts) != block._generic_counts(texts)).nnz == 0
+
+
+@pytest.mark.parametrize("name", ["tfidf-ngrams", "tfidf-ngrams-nopos", "tfidf-char"])
+def test_sparse_output_equals_dense_exactly(name):
+    from steb_models_stylometry.corpus import generated_texts
+
+    texts = generated_texts(20, seed=5, min_words=3, max_words=60) + ["", "   ", "😀🔥", "Hello there!", "A. B. C."]
+    enc = TfidfNgramsEncoder(name=name)
+    dense_enc = TfidfNgramsEncoder(name=name, dense="true")
+    assert enc.sparse_output is True and dense_enc.sparse_output is False
+    assert enc.fingerprint() == dense_enc.fingerprint()  # same values, same cache entries
+    X = enc.encode(texts)
+    assert sp.isspmatrix_csr(X) and X.dtype == np.float32 and X.shape == (len(texts), enc.dim)
+    assert X.has_sorted_indices and X.nnz == np.count_nonzero(X.data)  # canonical, no explicit zeros
+    D = dense_enc.encode(texts)
+    assert isinstance(D, np.ndarray) and D.dtype == np.float32
+    assert np.array_equal(X.toarray(), D)  # bitwise
+    # ... and equal to the per-block path it replaced: each block transformed alone, then concatenated
+    blocks = list(enc.vectoriser.blocks.values())
+    pos_docs = None
+    if enc.needs_pos:
+        from steb_models_stylometry.tfidf import pos_strings
+
+        pos_docs = pos_strings(texts, pipeline=enc.pipeline)
+    parts = [b.transform(pos_docs if b.kind == "pos" else texts).toarray() for b in blocks]
+    assert np.array_equal(np.hstack(parts).astype(np.float32), D)
+    # every non-empty block of every row has unit L2 norm
+    start = 0
+    for b, part in zip(blocks, parts):
+        norms = np.linalg.norm(D[:, start : start + len(b.vocabulary)].astype(np.float64), axis=1)
+        assert np.allclose(norms[norms > 0], 1.0, atol=1e-5) and np.array_equal(norms > 0, part.any(axis=1))
+        start += len(b.vocabulary)
+    with pytest.raises(ValueError):
+        TfidfNgramsEncoder(name="tfidf-char", dense="maybe")
