@@ -81,7 +81,9 @@ class OrderGroup:
     ``anchors`` is set A in its order along a style axis (e.g. informal, formal). ``alternatives`` is
     set B as presented (paraphrases of *other* content on the same axis, shuffled). ``answer[i]`` is the
     index into ``alternatives`` of the text that matches ``anchors[i]``. ``distractor`` is an optional text
-    with the same content as the anchors but unrelated style (STEL-or-Content when there is one anchor).
+    with the same content as the anchors in a style none of them has (STEL-or-Content when there is one
+    anchor). A group with a distractor is scored only in ``distractor_accuracy``, against the candidates
+    ``alternatives + (distractor,)``; a group without one only in the plain ``accuracy`` (STEB §3).
 
     STEL quadruple: anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for "Correct Alternative" 1
     and (1, 0) for 2. STEL triple: anchors (A1,), alternatives (S1, S2), answer (index of the match,).

@@ -22,7 +22,10 @@ from .features import SurfaceFeatures
 
 
 def _quadruples(pair_maker: Callable[[random.Random], tuple[str, str]], n: int, rng: random.Random, style_type: str, prefix: str) -> list[OrderGroup]:
-    """STEL-style quadruples: anchors = content X in styles (1, 2); alternatives = content Y in both styles, shuffled."""
+    """STEB order alignment with k = 2 styles (STEB §3): per instance the plain STEL quadruple (anchors =
+    content X in styles (1, 2); alternatives = content Y in both styles, shuffled) and its distractor
+    instance (STEL-or-Content: a seeded held-out style h; anchor X in the other style, alternative Y in
+    that style, distractor X_h -- the anchor's content in the style it does not have)."""
     groups = []
     for i in range(n):
         x1, x2 = pair_maker(rng)
@@ -33,8 +36,9 @@ def _quadruples(pair_maker: Callable[[random.Random], tuple[str, str]], n: int, 
             alternatives, answer = (y1, y2), (0, 1)
         else:
             alternatives, answer = (y2, y1), (1, 0)
-        groups.append(OrderGroup(anchors=(x1, x2), alternatives=alternatives, answer=answer,
-                                 distractor=T.unrelated_style(x1), id=f"{prefix}-{i}", style_type=style_type))
+        groups.append(OrderGroup(anchors=(x1, x2), alternatives=alternatives, answer=answer, id=f"{prefix}-{i}", style_type=style_type))
+        xa, ya, xh = (x1, y1, x2) if rng.random() < 0.5 else (x2, y2, x1)
+        groups.append(OrderGroup(anchors=(xa,), alternatives=(ya,), answer=(0,), distractor=xh, id=f"{prefix}-{i}-held-out", style_type=style_type))
     return groups
 
 

@@ -79,12 +79,6 @@ def formality_pair(rng: random.Random) -> tuple[str, str]:
     return rng.choice(templates)
 
 
-def unrelated_style(text: str) -> str:
-    """The same content in a style unrelated to the axis under test (lowercase, no punctuation, trailing emoji)."""
-    stripped = "".join(ch for ch in text if ch.isalnum() or ch.isspace() or ch == "'")
-    return stripped.lower().strip() + " \U0001F642"
-
-
 REGISTERS = {
     "chat": [
         "omg did u see {obj} {place}?? lol",

@@ -1,33 +1,67 @@
 """Order alignment (STEL generalised): match set B's shuffled texts to set A's style order.
 
+STEB §3 (order alignment) and appendix C; STEL: Wegmann & Nguyen (2021), "Does It Capture STEL?".
+
+Instances (:class:`steb_core.OrderGroup`; built for parallel corpora by
+:func:`steb_core.parallel.order_groups_from_parallel`):
+
+* a **plain** instance is a group without distractor: the anchors (set A, ordered) are aligned with
+  the alternatives (set B). Two anchors and two alternatives are STEL's quadruple; one anchor and two
+  alternatives STEL's triple.
+* a **distractor** instance is a group with a distractor: its candidates are ``alternatives +
+  (distractor,)``. One anchor, one alternative and the distractor is STEL-or-Content (Wegmann et al.,
+  2022); STEB's distractor variant holds one style out (``k - 1`` anchors, ``k`` candidates).
+
+Metrics: ``accuracy`` is the plain order-alignment accuracy, over plain instances only (absent when
+the data has none, e.g. STEL-or-Content datasets); ``distractor_accuracy`` is the content-independence
+variant, over distractor instances only (absent when the data has none, e.g. ``distractors=false``).
+The main score is ``distractor_accuracy``, falling back to ``accuracy`` (see :data:`SPEC`), so that
+``steb run``, ``summary.scores()`` and the aggregates read the same number; ``accuracy`` is shown
+beside it. ``chance_accuracy`` / ``chance_distractor_accuracy`` are the analytic chance levels of the
+instances scored, the mean of ``(c - m)! / c!`` for ``m`` anchors and ``c`` candidates (exchangeable
+similarities make every injective assignment equally likely to be best): ``1 / k!`` for STEB's
+construction with ``k`` styles, 0.5 for STEL's quadruple and for STEL-or-Content.
+
 Decision rule, for the similarity matrix ``s[i, j] = sim(anchor i, candidate j)``:
 
-* one anchor (STEL's *triple*): pick the candidate with the highest similarity (STEL compares s11
-  with s12 directly, so we do too rather than comparing 1 - s, which differs for similarities > 1);
+* one anchor (STEL's *triple*, STEL-or-Content): pick the candidate with the highest similarity
+  (STEL compares s11 with s12 directly, so we do too rather than comparing 1 - s, which differs for
+  similarities > 1). Comparing two floats involves no arithmetic: exact on every CPU.
 * two or more anchors: pick the injective assignment p (anchor i -> candidate p(i)) that minimises
-  the Euclidean norm of the distance vector ``(1 - s[0, p(0)], ..., 1 - s[m-1, p(m-1)])``. For two
-  anchors and two alternatives this is exactly STEL's quadruple rule: the norm of (1-s11, 1-s22)
-  against the norm of (1-s12, 1-s21), computed the same way (square root of the sum of squares in
-  anchor order, as ``np.linalg.norm``) and compared exactly.
+  the Euclidean norm of the distance vector ``d_p = (1 - s[0, p(0)], ..., 1 - s[m-1, p(m-1)])``. For
+  two anchors and two alternatives this is STEL's quadruple rule: norm(1-s11, 1-s22) against
+  norm(1-s12, 1-s21).
 
-Ties are never broken by a random draw: an instance whose true assignment is among the k tied best
-assignments scores 1/k (its expected accuracy under a fair coin); STEL's 0.5 for a tied quadruple is
-the case k = 2. ``tie_tolerance`` (option ``order_alignment.tie_tolerance``, default 0 = STEL's
-exact comparison) widens what counts as a tie.
+Exact ties (why not ``np.linalg.norm``): the norm of the same numbers in another order can differ
+by one ulp (``np.linalg.norm`` of a vector is a BLAS dot product, and OpenBLAS's SkylakeX kernels
+fuse multiply-adds in another order than the Haswell ones), which turns STEL's ties -- e.g.
+s11 = s21 and s12 = s22 -- into CPU-dependent wins. So norms are never compared: sqrt is monotone, and
+the decision compares **exact sums of squares** of the distances. Each distance ``1 - s`` is one
+correctly rounded double (the same on every CPU); the sum of their squares is compared in exact
+rational arithmetic (:class:`fractions.Fraction`). A float pre-filter finds the candidates first: per
+assignment, the squares are sorted and added in ascending order (so any reordering of the same
+terms gives the same float), and assignments within a relative ``PREFILTER_RTOL`` (1e-12, far above
+the rounding error of a sum of m squares, about m * 1.1e-16) of the smallest are decided exactly.
+Two assignments tie exactly when their distances' squares sum to the same rational number, for
+instance when they are the same distances in another order.
 
-How the best assignment is searched: when the number of injective assignments k!/(k-m)! is at most
+Ties are never broken by a random draw: an instance whose true assignment is among the t tied best
+assignments scores 1/t (its expected accuracy under a fair coin); STEL's 0.5 for a tied quadruple is
+the case t = 2. ``tie_tolerance`` (option ``order_alignment.tie_tolerance``, default 0 = exact) widens
+what counts as a tie: assignments whose norm (square root of the sorted-terms float sum, again the
+same on every CPU) is within the tolerance of the best norm.
+
+How the best assignment is searched: when the number of injective assignments c!/(c-m)! is at most
 ``EXHAUSTIVE_LIMIT`` (8! = 40,320; e.g. 8 anchors, or 7 anchors plus a distractor) every assignment
-is scored in one vectorised step and ties are read off exactly. Beyond that, minimising the norm is
-the same as minimising its square, a sum of per-edge costs (1 - s)^2, so
-``scipy.optimize.linear_sum_assignment`` on the squared distances finds an optimum exactly; ties are
-then counted by fixing anchor 0 to each candidate whose restricted optimum (that edge plus the
-assignment optimum of the rest) equals the global optimum, recursively (relative tolerance 1e-9,
-since the sums are taken in different orders), stopping at ``TIE_COUNT_CAP`` tied assignments
-(credit below 1e-4 is reported as 0 and counted in ``n_tie_count_capped``).
+is scored in one vectorised step. Beyond that, minimising the norm is the same as minimising its
+square, a sum of per-edge costs (1 - s)^2, so ``scipy.optimize.linear_sum_assignment`` finds an
+optimum; the near-optimal assignments (within a relative ``_HUNGARIAN_RTOL`` = 1e-9 of the cost scale,
+which absorbs the solver's rounding) are then enumerated by fixing anchor 0 to each candidate whose
+restricted optimum stays near the optimum, recursively, stopping after ``TIE_COUNT_CAP`` of them, and
+decided exactly as above (credit below 1e-4 is reported as 0 and counted in ``n_tie_count_capped``).
 
-Distractor variant: the distractor joins set B as one more candidate; the instance is correct only
-if the chosen injective assignment equals the answer (the distractor is chosen for no anchor). With
-one anchor, one alternative and a distractor this is STEL-or-Content.
+A distractor instance is correct only if the chosen injective assignment equals the answer (the
+distractor is chosen for no anchor).
 """
 
 from __future__ import annotations
@@ -35,6 +69,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -45,10 +80,24 @@ from ..context import TaskContext
 from ..specs import TaskSpec
 from ._common import option, pair_similarities
 
-__all__ = ["alignment_credit", "run_order_alignment", "SPEC", "EXHAUSTIVE_LIMIT", "TIE_COUNT_CAP"]
+__all__ = [
+    "alignment_credit",
+    "alignment_credits",
+    "chance_level",
+    "exact_square_sum",
+    "run_order_alignment",
+    "SPEC",
+    "EXHAUSTIVE_LIMIT",
+    "TIE_COUNT_CAP",
+    "PREFILTER_RTOL",
+]
 
 EXHAUSTIVE_LIMIT = 40_320
 TIE_COUNT_CAP = 10_000
+#: relative window of the float pre-filter; assignments inside it are decided in exact arithmetic.
+PREFILTER_RTOL = 1e-12
+#: absolute part of the window: squares of tiny distances underflow (a sum of m subnormals is far below it).
+_PREFILTER_ATOL = 1e-300
 _HUNGARIAN_RTOL = 1e-9
 UNSPECIFIED = "unspecified"
 
@@ -59,8 +108,44 @@ def _assignments(k: int, m: int) -> np.ndarray:
     return np.asarray(list(itertools.permutations(range(k), m)), dtype=np.int64).reshape(-1, m)
 
 
-def _tied(values: np.ndarray, best: float, tolerance: float) -> np.ndarray:
-    return values <= best + tolerance if tolerance > 0 else values == best
+def chance_level(anchors: int, candidates: int) -> float:
+    """Probability that a uniformly random injective assignment is the true one: (c - m)! / c!."""
+    return 1.0 / math.perm(candidates, anchors)
+
+
+def exact_square_sum(distances: Sequence[float]) -> Fraction:
+    """The exact rational sum of the squares of the given doubles (independent of their order)."""
+    return sum((Fraction(float(d)) ** 2 for d in distances), Fraction(0))
+
+
+def _sorted_square_sums(dist: np.ndarray) -> np.ndarray:
+    """Per row, the squares sorted ascending and added left to right: the same float for any term order.
+
+    Only elementwise IEEE operations (multiply, add) are used, one column at a time, so no SIMD
+    reduction or BLAS kernel can reassociate the sum: the result is identical on every CPU.
+    """
+    squares = np.sort(dist * dist, axis=1)
+    total = squares[:, 0].copy()
+    for j in range(1, squares.shape[1]):
+        total += squares[:, j]
+    return total
+
+
+def _window(best: float) -> float:
+    return best + best * PREFILTER_RTOL + _PREFILTER_ATOL
+
+
+def _exact_best(dist_rows: Sequence[Sequence[float]]) -> list[int]:
+    """Indices of the rows whose exact sum of squares is minimal (rows: distance vectors)."""
+    cache: dict[tuple[float, ...], Fraction] = {}
+    exact = []
+    for row in dist_rows:
+        key = tuple(sorted(abs(float(d)) for d in row))  # same multiset of |d|: same exact sum
+        if key not in cache:
+            cache[key] = exact_square_sum(key)
+        exact.append(cache[key])
+    best = min(exact)
+    return [i for i, v in enumerate(exact) if v == best]
 
 
 def alignment_credit(
@@ -73,46 +158,63 @@ def alignment_credit(
     """Credit in [0, 1] for one instance and the number of tied best assignments.
 
     ``sim`` is (anchors x candidates); ``answer[i]`` is the candidate that matches anchor i.
-    Credit is 1/k when the true assignment is among k tied best ones, else 0. The tie count is 0
+    Credit is 1/t when the true assignment is among t tied best ones, else 0. The tie count is 0
     when the search stopped at ``TIE_COUNT_CAP`` and -1 when the Hungarian path found the true
     assignment suboptimal (then the ties among the best ones are not counted).
     """
     sim = np.asarray(sim, dtype=np.float64)
     m, k = sim.shape
     answer = tuple(int(a) for a in answer)
-    if m == 1:  # STEL triple: the highest similarity wins
+    if m == 1:  # STEL triple / STEL-or-Content: the highest similarity wins (no arithmetic: exact)
         row = sim[0]
-        tied = _tied(-row, -float(row.max()), tie_tolerance)
+        top = float(row.max())
+        tied = row >= top - tie_tolerance if tie_tolerance > 0 else row == top
         n_tied = int(np.count_nonzero(tied))
         return (1.0 / n_tied if tied[answer[0]] else 0.0), n_tied
+    dist = 1.0 - sim
     if math.perm(k, m) <= exhaustive_limit:
         assignments = _assignments(k, m)
-        norms = np.linalg.norm(1.0 - sim[np.arange(m), assignments], axis=1)
-        tied = _tied(norms, float(norms.min()), tie_tolerance)
-        n_tied = int(np.count_nonzero(tied))
+        rows = dist[np.arange(m), assignments]  # (assignments, m) distance vectors
+        keys = _sorted_square_sums(rows)
         true_row = int(np.flatnonzero((assignments == np.asarray(answer)).all(axis=1))[0])
-        return (1.0 / n_tied if tied[true_row] else 0.0), n_tied
-    return _hungarian_credit(sim, answer, tie_tolerance)
+        best = float(keys.min())
+        if tie_tolerance > 0:
+            norms = np.sqrt(keys)
+            tied = set(np.flatnonzero(norms <= math.sqrt(best) + tie_tolerance).tolist())
+        else:
+            near = np.flatnonzero(keys <= _window(best))
+            tied = set(near.tolist()) if len(near) == 1 else {int(near[i]) for i in _exact_best(rows[near])}
+        return (1.0 / len(tied) if true_row in tied else 0.0), len(tied)
+    return _hungarian_credit(dist, answer, tie_tolerance)
 
 
-def _hungarian_credit(sim: np.ndarray, answer: tuple[int, ...], tie_tolerance: float) -> tuple[float, int]:
-    m = sim.shape[0]
-    cost = (1.0 - sim) ** 2
+def _hungarian_credit(dist: np.ndarray, answer: tuple[int, ...], tie_tolerance: float) -> tuple[float, int]:
+    m = dist.shape[0]
+    cost = dist * dist
     _, cols = linear_sum_assignment(cost)
-    best_norm = float(np.linalg.norm(1.0 - sim[np.arange(m), cols]))
-    true_norm = float(np.linalg.norm(1.0 - sim[np.arange(m), list(answer)]))
-    slack = tie_tolerance + _HUNGARIAN_RTOL * max(best_norm, 1e-300)
-    if true_norm > best_norm + slack:
+    optimum = float(_sorted_square_sums(dist[np.arange(m), cols][None, :])[0])
+    true_key = float(_sorted_square_sums(dist[np.arange(m), list(answer)][None, :])[0])
+    # the solver's rounding is relative to the size of the costs it adds, not to the optimum
+    slack = _HUNGARIAN_RTOL * (optimum + float(cost.max())) + _PREFILTER_ATOL
+    if tie_tolerance > 0:  # a norm tolerance t is (sqrt(opt) + t)^2 - opt on the sum of squares
+        slack += 2.0 * tie_tolerance * math.sqrt(optimum) + tie_tolerance**2
+    optimum = min(optimum, true_key)
+    if true_key > optimum + slack:
         return 0.0, -1  # ties among the (wrong) best assignments are not counted: the credit is 0 anyway
-    optimum = min(float(cost[np.arange(m), cols].sum()), float(cost[np.arange(m), list(answer)].sum()))
-    n_tied = _count_optimal(cost, optimum, tie_tolerance)
-    return (1.0 / n_tied if n_tied else 0.0), n_tied
+    near = _near_optimal(cost, optimum + slack)
+    if near is None:
+        return 0.0, 0
+    rows = np.asarray([dist[np.arange(m), list(p)] for p in near])
+    if tie_tolerance > 0:
+        norms = np.sqrt(_sorted_square_sums(rows))
+        tied = [near[i] for i in np.flatnonzero(norms <= float(norms.min()) + tie_tolerance)]
+    else:
+        tied = [near[i] for i in _exact_best(rows)]
+    return (1.0 / len(tied) if answer in tied else 0.0), len(tied)
 
 
-def _count_optimal(cost: np.ndarray, optimum: float, tie_tolerance: float) -> int:
-    """Number of injective assignments with the optimal sum of costs (0 when above TIE_COUNT_CAP)."""
-    # a norm tolerance t on sqrt(sum) is about 2 * t * sqrt(optimum) on the sum of squares
-    slack = 2.0 * tie_tolerance * math.sqrt(optimum) + tie_tolerance**2 + _HUNGARIAN_RTOL * max(optimum, 1e-300)
+def _near_optimal(cost: np.ndarray, limit: float) -> list[tuple[int, ...]] | None:
+    """Every injective assignment whose cost sum is at most ``limit`` (None when over TIE_COUNT_CAP)."""
 
     def rest_optimum(sub: np.ndarray) -> float:
         if sub.shape[0] == 0:
@@ -120,20 +222,21 @@ def _count_optimal(cost: np.ndarray, optimum: float, tie_tolerance: float) -> in
         r, c = linear_sum_assignment(sub)
         return float(sub[r, c].sum())
 
-    def count(sub: np.ndarray, target: float, budget: int) -> int:
-        if sub.shape[0] == 0:
-            return 1
-        found = 0
-        for j in range(sub.shape[1]):
-            rest = np.delete(sub[1:], j, axis=1)
-            if sub[0, j] + rest_optimum(rest) <= target + slack:
-                found += count(rest, target - sub[0, j], budget - found)
-                if found > budget:
-                    return found
-        return found
+    found: list[tuple[int, ...]] = []
 
-    n = count(cost, optimum, TIE_COUNT_CAP)
-    return n if n <= TIE_COUNT_CAP else 0
+    def walk(sub: np.ndarray, columns: list[int], budget: float, prefix: tuple[int, ...]) -> bool:
+        if sub.shape[0] == 0:
+            found.append(prefix)
+            return len(found) <= TIE_COUNT_CAP
+        for j, col in enumerate(columns):
+            rest = np.delete(sub[1:], j, axis=1)
+            if sub[0, j] + rest_optimum(rest) <= budget:
+                if not walk(rest, columns[:j] + columns[j + 1 :], budget - sub[0, j], prefix + (col,)):
+                    return False
+        return True
+
+    complete = walk(cost, list(range(cost.shape[1])), limit, ())
+    return found if complete else None
 
 
 def _candidates(group: Any) -> tuple[str, ...]:
@@ -144,40 +247,132 @@ def _mean_by(values: dict[str, list[float]]) -> dict[str, float]:
     return {key: float(np.mean(v)) for key, v in sorted(values.items())}
 
 
+@lru_cache(maxsize=64)
+def _assignment_rows(k: int, m: int) -> dict[tuple[int, ...], int]:
+    return {tuple(int(v) for v in row): i for i, row in enumerate(_assignments(k, m))}
+
+
+#: elements of the (instances x assignments x anchors) block scored at once (bounds memory, ~16 MB)
+_BATCH_ELEMENTS = 2_000_000
+
+
+def alignment_credits(
+    sims: np.ndarray,
+    answers: np.ndarray,
+    *,
+    tie_tolerance: float = 0.0,
+    exhaustive_limit: int = EXHAUSTIVE_LIMIT,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`alignment_credit` for a batch of same-shape instances: ``sims`` (n, m, c), ``answers`` (n, m).
+
+    The float keys of every assignment are computed for the whole batch; an instance whose best
+    key is alone in the pre-filter window is decided there (no tie is possible), any other one is
+    handed to :func:`alignment_credit`, which decides it exactly. Same results, far fewer Python steps.
+    """
+    sims = np.asarray(sims, dtype=np.float64)
+    answers = np.asarray(answers, dtype=np.int64)
+    n, m, k = sims.shape
+    credits = np.zeros(n, dtype=np.float64)
+    ties = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return credits, ties
+    if m == 1 and tie_tolerance == 0:  # triple rule, vectorised: exact float comparisons
+        rows = sims[:, 0, :]
+        tied = rows == rows.max(axis=1, keepdims=True)
+        ties[:] = tied.sum(axis=1)
+        credits[:] = np.where(tied[np.arange(n), answers[:, 0]], 1.0 / ties, 0.0)
+        return credits, ties
+    if m == 1 or tie_tolerance > 0 or math.perm(k, m) > exhaustive_limit:
+        for g in range(n):
+            credits[g], ties[g] = alignment_credit(sims[g], answers[g], tie_tolerance=tie_tolerance, exhaustive_limit=exhaustive_limit)
+        return credits, ties
+    assignments = _assignments(k, m)
+    lookup = _assignment_rows(k, m)
+    true_rows = np.fromiter((lookup[tuple(a)] for a in answers.tolist()), dtype=np.int64, count=n)
+    step = max(1, _BATCH_ELEMENTS // (len(assignments) * m))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        dist = 1.0 - sims[lo:hi]
+        rows = dist[:, np.arange(m), assignments]  # (batch, assignments, m)
+        squares = np.sort(rows * rows, axis=2)
+        keys = squares[:, :, 0].copy()
+        for j in range(1, m):  # ascending terms, left to right: as _sorted_square_sums
+            keys += squares[:, :, j]
+        best = keys.min(axis=1)
+        near = keys <= (best + best * PREFILTER_RTOL + _PREFILTER_ATOL)[:, None]
+        alone = near.sum(axis=1) == 1
+        idx = np.arange(lo, hi)
+        credits[idx[alone]] = near[alone, true_rows[idx[alone]]].astype(np.float64)
+        ties[idx[alone]] = 1
+        for g in idx[~alone]:
+            credits[g], ties[g] = alignment_credit(sims[g], answers[g], exhaustive_limit=exhaustive_limit)
+    return credits, ties
+
+
+def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+    """Similarity matrices of all groups, bucketed by shape (anchors, candidates).
+
+    Each distinct (anchor, candidate) pair is scored once: a plain group and the distractor group of
+    the same pairing share most of their pairs, which matters for slow similarity-only methods.
+    """
+    text_id: dict[str, int] = {}
+    members: dict[tuple[int, int], list[int]] = defaultdict(list)
+    anchor_ids: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
+    cand_ids: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
+    for gi, g in enumerate(groups):
+        cands = _candidates(g)
+        shape = (len(g.anchors), len(cands))
+        members[shape].append(gi)
+        anchor_ids[shape].append([text_id.setdefault(t, len(text_id)) for t in g.anchors])
+        cand_ids[shape].append([text_id.setdefault(t, len(text_id)) for t in cands])
+    n_texts = max(len(text_id), 1)
+    codes = {
+        shape: np.asarray(anchor_ids[shape], dtype=np.int64)[:, :, None] * n_texts + np.asarray(cand_ids[shape], dtype=np.int64)[:, None, :]
+        for shape in members
+    }
+    flat = np.concatenate([c.ravel() for c in codes.values()]) if codes else np.zeros(0, dtype=np.int64)
+    unique, inverse = np.unique(flat, return_inverse=True)
+    texts = list(text_id)
+    sims = pair_similarities(ctx, [texts[c // n_texts] for c in unique.tolist()], [texts[c % n_texts] for c in unique.tolist()])
+    matrices: dict[tuple[int, int], np.ndarray] = {}
+    pos = 0
+    for shape, c in codes.items():
+        matrices[shape] = sims[inverse[pos : pos + c.size]].reshape(c.shape)
+        pos += c.size
+    return members, matrices
+
+
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
     groups = ctx.data
     tolerance = float(option(ctx, "order_alignment", "tie_tolerance", 0.0))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    anchors_flat: list[str] = []
-    candidates_flat: list[str] = []
-    for g in groups:
-        cands = _candidates(g)
-        for a in g.anchors:
-            anchors_flat.extend([a] * len(cands))
-            candidates_flat.extend(cands)
-    sims = pair_similarities(ctx, anchors_flat, candidates_flat)
+    members, matrices = _score_pairs(ctx, groups)
 
     plain: dict[str, list[float]] = defaultdict(list)
     with_distractor: dict[str, list[float]] = defaultdict(list)
-    n_tied = n_capped = n_trivial = 0
-    pos = 0
-    for g in groups:
-        m, kc = len(g.anchors), len(_candidates(g))
-        matrix = sims[pos : pos + m * kc].reshape(m, kc)
-        pos += m * kc
-        style = g.style_type or UNSPECIFIED
-        k = len(g.alternatives)
-        if math.perm(k, m) > 1:
-            credit, ties = alignment_credit(matrix[:, :k], g.answer, tie_tolerance=tolerance, exhaustive_limit=limit)
-            plain[style].append(credit)
-            n_tied += ties > 1
-            n_capped += ties == 0
-        else:
-            n_trivial += 1  # one alternative per anchor: nothing to decide without the distractor
-        if g.distractor is not None:
-            credit, ties = alignment_credit(matrix, g.answer, tie_tolerance=tolerance, exhaustive_limit=limit)
-            with_distractor[style].append(credit)
-            n_capped += ties == 0
+    chance_plain: list[float] = []
+    chance_distractor: list[float] = []
+    n_tied = n_distractor_tied = n_capped = n_trivial = 0
+    for (m, kc), index in members.items():
+        kinds = np.fromiter((groups[gi].distractor is not None for gi in index), dtype=bool, count=len(index))
+        for has_distractor in (False, True):
+            chosen = np.flatnonzero(kinds == has_distractor)
+            if len(chosen) == 0:
+                continue
+            if not has_distractor and math.perm(kc, m) == 1:
+                n_trivial += len(chosen)  # one alternative per anchor: nothing to decide
+                continue
+            answers = np.asarray([groups[index[i]].answer for i in chosen], dtype=np.int64).reshape(len(chosen), m)
+            credits, ties = alignment_credits(matrices[(m, kc)][chosen], answers, tie_tolerance=tolerance, exhaustive_limit=limit)
+            n_capped += int(np.count_nonzero(ties == 0))
+            target = with_distractor if has_distractor else plain
+            for i, credit in zip(chosen.tolist(), credits.tolist()):
+                target[groups[index[i]].style_type or UNSPECIFIED].append(credit)
+            (chance_distractor if has_distractor else chance_plain).extend([chance_level(m, kc)] * len(chosen))
+            if has_distractor:
+                n_distractor_tied += int(np.count_nonzero(ties > 1))
+            else:
+                n_tied += int(np.count_nonzero(ties > 1))
 
     metrics: dict[str, Any] = {}
     all_plain = [c for v in plain.values() for c in v]
@@ -185,18 +380,17 @@ def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
     if all_plain:
         metrics["accuracy"] = float(np.mean(all_plain))
         metrics["accuracy_by_style_type"] = _mean_by(plain)
+        metrics["chance_accuracy"] = float(np.mean(chance_plain))
     if all_distractor:
         metrics["distractor_accuracy"] = float(np.mean(all_distractor))
         metrics["distractor_accuracy_by_style_type"] = _mean_by(with_distractor)
-        if not all_plain:  # only STEL-or-Content-style groups: their task *is* the distractor decision
-            metrics["accuracy"] = metrics["distractor_accuracy"]
-            metrics["accuracy_by_style_type"] = dict(metrics["distractor_accuracy_by_style_type"])
-            metrics["accuracy_is_distractor_accuracy"] = 1
+        metrics["chance_distractor_accuracy"] = float(np.mean(chance_distractor))
     metrics.update(
         n_instances=len(all_plain),
         n_distractor_instances=len(all_distractor),
-        n_trivial_without_distractor=n_trivial,
+        n_trivial_plain=n_trivial,
         n_tied=n_tied,
+        n_distractor_tied=n_distractor_tied,
         n_tie_count_capped=n_capped,
     )
     return metrics
@@ -204,9 +398,14 @@ def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
 
 SPEC = TaskSpec(
     name="order_alignment",
-    description="Order alignment (STEL generalised, exact quadruple/triple rules, ties score 1/k) with distractor variant.",
+    description=(
+        "Order alignment (STEL generalised; exact quadruple/triple rules, exact ties score 1/t): main score the "
+        "distractor (content-independence) accuracy, plain accuracy beside it."
+    ),
     shape="order_groups",
-    main_metric="accuracy",
+    main_metric="distractor_accuracy",
+    fallback_metrics=("accuracy",),
+    companion_metrics=("accuracy",),
     run=run_order_alignment,
     needs_vectors=False,
 )

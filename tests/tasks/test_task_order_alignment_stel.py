@@ -2,19 +2,23 @@
 
 The STEL release files are read by header name (column order differs between files). Each row is a
 quadruple; STEL-or-Content triples are derived from it as in STEL (the other anchor becomes the
-distractor). The reference below applies STEL's decision with ``np.linalg.norm`` and scores a tie 0.5.
+distractor). The reference below applies STEL's decision (Wegmann & Nguyen 2021, section 2; STEB §3 and
+appendix C) on *exact* squared norms (``fractions.Fraction`` of the doubles ``1 - s``) and scores a tie
+0.5. Not ``np.linalg.norm``: it is a BLAS dot product whose result for (x, y) and (y, x) differs by one
+ulp under OpenBLAS's SkylakeX kernels (AVX-512), which made STEL's exact ties CPU-dependent (issue 14).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from steb_core import OrderGroup, read_tsv
+from steb_core.parallel import ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import SPEC, alignment_credit
 
 pytestmark = pytest.mark.realdata
@@ -51,6 +55,17 @@ def trigram_similarity(a, b):
     return np.array(out)
 
 
+def sq_norm(*distances):
+    """Exact squared Euclidean norm of doubles: the same for any order of the terms, on any CPU."""
+    return sum(Fraction(d) ** 2 for d in distances)
+
+
+def stel_decision(s11, s12, s21, s22):
+    """STEL's quadruple rule: 1 (order S1-S2), 2 (order S2-S1) or None (tie)."""
+    n1, n2 = sq_norm(1 - s11, 1 - s22), sq_norm(1 - s12, 1 - s21)
+    return 1 if n1 < n2 else 2 if n1 > n2 else None
+
+
 def stel_reference(rows, sim):
     """STEL's quadruple rule per row: credit 1, 0 or 0.5 for a tie; accuracy per style type."""
     a1 = [r["Anchor 1"] for r in rows]
@@ -60,9 +75,7 @@ def stel_reference(rows, sim):
     s11, s12, s21, s22 = sim(a1, s1), sim(a1, s2), sim(a2, s1), sim(a2, s2)
     credits = []
     for i, r in enumerate(rows):
-        n1 = np.linalg.norm(np.array([1 - s11[i], 1 - s22[i]]))
-        n2 = np.linalg.norm(np.array([1 - s12[i], 1 - s21[i]]))
-        pred = 1 if n1 < n2 else 2 if n1 > n2 else None
+        pred = stel_decision(s11[i], s12[i], s21[i], s22[i])
         credits.append(0.5 if pred is None else float(pred == int(r["Correct Alternative"])))
     by_style = defaultdict(list)
     for r, c in zip(rows, credits):
@@ -132,12 +145,11 @@ def test_ties_on_real_instances_score_one_half(shared_data):
         answer = (0, 1) if r["Correct Alternative"] == "1" else (1, 0)
         credit, n_tied = alignment_credit(np.array([[s11, s12], [s21, s22]]), answer)
         # hand-computed decision for this instance
-        d_keep = math.hypot(1 - s11, 1 - s22)
-        d_swap = math.hypot(1 - s12, 1 - s21)
-        if d_keep == d_swap:
+        pred = stel_decision(s11, s12, s21, s22)
+        if pred is None:
             assert credit == 0.5 and n_tied == 2
         else:
-            assert credit == float((d_keep < d_swap) == (answer == (0, 1)))
+            assert credit == float((pred == 1) == (answer == (0, 1)))
             assert n_tied == 1
 
 
@@ -153,4 +165,56 @@ def test_stel_or_content_equals_stel(shared_data, make_ctx, sim):
     expected = float(np.mean(stel_or_content_reference(rows, sim)))
     got = SPEC.run(make_ctx("order_groups", to_or_content_groups(rows), similarity=sim))
     assert got["distractor_accuracy"] == pytest.approx(expected, abs=1e-12)
-    assert got["accuracy_is_distractor_accuracy"] == 1
+    assert "accuracy" not in got  # no plain instance in STEL-or-Content data
+    assert SPEC.main_metric_of(got) == "distractor_accuracy"
+
+
+def test_trigram_ties_include_the_avx512_instances(shared_data):
+    # the two rows of issue 14: s11 = s21 and s12 = s22, an exact tie that np.linalg.norm broke by one
+    # ulp on SkylakeX; both are ties here (credit 0.5) whatever the BLAS kernel
+    rows = [r for r in load_stel(shared_data) if r["ID"].startswith(("QQ_wiki-59-", "QQ_norm-55-"))]
+    assert rows
+    ties = 0
+    for r in rows:
+        a, b = [r["Anchor 1"]] * 2 + [r["Anchor 2"]] * 2, [r["Alternative 1.1"], r["Alternative 1.2"]] * 2
+        s11, s12, s21, s22 = trigram_similarity(a, b)
+        if s11 == s21 and s12 == s22 and s11 != s12:
+            ties += 1
+            assert stel_decision(s11, s12, s21, s22) is None
+            for answer in [(0, 1), (1, 0)]:
+                assert alignment_credit(np.array([[s11, s12], [s21, s22]]), answer) == (0.5, 2)
+    assert ties >= 2
+
+
+def stel_items(rows):
+    """STEL's sentence pairs as parallel items (axis order: A1's style first), one class per style type."""
+    items = []
+    for r in rows:
+        first, second = (r["Alternative 1.1"], r["Alternative 1.2"]) if r["Correct Alternative"] == "1" else (r["Alternative 1.2"], r["Alternative 1.1"])
+        items.append(ParallelItem((r["Anchor 1"], r["Anchor 2"]), id=r["ID"] + "/A", style_type=r["style type"]))
+        items.append(ParallelItem((first, second), id=r["ID"] + "/S", style_type=r["style type"]))
+    return items
+
+
+@pytest.mark.parametrize("sim", [apostrophe_similarity, trigram_similarity])
+def test_steb_construction_on_stel_pairs_is_stel_quadruple_and_stel_or_content(shared_data, make_ctx, sim):
+    # STEB §3: for k = 2 the plain instance is exactly a STEL quadruple and the distractor instance exactly
+    # STEL-or-Content; each is scored here by STEL's rules written out, from the texts alone
+    rows = load_stel(shared_data)
+    groups, info = order_groups_from_parallel(stel_items(rows), seed=4, salt="STEL", per_class=150)
+    plain = [g for g in groups if g.distractor is None]
+    with_d = [g for g in groups if g.distractor is not None]
+    assert len(plain) == len(with_d) == sum(c["pairings"] for c in info["classes"].values())
+    quad_credits, oc_credits = [], []
+    for g in plain:
+        (a1, a2), (b1, b2) = g.anchors, g.alternatives
+        s11, s12, s21, s22 = sim([a1, a1, a2, a2], [b1, b2, b1, b2])
+        pred = stel_decision(s11, s12, s21, s22)
+        quad_credits.append(0.5 if pred is None else float((pred == 1) == (g.answer == (0, 1))))
+    for g in with_d:
+        s_true, s_dis = sim([g.anchors[0]] * 2, [g.alternatives[0], g.distractor])
+        oc_credits.append(1.0 if s_true > s_dis else 0.0 if s_true < s_dis else 0.5)
+    got = SPEC.run(make_ctx("order_groups", groups, similarity=sim))
+    assert got["accuracy"] == pytest.approx(float(np.mean(quad_credits)), abs=1e-12)
+    assert got["distractor_accuracy"] == pytest.approx(float(np.mean(oc_credits)), abs=1e-12)
+    assert got["chance_accuracy"] == 0.5 and got["chance_distractor_accuracy"] == 0.5
