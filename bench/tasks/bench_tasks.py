@@ -20,20 +20,22 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import resource
 import time
 import tracemalloc
 from typing import Any, Callable
 
 import numpy as np
-import pandas as pd
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import average_precision_score, label_ranking_average_precision_score, roc_auc_score, v_measure_score
 from sklearn.metrics.pairwise import cosine_similarity, paired_cosine_distances
-from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from steb_core import DatasetBundle, DatasetSpec, FeatureText, LabelledText, RetrievalSet, TaskContext, TextCollection, TextPair
+from steb_core.io import seeded_rng
 from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
 
 DIM = 768
@@ -51,11 +53,11 @@ def measure(fn: Callable[[], Any]) -> tuple[float, float, Any]:
     return seconds, peak / 2**20, result
 
 
-def vectors_with_classes(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def vectors_with_classes(n: int, k: int, seed: int = 0, dim: int = DIM) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, k, size=n)
-    centres = rng.normal(size=(k, DIM)).astype(np.float32)
-    x = centres[labels] + rng.normal(scale=3.0, size=(n, DIM)).astype(np.float32)
+    centres = rng.normal(size=(k, dim)).astype(np.float32)
+    x = centres[labels] + rng.normal(scale=3.0, size=(n, dim)).astype(np.float32)
     return x.astype(np.float32), labels
 
 
@@ -140,34 +142,116 @@ def bench_retrieval(args) -> list[dict]:
     return rows
 
 
-def bench_probing(args) -> list[dict]:
-    n, n_feat = args.probing_texts, args.probing_features
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(n, DIM)).astype(np.float32)
+def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropic"):
+    """n texts x n_feat count features linearly related to Gaussian embeddings.
+
+    ``spectrum="decay"`` gives the embeddings the anisotropy of real sentence embeddings: a common
+    offset and principal-component variances falling as 1/k in a random rotation, so a few
+    directions dominate (standardising columns does not undo a rotated spectrum).
+    """
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(n, DIM)).astype(np.float32)
+    x = z
+    if spectrum == "decay":
+        rotation = np.linalg.qr(rng.normal(size=(DIM, DIM)))[0].astype(np.float32)
+        x = ((z / np.sqrt(np.arange(1, DIM + 1, dtype=np.float32))) @ rotation + rng.normal(size=DIM).astype(np.float32)).astype(np.float32)
     weights = rng.normal(size=(DIM, n_feat)).astype(np.float32)
-    counts = np.maximum(0, np.round((x @ weights) / 8 + rng.normal(scale=2.0, size=(n, n_feat)) + 4))
+    counts = np.maximum(0, np.round((z @ weights) / 8 + rng.normal(scale=2.0, size=(n, n_feat)) + 4))
     names = [f"f{j}" for j in range(n_feat)]
     records = [FeatureText(text=f"t{i}", features=dict(zip(names, counts[i].tolist()))) for i in range(n)]
-    ours = measure(lambda: probing.SPEC.run(context("feature_texts", records, x)))
+    return x, counts, names, records
 
-    def plain():
-        accs = []
-        for j in range(n_feat):
-            y = pd.qcut(counts[:, j], 5, labels=False, duplicates="drop")
-            tr, rest = train_test_split(np.arange(n), train_size=0.6, stratify=y, random_state=j)
-            va, te = train_test_split(rest, test_size=0.5, stratify=y[rest], random_state=j)
-            sc = StandardScaler().fit(x[tr])
-            best = None
-            for lam in probing.STRENGTHS:
-                m = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER).fit(sc.transform(x[tr]), y[tr])
-                v = m.score(sc.transform(x[va]), y[va])
-                if best is None or v > best[0]:
-                    best = (v, m.score(sc.transform(x[te]), y[te]))
-            accs.append(best[1])
-        return float(np.mean(accs))
 
-    ref = measure(plain)
-    return [row("probing", f"{n:,} texts x {n_feat} features", ours, ref, ours[2]["accuracy"], ref[2])]
+def sklearn_probe_loop(x, counts, names, seed=0):
+    """The plain loop: per feature, StandardScaler + LogisticRegression per lambda (cold start), same splits as steb."""
+    accs = {}
+    for j, name in enumerate(names):
+        y = probing.quantile_bins(counts[:, j])
+        if y.max() < 1:
+            continue
+        split = probing.stratified_split(y, seeded_rng(seed, "probing", name).randrange(2**31))
+        tr, va, te = split
+        sc = StandardScaler().fit(x[tr])
+        xtr, xva, xte = sc.transform(x[tr]), sc.transform(x[va]), sc.transform(x[te])
+        best = None
+        for lam in sorted(probing.STRENGTHS, reverse=True):
+            m = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER).fit(xtr, y[tr])
+            v = m.score(xva, y[va])
+            if best is None or v > best[0]:
+                best = (v, m.score(xte, y[te]))
+        accs[name] = best[1]
+    return accs
+
+
+def bench_probing(args) -> list[dict]:
+    n, n_feat = args.probing_texts, args.probing_features
+    x, counts, names, records = probing_inputs(n, n_feat, spectrum=args.probing_spectrum)
+    rows = []
+    results = {}
+    for threads in args.probing_threads:  # steb: --threads 1, and its own choice (None)
+        ctx = context("feature_texts", records, x)
+        ctx.threads = threads
+        results[threads] = measure(lambda: probing.SPEC.run(ctx))
+    refs = {}
+    for threads in args.probing_threads:  # the plain loop pinned to one BLAS thread, and at the default
+        with threadpool_limits(limits=threads):
+            refs[threads] = measure(lambda: sklearn_probe_loop(x, counts, names))
+    best_ref = min(refs, key=lambda t: refs[t][0])
+    for threads, ours in results.items():
+        ref = refs[best_ref]
+        diffs = [abs(ours[2]["accuracy_by_feature"][k] - ref[2][k]) for k in ref[2]]
+        rows.append(
+            row(
+                "probing",
+                f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'}",
+                ours,
+                ref,
+                ours[2]["accuracy"],
+                float(np.mean(list(ref[2].values()))),
+                note=f"sklearn loop at its fastest setting (threads={best_ref or 'default'}; "
+                + ", ".join(f"threads={t or 'default'}: {r[0]:.1f} s" for t, r in refs.items())
+                + f"); max per-feature accuracy difference {max(diffs):.4f}; load {os.getloadavg()[0]:.1f}",
+            )
+        )
+    return rows
+
+
+def bench_threads(args) -> list[dict]:
+    """Clustering (batch-32 k-means) with steb's thread choice against the library's default pools."""
+    x, y = vectors_with_classes(2800, 14)
+    records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
+    load = os.getloadavg()[0]
+    ours = measure(lambda: clustering.SPEC.run(context("labelled_texts", records, x)))
+    default = measure(
+        lambda: v_measure_score(y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_)
+    )
+    return [row("threads: clustering", "2,800 texts, steb's choice vs default pools", ours, default, ours[2]["v_measure"], default[2], note=f"load {load:.1f}")]
+
+
+def bench_pair_all_memory(args) -> list[dict]:
+    """Peak RSS of the all-to-all task at large n (low dimension so the n^2/2 cosines take minutes, not hours)."""
+    rows = []
+    for n in args.pair_all_sizes:
+        x, y = vectors_with_classes(n, 20, dim=args.pair_all_dim)
+        records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
+        load = os.getloadavg()[0]
+        rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        ours = measure(lambda: pair_all.SPEC.run(context("labelled_texts", records, x)))
+        rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        pairs = n * (n - 1) // 2
+        rows.append(
+            row(
+                "pair_all",
+                f"{n:,} texts, dim {args.pair_all_dim} ({pairs / 1e9:.2f} G pairs)",
+                ours,
+                None,
+                ours[2]["auroc"],
+                None,
+                note=f"process peak RSS {rss1:.0f} MiB (before: {rss0:.0f} MiB); arrays of all pairs would need "
+                f"{pairs * 33 / 2**30:.0f} GiB; load {load:.1f}",
+            )
+        )
+    return rows
 
 
 def row(task, scale, ours, ref, metric_ours, metric_ref, note="") -> dict:
@@ -192,16 +276,23 @@ BENCHES = {
     "pair_predefined": bench_pair_predefined,
     "retrieval": bench_retrieval,
     "probing": bench_probing,
+    "threads": bench_threads,
+    "pair_all_memory": bench_pair_all_memory,
 }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tasks", nargs="*", default=list(BENCHES), choices=list(BENCHES))
+    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b != "pair_all_memory"], choices=list(BENCHES))
     p.add_argument("--retrieval-compare", type=int, default=10_000, help="size timed against plain sklearn")
     p.add_argument("--retrieval-full", type=int, default=100_000, help="size timed for steb alone (0: skip)")
-    p.add_argument("--probing-texts", type=int, default=30_000)
+    p.add_argument("--probing-texts", type=int, default=10_000)
     p.add_argument("--probing-features", type=int, default=46)
+    p.add_argument("--probing-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=[1, None],
+                   help="thread settings for both sides (auto/default = library default for sklearn, steb's choice for steb)")
+    p.add_argument("--probing-spectrum", choices=["isotropic", "decay"], default="isotropic")
+    p.add_argument("--pair-all-sizes", type=int, nargs="*", default=[20_000, 50_000])
+    p.add_argument("--pair-all-dim", type=int, default=16)
     args = p.parse_args()
     for name in args.tasks:
         BENCHES[name](args)

@@ -2,29 +2,63 @@
 
 Kept separate from the task modules so that each metric is written once and tested once against
 scikit-learn (see ``tests/tasks``).
+
+Ties (issue 14 §2). Whether two scores tie must not depend on the CPU: BLAS kernels (OpenBLAS
+Haswell vs SkylakeX) and summation orders change a computed cosine by an ulp or two, and a tie
+broken one way or the other changes AUROC, AP and retrieval ranks. The rule used by every task here:
+
+1. scores are computed in float64 (cosines from float32 vectors upcast to float64, so rounding
+   differences between kernels are ~1e-16);
+2. each score is snapped to a fixed grid, ``key = rint(score * 2**TIE_BITS / scale)`` with
+   ``TIE_BITS = 20`` and ``scale`` a power of two bounding the scores (1 for cosines, else the
+   smallest power of two >= max |score|): the grid step is 2**-20 ~ 9.5e-7 of the score range;
+3. scores with equal keys are ties, and all ranking is done on the integer keys.
+
+Multiplying by a power of two is exact and ``rint`` is exactly defined, so the keys of the same
+float64 values are the same on every CPU, and two computations of one score that differ by a few
+ulps (~1e-16) land in different cells only when the score lies within those ulps of a cell
+boundary (probability ~1e-10 per score). The step is far below anything an embedding can express:
+the vectors are float32 (about 7 significant digits), so cosines closer than 1e-6 are not
+distinguishable by the representation anyway. The fixed, bounded key range (2**21 + 1 cells) is
+also what lets AUROC and AP be counted exactly in constant memory (:class:`RankCounts`), so an
+all-to-all task over 50k texts (1.25 G pairs) needs no score array at all.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Hashable, Iterable, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..context import TaskContext
-from ..encoders import l2_normalise
 from ..errors import DataValidationError
 
 __all__ = [
     "unique_index",
     "encode_labels",
+    "unit_rows",
+    "inverse_norms",
+    "row_cosines",
     "pair_similarities",
+    "tie_scale",
+    "tie_keys",
+    "RankCounts",
     "binary_ranking_metrics",
     "plain",
     "option",
+    "TIE_BITS",
 ]
 
 #: pairs handed to a similarity-only encoder per call: bounds memory and the size of text lists.
 SIMILARITY_BATCH = 65_536
+#: float64 cells gathered per batch of dense cosine pairs (two gathered arrays of this many cells).
+GATHER_CELLS = 2**22
+#: scores are snapped to a grid of 2**-TIE_BITS of their scale before ties are decided (module docstring)
+TIE_BITS = 20
+#: number of grid cells in [-scale, scale]
+N_KEYS = 2 ** (TIE_BITS + 1) + 1
 
 
 def unique_index(texts: Iterable[str]) -> tuple[list[str], np.ndarray]:
@@ -49,23 +83,79 @@ def uses_cosine(ctx: TaskContext) -> bool:
     return ctx.has_vectors and ctx.similarity_fn is None
 
 
+def unit_rows(matrix: Any) -> Any:
+    """Rows scaled to unit length in float64; a ``scipy.sparse`` matrix stays sparse (CSR).
+
+    Float64 so that cosines computed from the rows differ between CPUs only by ~1e-16, far below the
+    tie grid (module docstring). All-zero rows stay zero (their cosine with anything is 0).
+    """
+    if sp.issparse(matrix):
+        m = sp.csr_matrix(matrix, dtype=np.float64, copy=True)
+        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1), dtype=np.float64).reshape(-1))
+        norms[norms == 0] = 1.0
+        m.data /= np.repeat(norms, np.diff(m.indptr))
+        return m
+    m = np.asarray(matrix, dtype=np.float64)
+    norms = np.sqrt(np.einsum("ij,ij->i", m, m))[:, None]
+    norms[norms == 0] = 1.0
+    return m / norms
+
+
+def inverse_norms(matrix: Any) -> np.ndarray:
+    """1 / ||row|| in float64 (0 for all-zero rows), computed in row chunks: no float64 copy of X."""
+    n = matrix.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    step = SIMILARITY_BATCH if sp.issparse(matrix) else max(256, GATHER_CELLS // max(1, matrix.shape[1]))
+    for start in range(0, n, step):
+        chunk = matrix[start : start + step]
+        if sp.issparse(chunk):
+            chunk = sp.csr_matrix(chunk, dtype=np.float64)
+            sq = np.asarray(chunk.multiply(chunk).sum(axis=1)).reshape(-1)
+        else:
+            chunk = np.asarray(chunk, dtype=np.float64)
+            sq = np.einsum("ij,ij->i", chunk, chunk)
+        out[start : start + step] = sq
+    norms = np.sqrt(out)
+    return np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+
+
+def row_cosines(left: Any, inv_left: np.ndarray, ia: np.ndarray, right: Any, inv_right: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """Cosine of ``left[ia[k]]`` and ``right[ib[k]]`` for every k, in float64, in bounded batches.
+
+    Rows are gathered a batch at a time and upcast to float64 there, so float32 (or sparse) inputs
+    are never copied whole; ``inv_*`` are :func:`inverse_norms` of the two matrices.
+    """
+    out = np.empty(len(ia), dtype=np.float64)
+    sparse = sp.issparse(left)
+    step = SIMILARITY_BATCH if sparse else max(256, GATHER_CELLS // max(1, left.shape[1]))
+    for start in range(0, len(ia), step):
+        stop = min(start + step, len(ia))
+        a, b = left[ia[start:stop]], right[ib[start:stop]]
+        if sparse:
+            dots = np.asarray(sp.csr_matrix(a, dtype=np.float64).multiply(sp.csr_matrix(b, dtype=np.float64)).sum(axis=1)).reshape(-1)
+        else:
+            dots = np.einsum("ij,ij->i", np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+        out[start:stop] = dots * inv_left[ia[start:stop]] * inv_right[ib[start:stop]]
+    return out
+
+
 def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
     """Score of each aligned pair (float64): cosine of the vectors, or the encoder's own similarity.
 
-    With vectors, every distinct text is embedded once and the cosines are computed row-wise.
-    Without (or with an encoder-defined similarity), ``ctx.similarity`` is called in batches.
+    With vectors, every distinct text is embedded once and the cosines are computed row-wise in
+    float64 (sparse vectors stay sparse). Without (or with an encoder-defined similarity),
+    ``ctx.similarity`` is called in batches.
     """
     if len(texts_a) != len(texts_b):
         raise ValueError(f"pair_similarities needs aligned lists, got {len(texts_a)} and {len(texts_b)} texts")
     if uses_cosine(ctx):
         uniques, index = unique_index([*texts_a, *texts_b])
-        unit = l2_normalise(np.asarray(ctx.embed(uniques), dtype=np.float32))
+        vectors = ctx.embed(uniques)
+        if sp.issparse(vectors):
+            vectors = sp.csr_matrix(vectors)
+        inv = inverse_norms(vectors)
         n = len(texts_a)
-        out = np.empty(n, dtype=np.float64)
-        for start in range(0, n, SIMILARITY_BATCH):  # gathered rows one batch at a time: bounded memory
-            stop = min(start + SIMILARITY_BATCH, n)
-            out[start:stop] = np.einsum("ij,ij->i", unit[index[start:stop]], unit[index[n + start : n + stop]])
-        return out
+        return row_cosines(vectors, inv, index[:n], vectors, inv, index[n:])
     out = np.empty(len(texts_a), dtype=np.float64)
     for start in range(0, len(texts_a), SIMILARITY_BATCH):
         stop = min(start + SIMILARITY_BATCH, len(texts_a))
@@ -73,40 +163,92 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     return out
 
 
-def binary_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs") -> dict[str, float]:
-    """AUROC and average precision of ``scores`` for the boolean labels ``positive``, from one sort.
+def tie_scale(scores: np.ndarray) -> float:
+    """Smallest power of two >= max |score| (1.0 for all-zero scores): the grid's scale."""
+    top = float(np.max(np.abs(scores))) if len(scores) else 0.0
+    if top == 0.0:
+        return 1.0
+    mantissa, exponent = math.frexp(top)  # top = mantissa * 2**exponent, 0.5 <= mantissa < 1
+    return math.ldexp(1.0, exponent - 1) if mantissa == 0.5 else math.ldexp(1.0, exponent)
+
+
+def tie_keys(scores: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """Integer grid keys of ``scores`` (float64): equal keys are ties (module docstring).
+
+    ``scale`` must be a power of two so that the multiplication is exact.
+    """
+    mantissa, _ = math.frexp(scale)
+    if mantissa != 0.5:
+        raise ValueError(f"tie scale must be a power of two, got {scale!r}")
+    return np.rint(np.asarray(scores, dtype=np.float64) * (2.0**TIE_BITS / scale)).astype(np.int64)
+
+
+class RankCounts:
+    """Exact AUROC / AP by counting positives and negatives per tie key, in constant memory.
+
+    ``add`` can be called block by block (scores of any size, in any order); memory is two int64
+    arrays of ``N_KEYS`` (2**21 + 1) cells = 32 MiB whatever the number of scores. Scores must lie in
+    ``[-scale, scale]`` (cosines: scale 1; a few ulps beyond are clipped to the edge cell).
+    """
+
+    def __init__(self, scale: float = 1.0):
+        self.scale = float(scale)
+        self.pos = np.zeros(N_KEYS, dtype=np.int64)
+        self.neg = np.zeros(N_KEYS, dtype=np.int64)
+
+    def add(self, scores: np.ndarray, positive: np.ndarray) -> None:
+        scores = np.asarray(scores).reshape(-1)
+        positive = np.asarray(positive, dtype=bool).reshape(-1)
+        if scores.shape != positive.shape:
+            raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
+        if not np.isfinite(scores).all():
+            raise ValueError("similarity scores contain NaN or infinite values")
+        keys = tie_keys(scores, self.scale)
+        keys += 2**TIE_BITS
+        np.clip(keys, 0, N_KEYS - 1, out=keys)
+        self.pos += np.bincount(keys[positive], minlength=N_KEYS)
+        self.neg += np.bincount(keys[~positive], minlength=N_KEYS)
+
+    def metrics(self, *, what: str = "pairs") -> dict[str, float]:
+        """AUROC and AP over everything added (definitions: :func:`binary_ranking_metrics`)."""
+        n_pos, n_neg = int(self.pos.sum()), int(self.neg.sum())
+        if n_pos == 0 or n_neg == 0:
+            kind = "positive (same)" if n_neg == 0 else "negative (different)"
+            raise DataValidationError(
+                f"are all {kind}: AUROC needs both kinds", field=what, expected="both same and different pairs"
+            )
+        cells = np.flatnonzero((self.pos + self.neg) > 0)[::-1]  # one ROC point per distinct key, descending
+        tps = np.cumsum(self.pos[cells])
+        fps = np.cumsum(self.neg[cells])
+        tpr = np.concatenate([[0.0], tps / n_pos])
+        fpr = np.concatenate([[0.0], fps / n_neg])
+        auroc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+        precision = tps / (tps + fps)
+        average_precision = float(np.sum(np.diff(tpr) * precision))
+        return {"auroc": auroc, "average_precision": average_precision}
+
+
+def binary_ranking_metrics(
+    scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs", scale: float | None = None
+) -> dict[str, float]:
+    """AUROC and average precision of ``scores`` for the boolean labels ``positive``.
 
     Same definitions as scikit-learn's ``roc_auc_score`` (trapezoidal ROC over distinct thresholds, so
     tied scores count one half, i.e. the Mann-Whitney U statistic) and ``average_precision_score``
-    (precision at each distinct threshold weighted by the recall gained there). One descending sort
-    serves both, which matters for the 4.5 M pairs of an all-to-all task.
+    (precision at each distinct threshold weighted by the recall gained there), applied to the
+    snapped scores ``tie_keys(scores, scale)``: scores in one grid cell are ties (module docstring).
+    ``scale`` defaults to :func:`tie_scale` of the scores; cosines pass 1. Counting per key replaces a
+    sort, so the cost is linear in the number of scores.
     """
-    scores = np.asarray(scores).reshape(-1)
+    scores = np.asarray(scores, dtype=np.float64).reshape(-1)
     positive = np.asarray(positive, dtype=bool).reshape(-1)
     if scores.shape != positive.shape:
         raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
-    n_pos = int(np.count_nonzero(positive))
-    n_neg = len(positive) - n_pos
-    if n_pos == 0 or n_neg == 0:
-        kind = "positive (same)" if n_neg == 0 else "negative (different)"
-        raise DataValidationError(
-            f"are all {kind}: AUROC needs both kinds", field=what, expected="both same and different pairs"
-        )
     if not np.isfinite(scores).all():
         raise ValueError("similarity scores contain NaN or infinite values")
-    # descending; the order inside a run of equal scores does not matter (one point per threshold)
-    order = np.argsort(-scores)
-    sorted_scores = scores[order]
-    # last index of each run of equal scores = one ROC point per distinct threshold
-    ends = np.append(np.flatnonzero(sorted_scores[1:] != sorted_scores[:-1]), len(scores) - 1)
-    tps = np.cumsum(positive[order], dtype=np.int64)[ends]
-    fps = ends + 1 - tps
-    tpr = np.concatenate([[0.0], tps / n_pos])
-    fpr = np.concatenate([[0.0], fps / n_neg])
-    auroc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
-    precision = tps / (tps + fps)
-    average_precision = float(np.sum(np.diff(tpr) * precision))
-    return {"auroc": auroc, "average_precision": average_precision}
+    counts = RankCounts(tie_scale(scores) if scale is None else scale)
+    counts.add(scores, positive)
+    return counts.metrics(what=what)
 
 
 def plain(value: Any) -> Any:

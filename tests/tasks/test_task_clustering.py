@@ -56,3 +56,37 @@ def test_single_label_is_an_error(make_ctx, table_encoder):
     enc = table_encoder({t: [1.0, 0.0] for t in "abc"})
     with pytest.raises(DataValidationError, match="single label"):
         SPEC.run(make_ctx("labelled_texts", records, embed=enc))
+
+
+def test_sparse_vectors_cluster_like_dense(make_ctx, table_encoder):
+    import scipy.sparse as sp
+
+    records, vectors, labels = _blobs(2, spread=0.5)
+    vectors[np.abs(vectors) < 1.0] = 0.0
+    enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
+    dense = SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=2))
+    sparse = SPEC.run(make_ctx("labelled_texts", records, embed=lambda t: sp.csr_matrix(enc(t)), seed=2))
+    assert SPEC.accepts_sparse
+    ref = MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=2).fit(sp.csr_matrix(vectors)).labels_
+    assert sparse["v_measure"] == pytest.approx(v_measure_score(labels, ref))
+    assert sparse["v_measure"] == pytest.approx(dense["v_measure"], abs=1e-9)
+
+
+def test_runs_single_threaded_unless_told(make_ctx, table_encoder, monkeypatch):
+    from steb_core.tasks import _threads
+
+    seen = []
+    real = _threads.threadpool_limits
+
+    def spy(limits=None, **kw):
+        seen.append(limits)
+        return real(limits=limits, **kw)
+
+    monkeypatch.setattr(_threads, "threadpool_limits", spy)
+    records, vectors, _ = _blobs(0)
+    enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
+    SPEC.run(make_ctx("labelled_texts", records, embed=enc))
+    ctx = make_ctx("labelled_texts", records, embed=enc)
+    ctx.threads = 2
+    SPEC.run(ctx)
+    assert seen == [1, 2]

@@ -106,3 +106,94 @@ def test_mismatched_feature_names_are_reported(make_ctx, table_encoder):
     with pytest.raises(DataValidationError, match="feature names differ") as err:
         SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder({"a": [1.0], "b": [2.0]})))
     assert "r1" in str(err.value)
+
+
+def _mixed_targets(n=1500, d=24, seed=0):
+    """Features with 5, 3 and 2 bins (a binary head), each with its own seeded stratified split."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, d)) * np.linspace(3.0, 0.2, d) + rng.normal(size=d)  # scaled, shifted columns
+    x[:, 5] = 1.0  # a constant column (StandardScaler keeps scale 1)
+    x = x.astype(np.float32)
+    raw = [
+        x[:, 0] + x[:, 1] + rng.normal(size=n),
+        np.maximum(0.0, x[:, 2] - np.median(x[:, 2]) + rng.normal(size=n)),  # ~50 % zeros: edges 0, q60, q80, max -> 3 bins
+        np.maximum(0.0, x[:, 3] + rng.normal(size=n) - 0.8),  # ~70 % zeros: edges 0, q80, max -> 2 bins (binary)
+        rng.normal(size=n),  # noise
+    ]
+    targets = []
+    for f, v in enumerate(raw):
+        y = quantile_bins(v)
+        targets.append((y, stratified_split(y, seed=100 + f)))
+    return x, targets
+
+
+def test_joint_solver_matches_sklearn_loop_on_the_same_splits():
+    from steb_core.tasks.probing import probe_features
+
+    x, targets = _mixed_targets()
+    assert sorted(int(y.max()) + 1 for y, _ in targets) == [2, 3, 5, 5]
+    joint = probe_features(x, targets, STRENGTHS)
+    for (y, split), got in zip(targets, joint):
+        ref = fit_probe(x, y, split, warm_start=False, max_iter=2000)
+        assert abs(got["test_accuracy"] - ref["test_accuracy"]) <= 0.005 + 1e-12  # within 0.5 points
+        assert abs(got["validation_accuracy"] - ref["validation_accuracy"]) <= 0.005 + 1e-12
+        assert got["not_converged"] == 0
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_strength_maps_to_sklearn_C_and_objectives_agree(strength):
+    """Issue 15 §4: lambda (weight of ||w||^2/2 against the mean log-loss) is C = 1 / (lambda n_train)."""
+    from steb_core.tasks._probe_solver import fit_heads, head_objective
+
+    x, targets = _mixed_targets(n=1200, d=16, seed=1)
+    labels = [y for y, _ in targets]
+    trains = [split[0] for _, split in targets]
+    fits = fit_heads(x, labels, trains, [strength], tol=1e-8, max_iter=2000)[strength]
+    for h, (y, tr) in enumerate(zip(labels, trains)):
+        scaler = StandardScaler().fit(x[tr])
+        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(scaler.transform(x[tr]), y[tr])
+        ours = head_objective(x, y, tr, fits["W"][h], fits["b"][h], strength)
+        theirs = head_objective(x, y, tr, ref.coef_, ref.intercept_, strength)
+        assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-7)
+        k = int(y.max()) + 1
+        coef = fits["W"][h][1:2] if k == 2 else fits["W"][h][:k]  # binary: scikit-learn's one weight vector
+        scale = np.abs(ref.coef_).max()
+        np.testing.assert_allclose(coef, ref.coef_, atol=2e-3 * scale)
+        if strength >= 1e-3 and h == 0:  # the mapping matters: scikit-learn with C = 1 / lambda solves another problem
+            other = LogisticRegression(C=1 / strength, max_iter=5000).fit(scaler.transform(x[tr]), y[tr])
+            assert head_objective(x, y, tr, other.coef_, other.intercept_, strength) > theirs + 1e-4
+
+
+def test_run_probing_solvers_agree(make_ctx, table_encoder):
+    recs, table = _feature_records(n=600)
+    joint = SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder(table), seed=2))
+    loop = SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder(table), seed=2, options={"probing.solver": "sklearn"}))
+    for name in joint["accuracy_by_feature"]:
+        assert joint["accuracy_by_feature"][name] == pytest.approx(loop["accuracy_by_feature"][name], abs=0.005 + 1e-12)
+    with pytest.raises(ValueError, match="probing.solver"):
+        SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder(table), options={"probing.solver": "nope"}))
+
+
+def test_sparse_embeddings_give_the_dense_probes(make_ctx, table_encoder):
+    import scipy.sparse as sp
+
+    from steb_core.tasks._probe_solver import fit_heads, head_objective
+
+    x, targets = _mixed_targets(n=900, d=30, seed=2)
+    x[np.abs(x) < 1.0] = 0.0  # mostly zeros, like TF-IDF
+    labels = [y for y, _ in targets]
+    trains = [split[0] for _, split in targets]
+    dense = fit_heads(x, labels, trains, [1e-3], tol=1e-7, max_iter=3000)[1e-3]
+    sparse = fit_heads(sp.csr_matrix(x), labels, trains, [1e-3], tol=1e-7, max_iter=3000)[1e-3]
+    for h, (y, tr) in enumerate(zip(labels, trains)):
+        a = head_objective(x, y, tr, dense["W"][h], dense["b"][h], 1e-3)
+        b = head_objective(x, y, tr, sparse["W"][h], sparse["b"][h], 1e-3)
+        assert a == pytest.approx(b, rel=1e-6)
+    assert np.mean(dense["pred"] == sparse["pred"]) > 0.995
+    recs, table = _feature_records(n=300)
+    enc = table_encoder(table)
+    got = SPEC.run(make_ctx("feature_texts", recs, embed=lambda t: sp.csr_matrix(enc(t)), seed=1))
+    ref = SPEC.run(make_ctx("feature_texts", recs, embed=enc, seed=1))
+    assert SPEC.accepts_sparse
+    for name in ref["accuracy_by_feature"]:
+        assert got["accuracy_by_feature"][name] == pytest.approx(ref["accuracy_by_feature"][name], abs=0.005 + 1e-12)

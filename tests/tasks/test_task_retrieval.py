@@ -118,3 +118,79 @@ def test_encoder_collection_embedding_is_used(make_ctx):
     ctx.collections_fn = lambda cols: np.stack([author_vec(c) for c in cols]).astype(np.float32)
     got = SPEC.run(ctx)
     assert got["mrr"] == 1.0 and got["recall_at_1"] == 1.0
+
+
+def _reference_counts(q, t, qa, ta):
+    """Brute force on the documented rule: float64 cosines (scikit-learn) rounded to the 2**-20 grid."""
+    keys = np.round(cosine_similarity(np.asarray(q, np.float64), np.asarray(t, np.float64)) * 2**20)
+    above, rel, irr = [], [], []
+    for i in range(len(q)):
+        is_rel = ta == qa[i]
+        best = keys[i][is_rel].max()
+        above.append(int(np.sum(keys[i][~is_rel] > best)))
+        rel.append(int(np.sum(keys[i][is_rel] == best)))
+        irr.append(int(np.sum(keys[i][~is_rel] == best)))
+    return np.array(above), np.array(rel), np.array(irr)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_screened_counts_equal_float64_brute_force_near_ties(seed):
+    """Targets a few grid steps from the best relevant score: the float32 screen must not decide them."""
+    rng = np.random.default_rng(seed)
+    d = 64
+    q = rng.normal(size=(12, d))
+    qa = np.arange(12) % 4
+    t, ta = [], []
+    for i in range(12):
+        unit_q = q[i] / np.linalg.norm(q[i])
+        rel = rng.normal(size=d)
+        t.append(rel)
+        ta.append(qa[i])
+        rel_unit = rel / np.linalg.norm(rel)
+        for k in range(-6, 7):  # irrelevant targets whose cosine moves by ~k/3 grid steps
+            v = rel_unit + k * 2.0**-21 * unit_q / 1.5
+            t.append(v)
+            ta.append((qa[i] + 1) % 4)
+        perm = rng.permutation(d)  # permuted copies of query and target: same cosine, other summation order
+        t.append(rel[perm] * 3.0)
+        ta.append((qa[i] + 2) % 4)
+    t, ta = np.array(t), np.array(ta)
+    got = first_relevant_ranks(q.astype(np.float32), t.astype(np.float32), qa, ta, block_bytes=4 * len(t) * 5)
+    ref = _reference_counts(q.astype(np.float32), t.astype(np.float32), qa, ta)
+    for a, b in zip(got, ref):
+        np.testing.assert_array_equal(a, b)
+    assert ref[2].sum() > 0  # the test holds real ties
+
+
+def test_screen_margin_bounds_float32_error():
+    from steb_core.tasks.retrieval import screen_margin
+
+    rng = np.random.default_rng(0)
+    for d in (8, 768):
+        a = rng.normal(size=(300, d))
+        b = rng.normal(size=(300, d)) + a  # correlated: cosines spread over [-1, 1]
+        a64 = a / np.linalg.norm(a, axis=1, keepdims=True)
+        b64 = b / np.linalg.norm(b, axis=1, keepdims=True)
+        err = np.abs(a64.astype(np.float32) @ b64.astype(np.float32).T - a64 @ b64.T)
+        assert err.max() < screen_margin(d) / 2
+
+
+def test_sparse_vectors_give_the_dense_numbers(make_ctx, table_encoder):
+    import scipy.sparse as sp
+
+    data, table = _retrieval(3, n_authors=30, extra_targets=10)
+    table = {k: np.where(np.abs(v) > 1.5, v, 0.0) for k, v in table.items()}
+    enc = table_encoder(table)
+    dense = SPEC.run(make_ctx("retrieval", data, embed=enc))
+    sparse = SPEC.run(make_ctx("retrieval", data, embed=lambda texts: sp.csr_matrix(enc(texts))))
+    assert SPEC.accepts_sparse
+    for key in ("mrr", "recall_at_1", "recall_at_8"):
+        assert sparse[key] == pytest.approx(dense[key], abs=1e-12)
+    q = np.stack([np.mean([table[t] for t in c.texts_], axis=0) for c in data.queries]).astype(np.float32)
+    tt = np.stack([np.mean([table[t] for t in c.texts_], axis=0) for c in data.targets]).astype(np.float32)
+    codes = {a: i for i, a in enumerate(sorted({c.author for c in data.targets}))}
+    qa = np.array([codes[c.author] for c in data.queries])
+    ta = np.array([codes[c.author] for c in data.targets])
+    got = first_relevant_ranks(sp.csr_matrix(q), sp.csr_matrix(tt), qa, ta, block_bytes=4 * len(tt) * 3)
+    for a, b in zip(got, _reference_counts(q, tt, qa, ta)):
+        np.testing.assert_array_equal(a, b)
