@@ -68,6 +68,13 @@ class TaskContext:
         lengths = np.fromiter((len(c) for c in collections), dtype=np.int64, count=len(collections))
         flat = [t for c in collections for t in c]
         vectors = self.embed(flat)
+        if hasattr(vectors, "tocsr"):  # sparse rows (TF-IDF): mean through a collection-membership matrix
+            import scipy.sparse as sp
+
+            owner = np.repeat(np.arange(len(collections)), lengths)
+            weights = (1.0 / lengths[owner]).astype(np.float32)
+            member = sp.csr_matrix((weights, (owner, np.arange(len(flat)))), shape=(len(collections), len(flat)))
+            return (member @ vectors).tocsr().astype(np.float32)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         sums = np.add.reduceat(vectors, starts, axis=0) if len(flat) else np.zeros((0, vectors.shape[1]), np.float32)
         return (sums / lengths[:, None]).astype(np.float32)
