@@ -79,16 +79,17 @@ def is_sparse(value: Any) -> bool:
     return hasattr(value, "tocsr") and hasattr(value, "nnz")
 
 
-def sweep_stale_temp_files(folder: str | Path, max_age: float = STALE_TEMP_SECONDS) -> list[Path]:
+def sweep_stale_temp_files(folder: str | Path, max_age: float = STALE_TEMP_SECONDS, *, recursive: bool = False) -> list[Path]:
     """Delete temp files (``.NAME.*.tmp``) that interrupted atomic writes left behind in ``folder``.
 
     A SIGKILL between creating the temp file and renaming it leaves the temp file forever; only files
     older than ``max_age`` seconds are removed, so a write in flight in another process is untouched.
+    ``recursive`` sweeps sub-folders too (results live in ``OUTPUT/<encoder>/<dataset>/``).
     """
     removed: list[Path] = []
     now = time.time()
     try:
-        candidates = list(Path(folder).glob(".*.tmp"))
+        candidates = list(Path(folder).rglob(".*.tmp") if recursive else Path(folder).glob(".*.tmp"))
     except OSError:
         return removed
     for path in candidates:

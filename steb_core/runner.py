@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .cache import EmbeddingCache, ShardError, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
+from .cache import EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
 from .encoders import Identity, encoder_info, encoder_name, has_similarity, has_vectors, identify
 from .errors import DataValidationError, StebError
@@ -587,7 +587,8 @@ def evaluate(
     identity = identify(obj, registered_name=name if ref.registered else None, options=options, provider_version=provider_version)
     selection = resolve_selection(manager, _as_specs(datasets), suite)
     output_dir = Path(output)
-    sweep_stale_temp_files(output_dir) if output_dir.is_dir() else None
+    if output_dir.is_dir():
+        sweep_stale_temp_files(output_dir, recursive=True)
     summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence))
     if identity.fingerprint is None:
         summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
@@ -596,6 +597,8 @@ def evaluate(
                output_dir=output_dir, dataset_options=dataset_options or {}, batch_size=batch_size, fail_fast=fail_fast,
                overwrite=overwrite, threads=threads, max_memory=parse_memory(max_memory), summary=summary)
     plan = run.plan(selection, tasks)
+    if run.vectors_ok and identity.fingerprint is not None:  # a killed write's temp file goes even when all is reused
+        sweep_stale_temp_files(Path(cache_dir or default_cache_dir()) / cache_key(run.fingerprint, proto.key()))
     if not plan:
         summary.seconds = time.perf_counter() - started
         return summary

@@ -107,6 +107,7 @@ def run_batches(
     progress: Callable[[int], Any] | None = None,
     on_payload: Callable[[Any], None] | None = None,
     already_stored: Callable[[list[str]], bool] | None = None,
+    pool: list[Any] | None = None,
 ) -> int:
     """Encode ``batches`` on ``workers`` actors made by ``make_worker``; return the texts encoded.
 
@@ -116,6 +117,10 @@ def run_batches(
 
     ``already_stored(batch)`` is asked when a worker dies: a batch it finished and wrote just before
     dying may never have been reported back, and need not be encoded again.
+
+    ``pool`` is a list of live actors owned by the caller: it is topped up to ``workers`` actors, dead
+    ones are replaced in place, and nothing is killed at the end, so the next call (the runner calls
+    once per dataset) reuses the loaded models instead of starting new workers.
     """
     import ray
     from ray.exceptions import RayError, RayTaskError
@@ -123,7 +128,11 @@ def run_batches(
     if not batches:
         return 0
     workers = max(1, min(workers, len(batches)))
-    actors = [make_worker() for _ in range(workers)]
+    owned = pool is None
+    actors = [] if pool is None else pool
+    while len(actors) < workers:
+        actors.append(make_worker())
+    workers = len(actors) if not owned else workers
     generation = [0] * workers
     pending: deque[int] = deque(reversed(range(len(batches))))
     attempts = [0] * len(batches)
@@ -176,8 +185,9 @@ def run_batches(
                         progress(n)
                 submit(slot)
     finally:
-        for actor in actors:
-            _kill(actor)
+        if owned:
+            for actor in actors:
+                _kill(actor)
     return done
 
 

@@ -73,6 +73,9 @@ class RayExecutor:
         self.retry_exceptions = retry_exceptions
         self.in_flight_per_worker = max(1, in_flight_per_worker)
         self.write_shards_on = write_shards_on
+        #: live actors per (encoder, protocol, cache folder, write mode), reused across encode calls
+        #: (the runner encodes dataset by dataset) and killed in close()
+        self._pools: dict[tuple[str, ...], list[Any]] = {}
         self._session: ClusterSession | None = connect(
             address, num_cpus=num_cpus, num_gpus=num_gpus, verbose=verbose, init_options=init_options
         )
@@ -117,6 +120,8 @@ class RayExecutor:
         def make_worker() -> Any:
             return actor_class.remote(ref, job.protocol, str(folder) if on_workers else None)
 
+        key = (job.encoder.name, repr(sorted(job.encoder.options.items())), job.protocol.key(), str(folder), str(on_workers), repr(shape))
+        pool = self._pools.setdefault(key, [])
         done = run_batches(
             batches,
             make_worker,
@@ -126,6 +131,7 @@ class RayExecutor:
             progress=progress,
             on_payload=None if on_workers else write_returned_shard(folder),
             already_stored=lambda batch: _stored(cache, batch),
+            pool=pool,
         )
         cache.refresh()
         return done
@@ -161,7 +167,13 @@ class RayExecutor:
 
     # -- lifetime ----------------------------------------------------------------------------------
     def close(self) -> None:
-        """Shut the cluster down if this executor started it; leave a user's cluster running."""
+        """Kill this executor's workers; shut the cluster down if this executor started it."""
+        from .encoding import _kill
+
+        for pool in self._pools.values():
+            for actor in pool:
+                _kill(actor)
+        self._pools.clear()
         if self._session is not None:
             self._session.close()
             self._session = None
