@@ -288,6 +288,7 @@ class _Run:
         self.seen_hashes: set[str] = set()
         self.cache: EmbeddingCache | None = None
         self.executor: Executor | None = None
+        self.encode_seconds = 0.0
 
     def info(self) -> dict[str, Any]:
         if self._info is None:
@@ -417,8 +418,6 @@ class _Run:
             self.summary.texts_encoded += max(0, len(self.cache) - before)
         self.cache.refresh()
         self.encode_seconds += time.perf_counter() - t0
-
-    encode_seconds: float = 0.0
 
     # -- 4. score ------------------------------------------------------------------------------
     def vectors(self, loaded: _Loaded) -> Any:
