@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sklearn.cluster import MiniBatchKMeans
-from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, v_measure_score
 
 from ..context import TaskContext
 from ..errors import DataValidationError
@@ -38,6 +36,9 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
         raise DataValidationError(f"{k} labels for {len(records)} texts", field="label", expected="more texts than labels")
     uniques, index = unique_index(r.text for r in records)
     vectors = ctx.embed(uniques)[index]
+    from sklearn.cluster import MiniBatchKMeans  # noqa: PLC0415 - imported when the task runs, not at start-up
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, v_measure_score  # noqa: PLC0415
+
     model = MiniBatchKMeans(
         n_clusters=k,
         batch_size=int(option(ctx, "clustering", "batch_size", BATCH_SIZE)),

@@ -74,7 +74,6 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..context import TaskContext
 from ..specs import TaskSpec
@@ -189,6 +188,8 @@ def alignment_credit(
 
 
 def _hungarian_credit(dist: np.ndarray, answer: tuple[int, ...], tie_tolerance: float) -> tuple[float, int]:
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415 - only large instances need it
+
     m = dist.shape[0]
     cost = dist * dist
     _, cols = linear_sum_assignment(cost)
@@ -214,6 +215,8 @@ def _hungarian_credit(dist: np.ndarray, answer: tuple[int, ...], tie_tolerance: 
 
 
 def _near_optimal(cost: np.ndarray, limit: float) -> list[tuple[int, ...]] | None:
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415
+
     """Every injective assignment whose cost sum is at most ``limit`` (None when over TIE_COUNT_CAP)."""
 
     def rest_optimum(sub: np.ndarray) -> float:

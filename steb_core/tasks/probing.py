@@ -42,10 +42,6 @@ from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
-from sklearn.preprocessing import StandardScaler
 
 from ..context import TaskContext
 from ..errors import DataValidationError
@@ -85,6 +81,8 @@ def stratified_split(labels: np.ndarray, seed: int, fractions: Sequence[float] =
     """Indices of train, validation and test, each with the bins' proportions (seeded)."""
     train_f, val_f, test_f = fractions
     index = np.arange(len(labels))
+    from sklearn.model_selection import train_test_split  # noqa: PLC0415 - imported when probing runs
+
     train, rest = train_test_split(index, train_size=train_f, stratify=labels, random_state=seed)
     val, test = train_test_split(rest, test_size=test_f / (val_f + test_f), stratify=labels[rest], random_state=seed)
     return np.sort(train), np.sort(val), np.sort(test)
@@ -101,6 +99,10 @@ def fit_probe(
 ) -> dict[str, float]:
     """Train on train, choose lambda on validation, return test accuracy and the chosen lambda."""
     train, val, test = split
+    from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 - the reference path, imported when used
+    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415
+    from sklearn.preprocessing import StandardScaler  # noqa: PLC0415
+
     scaler = StandardScaler().fit(x[train])
     x_train, x_val, x_test = (scaler.transform(x[s]) for s in (train, val, test))
     model = LogisticRegression(max_iter=max_iter, warm_start=warm_start)

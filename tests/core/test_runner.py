@@ -174,3 +174,22 @@ def test_dataset_failure_is_reported_and_others_run(tmp_path, toy_plugin):
     assert len(summary.results) == 6
     assert [f.dataset for f in summary.failures] == ["broken"]
     assert "example.org" in summary.failures[0].error and "STEB_DATA_DIR" in summary.failures[0].error
+
+
+def test_noop_rerun_imports_no_task_dependencies(tmp_path):
+    """A re-run whose results all exist does no model or task work: scikit-learn is never imported."""
+    import subprocess
+    import sys
+
+    setup = "import steb\nkw = dict(suite='demo', output=r'%s', cache_dir=r'%s', progress=False)\n" % (tmp_path / "o", tmp_path / "c")
+    first = subprocess.run([sys.executable, "-c", setup + "steb.evaluate('function-words', **kw)"], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    check = setup + (
+        "import sys\n"
+        "s = steb.evaluate('function-words', **kw)\n"
+        "assert len(s.reused) == 7 and not s.results, s\n"
+        "print(sorted(m for m in sys.modules if m.startswith('sklearn'))[:3])\n"
+    )
+    again = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == "[]"
