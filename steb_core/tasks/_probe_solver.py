@@ -91,13 +91,17 @@ class _Heads:
             self.x = np.empty((n, d), dtype=np.float32)  # centred X, the only n x d array kept
             mu = np.zeros((H, d))
             sq = np.zeros((H, d))
-            gram = np.zeros((d, d))
+            # the d x d preconditioner pays off only while it is cheaper than the n x d products it
+            # speeds up: with more dimensions than texts (4,096-d models on small sets) it would
+            # dominate the solve, so plain L-BFGS (the same objective) is used there
+            gram = np.zeros((d, d)) if d <= n else None
             for r0 in range(0, n, 4096):
                 chunk = np.asarray(x[r0 : r0 + 4096], dtype=np.float64) - m
                 self.x[r0 : r0 + 4096] = chunk
                 mu += means[:, r0 : r0 + 4096] @ chunk
                 sq += means[:, r0 : r0 + 4096] @ (chunk * chunk)
-                gram += chunk.T @ chunk
+                if gram is not None:
+                    gram += chunk.T @ chunk
             var = sq - mu * mu
         sd = np.sqrt(np.maximum(var, 0.0))
         sd[sd == 0] = 1.0  # constant columns: StandardScaler leaves them unscaled

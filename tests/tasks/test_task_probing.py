@@ -197,3 +197,21 @@ def test_sparse_embeddings_give_the_dense_probes(make_ctx, table_encoder):
     assert SPEC.accepts_sparse
     for name in ref["accuracy_by_feature"]:
         assert got["accuracy_by_feature"][name] == pytest.approx(ref["accuracy_by_feature"][name], abs=0.005 + 1e-12)
+
+
+def test_more_dimensions_than_texts_skips_the_preconditioner_and_keeps_the_objective():
+    """With d > n (a 4,096-d model on a small set) the d x d preconditioner is skipped; the solution still
+    reaches scikit-learn's objective."""
+    from steb_core.tasks._probe_solver import _Heads, fit_heads, head_objective
+
+    x, targets = _mixed_targets(n=120, d=160, seed=3)
+    labels = [y for y, _ in targets]
+    trains = [split[0] for _, split in targets]
+    assert _Heads(x, labels, trains).cov_values is None
+    strength = 1e-2
+    fits = fit_heads(x, labels, trains, [strength], tol=1e-8, max_iter=3000)[strength]
+    for h, (y, tr) in enumerate(zip(labels, trains)):
+        scaler = StandardScaler().fit(x[tr])
+        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(scaler.transform(x[tr]), y[tr])
+        assert head_objective(x, y, tr, fits["W"][h], fits["b"][h], strength) == pytest.approx(
+            head_objective(x, y, tr, ref.coef_, ref.intercept_, strength), rel=1e-5, abs=1e-6)
