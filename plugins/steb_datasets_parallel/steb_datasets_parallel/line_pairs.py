@@ -19,9 +19,13 @@ __all__ = ["read_shakespeare", "read_twitter_aae", "read_asset", "SHAKESPEARE", 
 
 SHAKESPEARE = {
     "obtain": "download data/{train,valid,test}.{original,modern}.nltktok from "
-              "https://github.com/harsh19/Shakespearizing-Modern-English (Xu et al. 2012 play/modern pairs)",
-    "layout": "<data-dir>/parallel_shakespeare/[data/]{split}.original.nltktok and {split}.modern.nltktok, line-aligned",
+              "https://github.com/harsh19/Shakespearizing-Modern-English (Xu et al. 2012 play/modern pairs), or clone "
+              "Xu et al.'s own release https://github.com/cocoxu/Shakespeare (its data/align/plays/merged/ play files are read)",
+    "layout": "<data-dir>/parallel_shakespeare/[data/]{split}.original.nltktok and {split}.modern.nltktok, line-aligned; "
+              "or a cocoxu/Shakespeare clone with data/align/plays/merged/<play>_{original,modern}.snt.aligned",
 }
+#: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays.
+XU_MERGED = "data/align/plays/merged"
 TWITTER_AAE = {
     "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE side, "
               "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
@@ -48,9 +52,36 @@ def _in_root_or(root: Path, sub: str, name: str) -> list[str]:
     return [name, f"{sub}/{name}"]
 
 
+def _read_xu_clone(ctx: LoadContext, merged: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
+    """Every play of a cocoxu/Shakespeare clone (``<play>_original/_modern.snt.aligned``), or those named by
+    the ``plays`` option; harsh19's test split is a subset of these plays, so results differ by population."""
+    wanted = ctx.options.get("plays")
+    plays = sorted(p.name[: -len("_original.snt.aligned")] for p in merged.glob("*_original.snt.aligned"))
+    if wanted:
+        wanted_list = [w.strip() for w in (wanted.split(",") if isinstance(wanted, str) else wanted)]
+        unknown = [w for w in wanted_list if w not in plays]
+        if unknown:
+            raise DataValidationError(f"names plays {unknown} the release does not have", path=merged, field="plays",
+                                      expected=f"some of {plays}")
+        plays = wanted_list
+    items: list[ParallelItem] = []
+    for play in plays:
+        files = {"original": merged / f"{play}_original.snt.aligned", "modern": merged / f"{play}_modern.snt.aligned"}
+        if not files["modern"].is_file():
+            raise DataValidationError("has no modern counterpart", path=files["original"], field="modern",
+                                      expected=f"{files['modern'].name} beside it")
+        rows = read_aligned(files)
+        items.extend(ParallelItem((r["original"], r["modern"]), id=f"{play}:{i}", style_type="shakespeare",
+                                  source=str(files["original"])) for i, r in enumerate(rows, start=1))
+    return items, {"release": "cocoxu/Shakespeare clone", "plays": plays, "axis": ["original", "modern"]}
+
+
 def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
     """(original, modern) line pairs: the time axis runs from Shakespeare's text to its modern rewrite."""
     split = str(ctx.options.get("split", "test"))
+    merged = root / XU_MERGED
+    if merged.is_dir() and not any((root / c).is_file() for c in _in_root_or(root, "data", f"{split}.original.nltktok")):
+        return _read_xu_clone(ctx, merged)
     files = {role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
              for role in ("original", "modern")}
     rows = read_aligned(files)

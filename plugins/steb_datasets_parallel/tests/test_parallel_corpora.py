@@ -488,3 +488,22 @@ def test_onestop_two_files_for_one_article_level_are_refused(tmp_path):
     with pytest.raises(DataValidationError, match="title 'Banks'") as err:
         load("OneStopEnglishCorpus", tmp_path)
     assert err.value.path.endswith("Int-Txt") and err.value.field == "title" and err.value.record == "Banks_int.txt"
+
+
+def test_shakespeare_from_a_cocoxu_clone(tmp_path):
+    """Xu et al.'s own release as cloned: data/align/plays/merged/<play>_{original,modern}.snt.aligned."""
+    merged = tmp_path / "data" / "align" / "plays" / "merged"
+    for play, n in (("hamlet", 4), ("lear", 3)):
+        write(merged / f"{play}_original.snt.aligned", [f"thou {play} {i}" for i in range(n)])
+        write(merged / f"{play}_modern.snt.aligned", [f"you {play} {i}" for i in range(n)])
+    write(tmp_path / "data" / "align" / "plays" / "notmerged" / "ignored_original.snt.aligned", ["thou x"])
+    bundle = load("parallel_shakespeare", tmp_path, distractors=False)
+    assert bundle.info["parallel_items"] == 7 and bundle.info["plays"] == ["hamlet", "lear"]
+    assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: " ".join(t.split()[1:]))
+    only = load("parallel_shakespeare", tmp_path, distractors=False, plays="lear")
+    assert only.info["parallel_items"] == 3
+    with pytest.raises(DataValidationError, match="does not have"):
+        load("parallel_shakespeare", tmp_path, plays="macbeth")
+    (merged / "lear_modern.snt.aligned").unlink()
+    with pytest.raises(DataValidationError, match="no modern counterpart"):
+        load("parallel_shakespeare", tmp_path)
