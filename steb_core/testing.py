@@ -7,7 +7,9 @@ Installed as a pytest plugin (entry point ``pytest11``), so in any project with 
         assert summary.results and not summary.failures
 
 Each use gets a fresh plugin manager (no leakage between tests), a private cache and output folder.
-``steb_shared_data`` finds real sample data kept beside a checkout (``../shared/data``) or skips.
+``steb_shared_data`` finds real sample data kept beside a checkout (``../shared/data``) or skips;
+``steb_catalogue`` reads the STEB catalogue note beside it (``../shared/notes/steb-catalogue.md``) into
+``{(task type, dataset): (classes, per class, texts)}``, so every plugin's suite test parses it one way.
 """
 
 from __future__ import annotations
@@ -65,3 +67,33 @@ def steb_shared_data(request: pytest.FixtureRequest) -> Path:
     if found is None:
         pytest.skip("real sample data (../shared/data beside the checkout) is not available")
     return found
+
+
+#: The catalogue's task headings and steb's task type names.
+CATALOGUE_TASKS = {
+    "Clustering": "clustering",
+    "All-to-All Pair Classification": "pair_all",
+    "Pre-Defined Pair Classification": "pair_predefined",
+    "Order Alignment": "order_alignment",
+    "Retrieval": "retrieval",
+    "Probing": "probing",
+}
+
+
+def read_steb_catalogue(path: Path) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """``{(task type, dataset): (classes, per class, texts)}`` from the table rows of the STEB catalogue note."""
+    rows: dict[tuple[str, str], tuple[int, int, int]] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0] in CATALOGUE_TASKS:
+            rows[(CATALOGUE_TASKS[cells[0]], cells[1])] = tuple(int(c.replace(",", "")) for c in cells[2:5])  # type: ignore[assignment]
+    return rows
+
+
+@pytest.fixture
+def steb_catalogue(steb_shared_data: Path) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """The STEB catalogue rows (see :func:`read_steb_catalogue`); skipped when the note is absent."""
+    path = steb_shared_data.parent / "notes" / "steb-catalogue.md"
+    if not path.is_file():
+        pytest.skip("../shared/notes/steb-catalogue.md is absent")
+    return read_steb_catalogue(path)

@@ -3,7 +3,6 @@ multilingual suite holds the 17 non-English PAN datasets; ``expected`` repeats t
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -54,9 +53,6 @@ MULTILINGUAL = {
     *(f"pan18_cross_domain_authorship_attribution_{lang}" for lang in ("french", "italian", "polish", "spanish")),
 }
 
-_TASKS = {"Clustering": "clustering", "All-to-All Pair Classification": "pair_all", "Pre-Defined Pair Classification": "pair_predefined",
-          "Order Alignment": "order_alignment", "Retrieval": "retrieval", "Probing": "probing"}
-
 
 def steb_pairs(specs) -> set[tuple[str, str]]:
     return {(task, s.name) for s in specs if "steb" in s.suites for task in s.tasks_for_suite("steb")}
@@ -83,14 +79,7 @@ def test_multilingual_suite_has_the_17() -> None:
 
 
 @pytest.mark.realdata
-def test_literal_rows_match_the_shared_catalogue(steb_shared_data: Path) -> None:
+def test_literal_rows_match_the_shared_catalogue(steb_catalogue) -> None:
     """Guard against a typo here: the literal rows above are the PAN rows of ../shared/notes/steb-catalogue.md."""
-    path = steb_shared_data.parent / "notes" / "steb-catalogue.md"
-    if not path.is_file():
-        pytest.skip("../shared/notes/steb-catalogue.md is absent")
-    rows = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 6 and cells[0] in _TASKS and cells[1] in SPECS:
-            rows[(_TASKS[cells[0]], cells[1])] = tuple(int(c.replace(",", "")) for c in cells[2:5])
+    rows = {key: value for key, value in steb_catalogue.items() if key[1] in SPECS}
     assert rows == CATALOGUE

@@ -399,16 +399,9 @@ def test_styleptb_reads_fulldata_as_cloned_with_the_checkout_split(tmp_path):
 
 
 @pytest.mark.realdata
-def test_shared_catalogue_rows_of_this_plugin(steb_shared_data):
+def test_shared_catalogue_rows_of_this_plugin(steb_catalogue):
     """The order-alignment budgets passed to the builder are Table 15's 'per class' column."""
-    catalogue = steb_shared_data.parent / "notes" / "steb-catalogue.md"
-    if not catalogue.is_file():
-        pytest.skip("../shared/notes/steb-catalogue.md is absent")
-    rows = {}
-    for line in catalogue.read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 6 and cells[0] == "Order Alignment":
-            rows[cells[1]] = (int(cells[2].replace(",", "")), int(cells[3].replace(",", "")))
+    rows = {name: (classes, per_class) for (task, name), (classes, per_class, _) in steb_catalogue.items() if task == "order_alignment"}
     for name, spec in SPECS.items():
         if "steb" in spec.suites and "order_alignment" in spec.tasks:
             exp = spec.expected["order_alignment"]
