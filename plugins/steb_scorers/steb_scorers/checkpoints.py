@@ -13,12 +13,59 @@ from typing import Any
 
 from steb_core.errors import ModelNotFoundError
 
-__all__ = ["resolve_checkpoint", "ModelNotFoundError"]
+__all__ = ["resolve_checkpoint", "resolve_pretrained", "download_hint", "ModelNotFoundError"]
 
 
 def _looks_like_hub_id(text: str) -> bool:
     parts = text.split("/")
     return len(parts) == 2 and all(parts) and not text.startswith((".", "/", "~")) and "\\" not in text
+
+
+def download_hint(hub_id: str, files: str = "") -> str:
+    """The sentence every "not cached" error ends with: which ``huggingface-cli download`` to run elsewhere."""
+    return (f"On a machine with network run `huggingface-cli download {hub_id}{' ' + files if files else ''}` (the cache lives under "
+            f"$HF_HOME, default ~/.cache/huggingface) and copy the cache here, or pass a local folder.")
+
+
+def _cached_snapshot(hub_id: str) -> str | None:
+    try:
+        from huggingface_hub import snapshot_download
+
+        return str(snapshot_download(hub_id, local_files_only=True))
+    except Exception:  # LocalEntryNotFoundError, offline mode, missing package: all mean "not here"
+        return None
+
+
+#: legacy un-namespaced hub ids (as COMET's hparams.yaml names its encoder) and where the hub moved them
+HUB_ALIASES = {
+    "xlm-roberta-large": "FacebookAI/xlm-roberta-large", "xlm-roberta-base": "FacebookAI/xlm-roberta-base",
+    "bert-base-multilingual-cased": "google-bert/bert-base-multilingual-cased",
+}
+
+
+def resolve_pretrained(name: Any, what: str, files: str = "") -> str:
+    """A local folder for a *pretrained encoder* named by a checkpoint's own metadata (COMET's ``pretrained_model``).
+
+    Unlike :func:`resolve_checkpoint` it also accepts bare legacy hub ids (``xlm-roberta-large``) and their
+    current namespaced names (``FacebookAI/xlm-roberta-large``), whichever is in the local cache. ``files`` lists
+    the files actually needed, for the download hint.
+    """
+    text = os.fspath(name) if isinstance(name, (str, os.PathLike)) else None
+    if not text:
+        raise TypeError(f"{what}: the pretrained model must be a folder path or a hub id, not {name!r}")
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return str(path)
+    looks_local = text.startswith((".", "/", "~")) or "\\" in text or text.count("/") > 1
+    if looks_local:
+        raise ModelNotFoundError(f"{what}: pretrained model folder {path} does not exist")
+    candidates = [text] + ([HUB_ALIASES[text]] if text in HUB_ALIASES else [])
+    for candidate in candidates:
+        found = _cached_snapshot(candidate)
+        if found:
+            return found
+    raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache and steb does not download weights. "
+                             + download_hint(candidates[-1], files))
 
 
 def resolve_checkpoint(model: Any, what: str) -> str:
@@ -36,13 +83,8 @@ def resolve_checkpoint(model: Any, what: str) -> str:
         return str(path)
     if not _looks_like_hub_id(text):
         raise ModelNotFoundError(f"{what}: model folder {path} does not exist")
-    try:
-        from huggingface_hub import snapshot_download
-
-        return str(snapshot_download(text, local_files_only=True))
-    except Exception as exc:  # LocalEntryNotFoundError, offline mode, missing package: all mean "not here"
-        raise ModelNotFoundError(
-            f"{what}: '{text}' is not in the local Hugging Face cache and steb does not download weights. On a machine with "
-            f"network run `huggingface-cli download {text}` (the cache lives under $HF_HOME, default ~/.cache/huggingface) "
-            f"and copy the cache here, or pass model=PATH to a local folder. ({type(exc).__name__})"
-        ) from None
+    found = _cached_snapshot(text)
+    if found is None:
+        raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache and steb does not download weights. "
+                                 + download_hint(text) + " (model=PATH)")
+    return found

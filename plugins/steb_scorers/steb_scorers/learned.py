@@ -6,10 +6,13 @@
   user's (a word2vec text file or a mapping); out-of-vocabulary tokens are dropped as in the paper.
   Lower is better (Lai et al. report absolute correlations for it).
 - **BLEURT** (Sellam et al. 2020, Sec. 3): a BERT-style encoder over the pair (reference, candidate) and a
-  linear regression head on the [CLS] representation. Published checkpoints converted to PyTorch
-  load as a transformers sequence-regression model (``num_labels=1``).
-- **COMET** (Rei et al. 2020): through the ``unbabel-comet`` package, from a local checkpoint or a hub id
-  in the local cache.
+  linear regression head on the pooled [CLS] representation. BERT conversions (``Elron/bleurt-*``) load as a
+  transformers sequence-regression model (``num_labels=1``); the bleurt-pytorch format (``model_type:
+  "bleurt"``, e.g. ``lucadiliello/BLEURT-20`` and its D12/D6/D3 distillations) runs through
+  :mod:`steb_scorers.bleurt_model`, a re-implementation on transformers 5's BertModel.
+- **COMET** (Rei et al. 2020, Sec. 2.4; Rei et al. 2022): the reference-based regression estimator
+  re-implemented in :mod:`steb_scorers.comet_model` from the published checkpoint layout
+  (``checkpoints/model.ckpt`` + ``hparams.yaml``); unbabel-comet is not used.
 - **Regression style metric**: a transformers sequence-regression model predicting a formality score
   (Lai et al. use a regressor trained on human formality ratings); the training recipe is not
   reproduced here, any such checkpoint loads.
@@ -31,14 +34,19 @@ from .result import ScoreResult, check_aligned, comparison_texts, per_item_style
 
 __all__ = ["BLEURT_CHECKPOINTS", "COMET_CHECKPOINTS", "load_word_vectors", "wmd", "WMDScorer", "BleurtScorer", "CometScorer", "RegressionStyleScorer"]
 
-#: PyTorch conversions of the original BLEURT checkpoints (BERT + regression head), by short name
+#: PyTorch conversions of the original BLEURT checkpoints, by short name: BERT-based (transformers' BERT
+#: format) and BLEURT-20 (bleurt-pytorch format, run by :mod:`steb_scorers.bleurt_model`)
 BLEURT_CHECKPOINTS: Mapping[str, str] = {
     "bleurt-tiny-512": "Elron/bleurt-tiny-512",
     "bleurt-base-128": "Elron/bleurt-base-128",
     "bleurt-base-512": "Elron/bleurt-base-512",
     "bleurt-large-512": "Elron/bleurt-large-512",
+    "BLEURT-20": "lucadiliello/BLEURT-20",
+    "BLEURT-20-D12": "lucadiliello/BLEURT-20-D12",
+    "BLEURT-20-D6": "lucadiliello/BLEURT-20-D6",
+    "BLEURT-20-D3": "lucadiliello/BLEURT-20-D3",
 }
-#: COMET checkpoints on the hub (used through unbabel-comet)
+#: reference-based COMET regression checkpoints on the hub (run by :mod:`steb_scorers.comet_model`)
 COMET_CHECKPOINTS: Mapping[str, str] = {"wmt22-comet-da": "Unbabel/wmt22-comet-da", "wmt20-comet-da": "Unbabel/wmt20-comet-da"}
 
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
@@ -166,14 +174,23 @@ class BleurtScorer:
     """BLEURT of each output given its reference (or source): the regression head's output on (reference, candidate).
 
     ``model`` is a local folder, a hub id in the local cache, or a short name of :data:`BLEURT_CHECKPOINTS`.
-    With several references the best score counts.
+    A folder whose config.json says ``model_type: "bleurt"`` (BLEURT-20 and the other bleurt-pytorch
+    conversions) runs through :class:`steb_scorers.bleurt_model.BleurtRegressor`, truncated to the
+    checkpoint's positions (512 for BLEURT-20). With several references the best score counts.
     """
 
     name = "bleurt"
 
     def __init__(self, model: Any = "bleurt-base-128", against: str = "reference", batch_size: int = 16, max_length: int = 512, device: str = "cpu") -> None:
+        from .bleurt_model import is_bleurt_folder, load_bleurt
+
         model = BLEURT_CHECKPOINTS.get(model, model) if isinstance(model, str) else model
-        self.tok, self.net, self.path = _load_regressor(model, "BLEURT", device)
+        folder = resolve_checkpoint(model, "BLEURT")
+        self.bleurt = load_bleurt(folder, device) if is_bleurt_folder(folder) else None
+        if self.bleurt is None:
+            self.tok, self.net, self.path = _load_regressor(folder, "BLEURT", device)
+        else:
+            self.path = folder
         self.model_id, self.against, self.batch_size, self.max_length, self.device = str(model), against, batch_size, max_length, device
 
     def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
@@ -181,12 +198,16 @@ class BleurtScorer:
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         refs = [r for rs in compare for r in rs]
         cands = [o for o, rs in zip(outputs, compare) for _ in rs]
-        flat = _regress(self.tok, self.net, refs, cands, self.batch_size, self.max_length, self.device)
+        if self.bleurt is not None:
+            flat = self.bleurt.score(refs, cands, self.batch_size, self.max_length)
+        else:
+            flat = _regress(self.tok, self.net, refs, cands, self.batch_size, self.max_length, self.device)
         scores, k = np.empty(len(outputs)), 0
         for i, rs in enumerate(compare):
             scores[i] = flat[k: k + len(rs)].max()
             k += len(rs)
-        return ScoreResult(self.name, scores, details={"model": self.model_id, "path": self.path, "against": self.against, "input": "(reference, candidate) pair"})
+        return ScoreResult(self.name, scores, details={"model": self.model_id, "path": self.path, "against": self.against, "input": "(reference, candidate) pair",
+                                    "format": "bleurt-pytorch" if self.bleurt is not None else "transformers sequence regression"})
 
 
 class RegressionStyleScorer:
@@ -218,32 +239,43 @@ class RegressionStyleScorer:
 # -- COMET ---------------------------------------------------------------------------------------
 
 
-class CometScorer:
-    """COMET through ``unbabel-comet`` (``pip install 'steb-scorers[comet]'``): src = source, ref = reference (or the source).
+def _comet_checkpoint(model: Any) -> Path:
+    """``FOLDER/checkpoints/model.ckpt`` for a ``.ckpt`` path, a model folder, a cached hub id or a short name."""
+    model = COMET_CHECKPOINTS.get(model, model) if isinstance(model, str) else model
+    path = Path(str(model)).expanduser()
+    if path.is_file():
+        return path
+    ckpt = Path(resolve_checkpoint(model, "COMET")) / "checkpoints" / "model.ckpt"
+    if not ckpt.is_file():
+        raise FileNotFoundError(f"COMET: no checkpoint at {ckpt} (a COMET model folder holds hparams.yaml and checkpoints/model.ckpt)")
+    return ckpt
 
-    ``model`` is a checkpoint file (``.../checkpoints/model.ckpt``), a folder holding one, a hub id in the
-    local cache, or a short name of :data:`COMET_CHECKPOINTS`. unbabel-comet 2.2.x needs transformers < 5.
+
+class CometScorer:
+    """COMET's reference-based regression estimator (:mod:`steb_scorers.comet_model`): src = source, mt = output,
+    ref = reference (the first one; or the source with ``against=source``).
+
+    ``model`` is a checkpoint file (``.../checkpoints/model.ckpt`` beside ``../hparams.yaml``), a folder holding
+    one, a hub id in the local cache, or a short name of :data:`COMET_CHECKPOINTS`. ``encoder`` overrides the
+    hparams' ``pretrained_model`` (default: that hub id from the local cache; only its config and tokenizer
+    are read). Only the ``regression_metric`` class is supported (not cometkiwi/XCOMET/QE models).
     """
 
     name = "comet"
 
-    def __init__(self, model: Any = "wmt22-comet-da", against: str = "reference", batch_size: int = 16, gpus: int = 0) -> None:
-        try:
-            from comet import load_from_checkpoint
-        except ImportError as exc:
-            raise ImportError(f"comet needs the unbabel-comet package (pip install 'steb-scorers[comet]'): {exc}") from None
-        model = COMET_CHECKPOINTS.get(model, model) if isinstance(model, str) else model
-        path = Path(str(model)).expanduser()
-        ckpt = path if path.is_file() else Path(resolve_checkpoint(model, "COMET")) / "checkpoints" / "model.ckpt"
-        if not ckpt.is_file():
-            raise FileNotFoundError(f"COMET: no checkpoint at {ckpt} (expected FOLDER/checkpoints/model.ckpt)")
-        self.model, self.ckpt = load_from_checkpoint(str(ckpt)), str(ckpt)
-        self.against, self.batch_size, self.gpus = against, batch_size, gpus
+    def __init__(self, model: Any = "wmt22-comet-da", against: str = "reference", batch_size: int = 16, encoder: str | None = None, device: str = "cpu") -> None:
+        from .comet_model import load_comet
+
+        self.ckpt = _comet_checkpoint(model)
+        self.model = load_comet(self.ckpt, encoder=encoder, device=device)
+        self.against, self.batch_size = against, batch_size
 
     def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
-        samples = [{"src": s, "mt": o, "ref": r[0]} for s, o, r in zip(sources, outputs, compare)]
-        got = self.model.predict(samples, batch_size=self.batch_size, gpus=self.gpus, progress_bar=False)
-        return ScoreResult(self.name, np.asarray(got.scores, dtype=np.float64), corpus=float(got.system_score),
-                           details={"checkpoint": self.ckpt, "against": self.against})
+        scores = self.model.predict(list(sources), list(outputs), [r[0] for r in compare], batch_size=self.batch_size)
+        hp = self.model.hp
+        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else float("nan"),
+                           details={"checkpoint": str(self.ckpt), "against": self.against, "encoder": hp.encoder_model,
+                                    "pretrained_model": hp.pretrained_model, "layer_transformation": hp.layer_transformation,
+                                    "pool": hp.pool, "system_score": "mean of segment scores"})

@@ -103,6 +103,9 @@ def test_prompts_are_versioned_templates():
     assert prompts["detect-binary"].fields == {"style", "text"} and prompts["pairwise-ab"].fields == {"style", "a", "b"}
     with pytest.raises(ValueError, match="needs field"):
         prompts["pairwise-ab"].render(style="formal", a="x")
+    assert "_about" not in prompts  # the packaged file's metadata (which study, whose wording) is not a prompt
+    msg = prompts["pairwise-ab-style"].message(task="t", style="formal", a="x", b="y")
+    assert msg.system and msg.system.startswith("You are an impartial expert judge of writing style") and "Response A: x" in msg.user
 
 
 def test_detection_over_http_majority_failures_and_consistency(detection_server):

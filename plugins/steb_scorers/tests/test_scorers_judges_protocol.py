@@ -14,7 +14,7 @@ import pytest
 
 from steb_scorers.judges import (
     CachedBackend, JudgeEndpointError, JudgeEndpointTimeout, PairwiseStyleJudge, StyleDetectionJudge, agreement_with_humans,
-    human_pairwise_label, human_pairwise_majority, load_prompts,
+    human_pairwise_label, human_pairwise_majority, load_prompts, prompts_about,
 )
 from steb_scorers.judges.backends import HTTPBackend
 
@@ -272,6 +272,32 @@ def test_user_prompts_file_replaces_the_defaults(tmp_path):
     bad.write_text(json.dumps({"x": {"version": "1", "response": "stars", "template": "t"}}))
     with pytest.raises(ValueError, match=r"bad\.json.*'x'.*response"):
         load_prompts(bad)
+
+
+def test_packaged_prompts_name_the_study_and_say_the_wording_is_stebs(tmp_path):
+    """The packaged file cites the study it follows and does not pass its own wording off as the paper's."""
+    about = prompts_about()
+    assert about["study"] == "Evaluating the Evaluators: Investigating LLM Judges for Personalized Writing Style Assessment"
+    assert "openreview.net/forum?id=sx5GdUCpkj" in about["where"] and about["wording"].startswith("steb's own")
+    prompts = load_prompts()
+    assert "_about" not in prompts  # metadata, not a prompt
+    expected = {"detect-binary": ("detection", None, {"style", "text"}), "detect-probability": ("detection", None, {"style", "text"}),
+                "detect-likert3": ("detection", None, {"style", "text"}), "detect-likert10": ("detection", None, {"style", "text"}),
+                "pairwise-ab": ("pairwise-ab", "style", {"style", "a", "b"}),
+                "pairwise-ab-style": ("pairwise-ab", "style", {"task", "style", "a", "b"}),
+                "pairwise-ab-helpfulness": ("pairwise-ab", "helpfulness", {"task", "a", "b"}),
+                "rubric-style": ("rubric", "style", {"task", "style", "response"}),
+                "rubric-helpfulness": ("rubric", "helpfulness", {"task", "response"})}
+    assert set(prompts) == set(expected)
+    for name, (task, target, fields) in expected.items():
+        p = prompts[name]
+        assert (p.task, p.target, p.fields) == (task, target, fields), name
+        assert p.source.startswith("steb's own wording") and "sx5GdUCpkj" in p.source
+        assert (p.system is not None) == (task != "detection" and name != "pairwise-ab"), name  # the four pairwise/rubric prompts carry a system turn
+    # a user file without metadata has none; one with "_about" keeps it out of the prompts
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"_about": {"study": "mine"}, "mine": {"version": "1", "response": "ab", "template": "{a} {b}"}}))
+    assert set(load_prompts(path)) == {"mine"} and prompts_about(path) == {"study": "mine"}
 
 
 # -- resumable judge runs -----------------------------------------------------------------------------

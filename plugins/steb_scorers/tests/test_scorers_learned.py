@@ -1,4 +1,6 @@
-"""WMD against an independent linear program, BLEURT / regression metrics on a tiny random BERT, offline errors."""
+"""WMD against an independent linear program, BLEURT / regression metrics on a tiny random BERT, offline errors.
+
+COMET and BLEURT-20 (bleurt-pytorch format) are tested in test_scorers_comet_bleurt.py."""
 
 from __future__ import annotations
 
@@ -112,15 +114,3 @@ def test_missing_weights_are_a_clear_offline_error(tmp_path, monkeypatch):
         BleurtScorer()  # the default short name resolves to its hub id, which is not cached here
     with pytest.raises(ModelNotFoundError, match="does not exist"):
         resolve_checkpoint(str(tmp_path / "nowhere" / "model"), "BLEURT")
-
-
-def test_comet_without_the_package_says_how_to_install():
-    try:
-        import comet  # noqa: F401
-    except ImportError:
-        from steb_scorers.learned import CometScorer
-
-        with pytest.raises(ImportError, match=r"steb-scorers\[comet\]"):
-            CometScorer()
-    else:
-        pytest.skip("unbabel-comet is installed")

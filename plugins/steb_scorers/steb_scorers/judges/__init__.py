@@ -3,10 +3,10 @@
 from .agreement import agreement_with_humans, majority, randolph_kappa
 from .backends import CachedBackend, HTTPBackend, JudgeEndpointError, JudgeEndpointTimeout, LocalBackend, make_backend
 from .judges import PairwiseOutcome, PairwiseStyleJudge, StyleDetectionJudge, human_pairwise_label, human_pairwise_majority
-from .prompts import JudgePrompt, PromptTemplate, get_prompt, load_prompts
+from .prompts import JudgePrompt, PromptTemplate, get_prompt, load_prompts, prompts_about
 
 __all__ = [
     "agreement_with_humans", "majority", "randolph_kappa", "CachedBackend", "HTTPBackend", "JudgeEndpointError", "JudgeEndpointTimeout",
     "LocalBackend", "make_backend", "human_pairwise_label", "human_pairwise_majority", "JudgePrompt",
-    "PairwiseOutcome", "PairwiseStyleJudge", "StyleDetectionJudge", "PromptTemplate", "get_prompt", "load_prompts",
+    "PairwiseOutcome", "PairwiseStyleJudge", "StyleDetectionJudge", "PromptTemplate", "get_prompt", "load_prompts", "prompts_about",
 ]

@@ -1,7 +1,8 @@
 """Versioned prompt templates for the LLM judges, and the parsers of their answers.
 
 Prompts are data (``prompts.json`` beside this module, or a user JSON file with the same layout):
-name -> {version, response kind, template with named fields}. Results record name, version and the
+name -> {version, response kind, template with named fields}; keys starting with "_" are metadata
+(the packaged file's ``_about`` says which study the protocol follows and that the wording is steb's). Results record name, version and the
 template text. A parser returns the raw label or None; None is a parse failure, counted and
 reported, never mapped to a label.
 """
@@ -16,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES"]
+__all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "prompts_about", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
         raise ValueError(f"{where}: expected an object mapping prompt names to templates")
     out = {}
     for name, entry in raw.items():
+        if name.startswith("_"):
+            continue  # metadata (e.g. "_about": where the wording comes from), not a prompt
         if not isinstance(entry, dict):
             raise ValueError(f"{where}: prompt '{name}' must be an object with version, response and template")
         if entry.get("response") not in PARSERS:
@@ -84,6 +87,13 @@ def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
         out[name] = PromptTemplate(name, str(entry["version"]), entry["response"], entry["template"], entry.get("system"),
                                    entry.get("task"), entry.get("target"), entry.get("source"))
     return out
+
+
+def prompts_about(path: str | Path | None = None) -> dict[str, Any]:
+    """The ``_about`` metadata of the packaged prompts (or of a user file; empty when it has none)."""
+    text = Path(path).read_text(encoding="utf-8") if path else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    about = json.loads(text).get("_about", {})
+    return dict(about) if isinstance(about, dict) else {}
 
 
 def get_prompt(prompt: str | PromptTemplate, prompts_file: str | Path | None = None) -> PromptTemplate:
