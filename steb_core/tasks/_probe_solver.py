@@ -299,11 +299,19 @@ def _solve(heads: _Heads, lam: float, W: np.ndarray, b: np.ndarray, memory: _Mem
     q = heads.scaling(lam)
     Q = heads.cov_vectors
 
+    # the basis changes run in float32 (half the time of float64; they only rotate directions and
+    # gradients, whose float32 rounding is far below the stopping tolerance); W and b stay float64
+    Q32 = None if Q is None else Q.astype(np.float32)
+
     def to_w(U: np.ndarray) -> np.ndarray:  # variables (h, C, d) -> weights W = (U q) Q^T
-        return U if q is None else ((U * q).reshape(-1, d) @ Q.T).reshape(U.shape)
+        if q is None:
+            return U
+        return ((U * q).reshape(-1, d).astype(np.float32) @ Q32.T).astype(np.float64).reshape(U.shape)
 
     def to_u(gW: np.ndarray) -> np.ndarray:  # gradient in W -> gradient in the variables, (gW Q) q
-        return gW if q is None else (np.ascontiguousarray(gW).reshape(-1, d) @ Q).reshape(gW.shape) * q
+        if q is None:
+            return gW
+        return (gW.reshape(-1, d).astype(np.float32) @ Q32).astype(np.float64).reshape(gW.shape) * q
 
     def pack(gW: np.ndarray, gb: np.ndarray) -> np.ndarray:
         return np.concatenate([to_u(gW), gb[:, :, None]], axis=2).reshape(len(gW), -1)

@@ -26,13 +26,16 @@ Per feature (e.g. LFTK counts from the stylometry plugin, attached to the record
 4. Report: test accuracy of the chosen probe per feature and their mean (``accuracy``).
 
 Solver (issue 17 §2): every feature's probes are trained together as heads of one batched model
-(:mod:`._probe_solver`): one centred float32 X, per-head scalers folded into the weights, two matrix
-products per L-BFGS step for all heads, converged heads dropped. Same objective and stopping rule
-as scikit-learn's lbfgs. Measured against the per-feature scikit-learn loop pinned to one thread
-(10k texts x 46 features x 768 d, loaded 2-core VM): 2.2x on isotropic embeddings, 5.6x on
-anisotropic ones, where its covariance preconditioner matters (``bench/tasks/README.md``).
-``options["probing.solver"] = "sklearn"`` runs the scikit-learn loop (:func:`fit_probe`), which the
-tests use as the reference. Sparse embeddings (TF-IDF) stay sparse in the joint solver.
+(:mod:`._probe_solver`): one centred float32 X, per-head scalers folded into the weights, one forward
+and one backward matrix product per L-BFGS step for all heads (backtracking moves along the
+direction's product), converged heads dropped, curvature pairs carried from one strength to the next.
+Same objective and stopping rule as scikit-learn's lbfgs. Measured against the per-feature
+scikit-learn loop at its fastest thread setting (one BLAS thread), 10k texts x 46 features x 768 d on
+the 2-core VM: see ``bench/tasks/README.md`` (about 5x on isotropic embeddings, much more on
+anisotropic ones, where scikit-learn runs into its iteration cap and the solver's covariance
+preconditioner keeps the step count low). ``options["probing.solver"] = "sklearn"`` runs the
+scikit-learn loop (:func:`fit_probe`), which the tests use as the reference. Sparse embeddings
+(TF-IDF) stay sparse in the joint solver.
 """
 
 from __future__ import annotations
