@@ -7,6 +7,8 @@ A run goes through five named phases (see :class:`_Run`), and why each is where 
    hash is reused. This is what makes a re-run after Ctrl-C or a crash resume where it stopped.
 2. **load** -- datasets are loaded one at a time and gathered into groups that fit ``max_memory``
    (default: one dataset per group), so peak memory is set by the largest dataset, not by the run.
+   A group is sized by the cached vectors' dimension; until the cache knows it (the first dataset of
+   a new model), that dataset forms a group of its own.
 3. **encode** -- the group's distinct texts are hashed once; only those the on-disk cache lacks go to
    the executor, shard by shard (each shard saved before the next starts). A text shared by two
    datasets is encoded once per run: the second finds it in the cache.
@@ -380,9 +382,11 @@ class _Run:
             self.summary.texts_total += total
         return loaded
 
-    def estimated_bytes(self, loaded: _Loaded) -> int:
-        dim = (self.cache.dim if self.cache is not None else None) or 1024
-        return len(loaded.texts) * dim * 4
+    def estimated_bytes(self, loaded: _Loaded) -> int | None:
+        """float32 bytes of the dataset's vectors; None while the model's dimension is unknown (nothing
+        cached yet), so the group closes after this dataset instead of guessing a dimension."""
+        dim = self.cache.dim if self.cache is not None else None
+        return None if dim is None else len(loaded.texts) * dim * 4
 
     # -- 3. encode -----------------------------------------------------------------------------
     def encode(self, group: list[_Loaded], bar: Any) -> None:
@@ -512,8 +516,9 @@ class _Run:
                     bar.advance(task_bar, len(pending.tasks))
                     continue
                 group.append(loaded)
-                group_bytes += self.estimated_bytes(loaded)
-                if self.max_memory is None or group_bytes >= self.max_memory:
+                estimate = self.estimated_bytes(loaded)
+                group_bytes += estimate or 0
+                if self.max_memory is None or estimate is None or group_bytes >= self.max_memory:
                     self._process(group, bar, task_bar)
                     group, group_bytes = [], 0
             if group:

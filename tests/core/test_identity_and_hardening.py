@@ -239,3 +239,45 @@ def test_dataset_by_dataset_equals_one_group(toy_plugin, tmp_path):
     demo_a = evaluate("function-words", suite="demo", output=tmp_path / "da", cache_dir=tmp_path / "dc", progress=False)
     demo_b = evaluate("function-words", suite="demo", output=tmp_path / "db", cache_dir=tmp_path / "dc2", progress=False, max_memory="64G")
     assert {(r.dataset, r.task): r.metrics for r in demo_a.results} == {(r.dataset, r.task): r.metrics for r in demo_b.results}
+
+
+DISTINCT_TEXTS_PLUGIN = '''
+import numpy as np
+from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
+
+def _loader(k):
+    def load(ctx):
+        return DatasetBundle(labelled_texts=[LabelledText(f"set {k} text {i} " + "xyz" * i, str(i % 2), id=str(i)) for i in range(12)])
+    return load
+
+def _mean_norm(ctx):
+    return {"mean_norm": float(np.linalg.norm(ctx.embed([r.text for r in ctx.data]), axis=1).mean())}
+
+@hookimpl
+def register_datasets(register):
+    for k in range(4):
+        register(DatasetSpec(name=f"distinct{k}", description="texts of its own", tasks=("norm",), loader=_loader(k), suites=("distinct",), needs_data=False))
+
+@hookimpl
+def register_tasks(register):
+    register(TaskSpec(name="norm", description="mean vector norm", shape="labelled_texts", main_metric="mean_norm", run=_mean_norm))
+'''
+
+
+def test_max_memory_groups_datasets_once_the_dimension_is_known(tmp_path):
+    """Until the cache knows the model's dimension the runner cannot size a group, so the first dataset
+    is encoded alone; after that, datasets that fit the budget are encoded together (one encoder call)."""
+    plugin = tmp_path / "distinct_plugin.py"
+    plugin.write_text(DISTINCT_TEXTS_PLUGIN)
+
+    def run(model, name, **kw):
+        return evaluate(model, suite="distinct", plugins=[str(plugin)], progress=False, output=tmp_path / name / "out",
+                        cache_dir=tmp_path / name / "cache", **kw)
+
+    chunked_model, grouped_model = Projector(4), Projector(4)
+    chunked = run(chunked_model, "chunked")
+    grouped = run(grouped_model, "grouped", max_memory="64G")
+    probe_calls = 2  # identify() encodes its probe texts twice
+    assert chunked_model.calls == probe_calls + 4  # one dataset per group
+    assert grouped_model.calls == probe_calls + 2  # the first dataset alone, then the other three at once
+    assert _scores(chunked) == _scores(grouped) and len(_scores(grouped)) == 4
