@@ -35,6 +35,8 @@ from .io import atomic_write_bytes, atomic_write_text
 __all__ = [
     "text_hash",
     "text_hashes",
+    "collection_hash",
+    "CachedCollections",
     "EmbeddingCache",
     "default_cache_dir",
     "cache_key",
@@ -59,6 +61,15 @@ def text_hash(text: str) -> str:
 
 def text_hashes(texts: Iterable[str]) -> list[str]:
     return [text_hash(t) for t in texts]
+
+
+def collection_hash(texts: Sequence[str]) -> str:
+    """Cache key of a collection's own vector (multi-text encoders such as LUAR): its texts' hashes in
+    order, hashed in a blake2b domain of its own, so it never equals a text's key."""
+    h = hashlib.blake2b(digest_size=16, person=b"steb-collection")
+    for text in texts:
+        h.update(bytes.fromhex(text_hash(text)))
+    return h.hexdigest()
 
 
 def default_cache_dir() -> Path:
@@ -316,3 +327,35 @@ def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: Any, *, dim
     path = Path(cache_dir) / f"shard-{shard_id}.npz"
     atomic_write_bytes(path, buffer.getvalue())
     return path
+
+
+class CachedCollections:
+    """An encoder's ``encode_collections`` behind the run's embedding cache.
+
+    Each distinct collection is encoded once and stored next to the text vectors of the same model
+    and protocol, so a later run (another output folder, a resumed run) reads it back instead of
+    encoding it again. Collection vectors the cache cannot hold (another dimension than the text
+    vectors) are passed through uncached.
+    """
+
+    def __init__(self, encode_collections: Any, cache: "EmbeddingCache") -> None:
+        self.encode_collections = encode_collections
+        self.cache = cache
+        self.cacheable = True
+
+    def __call__(self, collections: Sequence[Sequence[str]]) -> Any:
+        if not self.cacheable:
+            return self.encode_collections(collections)
+        keys = [collection_hash(c) for c in collections]
+        todo: dict[str, Sequence[str]] = {}
+        for i in self.cache.missing(keys):
+            todo.setdefault(keys[i], collections[i])
+        if todo:
+            vectors = self.encode_collections(list(todo.values()))
+            try:
+                self.cache.put(list(todo), vectors)
+            except ShardError:
+                self.cacheable = False
+                return self.encode_collections(collections)
+        return self.cache.get(keys)
+

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .cache import EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
+from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
 from .encoders import Identity, encoder_info, encoder_name, has_similarity, has_vectors, identify
 from .errors import DataValidationError, StebError
@@ -298,7 +298,8 @@ class _Run:
         return self._info
 
     def collections_fn(self) -> Callable[..., Any] | None:
-        """The encoder's own multi-text embedding, given the run's long-text protocol when it takes one."""
+        """The encoder's own multi-text embedding, given the run's long-text protocol when it takes one,
+        behind the run's cache (each distinct collection encoded once per model and protocol)."""
         fn = getattr(self.obj, "encode_collections", None)
         if fn is None:
             return None
@@ -306,7 +307,8 @@ class _Run:
             takes_protocol = "protocol" in inspect.signature(fn).parameters
         except (TypeError, ValueError):
             takes_protocol = False
-        return partial(fn, protocol=self.proto) if takes_protocol else fn
+        fn = partial(fn, protocol=self.proto) if takes_protocol else fn
+        return fn if self.cache is None else CachedCollections(fn, self.cache)
 
     # -- 1. plan -------------------------------------------------------------------------------
     def plan(self, selection: list[tuple[DatasetSpec, tuple[str, ...]]], only_tasks: Sequence[str] | None) -> list[_Pending]:

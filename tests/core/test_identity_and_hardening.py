@@ -281,3 +281,54 @@ def test_max_memory_groups_datasets_once_the_dimension_is_known(tmp_path):
     assert chunked_model.calls == probe_calls + 4  # one dataset per group
     assert grouped_model.calls == probe_calls + 2  # the first dataset alone, then the other three at once
     assert _scores(chunked) == _scores(grouped) and len(_scores(grouped)) == 4
+
+
+RETRIEVAL_PLUGIN = '''
+from steb_core import hookimpl, DatasetSpec, DatasetBundle, RetrievalSet, TextCollection
+
+def _load(ctx):
+    queries = [TextCollection(f"a{a}", (f"query {a} one " + "ab" * a, f"query {a} two " + "cd" * a)) for a in range(8)]
+    targets = [TextCollection(f"a{a}", (f"target {a} " + "ab" * a,)) for a in range(8)]
+    return DatasetBundle(retrieval=RetrievalSet(tuple(queries), tuple(targets)))
+
+@hookimpl
+def register_datasets(register):
+    register(DatasetSpec(name="episodes", description="retrieval over collections", tasks=("retrieval",), loader=_load, suites=("episodes",), needs_data=False))
+'''
+
+
+class EpisodeProjector(Projector):
+    """A multi-text encoder: a collection's vector is the sum of its texts' (not their mean)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.collection_calls: list[int] = []
+
+    def encode_collections(self, collections):
+        self.collection_calls.append(len(collections))
+        return np.stack([self.encode(list(c)).sum(axis=0) for c in collections])
+
+
+def test_collection_vectors_are_cached_per_model(tmp_path):
+    """Episode (collection) vectors go through the cache: a second run with the same model and cache
+    but a fresh output folder encodes no collection again and gets the same scores."""
+    plugin = tmp_path / "episodes_plugin.py"
+    plugin.write_text(RETRIEVAL_PLUGIN)
+    first_model, second_model = EpisodeProjector(5), EpisodeProjector(5)
+    runs = [evaluate(model, suite="episodes", plugins=[str(plugin)], progress=False, output=tmp_path / f"out{i}",
+                     cache_dir=tmp_path / "cache") for i, model in enumerate((first_model, second_model))]
+    assert first_model.collection_calls == [8, 8]  # queries, then targets; all distinct
+    assert second_model.collection_calls == []
+    assert _scores(runs[0]) == _scores(runs[1]) and len(_scores(runs[0])) == 1
+    other = EpisodeProjector(6)  # another model: its own cache entries
+    evaluate(other, suite="episodes", plugins=[str(plugin)], progress=False, output=tmp_path / "out-other", cache_dir=tmp_path / "cache")
+    assert other.collection_calls == [8, 8]
+
+
+def test_collection_keys_never_equal_text_keys_and_keep_order():
+    from steb_core.cache import collection_hash, text_hash
+
+    assert collection_hash(["a text"]) != text_hash("a text")
+    assert collection_hash(["one", "two"]) != collection_hash(["two", "one"])
+    assert collection_hash(["one", "two"]) != collection_hash(["onetwo"])
+    assert collection_hash(["one", "two"]) == collection_hash(("one", "two"))
