@@ -79,7 +79,6 @@ class _Heads:
         self.H = len(labels)
         self.k = np.array([max(2, int(np.max(y)) + 1) for y in labels])
         self.K = int(self.k.max())
-        self.C = self.K  # parameter rows per head, padded to the widest head (padding is never multiplied)
         H, n, d = self.H, self.n, self.d
         self.column = np.arange(self.K)[None, :] < self.k[:, None]  # (H, K) free rows
         self.column[self.k == 2, 0] = False  # binary: class 0's logit is fixed at 0
@@ -251,7 +250,7 @@ class _Memory:
     """Every head's L-BFGS pairs (a ring of ``size`` slots) and initial scaling, kept across strengths."""
 
     def __init__(self, heads: _Heads, size: int):
-        H, p = heads.H, heads.C * (heads.d + 1)
+        H, p = heads.H, heads.K * (heads.d + 1)
         self.S = np.zeros((H, size, p))
         self.Y = np.zeros((H, size, p))
         self.rho = np.zeros((H, size))
@@ -267,9 +266,9 @@ class _Memory:
         y does not depend on lambda; the penalty adds ``(new - old) s_W`` in W).
         """
         H, m = self.S.shape[:2]
-        C, d = heads.C, heads.d
-        S = self.S.reshape(H, m, C, d + 1)[..., :d]
-        Y = self.Y.reshape(H, m, C, d + 1)[..., :d]
+        K, d = heads.K, heads.d
+        S = self.S.reshape(H, m, K, d + 1)[..., :d]
+        Y = self.Y.reshape(H, m, K, d + 1)[..., :d]
         q_old, q_new = heads.scaling(old), heads.scaling(new)
         if q_old is None:
             Y += (new - old) * S
@@ -295,7 +294,7 @@ def _solve(heads: _Heads, lam: float, W: np.ndarray, b: np.ndarray, memory: _Mem
     One iteration costs one forward product (the direction's ``linear``; backtracking trials move
     along it, as do W and b) and one backward product per group of heads accepted together.
     """
-    H, C, d = heads.H, heads.C, heads.d
+    H, K, d = heads.H, heads.K, heads.d
     q = heads.scaling(lam)
     Q = heads.cov_vectors
 
@@ -303,7 +302,7 @@ def _solve(heads: _Heads, lam: float, W: np.ndarray, b: np.ndarray, memory: _Mem
     # gradients, whose float32 rounding is far below the stopping tolerance); W and b stay float64
     Q32 = None if Q is None else Q.astype(np.float32)
 
-    def to_w(U: np.ndarray) -> np.ndarray:  # variables (h, C, d) -> weights W = (U q) Q^T
+    def to_w(U: np.ndarray) -> np.ndarray:  # variables (h, K, d) -> weights W = (U q) Q^T
         if q is None:
             return U
         return ((U * q).reshape(-1, d).astype(np.float32) @ Q32.T).astype(np.float64).reshape(U.shape)
@@ -352,7 +351,7 @@ def _solve(heads: _Heads, lam: float, W: np.ndarray, b: np.ndarray, memory: _Mem
             direction[bad] = -g[bad] / np.maximum(gnorm, 1e-300)[:, None]
             slope[bad] = np.einsum("hp,hp->h", g[bad], direction[bad])
             S[bad], Yh[bad], rho[bad], has_pair[bad] = 0.0, 0.0, 0.0, False
-        dir3 = direction.reshape(len(active), C, d + 1)
+        dir3 = direction.reshape(len(active), K, d + 1)
         dW, db = to_w(dir3[:, :, :d]), dir3[:, :, d]
         d_lin = heads.linear(dW, active)
         x0, W0, b0 = theta[active], W[active], b[active]
@@ -426,9 +425,9 @@ def fit_heads(
     predictions cover all rows so validation and test accuracies are read off.
     """
     heads = _Heads(x, labels, trains)
-    W = np.zeros((heads.H, heads.C, heads.d))
-    b = np.zeros((heads.H, heads.C))
-    size = int(np.clip(HISTORY_BYTES // (16 * heads.H * heads.C * (heads.d + 1)), 3, HISTORY))  # wide sparse inputs keep fewer pairs
+    W = np.zeros((heads.H, heads.K, heads.d))
+    b = np.zeros((heads.H, heads.K))
+    size = int(np.clip(HISTORY_BYTES // (16 * heads.H * heads.K * (heads.d + 1)), 3, HISTORY))  # wide sparse inputs keep fewer pairs
     memory = _Memory(heads, size)
     out: dict[float, dict[str, np.ndarray]] = {}
     previous: float | None = None
