@@ -187,11 +187,12 @@ def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropi
 def sklearn_probe_loop(x, counts, names, seed=0):
     """The plain loop: per feature, StandardScaler + LogisticRegression per lambda (cold start), same splits as steb."""
     accs = {}
+    keys = probing.split_keys(len(x), seeded_rng(seed, "probing-split").randrange(2**63))  # the task's splits
     for j, name in enumerate(names):
         y = probing.quantile_bins(counts[:, j])
         if y.max() < 1:
             continue
-        split = probing.stratified_split(y, seeded_rng(seed, "probing", name).randrange(2**31))
+        split = probing.stratified_split(y, keys)
         tr, va, te = split
         sc = StandardScaler().fit(x[tr])
         xtr, xva, xte = sc.transform(x[tr]), sc.transform(x[va]), sc.transform(x[te])

@@ -54,7 +54,7 @@ from ._common import option, unique_index
 from ._probe_solver import fit_heads
 from ._threads import blas_limits
 
-__all__ = ["quantile_bins", "stratified_split", "fit_probe", "probe_features", "select_strength", "run_probing", "SPEC", "STRENGTHS"]
+__all__ = ["quantile_bins", "split_keys", "stratified_split", "fit_probe", "probe_features", "select_strength", "run_probing", "SPEC", "STRENGTHS"]
 
 N_BINS = 5
 STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
@@ -80,15 +80,34 @@ def quantile_bins(values: np.ndarray, n_bins: int = N_BINS, min_bin: int = MIN_B
         labels[labels == b] = b - 1 if b > 0 else 1
 
 
-def stratified_split(labels: np.ndarray, seed: int, fractions: Sequence[float] = SPLIT) -> tuple[np.ndarray, ...]:
-    """Indices of train, validation and test, each with the bins' proportions (seeded)."""
-    train_f, val_f, test_f = fractions
-    index = np.arange(len(labels))
-    from sklearn.model_selection import train_test_split  # noqa: PLC0415 - imported when probing runs
+def split_keys(n: int, seed: int) -> np.ndarray:
+    """One uniform random key per text, drawn from ``seed``; every feature's split ranks texts by it."""
+    return np.random.default_rng(seed).random(n)
 
-    train, rest = train_test_split(index, train_size=train_f, stratify=labels, random_state=seed)
-    val, test = train_test_split(rest, test_size=test_f / (val_f + test_f), stratify=labels[rest], random_state=seed)
-    return np.sort(train), np.sort(val), np.sort(test)
+
+def stratified_split(labels: np.ndarray, keys: np.ndarray, fractions: Sequence[float] = SPLIT) -> tuple[np.ndarray, ...]:
+    """Indices of train, validation and test, each with the bins' proportions.
+
+    Within each bin, texts are ranked by their ``keys`` (:func:`split_keys`, shared by all features of a
+    run): the first ``round(0.6 m)`` of the bin's m texts train, up to ``round(0.8 m)`` validate, the rest
+    test. Each feature's split is stratified by its own bins, and a text with a low key trains for
+    nearly every feature, so the features' training sets overlap as much as stratification allows
+    (the joint solver skips the rows no feature trains on).
+    """
+    labels = np.asarray(labels)
+    keys = np.asarray(keys, dtype=np.float64)
+    if len(keys) != len(labels):
+        raise ValueError(f"stratified_split: {len(keys)} keys for {len(labels)} labels")
+    cut_train, cut_val = np.cumsum(fractions)[:2] / float(np.sum(fractions))
+    parts: tuple[list[np.ndarray], ...] = ([], [], [])
+    for b in np.unique(labels):
+        members = np.flatnonzero(labels == b)
+        members = members[np.argsort(keys[members], kind="stable")]
+        m = len(members)
+        a, c = int(np.floor(cut_train * m + 0.5)), int(np.floor(cut_val * m + 0.5))
+        for part, rows in zip(parts, (members[:a], members[a:c], members[c:])):
+            part.append(rows)
+    return tuple(np.sort(np.concatenate(p)) for p in parts)
 
 
 def fit_probe(
@@ -186,14 +205,14 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     n_bins: dict[str, int] = {}
     skipped: dict[str, int] = {}
     targets: list[tuple[str, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = []
+    keys = split_keys(len(records), seeded_rng(ctx.seed, "probing-split").randrange(2**63))
     for f, name in enumerate(names):
         labels = quantile_bins(values[:, f])
         bins = int(labels.max()) + 1
         if bins < 2:
             skipped[name] = int(len(np.unique(values[:, f])))
             continue
-        seed = seeded_rng(ctx.seed, "probing", name).randrange(2**31)
-        targets.append((name, labels, stratified_split(labels, seed, fractions)))
+        targets.append((name, labels, stratified_split(labels, keys, fractions)))
         n_bins[name] = bins
     if not targets:
         raise DataValidationError(

@@ -11,7 +11,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 from steb_core import DataValidationError, FeatureText
-from steb_core.tasks.probing import SPEC, STRENGTHS, fit_probe, quantile_bins, stratified_split
+from steb_core.tasks.probing import SPEC, STRENGTHS, fit_probe, quantile_bins, split_keys, stratified_split
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -40,23 +40,41 @@ def test_few_distinct_values_and_tiny_bins():
 
 
 def test_split_is_stratified_disjoint_and_seeded():
-    labels = np.repeat(np.arange(5), [100, 200, 50, 150, 100])
-    train, val, test = stratified_split(labels, seed=3)
+    labels = np.repeat(np.arange(5), [100, 200, 50, 150, 101])
+    keys = split_keys(len(labels), seed=3)
+    train, val, test = stratified_split(labels, keys)
     assert len(np.intersect1d(train, val)) == 0 and len(np.intersect1d(val, test)) == 0
     assert len(train) + len(val) + len(test) == len(labels)
-    for part, frac in ((train, 0.6), (val, 0.2), (test, 0.2)):
-        np.testing.assert_allclose(np.bincount(labels[part], minlength=5), frac * np.bincount(labels), atol=1)
-    again = stratified_split(labels, seed=3)
+    # per bin: the 60 % (rounded) lowest keys train, up to 80 % validate; 101 texts: 61 / 20 / 20
+    assert np.bincount(labels[train], minlength=5).tolist() == [60, 120, 30, 90, 61]
+    assert np.bincount(labels[val], minlength=5).tolist() == [20, 40, 10, 30, 20]
+    assert np.bincount(labels[test], minlength=5).tolist() == [20, 40, 10, 30, 20]
+    members = np.flatnonzero(labels == 4)
+    assert keys[np.intersect1d(train, members)].max() < keys[np.intersect1d(val, members)].min()
+    again = stratified_split(labels, split_keys(len(labels), seed=3))
     assert all(np.array_equal(a, b) for a, b in zip((train, val, test), again))
-    other = stratified_split(labels, seed=4)
+    other = stratified_split(labels, split_keys(len(labels), seed=4))
     assert not np.array_equal(train, other[0])
+    with pytest.raises(ValueError, match="keys"):
+        stratified_split(labels, keys[:-1])
+
+
+def test_features_share_the_keys_so_their_training_sets_overlap():
+    """Two unrelated features, stratified each by its own bins: with shared keys their training sets
+    overlap far beyond the 60 % that independent splits would give, and some texts train for neither."""
+    rng = np.random.default_rng(0)
+    a, b = quantile_bins(rng.normal(size=5000)), quantile_bins(rng.poisson(2.0, size=5000).astype(float))
+    keys = split_keys(5000, seed=1)
+    train_a, train_b = stratified_split(a, keys)[0], stratified_split(b, keys)[0]
+    assert len(np.intersect1d(train_a, train_b)) / len(train_a) > 0.9
+    assert len(np.union1d(train_a, train_b)) < 0.7 * 5000
 
 
 def test_probe_matches_plain_sklearn_grid():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(400, 20))
     y = quantile_bins(x[:, 0] + 0.5 * rng.normal(size=400))
-    split = stratified_split(y, seed=0)
+    split = stratified_split(y, split_keys(400, seed=0))
     got = fit_probe(x, y, split, warm_start=False, max_iter=2000)
     train, val, test = split
     scaler = StandardScaler().fit(x[train])
@@ -108,8 +126,9 @@ def test_mismatched_feature_names_are_reported(make_ctx, table_encoder):
     assert "r1" in str(err.value)
 
 
-def _mixed_targets(n=1500, d=24, seed=0):
-    """Features with 5, 3 and 2 bins (a binary head), each with its own seeded stratified split."""
+def _mixed_targets(n=1500, d=24, seed=0, shared_keys=True):
+    """Features with 5, 3 and 2 bins (a binary head), each with its stratified split: from keys shared by
+    all features (as the task does; some rows then train no head) or from each feature's own keys."""
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(n, d)) * np.linspace(3.0, 0.2, d) + rng.normal(size=d)  # scaled, shifted columns
     x[:, 5] = 1.0  # a constant column (StandardScaler keeps scale 1)
@@ -123,14 +142,16 @@ def _mixed_targets(n=1500, d=24, seed=0):
     targets = []
     for f, v in enumerate(raw):
         y = quantile_bins(v)
-        targets.append((y, stratified_split(y, seed=100 + f)))
+        keys = split_keys(n, seed=100 if shared_keys else 100 + f)
+        targets.append((y, stratified_split(y, keys)))
     return x, targets
 
 
-def test_joint_solver_matches_sklearn_loop_on_the_same_splits():
+@pytest.mark.parametrize("shared_keys", [True, False])
+def test_joint_solver_matches_sklearn_loop_on_the_same_splits(shared_keys):
     from steb_core.tasks.probing import probe_features
 
-    x, targets = _mixed_targets()
+    x, targets = _mixed_targets(shared_keys=shared_keys)
     assert sorted(int(y.max()) + 1 for y, _ in targets) == [2, 3, 5, 5]
     joint = probe_features(x, targets, STRENGTHS)
     for (y, split), got in zip(targets, joint):
@@ -192,7 +213,8 @@ def test_sparse_embeddings_give_the_dense_probes(make_ctx, table_encoder):
         b = head_objective(x, y, tr, sparse["W"][h], sparse["b"][h], 1e-3)
         assert a == pytest.approx(b, rel=1e-6)
     assert np.mean(dense["pred"] == sparse["pred"]) > 0.995
-    recs, table = _feature_records(n=300)
+    # the task end to end: 3,000 texts, so 0.5 points are 3 test texts (see test_run_probing_solvers_agree)
+    recs, table = _feature_records(n=3000)
     enc = table_encoder(table)
     got = SPEC.run(make_ctx("feature_texts", recs, embed=lambda t: sp.csr_matrix(enc(t)), seed=1))
     ref = SPEC.run(make_ctx("feature_texts", recs, embed=enc, seed=1))
@@ -209,7 +231,8 @@ def test_more_dimensions_than_texts_skips_the_preconditioner_and_keeps_the_objec
     x, targets = _mixed_targets(n=120, d=160, seed=3)
     labels = [y for y, _ in targets]
     trains = [split[0] for _, split in targets]
-    assert _Heads(x, labels, trains).cov_values is None
+    most_classes_first = np.argsort([-int(y.max()) for y in labels], kind="stable")
+    assert _Heads(x, [labels[i] for i in most_classes_first], [trains[i] for i in most_classes_first]).cov_values is None
     strength = 1e-2
     fits = fit_heads(x, labels, trains, [strength], tol=1e-8, max_iter=3000)[strength]
     for h, (y, tr) in enumerate(zip(labels, trains)):
