@@ -38,6 +38,8 @@ from threadpoolctl import threadpool_limits
 
 from steb_core import DatasetBundle, DatasetSpec, FeatureText, LabelledText, RetrievalSet, TaskContext, TextCollection, TextPair
 from steb_core.io import seeded_rng
+from steb_core.tasks._probe_solver import fit_heads
+from steb_core.tasks._threads import task_threads
 from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
 
 DIM = 768
@@ -184,26 +186,49 @@ def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropi
     return x, counts, names, records
 
 
-def sklearn_probe_loop(x, counts, names, seed=0):
-    """The plain loop: per feature, StandardScaler + LogisticRegression per lambda (cold start), same splits as steb."""
-    accs = {}
+def sklearn_probe_loop(x, counts, names, seed=0, warm_start=False):
+    """The plain loop: per feature, StandardScaler + LogisticRegression per lambda, on the task's splits.
+
+    ``warm_start=False`` (the loop the issue measured): a fresh fit per lambda. ``warm_start=True``:
+    scikit-learn's own warm start from the previous (stronger) lambda, as steb's reference path.
+    Returns per feature the chosen lambda, its test accuracy and every lambda's test accuracy.
+    """
+    out = {}
     keys = probing.split_keys(len(x), seeded_rng(seed, "probing-split").randrange(2**63))  # the task's splits
     for j, name in enumerate(names):
         y = probing.quantile_bins(counts[:, j])
         if y.max() < 1:
             continue
-        split = probing.stratified_split(y, keys)
-        tr, va, te = split
+        tr, va, te = probing.stratified_split(y, keys)
         sc = StandardScaler().fit(x[tr])
         xtr, xva, xte = sc.transform(x[tr]), sc.transform(x[va]), sc.transform(x[te])
-        best = None
+        val, test = {}, {}
+        model = LogisticRegression(max_iter=probing.MAX_ITER, warm_start=warm_start)
         for lam in sorted(probing.STRENGTHS, reverse=True):
-            m = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER).fit(xtr, y[tr])
-            v = m.score(xva, y[va])
-            if best is None or v > best[0]:
-                best = (v, m.score(xte, y[te]))
-        accs[name] = best[1]
-    return accs
+            model.set_params(C=1 / (lam * len(tr)))
+            if not warm_start:
+                model = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER)
+            model.fit(xtr, y[tr])
+            val[lam], test[lam] = model.score(xva, y[va]), model.score(xte, y[te])
+        chosen = probing.select_strength(val)
+        out[name] = {"strength": chosen, "test": test[chosen], "by_strength": test}
+    return out
+
+
+def steb_test_accuracy_by_strength(x, counts, names, seed=0):
+    """Every (feature, lambda) test accuracy of steb's joint solver on the task's splits (untimed)."""
+    keys = probing.split_keys(len(x), seeded_rng(seed, "probing-split").randrange(2**63))
+    targets, kept = [], []
+    for j, name in enumerate(names):
+        y = probing.quantile_bins(counts[:, j])
+        if y.max() >= 1:
+            targets.append((y, probing.stratified_split(y, keys)))
+            kept.append(name)
+    fits = fit_heads(x, [y for y, _ in targets], [split[0] for _, split in targets], probing.STRENGTHS)
+    return {
+        name: {lam: float(np.mean(fit["pred"][split[2], h] == y[split[2]])) for lam, fit in fits.items()}
+        for h, (name, (y, split)) in enumerate(zip(kept, targets))
+    }
 
 
 def bench_probing(args) -> list[dict]:
@@ -214,28 +239,41 @@ def bench_probing(args) -> list[dict]:
     for threads in args.probing_threads:  # steb: --threads 1, and its own choice (None)
         ctx = context("feature_texts", records, x)
         ctx.threads = threads
-        results[threads] = measure(lambda: probing.SPEC.run(ctx))
+        load = os.getloadavg()[0]
+        chosen = task_threads(ctx, 2 * 40 * n * x.shape[1] * probing.N_BINS * n_feat * len(probing.STRENGTHS))
+        results[threads] = (*measure(lambda: probing.SPEC.run(ctx)), chosen, load)
     refs = {}
-    for threads in args.probing_threads:  # the plain loop pinned to one BLAS thread, and at the default
+    peer_threads = args.probing_threads if args.probing_peer_threads is None else args.probing_peer_threads
+    for threads in peer_threads:  # the plain loop pinned to one BLAS thread, and at the default
         with threadpool_limits(limits=threads):
-            refs[threads] = measure(lambda: sklearn_probe_loop(x, counts, names))
-    best_ref = min(refs, key=lambda t: refs[t][0])
-    for threads, ours in results.items():
-        ref = refs[best_ref]
-        diffs = [abs(ours[2]["accuracy_by_feature"][k] - ref[2][k]) for k in ref[2]]
-        rows.append(
-            row(
-                "probing",
-                f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'}",
-                ours,
-                ref,
-                ours[2]["accuracy"],
-                float(np.mean(list(ref[2].values()))),
-                note=f"sklearn loop at its fastest setting (threads={best_ref or 'default'}; "
-                + ", ".join(f"threads={t or 'default'}: {r[0]:.1f} s" for t, r in refs.items())
-                + f"); max per-feature accuracy difference {max(diffs):.4f}; load {os.getloadavg()[0]:.1f}",
+            refs[("fresh", threads)] = measure(lambda: sklearn_probe_loop(x, counts, names))
+    with threadpool_limits(limits=1):  # the warm-started loop at the plain loop's fastest setting
+        refs[("warm", 1)] = measure(lambda: sklearn_probe_loop(x, counts, names, warm_start=True))
+    ours_by_strength = steb_test_accuracy_by_strength(x, counts, names)
+    fresh = {t: r for (kind, t), r in refs.items() if kind == "fresh"}
+    best_fresh = min(fresh, key=lambda t: fresh[t][0])
+    timing = "; ".join(f"{kind} loop threads={t or 'default'}: {r[0]:.1f} s" for (kind, t), r in refs.items())
+    for threads, (seconds, peak, result, chosen, load) in results.items():
+        for kind, ref in (("fresh", refs[("fresh", best_fresh)]), ("warm", refs[("warm", 1)])):
+            theirs = ref[2]
+            diffs = {k: abs(result["accuracy_by_feature"][k] - theirs[k]["test"]) for k in theirs}
+            flips = [k for k in theirs if result["regularisation_by_feature"][k] != theirs[k]["strength"]]
+            same = [diffs[k] for k in theirs if k not in flips]
+            per_fit = [abs(ours_by_strength[k][lam] - theirs[k]["by_strength"][lam]) for k in theirs for lam in probing.STRENGTHS]
+            rows.append(
+                row(
+                    "probing",
+                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} (ran {chosen}) vs {kind} loop",
+                    (seconds, peak, result),
+                    ref,
+                    result["accuracy"],
+                    float(np.mean([v["test"] for v in theirs.values()])),
+                    note=f"{timing}; per-feature accuracy difference max {max(diffs.values()):.4f}, "
+                    f"{sum(d > 0.005 for d in diffs.values())} features over 0.5 points; lambda chosen differently for "
+                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every (feature, lambda) "
+                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now {os.getloadavg()[0]:.2f}",
+                )
             )
-        )
     return rows
 
 
@@ -313,6 +351,8 @@ def main() -> None:
     p.add_argument("--probing-features", type=int, default=46)
     p.add_argument("--probing-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=[1, None],
                    help="thread settings for both sides (auto/default = library default for sklearn, steb's choice for steb)")
+    p.add_argument("--probing-peer-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=None,
+                   help="thread settings for the scikit-learn loops only (default: --probing-threads)")
     p.add_argument("--probing-spectrum", choices=["isotropic", "decay"], default="isotropic")
     p.add_argument("--pair-all-sizes", type=int, nargs="*", default=[20_000, 50_000])
     p.add_argument("--pair-all-dim", type=int, default=16)

@@ -17,20 +17,32 @@ with the standardisation of each head fitted on its own training rows, and the s
 
 Parametrisation: a two-class head is scikit-learn's binary logistic regression (class 0's logit
 fixed at 0, one weight vector for class 1, penalty ``||w||^2``), which is *not* the same objective as a
-two-class softmax with both rows penalised; a k-class head has k weight vectors, as scikit-learn's
-softmax. Each head multiplies only its own columns (1 or k), never padding to the widest head.
+two-class softmax with both rows penalised. A k-class head's k weight vectors are ``W = M theta`` with M
+the k x (k-1) Helmert contrasts (orthonormal columns orthogonal to the all-ones vector): the penalised
+softmax optimum has class weights summing to zero (adding a common vector to every class changes no
+probability but raises the penalty), so restricting W to that span changes neither the objective nor
+the optimum, ``||W|| = ||theta||``, and the products need k-1 columns per head instead of k. The
+gradient in W is ``M g_theta`` exactly, which is what the stopping test reads (scikit-learn's).
+Binary heads use column 0 with scale -1/2 (logits -w.x/2, w.x/2: the same probabilities as 0, w.x),
+so theta is scikit-learn's w. Heads are ordered by class count, most first, so the heads using a
+column are a prefix of any set of heads; products pad the few unused columns with zeros.
 
 How one X serves heads with different training rows and scalers: with X~ = X - mean(X) (the global
 mean; a shift only moves the unpenalised intercepts), head h's logits are
 ``X~ (W_h / sigma_h)^T + b_h - W_h ((mu_h - m) / sigma_h)``, so the per-head scaler folds into the
-weights and rows outside the head's training split get zero weight in the loss.
+weights and rows outside the head's training split get zero weight in the loss. Rows that are in no
+head's training split are left out of the solve altogether (``probing`` draws every feature's split
+from keys shared by all features, so with 46 features about 62 % of the rows train some head, not
+~100 %) and are read once per strength for predictions.
 
 Solver: L-BFGS run per head (own history of pairs, own Armijo backtracking, own convergence test),
 vectorised over heads; a head that meets the stopping rule leaves the batch, so later steps multiply
 fewer columns. The strongly convex objective (lambda > 0) guarantees s^T y > 0, so Armijo
 backtracking alone keeps the updates well defined. One iteration costs one forward product (of the
 search direction: the logits are linear in W, so every backtracking trial moves along it without a
-new product) and one backward product.
+new product) and one backward product for every head that moved. The logits, log-loss and its
+gradient at a solution do not depend on lambda, so the next strength starts from them without a
+product. Curvature pairs are stored in float32 (they only shape the search direction).
 
 Preconditioning: variables are expressed in the eigenbasis of the global covariance C of the
 standardised embeddings and scaled by ``(C + 4 lambda I)^(-1/2)`` (W = (U q) Q^T): an exact change of

@@ -10,8 +10,13 @@ Per feature (e.g. LFTK counts from the stylometry plugin, attached to the record
    merged into its lower neighbour (the first bin into the next).
    A feature left with a single bin carries no signal and is skipped (``skipped_features``).
 2. Split: train / validation / test = 60 / 20 / 20 %, stratified by bin, i.e. every split keeps the
-   bins' proportions; the seed is derived from the run seed and the feature name, so features get
-   different but reproducible splits.
+   bins' proportions (STEB: "splits balanced across bins"). Each text gets one uniform key drawn from
+   the run seed; within each bin of a feature, the texts with the lowest 60 % (rounded) of keys train,
+   the next 20 % validate, the rest test. Every feature is stratified by its own bins, and because the
+   keys are shared the features' training sets overlap as much as stratification allows, which lets
+   the joint solver skip the rows no feature trains on (about 38 % of them at 46 features). Before
+   2026-11-23 each feature had its own seeded ``train_test_split``; the splits, and so the per-seed
+   numbers, changed then (the task's version is 2).
 3. Probe: multinomial logistic regression with an L2 penalty (lbfgs) on standardised embeddings
    (scaler fitted on the training split). Regularisation strength lambda in {1e-5, 1e-4, 1e-3, 1e-2}
    is the weight of 0.5 * ||w||^2 against the *mean* log-loss (intercepts unpenalised). scikit-learn
@@ -26,14 +31,15 @@ Per feature (e.g. LFTK counts from the stylometry plugin, attached to the record
 4. Report: test accuracy of the chosen probe per feature and their mean (``accuracy``).
 
 Solver (issue 17 §2): every feature's probes are trained together as heads of one batched model
-(:mod:`._probe_solver`): one centred float32 X, per-head scalers folded into the weights, one forward
-and one backward matrix product per L-BFGS step for all heads (backtracking moves along the
-direction's product), converged heads dropped, curvature pairs carried from one strength to the next.
-Same objective and stopping rule as scikit-learn's lbfgs. Measured against the per-feature
-scikit-learn loop at its fastest thread setting (one BLAS thread), 10k texts x 46 features x 768 d on
-the 2-core VM: see ``bench/tasks/README.md`` (about 5x on isotropic embeddings, much more on
-anisotropic ones, where scikit-learn runs into its iteration cap and the solver's covariance
-preconditioner keeps the step count low). ``options["probing.solver"] = "sklearn"`` runs the
+(:mod:`._probe_solver`): one centred float32 X, per-head scalers folded into the weights, k-1
+Helmert columns per k-class head, one forward and one backward matrix product per L-BFGS step for all
+heads over the rows some head trains on (backtracking moves along the direction's product), converged
+heads dropped, curvature pairs and the solution's logits carried from one strength to the next. Same
+objective and stopping rule as scikit-learn's lbfgs. Measured against the per-feature scikit-learn loop
+at its fastest thread setting (one BLAS thread), 10k texts x 46 features x 768 d on the 2-core VM: see
+``bench/tasks/README.md`` (14x the fresh-fit loop and 10x scikit-learn's warm-started loop on
+isotropic embeddings at steb's thread choice, more on anisotropic ones, where scikit-learn runs into
+its iteration cap and the solver's covariance preconditioner keeps the step count low). ``options["probing.solver"] = "sklearn"`` runs the
 scikit-learn loop (:func:`fit_probe`), which the tests use as the reference. Sparse embeddings
 (TF-IDF) stay sparse in the joint solver.
 """
@@ -247,4 +253,5 @@ SPEC = TaskSpec(
     main_metric="accuracy",
     run=run_probing,
     accepts_sparse=True,
+    version="2",  # 2026-11-23: splits from keys shared by all features (module docstring, step 2)
 )
