@@ -39,9 +39,9 @@ objective and stopping rule as scikit-learn's lbfgs. Measured against the per-fe
 at its fastest thread setting (one BLAS thread), 10k texts x 46 features x 768 d on the 2-core VM: see
 ``bench/tasks/README.md`` (14x the fresh-fit loop and 10x scikit-learn's warm-started loop on
 isotropic embeddings at steb's thread choice, more on anisotropic ones, where scikit-learn runs into
-its iteration cap and the solver's covariance preconditioner keeps the step count low). ``options["probing.solver"] = "sklearn"`` runs the
-scikit-learn loop (:func:`fit_probe`), which the tests use as the reference. Sparse embeddings
-(TF-IDF) stay sparse in the joint solver.
+its iteration cap and the solver's covariance preconditioner keeps the step count low).
+``options["probing.solver"] = "sklearn"`` runs the scikit-learn loop (:func:`fit_probe`), which the
+tests use as the reference. Sparse embeddings (TF-IDF) stay sparse in the joint solver.
 """
 
 from __future__ import annotations
