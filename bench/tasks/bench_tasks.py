@@ -37,7 +37,6 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from steb_core import DatasetBundle, DatasetSpec, FeatureText, LabelledText, RetrievalSet, TaskContext, TextCollection, TextPair
-from steb_core.io import seeded_rng
 from steb_core.tasks._probe_solver import fit_heads
 from steb_core.tasks._threads import task_threads
 from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
@@ -186,6 +185,18 @@ def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropi
     return x, counts, names, records
 
 
+def probing_targets(x, counts, names, seed=0):
+    """(name, bins, (train, val, test)) per feature with two or more bins: the probing task's own
+    construction (quantile bins, splits from the run's shared keys), for the loops below."""
+    keys = probing.split_keys(len(x), seed)
+    targets = []
+    for j, name in enumerate(names):
+        y = probing.quantile_bins(counts[:, j])
+        if y.max() >= 1:
+            targets.append((name, y, probing.stratified_split(y, keys)))
+    return targets
+
+
 def sklearn_probe_loop(x, counts, names, seed=0, warm_start=False):
     """The plain loop: per feature, StandardScaler + LogisticRegression per lambda, on the task's splits.
 
@@ -194,20 +205,15 @@ def sklearn_probe_loop(x, counts, names, seed=0, warm_start=False):
     Returns per feature the chosen lambda, its test accuracy and every lambda's test accuracy.
     """
     out = {}
-    keys = probing.split_keys(len(x), seeded_rng(seed, "probing-split").randrange(2**63))  # the task's splits
-    for j, name in enumerate(names):
-        y = probing.quantile_bins(counts[:, j])
-        if y.max() < 1:
-            continue
-        tr, va, te = probing.stratified_split(y, keys)
+    for name, y, (tr, va, te) in probing_targets(x, counts, names, seed):
         sc = StandardScaler().fit(x[tr])
         xtr, xva, xte = sc.transform(x[tr]), sc.transform(x[va]), sc.transform(x[te])
         val, test = {}, {}
-        model = LogisticRegression(max_iter=probing.MAX_ITER, warm_start=warm_start)
+        model = LogisticRegression(max_iter=probing.MAX_ITER, warm_start=True)  # reused only when warm
         for lam in sorted(probing.STRENGTHS, reverse=True):
-            model.set_params(C=1 / (lam * len(tr)))
             if not warm_start:
-                model = LogisticRegression(C=1 / (lam * len(tr)), max_iter=probing.MAX_ITER)
+                model = LogisticRegression(max_iter=probing.MAX_ITER)
+            model.set_params(C=1 / (lam * len(tr)))
             model.fit(xtr, y[tr])
             val[lam], test[lam] = model.score(xva, y[va]), model.score(xte, y[te])
         chosen = probing.select_strength(val)
@@ -217,17 +223,11 @@ def sklearn_probe_loop(x, counts, names, seed=0, warm_start=False):
 
 def steb_test_accuracy_by_strength(x, counts, names, seed=0):
     """Every (feature, lambda) test accuracy of steb's joint solver on the task's splits (untimed)."""
-    keys = probing.split_keys(len(x), seeded_rng(seed, "probing-split").randrange(2**63))
-    targets, kept = [], []
-    for j, name in enumerate(names):
-        y = probing.quantile_bins(counts[:, j])
-        if y.max() >= 1:
-            targets.append((y, probing.stratified_split(y, keys)))
-            kept.append(name)
-    fits = fit_heads(x, [y for y, _ in targets], [split[0] for _, split in targets], probing.STRENGTHS)
+    targets = probing_targets(x, counts, names, seed)
+    fits = fit_heads(x, [y for _, y, _ in targets], [split[0] for _, _, split in targets], probing.STRENGTHS)
     return {
         name: {lam: float(np.mean(fit["pred"][split[2], h] == y[split[2]])) for lam, fit in fits.items()}
-        for h, (name, (y, split)) in enumerate(zip(kept, targets))
+        for h, (name, y, split) in enumerate(targets)
     }
 
 

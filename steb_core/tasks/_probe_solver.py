@@ -261,8 +261,8 @@ class _Heads:
         pred[self.order[: self.n]] = point.z.argmax(axis=1)
         if self.rest.shape[0]:
             heads = np.arange(self.H)
-            V, mask = self.product_matrix(point.theta, heads)
-            Z = self.expand(self.columns(self.rest, V, mask)) + self.offsets(point.theta, point.beta, heads)
+            Z = self.expand(self.columns(self.rest, *self.product_matrix(point.theta, heads)))
+            Z += self.offsets(point.theta, point.beta, heads)
             pred[self.order[self.n :]] = Z.argmax(axis=1)
         return pred
 

@@ -87,8 +87,8 @@ def quantile_bins(values: np.ndarray, n_bins: int = N_BINS, min_bin: int = MIN_B
 
 
 def split_keys(n: int, seed: int) -> np.ndarray:
-    """One uniform random key per text, drawn from ``seed``; every feature's split ranks texts by it."""
-    return np.random.default_rng(seed).random(n)
+    """One uniform random key per text, drawn from the run ``seed``; every feature's split ranks texts by it."""
+    return np.random.default_rng(seeded_rng(seed, "probing-split").randrange(2**63)).random(n)
 
 
 def stratified_split(labels: np.ndarray, keys: np.ndarray, fractions: Sequence[float] = SPLIT) -> tuple[np.ndarray, ...]:
@@ -211,7 +211,7 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     n_bins: dict[str, int] = {}
     skipped: dict[str, int] = {}
     targets: list[tuple[str, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = []
-    keys = split_keys(len(records), seeded_rng(ctx.seed, "probing-split").randrange(2**63))
+    keys = split_keys(len(records), ctx.seed)
     for f, name in enumerate(names):
         labels = quantile_bins(values[:, f])
         bins = int(labels.max()) + 1
