@@ -1,23 +1,39 @@
 # The README's two commands are `make demo` and `make test`; everything else is a helper target.
+#
+# Installs are locked: requirements.lock pins every distribution the suite last passed with (torch
+# included) and is applied to every install as pip constraints (`pip install -c`). After installing,
+# the venv's packages are compared with the lock line by line, so a stale lock or a drifted venv is an
+# error, not a silent difference. `make lock` rewrites the lock from the newest versions the
+# pyproject ranges allow; `make test-latest` runs the suite on those newest versions in a venv of its
+# own, so drift shows up there and not as a red main.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+LOCK   := requirements.lock
+# torch goes in first, pinned to the CPU build on the machine's disk, so no dependency resolves it to
+# the multi-GB CUDA build; keep it equal to the lock's torch line.
+TORCH  := torch==2.13.0
+PIP     = python -m pip install --quiet --disable-pip-version-check
 # every plugin distribution in the repo (each has its own pyproject.toml)
 PLUGINS := $(sort $(dir $(wildcard steb_models_stylometry/pyproject.toml steb_datasets_pan/pyproject.toml plugins/*/pyproject.toml examples/*/pyproject.toml)))
 # optional extras the test suite exercises (installed with their plugin)
 EXTRAS_steb_scorers := [neural,learned]
+EDITABLES = -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)$(EXTRAS_$(notdir $(patsubst %/,%,$(p))))")
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 
-.PHONY: setup demo test clean
+.PHONY: setup demo test lock test-latest check-reference-scorers clean
 .DEFAULT_GOAL := demo
 
-# One install step, redone when any pyproject changes. torch first, pinned to the CPU build on disk,
-# so no dependency resolves it to the multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS))
+# One install step, redone when the lock or any pyproject changes.
+$(VENV)/.installed: $(LOCK) pyproject.toml $(addsuffix pyproject.toml,$(PLUGINS)) tools/freeze-env
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)$(EXTRAS_$(notdir $(patsubst %/,%,$(p))))")
+	$(BIN)/$(PIP) -c $(LOCK) "$(TORCH)"
+	$(BIN)/$(PIP) -c $(LOCK) $(EDITABLES)
+	@tools/freeze-env $(BIN)/python > $(VENV)/.frozen
+	@grep -v '^#' $(LOCK) | diff -u --label "$(LOCK)" --label "installed in $(VENV)" - $(VENV)/.frozen > $(VENV)/.lockdiff \
+	  || { cat $(VENV)/.lockdiff; echo "The installed packages differ from $(LOCK) (lines above: - locked, + installed)."; \
+	       echo "A dependency changed? run 'make lock' and commit $(LOCK). An old venv? run 'make clean setup'."; exit 1; }
 	touch $@
 
 setup: $(VENV)/.installed
@@ -30,5 +46,29 @@ test: setup  ## set up and run the whole test suite (pytest exit 5 = no tests = 
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
+# Resolve the newest versions the pyproject ranges allow in a throw-away venv and write them as the lock.
+lock:
+	rm -rf .venv-lock
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/$(PIP) "$(TORCH)"
+	.venv-lock/bin/$(PIP) $(EDITABLES)
+	{ echo "# steb's locked environment: every distribution 'make setup' installs, as pip constraints."; \
+	  echo "# Written by 'make lock' ($$(.venv-lock/bin/python -c 'import platform; print("Python", platform.python_version())')); do not edit by hand."; \
+	  tools/freeze-env .venv-lock/bin/python; } > $(LOCK)
+	rm -rf .venv-lock
+	@echo "wrote $(LOCK); run 'make test' to check the suite on it, then commit it"
+
+# The suite on the newest allowed versions (no lock), in .venv-latest; prints what differs from the lock.
+test-latest:
+	rm -rf .venv-latest
+	$(PYTHON) -m venv .venv-latest
+	.venv-latest/bin/$(PIP) "$(TORCH)"
+	.venv-latest/bin/$(PIP) --upgrade $(EDITABLES)
+	@tools/freeze-env .venv-latest/bin/python > .venv-latest/.frozen
+	@echo "== versions that differ from $(LOCK) (- locked, + latest) =="
+	@grep -v '^#' $(LOCK) | diff - .venv-latest/.frozen | grep '^[<>]' | sed 's/^</-/; s/^>/+/' || echo "(none)"
+	@.venv-latest/bin/python -m pytest -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
 clean:
-	rm -rf $(VENV) steb-results .steb-cache
+	rm -rf $(VENV) .venv-lock .venv-latest steb-results .steb-cache
