@@ -16,8 +16,9 @@ __all__ = ["AggregateResult", "Column", "MissingInput", "DatasetInfo", "ResultTa
 
 
 def builtin_aggregators() -> list[AggregatorSpec]:
-    """Operational; definitional (the mean of objects of study, linguistic features and authorship,
-    each also a column, plus content independence); per-application (ATD, adversarial ATD, AV, AR and
+    """Operational; definitional (STEB Table 9: the mean of objects of study -- six columns, idiolect
+    included --, linguistic features and content independence, each also a column, and idiolect);
+    per-application (ATD, adversarial ATD, AV, AR and
     their average) and multilingual aggregators."""
     from .applications import application_specs
     from .definitional import definitional_specs

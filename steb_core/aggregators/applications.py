@@ -22,10 +22,16 @@ from .paper import AV_OVERALL_EXCLUDED
 from .result import AggregateResult, Column
 from .table import ResultTable, as_table, task_type_order
 
-__all__ = ["application_score", "multilingual_score", "applications_average", "application_specs"]
+__all__ = ["application_column", "application_score", "multilingual_score", "applications_average", "application_specs"]
 
 
-def _tag_column(table: ResultTable, tag: str, name: str, label: str) -> Column:
+def application_column(table: ResultTable, tag: str, name: str, label: str) -> Column:
+    """The mean over the (dataset, task) inputs of the English datasets tagged ``tag`` (AV: AV overall).
+
+    Public because the definitional score's Idiolect column is built from the same AV-overall and AR
+    columns as the applications table (STEB Table 9: Idiolect = (AV overall + AR) / 2).
+    """
+
     def member(info, task) -> bool:
         if tag not in info.applications:
             return False
@@ -44,8 +50,8 @@ def application_score(
 
     def aggregate(results: Any, datasets: Any = None) -> AggregateResult:
         table = as_table(results, datasets)
-        main = _tag_column(table, tag, name, label)
-        subs = [_tag_column(table, sub, f"{name}/{sub}", sub_label) for sub, sub_label in sub_tags]
+        main = application_column(table, tag, name, label)
+        subs = [application_column(table, sub, f"{name}/{sub}", sub_label) for sub, sub_label in sub_tags]
         return AggregateResult.from_column(
             main,
             description=f"Mean over the tasks of the datasets tagged '{tag}'"
@@ -61,7 +67,7 @@ def application_score(
 def multilingual_score(results: Any, datasets: Any = None) -> AggregateResult:
     """Mean over task types (AV AUC, AA MRR) of the mean over the datasets tagged ``multilingual``."""
     table = as_table(results, datasets)
-    pooled = _tag_column(table, "multilingual", "multilingual", "Multilingual")
+    pooled = application_column(table, "multilingual", "multilingual", "Multilingual")
     tasks = sorted({t for _, t in pooled.inputs}, key=task_type_order)
     per_task = [
         mean_column(
@@ -107,10 +113,10 @@ def applications_average(results: Any, datasets: Any = None) -> AggregateResult:
     """STEB Table 4's Avg: mean of ATD, ATD adversarial, AV overall and AR (no AV level sub-columns)."""
     table = as_table(results, datasets)
     parts = [
-        _tag_column(table, "ATD", "atd", "ATD"),
-        _tag_column(table, "ATD-adversarial", "atd-adversarial", "ATD adversarial"),
-        _tag_column(table, "AV", "av", "AV"),
-        _tag_column(table, "AR", "ar", "AR"),
+        application_column(table, "ATD", "atd", "ATD"),
+        application_column(table, "ATD-adversarial", "atd-adversarial", "ATD adversarial"),
+        application_column(table, "AV", "av", "AV"),
+        application_column(table, "AR", "ar", "AR"),
     ]
     scores, missing = mean_of_columns(table.encoders, parts)
     return AggregateResult(

@@ -7,7 +7,7 @@ from typing import Sequence
 from .result import Column, MissingInput
 from .table import ResultTable
 
-__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns", "rows_column"]
+__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns", "mean_of_rows", "rows_column"]
 
 #: Strict metric per task type: order alignment counts only when the style is found despite a content
 #: distractor (the content-independence column uses this map).
@@ -88,7 +88,6 @@ def mean_of_columns(encoders: Sequence[str], columns: Sequence[Column]) -> tuple
     return scores, missing
 
 
-
 def rows_column(
     table: ResultTable,
     name: str,
@@ -107,10 +106,18 @@ def rows_column(
         mean_column(table, f"{name}#{row_label}", row_label, list(inputs), metrics, empty_reason=empty_reason)
         for row_label, inputs in rows
     ]
-    inputs = [i for row in row_columns for i in row.inputs]
+    return mean_of_rows(table.encoders, name, label, row_columns, empty_reason=empty_reason)
+
+
+def mean_of_rows(encoders: Sequence[str], name: str, label: str, row_columns: Sequence[Column], *, empty_reason: str) -> Column:
+    """A column that is the mean of ready-made row columns (kept as its ``rows`` for the report).
+
+    With no row in scope the column is a structural gap (``empty_reason``), like a column without inputs.
+    """
     if not row_columns:
-        scores = {enc: None for enc in table.encoders}
-        missing = {enc: [MissingInput("", "", empty_reason)] for enc in table.encoders}
+        scores: dict[str, float | None] = {enc: None for enc in encoders}
+        missing = {enc: [MissingInput("", "", empty_reason)] for enc in encoders}
         return Column(name, label, scores, missing, [], note=empty_reason)
-    scores, missing = mean_of_columns(table.encoders, row_columns)
-    return Column(name, label, scores, missing, inputs, rows=row_columns)
+    scores, missing = mean_of_columns(encoders, row_columns)
+    inputs = [i for row in row_columns for i in row.inputs]
+    return Column(name, label, scores, missing, inputs, rows=list(row_columns))

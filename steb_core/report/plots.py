@@ -164,12 +164,12 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
 
 
 def radar_columns(board: Leaderboard) -> list[Column]:
-    """The definitional axes: the object-of-study sub-columns, linguistic features, authorship, content independence."""
+    """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content independence."""
     axes: list[Column] = []
     objects = board.aggregate("objects-of-study")
     if objects is not None:
         axes += objects.sub_columns
-    for name in ("linguistic-features", "idiolect", "content-independence"):
+    for name in ("linguistic-features", "content-independence"):
         agg = board.aggregate(name)
         if agg is not None:
             axes.append(agg)

@@ -11,7 +11,13 @@ from scipy.stats import spearmanr
 from steb_core import DatasetSpec, new_manager
 from steb_core.aggregators import ResultTable, builtin_aggregators
 from steb_core.aggregators.applications import application_specs
-from steb_core.aggregators.definitional import content_independence_score, idiolect_score, objects_of_study_score
+from steb_core.aggregators.definitional import (
+    content_independence_score,
+    definitional_score,
+    idiolect_score,
+    objects_of_study_score,
+    three_groups_specs,
+)
 from steb_core.aggregators.operational import operational_score
 from steb_core.aggregators.redundancy import average_ranks, spearman_matrix, ward_clusters
 from steb_core.report.synthetic import make_record
@@ -178,8 +184,9 @@ def _definitional_table(with_dialect=True):
             make_record(enc, "dl1", "order_alignment", {"accuracy": 0.5, "distractor_accuracy": 0.99}, categories=("dialect",))
             for enc in ("a", "b")
         ]
-    recs += _rows("id1", "retrieval", "mrr", [0.25, 0.05], ["a", "b"], categories=("idiolect",))
-    recs += _rows("id2", "pair_predefined", "auroc", [0.75, 0.55], ["a", "b"], categories=("idiolect",))
+    recs += _rows("id1", "retrieval", "mrr", [0.25, 0.05], ["a", "b"], categories=("idiolect",), applications=("AR",))
+    recs += _rows("id2", "pair_predefined", "auroc", [0.75, 0.55], ["a", "b"], categories=("idiolect",), applications=("AV",))
+    recs += _rows("id3", "pair_predefined", "auroc", [0.95, 0.35], ["a", "b"], categories=("idiolect",), applications=("AV",))
     recs += _rows("p1", "probing", "accuracy", [0.35, 0.3], ["a", "b"], categories=("linguistic-feature",))
     recs += [
         make_record(enc, "f1", "order_alignment", {"accuracy": acc, "distractor_accuracy": 0.0}, categories=("linguistic-feature",))
@@ -195,30 +202,74 @@ def _by_name(aggregates):
 def test_definitional_columns_by_hand():
     table = ResultTable.build(_definitional_table())
     aggs = _by_name(spec.aggregate(table, None) for spec in builtin_aggregators())
+    # idiolect (STEB Table 9) = mean(AV overall, AR): AV overall pools id2 and id3 -> a mean(0.75, 0.95) = 0.85,
+    # b mean(0.55, 0.35) = 0.45; AR = id1 -> a 0.25, b 0.05; idiolect a (0.85 + 0.25) / 2 = 0.55, b (0.45 + 0.05) / 2 = 0.25
+    # (one row per dataset, the steb 0.1 reading, would give a 1.95 / 3 = 0.65)
+    assert aggs["idiolect"].scores == pytest.approx({"a": 0.55, "b": 0.25})
+    assert [r.label for r in aggs["idiolect"].rows] == ["AV overall", "AR"]
     objects = aggs["objects-of-study"]
     sub = {c.name.split("/")[1]: c.scores["a"] for c in objects.sub_columns}
-    # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect is a group of its own now
-    assert sub == pytest.approx({"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5})
-    assert objects.scores["a"] == pytest.approx(2.9 / 5)
-    # b: genre 0.4, register 0.6, time 0.5, demographics 0.3, dialect 0.5 -> 2.3 / 5
-    assert objects.scores["b"] == pytest.approx(2.3 / 5)
+    # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect is the sixth column
+    assert sub == pytest.approx({"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5, "idiolect": 0.55})
+    # a: (0.6 + 0.7 + 0.9 + 0.2 + 0.5 + 0.55) / 6 = 3.45 / 6 = 0.575
+    assert objects.scores["a"] == pytest.approx(0.575)
+    # b: genre 0.4, register 0.6, time 0.5, demographics 0.3, dialect 0.5, idiolect 0.25 -> 2.55 / 6 = 0.425
+    assert objects.scores["b"] == pytest.approx(0.425)
     assert aggs["linguistic-features"].scores == pytest.approx({"a": 0.5, "b": 0.4})
-    # id1 and id2 are not STEB datasets: one row each -> a mean(0.25, 0.75), b mean(0.05, 0.55)
-    assert aggs["idiolect"].scores == pytest.approx({"a": 0.5, "b": 0.3})
     # only r1 is marked: distractor accuracy 0.3 / 0.1 (dl1's 0.99 stays out)
     assert aggs["content-independence"].scores == pytest.approx({"a": 0.3, "b": 0.1})
     assert aggs["content-independence"].inputs == [("r1", "order_alignment")]
-    # definitional = mean(objects, features, idiolect): a (0.58 + 0.5 + 0.5) / 3, b (0.46 + 0.4 + 0.3) / 3
-    assert aggs["definitional"].scores == pytest.approx({"a": 1.58 / 3, "b": 1.16 / 3})
+    # definitional = mean(objects, features, content independence):
+    # a (0.575 + 0.5 + 0.3) / 3 = 1.375 / 3 = 0.458333..., b (0.425 + 0.4 + 0.1) / 3 = 0.925 / 3 = 0.308333...
+    assert aggs["definitional"].scores == pytest.approx({"a": 0.4583333333, "b": 0.3083333333})
+    assert [c.name for c in aggs["definitional"].sub_columns] == ["objects-of-study", "linguistic-features", "content-independence"]
+    assert aggs["definitional"].details["reading"] == "table9"
+
+
+def test_three_groups_reading_by_hand():
+    """steb's steb 0.1 reading stays available under its own names (same table as above)."""
+    table = ResultTable.build(_definitional_table())
+    aggs = _by_name(spec.aggregate(table, None) for spec in three_groups_specs())
+    # five columns: a (0.6 + 0.7 + 0.9 + 0.2 + 0.5) / 5 = 0.58, b (0.4 + 0.6 + 0.5 + 0.3 + 0.5) / 5 = 0.46
+    assert aggs["objects-of-study-five"].scores == pytest.approx({"a": 0.58, "b": 0.46})
+    # id1..id3 are not STEB datasets: one row each -> a mean(0.25, 0.75, 0.95) = 0.65, b mean(0.05, 0.55, 0.35) = 0.316666...
+    assert aggs["idiolect-table13-rows"].scores == pytest.approx({"a": 0.65, "b": 0.3166666667})
+    # mean(objects five, features, idiolect rows): a (0.58 + 0.5 + 0.65) / 3 = 0.576666..., b (0.46 + 0.4 + 0.316666...) / 3 = 0.392222...
+    agg = aggs["definitional-three-groups"]
+    assert agg.scores == pytest.approx({"a": 0.5766666667, "b": 0.3922222222})
+    assert [c.name for c in agg.sub_columns] == ["objects-of-study-five", "linguistic-features", "idiolect-table13-rows"]
+    assert agg.details["reading"] == "three-groups"
+    with pytest.raises(ValueError, match="table9, three-groups"):
+        definitional_score(table, reading="table-9")
+
+
+def test_three_groups_plugin_adds_columns_beside_the_builtin_ones():
+    manager = new_manager(["steb_core.aggregators.three_groups"], entry_points=False, env=False)
+    names = manager.aggregators().names()
+    assert {"definitional", "objects-of-study", "idiolect"} <= set(names)
+    assert {"definitional-three-groups", "objects-of-study-five", "idiolect-table13-rows"} <= set(names)
+    assert "definitional-three-groups" not in new_manager(entry_points=False, env=False).aggregators().names()
 
 
 def test_multilingual_datasets_stay_out_of_definitional_columns():
     recs = _definitional_table() + _rows(
         "pan15_greek", "pair_predefined", "auroc", [0.1, 0.1], ["a", "b"], categories=("idiolect",), applications=("multilingual",), languages=("el",)
     )
+    for agg in (idiolect_score(recs), idiolect_score(recs, reading="three-groups")):
+        assert ("pan15_greek", "pair_predefined") not in agg.inputs
+    assert idiolect_score(recs).scores["a"] == pytest.approx(0.55)
+
+
+def test_idiolect_with_one_part_in_scope_is_that_part():
+    # only AR datasets in scope: the AV part is left out as an empty Table 13 row is -> a mean(0.25) = 0.25
+    recs = [r for r in _definitional_table() if r.dataset == "id1"]
     agg = idiolect_score(recs)
-    assert ("pan15_greek", "pair_predefined") not in agg.inputs
-    assert agg.scores["a"] == pytest.approx(0.5)
+    assert agg.scores == pytest.approx({"a": 0.25, "b": 0.05})
+    assert [r.label for r in agg.rows] == ["AR"]
+    # an idiolect dataset tagged neither AV nor AR feeds no part: no column, and the report says why
+    none = idiolect_score(_rows("id9", "retrieval", "mrr", [0.5, 0.5], ["a", "b"], categories=("idiolect",)))
+    assert none.scores == {"a": None, "b": None} and "'AV' or 'AR'" in none.structural_gap
+    assert none.details["idiolect_datasets_in_neither_part"] == ["id9"]
 
 
 def test_objects_of_study_needs_every_column():

@@ -93,48 +93,81 @@ def test_demographics_rows_blog_and_pastel():
     assert column.scores["a"] == pytest.approx(0.4)  # pooled over the 10 inputs it would be 0.46
 
 
-def test_idiolect_pan_rows_collapse_tasks_and_levels_and_skip_non_english():
+def _idiolect_records():
+    """Real catalogue names with the tags their plugins give them (PAN18 SC is tagged AV but is not AV overall)."""
     idio = {"categories": ("idiolect",)}
-    recs = [
-        rec("pan23_style_change_easy", "pair_predefined", 0.9, **idio),
-        rec("pan23_style_change_medium", "pair_predefined", 0.7, **idio),
-        rec("pan23_style_change_hard", "pair_predefined", 0.5, **idio),
-        rec("pan18_style_change", "pair_predefined", 0.6, **idio),
-        rec("pan18_cross_domain_authorship_attribution_english", "retrieval", 0.2, **idio),
-        rec("enron_authorship_corpus", "pair_predefined", 0.8, **idio),
+    return [
+        rec("pan23_style_change_easy", "pair_predefined", 0.9, applications=("AV", "AV-easy"), **idio),
+        rec("pan23_style_change_medium", "pair_predefined", 0.7, applications=("AV", "AV-medium"), **idio),
+        rec("pan23_style_change_hard", "pair_predefined", 0.5, applications=("AV", "AV-hard"), **idio),
+        rec("pan18_style_change", "pair_predefined", 0.6, applications=("AV",), **idio),
+        rec("pan18_cross_domain_authorship_attribution_english", "retrieval", 0.2, applications=("AR",), **idio),
+        rec("enron_authorship_corpus", "pair_predefined", 0.8, applications=("AV",), **idio),
+        rec("amazon", "retrieval", 0.4, applications=("AR",), **idio),
         rec("pan13_authorship_verification_greek_test", "pair_predefined", 0.0, applications=("multilingual",), languages=("el",), **idio),
     ]
-    agg = idiolect_score(ResultTable.build(recs))
-    # PAN23 mean(0.9, 0.7, 0.5) = 0.7; PAN18 mean(0.6, 0.2) = 0.4; Enron 0.8 -> 1.9 / 3 (pooled: 4.3 / 6)
-    assert [r.label for r in agg.rows] == ["Enron", "PAN18", "PAN23"]
-    assert agg.scores["a"] == pytest.approx(1.9 / 3)
+
+
+def test_idiolect_is_the_mean_of_av_overall_and_ar():
+    table = ResultTable.build(_idiolect_records())
+    agg = idiolect_score(table)
+    # AV overall = mean(PAN23 0.9, 0.7, 0.5, Enron 0.8) = 2.9 / 4 = 0.725 (PAN18 SC left out, as in Table 4);
+    # AR = mean(PAN18 AA 0.2, Amazon 0.4) = 0.3; idiolect = (0.725 + 0.3) / 2 = 0.5125
+    assert agg.scores["a"] == pytest.approx(0.5125)
+    assert [(r.label, round(r.scores["a"], 9)) for r in agg.rows] == [("AV overall", 0.725), ("AR", 0.3)]
+    # the same two columns as the applications table
+    av = application_score("AV", "av", "AV", 70)(table)
+    ar = application_score("AR", "ar", "AR", 80)(table)
+    assert agg.scores["a"] == pytest.approx((av.scores["a"] + ar.scores["a"]) / 2)
+    assert ("pan18_style_change", "pair_predefined") not in agg.inputs
+    assert ("pan13_authorship_verification_greek_test", "pair_predefined") not in agg.inputs
+    assert agg.details["idiolect_datasets_in_neither_part"] == ["pan18_style_change"]
+
+
+def test_idiolect_table13_rows_split_pan18_and_collapse_levels():
+    agg = idiolect_score(ResultTable.build(_idiolect_records()), reading="three-groups")
+    # rows: Enron 0.8; PAN18 SC 0.6 and PAN18 cross-domain AA 0.2 (two rows of Table 13); PAN23 mean(0.9, 0.7, 0.5) = 0.7;
+    # Amazon 0.4 -> 2.7 / 5 = 0.54 (one merged PAN18 row would give 2.3 / 4 = 0.575; a pool of the 7 inputs 4.1 / 7)
+    assert [r.label for r in agg.rows] == ["Enron", "PAN18 SC", "PAN18 cross-domain AA", "PAN23", "Amazon"]
+    assert agg.scores["a"] == pytest.approx(0.54)
     assert ("pan13_authorship_verification_greek_test", "pair_predefined") not in agg.inputs
 
 
 def _one_row_per_column(enc, values):
-    """genre, register, time, demographics, dialect, features, idiolect: one dataset each."""
-    g, r, t, d, dl, f, i = values
+    """genre, register (+ its distractor accuracy), time, demographics, dialect, features, AV, AR: one dataset each."""
+    g, r, ci, t, d, dl, f, av, ar = values
     return [
         rec("core", "clustering", g, enc, categories=("genre",)),
-        rec("ASSET", "order_alignment", r, enc, extra={"distractor_accuracy": 0.0}, categories=("register",)),
+        # ASSET is a Register row (plain accuracy) and a content-independence row (distractor accuracy)
+        rec("ASSET", "order_alignment", r, enc, extra={"distractor_accuracy": ci}, categories=("register",)),
         rec("bible_versions", "clustering", t, enc, categories=("time",)),
         rec("fce_l1", "clustering", d, enc, categories=("demographics",)),
         rec("eWAVE", "clustering", dl, enc, categories=("dialect",)),
         rec("probing_blog", "probing", f, enc, categories=("linguistic-feature",)),
-        rec("amazon", "retrieval", i, enc, categories=("idiolect",)),
+        rec("enron_authorship_corpus", "pair_predefined", av, enc, categories=("idiolect",), applications=("AV",)),
+        rec("amazon", "retrieval", ar, enc, categories=("idiolect",), applications=("AR",)),
     ]
 
 
 def test_object_of_study_and_overall_definitional_average():
-    recs = _one_row_per_column("a", (0.2, 0.4, 0.6, 0.8, 1.0, 0.3, 0.9)) + _one_row_per_column("b", (0.1, 0.1, 0.1, 0.1, 0.1, 0.7, 0.4))
+    recs = _one_row_per_column("a", (0.2, 0.4, 0.3, 0.6, 0.8, 1.0, 0.3, 0.9, 0.5)) + _one_row_per_column(
+        "b", (0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.7, 0.3, 0.1)
+    )
     table = ResultTable.build(recs)
+    # idiolect = (AV + AR) / 2: a (0.9 + 0.5) / 2 = 0.7; b (0.3 + 0.1) / 2 = 0.2
+    assert idiolect_score(table).scores == pytest.approx({"a": 0.7, "b": 0.2})
     objects = objects_of_study_score(table)
-    # a: mean(0.2, 0.4, 0.6, 0.8, 1.0) = 0.6; b: 0.1
-    assert objects.scores == pytest.approx({"a": 0.6, "b": 0.1})
+    # six columns: a (0.2 + 0.4 + 0.6 + 0.8 + 1.0 + 0.7) / 6 = 3.7 / 6 = 0.616666...; b (5 * 0.1 + 0.2) / 6 = 0.116666...
+    assert objects.scores == pytest.approx({"a": 0.6166666667, "b": 0.1166666667})
+    assert content_independence_score(table).scores == pytest.approx({"a": 0.3, "b": 0.1})
     overall = definitional_score(table)
-    # mean of the three groups: a (0.6 + 0.3 + 0.9) / 3 = 0.6; b (0.1 + 0.7 + 0.4) / 3 = 0.4
-    assert overall.scores == pytest.approx({"a": 0.6, "b": 0.4})
-    assert [c.name for c in overall.sub_columns] == ["objects-of-study", "linguistic-features", "idiolect"]
+    # mean(objects, features, content independence): a (0.616666... + 0.3 + 0.3) / 3 = 1.216666... / 3 = 0.405555...;
+    # b (0.116666... + 0.7 + 0.1) / 3 = 0.916666... / 3 = 0.305555...
+    assert overall.scores == pytest.approx({"a": 0.4055555556, "b": 0.3055555556})
+    assert [c.name for c in overall.sub_columns] == ["objects-of-study", "linguistic-features", "content-independence"]
+    # the steb 0.1 reading: mean(objects of five, features, idiolect rows Enron/Amazon):
+    # a (0.6 + 0.3 + 0.7) / 3 = 0.533333...; b (0.1 + 0.7 + 0.2) / 3 = 0.333333...
+    assert definitional_score(table, reading="three-groups").scores == pytest.approx({"a": 0.5333333333, "b": 0.3333333333})
 
 
 def test_unknown_datasets_use_their_tags_as_their_own_rows():
