@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from .errors import DataValidationError, DatasetNotFoundError
-from .io import located, sample_per_class, seeded_rng
+from .io import located, parse_json, read_delimited_rows, sample_per_class, seeded_rng
 from .records import (
     SHAPES,
     DatasetBundle,
@@ -177,11 +177,12 @@ def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter:
 def _read_delimited(path: Path, delimiter: str, header: bool) -> Iterator[Row]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     with _open_text(path) as handle:
-        reader = csv.reader(handle, delimiter=delimiter)
+        # strict quoting, and no quote may swallow the rows after it (read_delimited_rows says where)
+        records = read_delimited_rows(handle, path=path, delimiter=delimiter, header=header)
         names: list[Any] | None = None
         if header:
             try:
-                names = next(reader)
+                _, names = next(records)
             except UnicodeDecodeError as exc:
                 raise _utf8_error(path, exc, None, delimiter, header) from None
             except StopIteration:
@@ -190,18 +191,15 @@ def _read_delimited(path: Path, delimiter: str, header: bool) -> Iterator[Row]:
             if dupes:
                 raise DataValidationError(f"repeats column name(s) {dupes}", path=path, record="header")
         n = 0
-        rows = iter(reader)
         while True:
             try:
-                fields = next(rows)
+                line, fields = next(records)
             except StopIteration:
                 break
             except UnicodeDecodeError as exc:
                 raise _utf8_error(path, exc, n + 1, delimiter, header) from None
-            if not fields:
-                continue  # blank line
             n += 1
-            where = f"row {n} (line {reader.line_num})"
+            where = f"row {n} (line {line})"
             if names is None:
                 yield where, dict(enumerate(fields))
                 continue
@@ -222,10 +220,7 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
             if not line.strip():
                 continue
             where = f"line {lineno}"
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=where, expected="one JSON object per line") from None
+            obj = parse_json(line, path=path, record=where, expected="one JSON object per line")
             if not isinstance(obj, dict):
                 raise DataValidationError(f"is a JSON {type(obj).__name__}", path=path, record=where, expected="a JSON object")
             yield where, obj
@@ -233,10 +228,7 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
 
 def _read_json_array(path: Path) -> Iterator[Row]:
     with _open_text(path) as handle:
-        try:
-            data = json.load(handle)
-        except json.JSONDecodeError as exc:
-            raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}", expected="a JSON array of objects") from None
+        data = parse_json(handle.read(), path=path, expected="a JSON array of objects")
     if isinstance(data, dict):  # {"data": [...]} and similar single-key wrappers
         lists = [v for v in data.values() if isinstance(v, list)]
         if len(lists) != 1:
@@ -412,6 +404,7 @@ def records_from_rows(
     p = Path(path) if path is not None else None
     stats = stats if stats is not None else Counter()
     grouped: dict[tuple[str, str, Any], list[str]] = {}
+    ids: dict[str, tuple[str, Any]] = {}  # id -> (where first seen, what it names)
     out: list[Any] = []
     for loc, row in rows:
         stats["rows"] += 1
@@ -425,13 +418,37 @@ def records_from_rows(
         if shape == "retrieval":
             for key, texts in made:
                 grouped.setdefault(key, []).extend(texts)
+                if key[2] is not None:
+                    _check_id(ids, key[2], key[1], "another author", p, loc, mapping)
         else:
+            for rec in made:
+                if rec.id is not None:
+                    _check_id(ids, rec.id, _id_content(rec), "another text" if isinstance(rec, LabelledText) else "other texts or values", p, loc, mapping)
             out.extend(made)
     if shape == "retrieval":
         for (side, author, cid), texts in grouped.items():
             with located(p, f"{side} collection of author '{author}'"):
                 out.append((side, TextCollection(author=author, texts_=tuple(texts), id=None if cid is None else str(cid))))
     return out
+
+
+def _id_content(rec: Any) -> Any:
+    """What an id stands for: the record without its id. A labelled text's label is left out, since one text
+    may carry several labels (one record per label, as multi-label corpora are stored)."""
+    if isinstance(rec, LabelledText):
+        return rec.text
+    return tuple(getattr(rec, f) for f in rec.__dataclass_fields__ if f != "id")
+
+
+def _check_id(ids: dict[str, tuple[str, Any]], rid: str, content: Any, what: str, path: Path | None, loc: str,
+              mapping: Mapping[str, Any]) -> None:
+    """Refuse an id that names two different records (a row copied and edited, rows shifted by a broken quote):
+    which of the two is right cannot be known, and a join by id downstream would pick one silently."""
+    first = ids.setdefault(rid, (loc, content))
+    if first[1] != content:
+        raise DataValidationError(
+            f"id {rid!r} was first used at {first[0]}, with {what}", path=path, record=loc, field=str(mapping.get("id", "id")), expected="each id to name one record",
+        )
 
 
 def _in_column(exc: DataValidationError, mapping: Mapping[str, Any]) -> DataValidationError:

@@ -23,6 +23,8 @@ __all__ = [
     "read_text",
     "read_lines",
     "read_json",
+    "parse_json",
+    "reject_duplicate_keys",
     "iter_jsonl",
     "read_tsv",
     "require_field",
@@ -33,6 +35,8 @@ __all__ = [
     "seeded_rng",
     "release_path",
     "unique_keys",
+    "read_delimited_rows",
+    "swallowed_rows",
 ]
 
 T = TypeVar("T")
@@ -60,12 +64,52 @@ def read_lines(path: str | Path, *, keep_empty: bool = False) -> list[str]:
     return lines if keep_empty else [ln for ln in lines if ln.strip()]
 
 
-def read_json(path: str | Path) -> Any:
-    text = read_text(path)
+def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :mod:`json`: an object naming one key twice is an error, not the last value.
+
+    Why: the JSON standard leaves duplicate keys undefined and Python keeps the last one silently, so a
+    truth file with ``"changes"`` twice would score the second list with exit status 0. Every JSON
+    reader of steb and its plugins parses through this hook (via :func:`parse_json`, :func:`read_json`,
+    :func:`iter_jsonl`); the error names the key as the field, and the caller adds file and record.
+    """
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            break
+        seen.add(key)
+    values = [v for k, v in pairs if k == key]
+    raise DataValidationError(
+        f"appears {len(values)} times in one JSON object (values {', '.join(repr(v)[:40] for v in values)})",
+        field=key, expected="each key once per object (JSON readers would silently keep the last)",
+    )
+
+
+_STRICT_DECODER = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
+
+
+def parse_json(text: str, *, path: str | Path | None = None, record: str | int | None = None, expected: str = "a JSON document") -> Any:
+    """``text`` parsed as JSON, refusing objects with a duplicate key; errors name ``path`` and ``record``.
+
+    Syntax errors without a ``record`` are located at their line. This is the one JSON parser for
+    data files: loaders and plugins call it (or :func:`read_json` / :func:`iter_jsonl`) instead of
+    ``json.loads`` so no reader can let a repeated key overwrite a label.
+    """
     try:
-        return json.loads(text)
+        return _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}", expected="a JSON document") from None
+        where = record if record is not None else f"line {exc.lineno}"
+        raise DataValidationError(f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})" if record is not None
+                                  else f"invalid JSON: {exc.msg}", path=path, record=where, expected=expected) from None
+    except DataValidationError as exc:
+        raise exc.located(path=path, record=record) from None
+
+
+def read_json(path: str | Path, *, record: str | int | None = None) -> Any:
+    """A JSON file (UTF-8, BOM dropped) parsed by :func:`parse_json`: duplicate keys are refused."""
+    return parse_json(read_text(path), path=path, record=record)
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -77,10 +121,7 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         for lineno, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=f"line {lineno}", expected="one JSON object per line") from None
+            obj = parse_json(line, path=path, record=f"line {lineno}", expected="one JSON object per line")
             if not isinstance(obj, dict):
                 raise DataValidationError(f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object")
             yield lineno, obj
@@ -90,23 +131,144 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
     """Rows of a delimited file with a header row, read by column name (quoted newlines allowed).
 
     ``required`` columns must be present in the header; the error lists what the file has instead.
+    Quoting is checked by :func:`read_delimited_rows`: an unbalanced quote that would merge the rows
+    after it into one value is an error naming the row and column.
     """
     path = Path(path)
     text = read_text(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    reader = csv.DictReader(text.splitlines(keepends=True), delimiter=delimiter)
-    header = reader.fieldnames or []
+    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter)
+    header = next(records, (0, []))[1]
     missing = [c for c in required if c not in header]
     if missing:
         raise DataValidationError(
             f"missing column(s) {missing}; the header has {header}", path=path, record="header", expected=f"columns {list(required)}"
         )
     rows = []
-    for i, row in enumerate(reader, start=1):
-        if None in row:
-            raise DataValidationError(f"has {len(header) + len(row[None])} fields for {len(header)} columns", path=path, record=f"row {i}")
+    for i, (line, fields) in enumerate(records, start=1):
+        if len(fields) > len(header):
+            raise DataValidationError(f"has {len(fields)} fields for {len(header)} columns", path=path, record=f"row {i}")
+        row = dict(zip(header, fields))
+        for name in header[len(fields):]:
+            row.setdefault(name, None)  # type: ignore[arg-type]  # csv.DictReader's restval
         rows.append(row)
     return rows
+
+
+#: a quoted field holding at least this many lines that look like rows of the file swallowed them
+_SWALLOWED_MIN_ROWS = 2
+
+
+def swallowed_rows(fields: Sequence[str], width: int, delimiter: str) -> tuple[int, int] | None:
+    """``(field index, rows)`` when a parsed field holds lines that are rows of the file, else None.
+
+    Why: a quote opened and never closed (``1,"He said hi,a``) makes the csv module read every
+    following line into that one field until the next quote closes it; the record still has the
+    right number of fields, so 20 rows vanish with exit status 0. Lines *inside* the field (not the
+    first, which is the rest of the opening row, nor the last, which is the start of the row whose
+    quote closed it) that parse into exactly ``width`` fields are counted; at least two, and at least
+    half of the field's non-empty inner lines, is taken as swallowed rows. Prose spanning lines rarely
+    has exactly ``width - 1`` delimiters on most of its lines; a one-column file cannot tell, so it is
+    never flagged.
+    """
+    if width < 2:
+        return None
+    for i, value in enumerate(fields):
+        if "\n" not in value:
+            continue
+        inner = [ln.rstrip("\r") for ln in value.split("\n")[1:-1]]
+        inner = [ln for ln in inner if ln.strip()]
+        if len(inner) < _SWALLOWED_MIN_ROWS:
+            continue
+        rows = sum(1 for ln in inner if len(next(csv.reader([ln], delimiter=delimiter), [])) == width)
+        if rows >= _SWALLOWED_MIN_ROWS and 2 * rows >= len(inner):
+            return i, rows
+    return None
+
+
+def open_quote_field(line: str, delimiter: str, quotechar: str = '"') -> int | None:
+    """Index of the field on a record's first physical line whose quote is not closed properly: closed and
+    followed by something other than the delimiter, or still open at the end of the line. Used to name
+    the column when the csv module reports a quoting error for the record (strict mode)."""
+    index, i, n = 0, 0, len(line)
+    while i <= n:
+        if i < n and line[i] == quotechar:
+            i += 1
+            while True:
+                j = line.find(quotechar, i)
+                if j < 0:
+                    return index  # open to the end of the line
+                if line[j + 1:j + 2] == quotechar:  # "" inside a quoted value
+                    i = j + 2
+                    continue
+                i = j + 1
+                break
+            if i < n and line[i] != delimiter:
+                return index
+        else:
+            j = line.find(delimiter, i)
+            i = n if j < 0 else j
+        if i >= n:
+            return None
+        index += 1
+        i += 1
+    return None
+
+
+def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True) -> Iterator[tuple[int, list[str]]]:
+    """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken quoting.
+
+    The csv module runs in strict mode (a quote closed in the middle of a value, or never closed before
+    the end of the file, is an error instead of a silent merge of lines), and every record is checked
+    by :func:`swallowed_rows` against the width of the first record (the header, or the first row of a
+    headerless file). Errors name the file, the record (its data row number, counted from 1 after the
+    header, and its first line) and the column. ``handle`` must be opened with ``newline=""``.
+    """
+    lines: list[str] = []  # the physical lines of the record being read, to locate a quoting error
+
+    def physical() -> Iterator[str]:
+        for line in handle:
+            lines.append(line)
+            yield line
+
+    reader = csv.reader(physical(), delimiter=delimiter, strict=True)
+    first_record: list[str] | None = None
+    names: list[str] | None = None  # column names for messages
+    records = 0
+    while True:
+        lines.clear()
+        start = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            first = lines[0] if lines else ""
+            col = open_quote_field(first.rstrip("\r\n"), delimiter)
+            name = None if col is None else (names[col] if names and col < len(names) else f"column {col}")
+            row = "header" if header and records == 0 else f"row {records + 1 - int(header)}"
+            raise DataValidationError(
+                f"has an unbalanced quote ({exc}); the value opened with a quote at line {start} is not closed where the value ends, "
+                f"so the lines after it would be read into it", path=path, record=f"{row} (line {start})",
+                field=name, expected='a quoted value closed by a quote followed by the delimiter (a quote inside it written twice: "")',
+            ) from None
+        if not fields:
+            continue
+        records += 1
+        if first_record is None:
+            first_record = fields
+            names = fields if header else None
+        swallowed = swallowed_rows(fields, len(first_record), delimiter)
+        if swallowed is not None:
+            col, n = swallowed
+            name = names[col] if names and col < len(names) else f"column {col}"
+            row = "header" if header and records == 1 else f"row {records - int(header)}"
+            raise DataValidationError(
+                f"holds {n} lines that look like rows of this file (lines {start}-{reader.line_num}): a quote opened at line {start} "
+                f"is closed only at line {reader.line_num}", path=path, record=f"{row} (line {start})", field=name,
+                expected="each row on its own (check the quoting of this value)",
+            )
+        yield start, fields
 
 
 def require_field(

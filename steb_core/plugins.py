@@ -21,6 +21,7 @@ The plugin manager is the only global state in steb (see :func:`get_manager`).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -75,6 +76,14 @@ class PluginInfo:
     source: str  # "builtin", "entry point", "--plugin", "STEB_PLUGINS"
     location: str
     version: str | None = None
+    #: for a local plugin (no distribution, so no version): a hash of its source files, which stands in
+    #: for the version wherever results and vectors are keyed (see :meth:`StebPlugins.provider_version`)
+    content_hash: str | None = None
+
+    @property
+    def local(self) -> bool:
+        """A plugin the user named as a module or ``.py`` file (or registered in memory), not installed."""
+        return self.source in NAMED_SOURCES
 
 
 @dataclass
@@ -164,11 +173,12 @@ class StebPlugins:
         return any(n and n.lower() in self.disabled for n in names)
 
     # -- loading -------------------------------------------------------------------------------
-    def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None) -> None:
+    def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None,
+                         content_hash: str | None = None) -> None:
         if self.pm.is_registered(module) or self.pm.get_plugin(name) is not None:
             return
         self.pm.register(module, name=name)
-        self.loaded.append(PluginInfo(name, source, location, version))
+        self.loaded.append(PluginInfo(name, source, location, version, content_hash))
         self._registries.clear()
 
     def load_builtins(self) -> None:
@@ -210,7 +220,16 @@ class StebPlugins:
             except (Exception, SystemExit) as exc:
                 self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
-            self._register_module(module, spec, source, getattr(module, "__file__", None) or spec)
+            self._register_module(module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module))
+
+    def provider_version(self, provider: str) -> tuple[str | None, bool]:
+        """(version, local) of a loaded plugin: its distribution version, or for a local plugin the hash of its
+        source files (so editing a local encoder's weights seed or a local dataset's file is another
+        version), and whether it is local. (None, False) for an unknown name."""
+        info = next((p for p in self.loaded if p.name == provider), None)
+        if info is None:
+            return None, False
+        return info.version or info.content_hash, info.local
 
     def load_env(self) -> None:
         value = os.environ.get(ENV_VAR, "")
@@ -308,13 +327,33 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def source_hash(module: ModuleType) -> str | None:
+    """sha256 of a local plugin's source: its ``.py`` file, or every ``.py`` file of its package (names and
+    contents, in sorted order). None when the module has no file (built in memory)."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    path = Path(file)
+    files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+    digest = hashlib.sha256()
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            continue
+        digest.update(str(f.relative_to(path.parent)).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return "src-" + digest.hexdigest()[:16]
+
+
 def import_local_module(spec: str) -> ModuleType:
     """Import a local plugin given as a dotted module name or a path to a ``.py`` file."""
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
         if not path.is_file():
             raise PluginError(f"plugin file {path} does not exist")
-        mod_name = f"steb_local_plugin_{path.stem}_{abs(hash(str(path))) & 0xFFFFFF:x}"
+        # stable across processes (str hashes are salted per process): a class defined here keeps its
+        # qualified name from run to run, so identities built from it (and resume) hold
+        mod_name = f"steb_local_plugin_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
         if mod_name in sys.modules:
             return sys.modules[mod_name]
         module_spec = importlib.util.spec_from_file_location(mod_name, path)

@@ -9,7 +9,9 @@ and construction cost matters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import struct
+from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Iterator, Mapping
 
 from .errors import DataValidationError
@@ -23,6 +25,7 @@ __all__ = [
     "FeatureText",
     "DatasetBundle",
     "SHAPES",
+    "data_fingerprint",
 ]
 
 
@@ -274,9 +277,62 @@ class DatasetBundle:
                 for rec in value:
                     yield from rec.texts()
 
+    def fingerprint(self, shape: str) -> str:
+        """:func:`data_fingerprint` of one shape's records (what the tasks of that shape see), '' if absent."""
+        value = self.get(shape)
+        return "" if value is None else data_fingerprint([shape, value])
+
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for name in self.shapes():
             value = getattr(self, name)
             out[name] = len(value.queries) + len(value.targets) if name == "retrieval" else len(value)
         return out
+
+
+def data_fingerprint(value: Any) -> str:
+    """A content hash of task-shaped records (a shape's list, a :class:`RetrievalSet`, a whole bundle's shape).
+
+    Why: a stored result may be reused only for the data it was computed on. The hash covers every
+    field of every record in order (texts, labels, answers, pair flags, groups, ids, feature values),
+    so flipping one label, editing one text, re-sampling or re-ordering gives another fingerprint,
+    while where the files live (``bundle.info`` paths) does not count. Each value is written with its
+    type and length (no separator can be forged by a text), floats bit-exactly (``float.hex``), and
+    mappings in sorted key order. blake2b over the already loaded strings: cheap next to encoding.
+    """
+    h = hashlib.blake2b(digest_size=16, person=b"steb-data-v1")
+    _feed(h, value)
+    return h.hexdigest()
+
+
+def _feed(h: Any, value: Any) -> None:
+    if isinstance(value, str):
+        raw = value.encode("utf-8", "surrogatepass")
+        h.update(b"s" + struct.pack("<Q", len(raw)))
+        h.update(raw)
+    elif value is None:
+        h.update(b"n")
+    elif isinstance(value, bool):
+        h.update(b"T" if value else b"F")
+    elif isinstance(value, int):
+        h.update(b"i" + str(value).encode() + b";")
+    elif isinstance(value, float):
+        h.update(b"f" + value.hex().encode() + b";")
+    elif isinstance(value, (list, tuple)):
+        h.update(b"l" + struct.pack("<Q", len(value)))
+        for item in value:
+            _feed(h, item)
+    elif isinstance(value, Mapping):
+        h.update(b"m" + struct.pack("<Q", len(value)))
+        for key in sorted(value, key=str):
+            _feed(h, str(key))
+            _feed(h, value[key])
+    elif hasattr(value, "__dataclass_fields__"):
+        h.update(b"d")
+        _feed(h, type(value).__name__)
+        for f in fields(value):
+            _feed(h, getattr(value, f.name))
+    elif hasattr(value, "item"):  # numpy scalars in feature values
+        _feed(h, value.item())
+    else:
+        raise TypeError(f"cannot fingerprint a {type(value).__name__} in a dataset record")

@@ -2,8 +2,10 @@
 
 A record carries everything needed to cite or reproduce the number: the metrics, the encoder identity
 (fingerprint, options, revision), the dataset version and sampling info, the long-text protocol, the
-seed, library versions, timings and text counts. ``run_key`` hashes the inputs that determine the
-result; a re-run skips any (encoder, dataset, task) whose file already has the same key (resume).
+seed, library versions, timings and text counts, and a fingerprint of the loaded data with the version
+of the plugin that provided it. ``run_key`` hashes the inputs that determine the result, the data
+fingerprint among them; a re-run skips any (encoder, dataset, task) whose file already has the same
+key (resume), and recomputes one whose data changed.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import DataValidationError
-from .io import atomic_write_text
+from .io import atomic_write_text, parse_json
 
 __all__ = ["SCHEMA", "ResultRecord", "result_path", "slug", "load_results", "library_versions", "run_key"]
 
@@ -60,6 +62,12 @@ class ResultRecord:
     steb_protocol: str = ""
     #: metrics shown next to the main score wherever it appears, e.g. {"accuracy": 1.0} next to the distractor accuracy
     companions: dict[str, Any] = field(default_factory=dict)
+    #: content hash of the records the task saw (``DatasetBundle.fingerprint``): a result is reused only
+    #: for the same data, and ``steb report`` flags encoders compared on different data
+    data_fingerprint: str = ""
+    #: the plugin that provided the dataset and its distribution version ('' when unknown or in-memory)
+    dataset_provider: str = ""
+    dataset_provider_version: str = ""
     #: sha256 of the record's content (all fields but this one): a hand-edited result is not reused
     content_hash: str = ""
 
@@ -97,10 +105,9 @@ class ResultRecord:
 
     @classmethod
     def read(cls, path: str | Path) -> "ResultRecord":
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataValidationError(f"invalid JSON: {exc.msg}", path=path, record=f"line {exc.lineno}") from None
+        data = parse_json(Path(path).read_text(encoding="utf-8"), path=path, expected="a steb result record")
+        if not isinstance(data, dict):
+            raise DataValidationError(f"is a JSON {type(data).__name__}", path=path, expected="a steb result record")
         return cls.from_dict(data, path=path)
 
 
@@ -129,9 +136,10 @@ def load_results(output_dir: str | Path) -> Iterator[ResultRecord]:
         if path.name.startswith("."):
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise DataValidationError("is not valid JSON", path=path, expected="a steb result record") from None
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DataValidationError("is not valid UTF-8", path=path, expected="a steb result record") from None
+        data = parse_json(text, path=path, expected="a steb result record")  # a key twice is refused, not the last kept
         if isinstance(data, dict) and data.get("schema") == SCHEMA:
             yield ResultRecord.from_dict(data, path=path)
 

@@ -2,10 +2,16 @@
 
 A run goes through five named phases (see :class:`_Run`), and why each is where it is:
 
-1. **plan** -- which (dataset, task) results are still missing: a stored result with the same
-   ``run_key`` (encoder identity, dataset and task versions, protocol, seed) and an intact content
-   hash is reused. This is what makes a re-run after Ctrl-C or a crash resume where it stopped.
-2. **load** -- datasets are loaded one at a time and gathered into groups that fit ``max_memory``
+1. **plan** -- which (dataset, task) results the selection asks for, and the parts of their
+   ``run_key`` known before any data is read (encoder identity, dataset and task versions, the
+   providing plugin's version, protocol, seed).
+2. **load** -- each dataset is loaded and its task-shaped records are fingerprinted
+   (:meth:`DatasetBundle.fingerprint`); the fingerprint completes the run key, and a stored result
+   with the same key and an intact content hash is reused. This is what makes a re-run after Ctrl-C
+   or a crash resume where it stopped, and why a result is never reused for other data (an edited
+   release, another ``--data-dir``, a plugin upgrade that ships other files): loading is cheap next
+   to encoding, so every run loads what it reports on. Datasets are loaded one at a time and
+   gathered into groups that fit ``max_memory``
    (default: one dataset per group), so peak memory is set by the largest dataset, not by the run.
    A group is sized by the cached vectors' dimension; until the cache knows it (the first dataset of
    a new model), that dataset forms a group of its own.
@@ -216,8 +222,7 @@ def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any
             if bad:
                 raise StebError(f"encoder '{encoder}' does not take option {bad.group(1)}; it accepts: {accepted}") from None
             raise StebError(f"encoder '{encoder}' could not be built with options {dict(options)}: {exc} (accepted options: {accepted})") from None
-        provider = registry.provider(encoder)
-        version = next((p.version for p in plugins.loaded if p.name == provider), None)
+        version, _ = plugins.provider_version(registry.provider(encoder))  # a local plugin: its source hash
         ref = EncoderRef(encoder, dict(options), True, local_plugins, obj)
         return obj, ref, encoder, spec.family, version
     if not callable(getattr(encoder, "encode", None)) and not has_similarity(encoder):
@@ -236,11 +241,15 @@ def _adapt(encoder: Any) -> Any:
 
 @dataclass
 class _Pending:
-    """Planned work for one dataset: the tasks still to run and their run keys."""
+    """Planned work for one dataset: its tasks, the run-key parts known before loading, and (once the
+    data is loaded) the full run keys and the data fingerprint of each shape the tasks read."""
 
     spec: DatasetSpec
     tasks: list[TaskSpec]
-    keys: dict[str, str]
+    parts: dict[str, dict[str, Any]]
+    provider: tuple[str, str] = ("", "")
+    keys: dict[str, str] = field(default_factory=dict)
+    fingerprints: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -290,6 +299,9 @@ class _Run:
         self.seen_hashes: set[str] = set()
         self.cache: EmbeddingCache | None = None
         self.executor: Executor | None = None
+        #: build the cache and the executor on first need (see :meth:`open_backends`)
+        self.make_cache: Callable[[], EmbeddingCache | None] = lambda: None
+        self.make_executor: Callable[[], Executor] = LocalExecutor
         self.encode_seconds = 0.0
 
     def info(self) -> dict[str, Any]:
@@ -316,7 +328,8 @@ class _Run:
         plan: list[_Pending] = []
         for spec, task_names in selection:
             pending: list[TaskSpec] = []
-            keys: dict[str, str] = {}
+            parts: dict[str, dict[str, Any]] = {}
+            provider = self.provider_of(spec)
             for task_name in task_names:
                 if only_tasks and task_name not in only_tasks:
                     continue
@@ -327,33 +340,77 @@ class _Run:
                 if task.needs_vectors and not self.vectors_ok:
                     self.summary.skipped.append((spec.name, task_name, "encoder is similarity-only; task needs vectors"))
                     continue
-                key = run_key(encoder=self.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
-                              task_version=task.version, protocol=self.proto.key(), seed=self.seed,
-                              dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION)
-                keys[task.name] = key
-                stored = None if self.overwrite else self._stored(spec.name, task.name, key)
-                if stored is not None:
-                    self.summary.reused.append(stored)
-                    continue
+                parts[task.name] = dict(
+                    encoder=self.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
+                    task_version=task.version, protocol=self.proto.key(), seed=self.seed,
+                    dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION)
                 pending.append(task)
             if pending:
-                plan.append(_Pending(spec, pending, keys))
+                plan.append(_Pending(spec, pending, parts, provider))
         return plan
 
-    def _stored(self, dataset: str, task: str, key: str) -> ResultRecord | None:
-        path = result_path(self.output_dir, self.name, dataset, task)
+    def provider_of(self, spec: DatasetSpec) -> tuple[str, str]:
+        """(plugin name, its distribution version) of the plugin that registered ``spec``; ('', '') for a spec
+        object no plugin registered (``dataset_from``: its version is already a hash of its content)."""
+        registry = self.manager.datasets()
+        if spec.name not in registry or registry.get(spec.name) is not spec:
+            return "", ""
+        name = registry.provider(spec.name)
+        version, _ = self.manager.provider_version(name)  # a local plugin: its source hash
+        return name, version or ""
+
+    def _complete_keys(self, pending: _Pending, bundle: DatasetBundle) -> None:
+        """Fingerprint each shape the tasks read (once per shape) and finish their run keys with it."""
+        for task in pending.tasks:
+            if task.shape not in pending.fingerprints:
+                pending.fingerprints[task.shape] = bundle.fingerprint(task.shape)
+            pending.keys[task.name] = run_key(**pending.parts[task.name], data_fingerprint=pending.fingerprints[task.shape],
+                                              dataset_provider_version=pending.provider[1])
+
+    def _reuse(self, pending: _Pending) -> None:
+        """Move the tasks whose stored result has the full run key (same data) to ``summary.reused``."""
+        if self.overwrite:
+            return
+        left = []
+        for task in pending.tasks:
+            stored = self._stored(pending, task)
+            if stored is None:
+                left.append(task)
+            else:
+                self.summary.reused.append(stored)
+        pending.tasks = left
+
+    def _stored(self, pending: _Pending, task: TaskSpec) -> ResultRecord | None:
+        path = result_path(self.output_dir, self.name, pending.spec.name, task.name)
         if not path.exists():
             return None
         try:
             stored = ResultRecord.read(path)
         except DataValidationError:
             return None
-        if stored.run_key != key:
+        if stored.run_key != pending.keys[task.name]:
+            self._why_stale(path, stored, pending, task)
             return None
         if not stored.verified():
             self.summary.notes.append(f"stored result {path} does not match its content hash (edited by hand?); recomputing it")
             return None
         return stored
+
+    def _why_stale(self, path: Path, stored: ResultRecord, pending: _Pending, task: TaskSpec) -> None:
+        """A note when a stored result differs only in its data (or predates data fingerprints), so the user
+        sees why a number they had is recomputed; other differences (encoder, protocol) need no note."""
+        parts = pending.parts[task.name]
+        if stored.run_key == run_key(**parts):
+            self.summary.notes.append(f"stored result {path} was written by an older steb without a data fingerprint; "
+                                      "recomputing it (a result is reused only for the data it was computed on)")
+        elif stored.run_key == run_key(**parts, data_fingerprint=stored.data_fingerprint,
+                                       dataset_provider_version=stored.dataset_provider_version):
+            now = pending.fingerprints[task.shape]
+            what = (f"the data of '{pending.spec.name}' changed (fingerprint {stored.data_fingerprint[:12]} -> {now[:12]})"
+                    if stored.data_fingerprint != now else
+                    f"the plugin providing '{pending.spec.name}' changed version "
+                    f"({stored.dataset_provider_version or 'none'} -> {pending.provider[1] or 'none'})")
+            self.summary.notes.append(f"stored result {path}: {what}; recomputing it")
 
     # -- 2. load -------------------------------------------------------------------------------
     def load(self, pending: _Pending, data_dir: str | Path | None) -> _Loaded | None:
@@ -372,8 +429,10 @@ class _Run:
                 raise
             self.summary.failures.append(Failure(spec.name, None, f"{type(exc).__name__}: {exc}"))
             return None
+        self._complete_keys(pending, bundle)
+        self._reuse(pending)
         loaded = _Loaded(pending, bundle, time.perf_counter() - t0)
-        if self.vectors_ok:
+        if pending.tasks and self.vectors_ok:
             distinct: dict[str, None] = {}
             total = 0
             for text in bundle.iter_texts(sorted({t.shape for t in pending.tasks})):
@@ -488,6 +547,8 @@ class _Run:
             main_score=_as_float(metrics.get(main_metric)), metrics=metrics,
             encoder_fingerprint=self.fingerprint, encoder_info=self.info(), encoder_family=self.family,
             dataset_version=spec.version, dataset_meta=dataset_meta(spec), dataset_info=dict(bundle.info),
+            data_fingerprint=loaded.pending.fingerprints[task.shape], dataset_provider=loaded.pending.provider[0],
+            dataset_provider_version=loaded.pending.provider[1],
             task_version=task.version, protocol=self.proto.as_dict(), seed=self.seed,
             counts={
                 f"records_{task.shape}": bundle.counts()[task.shape],
@@ -513,10 +574,15 @@ class _Run:
             group_bytes = 0
             for pending in plan:
                 bar.update(task_bar, description=f"loading {pending.spec.name}")
+                planned = len(pending.tasks)
                 loaded = self.load(pending, data_dir)
                 if loaded is None:
-                    bar.advance(task_bar, len(pending.tasks))
+                    bar.advance(task_bar, planned)
                     continue
+                bar.advance(task_bar, planned - len(pending.tasks))  # reused: same key, same data
+                if not pending.tasks:
+                    continue
+                self.open_backends()
                 group.append(loaded)
                 estimate = self.estimated_bytes(loaded)
                 group_bytes += estimate or 0
@@ -526,6 +592,18 @@ class _Run:
             if group:
                 self._process(group, bar, task_bar)
             bar.update(task_bar, description="done")
+
+    def open_backends(self) -> None:
+        """The embedding cache and the executor, opened when the first dataset with work is loaded (a run
+        that reuses every result starts no executor, e.g. no Ray cluster)."""
+        if self.executor is None:
+            self.executor = self.make_executor()
+        if self.vectors_ok and self.cache is None:
+            self.cache = self.make_cache()
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.close()
 
     def _process(self, group: list[_Loaded], bar: Any, task_bar: int) -> None:
         self.encode(group, bar)
@@ -590,7 +668,8 @@ def evaluate(
     obj, ref, name, family, provider_version = _build_encoder(manager, encoder, options, local_plugins)
     limit = max_length if max_length is not None else getattr(obj, "max_length", None)
     proto = LongTextProtocol(protocol, limit if isinstance(limit, int) else None)
-    identity = identify(obj, registered_name=name if ref.registered else None, options=options, provider_version=provider_version)
+    identity = identify(obj, registered_name=name if ref.registered else None, options=options, provider_version=provider_version,
+                        probe=_probe_registered(manager, name, obj) if ref.registered else None)
     selection = resolve_selection(manager, _as_specs(datasets), suite)
     output_dir = Path(output)
     if output_dir.is_dir():
@@ -608,24 +687,38 @@ def evaluate(
     if not plan:
         summary.seconds = time.perf_counter() - started
         return summary
-    scratch = None
-    if run.vectors_ok:
+    scratch: list[Path] = []
+
+    def make_cache() -> EmbeddingCache:
         root = Path(cache_dir) if cache_dir else default_cache_dir()
         if identity.fingerprint is None:  # never written where another run could find it
-            scratch = Path(tempfile.mkdtemp(prefix="steb-unidentified-"))
-            root = scratch
-        run.cache = EmbeddingCache(root, run.fingerprint, proto.key(), evidence=identity.evidence)
-    run.executor = _make_executor(manager, executor, executor_options)
+            scratch.append(Path(tempfile.mkdtemp(prefix="steb-unidentified-")))
+            root = scratch[0]
+        return EmbeddingCache(root, run.fingerprint, proto.key(), evidence=identity.evidence)
+
+    run.make_cache = make_cache
+    run.make_executor = partial(_make_executor, manager, executor, executor_options)
     try:
         run.execute(plan, data_dir, progress)
     finally:
-        run.executor.close()
+        run.close()
         if run.cache is not None and run.cache.problems:
             summary.notes.extend(f"cache shard {p} was invalid ({why}); set aside and recomputed" for p, why in run.cache.problems)
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        for folder in scratch:
+            shutil.rmtree(folder, ignore_errors=True)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _probe_registered(manager: StebPlugins, name: str, obj: Any) -> bool | None:
+    """True for an encoder registered by a local plugin (``--plugin``): it has no distribution version, so
+    besides its source hash it is probed like an unregistered object (its weights may come from
+    anywhere the file points to). None (no probe) for installed plugins: a warm run does no model work."""
+    registry = manager.encoders()
+    if name not in registry:
+        return None
+    _, local = manager.provider_version(registry.provider(name))
+    return True if local and has_vectors(obj) else None
 
 
 def _as_specs(datasets: Iterable[Any] | None) -> list[Any] | None:

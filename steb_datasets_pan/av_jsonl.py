@@ -60,8 +60,12 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     truth: dict[str, bool] = unique_keys(_truth_rows(truth_path), path=truth_path, field="id", what="same")
 
     entries: list[tuple[str, bool, int, int]] = []  # id, same, offset, line
+    first_line: dict[str, int] = {}
     for row in scan_jsonl(pairs_path):
         rid = str(require_field(row.obj, "id", path=pairs_path, record=f"line {row.lineno}"))
+        if first_line.setdefault(rid, row.lineno) != row.lineno:  # one truth label cannot belong to two pairs
+            raise DataValidationError(f"appears twice: first at line {first_line[rid]}, again at line {row.lineno}", path=pairs_path,
+                                      record=rid, field="id", expected="each pair id once (the truth file labels pairs by id)")
         pair = require_field(row.obj, "pair", path=pairs_path, record=rid, types=list, expected="a list of two texts")
         _check_pair(pair, pairs_path, rid)
         if rid not in truth:

@@ -10,12 +10,11 @@ keeps memory bounded by the sample, not by the corpus.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from steb_core import DataValidationError, LoadContext, read_text
+from steb_core import DataValidationError, LoadContext, parse_json, read_text
 
 __all__ = [
     "JsonlRow",
@@ -31,7 +30,6 @@ __all__ = [
 ]
 
 _BOM = b"\xef\xbb\xbf"
-_DECODER = json.JSONDecoder()  # decoding str directly skips json.loads' per-call encoding detection
 
 
 def read_nonempty_text(path: Path, *, record: str | None = None) -> str:
@@ -135,9 +133,11 @@ def read_jsonl_at(path: Path, positions: Iterable[tuple[int, int]]) -> Iterator[
 
 def _parse_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
     try:
-        obj = _DECODER.decode(raw.decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DataValidationError(f"invalid JSON: {exc}", path=path, record=f"line {lineno}", expected="one JSON object per line") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataValidationError(f"is not valid UTF-8 at byte {exc.start}", path=path, record=f"line {lineno}", expected="UTF-8 text") from None
+    # parse_json refuses an object with a key twice (a second "same" or "label" would win silently)
+    obj = parse_json(text, path=path, record=f"line {lineno}", expected="one JSON object per line")
     if not isinstance(obj, dict):
         raise DataValidationError(f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object")
     return obj

@@ -214,7 +214,7 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
     """A document's units and, per pair of consecutive units, whether they share an author (validated)."""
     if not truth_path.is_file():
         raise DataValidationError(f"has no truth file {truth_path.name}", path=text_path, record=doc, expected="a truth file for every problem")
-    truth = read_json(truth_path)
+    truth = read_json(truth_path, record=doc)  # a key given twice ("changes") is refused, never the last kept
     if not isinstance(truth, dict):
         raise DataValidationError(f"is a {type(truth).__name__}", path=truth_path, record=doc, expected="a JSON object")
     if ed.document_level:

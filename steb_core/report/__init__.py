@@ -57,6 +57,15 @@ def _protocols(boards: Sequence[Leaderboard]) -> str:
     return f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow {', '.join(found) or 'unknown'}"
 
 
+def _data_notes(records: Sequence[Any], boards: Sequence[Leaderboard]) -> list[str]:
+    """:func:`~.provenance.data_fingerprint_notes` over the results the leaderboards show (filters applied)."""
+    from .provenance import data_fingerprint_notes
+
+    shown = {(d, t) for b in boards for d, t in b.table.expected}
+    encoders = {e for b in boards for e in b.table.encoders}
+    return data_fingerprint_notes(r for r in records if (r.dataset, r.task) in shown and r.encoder in encoders)
+
+
 def _cluster_file(out: Path, board: Leaderboard, several: bool) -> Path:
     from ..results import slug
 
@@ -111,6 +120,7 @@ def build_report(
         cluster_set=cluster_set,
     )
     timings["aggregate"] = time.perf_counter() - started
+    data_notes = _data_notes(records, boards)
 
     con = None
     if console is not False:
@@ -126,10 +136,12 @@ def build_report(
         from .console import protocol_line
 
         con.print(f"[dim]{protocol_line(boards[0]) if len(boards) == 1 else _protocols(boards)}[/]", highlight=False)
+        for note in data_notes:
+            con.print(f"[yellow]different data:[/] {note}", highlight=False)
     timings["leaderboard_printed"] = time.perf_counter() - started
 
     from ..aggregators.clusters import cluster_set_from_details
-    from .markdown import render_markdown
+    from .markdown import render_markdown, report_header
     from .tables import aggregates_json, missing_csv, report_csv, scores_csv
 
     out.mkdir(parents=True, exist_ok=True)
@@ -146,7 +158,11 @@ def build_report(
         leaderboards=boards,
         timings=timings,
     )
-    atomic_write_text(paths.markdown, render_markdown(boards))
+    markdown = render_markdown(boards)
+    if data_notes:  # right after the header, before any score is read
+        head = report_header(boards)
+        markdown = head + "\n\n## Data provenance\n\n" + "\n".join(f"- {n}" for n in data_notes) + markdown[len(head):]
+    atomic_write_text(paths.markdown, markdown)
     atomic_write_text(paths.report_csv, report_csv(boards))
     atomic_write_text(paths.scores_csv, scores_csv(boards))
     atomic_write_text(paths.missing_csv, missing_csv(boards))
@@ -161,7 +177,7 @@ def build_report(
     if paths.html is not None:
         from .html import render_html
 
-        atomic_write_text(paths.html, render_html(boards))
+        atomic_write_text(paths.html, render_html(boards, data_notes))
         timings["html"] = time.perf_counter() - started
     if con is not None:
         con.print(f"[dim]report written to {out}/: {', '.join(p.name for p in paths.files())}[/]")

@@ -49,11 +49,14 @@ def _plots_section(board: Leaderboard) -> str:
     return "\n".join(parts)
 
 
-def render_html(boards: Leaderboard | Sequence[Leaderboard]) -> str:
+def render_html(boards: Leaderboard | Sequence[Leaderboard], data_notes: Sequence[str] = ()) -> str:
+    """The page; ``data_notes`` (encoders compared on different data, see :mod:`.provenance`) come right after the header."""
     boards = [boards] if isinstance(boards, Leaderboard) else list(boards)
     several = len(boards) > 1
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = [md.render(report_header(boards))]
+    if data_notes:
+        body.append(md.render("## Data provenance\n\n" + "".join(f"- {n}\n" for n in data_notes)))
     for board in boards:
         sections = markdown_sections(board, several)
         body += [f'<div class="scroll">{md.render(sections[0])}</div>', _plots_section(board)]

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from steb_core import DataValidationError, DatasetNotFoundError, LabelledText, LoadContext, located, seeded_rng
+from steb_core import DataValidationError, DatasetNotFoundError, LabelledText, LoadContext, located, parse_json, seeded_rng
 from steb_core.generic import GenericLoader, read_table
 from steb_core.io import release_path, unique_keys
 
@@ -544,10 +544,7 @@ def pastel(attribute: str):
             if f.suffix == ".jsonl":
                 rows = read_table(f, "jsonl")
             else:
-                try:
-                    doc = json.loads(read_text_lenient(f))
-                except json.JSONDecodeError as exc:
-                    raise DataValidationError(f"invalid JSON: {exc.msg}", path=f, record=f"line {exc.lineno}") from None
+                doc = parse_json(read_text_lenient(f), path=f)
                 rows = [(f"item {i}", o) for i, o in enumerate(doc)] if isinstance(doc, list) else [("object", doc)]
             for where, obj in rows:
                 persona = obj.get("persona") if isinstance(obj, dict) else None
