@@ -70,5 +70,10 @@ test-latest:
 	@.venv-latest/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
+# BLEURT-20 and COMET against bleurt-pytorch and unbabel-comet themselves, in a venv of their own
+# (.venv-reference: transformers 4.x, as those packages pin); not part of `make test`.
+check-reference-scorers: setup
+	plugins/steb_scorers/reference/run_crosscheck.sh
+
 clean:
-	rm -rf $(VENV) .venv-lock .venv-latest steb-results .steb-cache
+	rm -rf $(VENV) .venv-lock .venv-latest .venv-reference steb-results .steb-cache

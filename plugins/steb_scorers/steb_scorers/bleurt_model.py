@@ -1,4 +1,4 @@
-"""BLEURT checkpoints in the ``bleurt-pytorch`` format (``model_type: "bleurt"``), run on transformers 5.
+"""BLEURT checkpoints in the ``bleurt-pytorch`` format (``model_type: "bleurt"``), run without bleurt-pytorch.
 
 BLEURT (Sellam et al. 2020, "BLEURT: Learning Robust Metrics for Text Generation", Sec. 3) is a BERT-style
 encoder over the pair (reference, candidate) with a linear regression head on the pooled [CLS] vector.
@@ -21,8 +21,10 @@ code no longer imports under transformers 5); this module is written from them, 
   ``spm.model`` (``[CLS] reference [SEP] candidate [SEP]``, segment ids 0 then 1); the BERT-based checkpoints
   use BERT's WordPiece (``vocab.txt``). The README scores ``tokenizer(references, candidates)``.
 
-The layers themselves are transformers' ``BertModel`` (only its embeddings are replaced), so attention and
-masking are the library's. ``spm.model`` is read with protobuf through transformers' copy of the
+The forward pass is :class:`steb_scorers.encoder.TransformerEncoder` (plain torch, factorised embeddings,
+post-LayerNorm BERT layers, pooler) with the checkpoint's weights loaded by name; transformers' model
+classes are not used, so a new transformers release cannot change it. Only the tokenizers come from
+transformers' public API. ``spm.model`` is read with protobuf through transformers' copy of the
 SentencePiece schema (the ``sentencepiece`` package is not needed); only unigram models are supported, as
 transformers itself builds them.
 """
@@ -47,37 +49,6 @@ def is_bleurt_folder(folder: str | Path) -> bool:
         return json.loads(path.read_text(encoding="utf-8")).get("model_type") == "bleurt"
     except (OSError, ValueError, AttributeError):
         return False
-
-
-def _embeddings_module(vocab: int, positions: int, types: int, width: int | None, hidden: int, eps: float, pad: int) -> Any:
-    """``width`` None: no factorised embedding (the BERT-based BLEURT checkpoints), no projection."""
-    import torch
-    from torch import nn
-
-    class BleurtEmbeddings(nn.Module):
-        """Word + segment + absolute position embeddings, LayerNorm, then the projection to the hidden size."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            size = hidden if width is None else width
-            self.word_embeddings = nn.Embedding(vocab, size, padding_idx=pad)
-            self.position_embeddings = nn.Embedding(positions, size)
-            self.token_type_embeddings = nn.Embedding(types, size)
-            self.LayerNorm = nn.LayerNorm(size, eps=eps)
-            self.projection = nn.Identity() if width is None else nn.Linear(width, hidden)
-
-        def forward(self, input_ids: Any = None, token_type_ids: Any = None, position_ids: Any = None, inputs_embeds: Any = None,
-                    past_key_values_length: int = 0) -> Any:
-            x = self.word_embeddings(input_ids) if inputs_embeds is None else inputs_embeds
-            length = x.shape[1]
-            if position_ids is None:
-                position_ids = torch.arange(past_key_values_length, past_key_values_length + length, device=x.device).unsqueeze(0)
-            if token_type_ids is None:
-                token_type_ids = torch.zeros(x.shape[:2], dtype=torch.long, device=x.device)
-            x = x + self.token_type_embeddings(token_type_ids) + self.position_embeddings(position_ids)
-            return self.projection(self.LayerNorm(x))
-
-    return BleurtEmbeddings()
 
 
 def _read_weights(folder: Path) -> dict:
@@ -121,14 +92,9 @@ def spm_tokenizer(folder: Path, settings: Mapping[str, Any]) -> Any:
 
 
 def _tokenizer(folder: Path) -> Any:
-    cfg_path = folder / "tokenizer_config.json"
-    settings: dict = {}
-    if cfg_path.is_file():
-        settings = json.loads(cfg_path.read_text(encoding="utf-8"))
-    special_path = folder / "special_tokens_map.json"
-    if special_path.is_file():
-        for k, v in json.loads(special_path.read_text(encoding="utf-8")).items():
-            settings.setdefault(k, v["content"] if isinstance(v, dict) else v)
+    from .tokenizer_files import tokenizer_settings
+
+    settings = tokenizer_settings(folder, "BLEURT")
     if (folder / "spm.model").is_file():
         return spm_tokenizer(folder, settings)
     if (folder / "vocab.txt").is_file():
@@ -139,60 +105,39 @@ def _tokenizer(folder: Path) -> Any:
 
 
 class BleurtRegressor:
-    """The bleurt-pytorch ``BleurtForSequenceClassification`` forward pass on transformers 5's BertModel."""
+    """bleurt-pytorch's ``BleurtForSequenceClassification`` forward pass: encoder, pooler, ``classifier`` (one output)."""
 
     def __init__(self, folder: str | Path, device: str = "cpu") -> None:
         import torch
-        from transformers import BertConfig, BertModel
+
+        from .encoder import EncoderConfig, TransformerEncoder, load_encoder_weights
 
         folder = Path(folder)
         cfg_path = folder / "config.json"
         cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
-
-        def need(name: str) -> int:
-            value = cfg.get(name)
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"BLEURT: {cfg_path}, field '{name}': expected a positive integer (got {value!r})")
-            return value
-
-        hidden, labels = need("hidden_size"), int(cfg.get("num_labels", len(cfg.get("id2label", {})) or 1))
+        labels = int(cfg.get("num_labels", len(cfg.get("id2label", {})) or 1))
         if labels != 1:
             raise ValueError(f"BLEURT: {folder} has {labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)")
-        width = cfg.get("embedding_size")
-        if width is not None and (not isinstance(width, int) or width <= 0):
-            raise ValueError(f"BLEURT: {cfg_path}, field 'embedding_size': expected null or a positive integer (got {width!r})")
-        bert = BertConfig(vocab_size=need("vocab_size"), hidden_size=hidden, num_hidden_layers=need("num_hidden_layers"),
-                          num_attention_heads=need("num_attention_heads"), intermediate_size=need("intermediate_size"),
-                          hidden_act=cfg.get("hidden_act", "gelu"), max_position_embeddings=need("max_position_embeddings"),
-                          type_vocab_size=need("type_vocab_size"), layer_norm_eps=float(cfg.get("layer_norm_eps", 1e-12)),
-                          pad_token_id=int(cfg.get("pad_token_id", 0)), hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
-        self.net = BertModel(bert, add_pooling_layer=True)
-        self.net.embeddings = _embeddings_module(bert.vocab_size, bert.max_position_embeddings, bert.type_vocab_size, width,
-                                                 hidden, bert.layer_norm_eps, bert.pad_token_id)
-        self.head = torch.nn.Linear(hidden, 1)
-
+        # bleurt-pytorch's BleurtConfig defaults (BERT's) for fields a config.json may omit
+        config = EncoderConfig.from_json(cfg, cfg_path, what="BLEURT", embedding_field="embedding_size", pooler=True,
+                                         defaults={"type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu", "pad_token_id": 0})
+        self.net = TransformerEncoder(config)
+        self.head = torch.nn.Linear(config.hidden_size, 1)
         raw = _read_weights(folder)
-        body: dict = {}
-        for key, value in raw.items():
-            if key.startswith("bleurt."):
-                key = key[len("bleurt."):].replace("encoder.embedding_projection.", "embeddings.projection.")
-                if key != "embeddings.position_ids":
-                    body[key] = value
-        want = self.net.state_dict()
-        missing = [k for k in want if k not in body]
-        missing += [k for k in ("classifier.weight", "classifier.bias") if k not in raw]
-        if missing:
-            shown = missing[0] if missing[0].startswith("classifier") else "bleurt." + missing[0].replace("embeddings.projection.", "encoder.embedding_projection.")
-            raise ValueError(f"BLEURT: {folder} lacks weight '{shown}' ({len(missing)} missing); is it a bleurt-pytorch checkpoint matching its config.json?")
-        for k, v in body.items():
-            if k in want and tuple(want[k].shape) != tuple(v.shape):
-                raise ValueError(f"BLEURT: {folder}: weight '{k}' has shape {tuple(v.shape)}, config.json implies {tuple(want[k].shape)}")
-        self.net.load_state_dict({k: v for k, v in body.items() if k in want})
-        self.head.load_state_dict({"weight": raw["classifier.weight"], "bias": raw["classifier.bias"]})
+        source = str(folder)
+        load_encoder_weights(self.net, raw, prefix="bleurt.", renames={"encoder.embedding_projection.": "projection."}, what="BLEURT", source=source)
+        head = {k: raw.get("classifier." + k) for k in ("weight", "bias")}
+        for k, v in head.items():
+            if v is None:
+                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch BleurtForSequenceClassification checkpoint?")
+            want = tuple(getattr(self.head, k).shape)
+            if tuple(v.shape) != want:
+                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one regression output)")
+        self.head.load_state_dict(head)
         self.net.to(device).eval()
         self.head.to(device).eval()
         self.tokenizer = _tokenizer(folder)
-        self.max_positions, self.device, self.folder = bert.max_position_embeddings, device, str(folder)
+        self.max_positions, self.device, self.folder = config.max_positions, device, str(folder)
 
     def score(self, references: Sequence[str], candidates: Sequence[str], batch_size: int = 16, max_length: int | None = None) -> np.ndarray:
         """The regression output for each (reference, candidate) pair, truncated to the checkpoint's positions."""
@@ -204,9 +149,8 @@ class BleurtRegressor:
             refs, cands = list(references[start: start + batch_size]), list(candidates[start: start + batch_size])
             enc = self.tokenizer(refs, cands, padding=True, truncation=True, max_length=limit, return_tensors="pt")
             with torch.no_grad():
-                pooled = self.net(input_ids=enc["input_ids"].to(self.device), attention_mask=enc["attention_mask"].to(self.device),
-                                  token_type_ids=enc["token_type_ids"].to(self.device)).pooler_output
-                out[start: start + len(cands)] = self.head(pooled)[:, 0].double().cpu().numpy()
+                states = self.net(enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device), enc["token_type_ids"].to(self.device))
+                out[start: start + len(cands)] = self.head(self.net.pooled(states[-1]))[:, 0].double().cpu().numpy()
         return out
 
 

@@ -1,4 +1,4 @@
-"""COMET's reference-based regression estimator, run on transformers 5 without unbabel-comet.
+"""COMET's reference-based regression estimator, run without unbabel-comet or transformers' model classes.
 
 COMET (Rei et al. 2020, "COMET: A Neural Framework for MT Evaluation", Sec. 2.4 "Estimator model";
 Rei et al. 2022, "COMET-22", for ``Unbabel/wmt22-comet-da``) encodes source, hypothesis and reference
@@ -17,7 +17,15 @@ code unbabel-comet 2.2.7 ships); this module is written from them, not copied:
   the checkpoint.
 - ``comet/encoders/{xlmr,bert,minilm,xlmr_xl,rembert}.py``: encoder classes by ``encoder_model``; all hidden
   states (embedding output + every layer: ``num_hidden_layers + 1`` tensors) feed the mix; texts are
-  tokenised one at a time (``<s> text </s>``), truncated to ``max_position_embeddings - 4`` tokens.
+  tokenised one at a time (``<s> text </s>``), truncated to ``max_position_embeddings - 4`` tokens. The
+  encoders are transformers' XLM-R, BERT, XLM-R XL and RemBERT models; here they are
+  :class:`steb_scorers.encoder.TransformerEncoder` (plain torch) with the checkpoint's ``encoder.model.*``
+  weights loaded by name, so a transformers release cannot change the forward pass. The tokenizer is the
+  ``pretrained_model`` folder's ``tokenizer.json`` (:mod:`steb_scorers.tokenizer_files`; ``AutoTokenizer`` without
+  one). unbabel-comet's MiniLM encoder always takes the tokenizer of ``xlm-roberta-base``; steb takes the
+  ``pretrained_model`` folder's (Multilingual-MiniLM ships XLM-R's vocabulary).
+- Reading ``model.ckpt``: ``torch.load(weights_only=True)`` with inert stand-ins for the few Lightning /
+  pathlib / argparse names a Lightning checkpoint pickles (:func:`load_lightning_checkpoint`); nothing else.
 - ``comet/modules/layerwise_attention.py``: ``gamma * sum_k w_k * H_k`` with ``w = softmax(s)`` or
   ``sparsemax(s)`` over the per-layer scalars; with ``layer_norm`` each ``H_k`` is first normalised per
   sentence over all its non-padding positions and dimensions (no affine, eps 1e-12).
@@ -47,13 +55,15 @@ from .checkpoints import resolve_pretrained
 
 __all__ = ["CometHParams", "CometRegression", "UnsupportedCometModel", "load_comet", "read_hparams", "sparsemax", "load_lightning_checkpoint"]
 
-#: COMET's ``encoder_model`` names and the transformers model class that holds the same weights
-ENCODERS: Mapping[str, str] = {
-    "XLM-RoBERTa": "XLMRobertaModel",
-    "BERT": "BertModel",
-    "MiniLM": "BertModel",          # COMET's MiniLM encoder is a BertModel with an XLM-R tokenizer
-    "XLM-RoBERTa-XL": "XLMRobertaXLModel",
-    "RemBERT": "RemBertModel",
+#: COMET's ``encoder_model`` names -> how its checkpoint lays the encoder out (see :mod:`steb_scorers.encoder`).
+#: MiniLM is a BERT with XLM-R's tokenizer; the tokenizer always comes from the ``pretrained_model`` folder.
+ENCODERS: Mapping[str, Mapping[str, Any]] = {
+    "XLM-RoBERTa": {"roberta_positions": True, "defaults": {"pad_token_id": 1, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
+    "BERT": {"defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
+    "MiniLM": {"defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
+    "XLM-RoBERTa-XL": {"roberta_positions": True, "pre_norm": True, "defaults": {"pad_token_id": 1, "type_vocab_size": 1, "layer_norm_eps": 1e-5}},
+    "RemBERT": {"embedding_field": "input_embedding_size", "renames": {"encoder.embedding_hidden_mapping_in.": "projection."},
+                "defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12, "input_embedding_size": 256}},
 }
 OTHER_CLASSES: Mapping[str, str] = {
     "referenceless_regression_metric": "ReferencelessRegression (QE without a reference, e.g. wmt20/wmt21 comet-qe)",
@@ -90,59 +100,58 @@ def sparsemax(scores: "Any") -> "Any":
 # -- reading the published files ----------------------------------------------------------------
 
 
-class _Stub:
-    """Stands in for any non-tensor object a Lightning checkpoint pickles (callback states, paths, ...)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.args = args
-
-    def __setstate__(self, state: Any) -> None:
-        self.state = state
-
-    def __setitem__(self, key: Any, value: Any) -> None:  # dict subclasses are rebuilt item by item
-        self.__dict__.setdefault("items", {})[key] = value
-
-    def append(self, value: Any) -> None:  # list subclasses likewise
-        self.__dict__.setdefault("values", []).append(value)
-
-    def extend(self, values: Any) -> None:
-        self.__dict__.setdefault("values", []).extend(values)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> "_Stub":
-        return _Stub(*args)
+class _Namespace:
+    """Inert stand-in for ``argparse.Namespace`` (older Lightning checkpoints pickle hyper-parameters as one)."""
 
 
-class _StubUnpickler(pickle.Unpickler):
-    """Unpickles tensors and plain containers; every other global becomes :class:`_Stub` (nothing is executed)."""
+class _AttributeDict:
+    """Stand-in for Lightning's ``AttributeDict`` (a dict subclass): creating one gives a plain dict, which the
+    pickle's own items then fill (the weights-only unpickler sets items on plain dicts only)."""
 
-    _ALLOWED = {("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
-                ("torch", "Size"), ("torch", "device"), ("torch._utils", "_rebuild_tensor_v2"), ("torch._utils", "_rebuild_parameter"),
-                ("torch._utils", "_rebuild_tensor"), ("torch.serialization", "_get_layout")}
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in self._ALLOWED or (module == "torch" and (name.endswith("Storage") or name in {"float32", "float16", "bfloat16", "int64"})) \
-                or module == "torch.storage":
-            return super().find_class(module, name)
-        return _Stub
+    def __new__(cls, *args: Any) -> dict:  # type: ignore[misc]
+        return dict(*args)
 
 
-class _StubPickle:
-    Unpickler = _StubUnpickler
-    load = staticmethod(lambda f, **kw: _StubUnpickler(f, **kw).load())
+def _path_text(*parts: Any) -> str:
+    """Stand-in for ``pathlib`` paths in callback states: their text, never a live path object."""
+    return "/".join(str(p) for p in parts).replace("//", "/")
+
+
+#: the only non-tensor globals a Lightning checkpoint may reference, each mapped to an inert stand-in.
+#: Everything else (``torch.storage._load_from_bytes`` -- a nested ``torch.load(weights_only=False)`` --,
+#: ``os.system``, ``builtins.eval``, ...) is refused by torch's weights-only unpickler.
+_CHECKPOINT_STAND_INS: tuple[tuple[Any, str], ...] = (
+    *((_AttributeDict, f"{module}.AttributeDict") for module in (
+        "pytorch_lightning.utilities.parsing", "lightning.pytorch.utilities.parsing",
+        "lightning.fabric.utilities.data", "lightning_fabric.utilities.data")),
+    *((_path_text, f"pathlib.{name}") for name in ("Path", "PosixPath", "WindowsPath", "PurePath", "PurePosixPath", "PureWindowsPath")),
+    (_Namespace, "argparse.Namespace"),
+)
 
 
 def load_lightning_checkpoint(path: str | Path) -> dict:
     """A PyTorch-Lightning ``.ckpt`` as a dict, without running code from it.
 
-    ``torch.load(weights_only=True)`` first; if the file pickles other objects (Lightning stores callback
-    states, sometimes paths or namespaces), they are replaced by inert stubs instead of being imported.
+    Always ``torch.load(weights_only=True)``: tensors, plain containers and the few Lightning / pathlib /
+    argparse names of :data:`_CHECKPOINT_STAND_INS`, each replaced by an inert stand-in (a dict, a string, an
+    attribute bag). A checkpoint that pickles anything else is refused with a ``ValueError`` naming the file
+    and what torch refused; nothing from it is imported or called.
     """
     import torch
 
     try:
-        return torch.load(str(path), map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        return torch.load(str(path), map_location="cpu", weights_only=False, pickle_module=_StubPickle)
+        with torch.serialization.safe_globals(list(_CHECKPOINT_STAND_INS)):
+            blob = torch.load(str(path), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as exc:
+        reason = str(exc).split("WeightsUnpickler error:")[-1].strip().splitlines()[0].split(" was not an allowed global")[0]
+        if reason.startswith("Unsupported operand"):  # e.g. protocol 4's FRAME: torch.save itself writes protocol 2
+            reason += ": a pickle opcode torch's weights-only reader does not accept; the file was not written by torch.save's defaults"
+        raise ValueError(f"COMET: {path} is not a checkpoint steb can read safely: it pickles objects other than tensors, plain "
+                         f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
+                         f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None
+    if not isinstance(blob, dict):
+        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with 'state_dict')")
+    return blob
 
 
 def read_hparams(folder: Path) -> tuple[dict, Path]:
@@ -242,19 +251,37 @@ class CometHParams:
 # -- the model ---------------------------------------------------------------------------------
 
 
-def _load_encoder(hp: CometHParams, folder: str) -> tuple[Any, Any]:
-    """The encoder skeleton (config only, weights come from the COMET checkpoint) and its tokenizer."""
-    import transformers
-    from transformers import AutoConfig, AutoTokenizer
+def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], ckpt: Path) -> tuple[Any, Any]:
+    """The encoder (shape from ``folder/config.json``, weights from the COMET checkpoint) and its tokenizer."""
+    import json
 
-    config = AutoConfig.from_pretrained(folder, local_files_only=True)
-    model = getattr(transformers, ENCODERS[hp.encoder_model])(config, add_pooling_layer=False)
+    from transformers import AutoTokenizer
+
+    from .encoder import EncoderConfig, TransformerEncoder, load_encoder_weights
+    from .tokenizer_files import json_tokenizer
+
+    layout = dict(ENCODERS[hp.encoder_model])
+    cfg_path = Path(folder) / "config.json"
     try:
-        tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+        cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+    except OSError:
+        raise FileNotFoundError(f"COMET: {cfg_path} is missing (the encoder's config.json, for pretrained_model '{hp.pretrained_model}')") from None
+    except ValueError as exc:
+        raise ValueError(f"COMET: {cfg_path} is not valid JSON: {exc}") from None
+    if not isinstance(cfg, dict):
+        raise ValueError(f"COMET: {cfg_path} must be a JSON object")
+    config = EncoderConfig.from_json(cfg, cfg_path, what="COMET encoder", embedding_field=layout.get("embedding_field"),
+                                     roberta_positions=layout.get("roberta_positions", False), pre_norm=layout.get("pre_norm", False),
+                                     defaults=layout["defaults"])
+    encoder = TransformerEncoder(config)
+    load_encoder_weights(encoder, state_dict, prefix="encoder.model.", renames=layout.get("renames", {}),
+                         what=f"COMET ({hp.encoder_model} encoder of '{hp.pretrained_model}')", source=str(ckpt))
+    try:
+        tokenizer = json_tokenizer(folder, "COMET") or AutoTokenizer.from_pretrained(folder, local_files_only=True)
     except Exception as exc:
         raise ValueError(f"COMET: no usable tokenizer in {folder} for pretrained_model '{hp.pretrained_model}' "
                          f"(tokenizer.json from the hub snapshot is needed): {exc}") from None
-    return model, tokenizer
+    return encoder, tokenizer
 
 
 class CometRegression:
@@ -265,20 +292,10 @@ class CometRegression:
         from torch import nn
 
         self.hp, self.device = hp, device
-        self.encoder, self.tokenizer = _load_encoder(hp, encoder_folder)
-        self.num_layers = int(self.encoder.config.num_hidden_layers) + 1
-        self.max_tokens = int(self.encoder.config.max_position_embeddings) - 4
-        enc_sd = {k[len("encoder.model."):]: v for k, v in state_dict.items() if k.startswith("encoder.model.")}
-        own = self.encoder.state_dict()
-        missing = sorted(k for k in own if k not in enc_sd and not k.endswith("position_ids"))
-        if missing:
-            raise ValueError(f"COMET: {ckpt} lacks encoder weights for {hp.encoder_model} ({len(missing)} missing, e.g. "
-                             f"'encoder.model.{missing[0]}'); is pretrained_model '{hp.pretrained_model}' the encoder it was trained with?")
-        for k, v in enc_sd.items():
-            if k in own and tuple(own[k].shape) != tuple(v.shape):
-                raise ValueError(f"COMET: {ckpt}: 'encoder.model.{k}' has shape {tuple(v.shape)} but the config of "
-                                 f"'{hp.pretrained_model}' gives {tuple(own[k].shape)}")
-        self.encoder.load_state_dict({k: v for k, v in enc_sd.items() if k in own}, strict=False)
+        self.encoder, self.tokenizer = _load_encoder(hp, encoder_folder, state_dict, ckpt)
+        self.num_layers = self.encoder.config.num_layers + 1
+        # COMET's Encoder.prepare_sample truncates to max_positions - 2, and max_positions is the config's - 2
+        self.max_tokens = self.encoder.config.max_positions - 4
         self.encoder.to(device).eval()
 
         if hp.layer == "mix":
@@ -292,7 +309,7 @@ class CometRegression:
             raise ValueError(f"COMET: field 'layer' is {hp.layer} but the encoder has {self.num_layers} hidden states")
 
         modules: list[Any] = []
-        width = 6 * int(self.encoder.config.hidden_size)
+        width = 6 * self.encoder.config.hidden_size
         for size in hp.hidden_sizes:
             modules += [nn.Linear(width, size), getattr(nn, hp.activations.title())(), nn.Identity()]  # Identity: Dropout's slot
             width = size
@@ -343,7 +360,7 @@ class CometRegression:
         enc = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_tokens, return_tensors="pt")
         ids, mask = enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device)
         with torch.no_grad():
-            layers = self.encoder(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+            layers = self.encoder(ids, mask)
             return self._pool(ids, self._mix(layers, mask), mask)
 
     def predict(self, sources: Sequence[str], hypotheses: Sequence[str], references: Sequence[str], batch_size: int = 16) -> np.ndarray:
@@ -369,8 +386,13 @@ def load_comet(ckpt: Path, encoder: str | None = None, device: str = "cpu") -> C
     ckpt = Path(ckpt)
     yaml_hp, yaml_path = read_hparams(ckpt.parent.parent)
     blob = load_lightning_checkpoint(ckpt)
-    if not isinstance(blob, dict) or not isinstance(blob.get("state_dict"), dict):
+    if not isinstance(blob.get("state_dict"), dict):
         raise ValueError(f"COMET: {ckpt} is not a PyTorch-Lightning checkpoint (no 'state_dict')")
+    import torch
+
+    odd = next((k for k, v in blob["state_dict"].items() if not isinstance(v, torch.Tensor)), None)
+    if odd is not None:
+        raise ValueError(f"COMET: {ckpt}: state_dict entry '{odd}' is a {type(blob['state_dict'][odd]).__name__}, expected a tensor")
     ckpt_hp = blob.get("hyper_parameters")
     hp = CometHParams.parse(yaml_hp, yaml_path, ckpt_hp if isinstance(ckpt_hp, dict) else None, ckpt)
     folder = resolve_pretrained(encoder or hp.pretrained_model, f"COMET encoder (pretrained_model of {yaml_path})",

@@ -9,10 +9,11 @@
   linear regression head on the pooled [CLS] representation. BERT conversions (``Elron/bleurt-*``) load as a
   transformers sequence-regression model (``num_labels=1``); the bleurt-pytorch format (``model_type:
   "bleurt"``, e.g. ``lucadiliello/BLEURT-20`` and its D12/D6/D3 distillations) runs through
-  :mod:`steb_scorers.bleurt_model`, a re-implementation on transformers 5's BertModel.
+  :mod:`steb_scorers.bleurt_model`, a plain-torch re-implementation (:mod:`steb_scorers.encoder`).
 - **COMET** (Rei et al. 2020, Sec. 2.4; Rei et al. 2022): the reference-based regression estimator
   re-implemented in :mod:`steb_scorers.comet_model` from the published checkpoint layout
-  (``checkpoints/model.ckpt`` + ``hparams.yaml``); unbabel-comet is not used.
+  (``checkpoints/model.ckpt`` + ``hparams.yaml``) in plain torch; unbabel-comet is not used. Both are
+  cross-checked against the reference packages by ``plugins/steb_scorers/reference/run_crosscheck.sh``.
 - **Regression style metric**: a transformers sequence-regression model predicting a formality score
   (Lai et al. use a regressor trained on human formality ratings); the training recipe is not
   reproduced here, any such checkpoint loads.

@@ -373,3 +373,127 @@ def test_bleurt20_offline_and_broken_folders(tmp_path, monkeypatch):
     (folder / "config.json").write_text(json.dumps(config))
     with pytest.raises(ValueError, match=r"config\.json, field 'hidden_size'"):
         BleurtScorer(model=str(folder))
+
+
+# -- reading checkpoints safely --------------------------------------------------------------------------
+
+
+class _RunsCommand:
+    """Unpickles to ``os.system(command)``: the inner payload."""
+
+    def __init__(self, command):
+        self.command = command
+
+    def __reduce__(self):
+        import os
+
+        return os.system, (self.command,)
+
+
+class _NestedTorchLoad:
+    """Unpickles to ``torch.storage._load_from_bytes(payload)``, i.e. ``torch.load(payload, weights_only=False)``."""
+
+    def __init__(self, payload):
+        self.payload = payload
+
+    def __reduce__(self):
+        return torch.storage._load_from_bytes, (self.payload,)
+
+
+def _malicious_checkpoint(folder, marker):
+    """A COMET folder whose model.ckpt state_dict runs ``touch marker`` when unpickled without restrictions."""
+    import io
+    import shlex
+
+    inner = io.BytesIO()
+    torch.save(_RunsCommand(f"touch {shlex.quote(str(marker))}"), inner)
+    build_tiny_comet(folder)
+    ckpt = folder / "comet" / "checkpoints" / "model.ckpt"
+    torch.save({"epoch": 1, "state_dict": _NestedTorchLoad(inner.getvalue())}, ckpt, pickle_protocol=4)
+    return ckpt
+
+
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol 4")
+def test_a_checkpoint_that_would_run_code_is_refused_and_nothing_runs(tmp_path):
+    ckpt = _malicious_checkpoint(tmp_path / "evil", tmp_path / "ran")
+    with pytest.raises(ValueError, match=r"model\.ckpt is not a checkpoint steb can read safely.*Nothing from it was run"):
+        CometScorer(model=str(tmp_path / "evil" / "comet"))
+    assert not (tmp_path / "ran").exists()
+    # the payload is live: an unrestricted load does run it (so the assertion above can fail)
+    torch.load(ckpt, weights_only=False)
+    assert (tmp_path / "ran").exists()
+
+
+def test_the_same_payload_as_plain_protocol_2_pickle_is_refused_by_name(tmp_path):
+    import io
+    import shlex
+
+    inner = io.BytesIO()
+    torch.save(_RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}"), inner)
+    build_tiny_comet(tmp_path / "evil")
+    ckpt = tmp_path / "evil" / "comet" / "checkpoints" / "model.ckpt"
+    torch.save({"state_dict": _NestedTorchLoad(inner.getvalue())}, ckpt)
+    with pytest.raises(ValueError, match=r"torch\.storage\._load_from_bytes"):
+        CometScorer(model=str(tmp_path / "evil" / "comet"))
+    assert not (tmp_path / "ran").exists()
+
+
+def test_lightning_attribute_dict_hyper_parameters_load_as_a_plain_dict(tmp_path, monkeypatch):
+    """Lightning 1.x pickles hyper_parameters as its AttributeDict; steb reads it without importing Lightning."""
+    import sys
+    import types
+
+    names = ["pytorch_lightning", "pytorch_lightning.utilities", "pytorch_lightning.utilities.parsing"]
+    for name in names:
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+
+    class AttributeDict(dict):
+        pass
+
+    AttributeDict.__module__, AttributeDict.__qualname__ = names[-1], "AttributeDict"
+    sys.modules[names[-1]].AttributeDict = AttributeDict
+    folder, sd = build_tiny_comet(tmp_path, transform="softmax", ckpt_hparams=False, yaml_overrides={"layer_transformation": "sparsemax"})
+    ckpt = folder / "checkpoints" / "model.ckpt"
+    blob = torch.load(ckpt, weights_only=True)
+    import yaml
+
+    hp = yaml.safe_load((folder / "hparams.yaml").read_text())
+    blob["hyper_parameters"] = AttributeDict({**hp, "layer_transformation": "softmax"})  # the checkpoint's value wins over the yaml's
+    torch.save(blob, ckpt)
+    for name in names:  # Lightning is not importable when steb reads the file
+        monkeypatch.delitem(sys.modules, name)
+    from steb_scorers.comet_model import load_lightning_checkpoint
+
+    loaded = load_lightning_checkpoint(ckpt)
+    assert type(loaded["hyper_parameters"]) is dict and loaded["hyper_parameters"]["layer_transformation"] == "softmax"
+    res = CometScorer(model=str(folder)).score(SRC[:1], MT[:1], references=REF[:1])
+    w = np.exp(SCALARS) / np.exp(SCALARS).sum()
+    assert res.scores[0] == pytest.approx(_comet_by_hand(folder, sd, SRC[0], MT[0], REF[0], w), abs=1e-5)
+
+
+# -- the forward passes are plain torch ------------------------------------------------------------------
+
+
+def test_forward_passes_use_no_transformers_model_class(tiny_bleurt20, tmp_path):
+    """The scorers' forward modules are steb's own: they import only tokenizers from transformers, and no
+    transformers nn.Module is anywhere in the networks they build."""
+    import ast
+    import inspect
+
+    from steb_scorers import bleurt_model, comet_model, encoder, tokenizer_files
+
+    tokenizers_only = {"AutoTokenizer", "PreTrainedTokenizerFast", "DebertaV2Tokenizer", "BertTokenizer", "import_protobuf"}
+    for module in (encoder, bleurt_model, comet_model, tokenizer_files):
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] == "transformers" for a in node.names), f"{module.__name__} imports transformers wholesale"
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("transformers"):
+                names = {a.name for a in node.names}
+                assert names <= tokenizers_only, f"{module.__name__} imports {sorted(names - tokenizers_only)} from {node.module}"
+    folder, _, _ = tiny_bleurt20
+    scorer = BleurtScorer(model=str(folder))
+    comet_folder, _ = build_tiny_comet(tmp_path)
+    comet = CometScorer(model=str(comet_folder))
+    for net in (scorer.bleurt.net, scorer.bleurt.head, comet.model.encoder, comet.model.estimator):
+        foreign = [type(m).__module__ for m in net.modules() if not type(m).__module__.startswith(("torch.", "steb_scorers."))]
+        assert not foreign, foreign
