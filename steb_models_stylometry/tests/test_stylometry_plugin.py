@@ -8,7 +8,7 @@ import steb_core
 from steb_core.plugins import new_manager
 
 ENCODERS = {
-    "function-words", "tfidf-ngrams", "tfidf-ngrams-13", "tfidf-ngrams-nopos", "tfidf-ngrams-nopos-13", "tfidf-char",
+    "function-words", "function-words-grammar", "stylometric-standardised", "tfidf-ngrams", "tfidf-ngrams-13", "tfidf-ngrams-nopos", "tfidf-ngrams-nopos-13", "tfidf-char",
     "stylometric", "biber", "stel-uppercase", "stel-word-length", "stel-punctuation", "stel-char3-cosine",
     "stel-pos-cosine", "stel-levenshtein",
 }  # fmt: skip
@@ -34,7 +34,9 @@ def test_built_through_core():
         X = extractor.extract(["One short sentence.", ""])
         assert X.shape == (2, 46) and len(extractor.feature_names) == 46 and np.isfinite(X).all()
         enc = steb_core.get_encoder("function-words")
-        assert enc.name == "function-words" and enc.encode(["of the"]).shape == (1, 461)
+        assert enc.name == "function-words" and enc.encode(["of the"]).shape == (1, 458)
+        assert steb_core.get_encoder("function-words-grammar").encode(["of the"]).shape == (1, 461)
+        assert steb_core.get_encoder("function-words", counting="longest").counting == "longest"
         sim = steb_core.get_encoder("stel-levenshtein")
         assert sim.similarity_only and sim.similarity(["ab"], ["ab"]).tolist() == [1.0]
     finally:

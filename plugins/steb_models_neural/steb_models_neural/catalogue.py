@@ -1,4 +1,4 @@
-"""The encoders this plugin registers: four generic families and ready configurations of STEB's models.
+"""The encoders this plugin registers: five generic families and ready configurations of STEB's models.
 
 Named configurations are data (a table below), so ``steb list encoders`` and documentation come from
 one place. Every named model needs its weights locally; the factories fail with instructions otherwise.
@@ -55,6 +55,12 @@ def _episode(**options: Any):
     return EpisodeEncoder(**options)
 
 
+def _multi_label(**options: Any):
+    from .multilabel import MultiLabelClassifierEncoder
+
+    return MultiLabelClassifierEncoder(**options)
+
+
 @dataclass(frozen=True)
 class GenericFamily:
     name: str
@@ -94,6 +100,15 @@ GENERIC_FAMILIES = (
         "episode",
         "multi-text (LUAR-style) encoder: one vector per collection of texts, used directly by retrieval",
         _episode,
+    ),
+    GenericFamily(
+        "multi-label-classifier",
+        "any multi-label sequence classifier (NeuroBiber...): per label the maximum sigmoid output over 512-word chunks",
+        _multi_label,
+        {
+            "binary": "true: 0/1 presence flags (sigmoid > 0.5, the NeuroBiber authors' script); default false: probabilities (STEB)",
+            "chunk_words": "words per chunk before tokenisation (default 512)",
+        },
     ),
 )
 
@@ -171,6 +186,8 @@ NAMED_MODELS = (
     # multi-text authorship encoders
     NamedModel("luar-mud", "episode", "rrivera1849/LUAR-MUD", "LUAR trained on Reddit (MUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-MUD"),
     NamedModel("luar-crud", "episode", "rrivera1849/LUAR-CRUD", "LUAR trained on Reddit (CRUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-CRUD"),
+    # pre-defined features
+    NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is separate", 512, architecture="roberta", pooling="sigmoid-max"),
 )
 
 #: STEB's LISA (Patel et al., 2023) has no public hub id: the paper used a local EncT5 checkpoint
@@ -194,7 +211,7 @@ def _named_factory(named: NamedModel, **options: Any):
     if named.remote_code and not parse_bool(options.get("trust_remote_code", False), "trust_remote_code"):
         raise EncoderOptionError(
             f"'{named.name}' ({named.hub_id}) runs its own modelling code from the hub; steb runs it only when "
-            f"asked: pass trust_remote_code=true (CLI: --encoder-option trust_remote_code=true) if you trust its authors"
+            f"asked: pass trust_remote_code=true (CLI: -O trust_remote_code=true) if you trust its authors"
         )
     merged = {**named.defaults, **options}
     merged.setdefault("model", named.hub_id)

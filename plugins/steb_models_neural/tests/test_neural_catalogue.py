@@ -20,7 +20,8 @@ from steb_models_neural.catalogue import LISA_NOTE, NAMED_MODELS, encoder_specs
 from steb_models_neural.errors import EncoderOptionError, ModelNotAvailableError
 
 SPECS = {spec.name: spec for spec in encoder_specs()}
-LOCAL = [m for m in NAMED_MODELS if not m.remote_code]
+# configurations that embed with hidden states (NeuroBiber's classifier is tested in test_neural_neurobiber.py)
+LOCAL = [m for m in NAMED_MODELS if not m.remote_code and m.family != "multi-label-classifier"]
 COMBOS = sorted({(m.family, m.architecture) for m in LOCAL})
 TEXTS = ["alpha beta gamma", "the author writes short text , and long text", "omega"]
 _OFFSET = {"roberta", "xlm-roberta"}  # position tables start after padding_idx
