@@ -3,19 +3,64 @@
 Each compares an output with its source (``against='source'``, self-BLEU style: how much content
 survived the rewrite) or with its human references (``against='reference'``). All use the libraries'
 own implementations so that figures match the published tools.
+
+Lai et al. (2022) used other variants, each selectable and recorded in the result's details:
+- BLEU ``variant='lai2022'``: nltk-tokenised text; sentence BLEU is nltk's ``sentence_bleu`` with
+  smoothing method 1 (0-1), and a system's BLEU is multi-bleu.perl's corpus BLEU of its tokenised outputs
+  (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level.
+- chrF ``system_level='mean'``: a system's chrF is the mean of its sentence chrF (their scripts average
+  the per-output column), not sacrebleu's corpus chrF.
+- ROUGE ``package='rouge'``: the pltrdy ``rouge`` package on nltk-tokenised text, no stemming (optional
+  dependency ``steb-scorers[rouge]``), instead of Google's ``rouge-score`` (its own tokenizer, stemming).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any, Sequence
 
 import numpy as np
 
 from .result import ScoreResult, check_aligned, comparison_texts
 
-__all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats"]
+__all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats",
+           "nltk_tokenize", "nltk_tokenizer_name"]
+
+
+def _punkt_available() -> bool:
+    try:
+        import nltk
+
+        nltk.data.find("tokenizers/punkt_tab/english/")
+        return True
+    except LookupError:
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def nltk_tokenizer_name() -> str:
+    """Which tokenizer :func:`nltk_tokenize` uses here (recorded in results: the two differ on sentence-internal periods)."""
+    return ("nltk.word_tokenize (punkt sentence split)" if _punkt_available()
+            else "nltk.word_tokenize(preserve_line=True) per sentence, sentences split after . ! ? and a space (punkt data not installed)")
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def nltk_tokenize(text: str) -> list[str]:
+    """``nltk.word_tokenize`` as Lai et al. tokenised; without nltk's punkt data, an approximation of it.
+
+    word_tokenize splits sentences with punkt, then runs the Treebank tokenizer on each, so a
+    sentence-internal period becomes its own token. punkt's model cannot be downloaded at run time; without
+    it sentences are split after ``.``, ``!`` or ``?`` followed by white space (no abbreviation list).
+    """
+    import nltk
+
+    if _punkt_available():
+        return nltk.word_tokenize(text)
+    return [tok for sentence in _SENTENCE_END.split(text) if sentence for tok in nltk.word_tokenize(sentence, preserve_line=True)]
 
 
 def _corpus_streams(compare: list[list[str]]) -> list[list[str]] | None:
@@ -32,25 +77,36 @@ class _SacrebleuScorer:
 
     def __init__(self, against: str = "reference") -> None:
         self.against = against
+        self.system_level = "corpus"
 
     def _metric(self, sentence: bool) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def _sentence_scores(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[np.ndarray, dict[str, Any]]:
+        sent = self._metric(sentence=True)
+        scores = np.fromiter((sent.sentence_score(o, c).score for o, c in zip(outputs, compare)), dtype=np.float64, count=len(outputs))
+        return scores, {"signature": str(sent.get_signature())}
+
+    def _corpus_inputs(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+        return list(outputs), compare
+
     def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
-        sent = self._metric(sentence=True)
-        scores = np.fromiter((sent.sentence_score(o, c).score for o, c in zip(outputs, compare)), dtype=np.float64, count=len(outputs))
+        scores, extra = self._sentence_scores(outputs, compare)
+        outputs, compare = self._corpus_inputs(outputs, compare)
         streams = _corpus_streams(compare)
-        corpus, components, details = None, {}, {"against": self.against, "signature": str(sent.get_signature())}
+        corpus, components = None, {}
+        details = {"against": self.against, **extra, "system_level": "corpus" if self.system_level == "corpus" else "mean of sentence scores"}
         if streams and outputs:
             metric = self._metric(sentence=False)
             corpus = float(metric.corpus_score(list(outputs), streams).score)
             # per-output sufficient statistics (n-gram matches and totals, lengths): any subset's corpus score is
             # the score of its summed statistics, e.g. one system's corpus BLEU in the meta-evaluation
             stats = np.asarray(metric._extract_corpus_statistics(list(outputs), streams), dtype=np.float64)
-            components = {f"stat:{j}": stats[:, j] for j in range(stats.shape[1])}
-            details["corpus_aggregate"] = {"metric": self.name, **self._options()}
+            if self.system_level == "corpus":  # the meta-evaluation's per-system value is then the corpus score of summed statistics
+                components = {f"stat:{j}": stats[:, j] for j in range(stats.shape[1])}
+                details["corpus_aggregate"] = {"metric": self.name, **self._options()}
         return ScoreResult(self.name, scores, corpus=corpus, components=components, details=details)
 
     def _options(self) -> dict[str, Any]:  # pragma: no cover - overridden
@@ -58,34 +114,69 @@ class _SacrebleuScorer:
 
 
 class BleuScorer(_SacrebleuScorer):
-    """Sentence BLEU with smoothing (default sacrebleu 'exp', effective order) plus corpus BLEU, 0-100."""
+    """Sentence BLEU with smoothing (default sacrebleu 'exp', effective order) plus corpus BLEU, 0-100.
+
+    ``variant='lai2022'``: Lai et al.'s BLEU (module docstring): nltk tokens, nltk sentence BLEU with
+    smoothing method 1 (0-1) per output, multi-bleu corpus BLEU (0-100) per system.
+    """
 
     name = "bleu"
+    VARIANTS = ("sacrebleu", "lai2022")
 
-    def __init__(self, against: str = "reference", smooth_method: str = "exp", smooth_value: float | None = None, tokenize: str | None = None, lowercase: bool = False) -> None:
+    def __init__(self, against: str = "reference", smooth_method: str = "exp", smooth_value: float | None = None, tokenize: str | None = None,
+                 lowercase: bool = False, variant: str = "sacrebleu") -> None:
         super().__init__(against)
+        if variant not in self.VARIANTS:
+            raise ValueError(f"BLEU variant must be one of {self.VARIANTS}, not {variant!r}")
+        self.variant = variant
+        if variant == "lai2022":  # multi-bleu.perl on pre-tokenised text: whitespace tokens, no smoothing, case-sensitive
+            smooth_method, smooth_value, tokenize, lowercase = "none", None, "none", False
         self.smooth_method, self.smooth_value, self.tokenize, self.lowercase = smooth_method, smooth_value, tokenize, lowercase
 
     def _options(self) -> dict[str, Any]:
         return {"smooth_method": self.smooth_method, "smooth_value": self.smooth_value, "tokenize": self.tokenize, "lowercase": self.lowercase}
+
+    def _sentence_scores(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[np.ndarray, dict[str, Any]]:
+        if self.variant != "lai2022":
+            return super()._sentence_scores(outputs, compare)
+        from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+        smooth = SmoothingFunction().method1
+        scores = np.fromiter((sentence_bleu([nltk_tokenize(r) for r in refs], nltk_tokenize(o), smoothing_function=smooth) for o, refs in zip(outputs, compare)),
+                             dtype=np.float64, count=len(outputs))
+        return scores, {"variant": "lai2022", "sentence": "nltk sentence_bleu, smoothing method1, 0-1", "corpus": "multi-bleu (summed statistics, no smoothing), 0-100",
+                        "tokenizer": nltk_tokenizer_name()}
+
+    def _corpus_inputs(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+        if self.variant != "lai2022":
+            return list(outputs), compare
+        return [" ".join(nltk_tokenize(o)) for o in outputs], [[" ".join(nltk_tokenize(r)) for r in refs] for refs in compare]
 
     def _metric(self, sentence: bool) -> Any:
         from sacrebleu.metrics import BLEU
 
         return BLEU(
             lowercase=self.lowercase, tokenize=self.tokenize, smooth_method=self.smooth_method,
-            smooth_value=self.smooth_value, effective_order=sentence,
+            smooth_value=self.smooth_value, effective_order=sentence, force=self.tokenize == "none",  # pre-tokenised on purpose (multi-bleu)
         )
 
 
 class ChrfScorer(_SacrebleuScorer):
-    """chrF (character n-gram F-score; ``word_order=2`` gives chrF++), 0-100, sentence and corpus level."""
+    """chrF (character n-gram F-score; ``word_order=2`` gives chrF++), 0-100, sentence and corpus level.
+
+    ``system_level='mean'`` makes a system's chrF the mean of its sentence chrF (Lai et al.); the default
+    ``'corpus'`` is sacrebleu's corpus chrF of the system's outputs.
+    """
 
     name = "chrf"
 
-    def __init__(self, against: str = "reference", char_order: int = 6, word_order: int = 0, beta: int = 2, lowercase: bool = False) -> None:
+    def __init__(self, against: str = "reference", char_order: int = 6, word_order: int = 0, beta: int = 2, lowercase: bool = False,
+                 system_level: str = "corpus") -> None:
         super().__init__(against)
+        if system_level not in ("corpus", "mean"):
+            raise ValueError(f"chrF system_level must be 'corpus' or 'mean', not {system_level!r}")
         self.char_order, self.word_order, self.beta, self.lowercase = char_order, word_order, beta, lowercase
+        self.system_level = system_level
 
     def _options(self) -> dict[str, Any]:
         return {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta, "lowercase": self.lowercase}
@@ -100,29 +191,57 @@ class RougeScorer:
     """ROUGE F-measure (rouge-score, Porter stemming); the chosen variant is ``scores``, all three in ``components``.
 
     With several references the best-matching one counts (rouge-score's ``score_multi``). No corpus
-    score: ROUGE's corpus figure in the literature is the mean of sentence scores.
+    score: ROUGE's corpus figure in the literature is the mean of sentence scores. ``package='rouge'``
+    uses the pltrdy ``rouge`` package on nltk-tokenised text as Lai et al. did (no stemming; with several
+    references the best F counts).
     """
 
     VARIANTS = ("rouge1", "rouge2", "rougeL")
+    PACKAGES = ("rouge-score", "rouge")
+    _PLTRDY_KEYS = {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l"}
 
-    def __init__(self, variant: str = "rougeL", against: str = "reference", use_stemmer: bool = True) -> None:
+    def __init__(self, variant: str = "rougeL", against: str = "reference", use_stemmer: bool = True, package: str = "rouge-score") -> None:
         if variant not in self.VARIANTS:
             raise ValueError(f"ROUGE variant must be one of {self.VARIANTS}, not {variant!r}")
-        self.variant, self.against, self.use_stemmer = variant, against, use_stemmer
+        if package not in self.PACKAGES:
+            raise ValueError(f"ROUGE package must be one of {self.PACKAGES}, not {package!r}")
+        self.variant, self.against, self.use_stemmer, self.package = variant, against, use_stemmer, package
         self.name = variant
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
-        from rouge_score import rouge_scorer
+    def _pltrdy(self, outputs: Sequence[str], compare: list[list[str]]) -> ScoreResult:
+        try:
+            from rouge import Rouge
+        except ImportError:
+            raise RuntimeError("ROUGE package='rouge' needs the pltrdy `rouge` package: pip install 'steb-scorers[rouge]' "
+                               "(or use the default package='rouge-score')") from None
+        rouge = Rouge()
+        table = {v: np.empty(len(outputs)) for v in self.VARIANTS}
+        for i, (out, refs) in enumerate(zip(outputs, compare)):
+            hyp = " ".join(nltk_tokenize(out))
+            best = {v: 0.0 for v in self.VARIANTS}
+            for ref in refs if hyp.strip() else ():  # the package refuses an empty hypothesis: it shares nothing, F = 0
+                got = rouge.get_scores(hyp, " ".join(nltk_tokenize(ref)), avg=True)
+                for v in self.VARIANTS:
+                    best[v] = max(best[v], float(got[self._PLTRDY_KEYS[v]]["f"]))
+            for v in self.VARIANTS:
+                table[v][i] = best[v]
+        return ScoreResult(self.name, table[self.variant], components=table,
+                           details={"against": self.against, "package": "rouge (pltrdy)", "stemmer": False, "tokenizer": nltk_tokenizer_name()})
 
+    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
+        if self.package == "rouge":
+            return self._pltrdy(outputs, compare)
+        from rouge_score import rouge_scorer
+
         scorer = rouge_scorer.RougeScorer(list(self.VARIANTS), use_stemmer=self.use_stemmer)
         table = {v: np.empty(len(outputs)) for v in self.VARIANTS}
         for i, (out, refs) in enumerate(zip(outputs, compare)):
             got = scorer.score_multi(refs, out) if len(refs) > 1 else scorer.score(refs[0], out)
             for v in self.VARIANTS:
                 table[v][i] = got[v].fmeasure
-        return ScoreResult(self.name, table[self.variant], components=table, details={"against": self.against, "stemmer": self.use_stemmer})
+        return ScoreResult(self.name, table[self.variant], components=table, details={"against": self.against, "package": "rouge-score", "stemmer": self.use_stemmer})
 
 
 def stat_matrix(result: ScoreResult) -> np.ndarray | None:

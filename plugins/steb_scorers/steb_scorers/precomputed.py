@@ -5,6 +5,11 @@ output text and numeric columns; ``column`` (0-based) is the score. Outputs are 
 (source, output), so the files need not be in the order the scorer is called with. A pair that is asked
 for but is not in the files is an error naming it; a pair present twice with different scores is
 reported in ``details['conflicts']`` (the first file, in sorted order, wins).
+
+``complement_for=STYLE`` turns a probability of one style into the probability of the target style:
+outputs whose target style is STYLE get 1 - value (e.g. Lai et al.'s classifier columns hold
+P(formal); for formal->informal outputs the target-style probability is 1 - P(formal)). ``against``
+only records what the released column compared the output with (``source`` or ``reference``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ class PrecomputedScorer:
     name = "precomputed"
 
     def __init__(self, files: str | None = None, column: int | None = None, source_field: int = 1, output_field: int = 2,
-                 higher_is_better: bool = True, label: str | None = None) -> None:
+                 higher_is_better: bool = True, label: str | None = None, complement_for: str | None = None, against: str | None = None) -> None:
         if not files or column is None:
             raise ValueError("precomputed needs files=GLOB (tab-separated files) and column=N (0-based index of the score column)")
         paths = sorted(glob.glob(str(files)))
@@ -49,7 +54,10 @@ class PrecomputedScorer:
                         self.conflicts += not np.isclose(self.table[key], value, rtol=1e-9, atol=1e-12)
                         continue
                     self.table[key] = value
+        if against not in (None, "source", "reference"):
+            raise ValueError(f"precomputed: against must be 'source' or 'reference' (it is only recorded), not {against!r}")
         self.files, self.column, self.higher_is_better = str(files), int(column), bool(higher_is_better)
+        self.complement_for, self.against = complement_for, against
         self.name = label or f"precomputed[{column}]"
 
     def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: Any = None) -> ScoreResult:
@@ -59,5 +67,11 @@ class PrecomputedScorer:
             if key not in self.table:
                 raise KeyError(f"precomputed {self.files}: no line with source {key[0][:60]!r} and output {key[1][:60]!r} (item {i})")
             scores[i] = self.table[key]
-        return ScoreResult(self.name, scores, higher_is_better=self.higher_is_better,
-                           details={"files": self.files, "column": self.column, "conflicts": self.conflicts})
+        if self.complement_for is not None:
+            from .result import per_item_styles
+
+            flip = np.array([style == self.complement_for for style in per_item_styles(self.name, target_style, len(outputs))], dtype=bool)
+            scores = np.where(flip, 1.0 - scores, scores)
+        details = {"files": self.files, "column": self.column, "conflicts": self.conflicts}
+        details.update({k: v for k, v in (("complement_for", self.complement_for), ("against", self.against)) if v is not None})
+        return ScoreResult(self.name, scores, higher_is_better=self.higher_is_better, details=details)

@@ -5,7 +5,8 @@
 _EXPORTS = {
     "kendall": "correlations", "pearson": "correlations", "segment_correlations": "correlations", "spearman": "correlations",
     "system_correlations": "correlations", "tau_like": "correlations", "tau_like_counts": "correlations",
-    "MetaEvalConfig": "evaluate", "meta_evaluate": "evaluate", "parse_scorer_spec": "evaluate", "score_judgements": "evaluate",
+    "tau_per_source": "correlations", "mean_per_source_tau": "correlations", "agreement_table": "agreement",
+    "PROTOCOLS": "evaluate", "protocol_config": "evaluate", "MetaEvalConfig": "evaluate", "meta_evaluate": "evaluate", "parse_scorer_spec": "evaluate", "score_judgements": "evaluate",
     "ASPECTS": "human", "DIRECTIONS": "human", "HumanJudgements": "human", "load_human_judgements": "human",
 }
 
@@ -21,5 +22,6 @@ def __getattr__(name: str):
 __all__ = [
     "ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "MetaEvalConfig", "meta_evaluate",
     "parse_scorer_spec", "score_judgements", "pearson", "spearman", "kendall", "segment_correlations",
-    "tau_like", "tau_like_counts", "system_correlations",
+    "tau_like", "tau_like_counts", "system_correlations", "tau_per_source", "mean_per_source_tau", "agreement_table",
+    "PROTOCOLS", "protocol_config",
 ]

@@ -17,15 +17,28 @@ import typer
 # The evaluation modules import scipy.stats (about 0.5 s); they are imported inside the command so
 # that every other `steb` command starts fast.
 ASPECTS = ("content", "style", "fluency")  # kept equal to human.ASPECTS (checked by a test)
+DIRECTIONS = ("informal-to-formal", "formal-to-informal")  # kept equal to human.DIRECTIONS
 POOLED = "pooled"  # kept equal to evaluate.POOLED
+PROTOCOLS = ("wmt17-darr", "lai2022")  # kept equal to evaluate.PROTOCOLS' names
+TABLES = ("none", "A.2", "4")
+REFERENCE_CHOICES = ("1", "2", "3", "4", "all")
 
 DEFAULT_SCORERS = ("bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference")
+# what Lai et al. used: nltk sentence BLEU (method 1) with multi-bleu at system level, chrF averaged per system
+LAI_SCORERS = ("bleu:against=source,variant=lai2022", "bleu:against=reference,variant=lai2022",
+               "chrf:against=source,system_level=mean", "chrf:against=reference,system_level=mean")
 DATASET_FOLDER = "formality_human_judgements"
 
 
 def _default_data() -> Path | None:
     root = os.environ.get("STEB_DATA_DIR")
     return Path(root) / DATASET_FOLDER if root else None
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(width=None if Console().is_terminal else 170)
 
 
 def _fmt(cell: dict[str, Any]) -> str:
@@ -35,33 +48,150 @@ def _fmt(cell: dict[str, Any]) -> str:
     return f"{v:.3f}" + (f" [{lo:.2f}, {hi:.2f}]" if lo is not None else "")
 
 
+def _num(v: Any, fmt: str = ".3f") -> str:
+    return "n/a" if v is None else f"{v:{fmt}}"
+
+
+def _name(label: str, entry: dict[str, Any]) -> str:
+    from rich.markup import escape  # specs may hold brackets ("[ref 2]") that rich would read as markup
+
+    return escape(label) + (" |abs|" if entry["absolute"] else "") + (" (corpus)" if entry.get("system_level") == "corpus" else "")
+
+
 def print_tables(report: dict[str, Any]) -> None:
-    from rich.console import Console
+    """The correlation tables, each titled with the protocol that produced it."""
+    cfg = report["config"]
+    if cfg.get("protocol") == "lai2022":
+        print_lai_tables(report)
+        return
     from rich.table import Table
 
-    console = Console(width=None if Console().is_terminal else 170)
-    cfg = report["config"]
+    console = _console()
     for aspect in cfg["aspects"]:
-        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (pooled directions; REF {'included' if cfg['reference_included'] else 'excluded'}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
+        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: {cfg.get('protocol_label', 'wmt17-darr')}) "
+                            f"(pooled directions; REF {'included' if cfg['reference_included'] else 'excluded'}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
         table.add_column("scorer")
-        for col in ("seg Pearson", "seg Spearman", "seg Kendall", f"tau-like (>{cfg['tau_threshold']:g}, ties {cfg['tau_ties']})", "sys Pearson", "sys Kendall"):
+        tau_head = f"tau-like (>{cfg['tau_threshold']:g}, ties {cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
+        for col in ("seg Pearson", "seg Spearman", "seg Kendall", tau_head, "sys Pearson", "sys Kendall"):
             table.add_column(col, justify="right")
         for label, entry in report["metrics"].items():
             c = entry["correlations"][aspect][POOLED]
-            name = label + (" |abs|" if entry["absolute"] else "") + (" (corpus)" if entry.get("system_level") == "corpus" else "")
-            kendall = c.get("system_kendall")
-            table.add_row(name, *(_fmt(c[k]) for k in ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")),
-                          "n/a" if kendall is None else f"{kendall:.3f}")
+            table.add_row(_name(label, entry), *(_fmt(c[k]) for k in ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")),
+                          _num(c.get("system_kendall")))
         console.print(table)
     print_human(report["human"], console)
 
 
-def print_human(human: dict[str, Any], console: Any = None, systems_table: bool = False) -> None:
+def print_lai_tables(report: dict[str, Any]) -> None:
+    """Lai et al.'s layout: per aspect, segment tau (per source) / segment Pearson / system Pearson per direction, then top-N / last-N."""
+    from rich.table import Table
+
+    console = _console()
+    cfg = report["config"]
+    where = f"(protocol: {cfg['protocol_label']}); human = mean {cfg['human_scale']} rating; REF {'included' if cfg['reference_included'] else 'excluded'}"
+    for aspect in cfg["aspects"]:
+        table = Table(title=f"{aspect}: tau = Kendall tau-like per source, averaged over sources; r = Pearson {where}")
+        table.add_column("scorer")
+        for d in (POOLED, *DIRECTIONS):
+            short = {"pooled": "all", "informal-to-formal": "inf->for", "formal-to-informal": "for->inf"}[d]
+            for col in ("seg tau", "seg r", "sys r"):
+                table.add_column(f"{short} {col}", justify="right")
+        for label, entry in report["metrics"].items():
+            cells = []
+            for d in (POOLED, *DIRECTIONS):
+                c = entry["correlations"][aspect][d]
+                cells += [_num(c["tau_like"]["value"]), _num(c["segment_pearson"]["value"]), _num(c["system_pearson"]["value"])]
+            table.add_row(_name(label, entry), *cells)
+        console.print(table)
+        first = next(iter(report["metrics"].values()), None)
+        if first is None:
+            continue
+        keys = _subset_keys(first["correlations"][aspect][POOLED]["subsets"])
+        sub = Table(title=f"{aspect}: segment tau (per source) on the top-N / last-N systems by human score (Figures 3 and 5) {where}")
+        sub.add_column("scorer")
+        for k in keys:
+            sub.add_column(k, justify="right")
+        for label, entry in report["metrics"].items():
+            s = entry["correlations"][aspect][POOLED]["subsets"]
+            sub.add_row(_name(label, entry), *(_num(s[k]["tau_like"]) for k in keys))
+        console.print(sub)
+    print_human(report["human"], console)
+
+
+def _subset_keys(subsets: dict[str, Any]) -> list[str]:
+    return sorted(subsets, key=lambda k: (k.split("_")[0] != "all", k.split("_")[0] != "top", -int(k.split("_")[1])))
+
+
+def print_reference_table(table: dict[str, Any], protocol_label: str, console: Any = None) -> None:
+    """Table 4: agreement of each metric's scores with reference 1 and with references 2-4, and each choice's correlation with humans."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = console or _console()
+    out = Table(title=f"references: Pearson between scores against reference 1 and against reference k; content tau / sys r per reference choice (protocol: {protocol_label})")
+    out.add_column("scorer")
+    refs = table["references"]
+    for k in refs[1:]:
+        if k != "all":
+            out.add_column(f"r(ref1, ref{k})", justify="right")
+    for k in refs:
+        out.add_column(f"ref {k} tau", justify="right")
+        out.add_column(f"ref {k} sys r", justify="right")
+    for spec, row in table["rows"].items():
+        cells = [_num(row["score_pearson_with_ref1"][k]) for k in refs[1:] if k != "all"]
+        for k in refs:
+            cells += [_num(row["human"][k]["tau_like"]), _num(row["human"][k]["system_pearson"])]
+        out.add_row(escape(spec), *cells)
+    console.print(out)
+
+
+def print_source_reference_table(table: dict[str, Any], protocol_label: str, console: Any = None) -> None:
+    """Table A.2: each metric against the source and against the reference, side by side."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = console or _console()
+    out = Table(title=f"{table['aspect']}: metrics against the source and against the reference (protocol: {protocol_label})")
+    out.add_column("scorer")
+    for against in ("source", "reference"):
+        for col in ("seg tau", "seg r", "sys r"):
+            out.add_column(f"{against} {col}", justify="right")
+    for base, row in table["rows"].items():
+        cells = []
+        for against in ("source", "reference"):
+            c = row.get(against)
+            cells += ["–"] * 3 if c is None else [_num(c["tau_like"]), _num(c["segment_pearson"]), _num(c["system_pearson"])]
+        out.add_row(escape(base), *cells)
+    console.print(out)
+
+
+IAA_CHOICES = ("paper", "include", "exclude")
+
+
+def print_agreement_table(human: dict[str, Any], iaa_ref: str = "paper", console: Any = None) -> None:
+    """Table 1: Pearson between each survey's two annotators, per aspect and pooled over aspects ("overall")."""
+    from rich.table import Table
+
+    console = console or _console()
+    t1 = human["inter_annotator_table"]
+    chosen = {"paper": t1["paper"], "include": t1["with_ref"], "exclude": t1["without_ref"]}[iaa_ref]
+    note = {"paper": "survey rows with REF, overall row without (as the paper prints it)", "include": "REF included in every row",
+            "exclude": "REF excluded from every row"}[iaa_ref]
+    table = Table(title=f"inter-annotator agreement (Pearson, annotator 1 vs 2; {note})")
+    table.add_column("survey")
+    cols = [*ASPECTS, "overall"]
+    for c in cols:
+        table.add_column(c, justify="right")
+    for survey, row in chosen["surveys"].items():
+        table.add_row(str(survey), *(_num(row[c]) for c in cols))
+    table.add_row("overall", *(_num(chosen["overall"][c]) for c in cols))
+    console.print(table)
+
+
+def print_human(human: dict[str, Any], console: Any = None, systems_table: bool = False, iaa_ref: str = "paper") -> None:
     """Inter-annotator and inter-aspect statistics, and (``systems_table``) the per-system human means, raw and z."""
     if console is None:
-        from rich.console import Console
-
-        console = Console(width=None if Console().is_terminal else 170)
+        console = _console()
     if systems_table:
         from rich.table import Table
 
@@ -76,6 +206,8 @@ def print_human(human: dict[str, Any], console: Any = None, systems_table: bool 
         for system in sorted(first, key=lambda s: -first[s]):
             table.add_row(system, *(f"{means[a][scale][system]:{fmt}}" for a in aspects for scale, fmt in (("raw", ".1f"), ("z", ".3f"))))
         console.print(table)
+    if "inter_annotator_table" in human:
+        print_agreement_table(human, iaa_ref, console)
     agree = human["inter_annotator_pearson"]
     excluded = ", ".join(human.get("inter_annotator_excludes", [])) or "none"
     console.print(f"inter-annotator Pearson (excluding {excluded}): " + ", ".join(f"{a} {agree[a]['overall']:.3f}" for a in agree))
@@ -86,15 +218,52 @@ def print_human(human: dict[str, Any], console: Any = None, systems_table: bool 
     console.print("inter-aspect Pearson (mean raw ratings): " + ", ".join(f"{k} {v:.3f}" for k, v in inter.items()))
 
 
+def _with_option(spec: str, key: str, value: str) -> str:
+    return spec + ("," if ":" in spec else ":") + f"{key}={value}"
+
+
+def expand_specs(specs: list[str], table: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """The scorer runs a table needs: ``{run label: (spec as given, {"against"|"references": value})}``.
+
+    ``A.2`` runs every spec that does not fix ``against`` against the source and against the reference;
+    ``4`` runs every spec against references 1, 2, 3, 4 and all four; otherwise each spec runs once.
+    """
+    from .evaluate import parse_scorer_spec
+
+    runs: dict[str, tuple[str, dict[str, str]]] = {}
+    for spec in specs:
+        name, options = parse_scorer_spec(spec)
+        if table == "A.2" and "against" not in options and name != "precomputed":
+            for against in ("source", "reference"):
+                runs[_with_option(spec, "against", against)] = (spec, {"against": against})
+        elif table == "4":
+            if options.get("against", "reference") != "reference":
+                raise ValueError(f"{spec!r}: table 4 compares references, so the scorer must run against=reference")
+            for ref in REFERENCE_CHOICES:
+                runs[f"{spec} [ref {ref}]"] = (spec, {"references": ref})
+        else:
+            runs[spec] = (spec, {})
+    return runs
+
+
 def meta_eval(
-    data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
-    scorer: list[str] = typer.Option(list(DEFAULT_SCORERS), "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable)"),
+    data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
+    scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and chrF against source and reference, in the protocol's variants)"),
     aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
-    human_scale: str = typer.Option("z", help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100)"),
-    tau_threshold: float = typer.Option(25.0, help="tau-like: humans order a pair when their scores differ by more than this"),
-    tau_scale: str = typer.Option("raw", help="tau-like: human scale the threshold applies to (raw or z)"),
-    tau_ties: str = typer.Option("discordant", help="tau-like: metric ties count as discordant (WMT17 DARR) or are excluded"),
+    protocol: str = typer.Option("wmt17-darr", "--protocol", help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
+                                 "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as segment tau on N systems); "
+                                 "the flags below override single settings and the change is recorded"),
+    human_scale: Optional[str] = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
+    tau_threshold: Optional[float] = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
+    tau_scale: Optional[str] = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
+    tau_ties: Optional[str] = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
+    tau_average: Optional[str] = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
+    subsets: Optional[str] = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
     include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
+    references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the release's *.ref0-3 files)"),
+    reference_dir: Optional[Path] = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
+    table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, 3, 4, all)"),
+    iaa_ref: str = typer.Option("paper", "--iaa-ref", help="inter-annotator table: paper (survey rows with REF, overall without), include or exclude REF everywhere"),
     bootstrap: int = typer.Option(1000, help="bootstrap resamples of sources"),
     seed: int = typer.Option(0, help="bootstrap seed"),
     compare: list[str] = typer.Option([], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"),
@@ -104,38 +273,66 @@ def meta_eval(
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
 
-    from .evaluate import MetaEvalConfig, human_statistics, meta_evaluate, parse_scorer_spec, score_judgements
+    from .evaluate import human_statistics, meta_evaluate, parse_scorer_spec, protocol_config, reference_table, score_judgements, source_reference_table
     from .human import load_human_judgements
 
     folder = data or _default_data()
     if folder is None:
         raise typer.BadParameter(f"pass --data PATH/{DATASET_FOLDER} or set STEB_DATA_DIR", param_hint="--data")
+    for value, allowed, hint in ((protocol, PROTOCOLS, "--protocol"), (table, TABLES, "--table"), (references, REFERENCE_CHOICES, "--references"),
+                                 (iaa_ref, IAA_CHOICES, "--iaa-ref")):
+        if value not in allowed:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}", param_hint=hint)
+    specs = list(scorer) or list(LAI_SCORERS if protocol == "lai2022" else DEFAULT_SCORERS)
+    try:
+        runs = expand_specs(specs, table)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--scorer") from None
     pairs = [tuple(c.split("|", 1)) for c in compare] if compare else None
     for pair in pairs or []:  # checked before any scorer runs
-        unknown = [key for key in pair if key not in scorer]
+        unknown = [key for key in pair if key not in runs]
         if len(pair) != 2 or unknown:
             raise typer.BadParameter(f"{'|'.join(pair)!r}: compare two of the --scorer specs, written exactly as given ({unknown or 'need A|B'})", param_hint="--compare")
-    judgements = load_human_judgements(folder)
+    judgements = load_human_judgements(folder, references=reference_dir)
+    data_record = {"folder": str(folder), "files": judgements.files, "reference_files": judgements.reference_files,
+                   "reference_file_1_differs_from_column_on_lines": judgements.reference_column_differs}
     if human_only:
         human = human_statistics(judgements)
-        atomic_write_text(output, json.dumps({"human": human, "data": {"folder": str(folder), "files": judgements.files}}, indent=2, default=str))
-        print_human(human, systems_table=True)
+        atomic_write_text(output, json.dumps({"human": human, "data": data_record}, indent=2, default=str))
+        print_human(human, systems_table=True, iaa_ref=iaa_ref)
         typer.echo(f"wrote {output}")
         return
+    try:
+        config = protocol_config(protocol, aspects=tuple(aspect), human_scale=human_scale, tau_scale=tau_scale, tau_threshold=tau_threshold,
+                                 tau_ties=tau_ties, tau_average=tau_average, subsets=subsets, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed)
+    except (TypeError, ValueError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--protocol") from None
     registry = get_manager().scorers()
     results, info = {}, {}
-    for spec in scorer:
+    for label, (spec, change) in runs.items():
         name, options = parse_scorer_spec(spec)
+        options = {**options, **({"against": change["against"]} if "against" in change else {})}
         scorer_spec = registry.get(name)
-        results[spec] = score_judgements(judgements, scorer_spec.factory(**options))
-        results[spec].higher_is_better = results[spec].higher_is_better and scorer_spec.higher_is_better
-        info[spec] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect}
-    config = MetaEvalConfig(aspects=tuple(aspect), human_scale=human_scale, tau_scale=tau_scale, tau_threshold=tau_threshold,
-                            tau_ties=tau_ties, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed)
+        refs = change.get("references", references)
+        try:
+            results[label] = score_judgements(judgements, scorer_spec.factory(**options), references=refs)
+        except ValueError as exc:
+            raise typer.BadParameter(f"{label}: {exc}", param_hint="--scorer") from None
+        results[label].higher_is_better = results[label].higher_is_better and scorer_spec.higher_is_better
+        info[label] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect, "spec": spec, "references": refs}
     report = meta_evaluate(judgements, results, config, compare=pairs, scorer_info=info)
-    report["data"] = {"folder": str(folder), "files": judgements.files}
+    report["data"] = data_record
+    if table == "4":
+        report["reference_table"] = reference_table(judgements, results, runs, report)
+    elif table == "A.2":
+        report["source_reference_table"] = {a: source_reference_table(report, runs, a) for a in config.aspects}
     atomic_write_text(output, json.dumps(report, indent=2, default=str))
     print_tables(report)
+    if table == "4":
+        print_reference_table(report["reference_table"], config.protocol_label)
+    elif table == "A.2":
+        for a in config.aspects:
+            print_source_reference_table(report["source_reference_table"][a], config.protocol_label)
     typer.echo(f"wrote {output}")
 
 

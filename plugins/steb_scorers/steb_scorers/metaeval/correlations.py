@@ -17,10 +17,14 @@ from scipy import stats
 
 __all__ = [
     "pearson", "spearman", "kendall", "segment_correlations", "tau_like_counts", "tau_like", "system_means",
-    "system_correlations", "system_kendall", "bootstrap_rows", "Bootstrap", "TIE_POLICIES",
+    "system_correlations", "system_kendall", "bootstrap_rows", "Bootstrap", "TIE_POLICIES", "TAU_AVERAGES",
+    "tau_per_source", "mean_per_source_tau",
 ]
 
 TIE_POLICIES = ("discordant", "exclude")
+# how the tau-like statistic combines sources: one (C - D) / (C + D) over the pairs of every source (WMT17),
+# or one tau per source, then the mean over the sources where some pair counts (Lai et al.'s analysis code)
+TAU_AVERAGES = ("pooled", "per-source")
 
 
 def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -80,6 +84,27 @@ def tau_like(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties
     return {"tau": (cs - ds) / (cs + ds) if cs + ds else float("nan"), "concordant": int(cs), "discordant": int(ds), "threshold": threshold, "ties": ties}
 
 
+def tau_per_source(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant") -> np.ndarray:
+    """One tau-like value per row (source) of the (sources, systems) grids; NaN where no pair of that source counts.
+
+    Lai et al. (2022) compute the statistic this way (``kendalltau.compute_kenall`` per source, then
+    ``np.mean`` over sources, a source whose pairs all tie in the human scores being skipped), which is not
+    the pooled WMT17 figure: a source with few ordered pairs weighs as much as one with many.
+    """
+    c, d = tau_like_counts(metric, human, threshold, ties)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(c + d > 0, (c - d) / np.where(c + d > 0, c + d, 1.0), np.nan)
+
+
+def mean_per_source_tau(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant") -> dict[str, Any]:
+    """Mean over sources of the per-source tau-like (sources without an ordered pair left out), with counts."""
+    taus = tau_per_source(metric, human, threshold, ties)
+    c, d = tau_like_counts(metric, human, threshold, ties)
+    used = np.isfinite(taus)
+    return {"tau": float(taus[used].mean()) if used.any() else float("nan"), "concordant": int(c.sum()), "discordant": int(d.sum()),
+            "sources_used": int(used.sum()), "threshold": threshold, "ties": ties, "average": "per-source"}
+
+
 def system_means(grid: np.ndarray) -> np.ndarray:
     return np.asarray(grid, float).mean(axis=0)
 
@@ -112,6 +137,7 @@ class Bootstrap:
     threshold: float = 0.0
     ties: str = "discordant"
     with_kendall: bool = True
+    tau_average: str = "pooled"
 
     def replicates(self, metric: np.ndarray, human: np.ndarray) -> dict[str, np.ndarray]:
         m, h = metric[self.idx], human[self.idx]  # (B, G, S)
@@ -124,6 +150,12 @@ class Bootstrap:
         }
         if self.with_kendall:
             out["segment_kendall"] = np.array([stats.kendalltau(mf[b], hf[b]).statistic for b in range(B)])
+        if self.tau_average == "per-source":  # the mean of the resampled sources' own taus
+            taus = tau_per_source(metric, human, self.threshold, self.ties)[self.idx]
+            used = np.isfinite(taus)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out["tau_like"] = np.where(used.any(axis=1), np.where(used, taus, 0.0).sum(axis=1) / used.sum(axis=1), np.nan)
+            return out
         c, d = tau_like_counts(metric, human, self.threshold, self.ties)
         cb, db = c[self.idx].sum(axis=1), d[self.idx].sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):

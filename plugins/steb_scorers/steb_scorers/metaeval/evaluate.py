@@ -1,10 +1,16 @@
 """The meta-evaluation itself: score the rated outputs with each scorer and correlate with humans.
 
-Produces one JSON-ready dict holding the settings (human scale, tau-like threshold and tie policy,
-whether REF is included, bootstrap size and seed), human-side statistics (inter-annotator agreement,
-inter-aspect correlations, per-system means) and, per scorer x aspect x direction, segment-level
-Pearson/Spearman/Kendall, the tau-like τ and system-level Pearson with bootstrap CIs, plus paired
-bootstrap comparisons between scorers.
+Produces one JSON-ready dict holding the settings (the named protocol and any flag that departs from it,
+human scale, tau-like threshold, tie policy and averaging, whether REF is included, bootstrap size and
+seed), human-side statistics (inter-annotator agreement, inter-aspect correlations, per-system means) and,
+per scorer x aspect x direction, segment-level Pearson/Spearman/Kendall, the tau-like τ and system-level
+Pearson with bootstrap CIs, the same statistics on the top-N / last-N systems, plus paired bootstrap
+comparisons between scorers.
+
+Two named protocols (:data:`PROTOCOLS`): ``wmt17-darr`` (z-scored humans, pooled DARR tau-like over pairs
+whose raw scores differ by more than 25, top-N as Kendall over system pairs) and ``lai2022``, what Lai et
+al.'s analysis scripts compute (mean raw ratings, tau-like per source over every pair the humans order,
+then the mean over sources; top-N as that tau on the N systems' outputs).
 """
 
 from __future__ import annotations
@@ -19,13 +25,24 @@ import numpy as np
 
 from ..result import ScoreResult
 from ..lexical import corpus_score_from_stats, stat_matrix
-from .correlations import Bootstrap, _rowwise_pearson, bootstrap_rows, pearson, segment_correlations, spearman, system_kendall, tau_like
+from .agreement import agreement_table
+from .correlations import (Bootstrap, _rowwise_pearson, bootstrap_rows, mean_per_source_tau, pearson, segment_correlations, spearman,
+                           system_kendall, tau_like)
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
-__all__ = ["MetaEvalConfig", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate"]
+__all__ = ["MetaEvalConfig", "PROTOCOLS", "protocol_config", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate", "score_judgements"]
 
 POOLED = "pooled"
 STATISTICS = ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")
+SUBSET_MODES = ("system-kendall", "segment")
+
+# The settings each named protocol fixes; every other MetaEvalConfig field (aspects, REF, bootstrap) is free.
+PROTOCOLS: dict[str, dict[str, Any]] = {
+    "wmt17-darr": {"human_scale": "z", "tau_scale": "raw", "tau_threshold": 25.0, "tau_ties": "discordant", "tau_average": "pooled",
+                   "subsets": "system-kendall"},
+    "lai2022": {"human_scale": "raw", "tau_scale": "raw", "tau_threshold": 0.0, "tau_ties": "discordant", "tau_average": "per-source",
+                "subsets": "segment"},
+}
 
 
 @dataclass
@@ -40,6 +57,28 @@ class MetaEvalConfig:
     confidence: float = 0.95
     seed: int = 0
     kendall_ci: bool = True
+    tau_average: str = "pooled"  # "pooled" (WMT17) or "per-source" (Lai et al.)
+    subsets: str = "system-kendall"  # top-N / last-N headline: Kendall over system pairs, or the segment statistics on N systems
+    protocol: str = "wmt17-darr"  # the named preset these settings come from
+
+    @property
+    def overrides(self) -> list[str]:
+        """``field=value`` for every setting that departs from the named protocol."""
+        preset = PROTOCOLS.get(self.protocol, {})
+        return [f"{k}={getattr(self, k)}" for k, v in preset.items() if getattr(self, k) != v]
+
+    @property
+    def protocol_label(self) -> str:
+        """The protocol as printed above every table: its name, plus the settings that depart from it."""
+        return self.protocol + (f" (changed: {', '.join(self.overrides)})" if self.overrides else "")
+
+
+def protocol_config(protocol: str = "wmt17-darr", **settings: Any) -> MetaEvalConfig:
+    """A config from a named protocol; ``settings`` that are None keep the preset (departures show in ``protocol_label``)."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; known: {sorted(PROTOCOLS)}")
+    given = {k: v for k, v in settings.items() if v is not None}
+    return MetaEvalConfig(**{**PROTOCOLS[protocol], **given, "protocol": protocol})
 
 
 def parse_scorer_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -92,8 +131,13 @@ def human_statistics(data: HumanJudgements) -> dict[str, Any]:
         mask = np.ones(len(data), bool) if d == POOLED else data.direction == d
         inter_aspect[d] = {f"{x}-{y}": pearson(data.raw(x)[mask], data.raw(y)[mask]) for x, y in (("style", "content"), ("style", "fluency"), ("fluency", "content"))}
     means = {a: {scale: {s: float(data.human(a, scale)[data.system == s].mean()) for s in data.systems} for scale in ("raw", "z")} for a in ASPECTS}
+    with_ref, without_ref = agreement_table(data, include_ref=True), agreement_table(data, include_ref=False)
+    table1 = {"with_ref": with_ref, "without_ref": without_ref,
+              "paper": {"surveys": with_ref["surveys"], "overall": without_ref["overall"],
+                        "note": "Lai et al.'s Table 1 as printed: per-survey rows with REF among the rated outputs, the overall row without"}}
     return {"inter_annotator_pearson": _agreement(data, not_ref), "inter_annotator_pearson_with_ref": _agreement(data, np.ones(len(data), bool)),
-            "inter_annotator_excludes": [REFERENCE_SYSTEM], "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
+            "inter_annotator_excludes": [REFERENCE_SYSTEM], "inter_annotator_table": table1,
+            "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
 
 
 def _interval(values: np.ndarray, confidence: float) -> list[float | None]:
@@ -123,11 +167,14 @@ def meta_evaluate(
     directions = (POOLED, *DIRECTIONS)
     row_sets = {d: _rows(data, d) for d in directions}
     boots = {d: bootstrap_rows(len(row_sets[d]), config.n_bootstrap, config.seed) for d in directions}
-    report: dict[str, Any] = {"config": {**asdict(config), "systems": systems,
+    report: dict[str, Any] = {"config": {**asdict(config), "protocol_label": config.protocol_label, "overrides": config.overrides, "systems": systems,
                                          "reference_included": config.include_ref,
                                          "absolute_for_lower_is_better": True,
                                          "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: multi-bleu style corpus BLEU), else the mean of segment scores",
-                                         "system_subsets": "top-N / last-N systems by human score; WMT-style Kendall tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), Pearson as well",
+                                         "tau_like_average": "mean over sources of each source's (C-D)/(C+D) (sources with no ordered pair left out)" if config.tau_average == "per-source" else "(C-D)/(C+D) over the pairs of all sources together",
+                                         "system_subsets": "top-N / last-N systems by human score: 'system_subsets_kendall' = WMT-style Kendall tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), "
+                                                           "'subsets' = the segment-level tau-like, segment Pearson and system Pearson on the outputs of those N systems only"
+                                                           + (" (the headline here, as in Lai et al.'s Figures 3 and 5)" if config.subsets == "segment" else ""),
                                          "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile intervals; the same resamples for every scorer (paired)"},
                               "human": human_statistics(data), "metrics": {}, "comparisons": []}
     replicas: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
@@ -153,7 +200,7 @@ def meta_evaluate(
                     raise ValueError(f"scorer {label!r} has undefined (NaN) scores on some rated outputs; meta-evaluation needs a score for every output")
                 fix = np.abs if absolute else (lambda x: x)
                 seg = segment_correlations(m, h)
-                tau = tau_like(m, ht, config.tau_threshold, config.tau_ties)
+                tau = _tau(m, ht, config)
                 if stats is not None and d not in sys_cache:
                     sg = np.stack([grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1)  # (G, S, k)
                     summed = sg[boots[d]].sum(axis=1)  # (B, S, k)
@@ -164,7 +211,7 @@ def meta_evaluate(
                 sysc = {"pearson": pearson(sys_metric, sys_human), "spearman": spearman(sys_metric, sys_human)}
                 point = {"segment_pearson": seg["pearson"], "segment_spearman": seg["spearman"], "segment_kendall": seg["kendall"],
                          "tau_like": tau["tau"], "system_pearson": sysc["pearson"]}
-                bs = Bootstrap(boots[d], config.tau_threshold, config.tau_ties, config.kendall_ci)
+                bs = Bootstrap(boots[d], config.tau_threshold, config.tau_ties, config.kendall_ci, config.tau_average)
                 rep = bs.replicates(m, h)
                 rep["tau_like"] = bs.replicates(m, ht)["tau_like"] if config.tau_scale != config.human_scale else rep["tau_like"]
                 if stats is not None:  # system level from the corpus statistics of each resample
@@ -172,21 +219,22 @@ def meta_evaluate(
                 rep = {k: fix(v) for k, v in rep.items()}
                 replicas[(label, aspect, d)] = rep
                 sys_order = np.argsort(-sys_human, kind="stable")
-                subsets_tau, subsets_pearson = {}, {}
-                for k in range(3, len(systems) + 1):
-                    for name, cols in (("top", sys_order[:k]), ("last", sys_order[-k:])):
-                        if k == len(systems) and name == "last":
-                            continue
-                        key = f"{name}_{k}" if k < len(systems) else f"all_{k}"
-                        subsets_tau[key] = _num(float(fix(system_kendall(sys_metric[cols], sys_human[cols], config.tau_ties))))
-                        subsets_pearson[key] = _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))
+                subsets_tau, subsets_pearson, subsets_segment = {}, {}, {}
+                for key, cols in _subsets(sys_order):
+                    subsets_tau[key] = _num(float(fix(system_kendall(sys_metric[cols], sys_human[cols], config.tau_ties))))
+                    subsets_pearson[key] = _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))
+                    sub_tau = _tau(m[:, cols], ht[:, cols], config)
+                    subsets_segment[key] = {"systems": [systems[c] for c in cols], "tau_like": _num(float(fix(sub_tau["tau"]))),
+                                            "segment_pearson": _num(float(fix(pearson(m[:, cols].ravel(), h[:, cols].ravel())))),
+                                            "system_pearson": _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))}
                 entry["correlations"][aspect][d] = {
                     **{k: {"value": _num(float(fix(v))), "ci": _interval(rep[k], config.confidence) if k in rep else [None, None]} for k, v in point.items()},
                     "system_spearman": _num(float(fix(sysc["spearman"]))),
                     "system_kendall": _num(float(fix(system_kendall(sys_metric, sys_human, config.tau_ties)))),
-                    "tau_like_counts": {"concordant": tau["concordant"], "discordant": tau["discordant"]},
+                    "tau_like_counts": {k: tau[k] for k in ("concordant", "discordant", "sources_used") if k in tau},
                     "system_subsets_kendall": subsets_tau,
                     "system_subsets_pearson": subsets_pearson,
+                    "subsets": subsets_segment,
                     "n_outputs": int(m.size), "n_sources": int(len(rows)), "n_systems": len(systems),
                 }
         report["metrics"][label] = entry
@@ -212,13 +260,34 @@ def meta_evaluate(
     return report
 
 
-def score_judgements(data: HumanJudgements, scorer: Any) -> ScoreResult:
-    """Run one scorer over every rated output (REF included), with references and target styles."""
-    return scorer.score(data.sources, data.outputs, references=data.references, target_style=data.target_styles)
+def _tau(metric: np.ndarray, human: np.ndarray, config: MetaEvalConfig) -> dict[str, Any]:
+    if config.tau_average == "per-source":
+        return mean_per_source_tau(metric, human, config.tau_threshold, config.tau_ties)
+    return tau_like(metric, human, config.tau_threshold, config.tau_ties)
+
+
+def _subsets(order: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """(key, columns) of the top-N and last-N systems by human score, N from 3 up; ``all_N`` is every system."""
+    n, out = len(order), []
+    for k in range(3, n + 1):
+        for name, cols in (("top", order[:k]), ("last", order[-k:])):
+            if k == n and name == "last":
+                continue
+            out.append((f"{name}_{k}" if k < n else f"all_{k}", cols))
+    return out
+
+
+def score_judgements(data: HumanJudgements, scorer: Any, references: str | int = "1") -> ScoreResult:
+    """Run one scorer over every rated output (REF included), with references and target styles.
+
+    ``references``: ``"1"`` (the human files' reference column, the release's first reference), ``"all"``
+    (every reference the loader found, e.g. the release's four) or ``k`` (the k-th reference alone, 1-based).
+    """
+    return scorer.score(data.sources, data.outputs, references=data.reference_choice(references), target_style=data.target_styles)
 
 
 def _check_config(config: MetaEvalConfig) -> None:
-    from .correlations import TIE_POLICIES
+    from .correlations import TAU_AVERAGES, TIE_POLICIES
 
     bad = [a for a in config.aspects if a not in ASPECTS]
     if bad:
@@ -228,5 +297,71 @@ def _check_config(config: MetaEvalConfig) -> None:
             raise ValueError(f"{name} must be 'z' or 'raw', not {getattr(config, name)!r}")
     if config.tau_ties not in TIE_POLICIES:
         raise ValueError(f"tau_ties must be one of {TIE_POLICIES}")
+    if config.tau_average not in TAU_AVERAGES:
+        raise ValueError(f"tau_average must be one of {TAU_AVERAGES}, not {config.tau_average!r}")
+    if config.subsets not in SUBSET_MODES:
+        raise ValueError(f"subsets must be one of {SUBSET_MODES}, not {config.subsets!r}")
+    if config.protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {config.protocol!r}; known: {sorted(PROTOCOLS)}")
     if config.n_bootstrap < 1 or not 0 < config.confidence < 1:
         raise ValueError("n_bootstrap must be >= 1 and confidence in (0, 1)")
+
+
+def _table_aspect(report: Mapping[str, Any]) -> str:
+    aspects = report["config"]["aspects"]
+    return "content" if "content" in aspects else aspects[0]
+
+
+def _headline(report: Mapping[str, Any], label: str, aspect: str, direction: str = POOLED) -> dict[str, Any]:
+    c = report["metrics"][label]["correlations"][aspect][direction]
+    return {"tau_like": c["tau_like"]["value"], "segment_pearson": c["segment_pearson"]["value"], "system_pearson": c["system_pearson"]["value"]}
+
+
+def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], runs: Mapping[str, tuple[str, Mapping[str, str]]],
+                    report: Mapping[str, Any]) -> dict[str, Any]:
+    """Table 4 (Lai et al.): per scorer, Pearson between its scores against reference 1 and against reference k (k = 2..4)
+    over the rated system outputs, and each reference choice's correlation with the humans (content, pooled)."""
+    systems = report["config"]["systems"]
+    rated = np.isin(data.system, systems)
+    aspect = _table_aspect(report)
+    rows: dict[str, Any] = {}
+    choices: list[str] = []
+    for label, (spec, change) in runs.items():
+        ref = change.get("references")
+        if ref is None:
+            continue
+        row = rows.setdefault(spec, {"labels": {}, "human": {}, "score_pearson_with_ref1": {}})
+        row["labels"][ref] = label
+        row["human"][ref] = _headline(report, label, aspect)
+        if ref not in choices:
+            choices.append(ref)
+    for spec, row in rows.items():
+        first = results[row["labels"]["1"]].scores[rated] if "1" in row["labels"] else None
+        for ref, label in row["labels"].items():
+            if ref not in ("1", "all") and first is not None:
+                row["score_pearson_with_ref1"][ref] = _num(pearson(first, results[label].scores[rated]))
+    return {"aspect": aspect, "direction": POOLED, "references": choices, "rows": rows,
+            "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four together (best match / multi-reference statistics)"}
+
+
+def _strip_against(spec: str) -> str:
+    name, _, rest = spec.partition(":")
+    kept = [p for p in rest.split(",") if p.strip() and not p.strip().startswith("against=")]
+    return name + (":" + ",".join(kept) if kept else "")
+
+
+def source_reference_table(report: Mapping[str, Any], runs: Mapping[str, tuple[str, Mapping[str, str]]], aspect: str) -> dict[str, Any]:
+    """Table A.2 (Lai et al.): each metric against the source and against the reference, side by side.
+
+    Runs expanded by ``--table A.2`` pair up by their spec; specs that fix ``against`` themselves pair up by
+    the spec without it (for ``precomputed``, by its ``label`` option when it has one).
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for label, (spec, change) in runs.items():
+        options = report["metrics"][label].get("options", {})
+        against = change.get("against") or options.get("against")
+        if against not in ("source", "reference"):
+            continue
+        base = spec if "against" in change else (str(options["label"]) if options.get("label") else _strip_against(spec))
+        rows.setdefault(base, {})[against] = _headline(report, label, aspect)
+    return {"aspect": aspect, "direction": POOLED, "rows": rows}

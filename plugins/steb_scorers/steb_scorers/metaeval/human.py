@@ -5,6 +5,12 @@ informal->formal, the second half formal->informal (40 + 40 in the release). Fie
 source, output, reference, content-1, style-1, fluency-1, content-2, style-2, fluency-2 (0-100).
 Each survey has its own two annotators, so "annotator 1" is a different person in each survey:
 z-scores are computed per (survey, annotator slot, aspect) over every item that person rated.
+
+The release also holds four human references per source (``data/xformal/fr.80.ref0`` ... ``ref3``, one
+line per source in the human files' order, next to ``data/outputs``). The human files' reference column
+is the release's copy of the first one (it differs from ``ref0`` on a few lines: whitespace and small
+edits; the released metric scores were computed against the column), so reference 1 is that column and
+references 2-4 are ``ref1``-``ref3``; where ``ref0`` differs from the column is recorded.
 """
 
 from __future__ import annotations
@@ -15,13 +21,14 @@ from pathlib import Path
 import numpy as np
 from steb_core import DataValidationError, read_lines
 
-__all__ = ["ASPECTS", "DIRECTIONS", "Judged", "HumanJudgements", "load_human_judgements"]
+__all__ = ["ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "find_reference_files", "REFERENCE_FOLDER"]
 
 ASPECTS = ("content", "style", "fluency")
 DIRECTIONS = ("informal-to-formal", "formal-to-informal")
 TARGET_STYLE = {"informal-to-formal": "formal", "formal-to-informal": "informal"}
 FIELDS = ("survey", "source", "output", "reference", "content-1", "style-1", "fluency-1", "content-2", "style-2", "fluency-2")
 REFERENCE_SYSTEM = "REF"
+REFERENCE_FOLDER = "../xformal"  # where the release keeps the references, relative to data/outputs
 
 
 @dataclass
@@ -42,9 +49,30 @@ class HumanJudgements:
     references: list[str]
     ratings: dict[str, np.ndarray]
     files: dict[str, str] = field(default_factory=dict)
+    extra_references: list[list[str]] = field(default_factory=list)  # per source: references 2..k (read from the reference files)
+    reference_files: list[str] = field(default_factory=list)
+    reference_column_differs: list[int] = field(default_factory=list)  # 1-based lines where the first reference file differs from the column
 
     def __len__(self) -> int:
         return len(self.outputs)
+
+    @property
+    def n_references(self) -> int:
+        return 1 + (len(self.extra_references[0]) if self.extra_references else 0)
+
+    def reference_choice(self, which: str | int = "1") -> list[str] | list[list[str]]:
+        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or ``"all"``."""
+        which = str(which)
+        if which == "1":
+            return list(self.references)
+        if which != "all" and not (which.isdigit() and 1 <= int(which) <= self.n_references):
+            raise ValueError(f"references must be 'all' or a number from 1 to {self.n_references}, not {which!r}"
+                             + ("" if self.extra_references else " (no reference files were loaded: pass the folder holding *.ref0..*.ref3)"))
+        if which == "all":
+            if not self.extra_references:
+                raise ValueError("references='all' needs the release's reference files (*.ref0 ... *.ref3); none were loaded")
+            return [[ref, *self.extra_references[int(i)]] for ref, i in zip(self.references, self.item)]
+        return [self.extra_references[int(i)][int(which) - 2] for i in self.item]
 
     @property
     def target_styles(self) -> list[str]:
@@ -109,8 +137,41 @@ def _parse_file(path: Path, system: str) -> list[tuple]:
     return rows
 
 
-def load_human_judgements(folder: str | Path, systems: list[str] | None = None) -> HumanJudgements:
-    """Read every ``*.human.txt`` in ``folder`` (or the named systems) and check they rate the same sources."""
+def find_reference_files(folder: Path) -> list[Path]:
+    """``PREFIX.ref0``, ``PREFIX.ref1``, ... in ``folder`` (one prefix, consecutive numbers from 0), or [] when there are none."""
+    found = sorted(p for p in folder.glob("*.ref[0-9]") if p.is_file())
+    if not found:
+        return []
+    prefixes = {p.name[:-5] for p in found}
+    if len(prefixes) != 1:
+        raise DataValidationError(f"holds reference files with several prefixes {sorted(prefixes)}", path=folder, expected="one set PREFIX.ref0, PREFIX.ref1, ...")
+    numbers = sorted(int(p.name[-1]) for p in found)
+    if numbers != list(range(len(numbers))):
+        raise DataValidationError(f"has reference files numbered {numbers}", path=folder, expected="PREFIX.ref0, PREFIX.ref1, ... numbered from 0 without gaps")
+    return sorted(found, key=lambda p: int(p.name[-1]))
+
+
+def _read_references(files: list[Path], n_sources: int) -> list[list[str]]:
+    columns = []
+    for path in files:
+        lines = read_lines(path, keep_empty=True)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if len(lines) != n_sources:
+            raise DataValidationError(f"has {len(lines)} lines", path=path, expected=f"one reference per source: {n_sources} lines, in the human files' order")
+        for k, line in enumerate(lines):
+            if not line.strip():
+                raise DataValidationError("is empty", path=path, record=f"line {k + 1}", expected="a reference sentence")
+        columns.append([line.strip() for line in lines])
+    return [list(refs) for refs in zip(*columns)]
+
+
+def load_human_judgements(folder: str | Path, systems: list[str] | None = None, references: str | Path | None = None) -> HumanJudgements:
+    """Read every ``*.human.txt`` in ``folder`` (or the named systems) and check they rate the same sources.
+
+    ``references``: a folder with the release's reference files (``*.ref0`` ... ``*.ref3``); by default
+    ``folder/../xformal`` (the release's layout) when it holds them, else only the reference column is used.
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise DataValidationError("is not a folder", path=folder, expected="the formality_human_judgements folder with SYSTEM.human.txt files")
@@ -139,6 +200,16 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None) 
                                                   expected="the same survey and source on the same line of every system file")
         rows.extend(got)
     ratings = np.asarray([r[7] for r in rows], dtype=np.float64)
+    ref_folder = Path(references) if references is not None else folder / REFERENCE_FOLDER
+    if references is not None and not ref_folder.is_dir():
+        raise DataValidationError("is not a folder", path=ref_folder, expected="the folder holding the reference files PREFIX.ref0 ... PREFIX.ref3")
+    ref_files = find_reference_files(ref_folder) if ref_folder.is_dir() else []
+    if references is not None and not ref_files:
+        raise DataValidationError("holds no reference files", path=ref_folder, expected="PREFIX.ref0 ... PREFIX.ref3, one line per source")
+    n_sources = len(first[1]) if first else 0
+    all_refs = _read_references(ref_files, n_sources) if ref_files else []
+    column = {r[1]: r[6] for r in (first[1] if first else [])}
+    differs = [k + 1 for k, refs in enumerate(all_refs) if refs[0] != column[k].strip()]
     return HumanJudgements(
         systems=list(files),
         system=np.asarray([r[0] for r in rows]),
@@ -150,4 +221,7 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None) 
         references=[r[6] for r in rows],
         ratings={a: ratings[:, [k, k + 3]] for k, a in enumerate(ASPECTS)},
         files={s: str(p) for s, p in files.items()},
+        extra_references=[refs[1:] for refs in all_refs],
+        reference_files=[str(p) for p in ref_files],
+        reference_column_differs=differs,
     )
