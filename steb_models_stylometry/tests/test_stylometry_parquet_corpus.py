@@ -99,12 +99,12 @@ def test_fit_tfidf_on_parquet_shards(shards, tmp_path):
         pass
 
     out = tmp_path / "vec"
-    args = ["fit-tfidf", "--parquet", str(shards), "--token-budget", "12", "--out", str(out), "--block", "token_1_2"]
+    args = ["fit-tfidf", "--parquet", str(shards), "--token-budget", "12", "--out", str(out), "--block", "token_1_2", "--settings", "steb-0.1"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     loaded = TfidfVectoriser.load(out)
     assert loaded.n_docs == 2 and "12 tokens by token_count column, budget 12" in loaded.corpus
-    # terms are kept when in >= 2 documents: of the first two texts only "the" is shared
+    # steb-0.1 keeps terms in >= 2 documents: of the first two texts only "the" is shared
     assert loaded.blocks["token_1_2"].vocabulary == ["the"]
     result = CliRunner().invoke(app, ["fit-tfidf", "--out", str(tmp_path / "v2")])
     assert result.exit_code != 0 and "--parquet" in result.output
