@@ -88,7 +88,7 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
 
-from .runner import RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
+from .runner import RunFailed, RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
 from .results import ResultRecord, load_results  # noqa: E402
 from .inmemory import dataset_from  # noqa: E402
 from .specs import STEB_PROTOCOL_VERSION  # noqa: E402
@@ -100,19 +100,29 @@ def get_datasets(
 ) -> list[DatasetSpec]:
     """Registered dataset specs, filtered like MTEB's ``get_tasks``: by suite, task type, category, language or names.
 
-    An unknown suite is an error listing the known ones. Each spec carries its metadata (tasks,
-    languages, categories, citation, licence, how to obtain it) and can be passed to :func:`evaluate`.
+    An unknown suite, task type, category or language is an error with "did you mean" (a typo would
+    otherwise select nothing); languages match as ISO 639-1 or 639-3 codes (``en`` or ``eng``). Each
+    spec carries its metadata (tasks, languages, categories, citation, licence, how to obtain it) and
+    can be passed to :func:`evaluate`.
     """
+    from .choices import check_values, language_codes
     from .runner import suite_members
 
     manager = get_manager()
-    specs = suite_members(manager, suite) if suite else list(manager.datasets())
+    everything = list(manager.datasets())
+    check_values("task type", [task] if task else None, {t.name for t in manager.tasks()} | {t for s in everything for t in s.tasks})
+    check_values("category", [category] if category else None, {c for s in everything for c in s.categories})
+    wanted = language_codes(language) if language else set()
+    known_languages = {code for s in everything for code in s.languages}
+    if language and not any(language_codes(code) & wanted for code in known_languages):
+        check_values("language", [language], known_languages, hint="ISO 639-1 or 639-3 codes, e.g. en or eng")
+    specs = suite_members(manager, suite) if suite else everything
     if names is not None:
         specs = [manager.datasets().get(n) for n in names]
     return [s for s in specs
             if (task is None or task in s.tasks_for_suite(suite))
             and (category is None or category in s.categories)
-            and (language is None or language in s.languages)]
+            and (language is None or any(language_codes(code) & wanted for code in s.languages))]
 
 
 def get_encoders(*, family: str | None = None) -> list[EncoderSpec]:

@@ -3,7 +3,8 @@
 
 steb presents every text as one MTEB "Clustering"-type task (a symmetric task: no query/passage
 prompts), which is what style similarity is; a model that defines prompts per task type gets its
-clustering prompt. The adapter keeps the model's own name, revision and fingerprinting evidence.
+clustering prompt. The adapter keeps the model's own name (or, for a model MTEB knows no name of, the last component of
+the path it was loaded from), its revision and fingerprinting evidence.
 """
 
 from __future__ import annotations
@@ -24,9 +25,13 @@ class MtebModelAdapter:
         self.model = model
         self.batch_size = batch_size
         self.task_type = task_type
+        from .naming import default_name  # noqa: PLC0415
+
         meta = getattr(model, "mteb_model_meta", None)
-        self.name = getattr(meta, "name", None) or type(model).__name__
-        self.revision = getattr(meta, "revision", None)
+        # MTEB names a model loaded from a folder "no_model_name/available": look through to the model's path
+        self.name = default_name(model) or "mteb-model"
+        revision = getattr(meta, "revision", None)
+        self.revision = None if revision in (None, "no_revision_available") else revision
         inner = getattr(model, "model", None)  # MTEB's SentenceTransformer wrapper keeps the model here
         if inner is not None:
             self.tokenizer = getattr(inner, "tokenizer", None)

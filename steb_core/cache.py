@@ -24,13 +24,15 @@ import io
 import json
 import os
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .io import atomic_write_bytes, atomic_write_text
+from .errors import DataValidationError
+from .io import atomic_write_bytes, atomic_write_text, parse_json
 
 __all__ = [
     "text_hash",
@@ -41,6 +43,7 @@ __all__ = [
     "default_cache_dir",
     "cache_key",
     "write_shard",
+    "shard_digest",
     "ShardError",
     "sweep_stale_temp_files",
     "is_sparse",
@@ -113,6 +116,28 @@ def sweep_stale_temp_files(folder: str | Path, max_age: float = STALE_TEMP_SECON
     return removed
 
 
+def _shard_layout(path: Path) -> tuple[int, bool] | None:
+    """(dimension, sparse) of a shard read from its array headers only, or None when it cannot be read."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if "vectors.npy" in names:
+                with archive.open("vectors.npy") as member:
+                    version = np.lib.format.read_magic(member)
+                    if version not in ((1, 0), (2, 0)):
+                        return None
+                    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                    shape, _, _ = read_header(member)  # the header only, not the vectors
+                return (int(shape[1]), False) if len(shape) == 2 else None
+            if "shape.npy" in names:
+                with archive.open("shape.npy") as member:
+                    shape_array = np.lib.format.read_array(member, allow_pickle=False)
+                return (int(shape_array[1]), True) if shape_array.shape == (2,) else None
+    except Exception:  # noqa: BLE001 - an unreadable shard is judged (and set aside) when it is indexed
+        return None
+    return None
+
+
 @dataclass(frozen=True)
 class _Shard:
     path: Path
@@ -145,6 +170,11 @@ def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, 
         raise ShardError(f"{where}: sparse values contain NaN or infinite values")
 
 
+def _check_digest(stored: str | None, keys: np.ndarray, parts: dict[str, np.ndarray], where: str) -> None:
+    if stored is not None and stored != shard_digest(keys, parts):
+        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or edited)")
+
+
 class EmbeddingCache:
     """Embeddings of one (encoder, protocol); lookups by text hash, appends by atomic shard writes."""
 
@@ -155,23 +185,67 @@ class EmbeddingCache:
         self.dir.mkdir(parents=True, exist_ok=True)
         sweep_stale_temp_files(self.dir)
         self._meta_path = self.dir / "meta.json"
-        self.meta: dict[str, Any] = {}
-        if self._meta_path.exists():
-            try:
-                self.meta = json.loads(self._meta_path.read_text(encoding="utf-8"))
-            except (json.JSONDecodeError, UnicodeDecodeError, OSError):
-                self.meta = {}
+        #: shards found invalid and set aside (path, reason), and a meta.json corrected; their texts count as not cached
+        self.problems: list[tuple[Path, str]] = []
+        self.meta: dict[str, Any] = self._read_meta()
+        stored = dict(self.meta)
         if not self.meta:
             self.meta = {"encoder_fingerprint": encoder_fingerprint, "protocol": protocol_key}
             if evidence:
                 self.meta["identity"] = evidence
+        self._check_layout_against_shards()
+        if self.meta != stored:  # written only when new or corrected, so concurrent openers do not undo each other
             atomic_write_text(self._meta_path, json.dumps(self.meta, indent=2, default=str))
         self._index: dict[str, tuple[int, int]] = {}
         self._shards: list[_Shard] = []
         self._seen_files: set[str] = set()
-        #: shards found invalid and set aside (path, reason); their texts count as not cached
-        self.problems: list[tuple[Path, str]] = []
         self.refresh()
+
+    def _read_meta(self) -> dict[str, Any]:
+        """meta.json when it is a valid description of this cache, else {} with a problem naming why.
+
+        Why: meta.json is only a summary (the encoder, the dimension); the shards are the data. A meta.json
+        that is a list, has a ``dim`` that is not a positive integer, or cannot be parsed used to end every
+        run; now it is rebuilt (the dimension is taken from the shards) and the rebuild is reported.
+        """
+        if not self._meta_path.exists():
+            return {}
+        try:
+            meta = parse_json(self._meta_path.read_text(encoding="utf-8"), path=self._meta_path, expected="a cache meta.json object")
+            if not isinstance(meta, dict):
+                raise DataValidationError(f"is a JSON {type(meta).__name__}", path=self._meta_path, expected="a JSON object")
+            dim = meta.get("dim")
+            if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim < 1):
+                raise DataValidationError(f"is {dim!r}", path=self._meta_path, field="dim", expected="a positive integer or null")
+            if meta.get("sparse") is not None and not isinstance(meta["sparse"], bool):
+                raise DataValidationError(f"is {meta['sparse']!r}", path=self._meta_path, field="sparse", expected="true, false or null")
+        except (DataValidationError, UnicodeDecodeError, OSError) as exc:
+            self.problems.append((self._meta_path, f"{exc}; rebuilt from the shards"))
+            return {}
+        return meta
+
+    def _check_layout_against_shards(self) -> None:
+        """Take the dimension from the shards when meta.json's disagrees with every shard.
+
+        Why: before, a meta.json saying ``"dim": 5`` made every valid 6-dimensional shard look bad; they
+        were set aside as ``.bad`` and every later run failed. A shard is condemned for its dimension only
+        when meta.json's dimension is that of some shard; otherwise meta.json is what is wrong.
+        """
+        layouts: dict[tuple[int, bool], int] = {}
+        for path in sorted(self.dir.glob("shard-*.npz")):
+            layout = _shard_layout(path)
+            if layout is not None:
+                layouts[layout] = layouts.get(layout, 0) + 1
+        if not layouts:
+            return
+        stated = self.meta.get("dim")
+        if stated is not None and any(dim == stated for dim, _ in layouts):
+            return
+        (dim, sparse), count = max(layouts.items(), key=lambda item: item[1])
+        if stated is not None:
+            self.problems.append((self._meta_path, f"says dimension {stated}, but no shard has it ({count} shard(s) have dimension {dim}); "
+                                                   f"meta.json corrected to {dim}, no shard set aside"))
+        self.meta.update(dim=dim, sparse=sparse)
 
     @property
     def dim(self) -> int | None:
@@ -230,14 +304,19 @@ class EmbeddingCache:
         where = shard.path.name
         with np.load(shard.path, allow_pickle=False) as data:
             names = set(data.files)
-            n = len(data["keys"])
+            keys = data["keys"]
+            n = len(keys)
+            stored_digest = str(data["digest"]) if "digest" in names else None  # shards of older steb have none
             if "vectors" in names:
                 vectors = _check_dense(data["vectors"], n, self.dim, where)
+                _check_digest(stored_digest, keys, {"vectors": vectors}, where)
                 self._set_layout(vectors.shape[1], False)
                 return vectors
             if not {"data", "indices", "indptr", "shape"} <= names:
                 raise ShardError(f"{where}: holds {sorted(names)}, expected vectors or CSR parts")
-            parts = data["data"], data["indices"], data["indptr"], tuple(int(x) for x in data["shape"])
+            arrays = {name: data[name] for name in ("data", "indices", "indptr", "shape")}
+            parts = arrays["data"], arrays["indices"], arrays["indptr"], tuple(int(x) for x in arrays["shape"])
+        _check_digest(stored_digest, keys, arrays, where)
         _check_csr_parts(*parts, n_keys=n, dim=self.dim, where=where)
         import scipy.sparse as sp  # noqa: PLC0415 - only sparse encoders need it
 
@@ -299,10 +378,34 @@ class EmbeddingCache:
     # -- writing ---------------------------------------------------------------------------------
     def put(self, keys: Sequence[str], vectors: Any) -> Path:
         """Store one batch as a shard (validated, atomically; idempotent for the same set of keys)."""
-        path = write_shard(self.dir, keys, vectors, dim=self.dim)
+        if self.dim is not None and not self._shards and len(vectors.shape) == 2 and vectors.shape[1] != self.dim:
+            # no shard backs meta.json's dimension (all were removed): the encoder's own dimension wins
+            self.problems.append((self._meta_path, f"says dimension {self.dim}, but no shard has it and the encoder gives "
+                                                   f"{vectors.shape[1]}; meta.json corrected"))
+            self.meta.update(dim=None, sparse=None)
+        try:
+            path = write_shard(self.dir, keys, vectors, dim=self.dim)
+        except ShardError as exc:
+            raise ShardError(f"{exc} (cache folder {self.dir}, dimension from {self._meta_path.name})") from None
         self._set_layout(vectors.shape[1], is_sparse(vectors))
         self.refresh()
         return path
+
+
+def shard_digest(keys: np.ndarray, parts: dict[str, np.ndarray]) -> str:
+    """sha256 binding a shard's keys to its rows, in order: the keys, then each array by name.
+
+    Why: the keys and the vectors are separate arrays; a tool that reorders one of them (a sort, a
+    merge of shards) would give every text another text's vector, and every check on shapes and
+    values would still pass. A shard whose digest does not match is set aside and re-encoded.
+    """
+    digest = hashlib.sha256()
+    digest.update(np.ascontiguousarray(keys, dtype="<U32").tobytes())
+    for name in sorted(parts):
+        array = np.ascontiguousarray(parts[name])
+        digest.update(f"\0{name}\0{array.dtype.str}\0{array.shape}\0".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: Any, *, dim: int | None = None) -> Path:
@@ -318,12 +421,13 @@ def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: Any, *, dim
         csr = vectors.tocsr().astype(np.float32)
         csr.sum_duplicates()
         _check_csr_parts(csr.data, csr.indices, csr.indptr, csr.shape, len(keys), dim, "new shard")
-        np.savez(buffer, keys=key_array, data=csr.data, indices=csr.indices.astype(np.int64), indptr=csr.indptr.astype(np.int64),
-                 shape=np.asarray(csr.shape, dtype=np.int64))
+        parts = {"data": csr.data, "indices": csr.indices.astype(np.int64), "indptr": csr.indptr.astype(np.int64),
+                 "shape": np.asarray(csr.shape, dtype=np.int64)}
     else:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         _check_dense(vectors, len(keys), dim, "new shard")
-        np.savez(buffer, keys=key_array, vectors=vectors)
+        parts = {"vectors": vectors}
+    np.savez(buffer, keys=key_array, digest=np.asarray(shard_digest(key_array, parts)), **parts)
     path = Path(cache_dir) / f"shard-{shard_id}.npz"
     atomic_write_bytes(path, buffer.getvalue())
     return path

@@ -6,8 +6,11 @@ facts, and so `--format json|csv` are just other renderings of the same rows.
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 import time
+from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -17,7 +20,7 @@ from .plugins import StebPlugins
 from .records import DatasetBundle
 from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext
 
-__all__ = ["component_rows", "dataset_rows", "bibtex", "STEB_BIBTEX", "DataCheck", "check_dataset", "shape_counts"]
+__all__ = ["component_rows", "dataset_rows", "bibtex", "parse_citation", "citation_key", "encoder_readiness", "STEB_BIBTEX", "DataCheck", "check_dataset", "shape_counts"]
 
 #: How to cite steb's protocol source (the STEB paper) and this software.
 STEB_BIBTEX = """@misc{steb2026,
@@ -61,6 +64,7 @@ def component_rows(plugins: StebPlugins, kind: str) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"name": s.name}
         if kind == "encoder":
             row["family"] = s.family + (" (similarity-only)" if s.similarity_only else "")
+            row["here"], row["why_not"] = encoder_readiness(s)
             row["options"] = ", ".join(s.options_help)
         if kind == "task":
             row["records"], row["main_metric"] = s.shape, s.main_metric
@@ -70,13 +74,134 @@ def component_rows(plugins: StebPlugins, kind: str) -> list[dict[str, Any]]:
     return rows
 
 
+#: the Python modules each encoder family imports when it runs (checked without importing them)
+_FAMILY_MODULES = {
+    "sentence-transformers": ("torch", "transformers", "sentence_transformers"),
+    "masked-lm": ("torch", "transformers"),
+    "causal-lm": ("torch", "transformers"),
+    "episode": ("torch", "transformers"),
+    "multi-label-classifier": ("torch", "transformers"),
+}
+_HUB_WEIGHTS = re.compile(r"weights of (?P<repo>[\w.-]+/[\w.-]+) in the local Hugging Face cache")
+_PIP = re.compile(r"pip install (?P<dist>[\w.-]+)")
+
+
+def _hub_cache_dirs() -> list[Path]:
+    env = os.environ
+    dirs = [env.get("HF_HUB_CACHE"), env.get("HUGGINGFACE_HUB_CACHE"),
+            str(Path(env["HF_HOME"]) / "hub") if env.get("HF_HOME") else None,
+            str(Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface" / "hub")]
+    return [Path(d) for d in dirs if d]
+
+
+def _in_hub_cache(repo: str) -> bool:
+    folder = "models--" + repo.replace("/", "--")
+    return any(any((root / folder / "snapshots").glob("*/*")) for root in _hub_cache_dirs() if (root / folder / "snapshots").is_dir())
+
+
+def _distribution_installed(name: str) -> bool:
+    try:
+        version(name)
+    except PackageNotFoundError:
+        return False
+    return True
+
+
+def encoder_readiness(spec: Any) -> tuple[str, str]:
+    """("yes", "") when the encoder can run here now; ("no", why) when a library or its weights are
+    missing; ("needs model=", what) for generic loaders that run whatever path they are given.
+
+    Checked without importing anything heavy: the family's modules are looked up with
+    ``importlib.util.find_spec``, hub weights in the local Hugging Face cache, ``pip install X`` and
+    bare distribution names (a spaCy model) in the installed distributions.
+    """
+    missing = [m for m in _FAMILY_MODULES.get(spec.family, ()) if importlib.util.find_spec(m) is None]
+    if missing:
+        return "no", f"needs {', '.join(missing)} (pip install steb-models-neural)"
+    requires = " ".join(str(spec.requires or "").split())
+    if not requires:
+        return "yes", ""
+    hub = _HUB_WEIGHTS.search(requires)
+    if hub:
+        return ("yes", "") if _in_hub_cache(hub.group("repo")) else ("no", f"weights not in the HF cache: hf download {hub.group('repo')}")
+    pip = _PIP.search(requires)
+    if pip:
+        return ("yes", "") if _distribution_installed(pip.group("dist")) else ("no", f"pip install {pip.group('dist')}")
+    if re.fullmatch(r"[\w.-]+", requires):  # a distribution name, e.g. a spaCy model package
+        return ("yes", "") if _distribution_installed(requires) else ("no", f"pip install {requires}")
+    return "needs model=", requires
+
+
+_ACL_STYLE = re.compile(r"^(?P<author>[^.]+?(?:\b[A-Z]\.[^.]*?)*)\.\s+(?P<year>(?:19|20)\d\d)\.\s+(?P<title>.+?[.?!])(?:\s+(?:In\s+)?(?P<venue>.+))?$")
+_PAN_STYLE = re.compile(r"^(?P<author>.+?)\s+\((?P<year>(?:19|20)\d\d)\)\.?\s+(?P<title>.+?[.?!])(?:\s+(?P<venue>.+))?$")
+_NOTE_ONLY = re.compile(r"^@misc\{(?P<key>[^,]+),\s*note\s*=\s*\{(?P<note>.*)\}\s*,?\s*\}$", re.S)
+
+
+def _authors(text: str) -> str:
+    """``A, B and C`` / ``Surname, I. & Other, J.`` / ``X et al.`` as BibTeX's ``A and B and C`` (``others`` for et al.)."""
+    text = text.strip().rstrip(",")
+    etal = re.search(r"\s*(,\s*)?\bet al\.?$", text)
+    if etal:
+        text = text[: etal.start()]
+    if re.search(r"[A-Z][a-z'-]+, [A-Z]\.", text):  # "Surname, I., Other, J. & Last, K."
+        people = [p.strip() for p in re.findall(r"[^,&]+,\s*(?:[A-Z]\.\s*)+", text)]
+    else:
+        people = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", text) if p.strip()]
+    return " and ".join(people + (["others"] if etal else []))
+
+
+def parse_citation(text: str) -> dict[str, str] | None:
+    """author, title, year and venue of a free-text citation in ACL style (``A and B. 2021. Title. In
+    Proceedings of X.``) or PAN style (``Surname, I. et al. (2018). Title. Venue.``); None when neither."""
+    text = " ".join(text.split())
+    for pattern in (_PAN_STYLE, _ACL_STYLE):
+        m = pattern.match(text)
+        # strict: a title with '?' or '!' inside, a second reference in the venue, or ';' among the authors
+        # cannot be split reliably, and a wrong field is worse than a note
+        if (m and len(m.group("author")) < 300 and ";" not in m.group("author") and not re.search(r"[?!]\s", m.group("title"))
+                and not re.search(r"(?:19|20)\d\d[.)]\s+\S", m.group("venue") or "") and not re.search(r"[?!]$", m.group("title"))):
+            fields = {"author": _authors(m.group("author")), "title": m.group("title").rstrip("."), "year": m.group("year")}
+            venue = (m.group("venue") or "").strip().rstrip(".")
+            if venue:
+                fields["venue"] = venue
+            return fields if fields["author"] else None
+    return None
+
+
+def citation_key(fields: Mapping[str, str]) -> str:
+    """``wegmann2021does``: first author's surname, year, first word of the title (one key per work)."""
+    first = fields["author"].split(" and ")[0]
+    surname = first.split(",")[0] if "," in first else first.split()[-1]
+    word = next((w for w in re.findall(r"[A-Za-z]+", fields["title"]) if w.lower() not in {"a", "an", "the", "on", "of"}), "")
+    return re.sub(r"[^a-z0-9]", "", (surname + fields["year"] + word).lower())
+
+
 def bibtex(name: str, citation: str) -> str:
-    """A dataset's citation as BibTeX: BibTeX entries as given, free text wrapped in ``@misc``."""
+    """A dataset's citation as BibTeX: entries with fields as given; free text (and ``@misc{note=...}``)
+    parsed into author, title, year and venue when it reads like a reference, keyed by work (first
+    author, year, title word) so datasets from one paper share one entry; otherwise ``@misc`` with a note."""
     text = citation.strip()
-    if text.startswith("@"):
+    note = _NOTE_ONLY.match(text)
+    if text.startswith("@") and not note:
         return text
-    key = re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_") or "dataset"
-    return "@misc{%s,\n  note = {%s},\n}" % (key, text.replace("{", "(").replace("}", ")") or f"steb dataset {name}")
+    plain = note.group("note") if note else text
+    fields = parse_citation(plain)
+    if fields is None:
+        key = re.sub(r"[^A-Za-z0-9_]+", "_", note.group("key") if note else name).strip("_") or "dataset"
+        return "@misc{%s,\n  note = {%s},\n}" % (key, plain.replace("{", "(").replace("}", ")") or f"steb dataset {name}")
+    venue = fields.pop("venue", "")
+    kind, where = "misc", "howpublished"
+    if re.search(r"\b(Proceedings|Conference|Workshop|EMNLP|ACL|NAACL|COLING|LREC|CLEF|Working Notes)\b", venue):
+        kind, where = "inproceedings", "booktitle"
+    elif re.search(r"\b(Journal|Transactions|Review)\b", venue):
+        kind, where = "article", "journal"
+    url = re.search(r"https?://\S+|\b[\w.-]+\.(?:org|de|net|com)\b[\w./-]*", venue)
+    lines = [f"  author = {{{fields['author']}}}", f"  title = {{{{{fields['title']}}}}}", f"  year = {{{fields['year']}}}"]
+    if venue:
+        lines.append(f"  {where} = {{{venue}}}")
+    if url:
+        lines.append(f"  url = {{{url.group(0) if url.group(0).startswith('http') else 'https://' + url.group(0)}}}")
+    return "@%s{%s,\n%s,\n}" % (kind, citation_key(fields), ",\n".join(lines))
 
 
 def shape_counts(bundle: DatasetBundle, shape: str) -> dict[str, int]:

@@ -7,14 +7,16 @@ command line are loaded *before* the CLI is assembled so local plugins can do th
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from .choices import check_values, language_codes
 from .errors import StebError
 from .plugins import KINDS, StebPlugins, get_manager
 
@@ -117,10 +119,11 @@ def list_components(
     manager = _manager(plugin)
     if kind == "datasets":
         specs = suite_members(manager, suite) if suite else list(manager.datasets())
+        wanted_languages = _check_dataset_filters(manager, category, task, language)
         specs = [s for s in specs
                  if (category is None or category in s.categories)
                  and (task is None or task in s.tasks_for_suite(suite))
-                 and (language is None or language in s.languages)]
+                 and (language is None or any(language_codes(code) & wanted_languages for code in s.languages))]
         rows = dataset_rows(manager, specs, suite)
         if _emit(rows, fmt, "datasets"):
             return
@@ -143,13 +146,37 @@ def list_components(
             sys.stdout.write("\t".join(" ".join(str(v).split()) for v in r.values()) + "\n")
         sys.stdout.write(f"{len(rows)} {kind}\n")
         return
-    table = Table(title=f"steb {kind}", show_lines=False, expand=False)
-    for column in (rows[0] if rows else {"name": ""}):
-        table.add_column(column.replace("_", " "), overflow="fold" if column == "description" else "ellipsis")
+    # a terminal: one line per component too; names whole, long columns cut with an ellipsis (whole in -f csv/json)
+    if kind == "encoders":  # why it cannot run here matters more than the description; one flexible column for both
+        rows = [{"name": r["name"], "family": r["family"], "here": r["here"],
+                 "why not / description": r["why_not"] or r["description"]} for r in rows]
+    columns = [c for c in (rows[0] if rows else {"name": ""}) if c != "options"]
+    flexible = {"description", "why not / description"}
+    widths = {c: max([len(c)] + [len(" ".join(str(r.get(c, "")).split())) for r in rows]) for c in columns if c not in flexible}
+    room = max(12, console.width - sum(widths.values()) - 2 * len(columns))  # what is left for the free text
+    table = Table(title=f"steb {kind}", show_lines=False, expand=False, box=None, pad_edge=False)
+    for column in columns:
+        table.add_column(column.replace("_", " "), no_wrap=True, overflow="ellipsis", width=widths.get(column, room))
     for r in rows:
-        table.add_row(*(str(v) for v in r.values()))
+        table.add_row(*(" ".join(str(r.get(c, "")).split()) for c in columns))
     console.print(table)
-    console.print(f"{len(rows)} {kind}")
+    console.print(f"{len(rows)} {kind}" + ("; options of each: `steb list encoders -f json`" if kind == "encoders" else ""), highlight=False)
+
+
+def _check_dataset_filters(manager: StebPlugins, category: Optional[str], task: Optional[str], language: Optional[str]) -> set[str]:
+    """Refuse a filter value no dataset has ("did you mean"); the spellings of ``language`` (ISO 639-1 and -3)."""
+    everything = list(manager.datasets())
+    check_values("category", [category] if category else None, {c for s in everything for c in s.categories},
+                 hint="the categories of `steb list datasets`")
+    check_values("task type", [task] if task else None, {t.name for t in manager.tasks()} | {t for s in everything for t in s.tasks},
+                 hint="see `steb list tasks`")
+    if not language:
+        return set()
+    wanted = language_codes(language)
+    known = {code for s in everything for code in s.languages}
+    if not any(language_codes(code) & wanted for code in known):
+        check_values("language", [language], known, hint="ISO 639-1 or 639-3 codes, e.g. en or eng")
+    return wanted
 
 
 def _parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
@@ -170,7 +197,7 @@ def _parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
 
 @app.command("run")
 def run(
-    encoder: str = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`)."),
+    encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`) or a model path; repeatable: each encoder runs in turn."),
     dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable; see `steb list datasets`)."),
     suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Run every dataset of a suite, e.g. demo (built in, no download), stel, steb."),
     task: Optional[list[str]] = typer.Option(None, "--task", "-t", help="Only these task types (repeatable); default: every task each dataset feeds."),
@@ -199,23 +226,47 @@ def run(
     """
     from .runner import evaluate
 
-    if progress:  # one progress display: third-party bars (weight loading, hub) would interleave with steb's
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        os.environ.setdefault("TQDM_DISABLE", "1")
-        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    # third-party bars (weight loading, hub downloads) would interleave with steb's display, and must not
+    # print at all under --no-progress: steb's own display (or its absence) is the only one
+    _quiet_third_party_progress()
     _manager(plugin)
     executor_options = {"address": address} if address else {}
-    try:
-        summary = evaluate(
-            encoder, dataset, suite=suite, tasks=task, output=output, data_dir=data_dir, protocol=protocol,
-            max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
-            encoder_options=_parse_options(option, "encoder"), dataset_options=_parse_options(dataset_option, "dataset"),
-            plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
-            threads=threads, max_memory=max_memory,
-        )
-    except KeyboardInterrupt:
-        err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
-        raise typer.Exit(130)
+    names = list(dict.fromkeys(encoder))  # -e A -e B runs both, in order (a name given twice runs once)
+    failed = False
+    for name in names:
+        try:
+            summary = evaluate(
+                name, dataset, suite=suite, tasks=task, output=output, data_dir=data_dir, protocol=protocol,
+                max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
+                encoder_options=_parse_options(option, "encoder"), dataset_options=_parse_options(dataset_option, "dataset"),
+                plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
+                threads=threads, max_memory=max_memory, errors="collect",
+            )
+        except KeyboardInterrupt:
+            err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
+            raise typer.Exit(130)
+        failed = _print_summary(summary) or failed
+    if failed:
+        raise typer.Exit(1)
+
+
+def _quiet_third_party_progress() -> None:
+    """Switch off the progress bars of huggingface_hub, tqdm and transformers ("Loading weights")."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    if "transformers" in sys.modules:  # already imported (a plugin did): the environment is read too late
+        try:
+            from transformers.utils import logging as hf_logging  # noqa: PLC0415
+
+            hf_logging.disable_progress_bar()
+        except Exception:  # an old or partial transformers: the variables above still apply to new imports
+            pass
+
+
+def _print_summary(summary: Any) -> bool:
+    """The results table, counts, notes and failures of one encoder's run; True when something failed."""
     table = Table(title=f"{summary.encoder}: results in {summary.output_dir}")
     for col in ("dataset", "task", "main score", "also", "status"):
         table.add_column(col)
@@ -236,8 +287,7 @@ def run(
         err_console.print(f"[yellow]note:[/] {note}", highlight=False)
     for failure in summary.failures:
         err_console.print(f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}", highlight=False)
-    if summary.failures:
-        raise typer.Exit(1)
+    return bool(summary.failures)
 
 
 def _fmt(value: Optional[float]) -> str:
@@ -266,12 +316,15 @@ def cite(
     if not seen:
         raise StebError(f"no results in {results_dir}; run `steb run ... --output {results_dir}` first")
     print(STEB_BIBTEX)
-    printed: set[str] = set()
+    keys: set[str] = set(re.findall(r"^@\w+\{([^,]+),", STEB_BIBTEX, flags=re.M))
     for name, citation in sorted(seen.items()):
-        entry = bibtex(name, citation or f"steb dataset {name}")
-        if entry not in printed:
-            printed.add(entry)
-            print(entry)
+        # one entry per work: a citation may hold several entries (a dataset built on another's), and
+        # datasets from one paper share its key, so each key is printed once
+        for entry in re.split(r"\n(?=@\w+\{)", bibtex(name, citation or f"steb dataset {name}").strip()):
+            key = re.match(r"@\w+\{([^,]+),", entry)
+            if key is None or key.group(1) not in keys:
+                keys.add(key.group(1) if key else entry)
+                print(entry)
 
 
 data_app = typer.Typer(help="Check which datasets are on this machine and how to obtain the others.", no_args_is_help=True)
@@ -295,19 +348,53 @@ def data_check(
     shapes = {t.name: t.shape for t in manager.tasks()}
     checks = [check_dataset(spec, data_dir, tasks=tasks, shapes=shapes) for spec, tasks in selection]
     rows = [{"dataset": c.dataset, "status": c.status,
-             "loaded": "; ".join(f"{t}: {v.get('classes', '-')} classes, {v.get('texts', '-')} texts" for t, v in c.counts.items()),
-             "catalogue": "; ".join(f"{t}: {v.get('classes', '-')} classes, {v.get('texts', '-')} texts" for t, v in c.expected.items()),
+             "loaded": "; ".join(f"{t}: {_counts_text(v)}" for t, v in c.counts.items()),
+             "catalogue": "; ".join(f"{t}: {_counts_text(v)}" for t, v in c.expected.items()),
              "message": c.message} for c in checks]
-    if not _emit(rows, fmt, "data check"):
-        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'})", expand=False)
-        for col in ("dataset", "status", "loaded", "catalogue", "obtain / notes"):
-            table.add_column(col, overflow="fold")
-        colour = {"ok": "green", "builtin": "green", "differs": "yellow", "missing": "red", "error": "red"}
-        for r in rows:
-            table.add_row(r["dataset"], f"[{colour[r['status']]}]{r['status']}[/]", r["loaded"], r["catalogue"], r["message"])
+    if _emit(rows, fmt, "data check"):
+        return
+    colour = {"ok": "green", "builtin": "green", "differs": "yellow", "missing": "red", "error": "red"}
+    # one short row per dataset; what to do about a dataset (how to obtain it, the error, the differing
+    # counts) is listed whole below the table, so commands are never split mid-token and can be copied
+    notes = [(c.dataset, c.status, " ".join(c.message.split())) for c in checks if c.message]
+    numbered = {name: i for i, (name, _, _) in enumerate(notes, start=1)}
+    if not console.is_terminal:  # piped: one tab-separated line per dataset
+        sys.stdout.write("dataset\tstatus\ttexts\tcatalogue texts\tnote\n")
+        for c in checks:
+            sys.stdout.write("\t".join([c.dataset, c.status, _texts_of(c.counts), _texts_of(c.expected),
+                                        f"[{numbered[c.dataset]}]" if c.dataset in numbered else ""]) + "\n")
+    else:
+        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'})", expand=False, box=None, pad_edge=False)
+        for col in ("dataset", "status", "texts", "catalogue", "note"):
+            table.add_column(col, no_wrap=True, overflow="ellipsis" if col != "dataset" else "fold")
+        for c in checks:
+            table.add_row(c.dataset, f"[{colour[c.status]}]{c.status}[/]", _texts_of(c.counts), _texts_of(c.expected),
+                          f"[{numbered[c.dataset]}]" if c.dataset in numbered else "")
         console.print(table)
-        counts = {k: sum(1 for c in checks if c.status == k) for k in colour}
-        console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v), highlight=False)
+    if notes:
+        console.print("")
+        console.print("notes (how to obtain a missing dataset, errors, counts that differ from the catalogue):", highlight=False)
+        for i, (name, status, text) in enumerate(notes, start=1):
+            console.print(f"[{i}] {name} ({status}): {text}", highlight=False, markup=False, soft_wrap=True)
+    counts = {k: sum(1 for c in checks if c.status == k) for k in colour}
+    console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v), highlight=False)
+
+
+def _plural(n: Any, word: str) -> str:
+    """``1 class``, ``2 classes``, ``- texts`` (unknown)."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word + 'es' if word.endswith('s') else word + 's'}"
+
+
+def _counts_text(counts: Any) -> str:
+    return f"{_plural(counts.get('classes', '-'), 'class')}, {_plural(counts.get('texts', '-'), 'text')}"
+
+
+def _texts_of(counts: Any) -> str:
+    """The largest text count over a dataset's tasks: one short number per dataset for the table."""
+    values = [v.get("texts") for v in counts.values() if isinstance(v, Mapping) and v.get("texts") is not None]
+    return str(max(values)) if values else "-"
 
 
 @app.command("plugins")

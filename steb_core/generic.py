@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import csv
 import glob as _glob
-import gzip
 import io
 import json
 import sys
@@ -38,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from .errors import DataValidationError, DatasetNotFoundError
-from .io import located, parse_json, read_delimited_rows, sample_per_class, seeded_rng
+from .io import located, open_gzip, parse_json, read_delimited_rows, sample_per_class, seeded_rng
 from .records import (
     SHAPES,
     DatasetBundle,
@@ -112,7 +111,7 @@ def infer_format(path: str | Path) -> str:
 def _open_text(path: Path) -> io.TextIOBase:
     """A text handle (UTF-8, BOM dropped, universal newlines off so csv sees quoted newlines)."""
     if path.suffix.lower() == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", newline="")
+        return io.TextIOWrapper(open_gzip(path), encoding="utf-8-sig", newline="")  # decompressed size capped
     return open(path, "r", encoding="utf-8-sig", newline="")
 
 
@@ -156,7 +155,11 @@ def read_table(
 def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter: str | None = None, header: bool = True) -> DataValidationError:
     """Where the first byte that is not UTF-8 is: the data row it falls in, its line and the byte offset."""
     try:
-        raw = gzip.open(path, "rb").read() if path.suffix.lower() == ".gz" else path.read_bytes()
+        if path.suffix.lower() == ".gz":
+            with open_gzip(path) as handle:
+                raw = handle.read()
+        else:
+            raw = path.read_bytes()
         raw.decode("utf-8-sig")
         offset, line = None, None
     except UnicodeDecodeError as full:

@@ -50,7 +50,7 @@ def dataset_from(
     data: Any,
     *,
     shape: str,
-    name: str = "in_memory",
+    name: str | None = None,
     tasks: Iterable[str] | None = None,
     description: str = "",
     **fields: Any,
@@ -62,6 +62,9 @@ def dataset_from(
     ``label="register"``, ``text_a=``, ``text_b=``, ``same=``, ``anchors=[...]``, ``features="*"`` ...;
     other keyword arguments are spec fields (``categories``, ``languages``, ``citation`` ...).
     The dataset's version is a hash of its content, so an edited frame is never confused with the old one.
+    Without ``name`` the dataset is named ``in_memory-<content hash>``, so two frames evaluated into one
+    output folder never share a result file (and the same frame always finds its results again); with
+    ``name``, an edited frame under the same name is recomputed like an edited release.
     """
     if shape not in SHAPES:
         raise ValueError(f"unknown shape '{shape}'; known: {', '.join(SHAPES)}")
@@ -70,6 +73,10 @@ def dataset_from(
     columns = {k: fields.pop(k) for k in list(fields) if k in mapping_fields}
     rows = _rows_of(data)
     version = _content_version(rows, shape, columns)
+    if name is None:
+        name = f"in_memory-{version.removeprefix('mem-')[:10]}"
+    elif not str(name).strip():
+        raise ValueError("dataset_from(name=...) is empty; give a name or leave it out (a content hash names it)")
 
     def load(ctx: LoadContext) -> DatasetBundle:
         located_rows = ((f"row {i}", row) for i, row in enumerate(rows, start=1))

@@ -7,6 +7,7 @@ expected) and handle the encodings real releases use (UTF-8 with or without BOM,
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import random
@@ -15,7 +16,7 @@ import tempfile
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, BinaryIO, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from .errors import DataValidationError
 
@@ -37,6 +38,12 @@ __all__ = [
     "unique_keys",
     "read_delimited_rows",
     "swallowed_rows",
+    "open_gzip",
+    "check_inside",
+    "read_zip_member",
+    "CappedReader",
+    "decompression_limit",
+    "MAX_DECOMPRESSED_BYTES",
 ]
 
 T = TypeVar("T")
@@ -105,6 +112,9 @@ def parse_json(text: str, *, path: str | Path | None = None, record: str | int |
                                   else f"invalid JSON: {exc.msg}", path=path, record=where, expected=expected) from None
     except DataValidationError as exc:
         raise exc.located(path=path, record=record) from None
+    except RecursionError:  # e.g. 100,000 nested '[': the decoder recurses once per level
+        raise DataValidationError("is nested too deeply to parse (a recursion limit was reached)", path=path,
+                                  record=record, expected=f"{expected} of ordinary depth") from None
 
 
 def read_json(path: str | Path, *, record: str | int | None = None) -> Any:
@@ -281,6 +291,9 @@ def require_field(
     expected: str | None = None,
 ) -> Any:
     """``obj[field]``, checked for presence and type, or a :class:`DataValidationError` locating it."""
+    if not isinstance(obj, dict):  # e.g. a list entry that is 7 or null where an object was expected
+        raise DataValidationError(f"is a {_json_type(obj)} (value {str(obj)[:60]!r}), not an object", path=path, record=record,
+                                  expected=f"a JSON object with the field {field!r}")
     if field not in obj:
         raise DataValidationError("is missing", path=path, record=record, field=field, expected=expected)
     value = obj[field]
@@ -290,6 +303,12 @@ def require_field(
             expected=expected or " or ".join(t.__name__ for t in _as_tuple(types)),
         )
     return value
+
+
+def _json_type(value: Any) -> str:
+    """JSON's name for a parsed value's type, for messages about data files."""
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -308,8 +327,11 @@ def located(path: str | Path | None = None, record: str | int | None = None) -> 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write a file so that readers see the old content or the new, never half of it."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _naming(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -317,12 +339,23 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; results should be readable like any file
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise _naming(exc, path) from None
         raise
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """``exc`` with the file being written named in it. Why: a full disk (ENOSPC) or a read-only file system
+    (EROFS) raises from write/fsync with no file name, so the user was told "No space left on device" with
+    no hint of which folder (results, cache) to free or make writable."""
+    if exc.filename is not None and str(path) in str(exc.filename):
+        return exc
+    return type(exc)(exc.errno, f"{exc.strerror or exc} while writing", str(path))
 
 
 def _umask() -> int:
@@ -377,7 +410,8 @@ def release_path(
     with paths). A hostile or broken release could name ``../../secret`` or an absolute path; this
     helper is the one place that decides. The check is lexical (``..`` and absolute parts are resolved
     against ``root`` without following links), so a symlink the user made *inside* the release folder
-    is still followed when the file is opened. ``path``/``record``/``field`` locate the offending value.
+    is still followed when it stays inside ``root``; a link (of the file or any folder on the way) that
+    leads outside ``root`` is refused with both paths. ``path``/``record``/``field`` locate the offending value.
     """
     text = str(relative)
     if not text or "\x00" in text:
@@ -390,7 +424,99 @@ def release_path(
             f"file name {text!r} points outside the release folder {base}", path=path, record=record, field=field,
             expected="a path relative to the release folder, without '..' or a leading '/'",
         )
+    check_inside(candidate, base, path=path, record=record, field=field, what="release folder")
     return Path(candidate)
+
+
+def check_inside(target: str | Path, root: str | Path, *, path: str | Path | None = None, record: str | int | None = None,
+                 field: str | None = None, what: str = "folder") -> None:
+    """Refuse ``target`` when following its symbolic links leads outside ``root`` (links within ``root`` are fine).
+
+    Why: a release (or an output folder) holding a link to ``/etc`` or to another user's files would
+    otherwise be read, or written through, like any file of it. Used for names taken from release files
+    and for every result file steb writes.
+    """
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(target)
+    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        raise DataValidationError(
+            f"{target} is a symbolic link (or inside one) leading to {real}, outside the {what} {root}",
+            path=path if path is not None else target, record=record, field=field,
+            expected=f"files inside the {what} (links that stay inside it are followed)",
+        )
+
+
+#: default cap on the bytes one compressed file or archive member may expand to (1 GiB); a zip bomb of 1.5 MB
+#: once took 3.1 GB and a 3.4 MB ``.csv.gz`` 13.5 GB and 207 s. Raise it with $STEB_MAX_DECOMPRESSED_BYTES.
+MAX_DECOMPRESSED_BYTES = 1 << 30
+DECOMPRESSED_ENV_VAR = "STEB_MAX_DECOMPRESSED_BYTES"
+
+
+def decompression_limit() -> int:
+    """The cap on decompressed bytes: ``$STEB_MAX_DECOMPRESSED_BYTES`` (bytes, or with K/M/G) or the default."""
+    raw = os.environ.get(DECOMPRESSED_ENV_VAR, "").strip().upper().removesuffix("B")
+    if not raw:
+        return MAX_DECOMPRESSED_BYTES
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
+    try:
+        value = int(float(raw[:-1] if scale > 1 else raw) * scale)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise DataValidationError(f"${DECOMPRESSED_ENV_VAR} is {os.environ[DECOMPRESSED_ENV_VAR]!r}", expected="a positive size such as 4G")
+    return value
+
+
+class CappedReader(io.RawIOBase):
+    """A binary stream that fails (naming the file) once more than ``limit`` bytes were read from ``inner``.
+
+    Why: a decompressing reader turns a few MB on disk into any amount of memory and time; counting what
+    comes out bounds both, wherever the caller reads it (csv rows, a whole-file read, a UTF-8 check).
+    """
+
+    def __init__(self, inner: BinaryIO, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
+        self.inner, self.path, self.what = inner, path, what
+        self.limit = decompression_limit() if limit is None else limit
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self.inner.read(min(len(view), self.limit + 1 - self.count))
+        self.count += len(data)
+        if self.count > self.limit:
+            raise DataValidationError(
+                f"{self.what} more than {self.limit} bytes", path=self.path,
+                expected=f"at most {self.limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
+        view[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        try:
+            self.inner.close()
+        finally:
+            super().close()
+
+
+def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
+    """A ``.gz`` file opened for reading, its decompressed size capped (see :class:`CappedReader`)."""
+    import gzip  # noqa: PLC0415
+
+    return io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))  # type: ignore[arg-type]
+
+
+def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int | None = None) -> bytes:
+    """One member of an open ``zipfile.ZipFile``, refusing one that (declares it) expands past the cap."""
+    cap = decompression_limit() if limit is None else limit
+    declared = archive.getinfo(member).file_size
+    what = f"member {member} decompresses to"
+    if declared > cap:
+        raise DataValidationError(f"{what} {declared} bytes", path=path, field=member,
+                                  expected=f"at most {cap} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
+    with archive.open(member) as handle:
+        return CappedReader(handle, path=path, limit=cap, what=what).read()
 
 
 K = TypeVar("K", bound=Hashable)

@@ -162,6 +162,9 @@ class StebPlugins:
     disabled: set[str] = field(default_factory=set)
     #: failures already shown to the user (the CLI warns about each once)
     reported: set[tuple[str, str, str]] = field(default_factory=set)
+    #: entry-point and distribution names of every installed steb plugin, switched off or not (lower case)
+    installed_names: set[str] = field(default_factory=set)
+    entry_points_scanned: bool = False
     _registries: dict[str, Registry] = field(default_factory=dict)
 
     def _fail(self, failure: PluginFailure) -> None:
@@ -195,6 +198,7 @@ class StebPlugins:
             if key in seen:
                 continue
             seen.add(key)
+            self.installed_names.update(n.lower() for n in (ep.name, dist_name) if n and n != "?")
             if self.is_disabled(ep.name, dist_name):
                 continue
             try:
@@ -203,6 +207,7 @@ class StebPlugins:
                 self._fail(PluginFailure(ep.name, f"entry point ({dist_name})", _describe(exc), traceback.format_exc()))
                 continue
             self._register_module(obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None)
+        self.entry_points_scanned = True
 
     def load_local(self, specs: Iterable[str], source: str = "--plugin") -> None:
         """Load plugins the user named, by module name or path to a ``.py`` file; failures are errors."""
@@ -211,6 +216,7 @@ class StebPlugins:
             if not spec:
                 continue
             if spec.startswith("no:"):  # pytest's `-p no:NAME`: switch an installed plugin off
+                self._check_can_disable(spec[3:].strip(), source)
                 self.disable([spec[3:]])
                 continue
             if self.is_disabled(spec):
@@ -221,6 +227,22 @@ class StebPlugins:
                 self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
             self._register_module(module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module))
+
+    def _check_can_disable(self, name: str, source: str) -> None:
+        """Refuse ``-p no:NAME`` for a built-in plugin (it cannot be switched off) or a name no plugin has.
+
+        Why: a typo in ``-p no:NAME`` used to switch nothing off and say nothing, and ``-p no:steb_core.builtin``
+        was listed as switched off while the built-ins kept running.
+        """
+        key = name.lower()
+        if key in {m.lower() for m in BUILTIN_MODULES}:
+            raise PluginError(f"plugin '{name}' ({source} no:{name}) is built into steb and cannot be switched off")
+        if not self.entry_points_scanned:
+            return  # nothing to compare with (a manager built without entry points)
+        known = self.installed_names | {p.name.lower() for p in self.loaded}
+        if key not in known:
+            raise PluginError(f"no plugin named '{name}' to switch off ({source} no:{name}); installed plugins (entry point / "
+                              f"distribution names): {', '.join(sorted(self.installed_names)) or 'none'}")
 
     def provider_version(self, provider: str) -> tuple[str | None, bool]:
         """(version, local) of a loaded plugin: its distribution version, or for a local plugin the hash of its
@@ -314,11 +336,53 @@ class StebPlugins:
         return self.registry("executor")
 
     def add_commands(self, cli: Any) -> None:
+        """Let each plugin add sub-commands to ``cli`` (a typer app), refusing any that would replace another.
+
+        Why: typer keeps the last command of a name, so a plugin registering ``run`` or ``list`` silently
+        replaced steb's own. A command whose name is taken (by steb or an earlier plugin) is removed again
+        and reported as a failure naming both providers; the plugin's other commands stay.
+        """
+        owners = {name: "steb (built-in command)" for name in _command_names(cli)}
         for impl in reversed(self.pm.hook.register_commands.get_hookimpls()):
+            before = (list(cli.registered_commands), list(cli.registered_groups))
             try:
                 impl.function(cli=cli)
             except (Exception, SystemExit) as exc:
                 self._fail(PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc()))
+            for attr, old in (("registered_commands", before[0]), ("registered_groups", before[1])):
+                kept = []
+                for info in getattr(cli, attr):
+                    if any(info is o for o in old):
+                        kept.append(info)
+                        continue
+                    name = _command_name(info)
+                    if name is not None and name in owners:
+                        self._fail(PluginFailure(
+                            impl.plugin_name, "hook register_commands",
+                            f"command 'steb {name}' is already provided by {owners[name]}; plugin '{impl.plugin_name}' "
+                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to switch one off)"))
+                        continue
+                    if name is not None:
+                        owners[name] = f"plugin '{impl.plugin_name}'"
+                    kept.append(info)
+                setattr(cli, attr, kept)
+
+
+def _command_name(info: Any) -> str | None:
+    """The name a typer ``CommandInfo`` or ``TyperInfo`` will have on the command line (None: unnamed)."""
+    from typer.main import get_command_name  # noqa: PLC0415 - typer is imported only by the CLI
+
+    name = getattr(info, "name", None)
+    if not name and getattr(info, "typer_instance", None) is not None:
+        name = getattr(info.typer_instance.info, "name", None)
+    if not name and getattr(info, "callback", None) is not None:
+        name = info.callback.__name__
+    return get_command_name(name) if isinstance(name, str) and name else None
+
+
+def _command_names(cli: Any) -> list[str]:
+    infos = [*getattr(cli, "registered_commands", []), *getattr(cli, "registered_groups", [])]
+    return [n for n in (_command_name(i) for i in infos) if n is not None]
 
 
 def _describe(exc: BaseException) -> str:
@@ -349,6 +413,9 @@ def import_local_module(spec: str) -> ModuleType:
     """Import a local plugin given as a dotted module name or a path to a ``.py`` file."""
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
+        if path.is_dir():
+            raise PluginError(f"plugin {path} is a folder; give a .py file, or a package's module name (e.g. "
+                              f"-p {path.name} run from {path.parent}, the package needing an __init__.py)")
         if not path.is_file():
             raise PluginError(f"plugin file {path} does not exist")
         # stable across processes (str hashes are salted per process): a class defined here keeps its
@@ -369,7 +436,12 @@ def import_local_module(spec: str) -> ModuleType:
         return module
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # let `--plugin mylab.encoders` find a package in the working dir
-    return importlib.import_module(spec)
+    module = importlib.import_module(spec)
+    if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
+        # a folder without __init__.py imports as an empty namespace package: it would register nothing, silently
+        raise PluginError(f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
+                          "hooks; give its .py file or make it a package")
+    return module
 
 
 def new_manager(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import DataValidationError
-from .io import atomic_write_text, parse_json
+from .io import atomic_write_text, check_inside, parse_json
 
 __all__ = ["SCHEMA", "ResultRecord", "result_path", "slug", "load_results", "library_versions", "run_key"]
 
@@ -78,7 +78,10 @@ class ResultRecord:
 
     def verified(self) -> bool:
         """True when the stored content hash matches the content (records without one are not verified)."""
-        return bool(self.content_hash) and self.content_hash == self.compute_hash()
+        try:
+            return bool(self.content_hash) and self.content_hash == self.compute_hash()
+        except (TypeError, ValueError):  # content JSON cannot hold (NaN, an object): not what steb wrote
+            return False
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=False, default=_json_default, allow_nan=False)
@@ -90,6 +93,7 @@ class ResultRecord:
         normalised = ResultRecord.from_dict(json.loads(json.dumps(asdict(self), default=_json_default, allow_nan=False)))
         self.content_hash = normalised.compute_hash()
         path = result_path(output_dir, self.encoder, self.dataset, self.task)
+        check_inside(path, output_dir, what="output folder")  # never write through a link leading elsewhere
         atomic_write_text(path, self.to_json() + "\n")
         return path
 
@@ -101,6 +105,7 @@ class ResultRecord:
         missing = [f for f in ("encoder", "dataset", "task", "main_metric", "main_score", "metrics") if f not in data]
         if missing:
             raise DataValidationError("is missing", path=path, field=missing[0], expected="a steb result record")
+        _check_stored_types(data, path)
         return cls(**{k: v for k, v in data.items() if k in known})
 
     @classmethod
@@ -109,6 +114,51 @@ class ResultRecord:
         if not isinstance(data, dict):
             raise DataValidationError(f"is a JSON {type(data).__name__}", path=path, expected="a steb result record")
         return cls.from_dict(data, path=path)
+
+
+#: the type each stored field must have; a record from disk is checked against it before it is used
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "encoder": (str,), "dataset": (str,), "task": (str,), "main_metric": (str,), "metrics": (dict,),
+    "encoder_fingerprint": (str,), "encoder_info": (dict,), "encoder_family": (str,), "dataset_version": (str, int),
+    "dataset_meta": (dict,), "dataset_info": (dict,), "task_version": (str, int), "protocol": (dict,), "seed": (int,),
+    "counts": (dict,), "timings": (dict,), "versions": (dict,), "run_key": (str,), "created": (str,), "encoder_identity": (dict,),
+    "steb_protocol": (str,), "companions": (dict,), "data_fingerprint": (str,), "dataset_provider": (str,),
+    "dataset_provider_version": (str,), "content_hash": (str,),
+}
+
+
+def _check_stored_types(data: dict[str, Any], path: str | Path | None) -> None:
+    """Refuse a stored record whose fields have the wrong type or hold NaN/infinity, naming the field.
+
+    Why: steb writes results with ``allow_nan=False``, so a NaN in a stored record was put there by hand
+    or by another tool; left in, it failed every later ``steb run`` on that folder (the content hash
+    cannot be computed) and ``metrics`` as a list broke the report. Such a record is refused here, and
+    ``steb run`` recomputes it with a note naming the file.
+    """
+    for name, types in _FIELD_TYPES.items():
+        if name in data and (not isinstance(data[name], types) or isinstance(data[name], bool)):
+            raise DataValidationError(f"has type {type(data[name]).__name__} (value {str(data[name])[:60]!r})", path=path, field=name,
+                                      expected=f"a {' or '.join(t.__name__ for t in types)} in a steb result record")
+    score = data["main_score"]
+    if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
+        raise DataValidationError(f"has type {type(score).__name__} (value {str(score)[:60]!r})", path=path, field="main_score",
+                                  expected="a number or null")
+    where = _non_finite(data)
+    if where is not None:
+        raise DataValidationError("is NaN or infinite", path=path, field=where,
+                                  expected="finite numbers (steb never writes NaN; a missing score is null)")
+
+
+def _non_finite(value: Any, where: str = "") -> str | None:
+    """The dotted path of the first NaN/infinite float inside ``value``, or None."""
+    if isinstance(value, float):
+        return where if value != value or value in (float("inf"), float("-inf")) else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def _json_default(value: Any) -> Any:
@@ -127,8 +177,12 @@ def result_path(output_dir: str | Path, encoder: str, dataset: str, task: str) -
     return Path(output_dir) / slug(encoder) / slug(dataset) / f"{slug(task)}.json"
 
 
-def load_results(output_dir: str | Path) -> Iterator[ResultRecord]:
-    """Every result record under ``output_dir`` (temp files of interrupted writes are ignored)."""
+def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[ResultRecord]:
+    """Every result record under ``output_dir`` (temp files of interrupted writes are ignored).
+
+    ``verify`` refuses a record whose content hash does not match its content, as ``steb run`` does
+    before reusing one: a number edited by hand (or by another tool) must not reach a leaderboard.
+    """
     root = Path(output_dir)
     if not root.is_dir():
         raise DataValidationError("results folder does not exist", path=root, expected="the --output folder of `steb run`")
@@ -141,7 +195,13 @@ def load_results(output_dir: str | Path) -> Iterator[ResultRecord]:
             raise DataValidationError("is not valid UTF-8", path=path, expected="a steb result record") from None
         data = parse_json(text, path=path, expected="a steb result record")  # a key twice is refused, not the last kept
         if isinstance(data, dict) and data.get("schema") == SCHEMA:
-            yield ResultRecord.from_dict(data, path=path)
+            record = ResultRecord.from_dict(data, path=path)
+            if verify and not record.verified():
+                raise DataValidationError(
+                    "does not match its content hash (edited by hand, or written by another tool)" if record.content_hash
+                    else "has no content hash", path=path, field="content_hash",
+                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the file)")
+            yield record
 
 
 def run_key(**parts: Any) -> str:

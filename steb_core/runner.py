@@ -28,9 +28,11 @@ dataset still runs, and the batches already encoded stay cached (``fail_fast`` s
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 import shutil
+import sys
 import tempfile
 import time
 import uuid
@@ -43,16 +45,17 @@ import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
-from .encoders import Identity, encoder_info, encoder_name, has_similarity, has_vectors, identify
+from .encoders import Identity, encoder_info, has_similarity, has_vectors, identify
 from .errors import DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
+from .naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, library_versions, result_path, run_key
 from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
-__all__ = ["evaluate", "RunSummary", "Failure", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory"]
+__all__ = ["evaluate", "RunSummary", "Failure", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory"]
 
 
 @dataclass
@@ -119,6 +122,42 @@ class RunSummary:
         )
 
 
+#: what :func:`evaluate` does with failed datasets and tasks once every other one has run:
+#: ``raise`` :class:`RunFailed`, ``warn`` (one warning per failure, with its message) or ``collect``
+#: (only ``summary.failures``, for callers that print failures themselves, like the CLI)
+ERRORS = ("raise", "warn", "collect")
+
+
+class RunFailed(StebError):
+    """Datasets or tasks of a run failed (``evaluate(errors="raise")``); raised after the run, so every
+    other result is written. ``summary`` is the run's :class:`RunSummary`."""
+
+    def __init__(self, summary: Any) -> None:
+        self.summary = summary
+        failures = list(getattr(summary, "failures", None) or [])
+        done = len(getattr(summary, "results", None) or []) + len(getattr(summary, "reused", None) or [])
+        lines = "; ".join(_failure_line(f) for f in failures)
+        super().__init__(f"{len(failures)} failure{'s' if len(failures) != 1 else ''} ({done} results written to "
+                         f"{getattr(summary, 'output_dir', '?')}): {lines}")
+
+
+def _failure_line(failure: Any) -> str:
+    task = getattr(failure, "task", None)
+    return f"{getattr(failure, 'dataset', '?')}{' / ' + task if task else ''}: {getattr(failure, 'error', failure)}"
+
+
+def _handle_failures(summary: RunSummary, errors: str) -> None:
+    """Raise or warn about the run's failures per ``errors`` (see :data:`ERRORS`)."""
+    if not summary.failures or errors == "collect":
+        return
+    if errors == "raise":
+        raise RunFailed(summary)
+    import warnings  # noqa: PLC0415
+
+    for failure in summary.failures:
+        warnings.warn(f"steb: {_failure_line(failure)}", RuntimeWarning, stacklevel=3)
+
+
 class _NoProgress:
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def __enter__(self) -> "_NoProgress":
@@ -130,9 +169,42 @@ class _NoProgress:
     def advance(self, *args: Any, **kwargs: Any) -> None: ...
 
 
+class _LineProgress(_NoProgress):
+    """Progress for a log file or pipe: one line per finished dataset task as it finishes (a bar drawn
+    only at the end would leave a 12-minute log empty until then). Only the first bar (the run's
+    datasets and tasks) prints; encoding bars are counted silently."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stdout
+        self.bars: dict[int, list[Any]] = {}
+        self.started = time.perf_counter()
+
+    def add_task(self, description: str = "", total: Any = None, **kwargs: Any) -> int:
+        self.bars[len(self.bars)] = [description, total, 0]
+        return len(self.bars) - 1
+
+    def update(self, task_id: int, description: str | None = None, **kwargs: Any) -> None:
+        if description is not None and task_id in self.bars:
+            self.bars[task_id][0] = description
+
+    def advance(self, task_id: int, advance: float = 1) -> None:
+        bar = self.bars.get(task_id)
+        if bar is None or not advance:
+            return
+        bar[2] += advance
+        if task_id == 0:
+            self.stream.write(f"[{int(bar[2])}/{bar[1]}] {bar[0]} ({time.perf_counter() - self.started:.0f} s)\n")
+            self.stream.flush()
+
+
 def _progress(enabled: bool) -> Any:
     if not enabled:
         return _NoProgress()
+    from rich.console import Console  # noqa: PLC0415
+
+    probe = Console()
+    if not probe.is_terminal and not probe.is_jupyter:  # a log file or a pipe: lines as work finishes
+        return _LineProgress()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     return Progress(
@@ -180,6 +252,10 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None, suit
     for spec, task_names in out:
         if spec.name in seen:  # named and in the suite: run the union of the tasks
             i = seen[spec.name]
+            other = unique[i][0]
+            if other is not spec and (other.version != spec.version or other.loader is not spec.loader and not spec.version.startswith("mem-")):
+                raise StebError(f"two different datasets are named '{spec.name}' in one run (versions {other.version} and "
+                                f"{spec.version}); their results would share one folder: give them different names")
             unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))
             continue
         seen[spec.name] = len(unique)
@@ -211,7 +287,8 @@ def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any
         if encoder not in registry:
             resolved = plugins.pm.hook.resolve_encoder(name=encoder, options=dict(options))
             if resolved is not None:
-                return resolved, EncoderRef(encoder, dict(options), True, local_plugins, resolved), encoder, getattr(resolved, "family", "resolved"), None
+                # a path shows as its last component (the full path goes in the record); a hub id as is
+                return resolved, EncoderRef(encoder, dict(options), True, local_plugins, resolved), short_name(encoder), getattr(resolved, "family", "resolved"), None
         spec = registry.get(encoder)
         _check_encoder_options(encoder, spec.factory, options)
         try:
@@ -228,7 +305,7 @@ def _build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any
     if not callable(getattr(encoder, "encode", None)) and not has_similarity(encoder):
         raise StebError(f"{type(encoder).__name__} has neither encode(texts) nor similarity(texts_a, texts_b)")
     encoder = _adapt(encoder)
-    name = encoder_name(encoder)
+    name = default_name(encoder) or ""  # "" when nothing names it: evaluate names it by class and identity
     return encoder, EncoderRef(name, {}, False, local_plugins, encoder), name, getattr(encoder, "family", "custom"), None
 
 
@@ -290,7 +367,7 @@ class _Run:
         self.batch_size, self.fail_fast, self.overwrite = batch_size, fail_fast, overwrite
         self.threads, self.max_memory, self.summary = threads, max_memory, summary
         # an unidentified encoder gets a key no other run can produce: nothing is ever reused for it
-        self.fingerprint = identity.fingerprint or f"unidentified-{uuid.uuid4().hex}"
+        self.fingerprint = identity.fingerprint or f"{UNIDENTIFIED_PREFIX}{uuid.uuid4().hex}"
         self.vectors_ok = has_vectors(obj)
         self.own_similarity = has_similarity(obj)
         self.versions = library_versions()
@@ -303,6 +380,8 @@ class _Run:
         self.make_cache: Callable[[], EmbeddingCache | None] = lambda: None
         self.make_executor: Callable[[], Executor] = LocalExecutor
         self.encode_seconds = 0.0
+        #: what the user gave when the shown name is shorter (a model path: leaderboards show its last component)
+        self.source = ""
 
     def info(self) -> dict[str, Any]:
         if self._info is None:
@@ -386,7 +465,8 @@ class _Run:
             return None
         try:
             stored = ResultRecord.read(path)
-        except DataValidationError:
+        except (DataValidationError, UnicodeDecodeError, OSError) as exc:  # unreadable, NaN, wrong types: recomputed, never fatal
+            self.summary.notes.append(f"stored result {path} is not usable ({exc}); recomputing it")
             return None
         if stored.run_key != pending.keys[task.name]:
             self._why_stale(path, stored, pending, task)
@@ -424,12 +504,12 @@ class _Run:
             for task in pending.tasks:
                 if bundle.get(task.shape) is None:
                     raise StebError(f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no '{task.shape}' records")
-        except (StebError, OSError, ValueError) as exc:
+            self._complete_keys(pending, bundle)
+        except Exception as exc:  # any loader error (a plugin's KeyError too) fails this dataset only
             if self.fail_fast:
                 raise
-            self.summary.failures.append(Failure(spec.name, None, f"{type(exc).__name__}: {exc}"))
+            self.summary.failures.append(Failure(spec.name, None, describe_failure(exc)))
             return None
-        self._complete_keys(pending, bundle)
         self._reuse(pending)
         loaded = _Loaded(pending, bundle, time.perf_counter() - t0)
         if pending.tasks and self.vectors_ok:
@@ -519,6 +599,7 @@ class _Run:
             sparse = is_sparse(matrix)
         for task in loaded.pending.tasks:
             t0 = time.perf_counter()
+            bar.update(task_bar, description=f"{spec.name} / {task.name}")
             if self.vectors_ok:
                 embed = _embedder(matrix, row_of, densify=sparse and not task.accepts_sparse)
             ctx = TaskContext(
@@ -559,7 +640,8 @@ class _Run:
             },
             timings={"load_s": round(loaded.load_seconds, 4), "encode_s": round(self.encode_seconds, 4), "task_s": round(task_seconds, 4)},
             versions=self.versions, run_key=loaded.pending.keys[task.name],
-            encoder_identity=dict(self.identity.evidence), steb_protocol=STEB_PROTOCOL_VERSION,
+            encoder_identity={**self.identity.evidence, **({"source": self.source} if self.source else {})},
+            steb_protocol=STEB_PROTOCOL_VERSION,
             companions={m: _as_float(metrics.get(m)) for m in (*task.companion_metrics, *task.fallback_metrics, task.main_metric)
                         if m != main_metric and metrics.get(m) is not None},
         )
@@ -577,8 +659,11 @@ class _Run:
                 planned = len(pending.tasks)
                 loaded = self.load(pending, data_dir)
                 if loaded is None:
+                    bar.update(task_bar, description=f"{pending.spec.name}: failed to load")
                     bar.advance(task_bar, planned)
                     continue
+                if planned > len(pending.tasks):
+                    bar.update(task_bar, description=f"{pending.spec.name}: {planned - len(pending.tasks)} reused")
                 bar.advance(task_bar, planned - len(pending.tasks))  # reused: same key, same data
                 if not pending.tasks:
                     continue
@@ -612,6 +697,20 @@ class _Run:
             self.score(loaded, bar, task_bar)
 
 
+def describe_failure(exc: BaseException) -> str:
+    """One line for a failed dataset: the error, and for an unexpected one (a plugin's KeyError, a
+    RecursionError) where it was raised, since such messages name no file (``KeyError: 'author'``)."""
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, StebError):
+        return text
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        text += f" (raised at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name})"
+    return text
+
+
 def _embedder(matrix: Any, row_of: dict[str, int], *, densify: bool) -> Callable[[Sequence[str]], Any]:
     def embed(batch: Sequence[str]) -> Any:
         rows = matrix[np.fromiter((row_of[t] for t in batch), dtype=np.int64, count=len(batch))]
@@ -643,6 +742,8 @@ def evaluate(
     fail_fast: bool = False,
     threads: int | None = None,
     max_memory: str | int | None = None,
+    name: str | None = None,
+    errors: str = "warn",
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -654,33 +755,68 @@ def evaluate(
     (``chunk-and-pool`` or ``truncate``) at ``max_length`` tokens (default: the encoder's own).
 
     Stored results with the same inputs (encoder identity, data, protocol, seed, code versions) and
-    an intact content hash are reused unless ``overwrite``. Failures (a missing corpus, an encoder
-    error) are collected in the summary so one bad dataset does not stop a suite; ``fail_fast``
-    raises instead. ``threads`` caps the BLAS/OpenMP threads of task computations (default: chosen
+    an intact content hash are reused unless ``overwrite``.
+
+    ``name`` is the encoder's name in results and leaderboards. By default it says what the model
+    is: a registered name, a model path's last component (the full path is kept in each record's
+    ``encoder_identity["source"]``), a hub id, an object's own ``name`` or model card; an object that
+    nothing names gets its class name and the start of its identity hash. A result is never replaced
+    by one of another model: when the name's folder under ``output`` holds another identity's
+    results, this run writes to ``NAME@<identity>`` instead (stable: the same model finds it again),
+    says so in ``summary.notes``, and the report shows both.
+
+    A failing dataset or task (a missing corpus, a wrong column, an encoder error) does not stop the
+    others; ``errors`` says what happens with the failures then (see :data:`ERRORS`): ``"warn"``
+    (default) warns with each message, ``"raise"`` raises :class:`RunFailed` after the run,
+    ``"collect"`` only fills ``summary.failures``. ``fail_fast`` stops at the first failure instead. ``threads`` caps the BLAS/OpenMP threads of task computations (default: chosen
     from the work size and the free cores). ``max_memory`` (e.g. ``"4G"``) groups datasets that fit
     the budget; by default datasets are processed one at a time, which bounds peak memory by the
     largest dataset.
     """
     started = time.perf_counter()
+    if errors not in ERRORS:
+        raise StebError(f"errors={errors!r} is not one of {', '.join(ERRORS)}")
+    if name is not None and not str(name).strip():
+        raise StebError("name= is empty; give the name the encoder's results should carry, or leave it out")
     local_plugins = tuple(plugins)
     manager = get_manager(local_plugins)
+    if tasks:  # a misspelt task type would select nothing and look like a run with nothing to do
+        from .choices import check_values  # noqa: PLC0415
+
+        check_values("task type", list(tasks), {t.name for t in manager.tasks()}, hint="see `steb list tasks`")
     options = dict(encoder_options or {})
-    obj, ref, name, family, provider_version = _build_encoder(manager, encoder, options, local_plugins)
+    obj, ref, shown, family, provider_version = _build_encoder(manager, encoder, options, local_plugins)
     limit = max_length if max_length is not None else getattr(obj, "max_length", None)
     proto = LongTextProtocol(protocol, limit if isinstance(limit, int) else None)
-    identity = identify(obj, registered_name=name if ref.registered else None, options=options, provider_version=provider_version,
-                        probe=_probe_registered(manager, name, obj) if ref.registered else None)
+    identity = identify(obj, registered_name=ref.name if ref.registered else None, options=options, provider_version=provider_version,
+                        probe=_probe_registered(manager, ref.name, obj) if ref.registered else None)
     selection = resolve_selection(manager, _as_specs(datasets), suite)
     output_dir = Path(output)
     if output_dir.is_dir():
         sweep_stale_temp_files(output_dir, recursive=True)
-    summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence))
+    fingerprint = identity.fingerprint or f"{UNIDENTIFIED_PREFIX}{uuid.uuid4().hex}"
+    notes: list[str] = []
+    if name is None and not shown:
+        shown = f"{type(obj).__name__}-{identity.fingerprint[:8] if identity.fingerprint else 'unidentified'}"
+        notes.append(f"nothing in the {type(obj).__name__} object names its model; its results are under '{shown}' "
+                     "(pass name=... to evaluate for a readable name)")
+    wanted = str(name).strip() if name is not None else shown
+    name = claim_name(output_dir, wanted, fingerprint)
+    if name != wanted:
+        notes.append(f"results of another model are already under '{wanted}' in {output_dir}; this model's results "
+                     f"go under '{name}' so neither replaces the other (pass name=... to choose a name)")
+    if not ref.registered:  # an object: its errors name it as its results do
+        ref = dataclasses.replace(ref, name=name)
+    summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence), notes=notes)
     if identity.fingerprint is None:
         summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
                              "nothing is reused for it (vectors and results are computed fresh)")
     run = _Run(obj=obj, ref=ref, name=name, family=family, identity=identity, manager=manager, proto=proto, seed=seed,
                output_dir=output_dir, dataset_options=dataset_options or {}, batch_size=batch_size, fail_fast=fail_fast,
                overwrite=overwrite, threads=threads, max_memory=parse_memory(max_memory), summary=summary)
+    run.fingerprint = fingerprint  # the one its folder was claimed with
+    if isinstance(encoder, str) and encoder != name:
+        run.source = encoder  # a model path: the record keeps it whole
     plan = run.plan(selection, tasks)
     if run.vectors_ok and identity.fingerprint is not None:  # a killed write's temp file goes even when all is reused
         sweep_stale_temp_files(Path(cache_dir or default_cache_dir()) / cache_key(run.fingerprint, proto.key()))
@@ -703,10 +839,12 @@ def evaluate(
     finally:
         run.close()
         if run.cache is not None and run.cache.problems:
-            summary.notes.extend(f"cache shard {p} was invalid ({why}); set aside and recomputed" for p, why in run.cache.problems)
+            summary.notes.extend(f"cache shard {p} was invalid ({why}); set aside and recomputed" if p.name != "meta.json"
+                                 else f"cache {p}: {why}" for p, why in run.cache.problems)
         for folder in scratch:
             shutil.rmtree(folder, ignore_errors=True)
     summary.seconds = time.perf_counter() - started
+    _handle_failures(summary, errors)
     return summary
 
 

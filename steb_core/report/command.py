@@ -13,7 +13,7 @@ __all__ = ["report_command", "export_clusters_command"]
 def report_command(
     results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` (several encoders merge into one leaderboard)."),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Where to write report.md, report.csv, report.html (+ scores.csv, missing.csv, aggregates.json, clusters.json); default RESULTS_DIR/report."
+        None, "--out", "--output", "-o", help="Where to write report.md, report.csv, report.html (+ scores.csv, missing.csv, aggregates.json, clusters.json); default RESULTS_DIR/report."
     ),
     suite: Optional[list[str]] = typer.Option(
         None, "--suite", "-s", metavar="SUITE", help="Only this suite's leaderboard, with every dataset of the suite required (repeatable). Default: one leaderboard per suite found."

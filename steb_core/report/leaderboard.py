@@ -261,6 +261,11 @@ def compute_leaderboards(
         "task": None if only_tasks is None else set(only_tasks),
         "encoder": None if only_encoders is None else set(only_encoders),
     }
+    from ..choices import check_values  # noqa: PLC0415
+
+    for attr, allowed in keep.items():  # a misspelt filter value would silently drop rows from the leaderboard
+        check_values(attr, sorted(allowed) if allowed else None, {getattr(r, attr) for r in records},
+                     hint=f"the {attr}s with results in this folder")
     records = [r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())]
     suites_of, _ = _suites_of(records, specs)
     filters = dict(only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set)

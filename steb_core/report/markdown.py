@@ -51,6 +51,8 @@ def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
 
 def report_header(boards: Sequence[Leaderboard]) -> str:
     names = ", ".join(f"'{b.suite}'" if b.suite else "results outside any suite" for b in boards)
+    # point at the section only where one is written (a pointer to nothing sends readers searching)
+    pointer = " (see *Missing inputs* below)" if any(missing_rows(b) for b in boards) else ""
     protocols = sorted({p for b in boards for p in b.protocols()})
     return "\n".join(
         [
@@ -58,7 +60,7 @@ def report_header(boards: Sequence[Leaderboard]) -> str:
             "",
             f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow {', '.join(protocols) or 'unknown'}.",
             "",
-            f"{len(boards)} leaderboard(s): {names}. Scores x100; **best**, _second best_; – = incomplete (see *Missing inputs*).",
+            f"{len(boards)} leaderboard(s): {names}. Scores x100; **best**, _second best_; – = incomplete{pointer}.",
         ]
     )
 
@@ -119,7 +121,20 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         [[d, t, *(board.cell(enc, d, t).text() for enc in board.encoders)] for d, t in table.expected],
     )
     sections.append("\n".join(lines))
-    missing_rows = []
+    missing = missing_rows(board)
+    if missing:
+        title = f"{h3} Missing inputs" + (f" — {board.title}" if several else "")
+        sections.append("\n".join([title, "", *_table(["Column", "Encoder", "Dataset", "Task", "Reason"], missing)]))
+    if board.failures:
+        sections.append("\n".join([f"{h3} Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)]))
+    if table.notes:
+        sections.append("\n".join([f"{h3} Notes", "", *(f"- {n}" for n in table.notes)]))
+    return sections
+
+
+def missing_rows(board: Leaderboard) -> list[list[str]]:
+    """(column, encoder, dataset, task, reason) of each input a shown column lacks: the *Missing inputs* section."""
+    rows = []
     for agg in board.shown_aggregates():
         for col in agg.columns():
             if column_gap_reason(col):
@@ -127,15 +142,8 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
             for enc in board.encoders:
                 for gap in col.missing.get(enc, []):
                     if gap.dataset:
-                        missing_rows.append([col.label, enc, gap.dataset, gap.task, gap.reason])
-    if missing_rows:
-        title = f"{h3} Missing inputs" + (f" — {board.title}" if several else "")
-        sections.append("\n".join([title, "", *_table(["Column", "Encoder", "Dataset", "Task", "Reason"], missing_rows)]))
-    if board.failures:
-        sections.append("\n".join([f"{h3} Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)]))
-    if table.notes:
-        sections.append("\n".join([f"{h3} Notes", "", *(f"- {n}" for n in table.notes)]))
-    return sections
+                        rows.append([col.label, enc, gap.dataset, gap.task, gap.reason])
+    return rows
 
 
 def render_markdown(boards: Leaderboard | Sequence[Leaderboard]) -> str:

@@ -110,12 +110,36 @@ def _wrap(name: str, width: int = _WRAP) -> str:
     return "\n".join(lines)
 
 
+#: chance levels of metrics whose chance level does not depend on the data (a record's own
+#: ``chance_<metric>`` wins: order alignment computes its analytic one per dataset); other metrics
+#: (MRR, probing accuracy, V-measure) are coloured from 0
+CHANCE = {"auroc": 0.5, "roc_auc": 0.5}
+
+
+def chance_of(board: Leaderboard, encoder: str, dataset: str, task: str, metric: str) -> float:
+    """The chance level of ``metric`` for one result: the record's ``chance_<metric>``, else :data:`CHANCE`, else 0."""
+    rec = board.table.get(encoder, dataset, task)
+    own = rec.metrics.get(f"chance_{metric}") if rec is not None else None
+    if isinstance(own, (int, float)) and not isinstance(own, bool) and 0 <= own < 1:
+        return float(own)
+    return CHANCE.get(metric, 0.0)
+
+
+def above_chance(value: float, chance: float) -> float:
+    """``value`` on a 0-100 scale where 0 is chance and 100 is perfect (below chance is 0), so a
+    chance-level AUROC of 0.5 is as dark as a V-measure of 0, not a middling colour."""
+    if chance >= 1:
+        return 0.0
+    return max(0.0, min(1.0, (value - chance) / (1.0 - chance))) * 100
+
+
 def heatmap_figure(board: Leaderboard) -> Any | None:
     """(dataset, task) rows x encoder columns of the operational metric, every cell annotated.
 
     Rows are labelled ``dataset · task · metric``; a task with companion metrics (order alignment)
     shows the companion under the main value (``acc 100``), so a 0 next to the run's 1.0 is explained.
-    Blank cells are missing results.
+    Blank cells are missing results. The colour is the score relative to its metric's chance level
+    (:func:`above_chance`; the chance level is in each row's label), the number is the score itself.
     """
     import numpy as np
 
@@ -124,8 +148,10 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
     if not pairs or not encoders:
         return None
     cells = {(e, d, t): board.cell(e, d, t) for e in encoders for d, t in pairs}
+    chance = {(e, d, t): chance_of(board, e, d, t, cells[(e, d, t)].metric) for e in encoders for d, t in pairs}
     grid = np.array(
-        [[np.nan if cells[(e, d, t)].value is None else cells[(e, d, t)].value * 100 for e in encoders] for d, t in pairs]
+        [[np.nan if cells[(e, d, t)].value is None else above_chance(cells[(e, d, t)].value, chance[(e, d, t)]) for e in encoders]
+         for d, t in pairs]
     ).reshape(len(pairs), len(encoders))
     has_companion = any(c.companions for c in cells.values())
     row_h = 0.46 if has_companion else 0.32
@@ -137,7 +163,9 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
     def row_label(d: str, t: str) -> str:
         metrics = sorted({cells[(e, d, t)].metric for e in encoders if cells[(e, d, t)].value is not None})
         short = {"distractor_accuracy": "distractor acc.", "accuracy": "acc.", "v_measure": "V", "auroc": "AUC", "mrr": "MRR"}
-        return f"{d} · {t} · {'/'.join(short.get(m, m) for m in metrics) or '—'}"
+        levels = sorted({round(chance[(e, d, t)] * 100) for e in encoders if cells[(e, d, t)].value is not None})
+        shown = f" (chance {'/'.join(str(x) for x in levels)})" if levels else ""
+        return f"{d} · {t} · {'/'.join(short.get(m, m) for m in metrics) or '—'}{shown}"
 
     ax.set_yticks(range(len(pairs)), [row_label(d, t) for d, t in pairs], fontsize=_NORMAL)
     ax.xaxis.tick_top()
@@ -155,9 +183,9 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
             if cell.companions:
                 text += "\n" + " ".join(f"{'acc' if n == 'accuracy' else n} {x * 100:.0f}" for n, x in cell.companions)
             ax.text(c, r, text, ha="center", va="center", fontsize=_NORMAL if not cell.companions else _SMALL,
-                    color="white" if v < 55 else "black", linespacing=1.0)
+                    color="white" if grid[r, c] < 55 else "black", linespacing=1.0)
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
-    bar.set_label("score x100", fontsize=_NORMAL)
+    bar.set_label("above chance: 0 = chance (see row label), 100 = perfect", fontsize=_NORMAL)
     bar.ax.tick_params(labelsize=_SMALL)
     ax.set_title("Per-dataset score (the operational metric; 'acc' = plain accuracy)", fontsize=_NORMAL + 2, pad=12 + 15 * lines)
     return fig

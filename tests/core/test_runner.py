@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -142,7 +143,7 @@ def test_any_object_with_encode_works_without_a_plugin(toy_plugin, tmp_path):
             return np.ones((len(texts), 3))
 
     summary = run(Wrapper(), toy_plugin, tmp_path)
-    assert summary.encoder == "Wrapper" and len(summary.results) == 6
+    assert re.fullmatch(r"Wrapper-[0-9a-f]{8}", summary.encoder) and len(summary.results) == 6  # class + identity, never the class alone
     assert summary.results[0].main_score == pytest.approx(np.sqrt(3), rel=1e-6)
 
 

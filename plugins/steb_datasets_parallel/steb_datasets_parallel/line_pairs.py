@@ -10,6 +10,7 @@ from typing import Any
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, seeded_rng
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
+from steb_core.io import read_zip_member
 from steb_core.parallel import ParallelItem
 
 from .aligned import read_aligned
@@ -103,7 +104,7 @@ def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[s
                 if len(hits) != 1:
                     raise DataValidationError(f"holds {len(hits)} files named {name}", path=zip_path, field=role,
                                               expected=f"one {name} (in {AAE_FOLDER}/)")
-                raw = archive.read(hits[0])
+                raw = read_zip_member(archive, hits[0], path=zip_path)  # capped: a zip bomb is refused, not unpacked
                 try:
                     text = raw.decode("utf-8-sig")
                 except UnicodeDecodeError as exc:

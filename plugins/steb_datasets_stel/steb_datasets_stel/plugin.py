@@ -43,15 +43,23 @@ from .stel import (
     stel_parallel_items,
 )
 
-STEL_CITATION = (
-    "Anna Wegmann and Dong Nguyen. 2021. Does It Capture STEL? A Modular, Similarity-based Linguistic Style "
-    "Evaluation Framework. In Proceedings of EMNLP 2021, pages 7109-7130."
-)
-OC_CITATION = (
-    "Anna Wegmann, Marijn Schraagen and Dong Nguyen. 2022. Same Author or Just Same Topic? Towards "
-    "Content-Independent Style Representations. In Proceedings of RepL4NLP 2022, pages 249-268. "
-    "(STEL-or-Content.) " + STEL_CITATION
-)
+STEL_CITATION = """@inproceedings{wegmann2021stel,
+  author = {Wegmann, Anna and Nguyen, Dong},
+  title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},
+  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
+  year = {2021},
+  pages = {7109--7130},
+  url = {https://github.com/nlpsoc/STEL},
+}"""
+#: STEL-or-Content is built on STEL: both works are cited, each once (``steb cite`` keys entries by work)
+OC_CITATION = """@inproceedings{wegmann2022same,
+  author = {Wegmann, Anna and Schraagen, Marijn and Nguyen, Dong},
+  title = {Same Author or Just Same Topic? {T}owards Content-Independent Style Representations},
+  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP (RepL4NLP)},
+  year = {2022},
+  pages = {249--268},
+}
+""" + STEL_CITATION
 OBTAIN = (
     "git clone https://github.com/nlpsoc/STEL and use its Data/STEL folder (MIT licence). The public repo holds "
     "100-instance samples of the formal/simple dimensions; the full dimension file "

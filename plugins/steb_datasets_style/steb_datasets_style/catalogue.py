@@ -17,6 +17,15 @@ ATD_ADV = ("ATD-adversarial",)
 CLUSTER_ONLY = ("clustering",)
 
 
+#: PASTEL's own paper (xSLUE, Kang and Hovy 2021, is another work that reuses it)
+PASTEL_CITATION = """@inproceedings{kang2019pastel,
+  author = {Kang, Dongyeop and Gangal, Varun and Hovy, Eduard},
+  title = {(Male, Bachelor) and (Female, {Ph.D}) have different connotations: Parallelly Annotated Stylistic Language Dataset with Multiple Personas},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  year = {2019},
+}"""
+
+
 def _cite(key: str, text: str) -> str:
     return f"@misc{{{key}, note={{{text}}}}}"
 
@@ -103,7 +112,7 @@ def labelled_corpora() -> list[Corpus]:
             obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
                    "unzip data/data_v2.zip there (data/v2/sentences/{train,valid,test}/*.json: one object per file with persona "
                    "{age, education, ethnic, gender, politics, tod, country} and output.sentences); stories/ is not read",
-            citation=_cite("kang2019pastel", "Kang and Hovy (2019) xSLUE / PASTEL: a parallel style language dataset"),
+            citation=PASTEL_CITATION,
             license="see release", homepage="https://github.com/dykang/PASTEL",
         ))
     for name, file_name in (("wikipedia_politeness", "wikipedia.annotated.csv"), ("stackexchange_politeness", "stack-exchange.annotated.csv")):

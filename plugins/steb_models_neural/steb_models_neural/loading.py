@@ -92,6 +92,6 @@ def check_remote_code(resolved: ResolvedModel, trust_remote_code: bool) -> None:
     if isinstance(data, dict) and data.get("auto_map"):
         raise EncoderOptionError(
             f"model '{resolved.model_id}' ships its own modelling code (config.json has auto_map); steb runs it "
-            f"only when asked: pass trust_remote_code=true (CLI: --encoder-option trust_remote_code=true) if you "
+            f"only when asked: pass trust_remote_code=true (CLI: -O trust_remote_code=true) if you "
             f"trust its authors"
         )

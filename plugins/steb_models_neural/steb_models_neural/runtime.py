@@ -67,7 +67,7 @@ def resolve_dtype(dtype: Any) -> Any:
 
 
 def parse_bool(value: object, option: str) -> bool:
-    """Options arrive as strings from the CLI (``--encoder-option trust_remote_code=true``)."""
+    """Options arrive as strings from the CLI (``-O trust_remote_code=true``)."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()

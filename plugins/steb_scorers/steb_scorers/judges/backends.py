@@ -17,6 +17,8 @@ import time
 from typing import Any, Protocol, Sequence
 from urllib.parse import urljoin, urlsplit
 
+from steb_core import DataValidationError, parse_json
+
 from ..lm import CausalLM, load_causal_lm
 
 __all__ = ["Backend", "LocalBackend", "HTTPBackend", "CachedBackend", "JudgeEndpointError", "JudgeEndpointTimeout", "make_backend"]
@@ -69,6 +71,8 @@ class JudgeEndpointTimeout(JudgeEndpointError):
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: default cap on one HTTP answer of a judge endpoint (``max_response_bytes=`` raises it)
+MAX_RESPONSE_BYTES = 16 << 20
 _REDIRECTS = (301, 302, 303, 307, 308)
 
 
@@ -100,11 +104,15 @@ class HTTPBackend:
       ``max_redirects`` times;
     - ``timeout`` is a deadline for the *whole* request (connect, redirects, headers and body): a
       server that drips its answer slowly is cut off when the deadline passes, and the error names the
-      endpoint.
+      endpoint;
+    - ``max_response_bytes`` (default 16 MiB, :data:`MAX_RESPONSE_BYTES`) caps the answer: the body is
+      read in chunks and the request fails, naming the endpoint and the option, as soon as it passes the
+      cap (an endless body once reached 3 GB in 5 s). A chat completion is a few KiB; raise the cap for
+      an endpoint that really answers with more.
     """
 
     def __init__(self, url: str, model: str = "", api_key_env: str | None = None, timeout: float = 60.0, max_requests_per_prompt: int | None = None,
-                 max_redirects: int = 3) -> None:
+                 max_redirects: int = 3, max_response_bytes: int = 0) -> None:
         base = url.rstrip("/")
         self.endpoint = base if base.endswith("/chat/completions") else base + "/chat/completions"
         if urlsplit(self.endpoint).scheme.lower() not in _DEFAULT_PORTS:
@@ -115,6 +123,10 @@ class HTTPBackend:
         self.api_key_env = api_key_env
         self.max_requests = max_requests_per_prompt
         self.max_redirects = max_redirects
+        cap = int(max_response_bytes) if max_response_bytes else MAX_RESPONSE_BYTES
+        if cap <= 0:
+            raise ValueError(f"judge endpoint max_response_bytes must be a positive number of bytes, not {max_response_bytes!r}")
+        self.max_response_bytes = cap
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -124,6 +136,26 @@ class HTTPBackend:
 
     def _timeout_error(self) -> JudgeEndpointTimeout:
         return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for the whole request")
+
+    def _read_capped(self, response: http.client.HTTPResponse) -> bytes:
+        """The body, read in chunks, or :class:`JudgeEndpointError` once it passes ``max_response_bytes``."""
+        cap = self.max_response_bytes
+        declared = response.getheader("Content-Length")
+        if declared and declared.strip().isdigit() and int(declared) > cap:
+            raise JudgeEndpointError(self._too_large(f"declares {int(declared)} bytes"))
+        chunks, size = [], 0
+        while True:
+            chunk = response.read(min(1 << 16, cap + 1 - size))
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > cap:
+                raise JudgeEndpointError(self._too_large(f"sent more than {cap} bytes"))
+            chunks.append(chunk)
+
+    def _too_large(self, what: str) -> str:
+        return (f"judge endpoint {self.endpoint}: the answer {what}, over the cap of {self.max_response_bytes} bytes; "
+                f"raise it with max_response_bytes= if this endpoint really answers with more")
 
     def _once(self, url: str, data: bytes, headers: dict[str, str], deadline: float) -> tuple[int, str | None, bytes]:
         """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds however the server paces its bytes."""
@@ -140,7 +172,10 @@ class HTTPBackend:
             try:
                 conn.request("POST", target, body=data, headers=headers)
                 response = conn.getresponse()
-                box["ok"] = (response.status, response.getheader("Location"), response.read())
+                try:
+                    box["ok"] = (response.status, response.getheader("Location"), self._read_capped(response))
+                finally:
+                    response.close()  # or the socket stays open (held by the error's traceback) and the server keeps sending
             except BaseException as exc:  # handed to the caller below
                 box["error"] = exc
 
@@ -189,8 +224,8 @@ class HTTPBackend:
             if status >= 400:
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status}: {body[:300]!r}")
             try:
-                return json.loads(body.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                return parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
+            except (UnicodeDecodeError, DataValidationError) as exc:
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): {body[:200]!r}") from None
         raise JudgeEndpointError(f"judge endpoint {self.endpoint}: more than {self.max_redirects} redirects")
 
@@ -239,9 +274,9 @@ class CachedBackend:
                     if not line.strip():
                         continue
                     try:
-                        rec = json.loads(line)
+                        rec = parse_json(line)
                         self.samples.setdefault(str(rec["key"]), {})[int(rec["index"])] = str(rec["text"])
-                    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                    except (DataValidationError, KeyError, TypeError, ValueError):
                         if line.endswith("\n"):
                             raise ValueError(f"judge cache {self.path}, line {number}: not a cache record (key, index, text)") from None
                         # a torn final line from an interrupted write: dropped, its sample is asked again
