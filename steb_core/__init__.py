@@ -37,8 +37,9 @@ from .errors import (
     PluginError,
     StebError,
     UnknownComponentError,
+    retry_may_help,
 )
-from .executors import EncodeJob, EncoderRef, Executor, LocalExecutor, plan_batches
+from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor, encode_batch, plan_batches
 from .hookspecs import hookimpl, hookspec
 from .io import (
     atomic_write_bytes,

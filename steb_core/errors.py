@@ -8,10 +8,66 @@ plugin names on both sides of a collision.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, ClassVar
+
+__all__ = [
+    "StebError", "DataValidationError", "DatasetNotFoundError", "ModelNotFoundError", "PluginError",
+    "DuplicateComponentError", "UnknownComponentError", "retry_may_help",
+]
+
+
+def _rebuild(cls: type, args: tuple, state: dict[str, Any]) -> BaseException:
+    """Unpickle an exception without calling its ``__init__`` (whose signature need not match ``args``)."""
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
 
 
 class StebError(Exception):
-    """Base class of all deliberate steb errors (the CLI prints these without a traceback)."""
+    """Base class of all deliberate steb errors (the CLI prints these without a traceback).
+
+    Every subclass survives pickling whatever its ``__init__`` takes: errors travel from worker
+    processes (Ray, multiprocessing) to the process that reports them, and plain pickling would call
+    ``cls(*args)`` with the formatted message, which a custom signature rejects (Ray then shows
+    ``UnserializableException`` instead of the message). :meth:`__reduce__` rebuilds the object from
+    its ``args`` and attributes instead.
+
+    ``transient`` says whether the same call can succeed when simply tried again (see
+    :func:`retry_may_help`): deliberate steb errors are about the user's input (unknown names, bad
+    options, bad data, missing files), which a retry cannot change, so the default is False.
+    """
+
+    transient: ClassVar[bool] = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+#: built-in exceptions that say the input or the code is wrong: the same call fails the same way again
+_DETERMINISTIC: tuple[type[BaseException], ...] = (
+    ValueError, TypeError, LookupError, AttributeError, NotImplementedError, AssertionError, ImportError,
+    ArithmeticError, FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError,
+)
+
+
+def retry_may_help(exc: BaseException) -> bool:
+    """Whether running the same job again could end differently.
+
+    False for deliberate steb errors (``StebError.transient`` is False unless a class says otherwise)
+    and for built-in errors about input or code (``ValueError``, ``TypeError``, ``KeyError``, a missing
+    file, ...). True for everything else (lost connections, timeouts, ``MemoryError``, ``RuntimeError``
+    from a library, a killed worker). A steb error raised *from* another exception (``raise ... from
+    exc``, e.g. an :class:`~steb_core.executors.EncodingError` wrapping what the encoder raised)
+    follows its cause when its class is transient. Executors use this to skip retries that can only
+    repeat the failure.
+    """
+    if isinstance(exc, StebError):
+        if not type(exc).transient:
+            return False
+        cause = exc.__cause__
+        return True if cause is None else retry_may_help(cause)
+    return not isinstance(exc, _DETERMINISTIC)
 
 
 class DataValidationError(StebError, ValueError):

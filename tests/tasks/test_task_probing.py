@@ -78,18 +78,38 @@ def test_probe_matches_plain_sklearn_grid():
     got = fit_probe(x, y, split, warm_start=False, max_iter=2000)
     train, val, test = split
     scaler = StandardScaler().fit(x[train])
-    best = None
-    for lam in STRENGTHS:  # independent grid, in increasing order; keep the first best on ties after sorting below
+    grid = {}
+    for lam in STRENGTHS:  # independent grid: fresh fits, counts of correct validation texts
         model = LogisticRegression(C=1 / (lam * len(train)), max_iter=2000).fit(scaler.transform(x[train]), y[train])
-        val_acc = model.score(scaler.transform(x[val]), y[val])
-        test_acc = model.score(scaler.transform(x[test]), y[test])
-        if best is None or val_acc > best[0] or (val_acc == best[0] and lam > best[1]):
-            best = (val_acc, lam, test_acc)
+        correct = int(np.sum(model.predict(scaler.transform(x[val])) == y[val]))
+        grid[lam] = (correct, model.score(scaler.transform(x[val]), y[val]), model.score(scaler.transform(x[test]), y[test]))
+    top = max(c for c, _, _ in grid.values())
+    # the near-tie rule: the strongest penalty whose count is at most one text below the best
+    lam = next(lam for lam in sorted(STRENGTHS, reverse=True) if grid[lam][0] >= top - 1)
+    best = (grid[lam][1], lam, grid[lam][2])
     assert got["strength"] == best[1]
     assert got["test_accuracy"] == pytest.approx(best[2])
     assert got["validation_accuracy"] == pytest.approx(best[0])
     warm = fit_probe(x, y, split, warm_start=True, max_iter=2000)
     assert warm["test_accuracy"] == pytest.approx(best[2], abs=0.03)
+
+
+def test_select_strength_near_tie_rule():
+    """Hand-worked cases on 50 validation texts: within one text of the best is a tie, the strongest penalty wins."""
+    from steb_core.tasks.probing import select_strength
+
+    n = 50
+    acc = lambda correct: correct / n  # noqa: E731
+    assert select_strength({1e-5: acc(40), 1e-4: acc(39), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-4  # one text behind: tied
+    assert select_strength({1e-5: acc(40), 1e-4: acc(38), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-5  # two behind: not
+    assert select_strength({1e-5: acc(33), 1e-4: acc(33), 1e-3: acc(33), 1e-2: acc(32)}, n_val=n) == 1e-2
+    # a one-text difference in either direction gives the same choice (the point of the rule)
+    assert select_strength({1e-4: acc(21), 1e-2: acc(20)}, n_val=n) == select_strength({1e-4: acc(20), 1e-2: acc(21)}, n_val=n) == 1e-2
+    # without n_val: exact ties only (the rule of task version 2)
+    assert select_strength({1e-5: acc(40), 1e-4: acc(39)}) == 1e-5
+    assert select_strength({1e-5: acc(40), 1e-4: acc(40)}) == 1e-4
+    # accuracies from a float mean round back to exact counts
+    assert select_strength({1e-3: float(np.mean([True] * 29 + [False] * 21)), 1e-2: 28 / 50}, n_val=n) == 1e-2
 
 
 def _feature_records(n=300, d=16, seed=0):

@@ -17,11 +17,16 @@ def run_many_command(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder of downloaded datasets (must be visible to the workers)."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address; none starts a local cluster."),
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local cluster (default: all cores)."),
-    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job."),
+    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job after a lost worker or a transient error (unknown names, bad options and bad data are never retried)."),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
     plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin module or .py path (repeatable)."),
 ) -> None:
-    """Evaluate every ENCODER on every dataset, one retried job per (encoder, dataset) pair, in parallel on Ray."""
+    """Evaluate every ENCODER on every dataset, one retried job per (encoder, dataset) pair, in parallel on Ray.
+
+    Names are checked here before anything is sent to the cluster. A cluster started with `ray start --head`
+    (Ray 2.59+) needs RAY_AUTH_MODE=token and its token (RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN) in this
+    environment.
+    """
     from rich.console import Console
     from rich.table import Table
 

