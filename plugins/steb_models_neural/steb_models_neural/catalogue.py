@@ -149,6 +149,7 @@ NAMED_MODELS = (
     NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
     # semantic sentence embeddings
     NamedModel("all-mpnet-base-v2", "sentence-transformers", "sentence-transformers/all-mpnet-base-v2", "semantic baseline: all-mpnet-base-v2", 384, architecture="mpnet", pooling="mean", paper_name="all-mpnet-base-v2"),
+    NamedModel("labse", "sentence-transformers", "sentence-transformers/LaBSE", "LaBSE (Feng et al., 2022): language-agnostic BERT sentence embedding (CLS pooling, dense tanh layer, L2-normalised); Pauli et al.'s LaBSE cosine content metric", 512, architecture="bert", pooling="cls"),
     NamedModel("e5-base-v2", "sentence-transformers", "intfloat/e5-base-v2", "E5 base v2 (inputs prefixed 'query: ', as the model card asks for symmetric tasks)", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-base-v2"),
     NamedModel("e5-large-v2", "sentence-transformers", "intfloat/e5-large-v2", "E5 large v2 (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-large-v2"),
     NamedModel("multilingual-e5-large", "sentence-transformers", "intfloat/multilingual-e5-large", "multilingual E5 large (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="xlm-roberta", pooling="mean"),

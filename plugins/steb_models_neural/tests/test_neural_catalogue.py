@@ -166,3 +166,20 @@ def test_causal_lm_can_mean_pool_like_the_papers_reference_code(tiny_gpt2, side)
     mean = SPECS["gpt2-xl"].factory(model=str(tiny_gpt2), device="cpu", pooling="mean", padding_side=side, batch_size=3)
     assert (last.pooling, mean.pooling) == ("last", "mean") and last.fingerprint() != mean.fingerprint()
     np.testing.assert_allclose(mean.encode(TEXTS), _reference(tiny_gpt2, "causal-lm", "mean", TEXTS), atol=1e-5)
+
+
+def test_labse_runs_its_checkpoints_own_modules(tiny_folders, tmp_path):
+    """LaBSE's layout (CLS pooling, Dense with tanh, Normalize) on a tiny random BERT: the named factory gives what
+    sentence-transformers itself encodes, unit-length vectors (so Pauli et al.'s cosine is their dot product)."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Dense, Normalize, Pooling, Transformer
+
+    assert (SPECS["labse"].family, next(m for m in NAMED_MODELS if m.name == "labse").hub_id) == ("sentence-transformers", "sentence-transformers/LaBSE")
+    word = Transformer(str(tiny_folders["sentence-transformers", "bert"]), max_seq_length=64)
+    torch.manual_seed(7)
+    modules = [word, Pooling(word.get_embedding_dimension(), "cls"), Dense(16, 16, activation_function=torch.nn.Tanh()), Normalize()]
+    SentenceTransformer(modules=modules, device="cpu").save(str(tmp_path / "labse"))
+    got = SPECS["labse"].factory(model=str(tmp_path / "labse"), device="cpu").encode(TEXTS)
+    expected = SentenceTransformer(str(tmp_path / "labse"), device="cpu").encode(TEXTS)
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)

@@ -260,23 +260,32 @@ class CometScorer:
     one, a hub id in the local cache, or a short name of :data:`COMET_CHECKPOINTS`. ``encoder`` overrides the
     hparams' ``pretrained_model`` (default: that hub id from the local cache; only its config and tokenizer
     are read). Only the ``regression_metric`` class is supported (not cometkiwi/XCOMET/QE models).
+
+    ``empty_source=True`` is COMET-w (Lai et al. 2022): the same estimator with an empty string as src, so the
+    source's features h*s and |h-s| carry no information about the source text (the comparison text,
+    ``against``, is unchanged: with ``against=source`` the source still serves as the reference).
     """
 
     name = "comet"
 
-    def __init__(self, model: Any = "wmt22-comet-da", against: str = "reference", batch_size: int = 16, encoder: str | None = None, device: str = "cpu") -> None:
+    def __init__(self, model: Any = "wmt22-comet-da", against: str = "reference", batch_size: int = 16, encoder: str | None = None, device: str = "cpu",
+                 empty_source: bool = False) -> None:
         from .comet_model import load_comet
 
+        if not isinstance(empty_source, bool):
+            raise ValueError(f"comet: empty_source must be true or false, not {empty_source!r}")
         self.ckpt = _comet_checkpoint(model)
         self.model = load_comet(self.ckpt, encoder=encoder, device=device)
-        self.against, self.batch_size = against, batch_size
+        self.against, self.batch_size, self.empty_source = against, batch_size, empty_source
 
     def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
-        scores = self.model.predict(list(sources), list(outputs), [r[0] for r in compare], batch_size=self.batch_size)
+        src = [""] * len(outputs) if self.empty_source else list(sources)
+        scores = self.model.predict(src, list(outputs), [r[0] for r in compare], batch_size=self.batch_size)
         hp = self.model.hp
         return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else float("nan"),
                            details={"checkpoint": str(self.ckpt), "against": self.against, "encoder": hp.encoder_model,
+                                    "src": "empty string (COMET-w)" if self.empty_source else "the source",
                                     "pretrained_model": hp.pretrained_model, "layer_transformation": hp.layer_transformation,
                                     "pool": hp.pool, "system_score": "mean of segment scores"})

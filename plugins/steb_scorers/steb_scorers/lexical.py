@@ -8,6 +8,9 @@ Lai et al. (2022) used other variants, each selectable and recorded in the resul
 - BLEU ``variant='lai2022'``: nltk-tokenised text; sentence BLEU is nltk's ``sentence_bleu`` with
   smoothing method 1 (0-1), and a system's BLEU is multi-bleu.perl's corpus BLEU of its tokenised outputs
   (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level.
+- (Pauli et al.) BLEU ``variant='pauli'``: their code calls nltk's ``sentence_bleu([output], source)`` on raw
+  strings, so the "tokens" are characters (character 1-4-grams, spaces included), the output is the reference
+  and the source (or human reference) the hypothesis, smoothing method 1, 0-1; a system's value is the mean.
 - chrF ``system_level='mean'``: a system's chrF is the mean of its sentence chrF (their scripts average
   the per-output column), not sacrebleu's corpus chrF.
 - ROUGE ``package='rouge'``: the pltrdy ``rouge`` package on nltk-tokenised text, no stemming (optional
@@ -26,7 +29,7 @@ import numpy as np
 from .result import ScoreResult, check_aligned, comparison_texts
 
 __all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats",
-           "nltk_tokenize", "nltk_tokenizer_name"]
+           "nltk_tokenize", "nltk_tokenizer_name", "pauli_bleu"]
 
 
 def _punkt_available() -> bool:
@@ -118,10 +121,12 @@ class BleuScorer(_SacrebleuScorer):
 
     ``variant='lai2022'``: Lai et al.'s BLEU (module docstring): nltk tokens, nltk sentence BLEU with
     smoothing method 1 (0-1) per output, multi-bleu corpus BLEU (0-100) per system.
+    ``variant='pauli'``: Pauli et al.'s BLEU (module docstring): character n-grams, the output as reference and the
+    first comparison text as hypothesis, smoothing method 1 (0-1); system value = mean of sentence scores.
     """
 
     name = "bleu"
-    VARIANTS = ("sacrebleu", "lai2022")
+    VARIANTS = ("sacrebleu", "lai2022", "pauli")
 
     def __init__(self, against: str = "reference", smooth_method: str = "exp", smooth_value: float | None = None, tokenize: str | None = None,
                  lowercase: bool = False, variant: str = "sacrebleu") -> None:
@@ -132,6 +137,19 @@ class BleuScorer(_SacrebleuScorer):
         if variant == "lai2022":  # multi-bleu.perl on pre-tokenised text: whitespace tokens, no smoothing, case-sensitive
             smooth_method, smooth_value, tokenize, lowercase = "none", None, "none", False
         self.smooth_method, self.smooth_value, self.tokenize, self.lowercase = smooth_method, smooth_value, tokenize, lowercase
+        if variant == "pauli":
+            self.system_level = "mean"
+
+    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+        if self.variant != "pauli":
+            return super().score(sources, outputs, references, target_style)
+        check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
+        compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
+        scores = pauli_bleu(outputs, [c[0] for c in compare])
+        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
+                           details={"against": self.against, "variant": "pauli", "system_level": "mean of sentence scores",
+                                    "sentence": "nltk sentence_bleu([output], comparison text) on raw strings: character 1-4-grams, smoothing method1, 0-1",
+                                    "hypothesis": f"the {self.against} (the first one when there are several)", "reference": "the output"})
 
     def _options(self) -> dict[str, Any]:
         return {"smooth_method": self.smooth_method, "smooth_value": self.smooth_value, "tokenize": self.tokenize, "lowercase": self.lowercase}
@@ -159,6 +177,16 @@ class BleuScorer(_SacrebleuScorer):
             lowercase=self.lowercase, tokenize=self.tokenize, smooth_method=self.smooth_method,
             smooth_value=self.smooth_value, effective_order=sentence, force=self.tokenize == "none",  # pre-tokenised on purpose (multi-bleu)
         )
+
+
+def pauli_bleu(outputs: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
+    """Pauli et al.'s self-BLEU: nltk ``sentence_bleu`` with the output as the one reference and the source (or a human
+    reference) as hypothesis, both as character sequences (their code passes strings, which nltk iterates by character)."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    smooth = SmoothingFunction().method1
+    return np.fromiter((sentence_bleu([list(o)], list(h), smoothing_function=smooth) for o, h in zip(outputs, hypotheses)),
+                       dtype=np.float64, count=len(outputs))
 
 
 class ChrfScorer(_SacrebleuScorer):

@@ -25,7 +25,7 @@ def _lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Any]:
 _AGAINST = "option against=reference|source"
 
 SCORERS = (
-    ScorerSpec("bleu", f"sentence BLEU (sacrebleu, exp smoothing) + corpus BLEU, 0-100; {_AGAINST}", _lazy("lexical", "BleuScorer"), "content", True, "sacrebleu"),
+    ScorerSpec("bleu", f"sentence BLEU (sacrebleu, exp smoothing) + corpus BLEU, 0-100; variant=lai2022|pauli (Pauli et al.: character BLEU, 0-1); {_AGAINST}", _lazy("lexical", "BleuScorer"), "content", True, "sacrebleu"),
     ScorerSpec("chrf", f"chrF (sacrebleu; word_order=2 for chrF++), sentence + corpus, 0-100; {_AGAINST}", _lazy("lexical", "ChrfScorer"), "content", True, "sacrebleu"),
     ScorerSpec("rouge1", f"ROUGE-1 F (rouge-score, stemmed); {_AGAINST}", _lazy("lexical", "RougeScorer", variant="rouge1"), "content", True, "rouge-score"),
     ScorerSpec("rouge2", f"ROUGE-2 F (rouge-score, stemmed); {_AGAINST}", _lazy("lexical", "RougeScorer", variant="rouge2"), "content", True, "rouge-score"),
@@ -54,7 +54,7 @@ SCORERS = (
                _lazy("learned", "WMDScorer"), "content", False, "pot, a word-vector file"),
     ScorerSpec("bleurt", f"BLEURT: regression head on (reference, candidate); Elron conversions and the bleurt-pytorch BLEURT-20 format (model=bleurt-base-128|BLEURT-20|PATH|hub id in the local cache); {_AGAINST}",
                _lazy("learned", "BleurtScorer"), "content", True, "transformers, a local or cached BLEURT checkpoint"),
-    ScorerSpec("comet", f"COMET regression estimator re-implemented on transformers (model=wmt22-comet-da|PATH|hub id in the local cache; encoder=PATH); {_AGAINST}",
+    ScorerSpec("comet", f"COMET regression estimator re-implemented on transformers (model=wmt22-comet-da|PATH|hub id in the local cache; encoder=PATH; empty_source=true is COMET-w); {_AGAINST}",
                _lazy("learned", "CometScorer"), "content", True, "torch, transformers, pyyaml, a local or cached COMET checkpoint and its encoder's config and tokenizer"),
     ScorerSpec("style-regression", "style strength from a sequence-regression model (model=PATH, num_labels=1), negated for targets in negative_styles (default informal)",
                _lazy("learned", "RegressionStyleScorer"), "style", True, "transformers, a local regression checkpoint"),

@@ -204,6 +204,21 @@ def test_comet_wmt22_layout_matches_the_hand_computation(tmp_path):
     assert src_res.scores[0] == pytest.approx(_comet_by_hand(folder, sd, SRC[0], MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5)
 
 
+def test_comet_w_runs_the_estimator_with_an_empty_source(tmp_path):
+    """COMET-w (Lai et al.): src is the empty string; the hand computation embeds "" (only the special tokens) as s."""
+    folder, sd = build_tiny_comet(tmp_path)
+    res = CometScorer(model=str(folder), batch_size=2, empty_source=True).score(SRC, MT, references=REF)
+    expected = [_comet_by_hand(folder, sd, "", m, r, SPARSEMAX_BY_HAND) for m, r in zip(MT, REF)]
+    np.testing.assert_allclose(res.scores, expected, atol=1e-5)
+    with_source = [_comet_by_hand(folder, sd, s, m, r, SPARSEMAX_BY_HAND) for s, m, r in zip(SRC, MT, REF)]
+    assert np.abs(np.asarray(expected) - with_source).max() > 1e-4  # the source does enter plain COMET
+    assert res.details["src"] == "empty string (COMET-w)"
+    against_source = CometScorer(model=str(folder), against="source", empty_source=True).score(SRC[:1], MT[:1])
+    assert against_source.scores[0] == pytest.approx(_comet_by_hand(folder, sd, "", MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5)
+    with pytest.raises(ValueError, match="empty_source"):
+        CometScorer(model=str(folder), empty_source="yes")
+
+
 def test_comet_softmax_layer_norm_max_pool_and_final_activation(tmp_path):
     """The #244 ``sparsemax_patch`` yaml value means softmax; hparams from the yaml alone (no copy in the .ckpt)."""
     folder, sd = build_tiny_comet(tmp_path, transform="sparsemax_patch", layer_norm=True, pool="max", final="Sigmoid", ckpt_hparams=False)

@@ -84,3 +84,25 @@ def test_registered_names_build_scorers():
         res = get_scorer(name, against="source").score(SOURCES, OUTPUTS)
         assert isinstance(res.scores, np.ndarray) and res.scores.shape == (2,)
     assert get_scorer("rouge2", against="source").variant == "rouge2"
+
+
+def test_pauli_bleu_is_character_bleu_with_the_source_as_hypothesis():
+    """Pauli et al.'s code: sentence_bleu([output], source) on strings, i.e. character n-grams, smoothing method 1."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    res = BleuScorer(against="source", variant="pauli").score(["ab c"], ["ab d"])
+    # by hand, hypothesis "ab c" vs reference "ab d": 1-grams 3/4, 2-grams 2/3, 3-grams 1/2, 4-grams 0/1 -> (0 + 0.1)/1 (method 1);
+    # equal lengths, no brevity penalty: (3/4 * 2/3 * 1/2 * 1/10) ** (1/4)
+    assert res.scores[0] == pytest.approx((0.75 * (2 / 3) * 0.5 * 0.1) ** 0.25, abs=1e-12)
+    # the authors' call itself (raw strings, nltk iterating them by character); the roles matter through the brevity penalty
+    sources, outputs = ["the cat sat on the mat", "hi"], ["a cat sat on a mat today", "hello there"]
+    got = BleuScorer(against="source", variant="pauli").score(sources, outputs)
+    smooth = SmoothingFunction().method1
+    expected = [sentence_bleu([o], s, smoothing_function=smooth) for s, o in zip(sources, outputs)]
+    np.testing.assert_allclose(got.scores, expected, rtol=0, atol=1e-15)
+    swapped = [sentence_bleu([s], o, smoothing_function=smooth) for s, o in zip(sources, outputs)]
+    assert abs(swapped[0] - expected[0]) > 1e-3
+    assert got.corpus == pytest.approx(np.mean(expected)) and got.details["system_level"] == "mean of sentence scores"
+    assert not got.components  # no corpus statistics: the meta-evaluation uses the mean per system
+    refs = BleuScorer(against="reference", variant="pauli").score(sources, outputs, references=[["the cat is on the mat", "x"], ["hi there"]])
+    assert refs.scores[0] == pytest.approx(sentence_bleu(["a cat sat on a mat today"], "the cat is on the mat", smoothing_function=smooth))

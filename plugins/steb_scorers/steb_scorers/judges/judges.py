@@ -49,12 +49,14 @@ def _consistency(rows: list[list[int]], n_categories: int) -> dict[str, Any]:
 
 class _Judge:
     def __init__(self, prompt: Any, backend: Any, url: str | None, model: Any, n_samples: int, temperature: float, seed: int,
-                 max_tokens: int, prompts_file: str | None, backend_options: dict[str, Any] | None, cache: str | None) -> None:
+                 max_tokens: int | None, prompts_file: str | None, backend_options: dict[str, Any] | None, cache: str | None) -> None:
         if int(n_samples) < 1:
             raise ValueError("n_samples must be at least 1")
         self.prompt = get_prompt(prompt, prompts_file)
         self.backend = make_backend(backend, url=url, model=model, cache=cache, **dict(backend_options or {}))
-        self.n_samples, self.temperature, self.seed, self.max_tokens = int(n_samples), float(temperature), int(seed), int(max_tokens)
+        # the answer budget fits the prompt's format (the additive rubric's 100-word justification needs far more than "yes")
+        budget = self.prompt.answer_tokens if max_tokens is None else int(max_tokens)
+        self.n_samples, self.temperature, self.seed, self.max_tokens = int(n_samples), float(temperature), int(seed), budget
 
     def _sampling(self) -> dict[str, Any]:
         return {"prompt": self.prompt.record(), "n_samples": self.n_samples, "temperature": self.temperature,
@@ -67,7 +69,7 @@ class StyleDetectionJudge(_Judge):
     name = "judge-style-detection"
 
     def __init__(self, prompt: str = "detect-binary", backend: Any = None, url: str | None = None, model: Any = None, n_samples: int = DEFAULT_SAMPLES,
-                 temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int = 16, prompts_file: str | None = None,
+                 temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int | None = None, prompts_file: str | None = None,
                  backend_options: dict[str, Any] | None = None, cache: str | None = None) -> None:
         super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
         if self.prompt.response not in BINARISE:
@@ -77,7 +79,7 @@ class StyleDetectionJudge(_Judge):
         kind = self.prompt.response
         parse, binarise = PARSERS[kind], BINARISE[kind]
         n_cat, to_cat = CATEGORIES[kind]
-        answers = self.backend.complete([self.prompt.message(style=s, text=t) for t, s in zip(texts, styles)], self.n_samples, self.temperature, self.seed, self.max_tokens)
+        answers = self.backend.complete([self.prompt.message(**detection_fields(t, s)) for t, s in zip(texts, styles)], self.n_samples, self.temperature, self.seed, self.max_tokens)
         raw = [[parse(a) for a in row] for row in answers]
         failures = sum(v is None for row in raw for v in row)
         binary = [[binarise(v) for v in row if v is not None] for row in raw]
@@ -121,7 +123,22 @@ class PairwiseOutcome:
 
 PAIRWISE_METHODS = ("ab", "rubric")
 TARGETS = ("style", "helpfulness")
-_METHOD_OF_RESPONSE = {"ab": "ab", "rubric10": "rubric"}
+_METHOD_OF_RESPONSE = {"ab": "ab", "rubric10": "rubric", "rubric5": "rubric"}
+
+
+def detection_fields(text: str, style: str) -> dict[str, str]:
+    """Template values of a detection query under steb's field names and the study's ({style_description}, {response})."""
+    return {"style": style, "text": text, "style_description": style, "response": text}
+
+
+def ab_fields(a: str, b: str, style: str, task: str) -> dict[str, str]:
+    """Template values of an AB query: steb's {a} {b} {style} {task} and the study's {output_a} {output_b} {style_description} {user_query}."""
+    return {"style": style, "task": task, "a": a, "b": b, "style_description": style, "user_query": task, "output_a": a, "output_b": b}
+
+
+def rubric_fields(response: str, style: str, task: str) -> dict[str, str]:
+    """Template values of a rubric query (one response), under both sets of names."""
+    return {"style": style, "task": task, "response": response, "style_description": style, "user_query": task}
 
 
 class PairwiseStyleJudge(_Judge):
@@ -136,7 +153,7 @@ class PairwiseStyleJudge(_Judge):
     LABELS = ("a", "b", "tie")
 
     def __init__(self, prompt: str | None = None, against: str = "source", backend: Any = None, url: str | None = None, model: Any = None,
-                 n_samples: int = DEFAULT_SAMPLES, temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int = 8,
+                 n_samples: int = DEFAULT_SAMPLES, temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int | None = None,
                  prompts_file: str | None = None, backend_options: dict[str, Any] | None = None, cache: str | None = None,
                  method: str = "ab", target: str = "style") -> None:
         if method not in PAIRWISE_METHODS:
@@ -146,7 +163,7 @@ class PairwiseStyleJudge(_Judge):
         prompt = prompt or (f"pairwise-ab-{target}" if method == "ab" else f"rubric-{target}")
         super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
         if self.prompt.response not in _METHOD_OF_RESPONSE:
-            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab' or 'rubric10' prompt")
+            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab', 'rubric10' or 'rubric5' prompt")
         self.method = _METHOD_OF_RESPONSE[self.prompt.response]
         self.target = self.prompt.target or target
         self.against = against
@@ -154,8 +171,8 @@ class PairwiseStyleJudge(_Judge):
     # -- AB comparison ------------------------------------------------------------------------------
     def _compare_ab(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]) -> PairwiseOutcome:
         n = len(texts_a)
-        prompts = [self.prompt.message(style=s, task=t, a=a, b=b) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
-        prompts += [self.prompt.message(style=s, task=t, a=b, b=a) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
+        prompts = [self.prompt.message(**ab_fields(a, b, s, t)) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
+        prompts += [self.prompt.message(**ab_fields(b, a, s, t)) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
         answers = self.backend.complete(prompts, self.n_samples, self.temperature, self.seed, self.max_tokens)
         parse = PARSERS["ab"]
         failures = disagreements = 0
@@ -167,7 +184,7 @@ class PairwiseStyleJudge(_Judge):
                 failures += (x is None) + (y is None)
                 if x is None or y is None:
                     continue
-                y = {"a": "b", "b": "a"}[y]  # the reversed order shows b first
+                y = {"a": "b", "b": "a", "tie": "tie"}[y]  # the reversed order shows b first; a "tie" answer stays a tie
                 disagreements += x != y
                 row.append(x if x == y else "tie")
             samples.append(row)
@@ -177,8 +194,8 @@ class PairwiseStyleJudge(_Judge):
     # -- rubric scoring -----------------------------------------------------------------------------
     def _compare_rubric(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]) -> PairwiseOutcome:
         n = len(texts_a)
-        prompts = [self.prompt.message(style=s, task=t, response=a) for a, s, t in zip(texts_a, styles, tasks)]
-        prompts += [self.prompt.message(style=s, task=t, response=b) for b, s, t in zip(texts_b, styles, tasks)]
+        prompts = [self.prompt.message(**rubric_fields(a, s, t)) for a, s, t in zip(texts_a, styles, tasks)]
+        prompts += [self.prompt.message(**rubric_fields(b, s, t)) for b, s, t in zip(texts_b, styles, tasks)]
         answers = self.backend.complete(prompts, self.n_samples, self.temperature, self.seed, self.max_tokens)
         parse = PARSERS[self.prompt.response]
         failures = 0

@@ -58,6 +58,13 @@ def _name(label: str, entry: dict[str, Any]) -> str:
     return escape(label) + (" |abs|" if entry["absolute"] else "") + (" (corpus)" if entry.get("system_level") == "corpus" else "")
 
 
+def _systems_note(cfg: dict[str, Any]) -> str:
+    """What the title says about the systems correlated: the chosen ones, or whether REF is among them."""
+    if cfg.get("systems_restricted"):
+        return "systems: " + ", ".join(cfg["systems"])
+    return f"REF {'included' if cfg['reference_included'] else 'excluded'}"
+
+
 def print_tables(report: dict[str, Any]) -> None:
     """The correlation tables, each titled with the protocol that produced it."""
     cfg = report["config"]
@@ -69,7 +76,7 @@ def print_tables(report: dict[str, Any]) -> None:
     console = _console()
     for aspect in cfg["aspects"]:
         table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: {cfg.get('protocol_label', 'wmt17-darr')}) "
-                            f"(pooled directions; REF {'included' if cfg['reference_included'] else 'excluded'}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
+                            f"(pooled directions; {_systems_note(cfg)}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
         table.add_column("scorer")
         tau_head = f"tau-like (>{cfg['tau_threshold']:g}, ties {cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
         for col in ("seg Pearson", "seg Spearman", "seg Kendall", tau_head, "sys Pearson", "sys Kendall"):
@@ -88,7 +95,7 @@ def print_lai_tables(report: dict[str, Any]) -> None:
 
     console = _console()
     cfg = report["config"]
-    where = f"(protocol: {cfg['protocol_label']}); human = mean {cfg['human_scale']} rating; REF {'included' if cfg['reference_included'] else 'excluded'}"
+    where = f"(protocol: {cfg['protocol_label']}); human = mean {cfg['human_scale']} rating; {_systems_note(cfg)}"
     for aspect in cfg["aspects"]:
         table = Table(title=f"{aspect}: tau = Kendall tau-like per source, averaged over sources; r = Pearson {where}")
         table.add_column("scorer")
@@ -246,6 +253,11 @@ def expand_specs(specs: list[str], table: str) -> dict[str, tuple[str, dict[str,
     return runs
 
 
+def _systems(values: list[str]) -> tuple[str, ...] | None:
+    chosen = tuple(s.strip() for v in values for s in v.split(",") if s.strip())
+    return chosen or None
+
+
 def meta_eval(
     data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
     scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and chrF against source and reference, in the protocol's variants)"),
@@ -260,6 +272,8 @@ def meta_eval(
     tau_average: Optional[str] = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
     subsets: Optional[str] = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
     include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
+    systems: list[str] = typer.Option([], "--systems", help="correlate over these systems only, e.g. --systems REF (Pauli et al.'s reference-only tables); "
+                                      "repeatable or comma-separated; a choice naming REF includes it; default: every system but REF"),
     references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the release's *.ref0-3 files)"),
     reference_dir: Optional[Path] = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
     table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, 3, 4, all)"),
@@ -304,9 +318,13 @@ def meta_eval(
         return
     try:
         config = protocol_config(protocol, aspects=tuple(aspect), human_scale=human_scale, tau_scale=tau_scale, tau_threshold=tau_threshold,
-                                 tau_ties=tau_ties, tau_average=tau_average, subsets=subsets, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed)
+                                 tau_ties=tau_ties, tau_average=tau_average, subsets=subsets, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed,
+                                 systems=_systems(systems))
     except (TypeError, ValueError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--protocol") from None
+    unknown = [s for s in config.systems or () if s not in judgements.systems]
+    if unknown:  # checked before any scorer runs
+        raise typer.BadParameter(f"{unknown} not in the human judgements; known: {', '.join(judgements.systems)}", param_hint="--systems")
     registry = get_manager().scorers()
     results, info = {}, {}
     for label, (spec, change) in runs.items():

@@ -60,6 +60,9 @@ class MetaEvalConfig:
     tau_average: str = "pooled"  # "pooled" (WMT17) or "per-source" (Lai et al.)
     subsets: str = "system-kendall"  # top-N / last-N headline: Kendall over system pairs, or the segment statistics on N systems
     protocol: str = "wmt17-darr"  # the named preset these settings come from
+    # correlate over these systems only (e.g. ("REF",) as Pauli et al.'s tables of reference outputs); None = every
+    # system, REF per include_ref. A choice naming REF includes it whatever include_ref says.
+    systems: tuple[str, ...] | None = None
 
     @property
     def overrides(self) -> list[str]:
@@ -81,18 +84,61 @@ def protocol_config(protocol: str = "wmt17-darr", **settings: Any) -> MetaEvalCo
     return MetaEvalConfig(**{**PROTOCOLS[protocol], **given, "protocol": protocol})
 
 
+def _split_top_level(text: str, spec: str) -> list[str]:
+    """``text`` split at commas outside brackets, braces and double quotes (JSON values keep their commas)."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if quoted:
+            quoted = not (ch == '"' and text[i - 1] != "\\")
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if depth or quoted:
+        raise ValueError(f"scorer spec {spec!r}: unbalanced brackets or quotes in its options")
+    parts.append(text[start:])
+    return parts
+
+
 def parse_scorer_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``name`` or ``name:key=value,key=value`` (values parsed as JSON when they can be: numbers, true, lists)."""
+    """``name`` or ``name:key=value,key=value`` (values parsed as JSON when they can be: numbers, true, lists).
+
+    Options that are dictionaries (two style classifiers' training files, per-style perplexity models) are
+    written either as a JSON object, ``style_models={"formal":"A","informal":"B"}`` (commas inside brackets
+    or quotes do not split options), or key by key with a dotted name, ``style_models.formal=A,style_models.informal=B``.
+    A value that starts with ``{`` or ``[`` must be valid JSON (a shell that ate the quotes is an error, not a string).
+    """
     name, _, rest = spec.partition(":")
     options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part in filter(None, (p.strip() for p in _split_top_level(rest, spec))):
         key, eq, value = part.partition("=")
-        if not eq:
+        key, value = key.strip(), value.strip()
+        if not eq or not key:
             raise ValueError(f"scorer option {part!r} in {spec!r} is not key=value")
         try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value.strip()
+            parsed: Any = json.loads(value)
+        except json.JSONDecodeError as exc:
+            if value[:1] in "[{":
+                raise ValueError(f"scorer option {key!r} in {spec!r}: {value!r} is not valid JSON ({exc.msg}); "
+                                 f"quote the keys and strings, or write {key}.KEY=VALUE per key") from None
+            parsed = value
+        head, dot, sub = key.partition(".")
+        if not dot:
+            if isinstance(options.get(key), dict) and not isinstance(parsed, dict):
+                raise ValueError(f"scorer option {key!r} in {spec!r} is given both as a dictionary and as a plain value")
+            options[key] = parsed
+            continue
+        if not head or not sub:
+            raise ValueError(f"scorer option {key!r} in {spec!r}: a dotted option is NAME.KEY=VALUE")
+        target = options.setdefault(head, {})
+        if not isinstance(target, dict):
+            raise ValueError(f"scorer option {head!r} in {spec!r} is given both as a plain value and key by key ({key})")
+        target[sub] = parsed
     return name.strip(), options
 
 
@@ -163,12 +209,13 @@ def meta_evaluate(
     """Correlate each scorer's per-output scores with human ratings; see the module docstring for the output."""
     _check_config(config)
     started = time.time()
-    systems = [s for s in data.systems if config.include_ref or s != REFERENCE_SYSTEM]
+    systems = _chosen_systems(data, config)
     directions = (POOLED, *DIRECTIONS)
     row_sets = {d: _rows(data, d) for d in directions}
     boots = {d: bootstrap_rows(len(row_sets[d]), config.n_bootstrap, config.seed) for d in directions}
     report: dict[str, Any] = {"config": {**asdict(config), "protocol_label": config.protocol_label, "overrides": config.overrides, "systems": systems,
-                                         "reference_included": config.include_ref,
+                                         "systems_restricted": config.systems is not None,
+                                         "reference_included": REFERENCE_SYSTEM in systems,
                                          "absolute_for_lower_is_better": True,
                                          "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: multi-bleu style corpus BLEU), else the mean of segment scores",
                                          "tau_like_average": "mean over sources of each source's (C-D)/(C+D) (sources with no ordered pair left out)" if config.tau_average == "per-source" else "(C-D)/(C+D) over the pairs of all sources together",
@@ -258,6 +305,17 @@ def meta_evaluate(
                 })
     report["seconds"] = round(time.time() - started, 3)
     return report
+
+
+def _chosen_systems(data: HumanJudgements, config: MetaEvalConfig) -> list[str]:
+    """The systems whose outputs enter the correlations, in the data's order; unknown names are an error naming the known ones."""
+    if config.systems is None:
+        return [s for s in data.systems if config.include_ref or s != REFERENCE_SYSTEM]
+    chosen = list(dict.fromkeys(config.systems))
+    unknown = [s for s in chosen if s not in data.systems]
+    if unknown or not chosen:
+        raise ValueError(f"systems {unknown or '(none)'} are not in the human judgements; known: {list(data.systems)}")
+    return [s for s in data.systems if s in chosen]
 
 
 def _tau(metric: np.ndarray, human: np.ndarray, config: MetaEvalConfig) -> dict[str, Any]:
