@@ -21,6 +21,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from .io import parse_json
+
 __all__ = ["default_name", "short_name", "claim_name", "UNIDENTIFIED_PREFIX"]
 
 #: fingerprints of encoders whose identity cannot be established start with this (see runner)
@@ -115,7 +117,7 @@ def _stored_fingerprints(folder: Path) -> set[str]:
         if path.name.startswith("."):
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = parse_json(path.read_text(encoding="utf-8"), path=path)
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and isinstance(data.get("encoder_fingerprint"), str):

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
+from steb_core import parse_json
 
 from .base import RESOURCES, StylometryEncoder, file_digest
 from .lftk import SURFACE_COUNT_FEATURES, LexiconCache, surface_counts
@@ -105,7 +106,7 @@ class StylometricEncoder(StylometryEncoder):
         self._mean, self._std = self._load_reference() if self.standardise else (None, None)
 
     def _load_reference(self) -> tuple[np.ndarray, np.ndarray]:
-        data = json.loads(self.reference_path.read_text(encoding="utf-8"))
+        data = parse_json(self.reference_path.read_text(encoding="utf-8"), path=self.reference_path)
         if list(data["features"]) != self.feature_names:
             raise ValueError(f"{self.reference_path}: reference statistics are for other features; rebuild them")
         std = np.asarray(data["std"], dtype=np.float64)

@@ -58,6 +58,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from steb_core import parse_json
+
 from .base import PACKAGE_VERSION, RESOURCES, StylometryEncoder, file_digest
 
 __all__ = [
@@ -444,7 +446,7 @@ class TfidfVectoriser:
         manifest_path = path / "manifest.json"
         if not manifest_path.is_file():
             raise FileNotFoundError(f"{path} is not a fitted TF-IDF vectoriser (no manifest.json); fit one with `steb fit-tfidf`")
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest = parse_json(manifest_path.read_text(encoding="utf-8"), path=manifest_path)
         if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, _FORMAT_V1) or not isinstance(manifest.get("blocks"), dict):
             raise ValueError(f"{manifest_path}: not a {FORMAT} manifest (expected an object with 'format' and 'blocks')")
         settings = manifest.get("settings") if manifest["format"] == FORMAT else "steb-0.1"
@@ -458,8 +460,8 @@ class TfidfVectoriser:
         for name in wanted:
             file = path / _plain_file_name(manifest["blocks"][name], str(manifest_path))
             try:
-                data = json.loads(gzip.decompress(file.read_bytes()))
-            except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as err:
+                data = parse_json(gzip.decompress(file.read_bytes()).decode("utf-8"), path=file)
+            except (OSError, EOFError, ValueError) as err:  # ValueError: bad JSON, UTF-8 or duplicate keys
                 raise ValueError(f"{file}: not a gzip-compressed JSON TF-IDF block ({err})") from None
             loaded[name] = TfidfBlock.from_json(data, str(file))
         return cls(loaded, manifest.get("corpus", ""), manifest.get("n_docs", 0), settings)

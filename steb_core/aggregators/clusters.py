@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import StebError
-from ..io import atomic_write_text
+from ..io import atomic_write_text, parse_json
 
 __all__ = ["CLUSTERS_SCHEMA", "ClusterSet", "load_cluster_set", "cluster_set_from_details"]
 
@@ -95,11 +95,11 @@ def load_cluster_set(path: str | Path) -> ClusterSet:
     """Read a cluster set written by ``steb export-clusters`` (or a report's ``clusters.json``)."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"), path=path, expected="a cluster set (steb export-clusters)")
     except FileNotFoundError:
         raise StebError(f"cluster set {path} not found") from None
-    except json.JSONDecodeError as exc:
-        raise StebError(f"cluster set {path} is not JSON: {exc}") from None
+    except ValueError as exc:  # not JSON, a repeated key, nested too deeply
+        raise StebError(f"cluster set {path} is not a valid cluster set: {exc}") from None
     return ClusterSet.from_dict(data, source=str(path))
 
 
