@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from steb_core import parse_json
+
 __all__ = [
     "file_sha256",
     "hash_files",
@@ -64,7 +66,7 @@ def _load_memo(path: Path) -> dict[str, Any]:
     memo = _memos.get(path)
     if memo is None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = parse_json(path.read_text(encoding="utf-8"), path=path)
             memo = data if isinstance(data, dict) else {}
         except (OSError, ValueError):
             memo = {}
@@ -77,7 +79,7 @@ def _save_memo(path: Path, new: Mapping[str, Any]) -> None:
     from steb_core import atomic_write_text
 
     try:
-        on_disk = json.loads(path.read_text(encoding="utf-8"))
+        on_disk = parse_json(path.read_text(encoding="utf-8"), path=path)
         if not isinstance(on_disk, dict):
             on_disk = {}
     except (OSError, ValueError):
@@ -205,7 +207,7 @@ def content_revision(folder: Path) -> str:
 # -- facts read from config files -------------------------------------------------------------
 def read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(Path(path).read_text(encoding="utf-8"), path=Path(path))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -216,7 +218,7 @@ def _transformer_dir(folder: Path) -> str:
     modules = folder / "modules.json"
     if modules.is_file():
         try:
-            entries = json.loads(modules.read_text(encoding="utf-8"))
+            entries = parse_json(modules.read_text(encoding="utf-8"), path=modules)
         except (OSError, ValueError):
             entries = []
         for entry in entries if isinstance(entries, list) else []:

@@ -9,10 +9,11 @@ every model file, memoised by path, size and mtime so re-runs do not re-read gig
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from steb_core import parse_json
 
 from .errors import EncoderOptionError, ModelNotAvailableError
 from .identity import content_revision
@@ -86,7 +87,7 @@ def check_remote_code(resolved: ResolvedModel, trust_remote_code: bool) -> None:
     if trust_remote_code or not config.is_file():
         return
     try:
-        data = json.loads(config.read_text(encoding="utf-8"))
+        data = parse_json(config.read_text(encoding="utf-8"), path=config)
     except (OSError, ValueError):
         return
     if isinstance(data, dict) and data.get("auto_map"):

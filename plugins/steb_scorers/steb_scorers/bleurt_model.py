@@ -31,11 +31,12 @@ transformers itself builds them.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+
+from steb_core import parse_json
 
 __all__ = ["BleurtRegressor", "is_bleurt_folder", "load_bleurt", "spm_tokenizer"]
 
@@ -46,7 +47,7 @@ def is_bleurt_folder(folder: str | Path) -> bool:
     """Whether ``folder/config.json`` declares ``model_type: "bleurt"`` (the bleurt-pytorch format)."""
     path = Path(folder) / "config.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8")).get("model_type") == "bleurt"
+        return parse_json(path.read_text(encoding="utf-8"), path=path).get("model_type") == "bleurt"
     except (OSError, ValueError, AttributeError):
         return False
 
@@ -114,7 +115,7 @@ class BleurtRegressor:
 
         folder = Path(folder)
         cfg_path = folder / "config.json"
-        cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+        cfg = parse_json(cfg_path.read_text(encoding="utf-8"), path=cfg_path)
         labels = int(cfg.get("num_labels", len(cfg.get("id2label", {})) or 1))
         if labels != 1:
             raise ValueError(f"BLEURT: {folder} has {labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)")

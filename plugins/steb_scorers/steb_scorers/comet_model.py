@@ -51,6 +51,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from steb_core import parse_json
+
 from .checkpoints import resolve_pretrained
 
 __all__ = ["CometHParams", "CometRegression", "UnsupportedCometModel", "load_comet", "read_hparams", "sparsemax", "load_lightning_checkpoint"]
@@ -263,7 +265,7 @@ def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], 
     layout = dict(ENCODERS[hp.encoder_model])
     cfg_path = Path(folder) / "config.json"
     try:
-        cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+        cfg = parse_json(cfg_path.read_text(encoding="utf-8"), path=cfg_path)
     except OSError:
         raise FileNotFoundError(f"COMET: {cfg_path} is missing (the encoder's config.json, for pretrained_model '{hp.pretrained_model}')") from None
     except ValueError as exc:

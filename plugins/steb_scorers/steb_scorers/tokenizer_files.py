@@ -10,9 +10,10 @@ whatever the file says), so the learned metrics prefer the file. Special tokens 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from steb_core import parse_json
 
 __all__ = ["SPECIAL_TOKENS", "tokenizer_settings", "json_tokenizer"]
 
@@ -21,7 +22,7 @@ SPECIAL_TOKENS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token
 
 def _read(path: Path, what: str) -> dict:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"), path=path)
     except ValueError as exc:
         raise ValueError(f"{what}: {path} is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
