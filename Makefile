@@ -66,7 +66,8 @@ test-latest:
 	.venv-latest/bin/$(PIP) --upgrade $(EDITABLES)
 	@tools/freeze-env .venv-latest/bin/python > .venv-latest/.frozen
 	@echo "== versions that differ from $(LOCK) (- locked, + latest) =="
-	@grep -v '^#' $(LOCK) | diff - .venv-latest/.frozen | grep '^[<>]' | sed 's/^</-/; s/^>/+/' || echo "(none)"
+	@grep -v '^#' $(LOCK) | diff - .venv-latest/.frozen | sed -n 's/^</-/p; s/^>/+/p' > .venv-latest/.drift; \
+	if [ -s .venv-latest/.drift ]; then cat .venv-latest/.drift; else echo "(none: the lock is the newest allowed set)"; fi
 	@.venv-latest/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
