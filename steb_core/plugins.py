@@ -189,7 +189,10 @@ class StebPlugins:
             module = importlib.import_module(mod_name)
             self._register_module(module, mod_name, "builtin", module.__file__ or mod_name)
 
-    def load_entry_points(self) -> None:
+    def load_entry_points(self, only: Iterable[str] | None = None) -> None:
+        """Register the installed plugins (entry-point group ``steb``); ``only``: just those whose entry-point
+        or distribution name is listed (case-insensitive), so a test can pick the installed plugins it uses."""
+        wanted = None if only is None else {n.lower() for n in only}
         seen: set[str] = set()
         for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             dist = getattr(ep, "dist", None)
@@ -199,6 +202,8 @@ class StebPlugins:
                 continue
             seen.add(key)
             self.installed_names.update(n.lower() for n in (ep.name, dist_name) if n and n != "?")
+            if wanted is not None and not wanted & {ep.name.lower(), dist_name.lower()}:
+                continue
             if self.is_disabled(ep.name, dist_name):
                 continue
             try:
@@ -445,9 +450,17 @@ def import_local_module(spec: str) -> ModuleType:
 
 
 def new_manager(
-    local_plugins: Iterable[str] = (), *, entry_points: bool = True, env: bool = True, disabled: Iterable[str] = ()
+    local_plugins: Iterable[str] = (),
+    *,
+    entry_points: bool = True,
+    env: bool = True,
+    disabled: Iterable[str] = (),
+    installed: Iterable[str] | None = None,
 ) -> StebPlugins:
     """Build a fresh plugin manager (tests use this; the CLI and API use :func:`get_manager`).
+
+    ``installed`` limits the installed plugins loaded to those named (entry-point or distribution names);
+    None loads all of them (when ``entry_points``).
 
     ``disabled`` (and ``$STEB_DISABLE_PLUGINS``, and ``no:NAME`` entries in ``local_plugins``) switch
     installed plugins off. Raises :class:`PluginError` when a plugin named in ``local_plugins`` or
@@ -461,7 +474,7 @@ def new_manager(
     plugins.disable(off)
     plugins.load_builtins()
     if entry_points:
-        plugins.load_entry_points()
+        plugins.load_entry_points(None if installed is None else list(installed))
     if env:
         plugins.load_env()
     plugins.load_local(local)
@@ -479,6 +492,13 @@ def get_manager(local_plugins: Iterable[str] = ()) -> StebPlugins:
     else:
         _MANAGER.load_local(local_plugins)
     return _MANAGER
+
+
+def use_manager(manager: StebPlugins) -> StebPlugins:
+    """Make ``manager`` the process-wide one (the ``steb_isolated`` fixture installs its isolated manager)."""
+    global _MANAGER
+    _MANAGER = manager
+    return manager
 
 
 def reset_manager() -> None:

@@ -3,10 +3,11 @@
 Installed as a pytest plugin (entry point ``pytest11``), so in any project with steb-core installed::
 
     def test_my_dataset_runs(steb_isolated, tmp_path):
-        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"])
+        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"], installed=["stylometry"])
         assert summary.results and not summary.failures
 
-Each use gets a fresh plugin manager (no leakage between tests), a private cache and output folder.
+Each use gets a fresh plugin manager (no leakage between tests: installed plugins are loaded only when
+named in ``installed=``, environment variables are ignored), a private cache and output folder.
 ``steb_shared_data`` finds real sample data kept beside a checkout (``../shared/data``) or skips;
 ``steb_catalogue`` reads the STEB catalogue note beside it (``../shared/notes/steb-catalogue.md``) into
 ``{(task type, dataset): (classes, per class, texts)}``, so every plugin's suite test parses it one way.
@@ -30,12 +31,23 @@ class IsolatedSteb:
 
     root: Path
 
-    def manager(self, plugins: Sequence[str] = ()) -> _plugins.StebPlugins:
-        _plugins.reset_manager()
-        return _plugins.get_manager(plugins)
+    def manager(self, plugins: Sequence[str] = (), *, installed: Sequence[str] = ()) -> _plugins.StebPlugins:
+        """A fresh manager with steb's built-ins, the local ``plugins`` and only the ``installed`` plugins named
+        (entry-point or distribution names, e.g. ``["stylometry"]``): nothing else installed in the
+        environment leaks in, and ``$STEB_PLUGINS`` / ``$STEB_DISABLE_PLUGINS`` are ignored."""
+        return _plugins.use_manager(_plugins.new_manager(plugins, env=False, installed=list(installed)))
 
-    def run(self, encoder: Any, datasets: Sequence[str] | None = None, *, plugins: Sequence[str] = (), **kwargs: Any) -> RunSummary:
-        self.manager(plugins)
+    def run(
+        self,
+        encoder: Any,
+        datasets: Sequence[str] | None = None,
+        *,
+        plugins: Sequence[str] = (),
+        installed: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> RunSummary:
+        """:func:`steb_core.evaluate` in the sandbox, with the plugins :meth:`manager` describes."""
+        self.manager(plugins, installed=installed)
         kwargs.setdefault("output", self.root / "results")
         kwargs.setdefault("cache_dir", self.root / "cache")
         kwargs.setdefault("progress", False)

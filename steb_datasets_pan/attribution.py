@@ -31,7 +31,7 @@ from steb_core import (
     require_field,
 )
 
-from steb_core.io import release_path, unique_keys
+from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import find_folder, read_nonempty_text, release_dir
 
@@ -77,7 +77,7 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
             continue
         encoding = str(entry.get("encoding", "UTF-8"))
         problem_dir = release_path(folder, name, path=info_path, record=name, field="problem-name")
-        q, t, unk = _problem(problem_dir, name, encoding)
+        q, t, unk = _problem(problem_dir, name, encoding, root)
         queries.extend(q)
         targets.extend(t)
         skipped_unk += unk
@@ -103,7 +103,9 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
     )
 
 
-def _problem(folder: Path, name: str, encoding: str) -> tuple[list[TextCollection], list[TextCollection], int]:
+def _problem(folder: Path, name: str, encoding: str, root: Path) -> tuple[list[TextCollection], list[TextCollection], int]:
+    """One problem's candidates (targets) and unknown texts (queries); ``root`` is the release folder that
+    every file found by listing a candidate folder must stay inside (a link out of it is refused)."""
     info_path = folder / "problem-info.json"
     if not info_path.is_file():
         raise DataValidationError("is missing", path=info_path, record=name, expected="problem-info.json in every problem folder")
@@ -121,6 +123,8 @@ def _problem(folder: Path, name: str, encoding: str) -> tuple[list[TextCollectio
         files = sorted(cand_dir.glob("*.txt")) if cand_dir.is_dir() else []
         if not files:
             raise DataValidationError(f"candidate {cand} has no known texts in {cand_dir}", path=info_path, record=name, field="candidate-authors")
+        for path in files:
+            check_inside(path, root, record=f"{name}/{cand}", what="release folder")
         # STEB §C.9: a candidate's known texts are concatenated into one document (one target text per author)
         document = "\n\n".join(_read(p, encoding, f"{name}/{cand}") for p in files)
         targets.append(TextCollection(author=f"{name}/{cand}", texts_=(document,), id=f"{name}/{cand}"))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, read_lines
 
-from steb_core.io import release_path, unique_keys
+from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import read_nonempty_text, release_dir
 
@@ -73,6 +73,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
     seen_prefixes: set[str] = set()
     used: list[str] = []
     for truth_path in truth_files:
+        check_inside(truth_path, root, what="release folder")  # found by rglob: a link may lead outside the release
         answers = parse_truth_txt(truth_path)
         folder = truth_path.parent
         problems = {p.name for p in folder.iterdir() if p.is_dir() and _has_texts(p)}
@@ -88,7 +89,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             release_path(folder, problem, path=truth_path, record=problem, field="problem")  # no '../' out of the release
             if problem not in problems:
                 raise DataValidationError(f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)", path=truth_path, record=problem)
-            pairs.append(_problem_pair(folder / problem, problem, same))
+            pairs.append(_problem_pair(folder / problem, problem, same, root))
     if not pairs:
         raise DataValidationError(
             f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes {sorted(seen_prefixes)}",
@@ -117,13 +118,16 @@ def _has_texts(folder: Path) -> bool:
     return any(folder.glob("*.txt"))
 
 
-def _problem_pair(folder: Path, problem: str, same: bool) -> TextPair:
+def _problem_pair(folder: Path, problem: str, same: bool, root: Path) -> TextPair:
+    """One problem folder's texts as a pair; the texts are found by listing it, so each must stay inside ``root``."""
     known_paths = sorted(p for p in folder.iterdir() if _KNOWN_RE.match(p.name))
     if not known_paths:
         raise DataValidationError("has no known*.txt", path=folder, record=problem, expected="one or more known texts")
     unknown_paths = sorted(p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt")
     if len(unknown_paths) != 1:
         raise DataValidationError(f"has {len(unknown_paths)} unknown*.txt files", path=folder, record=problem, expected="exactly one unknown.txt")
+    for path in (*known_paths, unknown_paths[0]):
+        check_inside(path, root, record=problem, what="release folder")
     known = "\n\n".join(read_nonempty_text(p, record=problem) for p in known_paths)
     unknown = read_nonempty_text(unknown_paths[0], record=problem)
     with located(folder, problem):

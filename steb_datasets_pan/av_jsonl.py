@@ -16,7 +16,7 @@ from pathlib import Path
 
 from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, require_field, sample_per_class
 
-from steb_core.io import release_path, unique_keys
+from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
@@ -56,6 +56,8 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     truth_name = ctx.options.get("truth_file")
     beside = None if truth_name else truth_beside(pairs_path, truth_candidates)
     truth_path = beside or _pick(folder, truth_name, truth_candidates, "truth file", "truth_file", ())
+    for found in (pairs_path, truth_path):  # found by glob: a link may lead outside the release
+        check_inside(found, root, what="release folder")
 
     truth: dict[str, bool] = unique_keys(_truth_rows(truth_path), path=truth_path, field="id", what="same")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from steb_core import DataValidationError, DatasetBundle, LabelledText, LoadContext, located, sample_per_class
-from steb_core.io import release_path, unique_keys
+from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
@@ -151,6 +151,7 @@ def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None]) -> 
     seen: set[str] = set()
     entries: list[_Entry] = []
     for path in files:
+        check_inside(path, folder, what="release folder")  # found by glob: a link may lead outside the release
         model = "human" if path.name == "human.jsonl" else path.stem
         entries.extend(_scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}))
     return entries, files
@@ -170,6 +171,9 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
         truth_path = truth_beside(texts_path, truth_candidates) or choose_one(truth_candidates, "truth file", folder, "truth_file", preferred=("test",))
     else:
         truth_path = None
+    for found in (texts_path, truth_path):  # found by glob: a link may lead outside the release
+        if found is not None:
+            check_inside(found, folder, what="release folder")
     if truth_path is None:  # labels inline: classify while scanning
         return list(_scan_texts(texts_path, set(), classify)), [texts_path]
     entries = {e.id: e for e in _scan_texts(texts_path, set(), None)}

@@ -32,6 +32,7 @@ from steb_core import (
     require_field,
     seeded_rng,
 )
+from steb_core.io import check_inside
 
 from .files import find_folder, name_matches, release_candidates
 
@@ -101,7 +102,7 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
     validation, train), ``downsample`` (PAN26 only, default true), ``max_documents`` (first N documents,
     for quick runs).
     """
-    folder = _find_problem_folder(ctx, source, obtain)
+    root, folder = _find_problem_folder(ctx, source, obtain)
     ed = source.edition
     downsample = bool(ctx.options.get("downsample", ed.downsample))
     max_docs = ctx.options.get("max_documents")
@@ -113,7 +114,10 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
     stats = {"documents": 0, "pairs_total": 0, "same_total": 0, "different_total": 0, "same_kept": 0, "different_kept": 0}
     for number, text_path in documents:
         doc = f"problem-{number}"
-        units, same = _read_document(text_path, folder / ed.truth_name(number), doc, ed)
+        truth_path = folder / ed.truth_name(number)
+        for path in (text_path, truth_path):  # found by listing the folder: a link may lead outside the release
+            check_inside(path, root, record=doc, what="release folder")
+        units, same = _read_document(text_path, truth_path, doc, ed)
         n_same = sum(same)
         stats["documents"] += 1
         stats["pairs_total"] += len(same)
@@ -148,8 +152,8 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
 RELEASE_WORDS = ("style-change", "multi-author", "writing-style", "style-analysis")
 
 
-def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> Path:
-    """The problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a release folder
+def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> tuple[Path, Path]:
+    """The release root and the problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a release folder
     kept beside it with its official name (``<data-dir>/pan26-style-change-smoketest/easy/train``) or a
     pan-code clone (``<data-dir>/pan-code/clef26/multi-author-analysis/smoketest/easy/train``)."""
     candidates = release_candidates(ctx, f"pan{source.year % 100}", RELEASE_WORDS, task="style-change")
@@ -162,7 +166,7 @@ def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: st
     error: DatasetNotFoundError | None = None
     for root in candidates:
         try:
-            return _problem_folder(root, source, ctx.options.get("split"), obtain)
+            return root, _problem_folder(root, source, ctx.options.get("split"), obtain)
         except DatasetNotFoundError as exc:
             error = error or exc
     assert error is not None

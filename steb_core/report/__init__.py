@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..io import atomic_write_text
+from ..io import atomic_write_text, check_inside
 from .leaderboard import AggregatorFailure, Leaderboard, choose_suites, compute_leaderboard, compute_leaderboards, load_merged, rank_marks
 
 __all__ = [
@@ -104,6 +104,8 @@ def build_report(
     timings: dict[str, float] = {}
     first = Path(results_dir if isinstance(results_dir, (str, Path)) else results_dir[0])
     out = Path(out_dir) if out_dir is not None else first / "report"
+    if out_dir is None:  # a results folder's own report/ must not be a link that writes elsewhere (an explicit --out may)
+        check_inside(out, first, what="results folder")
     cluster_set = clusters
     if isinstance(clusters, (str, Path)):
         from ..aggregators.clusters import load_cluster_set

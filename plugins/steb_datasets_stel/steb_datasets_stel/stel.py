@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from steb_core import DataValidationError, OrderGroup, located, read_tsv
+from steb_core.io import check_inside
 from steb_core.parallel import ParallelItem
 
 __all__ = [
@@ -75,8 +76,15 @@ class StelInstance:
 
 
 def find_stel_files(root: Path) -> list[Path]:
-    """STEL instance files under ``root`` (flat, or the release's ``dimensions/`` and ``characteristics/``)."""
-    return sorted(p for p in root.rglob("*.tsv") if p.name.lstrip("_").startswith("quad"))
+    """STEL instance files under ``root`` (flat, or the release's ``dimensions/`` and ``characteristics/``).
+
+    Found by listing, so a file (or folder) that is a link leading outside ``root`` is refused with both
+    paths rather than read; links that stay inside the release are followed.
+    """
+    files = sorted(p for p in root.rglob("*.tsv") if p.name.lstrip("_").startswith("quad"))
+    for path in files:
+        check_inside(path, root, what="release folder")
+    return files
 
 
 def _parse_row(row: dict[str, str], path: Path, i: int) -> StelInstance:

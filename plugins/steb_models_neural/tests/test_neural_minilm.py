@@ -23,7 +23,7 @@ def reference_model():
 
 def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, reference_model):
     summary = steb_isolated.run(
-        "all-MiniLM-L6-v2", ["demo_style_features"], encoder_options={"device": "cpu"}, fail_fast=True
+        "all-MiniLM-L6-v2", ["demo_style_features"], installed=["neural"], encoder_options={"device": "cpu"}, fail_fast=True
     )
     assert summary.results and not summary.failures, summary.failures
     record = summary.results[0]
