@@ -165,6 +165,60 @@ def bench_retrieval(args) -> list[dict]:
     return rows
 
 
+def numpy_counting_mrr(q: np.ndarray, t: np.ndarray) -> float:
+    """The plain numpy route (issue 28 §2): the whole float32 score matrix, then per query the targets above the true one."""
+    qn = q / np.linalg.norm(q, axis=1, keepdims=True)
+    tn = t / np.linalg.norm(t, axis=1, keepdims=True)
+    scores = qn @ tn.T
+    above = np.count_nonzero(scores > np.diagonal(scores)[:, None], axis=1)  # query i's true target is target i
+    return float(np.mean(1.0 / (above + 1.0)))
+
+
+def bench_retrieval_gemm(args) -> list[dict]:
+    """Retrieval at the matrix-product limit (issue 28 §2): steb vs numpy counting vs the float32 GEMM, one run.
+
+    Same inputs for all three (n queries x n targets, 768-d float32, one relevant target each). The
+    GEMM is timed twice: into a fresh result (what ``q @ t.T`` costs a user, page faults included)
+    and into a preallocated, already touched buffer (the arithmetic alone). Best of ``--repeats``
+    for each, interleaved; the load average is printed with every repeat.
+    """
+    n = args.retrieval_gemm_size
+    data, table = retrieval_inputs(n)
+    q, t = table[:n], table[n:]
+    ctx_threads = args.retrieval_threads
+    results: dict[str, list] = {"steb": [], "numpy counting": [], "gemm (fresh result)": [], "gemm (out=, touched)": []}
+    loads = []
+    for rep in range(args.repeats):
+        loads.append(os.getloadavg()[0])
+        ctx = context("retrieval", data, table)
+        ctx.threads = ctx_threads
+        results["steb"].append(measure(lambda: retrieval.SPEC.run(ctx)))
+        results["numpy counting"].append(measure(lambda: numpy_counting_mrr(q, t)))
+        results["gemm (fresh result)"].append(measure(lambda: (q @ t.T).shape))
+        out = np.empty((n, n), np.float32)
+        out.fill(0.0)
+        results["gemm (out=, touched)"].append(measure(lambda: np.matmul(q, t.T, out=out).shape))
+        del out
+        same_run = round(results["steb"][-1][0] / results["gemm (out=, touched)"][-1][0], 3)
+        print(json.dumps({"repeat": rep, "load_before": round(loads[-1], 2), **{k: round(v[-1][0], 2) for k, v in results.items()},
+                          "steb_vs_gemm_out_this_repeat": same_run}), flush=True)
+    best = {k: min(v, key=lambda r: r[0]) for k, v in results.items()}
+    gemm = best["gemm (out=, touched)"][0]
+    rows = []
+    for name, (sec, mib, res) in best.items():
+        metric = res["mrr"] if isinstance(res, dict) else (res if isinstance(res, float) else float("nan"))
+        out_row = {"what": name, "scale": f"{n:,} x {n:,} x {DIM}", "s": round(sec, 2), "peak_mib": round(mib, 1),
+                   "vs_gemm_out": round(sec / gemm, 3), "vs_gemm_fresh": round(sec / best["gemm (fresh result)"][0], 3)}
+        if name in ("steb", "numpy counting"):
+            out_row["mrr"] = round(metric, 6)
+        if name == "steb":
+            out_row["threads"] = ctx_threads if ctx_threads else f"steb's choice ({task_threads(None, n * n * DIM)} now)"
+        out_row["load_min_max"] = [round(min(loads), 2), round(max(loads), 2), round(os.getloadavg()[0], 2)]
+        print(json.dumps(out_row), flush=True)
+        rows.append(out_row)
+    return rows
+
+
 def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropic"):
     """n texts x n_feat count features linearly related to Gaussian embeddings.
 
@@ -216,7 +270,7 @@ def sklearn_probe_loop(x, counts, names, seed=0, warm_start=False):
             model.set_params(C=1 / (lam * len(tr)))
             model.fit(xtr, y[tr])
             val[lam], test[lam] = model.score(xva, y[va]), model.score(xte, y[te])
-        chosen = probing.select_strength(val)
+        chosen = probing.select_strength(val, n_val=len(va))
         out[name] = {"strength": chosen, "test": test[chosen], "by_strength": test}
     return out
 
@@ -336,6 +390,7 @@ BENCHES = {
     "pair_all": bench_pair_all,
     "pair_predefined": bench_pair_predefined,
     "retrieval": bench_retrieval,
+    "retrieval_gemm": bench_retrieval_gemm,
     "probing": bench_probing,
     "threads": bench_threads,
     "pair_all_memory": bench_pair_all_memory,
@@ -344,9 +399,12 @@ BENCHES = {
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b != "pair_all_memory"], choices=list(BENCHES))
+    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b not in ("pair_all_memory", "retrieval_gemm")], choices=list(BENCHES))
     p.add_argument("--retrieval-compare", type=int, default=10_000, help="size timed against plain sklearn")
     p.add_argument("--retrieval-full", type=int, default=100_000, help="size timed for steb alone (0: skip)")
+    p.add_argument("--retrieval-gemm-size", type=int, default=20_000, help="retrieval_gemm: n queries x n targets")
+    p.add_argument("--retrieval-threads", type=int, default=None, help="retrieval_gemm: steb's threads (default: its own choice)")
+    p.add_argument("--repeats", type=int, default=3, help="retrieval_gemm: repeats (best of)")
     p.add_argument("--probing-texts", type=int, default=10_000)
     p.add_argument("--probing-features", type=int, default=46)
     p.add_argument("--probing-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=[1, None],
