@@ -118,3 +118,20 @@ def human_data_dir() -> Path:
     if folder is None or not folder.is_dir():
         pytest.skip("../shared/data/formality_human_judgements is absent")
     return folder
+
+
+@pytest.fixture
+def scorers_app():
+    """A Typer root with the scorers' commands (``steb meta-eval``...) registered, as the steb CLI does."""
+    import typer
+
+    from steb_scorers.plugin import register_commands
+
+    app = typer.Typer()
+
+    @app.callback()
+    def root() -> None:
+        """steb (test root)."""
+
+    register_commands(app)
+    return app

@@ -48,19 +48,6 @@ HUMAN = np.array([[80, 60, 60, 20], [50, 50, 50, 50], [10, 30, 20, 40], [90, 70,
 METRIC = np.array([[0.9, 0.5, 0.7, 0.5], [1, 2, 3, 4], [4, 3, 2, 1], [0.8, 0.9, 0.1, 0.2]], dtype=float)
 
 
-def _app():
-    import typer
-
-    from steb_scorers.plugin import register_commands
-
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """steb (test root)."""
-
-    register_commands(app)
-    return app
 
 
 def write_release(folder: Path, human: np.ndarray = HUMAN, surveys=(1, 2, 1, 2)) -> Path:
@@ -144,20 +131,20 @@ def test_protocol_presets_and_recorded_changes():
         protocol_config("lai2023")
 
 
-def test_cli_lai2022_tables_name_their_protocol(tmp_path):
+def test_cli_lai2022_tables_name_their_protocol(scorers_app, tmp_path):
     folder = write_release(tmp_path)
     out = tmp_path / "r.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "--protocol", "lai2022", "-s", "chrf:against=source,system_level=mean",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--protocol", "lai2022", "-s", "chrf:against=source,system_level=mean",
                                          "--aspect", "content", "--bootstrap", "20", "-o", str(out)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert result.output.count("protocol: lai2022") == 2  # the correlation table and the top-N / last-N table
     report = json.loads(out.read_text())
     assert report["config"]["protocol"] == "lai2022" and report["config"]["overrides"] == []
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "-s", "chrf:against=source", "--aspect", "content", "--bootstrap", "20",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "-s", "chrf:against=source", "--aspect", "content", "--bootstrap", "20",
                                          "--tau-threshold", "10", "-o", str(out)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "protocol: wmt17-darr (changed: tau_threshold=10.0)" in result.output
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "--protocol", "lai", "-o", str(out)])
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--protocol", "lai", "-o", str(out)])
     assert result.exit_code != 0 and "lai2022" in result.output
 
 
@@ -249,10 +236,10 @@ def test_table1_agreement_by_hand(tmp_path):
     assert without["n"] == {"overall": 8, "1": 4, "2": 4} and with_ref["n"]["overall"] == 12
 
 
-def test_table1_printed_with_the_chosen_ref_policy(tmp_path):
+def test_table1_printed_with_the_chosen_ref_policy(scorers_app, tmp_path):
     folder = _iaa_release(tmp_path)
     out = tmp_path / "h.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "--human-only", "--iaa-ref", "exclude", "-o", str(out)], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--human-only", "--iaa-ref", "exclude", "-o", str(out)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "REF excluded from every row" in result.output and "0.800" in result.output
     table = json.loads(out.read_text())["human"]["inter_annotator_table"]
@@ -290,12 +277,12 @@ def test_reference_file_of_the_wrong_length_is_named(tmp_path):
         load_human_judgements(outputs)
 
 
-def test_table_4_correlates_reference_1_with_the_others(tmp_path):
+def test_table_4_correlates_reference_1_with_the_others(scorers_app, tmp_path):
     from sacrebleu.metrics import CHRF
 
     outputs = _with_references(tmp_path)
     out = tmp_path / "t4.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "4", "-s", "chrf",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "4", "-s", "chrf",
                                          "--aspect", "content", "--bootstrap", "10", "-o", str(out)], env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
     assert "r(ref1," in result.output and "protocol: lai2022" in result.output and "chrf [ref 3]" in result.output
@@ -310,10 +297,10 @@ def test_table_4_correlates_reference_1_with_the_others(tmp_path):
     assert set(row["human"]) == {"1", "2", "3", "4", "all"}
 
 
-def test_table_a2_pairs_source_and_reference_runs(tmp_path):
+def test_table_a2_pairs_source_and_reference_runs(scorers_app, tmp_path):
     outputs = write_release(tmp_path)
     out = tmp_path / "a2.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "A.2", "-s", "chrf:system_level=mean",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "A.2", "-s", "chrf:system_level=mean",
                                          "--aspect", "content", "--bootstrap", "10", "-o", str(out)], env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())

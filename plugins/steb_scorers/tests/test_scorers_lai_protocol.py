@@ -17,19 +17,6 @@ from steb_scorers.metaeval.human import load_human_judgements
 
 
 
-def _app():
-    import typer
-
-    from steb_scorers.plugin import register_commands
-
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """steb (test root)."""
-
-    register_commands(app)
-    return app
 
 
 def _synthetic(folder, n_sources: int = 8):
@@ -131,10 +118,10 @@ def test_inter_annotator_agreement_excludes_ref(human_data_dir):
     assert got["inter_annotator_pearson_with_ref"]["content"]["overall"] == pytest.approx(0.827, abs=5e-4)
 
 
-def test_human_only_prints_system_means_without_scorers_or_bootstrap(tmp_path):
+def test_human_only_prints_system_means_without_scorers_or_bootstrap(scorers_app, tmp_path):
     folder = _synthetic(tmp_path / "data")
     out = tmp_path / "h.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "--human-only", "-o", str(out)])
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--human-only", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "GOOD" in result.output and "content raw" in result.output and "bootstrap" not in result.output
     report = json.loads(out.read_text())
@@ -177,11 +164,11 @@ def test_lower_is_better_metrics_are_reported_as_absolute_values(tmp_path):
     assert c["segment_pearson"]["ci"][0] == pytest.approx(1.0)  # bootstrap replicates are absolute too
 
 
-def test_bad_compare_is_rejected_before_any_scorer_runs(tmp_path, monkeypatch):
+def test_bad_compare_is_rejected_before_any_scorer_runs(scorers_app, tmp_path, monkeypatch):
     import steb_scorers.metaeval.evaluate as evaluate
 
     folder = _synthetic(tmp_path / "data")
     monkeypatch.setattr(evaluate, "score_judgements", lambda *a, **k: pytest.fail("a scorer ran before --compare was checked"))
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(folder), "-s", "chrf", "--compare", "chrf|bleu", "-o", str(tmp_path / "x.json")],
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "-s", "chrf", "--compare", "chrf|bleu", "-o", str(tmp_path / "x.json")],
                                 env={"COLUMNS": "250"})
     assert result.exit_code != 0 and "compare two of the --scorer specs" in result.output

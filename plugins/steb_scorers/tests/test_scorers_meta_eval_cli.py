@@ -1,4 +1,4 @@
-"""`steb meta-eval` through a typer app built here (the lead's root CLI may not exist yet)."""
+"""`steb meta-eval` through the scorers' commands on a Typer root (the `scorers_app` fixture in conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,25 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
 from scipy import stats
 from typer.testing import CliRunner
 
 from steb_scorers.metaeval.evaluate import MetaEvalConfig, meta_evaluate, parse_scorer_spec
 from steb_scorers.metaeval.human import load_human_judgements
-from steb_scorers.plugin import register_commands
 from steb_scorers.result import ScoreResult
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """steb (test root)."""
-
-    register_commands(app)
-    return app
 
 
 def _synthetic(folder: Path, n_sources: int = 8) -> Path:
@@ -53,10 +42,10 @@ def test_parse_scorer_spec():
         parse_scorer_spec("bleu:source")
 
 
-def test_cli_writes_json_and_table(tmp_path):
+def test_cli_writes_json_and_table(scorers_app, tmp_path):
     data = _synthetic(tmp_path / "h")
     out = tmp_path / "report.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "-s", "bleu:against=source",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "-s", "bleu:against=source",
                                          "--aspect", "content", "--bootstrap", "50", "--tau-threshold", "0", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "chrf:against=source" in result.output and "inter-annotator" in result.output
@@ -101,9 +90,9 @@ def test_bad_option_is_rejected(tmp_path):
 
 
 @pytest.mark.realdata
-def test_real_release_acceptance(human_data_dir, tmp_path):
+def test_real_release_acceptance(scorers_app, human_data_dir, tmp_path):
     out = tmp_path / "real.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(human_data_dir), "--aspect", "content", "--bootstrap", "100", "-o", str(out)])
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(human_data_dir), "--aspect", "content", "--bootstrap", "100", "-o", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     assert set(report["metrics"]) == {"bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference"}
@@ -142,7 +131,7 @@ def test_malformed_dictionary_options_are_named(spec, match):
         parse_scorer_spec(spec)
 
 
-def test_dictionary_option_reaches_the_scorer_factory(tmp_path, monkeypatch):
+def test_dictionary_option_reaches_the_scorer_factory(scorers_app, tmp_path, monkeypatch):
     """The CLI hands the parsed dictionary to the scorer, as the scorer's own keyword argument."""
     seen = {}
 
@@ -162,7 +151,7 @@ def test_dictionary_option_reaches_the_scorer_factory(tmp_path, monkeypatch):
     monkeypatch.setattr(steb_core, "get_manager", lambda: type("M", (), {"scorers": staticmethod(lambda: {"fake": Spec})})())
     monkeypatch.setattr("steb_scorers.metaeval.evaluate.score_judgements", fake_score)
     data = _synthetic(tmp_path / "h")
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(data), "-s", "fake:style_models.formal=/a,style_models.informal=/b",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "fake:style_models.formal=/a,style_models.informal=/b",
                                          "--aspect", "content", "--bootstrap", "5", "-o", str(tmp_path / "r.json")])
     assert result.exit_code == 0, result.output
     assert seen == {"style_models": {"formal": "/a", "informal": "/b"}}
@@ -203,13 +192,13 @@ def test_two_chosen_systems_and_unknown_names(tmp_path):
         meta_evaluate(data, {}, MetaEvalConfig(systems=("NOPE", "REF")))
 
 
-def test_cli_systems_option(tmp_path):
+def test_cli_systems_option(scorers_app, tmp_path):
     data = _synthetic(tmp_path / "h")
     out = tmp_path / "r.json"
-    result = CliRunner().invoke(_app(), ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "--systems", "REF", "--aspect", "content",
+    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "--systems", "REF", "--aspect", "content",
                                          "--bootstrap", "5", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "systems: REF" in result.output
     assert json.loads(out.read_text())["config"]["systems"] == ["REF"]
-    bad = CliRunner().invoke(_app(), ["meta-eval", "--data", str(data), "--systems", "GOOD,NOPE", "-o", str(out)])
+    bad = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "--systems", "GOOD,NOPE", "-o", str(out)])
     assert bad.exit_code != 0 and "NOPE" in bad.output
