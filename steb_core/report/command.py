@@ -28,7 +28,7 @@ def report_command(
     plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable)."),
 ) -> None:
     """Print one leaderboard per suite and write Markdown, CSV and a self-contained HTML report with plots."""
-    from ..cli import _manager, console
+    from ..cli.common import console, manager as _manager
     from . import build_report
 
     _manager(plugin)
@@ -57,7 +57,7 @@ def export_clusters_command(
 ) -> None:
     """Freeze the operational redundancy clusters of a run, for `steb report --clusters FILE`."""
     from ..aggregators.clusters import cluster_set_from_details
-    from ..cli import _manager, console
+    from ..cli.common import console, manager as _manager
     from ..errors import StebError
     from .leaderboard import compute_leaderboards, load_merged
 

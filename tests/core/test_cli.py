@@ -20,8 +20,8 @@ def wide_console(monkeypatch):
     """Tables wrap at the terminal width; give the tests a wide one so names stay on one line."""
     from rich.console import Console
 
-    monkeypatch.setattr(cli_module, "console", Console(width=250))
-    monkeypatch.setattr(cli_module, "err_console", Console(width=250, stderr=True))
+    monkeypatch.setattr(cli_module.common, "console", Console(width=250))
+    monkeypatch.setattr(cli_module.common, "err_console", Console(width=250, stderr=True))
 
 
 def invoke(*args):

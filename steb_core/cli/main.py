@@ -1,0 +1,54 @@
+"""The ``steb`` entry point: assemble the root app (built-in and plugin commands) and run it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+import typer
+
+from ..errors import StebError
+from ..plugins import get_manager
+from . import cite, data, listing, plugins_cmd, run  # noqa: F401 - importing a command module registers its commands
+from . import common
+from .common import app
+from ..report.command import export_clusters_command, report_command
+
+app.command("report")(report_command)
+app.command("export-clusters")(export_clusters_command)
+
+
+def _preload_plugins(argv: list[str]) -> list[str]:
+    """``--plugin`` values from argv, so their commands exist before typer parses the command line."""
+    found: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg in ("--plugin", "-p") and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif arg.startswith("--plugin="):
+            found.append(arg.split("=", 1)[1])
+    return found
+
+
+def build_app(argv: Optional[list[str]] = None) -> typer.Typer:
+    """The root app with plugin commands added (plugins may add commands only once per process)."""
+    manager = get_manager(_preload_plugins(list(argv if argv is not None else sys.argv[1:])))
+    if not getattr(app, "_steb_commands_added", False):
+        manager.add_commands(app)
+        app._steb_commands_added = True  # type: ignore[attr-defined]
+    return app
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Console entry point: StebErrors become one readable line and exit status 2."""
+    try:
+        cli = build_app(argv)
+        cli(args=argv, prog_name="steb", standalone_mode=True)
+    except StebError as exc:
+        common.err_console.print(f"[red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except Exception as exc:  # a bug or an unexpected library error: one line, the traceback on request
+        if os.environ.get("STEB_TRACEBACK"):
+            raise
+        common.err_console.print(f"[red]error:[/] {type(exc).__name__}: {exc} (unexpected; set STEB_TRACEBACK=1 to see the traceback)", highlight=False)
+        sys.exit(1)

@@ -1,0 +1,94 @@
+"""``steb run``: evaluate encoders on datasets and print each run's summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.table import Table
+from . import common
+
+
+@common.app.command("run")
+def run(
+    encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`) or a model path; repeatable: each encoder runs in turn."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable; see `steb list datasets`)."),
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Run every dataset of a suite, e.g. demo (built in, no download), stel, steb."),
+    task: Optional[list[str]] = typer.Option(None, "--task", "-t", help="Only these task types (repeatable); default: every task each dataset feeds."),
+    output: Path = typer.Option(Path("steb-results"), "--output", "-o", help="Results folder: one JSON per (encoder, dataset, task); re-runs resume here."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding downloaded datasets as DATA_DIR/<dataset-name>/ (default: $STEB_DATA_DIR)."),
+    protocol: str = typer.Option("chunk-and-pool", "--protocol", help="Long-text protocol: chunk-and-pool (sentence chunks, mean-pooled) or truncate."),
+    max_length: Optional[int] = typer.Option(None, "--max-length", help="Token limit for the long-text protocol (default: the encoder's own)."),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice (sampling, clustering, probing splits)."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (default: $STEB_CACHE_DIR or ~/.cache/steb/embeddings)."),
+    executor: str = typer.Option("local", "--executor", help="Where encoding runs: local (default) or a registered executor such as ray."),
+    address: Optional[str] = typer.Option(None, "--address", help="Cluster address for distributed executors (none: start a local cluster)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-O", help="Encoder option key=value (repeatable), e.g. -O batch_size=64 -O device=cuda."),
+    dataset_option: Optional[list[str]] = typer.Option(None, "--dataset-option", help="Dataset loader option key=value (repeatable)."),
+    batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Recompute results even when a matching result exists."),
+    fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first dataset or task that fails (default: report failures at the end)."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="BLAS/OpenMP threads for task computations (default: chosen from the work size and the free cores)."),
+    max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Process datasets in groups whose vectors fit this budget, e.g. 4G (default: one dataset at a time, which bounds peak memory by the largest dataset)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
+    plugin: Optional[list[str]] = common.PluginOpt,
+) -> None:
+    """Evaluate ENCODER on datasets: embeds each distinct text once (cached on disk), runs every task, writes results atomically.
+
+    Interrupt with Ctrl-C at any time: finished results and encoded batches are kept, and the same
+    command resumes where it stopped.
+    """
+    from ..runner import evaluate
+
+    # third-party bars (weight loading, hub downloads) would interleave with steb's display, and must not
+    # print at all under --no-progress: steb's own display (or its absence) is the only one
+    common.quiet_third_party_progress()
+    common.manager(plugin)
+    executor_options = {"address": address} if address else {}
+    names = list(dict.fromkeys(encoder))  # -e A -e B runs both, in order (a name given twice runs once)
+    failed = False
+    for name in names:
+        try:
+            summary = evaluate(
+                name, dataset, suite=suite, tasks=task, output=output, data_dir=data_dir, protocol=protocol,
+                max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
+                encoder_options=common.parse_options(option, "encoder"), dataset_options=common.parse_options(dataset_option, "dataset"),
+                plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
+                threads=threads, max_memory=max_memory, errors="collect",
+            )
+        except KeyboardInterrupt:
+            common.err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
+            raise typer.Exit(130)
+        failed = _print_summary(summary) or failed
+    if failed:
+        raise typer.Exit(1)
+
+
+def _print_summary(summary: Any) -> bool:
+    """The results table, counts, notes and failures of one encoder's run; True when something failed."""
+    table = Table(title=f"{summary.encoder}: results in {summary.output_dir}")
+    for col in ("dataset", "task", "main score", "also", "status"):
+        table.add_column(col)
+    for status, records in (("reused", summary.reused), ("new", summary.results)):
+        for record in records:
+            also = ", ".join(f"{k} {_fmt(v)}" for k, v in record.companions.items())
+            table.add_row(record.dataset, record.task, f"{record.main_metric} {_fmt(record.main_score)}", also, status)
+    for ds, tk, why in summary.skipped:
+        table.add_row(ds, tk, "", "", f"skipped: {why}")
+    for failure in summary.failures:
+        table.add_row(failure.dataset, failure.task or "(load)", "", "", "[red]failed[/]")
+    common.console.print(table)
+    common.console.print(
+        f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, {len(summary.failures)} failed; "
+        f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
+    )
+    for note in summary.notes:
+        common.err_console.print(f"[yellow]note:[/] {note}", highlight=False)
+    for failure in summary.failures:
+        common.err_console.print(f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}", highlight=False)
+    return bool(summary.failures)
+
+
+def _fmt(value: Optional[float]) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
