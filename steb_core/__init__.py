@@ -59,6 +59,7 @@ from .io import (
 from .longtext import LongTextProtocol, encode_with_protocol, pool_chunks, split_sentences
 from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
 from .scores import ScoreResult
+from .sources import SOURCE_KINDS, DataSource
 from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import (
     DatasetBundle,

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle
+from .sources import DataSource
 
 __all__ = [
     "CATEGORIES",
@@ -156,6 +157,9 @@ class DatasetSpec:
     #: task -> what the catalogue promises for it, e.g. ``{"clustering": {"classes": 8, "per_class": 200,
     #: "texts": 1600}}`` (STEB Table 15); ``steb data check`` compares a load against it.
     expected: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    #: the pinned public release(s) ``steb data get`` fetches into the layout ``loader`` reads; empty for
+    #: built-in data and for datasets with no known source yet (see :class:`steb_core.DataSource`)
+    sources: tuple[DataSource, ...] = ()
 
     def tasks_for_suite(self, suite: str | None) -> tuple[str, ...]:
         """The task types this dataset runs when selected through ``suite`` (all tasks when None)."""
@@ -164,6 +168,10 @@ class DatasetSpec:
         return tuple(self.suite_tasks.get(suite, self.tasks))
 
     def __post_init__(self) -> None:
+        if isinstance(self.sources, DataSource):
+            object.__setattr__(self, "sources", (self.sources,))
+        else:
+            object.__setattr__(self, "sources", tuple(self.sources))
         for attr in ("tasks", "languages", "categories", "applications", "suites"):
             value = getattr(self, attr)
             if isinstance(value, str):

@@ -1,0 +1,72 @@
+"""Where a dataset's release comes from, as data: what ``steb data get`` fetches and ``steb list datasets`` shows.
+
+A :class:`DataSource` pins one public release (a git commit, a Hugging Face dataset revision, a Zenodo
+record, a URL with its sha256) and says where under the data root it lands, so that the dataset's
+loader finds it exactly as a user who downloaded it by hand would. A release that cannot be fetched
+automatically (registration, an access request, a licence form) is a ``manual`` source whose
+``instructions`` say what to do. A dataset may list several sources (e.g. two Zenodo records that
+together make one corpus); all of them are fetched into the same target folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+__all__ = ["DataSource", "SOURCE_KINDS"]
+
+#: git: ``url`` is the repository (https://github.com/OWNER/NAME), ``revision`` a full commit sha.
+#: hf: ``url`` is the hub dataset id (OWNER/NAME), ``revision`` a commit sha; ``files`` are allow-patterns.
+#: zenodo: ``url`` is the record id (e.g. "6411789"); the record's own checksums verify each file.
+#: url: ``url`` is a direct download; ``sha256`` maps its file name to the digest.
+#: manual: nothing is fetched; ``instructions`` say what the user must do and ``url`` where.
+SOURCE_KINDS = ("git", "hf", "zenodo", "url", "manual")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """One pinned release of a dataset (issue 30): kind, location, revision, files, checksums, licence.
+
+    ``target`` is the folder under the data root the files land in: the dataset's own name when
+    empty, or a shared release folder several datasets read (e.g. ``STEL``, ``PASTEL``, ``blogs``;
+    see :meth:`steb_core.LoadContext.release_dir`). ``subdir`` places the fetched files one level
+    further down when the loader expects the release inside a named folder. ``unpack`` names fetched
+    archives to unpack in place (safely: no member outside the target, no links out, a size cap).
+    ``accept`` marks a licence that needs the user's agreement (``--accept-licence NAME``) before
+    anything is downloaded.
+    """
+
+    kind: str
+    url: str
+    revision: str = ""
+    files: tuple[str, ...] = ()
+    sha256: Mapping[str, str] = field(default_factory=dict)
+    target: str = ""
+    subdir: str = ""
+    unpack: tuple[str, ...] = ()
+    licence: str = ""
+    accept: bool = False
+    instructions: str = ""
+    size_bytes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SOURCE_KINDS:
+            raise ValueError(f"data source '{self.url}': unknown kind '{self.kind}'; known: {', '.join(SOURCE_KINDS)}")
+        if not self.url:
+            raise ValueError(f"a '{self.kind}' data source needs a url (repository, hub id, record id, URL or page)")
+        for attr in ("files", "unpack"):
+            value = getattr(self, attr)
+            object.__setattr__(self, attr, (value,) if isinstance(value, str) else tuple(value))
+        object.__setattr__(self, "sha256", dict(self.sha256))
+        if self.kind == "git" and self.revision and len(self.revision) != 40:
+            raise ValueError(f"git source {self.url}: revision must be a full 40-hex commit, got '{self.revision}'")
+        if self.kind == "url" and not self.sha256:
+            raise ValueError(f"url source {self.url}: a sha256 per file is required so the download can be verified")
+        if self.kind == "manual" and not self.instructions:
+            raise ValueError(f"manual source {self.url}: instructions must say what the user has to do")
+
+    def describe(self) -> str:
+        """One line for listings: kind, where, pinned revision."""
+        where = {"git": self.url, "hf": f"hf:{self.url}", "zenodo": f"zenodo:{self.url}", "url": self.url,
+                 "manual": f"manual ({self.url})"}[self.kind]
+        return f"{where}@{self.revision[:12]}" if self.revision else where
