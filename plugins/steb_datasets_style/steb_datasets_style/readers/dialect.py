@@ -1,0 +1,74 @@
+"""Dialect corpora: eWAVE's CLDF examples and EnDive's parallel dialect tables."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from steb_core import DataValidationError, LoadContext
+from steb_core.generic import read_table
+from steb_core.io import unique_keys
+
+from ..common import family_dir, option
+from .base import make_record, release_files
+
+__all__ = ["ewave", "ENDIVE_DIALECTS", "endive"]
+
+
+def ewave(ctx: LoadContext, obtain: str):
+    """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv`` (``ID``, ``Name``)."""
+    root = family_dir(ctx, None, obtain, "cldf/examples.csv and cldf/languages.csv (CLDF)")
+    base = root / "cldf" if (root / "cldf").is_dir() else root
+    entries = []
+    for where, row in read_table(base / "languages.csv"):
+        if not row.get("ID") or not row.get("Name"):
+            raise DataValidationError("is missing or empty", path=base / "languages.csv", record=where, field="ID" if not row.get("ID") else "Name")
+        entries.append((where, row["ID"], row["Name"]))
+    names = unique_keys(entries, path=base / "languages.csv", field="ID", what="Name")
+    stats: Counter = Counter()
+    out = []
+    path = base / "examples.csv"
+    example_ids: dict[str, str] = {}
+    for where, row in read_table(path):
+        for col in ("Language_ID", "Primary_Text"):
+            if col not in row:
+                raise DataValidationError("is missing", path=path, record=where, field=col, expected="CLDF ExampleTable columns")
+        lang = row["Language_ID"]
+        if lang not in names:
+            raise DataValidationError(f"names unknown language {lang!r}", path=path, record=where, field="Language_ID", expected="an ID of languages.csv")
+        if row.get("ID"):
+            if row["ID"] in example_ids:
+                raise DataValidationError(f"duplicate example ID {row['ID']!r}: first at {example_ids[row['ID']]}", path=path, record=where,
+                                          field="ID", expected="each ID once")
+            example_ids[row["ID"]] = where
+        if rec := make_record(row["Primary_Text"] or "", names[lang], row.get("ID"), path, where, stats):
+            out.append(rec)
+    return out, {"root": str(root), **stats}
+
+
+ENDIVE_DIALECTS = ("SAE", "AAVE", "ChcE", "CollSgE", "IndE", "JamE")
+
+
+def endive(ctx: LoadContext, obtain: str):
+    """EnDive: parallel tables with one text column per dialect (default: SAE and the five dialects);
+    every non-empty cell becomes a text labelled with its column. ``--dataset-option dialects=...`` renames."""
+    root = family_dir(ctx, None, obtain, f"*.csv / *.jsonl / *.parquet with columns {', '.join(ENDIVE_DIALECTS)}")
+    dialects = option(ctx, "dialects", ENDIVE_DIALECTS)
+    dialects = tuple(dialects.split(",")) if isinstance(dialects, str) else tuple(dialects)
+    files = [f for f in release_files(root, "*", obtain) if f.suffix in (".csv", ".tsv", ".jsonl", ".json", ".parquet")]
+    stats: Counter = Counter()
+    out = []
+    for f in files:
+        for where, row in read_table(f):
+            present = [d for d in dialects if d in row]
+            if not present:
+                raise DataValidationError(f"has none of the dialect columns; row has {sorted(map(str, row))[:12]}", path=f, record=where,
+                                          field="/".join(dialects))
+            for d in present:
+                value = row[d]
+                if value in (None, ""):
+                    continue
+                if not isinstance(value, str):
+                    raise DataValidationError(f"holds {type(value).__name__}", path=f, record=where, field=d, expected="text")
+                if rec := make_record(value, d, None, f, where, stats):
+                    out.append(rec)
+    return out, {"root": str(root), "dialects": list(dialects), **stats}

@@ -1,0 +1,83 @@
+"""Web and genre corpora: X-GENRE (hub jsonl), CORE's label map, MASC (folders of documents split into paragraphs)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Mapping
+
+from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
+
+from ..common import family_dir, option, read_text_lenient, with_dir
+from .base import make_record, release_files
+from .tables import table
+
+__all__ = ["XGENRE_HUB_ID", "x_genre", "lowercase_sub_labels", "english_rows", "paragraphs", "masc"]
+
+XGENRE_HUB_ID = "TajaKuzman/X-GENRE-text-genre-dataset"
+
+
+def x_genre(ctx: LoadContext, obtain: str):
+    """X-GENRE (Kuzman et al. 2023), hosted on the Hugging Face hub as ``X-GENRE-{train,dev,test}.jsonl``
+    (fields ``text``, ``labels``, ``dataset``, ``language``): read from the dataset folder (a
+    ``huggingface-cli download --local-dir`` copy or a ``save_to_disk`` folder) or the local hub cache.
+    All three splits are read; rows not in English are dropped."""
+    from steb_core.hub import find_hub_location, load_hub_split
+
+    layout = "X-GENRE-train.jsonl, X-GENRE-dev.jsonl, X-GENRE-test.jsonl (text, labels, language)"
+    location = find_hub_location(ctx.data_dir, XGENRE_HUB_ID) or family_dir(ctx, None, obtain, layout)  # the latter raises "obtain it"
+    candidates = ("X-GENRE-*.jsonl", "X-GENRE*.json", "X-GENRE*.csv", "X-GENRE*.tsv")
+    if any(p.is_file() for c in candidates for p in location.glob(c)):
+        return table(candidates, columns={"text": "text", "label": "labels"}, where=english_rows, layout=layout)(with_dir(ctx, location), obtain)
+    saved = (location / "dataset_dict.json").is_file() or ((location / "state.json").is_file() and (location / "dataset_info.json").is_file())
+    if not saved:
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {location} holds neither X-GENRE-*.jsonl files nor a save_to_disk folder "
+                                   f"(the GitHub repository Genre-Datasets-Comparison holds code only). Obtain it: {obtain}")
+    stats: Counter = Counter()
+    out = []
+    for i, row in enumerate(load_hub_split(location, XGENRE_HUB_ID, split="train", dataset=ctx.dataset)):
+        where = f"row {i + 1}"
+        if not english_rows(row):
+            stats["filtered"] += 1
+            continue
+        for col in ("text", "labels"):
+            if not isinstance(row.get(col), str):
+                raise DataValidationError(f"holds {type(row.get(col)).__name__}", path=location, record=where, field=col, expected="text")
+        if rec := make_record(row["text"], row["labels"], None, location, where, stats):
+            out.append(rec)
+    return out, {"root": str(location), **stats}
+
+
+def lowercase_sub_labels(label: str) -> str | None:
+    """CORE: sub-register labels are lower case (``ne``, ``dtp``); upper-case main registers are dropped."""
+    return label if label.islower() else None
+
+
+def english_rows(row: Mapping[Any, Any]) -> bool:
+    """X-GENRE: keep English rows when the release marks the language (a file without the column is English)."""
+    return str(row.get("language", row.get("lang", "en")) or "en").strip().lower() in {"en", "eng", "english"}
+
+
+def paragraphs(text: str, min_chars: int = 20) -> list[str]:
+    """Blank-line separated paragraphs (single lines when a file has no blank line), short ones dropped."""
+    blocks = re.split(r"\n\s*\n", text) if re.search(r"\n\s*\n", text) else text.split("\n")
+    return [b.strip() for b in blocks if len(b.strip()) >= min_chars]
+
+
+def masc(ctx: LoadContext, obtain: str):
+    """MASC: ``data/{written,spoken}/<genre>/*.txt``; each document split into paragraphs, label = genre folder."""
+    root = family_dir(ctx, None, obtain, "data/written/<genre>/*.txt and data/spoken/<genre>/*.txt")
+    base = root / "data" if (root / "data").is_dir() else root
+    files = release_files(base, "*/*/*.txt", obtain)
+    stats: Counter = Counter()
+    out = []
+    min_chars = int(option(ctx, "min_chars", 20))
+    for f in files:
+        genre = f.parent.name
+        for i, para in enumerate(paragraphs(read_text_lenient(f), min_chars)):
+            rec = make_record(para, genre, f"{f.stem}:{i}", f, f"paragraph {i}", stats)
+            if rec:
+                out.append(rec)
+    return out, {"root": str(root), "files": len(files), "segmentation": f"paragraphs >= {min_chars} chars", **stats}
+
+

