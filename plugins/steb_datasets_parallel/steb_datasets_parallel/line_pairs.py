@@ -8,25 +8,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, seeded_rng
+from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, read_lines, seeded_rng
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
 from steb_core.io import read_zip_member
 from steb_core.parallel import ParallelItem
 
 from .aligned import read_aligned
-from .common import locate_file
+from .common import locate_file, option_flag
 
 __all__ = ["read_shakespeare", "read_twitter_aae", "read_asset", "SHAKESPEARE", "TWITTER_AAE", "ASSET"]
 
 SHAKESPEARE = {
-    "obtain": "download data/{train,valid,test}.{original,modern}.nltktok from "
-              "https://github.com/harsh19/Shakespearizing-Modern-English (Xu et al. 2012 play/modern pairs), or clone "
-              "Xu et al.'s own release https://github.com/cocoxu/Shakespeare (its data/align/plays/merged/ play files are read)",
-    "layout": "<data-dir>/parallel_shakespeare/[data/]{split}.original.nltktok and {split}.modern.nltktok, line-aligned; "
-              "or a cocoxu/Shakespeare clone with data/align/plays/merged/<play>_{original,modern}.snt.aligned",
+    "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of data/align/plays/merged/ are "
+              "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of https://github.com/harsh19/Shakespearizing-Modern-English "
+              "(data/{split}.{original,modern}.nltktok) is read with option split=train|valid|test",
+    "layout": "<data-dir>/parallel_shakespeare/ holding the cocoxu/Shakespeare clone: data/align/plays_list and "
+              "data/align/plays/merged/<play>_{original,modern}.snt.aligned, line-aligned; or (option split) "
+              "[data/]{split}.original.nltktok and {split}.modern.nltktok",
 }
-#: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays.
+#: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays and their list.
 XU_MERGED = "data/align/plays/merged"
+XU_PLAYS_LIST = "data/align/plays_list"
 TWITTER_AAE = {
     "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE side, "
               "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
@@ -53,11 +55,40 @@ def _in_root_or(root: Path, sub: str, name: str) -> list[str]:
     return [name, f"{sub}/{name}"]
 
 
-def _read_xu_clone(ctx: LoadContext, merged: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
+def _xu_plays(root: Path, merged: Path) -> tuple[list[str], str]:
+    """The plays of the release: its ``plays_list`` (17 plays) when present, else every ``*_original`` file in merged/."""
+    listed = root / XU_PLAYS_LIST
+    if listed.is_file():
+        return [p.strip() for p in read_lines(listed) if p.strip()], XU_PLAYS_LIST
+    return sorted(p.name[: -len("_original.snt.aligned")] for p in merged.glob("*_original.snt.aligned")), f"{XU_MERGED}/*_original.snt.aligned"
+
+
+def _same_line(original: str, modern: str) -> bool:
+    """True when the "modern" rewrite left the line as it was (case and spacing aside)."""
+    return " ".join(original.split()).casefold() == " ".join(modern.split()).casefold()
+
+
+def _changed_pairs(ctx: LoadContext, rows: list[dict[str, str]]) -> tuple[list[tuple[int, dict[str, str]]], int]:
+    """(1-based line, row) of the pairs whose two sides differ, and how many unchanged pairs were dropped.
+
+    STEB's loader skips a pair whose modern side equals the original ignoring case and spacing (1,333 of the
+    release's 21,079 line pairs): such a pair has no style difference to order. Option ``keep_unchanged``
+    keeps them.
+    """
+    numbered = list(enumerate(rows, start=1))
+    if option_flag(ctx, "keep_unchanged", False):
+        return numbered, 0
+    kept = [(i, r) for i, r in numbered if not _same_line(r["original"], r["modern"])]
+    return kept, len(numbered) - len(kept)
+
+
+def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
     """Every play of a cocoxu/Shakespeare clone (``<play>_original/_modern.snt.aligned``), or those named by
-    the ``plays`` option; harsh19's test split is a subset of these plays, so results differ by population."""
+    the ``plays`` option (STEB's default population: all 17 plays, 21,079 line pairs, 19,746 once the unchanged
+    ones are dropped)."""
+    merged = root / XU_MERGED
+    plays, listed_in = _xu_plays(root, merged)
     wanted = ctx.options.get("plays")
-    plays = sorted(p.name[: -len("_original.snt.aligned")] for p in merged.glob("*_original.snt.aligned"))
     if wanted:
         wanted_list = [w.strip() for w in (wanted.split(",") if isinstance(wanted, str) else wanted)]
         unknown = [w for w in wanted_list if w not in plays]
@@ -66,29 +97,44 @@ def _read_xu_clone(ctx: LoadContext, merged: Path) -> tuple[list[ParallelItem], 
                                       expected=f"some of {plays}")
         plays = wanted_list
     items: list[ParallelItem] = []
+    per_play: dict[str, int] = {}
+    unchanged = 0
     for play in plays:
         files = {"original": merged / f"{play}_original.snt.aligned", "modern": merged / f"{play}_modern.snt.aligned"}
-        if not files["modern"].is_file():
-            raise DataValidationError("has no modern counterpart", path=files["original"], field="modern",
-                                      expected=f"{files['modern'].name} beside it")
+        for role, path in files.items():
+            if not path.is_file():
+                raise DataValidationError(f"is missing ({play} is listed in {listed_in})" if role == "original" else "has no modern counterpart",
+                                          path=path if role == "original" else files["original"], field=role,
+                                          expected=f"{path.name} in {XU_MERGED}")
         rows = read_aligned(files)
+        kept, dropped = _changed_pairs(ctx, rows)
+        per_play[play] = len(rows)
+        unchanged += dropped
         items.extend(ParallelItem((r["original"], r["modern"]), id=f"{play}:{i}", style_type="shakespeare",
-                                  source=str(files["original"])) for i, r in enumerate(rows, start=1))
-    return items, {"release": "cocoxu/Shakespeare clone", "plays": plays, "axis": ["original", "modern"]}
+                                  source=str(files["original"])) for i, r in kept)
+    return items, {"release": "cocoxu/Shakespeare clone", "plays": plays, "plays_from": listed_in,
+                   "line_pairs_per_play": per_play, "unchanged_pairs_dropped": unchanged, "axis": ["original", "modern"]}
 
 
 def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-    """(original, modern) line pairs: the time axis runs from Shakespeare's text to its modern rewrite."""
-    split = str(ctx.options.get("split", "test"))
-    merged = root / XU_MERGED
-    if merged.is_dir() and not any((root / c).is_file() for c in _in_root_or(root, "data", f"{split}.original.nltktok")):
-        return _read_xu_clone(ctx, merged)
+    """(original, modern) line pairs: the time axis runs from Shakespeare's text to its modern rewrite.
+
+    Default (STEB §C): all 17 plays of Xu et al.'s release; in either release a pair whose modern side is the
+    original unchanged (case and spacing aside) is dropped, as STEB's loader does. With option ``split`` (or when only harsh19's
+    split files are present) one harsh19 split is read instead -- a subset of the same plays, so scores
+    differ by population; the info names which release was read.
+    """
+    split = ctx.options.get("split")
+    if split is None and (root / XU_MERGED).is_dir():
+        return _read_xu_clone(ctx, root)
+    split = str(split or "test")
     files = {role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
              for role in ("original", "modern")}
-    rows = read_aligned(files)
+    kept, unchanged = _changed_pairs(ctx, read_aligned(files))
     items = [ParallelItem((r["original"], r["modern"]), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"]))
-             for i, r in enumerate(rows, start=1)]
-    return items, {"split": split, "axis": ["original", "modern"]}
+             for i, r in kept]
+    return items, {"release": f"harsh19 {split} split (not STEB's default: all 17 plays of cocoxu/Shakespeare)", "split": split,
+                   "unchanged_pairs_dropped": unchanged, "axis": ["original", "modern"]}
 
 
 def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[str]]:

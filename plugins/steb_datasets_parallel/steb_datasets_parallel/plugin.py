@@ -12,8 +12,9 @@ from typing import Callable
 
 from steb_core import DatasetSpec, hookimpl
 
-from . import cds, graded, gyafc, line_pairs, onestop, styleptb, synthstel
+from . import cds, citations, graded, gyafc, line_pairs, onestop, styleptb, synthstel
 from .common import Reader, make_loader
+from .releases import SOURCES
 
 
 def _spec(name: str, *, read: Reader, budget: int | None, obtain: str, layout: str, description: str, category: str,
@@ -35,6 +36,7 @@ def _spec(name: str, *, read: Reader, budget: int | None, obtain: str, layout: s
         size=size,
         # STEB Table 15: groups are budgeted per class (``per_class`` passed to the shared builder)
         expected={"order_alignment": {"classes": classes, "per_class": budget, "texts": classes * budget}} if steb and classes and budget else {},
+        sources=SOURCES[name],
         extra={"layout": layout, "per_class_default": budget,
                "options": {"per_class": "int or 'all'", "distractors": "true/false", **(options or {})}},
     )
@@ -54,9 +56,9 @@ def _cds_spec() -> DatasetSpec:
         categories=("genre",),
         content_independence=True,
         suites=("steb",),
-        citation="Kalpesh Krishna, John Wieting and Mohit Iyyer. 2020. Reformulating Unsupervised Style Transfer as "
-                 "Paraphrase Generation. In Proceedings of EMNLP 2020.",
+        citation=citations.STRAP_CDS,
         license="see the STRAP release (mixed sources)",
+        sources=SOURCES["corpus-of-diverse-styles"],
         obtain=cds.OBTAIN,
         homepage="http://style.cs.umass.edu",
         size=f"{n} styles x {cds.CLUSTER_BUDGET} texts (clustering, all-to-all); {n} styles x {cds.ORDER_BUDGET} pairings cap (order alignment)",
@@ -73,77 +75,73 @@ def _cds_spec() -> DatasetSpec:
 
 
 def parallel_specs() -> list[DatasetSpec]:
-    synth_cite = ("Ajay Patel, Jiacheng Zhu, Justin Qiu, Zachary Horvitz, Marianna Apidianaki, Kathleen McKeown and Chris "
-                  "Callison-Burch. 2025. StyleDistance: Stronger Content-Independent Style Embeddings with Synthetic "
-                  "Parallel Examples. In Proceedings of NAACL 2025.")
-    synth = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=synth_cite, license="MIT",
+    synth = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=citations.STYLEDISTANCE, license="MIT",
                  homepage="https://huggingface.co/datasets/StyleDistance/synthstel",
-                 options={"splits": "comma list (train,test)", "register_features": "comma list of feature names"})
+                 options={"splits": "comma list (train,test; default both)",
+                          "register_features": "comma list of exact feature / feature_clean names (default: the stated 8)"})
     return [
         _spec("GYAFC", read=gyafc.read_gyafc, budget=400, obtain=gyafc.OBTAIN, layout=gyafc.LAYOUT, category="register",
               description="GYAFC informal/formal rewrite pairs (test split, reference 0, both directions) per domain; "
                           "also the source/reference set of the style-transfer scorers "
                           "(steb_datasets_parallel.gyafc_transfer_set).",
-              citation="Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset: Corpus, "
-                       "Benchmarks and Metrics for Formality Style Transfer. In Proceedings of NAACL-HLT 2018.",
+              citation=citations.GYAFC,
               license="research only; requires the Yahoo! Answers L6 licence", homepage="https://github.com/raosudha89/GYAFC-corpus",
               size="400 groups per domain (2 domains)", steb=False,
               options={"split": "train|tune|test", "ref": "0..3", "domains": "comma list"}),
         _spec("SynthSTEL_feature", read=synthstel.make_synthstel_reader(register=False), category="linguistic-feature",
-              description="SynthSTEL pairs (with/without one of 32 linguistic style features), 100 pairs per feature.",
+              description="SynthSTEL pairs (with/without one of the 32 linguistic style features: the release's 40 feature "
+                          "values minus the 8 register ones), 100 pairs per feature over train + test.",
               size="32 features x 200 pairings cap (100 pairs per feature in the release)", classes=32, **synth),
         _spec("SynthSTEL_register", read=synthstel.make_synthstel_reader(register=True), category="register",
-              description="SynthSTEL pairs for the 8 register features (formality, politeness, ...).",
+              description="SynthSTEL pairs for STEB's 8 register features, a stated list of the release's feature values: "
+                          "formal, polite, offensive, sarcasm, positive, humor, certain, complex (each vs. its absence).",
               size="8 features x 200 pairings cap (100 pairs per feature in the release)", classes=8, **synth),
-        _spec("StylePTB", read=styleptb.read_styleptb, budget=50, obtain=styleptb.OBTAIN, layout=styleptb.LAYOUT,
+        _spec("StylePTB", read=styleptb.read_styleptb, budget=styleptb.BUDGET, obtain=styleptb.OBTAIN, layout=styleptb.LAYOUT,
               category="linguistic-feature",
-              description="StylePTB single transformations (15 meaning-preserving ones; tokenised text as released): "
-                          "align (source, target) pairs within a transformation.",
-              citation="Yiwei Lyu, Paul Pu Liang, Hai Pham, Eduard Hovy, Barnabas Poczos, Ruslan Salakhutdinov and "
-                       "Louis-Philippe Morency. 2021. StylePTB: A Compositional Benchmark for Fine-grained Controllable "
-                       "Text Style Transfer. In Proceedings of NAACL-HLT 2021.",
-              license="CC BY 4.0 annotations over Penn Treebank text (LDC licence)", homepage="https://github.com/lvyiwei1/StylePTB",
-              size="15 transformations x 50 pairings cap (STEB's catalogue lists 14 classes; which one it drops is not stated)",
+              description="StylePTB single transformations as STEB reads them: the 21 codes minus the antonym (NAR, AAR, VAR) and "
+                          "WordNet synonym (NSR, ASR, VSR) replacements, train+valid+test combined, tokenised text as released; "
+                          "a transformation with fewer pairs than the budget (PBF) is left out: align (source, target) pairs "
+                          "within a transformation.",
+              citation=citations.STYLEPTB,
+              license="CC BY 4.0 annotations over Penn Treebank text", homepage="https://github.com/lvyiwei1/StylePTB",
+              size="14 transformations x 50 pairings cap (15 kept codes; PBF, 7 pairs, is below the minimum class size of 50)",
               classes=14,
-              options={"split": "train|valid|test", "transfers": "comma list of 3-letter codes"}),
+              options={"split": "all (default) or a comma list of train, valid, test", "transfers": "comma list of 3-letter codes",
+                       "min_pairs": "minimum distinct pairs per transformation (default: per_class, 50)"}),
         _spec("parallel_shakespeare", read=line_pairs.read_shakespeare, budget=400, obtain=line_pairs.SHAKESPEARE["obtain"],
               layout=line_pairs.SHAKESPEARE["layout"], category="time",
-              description="Shakespeare's original lines vs their modern English rewrites.",
-              citation="Wei Xu, Alan Ritter, Bill Dolan, Ralph Grishman and Colin Cherry. 2012. Paraphrasing for Style. "
-                       "In Proceedings of COLING 2012. Splits: Harsh Jhamtani et al. 2017, Shakespearizing Modern Language "
-                       "Using Copy-Enriched Sequence-to-Sequence Models.",
-              license="research use (Sparknotes / eNotes modern translations)",
-              homepage="https://github.com/harsh19/Shakespearizing-Modern-English", size="400 pairings (test split: 1,462 line pairs)",
+              description="Shakespeare's original lines vs their modern English rewrites (all 17 plays of Xu et al.'s release).",
+              citation=citations.XU_SHAKESPEARE,
+              license="no licence stated; modern side from SparkNotes (research use)",
+              homepage="https://github.com/cocoxu/Shakespeare",
+              size="400 pairings cap (17 plays, 21,079 line pairs; 19,746 after dropping the 1,333 left unchanged)",
               classes=1,
-              options={"split": "train|valid|test"}),
+              options={"plays": "comma list of play names (default: the release's plays_list)",
+                       "keep_unchanged": "true/false (default false: a pair whose modern side equals the original is dropped)",
+                       "split": "train|valid|test: read harsh19's split files instead"}),
         _spec("OneStopEnglishCorpus", read=onestop.read_onestop, budget=600, obtain=onestop.OBTAIN, layout=onestop.LAYOUT,
               category="register",
               description="OneStopEnglish articles at elementary, intermediate and advanced level: 3-element ordered sets.",
-              citation="Sowmya Vajjala and Ivana Lucic. 2018. OneStopEnglish corpus: A new corpus for automatic readability "
-                       "assessment and text simplification. In Proceedings of the BEA Workshop 2018.",
+              citation=citations.ONESTOP,
               license="CC BY-SA 4.0", homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
               size="189 articles x 3 levels (600 pairings cap)", classes=1),
         _spec("ASSET", read=line_pairs.read_asset, budget=400, obtain=line_pairs.ASSET["obtain"], layout=line_pairs.ASSET["layout"],
               category="register",
               description="ASSET: each source sentence vs one of its 10 simplifications, drawn with the run seed.",
-              citation="Fernando Alva-Manchego, Louis Martin, Antoine Bordes, Carolina Scarton, Benoit Sagot and Lucia Specia. "
-                       "2020. ASSET: A Dataset for Tuning and Evaluation of Sentence Simplification Models with Multiple "
-                       "Rewriting Transformations. In Proceedings of ACL 2020.",
+              citation=citations.ASSET,
               license="CC BY-NC 4.0", homepage="https://github.com/facebookresearch/asset",
               size="400 pairings cap over validation + test (2,359 sources; the test split alone has 359)", classes=1,
               options={"split": "comma list of valid,test (default both)"}),
         _spec("graded_formality", read=graded.read_graded_formality, budget=1000, obtain=graded.GRADED["obtain"],
               layout=graded.GRADED["layout"], category="register",
               description="Five-level graded formality paraphrase sets: 5-element ordered sets (informal -> formal).",
-              citation="As used in STEB (Rivera Soto, Wegmann and Aggazzotti): graded formality paraphrase sets.",
+              citation=citations.STEB_PAPER,
               license="see the release", homepage="", size="2 classes x 1,000 pairings cap", classes=2,
               options={"file": "file name", "level_columns": "comma list", "class_column": "column name"}),
         _spec("twitter_aave_sae", read=line_pairs.read_twitter_aae, budget=400, obtain=line_pairs.TWITTER_AAE["obtain"],
               layout=line_pairs.TWITTER_AAE["layout"], category="dialect",
               description="African-American English tweets vs their Standard American English rewrites.",
-              citation="Sophie Groenwold, Lily Ou, Aesha Parekh, Samhita Honnavalli, Sharon Levy, Diba Mirza and William Yang "
-                       "Wang. 2020. Investigating African-American Vernacular English in Transformer-Based Text Generation. "
-                       "In Proceedings of EMNLP 2020.",
+              citation=citations.GROENWOLD_AAE,
               license="research use (Twitter content)", homepage="https://github.com/sophiegroenwold/AAVE_SAE_dataset",
               size="400 pairings cap (2,019 pairs in the EMNLP 2020 supplementary archive)", classes=1,
               options={"aae_file": "file name", "sae_file": "file name"}),

@@ -1,18 +1,30 @@
-"""SynthSTEL (Patel et al., 2024, StyleDistance): GPT-4 paraphrase pairs that differ in one of 40 style features.
+"""SynthSTEL (Patel et al., 2025, StyleDistance): GPT-4 paraphrase pairs that differ in one of 40 style features.
 
 Release (Hugging Face ``StyleDistance/synthstel``, MIT): ``data/train-*.parquet`` (3,600 rows) and
 ``data/test-*.parquet`` (400 rows) with columns ``positive`` (the text showing the feature), ``negative``
-(the same content without it), ``feature`` and ``feature_clean`` (the feature's name). 100 pairs per feature.
+(the same content without it), ``feature`` (the contrast as "presence / absence", e.g. ``polite /
+impolite``) and ``feature_clean`` (a readable name). 100 pairs per feature over train + test.
 
-Each row is one parallel item on the axis (without feature, with feature); the class is the feature.
-STEB splits the 40 features into register (8) and linguistic-feature (32) datasets. The release does
-not mark which is which, so register features are chosen by name: ``register_features`` (option,
-comma-separated exact names) or, by default, names containing one of :data:`REGISTER_KEYWORDS`; the
-resulting split is recorded in the bundle info so it can be checked.
+Each row is one parallel item on the axis (without feature, with feature). The class is the ``feature``
+column: it has the release's 40 distinct values, while ``feature_clean`` has 38 (it folds three
+self-focused contrasts -- vs. inclusive, vs. you-focused, vs. third person -- into one name), so only
+``feature`` gives STEB Table 15's 8 register + 32 linguistic-feature classes. Both splits are read
+(option ``splits`` picks one).
+
+The release does not mark which features are register features, so they are a stated list,
+:data:`REGISTER_FEATURES`: the eight ``feature`` values STEB's own loader (rrivera1849/STEB,
+``steb/loaders/synthstel.py``) treats as register -- formality, politeness, offensive language, sarcasm,
+positive sentiment, humour, certain tone and complex-vs-simple (the counterpart of STEL's simplicity
+dimension). They are matched exactly (case and spacing aside) against ``feature`` -- never by
+substring, so e.g. a slang feature whose name contains "formal" is not taken for formality. The option
+``register_features`` (comma list of exact ``feature`` or ``feature_clean`` names) replaces the list.
+The split read, the register/linguistic classes found and any stated feature the release lacks are
+recorded in the bundle info (and warned about), so the class count can be checked against Table 15.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +34,43 @@ from steb_core.parallel import ParallelItem
 
 from .common import option_list
 
-__all__ = ["read_synthstel", "REGISTER_KEYWORDS", "OBTAIN", "LAYOUT"]
+__all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION",
+           "OBTAIN", "LAYOUT"]
 
-REGISTER_KEYWORDS = ("formal", "polite", "offensive", "profan", "vulgar", "slang", "colloquial", "jargon")
+#: STEB's eight register features of SynthSTEL, as values of the release's ``feature`` column (STEB's loader
+#: lower-cases them; matching here ignores case and spacing). Every other feature is a linguistic feature.
+REGISTER_FEATURES: tuple[str, ...] = (
+    "formal / informal",
+    "polite / impolite",
+    "offensive / non-offensive",
+    "with sarcasm / without sarcasm",
+    "positive / negative",
+    "with humor / without humor",
+    "certain / uncertain",
+    "complex / simple",
+)
+#: The column that names the class (40 values; ``feature_clean`` has 38, see the module docstring).
+CLASS_COLUMN = "feature"
 HUB_ID = "StyleDistance/synthstel"
-OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset --local-dir "
-          "DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache filled by datasets.load_dataset")
+#: The hub revision steb pins: commit 654e12a "Upload dataset", holding data/train-00000-of-00001.parquet (513 kB) and
+#: data/test-00000-of-00001.parquet (61.5 kB) -- the sizes the data folder of main still has (checked on the hub's
+#: file listings; the later commits on main edit README.md).
+HUB_REVISION = "654e12a58f3805963e6282ee45619b61a5029877"
+OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset --revision "
+          f"{HUB_REVISION} --local-dir DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache "
+          "filled by datasets.load_dataset")
 LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, negative, "
           "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID)
 COLUMNS = ("positive", "negative", "feature")
 
 
-def _is_register(name: str, chosen: tuple[str, ...] | None) -> bool:
-    if chosen is not None:
-        return name in chosen
-    lowered = name.lower()
-    return any(k in lowered for k in REGISTER_KEYWORDS)
+def _norm(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _register_names(chosen: tuple[str, ...] | None) -> dict[str, str]:
+    """normalised name -> the stated name it matches: the option's names (either column) or the stated list."""
+    return {_norm(n): n for n in (chosen if chosen is not None else REGISTER_FEATURES)}
 
 
 def _read_rows(path: Path) -> list[dict[str, Any]]:
@@ -73,26 +106,43 @@ def make_synthstel_reader(register: bool):
     def read(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
         splits = option_list(ctx, "splits", ("train", "test"))
         chosen = option_list(ctx, "register_features", ()) or None
+        names = _register_names(chosen)
+        # the stated list names ``feature`` values; the option may name either column
+        match_columns = (CLASS_COLUMN, "feature_clean") if chosen else (CLASS_COLUMN,)
         items: list[ParallelItem] = []
         register_names: set[str] = set()
         feature_names: set[str] = set()
+        matched: set[str] = set()
         files = sorted(p for s in splits for p in [*root.glob(f"data/{s}-*.parquet"), *root.glob(f"{s}-*.parquet")])
         sources = [(path, path.name, _read_rows(path)) for path in files] if files else _hub_rows(ctx, root, splits)
         for path, name_of_file, rows in sources:
             for i, row in enumerate(rows, start=1):
-                name = row.get("feature_clean") or row.get("feature")
                 for col in ("positive", "negative"):
                     if not isinstance(row.get(col), str) or not row[col].strip():
                         raise DataValidationError("is empty or not text", path=path, record=f"row {i}", field=col, expected="a text")
+                name = row.get(CLASS_COLUMN)
                 if not isinstance(name, str) or not name.strip():
-                    raise DataValidationError("is empty", path=path, record=f"row {i}", field="feature", expected="a feature name")
-                is_reg = _is_register(name, chosen)
+                    raise DataValidationError("is empty", path=path, record=f"row {i}", field=CLASS_COLUMN,
+                                              expected="a feature name (the class)")
+                name = " ".join(name.split())
+                hits = {names[_norm(row[c])] for c in match_columns if isinstance(row.get(c), str) and _norm(row[c]) in names}
+                matched |= hits
+                is_reg = bool(hits)
                 (register_names if is_reg else feature_names).add(name)
                 if is_reg == register:
                     items.append(ParallelItem((row["negative"], row["positive"]), id=f"{name_of_file}:{i}", style_type=name, source=str(path)))
+        stated = list(chosen) if chosen else list(REGISTER_FEATURES)
+        not_found = [c for c in stated if c not in matched]
+        if not_found:
+            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under {root}; "
+                          f"its features are {sorted(register_names | feature_names)} (option register_features names them exactly)",
+                          stacklevel=2)
         info = {"files": [name for _, name, _ in sources], "axis": ["without feature", "with feature"],
+                "class_column": CLASS_COLUMN, "features_in_release": len(register_names | feature_names),
                 "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
-                "register_selection": "option register_features" if chosen else f"name contains one of {list(REGISTER_KEYWORDS)}"}
+                "register_selection": "option register_features (exact feature / feature_clean names)" if chosen
+                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's loader)",
+                "register_features_not_found": not_found}
         return items, info
 
     return read

@@ -99,17 +99,27 @@ def test_gyafc_missing(tmp_path):
 
 # ------------------------------------------------------------------ SynthSTEL
 
-def make_synthstel(root: Path, features: dict[str, int], bad_row: int | None = None) -> Path:
+#: (feature, feature_clean) as the release spells them: "presence / absence" and a readable name
+FORMALITY = ("Formal / Informal", "Formality")
+POLITENESS = ("Polite / Impolite", "Politeness")
+HUMOR = ("With Humor / Without Humor", "Incorporation of Humor")
+SLANG = ("Informal slang / Standard language", "Usage of Informal Slang")  # contains "formal": must not be register
+#: two contrasts the release's feature_clean folds into one name (40 feature values, 38 feature_clean names)
+SELF_INCLUSIVE = ("Self-focused / Inclusive", "Usage of Self-Focused Perspective or Words")
+SELF_YOU = ("Self-focused / You-focused", "Usage of Self-Focused Perspective or Words")
+
+
+def make_synthstel(root: Path, features: dict[tuple[str, str], int], bad_row: int | None = None) -> Path:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     rows = {"positive": [], "negative": [], "feature": [], "feature_clean": []}
-    for feature, n in features.items():
+    for k, ((feature, clean), n) in enumerate(features.items()):
         for i in range(n):
-            rows["positive"].append(f"WITH {feature} {i}")
-            rows["negative"].append(f"without {feature} {i}")
-            rows["feature"].append(f"Uses {feature}")
-            rows["feature_clean"].append(feature)
+            rows["positive"].append(f"WITH f{k} {i}")
+            rows["negative"].append(f"without f{k} {i}")
+            rows["feature"].append(feature)
+            rows["feature_clean"].append(clean)
     if bad_row is not None:
         rows["negative"][bad_row] = ""
     (root / "data").mkdir(parents=True, exist_ok=True)
@@ -119,22 +129,43 @@ def make_synthstel(root: Path, features: dict[str, int], bad_row: int | None = N
     return root
 
 
-def test_synthstel_register_feature_split(tmp_path):
-    make_synthstel(tmp_path, {"formal": 4, "polite": 4, "contractions": 4, "emojis": 4})
-    reg = load("SynthSTEL_register", tmp_path)
-    feat = load("SynthSTEL_feature", tmp_path)
-    assert {g.style_type for g in reg.order_groups} == {"formal", "polite"}
-    assert {g.style_type for g in feat.order_groups} == {"contractions", "emojis"}
-    assert reg.info["register_features"] == ["formal", "polite"]
+def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
+    """Register features are the stated ``feature`` values, matched exactly (case aside): a slang feature whose name
+    contains "formal" stays a linguistic feature; the class is ``feature``, so two contrasts that share one
+    feature_clean name stay two classes; stated features the release lacks are reported, not silently dropped."""
+    make_synthstel(tmp_path, {FORMALITY: 4, ("polite / impolite", "Politeness"): 4, HUMOR: 4, SLANG: 4,
+                              SELF_INCLUSIVE: 3, SELF_YOU: 3})
+    with pytest.warns(UserWarning, match="offensive / non-offensive"):
+        reg = load("SynthSTEL_register", tmp_path)
+    with pytest.warns(UserWarning):
+        feat = load("SynthSTEL_feature", tmp_path)
+    assert {g.style_type for g in reg.order_groups} == {"Formal / Informal", "polite / impolite", "With Humor / Without Humor"}
+    assert {g.style_type for g in feat.order_groups} == {"Informal slang / Standard language", "Self-focused / Inclusive",
+                                                         "Self-focused / You-focused"}
+    assert reg.info["register_features"] == ["Formal / Informal", "With Humor / Without Humor", "polite / impolite"]
+    assert reg.info["class_column"] == "feature" and reg.info["features_in_release"] == 6
+    assert reg.info["register_features_not_found"] == ["offensive / non-offensive", "with sarcasm / without sarcasm",
+                                                       "positive / negative", "certain / uncertain", "complex / simple"]
+    assert reg.info["parallel_items"] == 12 and feat.info["parallel_items"] == 10  # 4+4+4 and 4+3+3 pairs
     style = lambda t: t.split()[0]  # noqa: E731
     content = lambda t: tuple(t.split()[1:])  # noqa: E731
     assert_aligned(reg.order_groups + feat.order_groups, style, content)
-    chosen = load("SynthSTEL_register", tmp_path, register_features="emojis")
-    assert {g.style_type for g in chosen.order_groups} == {"emojis"}
+    chosen = load("SynthSTEL_register", tmp_path, register_features="Incorporation of Humor")  # a feature_clean name
+    assert {g.style_type for g in chosen.order_groups} == {"With Humor / Without Humor"}
+    assert chosen.info["register_features_not_found"] == []
+
+
+def test_synthstel_register_list_is_the_eight_feature_values_steb_names():
+    """The stated list, written out by hand from STEB's own loader (rrivera1849/STEB steb/loaders/synthstel.py)."""
+    from steb_datasets_parallel.synthstel import REGISTER_FEATURES
+
+    assert sorted(REGISTER_FEATURES) == sorted([
+        "formal / informal", "polite / impolite", "offensive / non-offensive", "with sarcasm / without sarcasm",
+        "positive / negative", "with humor / without humor", "certain / uncertain", "complex / simple"])
 
 
 def test_synthstel_empty_text(tmp_path):
-    make_synthstel(tmp_path, {"formal": 4}, bad_row=1)
+    make_synthstel(tmp_path, {FORMALITY: 4}, bad_row=1)
     with pytest.raises(DataValidationError) as err:
         load("SynthSTEL_register", tmp_path)
     assert err.value.path.endswith("train-00000-of-00001.parquet") and err.value.record == "row 2" and err.value.field == "negative"
@@ -142,18 +173,43 @@ def test_synthstel_empty_text(tmp_path):
 
 # ------------------------------------------------------------------ StylePTB
 
-def make_styleptb(root: Path) -> Path:
+def make_styleptb(root: Path, n: int = 20) -> Path:
+    """Checkout folders <CODE>/{train,valid,test}.tsv: train n, valid 2, test 3 pairs per code."""
     for code in ("TFU", "ATP", "NAR"):
-        write(root / code / "test.tsv", [f"src {code} {i} 's\ttgt {code} {i} 's" for i in range(5)])
+        for split, k in (("train", n), ("valid", 2), ("test", 3)):
+            write(root / code / f"{split}.tsv", [f"src {code} {split}{i} 's\ttgt {code} {split}{i} 's" for i in range(k)])
     return root
 
 
-def test_styleptb_kept_transfers_and_tokens_as_released(tmp_path):
-    bundle = load("StylePTB", make_styleptb(tmp_path))
+def test_styleptb_kept_transfers_splits_combined_and_tokens_as_released(tmp_path):
+    bundle = load("StylePTB", make_styleptb(tmp_path, n=45))  # 45 + 2 + 3 = 50 pairs per code: exactly the minimum
     assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP"}  # NAR (antonyms) is not kept
+    assert bundle.info["parallel_items"] == 100 and bundle.info["splits"] == ["train", "valid", "test"]
+    assert bundle.info["pairs_per_transfer"]["TFU"] == 50 and "NAR" not in bundle.info["pairs_per_transfer"]
+    assert len(bundle.order_groups) == 2 * 50 * 2  # 2 codes x 50 pairings x (plain + distractor)
     assert all(t.endswith(" 's") for g in bundle.order_groups for t in g.alternatives)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[2])
     assert "NAR" not in bundle.info["transfers"] and len(bundle.info["missing_transfers"]) == 13
+
+
+def test_styleptb_class_below_the_minimum_size_is_left_out_and_named(tmp_path):
+    make_styleptb(tmp_path, n=45)
+    write(tmp_path / "ATP" / "train.tsv", [f"src ATP train{i}\ttgt ATP train{i}" for i in range(44)])  # 49 pairs
+    bundle = load("StylePTB", tmp_path)
+    assert {g.style_type for g in bundle.order_groups} == {"TFU"}
+    assert bundle.info["left_out_below_min_pairs"] == {"ATP": 49} and "50 distinct pairs" in bundle.info["class_rule"]
+    assert {g.style_type for g in load("StylePTB", tmp_path, min_pairs=49).order_groups} == {"TFU", "ATP"}
+    test_only = load("StylePTB", tmp_path, split="test", min_pairs=2)
+    assert test_only.info["parallel_items"] == 6 and {t.split()[2] for g in test_only.order_groups for t in g.anchors} <= {"test0", "test1", "test2"}
+    with pytest.raises(DatasetNotFoundError, match="min_pairs"):
+        load("StylePTB", tmp_path, split="test")
+
+
+def test_styleptb_kept_codes_are_the_21_minus_antonyms_and_synonyms():
+    from steb_datasets_parallel.styleptb import ALL_TRANSFERS, KEPT_TRANSFERS
+
+    assert len(ALL_TRANSFERS) == 21 and len(KEPT_TRANSFERS) == 15
+    assert set(KEPT_TRANSFERS) == {"IAD", "AEM", "VEM", "ARR", "PPR", "SBR", "MFS", "LFS", "TFU", "TPA", "TPR", "PTA", "ATP", "PFB", "PBF"}
 
 
 def test_styleptb_line_without_tab(tmp_path):
@@ -173,6 +229,20 @@ def test_shakespeare(tmp_path):
     assert bundle.info["parallel_items"] == 6 and bundle.order_groups and all(g.distractor is None for g in bundle.order_groups)
     assert all(g.anchors[0].startswith("thou") for g in bundle.order_groups)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
+
+
+def test_shakespeare_unchanged_pairs_are_dropped_as_steb_does(tmp_path):
+    """A pair whose modern side is the original again (case and spacing aside) has no style difference: dropped
+    (STEB's loader does the same; 1,333 of the release's 21,079 pairs), counted in the info; keep_unchanged keeps it."""
+    merged = tmp_path / "data" / "align" / "plays" / "merged"
+    write(merged / "hamlet_original.snt.aligned", ["thou art 0", "Exeunt .", "thou art 2", "Good  night", "thou art 4"])
+    write(merged / "hamlet_modern.snt.aligned", ["you are 0", "exeunt .", "you are 2", "good night", "you are 4"])
+    bundle = load("parallel_shakespeare", tmp_path, distractors=False)
+    assert bundle.info["parallel_items"] == 3 and bundle.info["unchanged_pairs_dropped"] == 2
+    assert bundle.info["line_pairs_per_play"] == {"hamlet": 5}
+    assert all("exeunt" not in t.lower() and "night" not in t.lower() for g in bundle.order_groups for t in g.anchors)
+    kept = load("parallel_shakespeare", tmp_path, distractors=False, keep_unchanged="true")
+    assert kept.info["parallel_items"] == 5 and kept.info["unchanged_pairs_dropped"] == 0
 
 
 def test_shakespeare_empty_line(tmp_path):
@@ -375,27 +445,36 @@ def test_twitter_aae_github_repository_alone_says_where_the_aae_side_is(tmp_path
     assert "2020.emnlp-main.473" in SPECS["twitter_aave_sae"].obtain
 
 
-def test_styleptb_reads_fulldata_as_cloned_with_the_checkout_split(tmp_path):
+def test_styleptb_reads_fulldata_as_cloned_all_splits_and_the_minimum_class_size(tmp_path):
     """The clone holds fulldata.h16: triples of a numbered code line (``TFU17``), the source and the target (PTB
-    tokens, lower case); the split follows single_transform_checkout.py."""
+    tokens, lower case). STEB combines all splits and leaves out a code below 50 pairs (PBF: 7 in the release)."""
     lines = []
     k = 0
-    for code, n in (("TFU", 40), ("NAR", 3), ("ATP", 60)):
+    counts = (("TFU", 60), ("NAR", 70), ("NSR", 80), ("ATP", 55), ("PBF", 7), ("IAD", 50), ("ARR", 49))
+    for code, n in counts:
         for i in range(n):
             lines += [f"{code}{k}", f"src {code} {i} 's", f"tgt {code} {i} 's"]
             k += 1
     write(tmp_path / "fulldata.h16", lines)
     bundle = load("StylePTB", tmp_path)
     assert bundle.info["read_from"] == "fulldata.h16"
-    assert bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 40 and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
-    ids = {g.style_type for g in bundle.order_groups}
-    assert ids == {"TFU", "ATP"}
-    # TFU: 40 pairs -> valid = the first 2, test = pairs 2..3 (0-based); ATP: 60 -> valid 0..2, test 3..5
-    test_contents = {t.split()[2] for g in bundle.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)}
-    assert test_contents == {"2", "3"}
-    assert {t.split()[2] for g in bundle.order_groups if g.style_type == "ATP" for t in (*g.anchors, *g.alternatives)} == {"3", "4", "5"}
-    valid = load("StylePTB", tmp_path, split="valid")
-    assert {t.split()[2] for g in valid.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)} == {"0", "1"}
+    assert bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 60 and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
+    assert "NSR" not in bundle.info["pairs_per_transfer_all_splits"]  # WordNet synonyms: dropped by STEB
+    assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP", "IAD"}
+    assert bundle.info["left_out_below_min_pairs"] == {"PBF": 7, "ARR": 49}
+    assert bundle.info["parallel_items"] == 60 + 55 + 50
+    assert len(bundle.order_groups) == 3 * 50 * 2
+    # every pair index of TFU can appear (train+valid+test), not only the checkout's test slice 3..5
+    seen = {t.split()[2] for g in bundle.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)}
+    assert len(seen) > 6
+    # split=test follows single_transform_checkout.py: TFU 60 -> valid 0..2, test 3..5; ATP 55 -> valid 0..1, test 2..4
+    test = load("StylePTB", tmp_path, split="test", min_pairs=2)
+    by_code = {c: {t.split()[2] for g in test.order_groups if g.style_type == c for t in (*g.anchors, *g.alternatives)}
+               for c in ("TFU", "ATP")}
+    assert by_code == {"TFU": {"3", "4", "5"}, "ATP": {"2", "3", "4"}}
+    assert test.info["left_out_below_min_pairs"] == {"PBF": 1}  # PBF 7: valid 0, test 1
+    valid = load("StylePTB", tmp_path, split="valid", min_pairs=2)
+    assert {t.split()[2] for g in valid.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)} == {"0", "1", "2"}
 
 
 @pytest.mark.realdata
@@ -427,19 +506,20 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     """Issue 16: hub releases load from a datasets.save_to_disk folder and from the local hub cache too."""
     datasets = pytest.importorskip("datasets")
     rows = {"positive": [], "negative": [], "feature": [], "feature_clean": []}
-    for feature in ("formal", "emojis"):
+    for feature, clean in (FORMALITY, ("With emojis / Without emojis", "Usage of Emojis")):
         for i in range(4):
-            rows["positive"].append(f"WITH {feature} {i}")
-            rows["negative"].append(f"without {feature} {i}")
-            rows["feature"].append(f"Uses {feature}")
-            rows["feature_clean"].append(feature)
+            rows["positive"].append(f"WITH {clean} {i}")
+            rows["negative"].append(f"without {clean} {i}")
+            rows["feature"].append(feature)
+            rows["feature_clean"].append(clean)
     half = {k: v[::2] for k, v in rows.items()}
     rest = {k: v[1::2] for k, v in rows.items()}
     datasets.DatasetDict({"train": datasets.Dataset.from_dict(half), "test": datasets.Dataset.from_dict(rest)}).save_to_disk(
         str(tmp_path / "data" / "SynthSTEL"))
     name = "SynthSTEL_register"
-    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data")))
-    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"formal"}
+    with pytest.warns(UserWarning, match="sarcasm"):
+        bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data")))
+    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"Formal / Informal"}
     # the hub cache: datasets--StyleDistance--synthstel/snapshots/<rev>/data/{train,test}-*.parquet, refs/main -> <rev>
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -452,8 +532,9 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     (cache / "datasets--StyleDistance--synthstel" / "refs").mkdir()
     (cache / "datasets--StyleDistance--synthstel" / "refs" / "main").write_text("abc123", encoding="utf-8")
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
-    cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature"))
-    assert {g.style_type for g in cached.order_groups} == {"emojis"}
+    with pytest.warns(UserWarning):
+        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature"))
+    assert {g.style_type for g in cached.order_groups} == {"With emojis / Without emojis"}
 
 
 def test_asset_hub_copy_validation_and_test(tmp_path):
@@ -500,3 +581,25 @@ def test_shakespeare_from_a_cocoxu_clone(tmp_path):
     (merged / "lear_modern.snt.aligned").unlink()
     with pytest.raises(DataValidationError, match="no modern counterpart"):
         load("parallel_shakespeare", tmp_path)
+
+
+def test_shakespeare_default_is_every_play_of_the_plays_list(tmp_path):
+    """STEB §C: all plays of cocoxu/Shakespeare (data/align/plays_list names them; 17 in the release); harsh19's
+    split files are read only when asked for with option split."""
+    merged = tmp_path / "data" / "align" / "plays" / "merged"
+    plays = {"hamlet": 4, "lear": 3, "msnd": 2}
+    for play, n in plays.items():
+        write(merged / f"{play}_original.snt.aligned", [f"thou {play} {i}" for i in range(n)])
+        write(merged / f"{play}_modern.snt.aligned", [f"you {play} {i}" for i in range(n)])
+    write(tmp_path / "data" / "align" / "plays_list", list(plays))
+    write(tmp_path / "data" / "test.original.nltktok", [f"thou harsh {i}" for i in range(5)])
+    write(tmp_path / "data" / "test.modern.nltktok", [f"you harsh {i}" for i in range(5)])
+    bundle = load("parallel_shakespeare", tmp_path)
+    assert bundle.info["parallel_items"] == 9 and bundle.info["plays_from"] == "data/align/plays_list"
+    assert bundle.info["line_pairs_per_play"] == plays and bundle.info["release"] == "cocoxu/Shakespeare clone"
+    harsh = load("parallel_shakespeare", tmp_path, split="test")
+    assert harsh.info["parallel_items"] == 5 and harsh.info["release"].startswith("harsh19 test split")
+    write(tmp_path / "data" / "align" / "plays_list", [*plays, "tempest"])
+    with pytest.raises(DataValidationError, match="tempest is listed in data/align/plays_list") as err:
+        load("parallel_shakespeare", tmp_path)
+    assert err.value.path.endswith("tempest_original.snt.aligned")

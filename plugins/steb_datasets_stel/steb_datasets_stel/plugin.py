@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from steb_core import DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
+from steb_core import DataSource, DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
 
 from steb_core.parallel import order_groups_from_parallel, parse_budget
 
@@ -49,7 +49,8 @@ STEL_CITATION = """@inproceedings{wegmann2021stel,
   booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
   year = {2021},
   pages = {7109--7130},
-  url = {https://github.com/nlpsoc/STEL},
+  doi = {10.18653/v1/2021.emnlp-main.569},
+  url = {https://aclanthology.org/2021.emnlp-main.569},
 }"""
 #: STEL-or-Content is built on STEL: both works are cited, each once (``steb cite`` keys entries by work)
 OC_CITATION = """@inproceedings{wegmann2022same,
@@ -58,6 +59,8 @@ OC_CITATION = """@inproceedings{wegmann2022same,
   booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP (RepL4NLP)},
   year = {2022},
   pages = {249--268},
+  doi = {10.18653/v1/2022.repl4nlp-1.26},
+  url = {https://aclanthology.org/2022.repl4nlp-1.26},
 }
 """ + STEL_CITATION
 OBTAIN = (
@@ -70,6 +73,32 @@ LAYOUT = (
     "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at any folder "
     "that holds these .tsv files (flat or in dimensions/ and characteristics/)"
 )
+#: The public release, pinned: the commit /work/shared/data/README.md's STEL sample comes from; the clone lands in
+#: ``<data-dir>/STEL`` (shared by all six datasets), where the loader finds Data/STEL/**/quad*.tsv.
+STEL_COMMIT = "e52f0521df53bd57c9ecafda16e7f2d6966a9993"
+STEL_FILES = (
+    "Data/STEL/dimensions/quad_stel-dimension_formal-100_sample.tsv",
+    "Data/STEL/dimensions/quad_stel-dimension_simple-100_sample.tsv",
+    "Data/STEL/characteristics/quad_questions_char_contraction.tsv",
+    "Data/STEL/characteristics/quad_questions_char_substitution.tsv",
+    "Data/STEL/characteristics/quad_questions_char_emotives.tsv",
+    "Data/STEL/characteristics/quad_questions_em-subj-pronoun_100.tsv",
+    "LICENSE",
+)
+STEL_GIT = DataSource(kind="git", url="https://github.com/nlpsoc/STEL", revision=STEL_COMMIT, files=STEL_FILES, target="STEL",
+                      licence="MIT")
+#: The full formality/simplicity dimension file is not public (its formal side derives from GYAFC). Optional: without it
+#: the register datasets draw their 392 pairings per dimension from the public 100-instance samples (~196 sentence
+#: pairs each) instead of the paper's 815 instances per dimension.
+STEL_FULL_DIMENSIONS = DataSource(
+    kind="manual", url="https://github.com/nlpsoc/STEL", target="STEL", accept=True,
+    licence="GYAFC terms (research only, on request; Yahoo! Answers L6)",
+    instructions=("optional, for the paper's full population (815 instances per dimension instead of the public "
+                  "100-instance samples): obtain GYAFC access first (e-mail gyafc.dataset@gmail.com, see "
+                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per the "
+                  "STEL paper) for _quad_stel-dimensions_formal-815_complex-815.tsv and save it as "
+                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples beside "
+                  "it are then read once (their IDs repeat inside the full file)."))
 REGISTER_BUDGET = 392
 FEATURE_BUDGET = 200
 
@@ -195,6 +224,7 @@ def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, 
         homepage="https://github.com/nlpsoc/STEL",
         size=size,
         expected=expected or {},
+        sources=(STEL_GIT, STEL_FULL_DIMENSIONS) if register else (STEL_GIT,),
         extra={"layout": LAYOUT, "options": {"per_class": "int or 'all'", **(options or {}),
                                              **({} if register else {"style_types": "comma list or 'all'"})}},
     )
