@@ -1,4 +1,4 @@
-"""Folder-per-problem authorship verification (PAN13, PAN14, PAN15, the Enron AV corpus).
+"""Folder-per-problem authorship verification (PAN13, PAN14, PAN15; Enron in PAN-style folders with ``layout=pan``).
 
 Layout: one folder per problem (``EN001/known01.txt ... known05.txt, unknown.txt``) and a
 ``truth.txt`` beside the problem folders with lines ``PROBLEM Y|N``. The known texts of a problem are
@@ -33,6 +33,9 @@ class AVFolderSource:
     prefixes: tuple[str, ...] = ()
     release: str = "PAN authorship verification"
     edition: str = ""  # official release folder prefix (pan13, pan14, pan15, enron)
+    #: PAN14 ships two test corpora with the same problem ids (EE001 ...) in one archive: when set, only
+    #: truth.txt files under a folder whose name carries this token (``corpus1``/``corpus2``) are read.
+    corpus: str = ""
 
     def layout(self) -> str:
         ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
@@ -66,7 +69,7 @@ def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
 def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> DatasetBundle:
     """Every matching problem of every ``truth.txt`` under the data folder, as one predefined pair each."""
     root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification", "") if source.edition == "enron" else ("verification",))
-    truth_files = sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4)
+    truth_files = _of_corpus(sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4), root, source.corpus)
     if not truth_files:
         ctx.require_file("truth.txt", obtain, source.layout())  # raises the standard "missing file" error
     pairs: list[TextPair] = []
@@ -112,6 +115,23 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             "pairing": "known texts joined with a blank line vs the unknown text",
         },
     )
+
+
+def _corpus_tokens(path: Path, root: Path) -> set[str]:
+    """The ``corpusN`` tokens in the folder names between ``root`` and a truth file."""
+    parts = path.relative_to(root).parts[:-1]
+    return {t for part in parts for t in re.split(r"[^a-z0-9]+", part.lower()) if re.fullmatch(r"corpus\d+", t)}
+
+
+def _of_corpus(truth_files: list[Path], root: Path, corpus: str) -> list[Path]:
+    """The truth files of one test corpus when the folders name their corpus; all of them when none does.
+
+    Why: a user who keeps one corpus under the dataset's own folder (names without ``corpusN``) must
+    still be served, while a full PAN14 release (both corpora, same problem ids) must never be mixed.
+    """
+    if not corpus or not any(_corpus_tokens(p, root) for p in truth_files):
+        return truth_files
+    return [p for p in truth_files if corpus in _corpus_tokens(p, root)]
 
 
 def _has_texts(folder: Path) -> bool:

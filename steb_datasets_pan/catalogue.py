@@ -9,6 +9,8 @@ score and sit in ``steb-multilingual``; everything is also in ``pan``. The (data
 ``suite_tasks``), and ``expected`` repeats the catalogue's classes / per class / texts for ``steb data check``.
 Every loader also finds its release under PAN's official folder name beside ``<data-dir>/<dataset name>``
 (``pan26-style-change-smoketest/``, ``pan23-multi-author-analysis-dataset1/`` ...) or in a pan-code clone.
+Sources (the Zenodo record, Mendeley page or commit each release comes from) and BibTeX live in
+``releases.py``; the Enron corpus is read from Halvani's Mendeley release (``enron.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from steb_core import DatasetSpec
 from .attribution import AttributionSource, load_attribution
 from .av_folders import AVFolderSource, load_av_folders
 from .av_jsonl import AVJsonlSource, load_av_jsonl
+from .enron import EnronSource, load_enron
 from .generative import GenerativeSource, load_generative
+from .releases import ENRON_BIBTEX, bibtex_for, sources_for
 from .style_change import StyleChangeSource, load_style_change
 
 __all__ = ["pan_datasets"]
@@ -30,23 +34,9 @@ MAIN_SUITES = ("steb", "pan")
 MULTI_SUITES = ("steb-multilingual", "pan")
 LICENSE = "research use, as stated on the PAN/Zenodo record (some PAN corpora are released on request)"
 
-_CITE = {
-    2013: "Juola, P. & Stamatatos, E. (2013). Overview of the Author Identification Task at PAN 2013. CLEF 2013 Working Notes.",
-    2014: "Stamatatos, E. et al. (2014). Overview of the Author Identification Task at PAN 2014. CLEF 2014 Working Notes, CEUR-WS.",
-    2015: "Stamatatos, E. et al. (2015). Overview of the Author Identification Task at PAN 2015. CLEF 2015 Working Notes, CEUR-WS.",
-    2018: "Kestemont, M. et al. (2018). Overview of the Author Identification Task at PAN-2018: Cross-domain Authorship Attribution and Style Change Detection. CLEF 2018 Working Notes, CEUR-WS.",
-    2020: "Kestemont, M. et al. (2020). Overview of the Cross-Domain Authorship Verification Task at PAN 2020. CLEF 2020 Working Notes, CEUR-WS.",
-    2021: "Kestemont, M. et al. (2021). Overview of the Cross-Domain Authorship Verification Task at PAN 2021. CLEF 2021 Working Notes, CEUR-WS.",
-    2022: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at PAN 2022. CLEF 2022 Working Notes, CEUR-WS.",
-    2023: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2023). Overview of the Multi-Author Writing Style Analysis Task at PAN 2023. CLEF 2023 Working Notes, CEUR-WS.",
-    2024: "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2024). Overview of the Multi-Author Writing Style Analysis Task at PAN 2024. CLEF 2024 Working Notes, CEUR-WS.",
-    2025: "Zangerle, E. et al. (2025). Overview of the Multi-Author Writing Style Analysis Task at PAN 2025. CLEF 2025 Working Notes, CEUR-WS.",
-    2026: "PAN 2026 Multi-Author Writing Style Analysis task (Zangerle et al., organisers), pan.webis.de.",
-}
-_CITE_GEN = {
-    2024: "Bevendorff, J. et al. (2024). Overview of the \"Voight-Kampff\" Generative AI Authorship Verification Task at PAN and ELOQUENT 2024. CLEF 2024 Working Notes, CEUR-WS.",
-    2025: "Bevendorff, J. et al. (2025). Overview of the \"Voight-Kampff\" Generative AI Detection Task at PAN 2025. CLEF 2025 Working Notes, CEUR-WS.",
-}
+#: Edition -> BibTeX of its overview paper (see releases.py; one key per work).
+_CITE = {year: bibtex_for(year) for year in (2013, 2014, 2015, 2018, 2020, 2021, 2022, 2023, 2024, 2025, 2026)}
+_CITE_GEN = {2024: bibtex_for("gen2024"), 2025: bibtex_for(2025)}
 _STEB_CITE = "Rivera Soto, R., Wegmann, A. & Aggazzotti, C. STEB: Style Text Embedding Benchmark."
 
 
@@ -56,6 +46,17 @@ def _page(year: int, task: str) -> str:
 
 def _lang_name(code: str) -> str:
     return {"en": "English", "nl": "Dutch", "el": "Greek", "es": "Spanish", "fr": "French", "it": "Italian", "pl": "Polish"}[code]
+
+
+def _where(release: str) -> str:
+    """How the obtain text names a release's source: the Zenodo record (and whether access must be requested) or the page."""
+    src = sources_for(release)[0]
+    files = ", ".join(src.files)
+    if src.kind == "zenodo":
+        return f"Zenodo record {src.url} ({files}; `steb data get` fetches it into <data-root>/{src.target}/)"
+    if src.kind == "manual":
+        return f"{src.url} ({files}; access on request: {src.instructions})"
+    return src.describe()
 
 
 # --- style change -------------------------------------------------------------------------------------
@@ -96,16 +97,15 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
             what += " Per document, all different-author pairs are kept plus as many same-author pairs (seeded)."
     pairs = _SC_PAIRS[(year, level)]
     apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
-    obtain = (f"{archive} from {_page(year, _SC_TASK_PAGE[year])} (Zenodo link under 'Data'; index: {DATA_PAGE}); "
+    obtain = (f"{archive} from {_where(f'pan{yy}-sc')} (task page {_page(year, _SC_TASK_PAGE[year])}; index: {DATA_PAGE}); "
               f"unzip into <data-dir> as <data-dir>/{name}/ or under its official folder name (pan{yy}-...; a pan-code clone's "
               f"clef{yy}/multi-author-analysis works too), keeping the level/split folders (default split: test, else validation, "
               f"else train; option split=...)")
-    if year == 2023:
-        obtain = obtain.replace("(Zenodo link under 'Data'", "(Zenodo record 7729178")
     return DatasetSpec(
         name=name, description=what, tasks=("pair_predefined",), loader=partial(load_style_change, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=apps, suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=_page(year, _SC_TASK_PAGE[year]),
+        sources=sources_for(f"pan{yy}-sc"),
         size=f"{pairs:,} pairs ({2 * pairs:,} texts) in STEB" + (" after down-sampling" if source.edition.downsample else ""),
         expected={"pair_predefined": {"classes": pairs, "per_class": 2, "texts": 2 * pairs}},
         extra={"pan_edition": year, "level": level or None, "unit": source.unit_name},
@@ -117,9 +117,10 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
 def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, archive: str, trials: int | None, corpus: str = "") -> DatasetSpec:
     name = f"pan{year % 100}_authorship_verification_{corpus + '_' if corpus else ''}{label}_test"
     source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})",
-                            edition=f"pan{year % 100}")
+                            edition=f"pan{year % 100}", corpus=corpus)
     page = _page(year, "author-identification")
-    obtain = f"the test corpus {archive} from {page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; problems {'/'.join(prefixes)}*)"
+    obtain = (f"the test corpus {archive} from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> "
+              f"as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; problems {'/'.join(prefixes)}*)")
     english = lang == "en"
     size = f"{trials:,} trials ({2 * trials:,} texts) in STEB" if trials else "all test problems of the language/genre (one trial each)"
     return DatasetSpec(
@@ -130,24 +131,26 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
         tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
         languages=(lang,), categories=("idiolect",), applications=("AV",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[year], license=LICENSE,
-        obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
+        obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size, sources=sources_for(f"pan{year % 100}-av"),
         expected={"pair_predefined": {"classes": trials, "per_class": 2, "texts": 2 * trials}} if trials else {},
         extra={"pan_edition": year, "problem_prefixes": prefixes},
     )
 
 
 def _enron() -> DatasetSpec:
-    source = AVFolderSource((), "Enron authorship verification corpus", edition="enron")
-    obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT; 80 cases of 4 known + 1 unknown e-mail, "
-              "PAN-style folders) from its Zenodo/GitHub release; unzip into <data-dir>")
+    source = EnronSource()
+    obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT, 2017; 80 cases of 4 known + 1 unknown text of "
+              f"aggregated e-mails) from Mendeley Data: {sources_for('enron')[0].instructions}. The folder may also stay in the data root "
+              "as 'Enron (80 authors)'. PAN-style case folders (known01.txt/unknown.txt) are read with --dataset-option layout=pan")
     return DatasetSpec(
         name="enron_authorship_corpus",
-        description="Enron e-mail authorship verification: 80 cases, the 4 known e-mails joined with a blank line vs the unknown e-mail.",
-        tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
+        description=("Enron e-mail authorship verification (Halvani's Mendeley release): 80 cases, the 4 known texts joined with a blank "
+                     "line vs the unknown text, same-author per truth.txt."),
+        tasks=("pair_predefined",), loader=partial(load_enron, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
-        citation="Halvani, O. et al. Enron Authorship Verification Corpus (derived from the Enron e-mail dataset, Klimt & Yang 2004).",
-        license="see the corpus release (derived from the public Enron e-mail dataset)", obtain=obtain + ". Layout: " + source.layout(),
-        size="80 trials (160 texts)", extra={"cases": 80},
+        citation=ENRON_BIBTEX, license=sources_for("enron")[0].licence, obtain=obtain + ". Layout: " + source.layout(),
+        homepage="https://data.mendeley.com/datasets/n77w7mygwg/1", sources=sources_for("enron"),
+        size="80 trials (160 texts)", extra={"cases": 80, "release": "Mendeley Data n77w7mygwg v1"},
         expected={"pair_predefined": {"classes": 80, "per_class": 2, "texts": 160}},
     )
 
@@ -158,7 +161,7 @@ def _av_jsonl(year: int) -> DatasetSpec:
     source = AVJsonlSource(f"PAN{year % 100} cross-domain authorship verification (fanfiction), test set", edition=f"pan{year % 100}")
     page = _page(year, "author-identification")
     obtain = (f"the PAN{year % 100} authorship verification test set (pan{year % 100}-authorship-verification-test.jsonl + "
-              f"...-test-truth.jsonl; Zenodo, access on request) from {page} (index: {DATA_PAGE}); put both files in <data-dir>")
+              f"...-test-truth.jsonl) from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); put both files in <data-dir>")
     return DatasetSpec(
         name=f"pan{year % 100}_authorship_verification_test",
         description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different fandoms): "
@@ -166,6 +169,7 @@ def _av_jsonl(year: int) -> DatasetSpec:
         tasks=("pair_predefined",), loader=partial(load_av_jsonl, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page,
+        sources=sources_for(f"pan{year % 100}-av"),
         size="500 pairs (250 same / 250 different; 1,000 texts) sampled from the test set", extra={"pan_edition": year, "pairs_per_class": 250},
         expected={"pair_predefined": {"classes": 500, "per_class": 2, "texts": 1000}},
     )
@@ -181,7 +185,7 @@ def _attribution(lang: str) -> DatasetSpec:
     source = AttributionSource(pan_code)
     page = _page(2018, "author-identification")
     obtain = (f"the PAN18 cross-domain authorship attribution test corpus (pan18-cross-domain-authorship-attribution-test-dataset2-*) from "
-              f"{page} (Zenodo link under 'Data'; index: {DATA_PAGE}); unzip into <data-dir> (problems with language '{pan_code}' are used)")
+              f"{_where('pan18-aa')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> (problems with language '{pan_code}' are used)")
     english = lang == "en"
     return DatasetSpec(
         name=f"pan18_cross_domain_authorship_attribution_{label}",
@@ -191,7 +195,7 @@ def _attribution(lang: str) -> DatasetSpec:
         tasks=("retrieval",), loader=partial(load_attribution, source=source, obtain=obtain),
         languages=(lang,), categories=("idiolect",), applications=("AR",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[2018], license=LICENSE,
-        obtain=obtain + ". Layout: " + source.layout(), homepage=page,
+        obtain=obtain + ". Layout: " + source.layout(), homepage=page, sources=sources_for("pan18-aa"),
         size="50 authors, 259 texts in STEB" if english else "all test problems of the language",
         expected={"retrieval": {"classes": 50, "per_class": 5, "texts": 259}} if english else {},
         extra={"pan_edition": 2018, "pan_language_code": pan_code},
@@ -200,22 +204,23 @@ def _attribution(lang: str) -> DatasetSpec:
 
 # --- AI-text detection ---------------------------------------------------------------------------------
 
-def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str,
+def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str, release: str,
                 suites: tuple[str, ...] = MAIN_SUITES, applications: tuple[str, ...] = ("ATD",),
-                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict | None = None, expected: dict | None = None) -> DatasetSpec:
+                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict | None = None, expected: dict | None = None,
+                citation: str = "") -> DatasetSpec:
     page = _page(year, "generated-content-analysis")
-    obtain = obtain.format(page=page, data=DATA_PAGE)
+    obtain = obtain.format(page=page, data=DATA_PAGE, where=_where(release))
     return DatasetSpec(
         name=name, description=description, tasks=tasks, loader=partial(load_generative, source=source, obtain=obtain),
         languages=("en",), categories=("ai-detection",), applications=applications, suites=suites,
-        citation=_CITE_GEN[min(year, 2025)], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page, size=size,
-        suite_tasks=suite_tasks or {}, expected=expected or {},
+        citation=citation or _CITE_GEN[min(year, 2025)], license=sources_for(release)[0].licence, obtain=obtain + ". Layout: " + source.layout(),
+        homepage=page, size=size, sources=sources_for(release), suite_tasks=suite_tasks or {}, expected=expected or {},
         extra={"per_class": source.per_class, "genre": source.genre, "labelling": source.labelling},
     )
 
 
 _PAN25_OBTAIN = ("the PAN25 Voight-Kampff generative AI detection task-1 release (train.jsonl/val.jsonl with id, text, model, label, genre; "
-                 "PAN26 reuses it) from {page} (Zenodo; index: {data}); put the jsonl files in <data-dir> (val.jsonl is preferred; option texts_file)")
+                 "PAN26 reuses it) from {where} (task page {page}; index: {data}); put the jsonl files in <data-dir> (val.jsonl is preferred; option texts_file)")
 _PAN25_CLASSES = {"essays": (13, 25), "fiction": (12, 25), "news": (14, 59)}
 
 
@@ -227,7 +232,7 @@ def _pan25_26(genre: str) -> DatasetSpec:
         2025,
         f"PAN25/26 Voight-Kampff AI detection, {genre}: texts clustered by source (human or each generating LLM; {classes} classes), "
         f"at most {per_class} texts per class (seeded).",
-        _PAN25_OBTAIN, f"{classes} classes x <={per_class} texts ({classes * per_class:,} texts) in STEB",
+        _PAN25_OBTAIN, f"{classes} classes x <={per_class} texts ({classes * per_class:,} texts) in STEB", "pan25-gen-task1",
         expected={"clustering": {"classes": classes, "per_class": per_class, "texts": classes * per_class}},
     )
 
@@ -241,8 +246,8 @@ def _ai_detection() -> list[DatasetSpec]:
             "PAN24 Voight-Kampff generative authorship, news articles: human articles and 13 LLMs' rewrites clustered by source "
             "(14 classes), at most 200 texts per class (seeded).",
             "the PAN24 generative authorship news data (pan24-generative-authorship-news: human.jsonl + machines/<model>.jsonl) "
-            "from {page} (Zenodo; index: {data}); unzip into <data-dir>",
-            "14 classes x <=200 texts (2,800 texts) in STEB",
+            "from {where} (task page {page}; index: {data}); unzip into <data-dir>",
+            "14 classes x <=200 texts (2,800 texts) in STEB", "pan24-gen",
             tasks=("clustering", "pair_all"),  # issue 6: PAN24 also feeds all-to-all pairs, outside the steb suite
             suite_tasks={"steb": ("clustering",)},  # issue 15: the STEB catalogue has PAN24 news as clustering only
             expected={"clustering": {"classes": 14, "per_class": 200, "texts": 2800}},
@@ -255,9 +260,9 @@ def _ai_detection() -> list[DatasetSpec]:
             "PAN25 task 2, human-AI collaboration: texts clustered by the six collaboration categories (fully human, human-written "
             "machine-polished, machine-written machine-humanized, human-initiated machine-continued, deeply mixed, machine-written "
             "human-edited), at most 200 per class (seeded).",
-            "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {page} (Zenodo; index: {data}); "
-            "put the jsonl files in <data-dir> (option texts_file to choose)",
-            "6 classes x <=200 texts (1,200 texts) in STEB",
+            "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {where} (task page {page}; "
+            "index: {data}); put the jsonl files in <data-dir> (option texts_file to choose)",
+            "6 classes x <=200 texts (1,200 texts) in STEB", "pan25-gen-task2",
             expected={"clustering": {"classes": 6, "per_class": 200, "texts": 1200}},
         ),
         _generative(
@@ -269,7 +274,7 @@ def _ai_detection() -> list[DatasetSpec]:
             "pan26-generative-ai-detection-smoke-test (dataset.jsonl + test-truth.jsonl) from github.com/pan-webis-de/pan-code "
             "(clef26/generative-authorship-verification/); keep that folder under <data-dir> with its own name, or the pan-code "
             "clone itself as <data-dir>/pan-code",
-            "34 texts, 2 classes", suites=("pan-smoke",), applications=(),
+            "34 texts, 2 classes", "pan26-gen-smoketest", suites=("pan-smoke",), applications=(), citation=bibtex_for("pan-code"),
         ),
     ]
     return specs
@@ -280,7 +285,7 @@ def pan_datasets() -> list[DatasetSpec]:
     specs: list[DatasetSpec] = [_style_change(2018)]
     specs += [_style_change(2022, lvl) for lvl in ("basic", "advanced", "sentence")]
     specs += [_style_change(y, lvl) for y in (2023, 2024, 2025, 2026) for lvl in ("easy", "medium", "hard")]
-    pan13 = "(pan13-authorship-verification-test-and-training)"
+    pan13 = "(pan13-authorship-verification-test-corpus2-2013-05-29, inside pan13-authorship-verification-test-and-training.zip)"
     specs += [
         _av_folders(2013, "en", ("EN",), "english", pan13, 30),
         _av_folders(2013, "el", ("GR",), "greek", pan13, None),

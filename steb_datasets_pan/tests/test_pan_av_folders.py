@@ -67,7 +67,7 @@ def test_enron_layout_all_cases(tmp_path: Path, write) -> None:
     for case, answer in (("Case01", "Y"), ("Case02", "N")):
         _problem(tmp_path, case, [f"mail {i} of {case}" for i in range(4)], f"unknown mail {case}", write)
     write(tmp_path / "truth.txt", "Case01 Y\r\nCase02 N\r\n")
-    pairs = load("enron_authorship_corpus", tmp_path).pairs
+    pairs = load("enron_authorship_corpus", tmp_path, layout="pan").pairs  # the older PAN-style reading stays an option
     assert [p.same for p in pairs] == [True, False]
     assert pairs[0].text_a == "mail 0 of Case01\n\nmail 1 of Case01\n\nmail 2 of Case01\n\nmail 3 of Case01"
 
@@ -132,5 +132,5 @@ def test_truth_line_naming_a_folder_outside_the_release_is_refused(tmp_path: Pat
     _problem(tmp_path, "outside", ["Secret known."], "Secret unknown.", write)
     write(release / "truth.txt", "EN001 Y\n../../outside N\n")
     with pytest.raises(DataValidationError, match="outside the release folder") as err:
-        load("enron_authorship_corpus", tmp_path / "data")  # Enron takes every problem id
+        load("enron_authorship_corpus", tmp_path / "data", layout="pan")  # Enron (PAN-style) takes every problem id
     assert err.value.path.endswith("truth.txt") and err.value.field == "problem"
