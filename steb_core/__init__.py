@@ -59,6 +59,7 @@ from .io import (
 from .longtext import LongTextProtocol, encode_with_protocol, pool_chunks, split_sentences
 from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
 from .scores import ScoreResult
+from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
 from .sources import SOURCE_KINDS, DataSource
 from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import (
@@ -75,6 +76,7 @@ from .specs import (
     CATEGORIES,
     TASK_TYPES,
     AggregatorSpec,
+    Availability,
     DatasetSpec,
     EncoderSpec,
     ExecutorSpec,
@@ -93,7 +95,7 @@ except PackageNotFoundError:  # running from a source tree without installation
 from .runner import RunFailed, RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
 from .results import ResultRecord, load_results  # noqa: E402
 from .inmemory import dataset_from  # noqa: E402
-from .specs import STEB_PROTOCOL_VERSION  # noqa: E402
+from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION  # noqa: E402
 
 
 def get_datasets(

@@ -6,11 +6,8 @@ facts, and so `--format json|csv` are just other renderings of the same rows.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import re
 import time
-from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -18,17 +15,12 @@ from typing import Any, Iterable, Mapping
 from .errors import StebError
 from .plugins import StebPlugins
 from .records import DatasetBundle
-from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext
+from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext
 
-__all__ = ["component_rows", "dataset_rows", "bibtex", "parse_citation", "citation_key", "encoder_readiness", "STEB_BIBTEX", "DataCheck", "check_dataset", "shape_counts"]
+__all__ = ["component_rows", "dataset_rows", "bibtex", "parse_citation", "citation_key", "encoder_readiness", "STEB_BIBTEX", "DataCheck", "check_dataset", "release_read", "shape_counts"]
 
 #: How to cite steb's protocol source (the STEB paper) and this software.
-STEB_BIBTEX = """@misc{steb2026,
-  title  = {{STEB}: Style Text Embedding Benchmark},
-  author = {Rivera Soto, Rafael and Wegmann, Anna and Aggazzotti, Cristina},
-  year   = {2026},
-  note   = {arXiv:2606.31741},
-}
+STEB_BIBTEX = STEB_PAPER_BIBTEX + """
 @software{steb_software,
   title = {steb: a plugin-based framework for evaluating linguistic style representations},
   note  = {implements %s},
@@ -49,6 +41,7 @@ def dataset_rows(plugins: StebPlugins, specs: Iterable[DatasetSpec], suite: str 
             "provider": registry.provider(s.name),
             "description": s.description,
             "obtain": s.obtain if s.needs_data else "",
+            "source": "; ".join(src.describe() for src in s.sources),
             "citation": s.citation,
             "license": s.license,
         }
@@ -70,66 +63,31 @@ def component_rows(plugins: StebPlugins, kind: str) -> list[dict[str, Any]]:
             row["records"], row["main_metric"] = s.shape, s.main_metric
         row["provider"] = registry.provider(s.name)
         row["description"] = s.description
+        if kind == "encoder":  # the hub weights `steb models get` fetches, at the pinned commit when there is one
+            hub_id = str(getattr(s, "hub_id", "") or "")
+            revision = str(getattr(s, "revision", "") or "")
+            row["weights"] = hub_id + (f"@{revision}" if hub_id and revision else "")
         rows.append(row)
     return rows
 
 
-#: the Python modules each encoder family imports when it runs (checked without importing them)
-_FAMILY_MODULES = {
-    "sentence-transformers": ("torch", "transformers", "sentence_transformers"),
-    "masked-lm": ("torch", "transformers"),
-    "causal-lm": ("torch", "transformers"),
-    "episode": ("torch", "transformers"),
-    "multi-label-classifier": ("torch", "transformers"),
-}
-_HUB_WEIGHTS = re.compile(r"weights of (?P<repo>[\w.-]+/[\w.-]+) in the local Hugging Face cache")
-_PIP = re.compile(r"pip install (?P<dist>[\w.-]+)")
-
-
-def _hub_cache_dirs() -> list[Path]:
-    env = os.environ
-    dirs = [env.get("HF_HUB_CACHE"), env.get("HUGGINGFACE_HUB_CACHE"),
-            str(Path(env["HF_HOME"]) / "hub") if env.get("HF_HOME") else None,
-            str(Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface" / "hub")]
-    return [Path(d) for d in dirs if d]
-
-
-def _in_hub_cache(repo: str) -> bool:
-    folder = "models--" + repo.replace("/", "--")
-    return any(any((root / folder / "snapshots").glob("*/*")) for root in _hub_cache_dirs() if (root / folder / "snapshots").is_dir())
-
-
-def _distribution_installed(name: str) -> bool:
-    try:
-        version(name)
-    except PackageNotFoundError:
-        return False
-    return True
-
-
 def encoder_readiness(spec: Any) -> tuple[str, str]:
-    """("yes", "") when the encoder can run here now; ("no", why) when a library or its weights are
-    missing; ("needs model=", what) for generic loaders that run whatever path they are given.
+    """("yes", "") when the encoder can run here now; ("no", why) when a module or its weights are
+    missing; ("needs model=", what) for generic loaders that run whatever model they are given.
 
-    Checked without importing anything heavy: the family's modules are looked up with
-    ``importlib.util.find_spec``, hub weights in the local Hugging Face cache, ``pip install X`` and
-    bare distribution names (a spaCy model) in the installed distributions.
+    Read from the spec's declared needs (:meth:`steb_core.EncoderSpec.availability`: modules, hub
+    weights in the local cache, the plugin's own check), never guessed from its free-text ``requires``;
+    a spec object without that method (a duck-typed one) counts as ready. A check that raises is
+    reported as "no" with its error, so one broken plugin cannot break the listing.
     """
-    missing = [m for m in _FAMILY_MODULES.get(spec.family, ()) if importlib.util.find_spec(m) is None]
-    if missing:
-        return "no", f"needs {', '.join(missing)} (pip install steb-models-neural)"
-    requires = " ".join(str(spec.requires or "").split())
-    if not requires:
+    check = getattr(spec, "availability", None)
+    if check is None:
         return "yes", ""
-    hub = _HUB_WEIGHTS.search(requires)
-    if hub:
-        return ("yes", "") if _in_hub_cache(hub.group("repo")) else ("no", f"weights not in the HF cache: hf download {hub.group('repo')}")
-    pip = _PIP.search(requires)
-    if pip:
-        return ("yes", "") if _distribution_installed(pip.group("dist")) else ("no", f"pip install {pip.group('dist')}")
-    if re.fullmatch(r"[\w.-]+", requires):  # a distribution name, e.g. a spaCy model package
-        return ("yes", "") if _distribution_installed(requires) else ("no", f"pip install {requires}")
-    return "needs model=", requires
+    try:
+        verdict = check()
+    except Exception as exc:  # a plugin's check is third-party code: report it, keep listing
+        return "no", f"availability check failed: {type(exc).__name__}: {exc}"
+    return str(verdict.state), str(verdict.why)
 
 
 _ACL_STYLE = re.compile(r"^(?P<author>[^.]+?(?:\b[A-Z]\.[^.]*?)*)\.\s+(?P<year>(?:19|20)\d\d)\.\s+(?P<title>.+?[.?!])(?:\s+(?:In\s+)?(?P<venue>.+))?$")
@@ -236,6 +194,22 @@ class DataCheck:
     expected: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     message: str = ""
     seconds: float = 0.0
+    #: which release the loader read (its ``bundle.info`` "release" or "source", else the folder it read)
+    release: str = ""
+
+
+def release_read(info: Mapping[str, Any]) -> str:
+    """A short name of the release a loader read, from what it recorded in ``bundle.info``: an explicit
+    ``release`` (e.g. ``carlson``, ``hf``) or ``source``, else the last component of the folder or file read."""
+    for key in ("release", "source"):
+        value = info.get(key)
+        if isinstance(value, str) and value:
+            return value
+    for key in ("root", "folder", "path", "pairs_file", "file"):
+        value = info.get(key)
+        if isinstance(value, str) and value:
+            return Path(value).name or value
+    return ""
 
 
 def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int = 0, tasks: Iterable[str] | None = None,
@@ -264,4 +238,5 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
             if key in promise and got.get(key) is not None and got[key] != promise[key]:
                 status = "differs"
                 notes.append(f"{task} {key} {got[key]} vs {promise[key]}")
-    return DataCheck(spec.name, status, counts, spec.expected, "; ".join(notes), time.perf_counter() - started)
+    return DataCheck(spec.name, status, counts, spec.expected, "; ".join(notes), time.perf_counter() - started,
+                     release=release_read(getattr(bundle, "info", None) or {}))

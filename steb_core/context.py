@@ -45,6 +45,10 @@ class TaskContext:
     progress: Callable[[str], Any] | None = None  # progress(description) -> tqdm-like context, optional
     #: BLAS/OpenMP threads the task may use (``--threads``); None = the task chooses from the work size.
     threads: int | None = None
+    #: the torch device the encoder runs on ("cuda:0", ...; :func:`steb_core.encoders.encoder_device`),
+    #: None when unknown or not torch: with option ``tasks.device=auto`` (the default) vector tasks run
+    #: their heavy kernels there when it is a GPU (``steb_core.tasks._device``)
+    device: str | None = None
 
     @property
     def has_vectors(self) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -42,6 +43,7 @@ __all__ = [
     "l2_normalise",
     "cosine_rows",
     "profile_cosine",
+    "encoder_device",
 ]
 
 
@@ -293,6 +295,31 @@ def encoder_info(encoder: Any) -> dict[str, Any]:
             return {}
         return dict(value) if isinstance(value, dict) else {}
     return {}
+
+
+def encoder_device(encoder: Any) -> str | None:
+    """The torch device an encoder runs on ("cuda:0", "cpu", ...), or None when it is not known.
+
+    Read from ``device_name`` (steb's neural encoders; "auto" before the model is loaded) or a
+    ``device`` attribute (a sentence-transformers object), never by loading a model. An unloaded
+    "auto" counts as CUDA only when torch is already imported and sees a GPU: a run whose vectors
+    all came from the cache does not import torch just to ask. Tasks use it to run their kernels
+    where the encoder runs (``steb_core.tasks._device``).
+    """
+    value = getattr(encoder, "device_name", None)
+    if value is None:
+        value = getattr(encoder, "device", None)
+    if value is None or callable(value):
+        return None
+    name = str(value).lower()
+    if name == "auto":
+        torch = sys.modules.get("torch")
+        cuda = getattr(torch, "cuda", None) if torch is not None else None
+        try:
+            return "cuda" if cuda is not None and cuda.is_available() else None
+        except Exception:  # a broken CUDA set-up: the tasks stay on the CPU
+            return None
+    return name or None
 
 
 def has_vectors(encoder: Any) -> bool:

@@ -10,7 +10,7 @@ texts (every transformer) gives a text a vector that depends, in the last float3
 texts share its call (all-MiniLM-L6-v2 on the demo suite: up to 1.5e-7 between 1024- and 100-text
 calls, enough to flip a probe's near-tied regularisation choice). So every executor encodes exactly
 the batches of :meth:`EncodeJob.plan` (:func:`plan_batches`: the job's texts sorted by length, cut
-every ``batch_size`` texts), one encoder call per planned batch through :func:`encode_batch`; where
+every ``batch_size`` texts, or by a budget of padded tokens with ``batch_tokens``), one encoder call per planned batch through :func:`encode_batch`; where
 the call runs (this process, a Ray actor) does not change its vectors. torch's intra-op thread count
 was measured not to matter on CPU (MiniLM, demo suite: bit-identical vectors with 1, 2, 3 and 4 threads),
 so executors leave it as the worker's environment sets it.
@@ -104,22 +104,62 @@ class EncodeJob:
     cache_key_parts: tuple[str, str]  # (encoder fingerprint, protocol key)
     batch_size: int = 1024
     hashes: list[str] | None = None  # text hashes aligned with ``texts`` (computed once by the runner)
+    #: padded tokens per planned batch (``--batch-tokens``); None: every ``batch_size`` texts
+    batch_tokens: int | None = None
 
     def plan(self) -> list[list[str]]:
-        """The batches every executor encodes, one encoder call each (module docstring: why it matters)."""
-        return plan_batches(self.texts, self.batch_size)
+        """The batches every executor encodes, one encoder call each (module docstring: why it matters).
+
+        With ``batch_tokens`` the encoder's own ``count_tokens`` measures the texts when it has one
+        (built here, on the driver: executors call ``plan`` before they send work anywhere, so every
+        executor cuts the same batches; a neural encoder loads its tokenizer, and with it its model,
+        on the driver for that). Without ``batch_tokens`` nothing is built.
+        """
+        count = getattr(self.encoder.build(), "count_tokens", None) if self.batch_tokens is not None else None
+        return plan_batches(self.texts, self.batch_size, self.batch_tokens, count_tokens=count if callable(count) else None)
 
 
-def plan_batches(texts: Sequence[str], batch_size: int) -> list[list[str]]:
+def plan_batches(
+    texts: Sequence[str],
+    batch_size: int,
+    batch_tokens: int | None = None,
+    *,
+    count_tokens: Callable[[list[str]], Sequence[int]] | None = None,
+) -> list[list[str]]:
     """Batches of texts sorted by length, so encoders that pad waste little work on short texts.
 
-    Deterministic in ``texts`` (a stable sort: equal lengths keep their order) and ``batch_size``, so
-    two executors given the same job cut the same batches.
+    Without ``batch_tokens``: sorted by characters, cut every ``batch_size`` texts. With it: sorted by
+    tokens (``count_tokens``, else whitespace-separated words) and cut so that a batch's padded size,
+    its texts times its longest text's tokens, stays within ``batch_tokens`` (and at most
+    ``batch_size`` texts); a text longer than the budget forms a batch alone. Many short texts then
+    share a call and long ones do not run out of memory together.
+
+    Deterministic in ``texts`` (a stable sort: equal lengths keep their order), the two sizes and the
+    counts, so two executors given the same job cut the same batches.
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}")
-    ordered = sorted(texts, key=len)
-    return [ordered[i : i + batch_size] for i in range(0, len(ordered), batch_size)]
+    if batch_tokens is None:
+        ordered = sorted(texts, key=len)
+        return [ordered[i : i + batch_size] for i in range(0, len(ordered), batch_size)]
+    if batch_tokens < 1:
+        raise ValueError(f"batch_tokens must be at least 1, not {batch_tokens}")
+    texts = list(texts)
+    counts = list(count_tokens(texts)) if count_tokens is not None else [len(t.split()) for t in texts]
+    if len(counts) != len(texts):
+        raise ValueError(f"count_tokens returned {len(counts)} counts for {len(texts)} texts")
+    order = sorted(range(len(texts)), key=lambda i: counts[i])
+    batches: list[list[str]] = []
+    current: list[str] = []
+    for i in order:
+        longest = max(1, int(counts[i]))  # ascending: the newest text is the batch's longest
+        if current and (len(current) >= batch_size or (len(current) + 1) * longest > batch_tokens):
+            batches.append(current)
+            current = []
+        current.append(texts[i])
+    if current:
+        batches.append(current)
+    return batches
 
 
 class Executor(Protocol):

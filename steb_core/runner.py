@@ -14,7 +14,15 @@ A run goes through five named phases (see :class:`_Run`), and why each is where 
    gathered into groups that fit ``max_memory``
    (default: one dataset per group), so peak memory is set by the largest dataset, not by the run.
    A group is sized by the cached vectors' dimension; until the cache knows it (the first dataset of
-   a new model), that dataset forms a group of its own.
+   a new model), that dataset forms a group of its own. With ``prefetch`` N (default 4) the next N
+   datasets are loaded in a worker process while this one is encoded and scored
+   (:mod:`steb_core.pipeline`); a load writes nothing, and what it found (reused results, notes,
+   failures, missing data) is applied here in the run's order, so a run's records, cache and summary are
+   those of the sequential runner (``prefetch=0``). Both run the datasets in one order that depends on
+   the selection only (:func:`execution_order`): datasets with a task that is costly to score first,
+   smallest first, then the cheap-to-score ones, largest first, so the loader has large loads to do
+   while the last costly datasets are scored; the summary lists them in plan order. A loader raising :class:`DatasetNotFoundError`
+   marks its dataset as missing data (``summary.missing``), a failure only with ``strict``.
 3. **encode** -- the group's distinct texts are hashed once; only those the on-disk cache lacks go to
    the executor, shard by shard (each shard saved before the next starts). A text shared by two
    datasets is encoded once per run: the second finds it in the cache.
@@ -28,8 +36,10 @@ dataset still runs, and the batches already encoded stay cached (``fail_fast`` s
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
+import os
 import re
 import shutil
 import sys
@@ -45,23 +55,34 @@ import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
-from .encoders import Identity, encoder_info, has_similarity, has_vectors, identify
-from .errors import DataValidationError, StebError
+from .encoders import Identity, encoder_device, encoder_info, has_similarity, has_vectors, identify
+from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
 from .naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
+from .pipeline import Prefetch
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, library_versions, result_path, run_key
 from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
-__all__ = ["evaluate", "RunSummary", "Failure", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory"]
+__all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order"]
 
 
 @dataclass
 class Failure:
     dataset: str
     task: str | None
+    error: str
+
+
+@dataclass
+class MissingData:
+    """A dataset skipped because its local copy is missing (a :class:`DatasetNotFoundError` from its
+    loader): not a failure of the run, which reports it and says how to get the data (issue 30)."""
+
+    dataset: str
+    tasks: list[str]
     error: str
 
 
@@ -84,6 +105,17 @@ class RunSummary:
     #: invalid cache shards set aside)
     notes: list[str] = field(default_factory=list)
     identity: dict[str, Any] = field(default_factory=dict)
+    #: datasets skipped for missing data (``strict=False``), in plan order
+    missing: list[MissingData] = field(default_factory=list)
+    #: the ``--data-dir`` of the run, for the command that fetches missing data
+    data_dir: str | None = None
+
+    def get_data_command(self) -> str | None:
+        """The one command that fetches every missing dataset of this run (``steb data get``), or None."""
+        if not self.missing:
+            return None
+        names = " ".join(f"--dataset {m.dataset}" for m in self.missing)
+        return f"steb data get {names}" + (f" --data-dir {self.data_dir}" if self.data_dir else "")
 
     @property
     def all_results(self) -> list[ResultRecord]:
@@ -117,7 +149,7 @@ class RunSummary:
     def __repr__(self) -> str:
         return (
             f"RunSummary(encoder={self.encoder!r}, new={len(self.results)}, reused={len(self.reused)}, "
-            f"skipped={len(self.skipped)}, failures={len(self.failures)}, encoded={self.texts_encoded}, "
+            f"skipped={len(self.skipped)}, missing={len(self.missing)}, failures={len(self.failures)}, encoded={self.texts_encoded}, "
             f"cache_hits={self.cache_hits}, output={str(self.output_dir)!r})"
         )
 
@@ -340,6 +372,40 @@ class _Loaded:
     hashes: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _LoadResult:
+    """What loading one dataset produced, as plain data (it may come back from a prefetch process):
+    the loaded records (None when loading failed), what the load found out about the plan (tasks left
+    after reuse, run keys, data fingerprints) and what it added to the run's summary."""
+
+    bundle: DatasetBundle | None
+    load_seconds: float
+    tasks: list[str]
+    keys: dict[str, str]
+    fingerprints: dict[str, str]
+    texts: list[str]
+    hashes: list[str]
+    texts_total: int
+    reused: list[ResultRecord]
+    notes: list[str]
+    failures: list[Failure]
+    missing: list[MissingData] = field(default_factory=list)
+
+    def apply(self, pending: _Pending, summary: RunSummary) -> _Loaded | None:
+        """Bring ``pending`` and ``summary`` to where a load in this process would have left them."""
+        pending.tasks = [t for t in pending.tasks if t.name in set(self.tasks)]
+        pending.keys.update(self.keys)
+        pending.fingerprints.update(self.fingerprints)
+        summary.texts_total += self.texts_total
+        summary.reused.extend(self.reused)
+        summary.notes.extend(self.notes)
+        summary.failures.extend(self.failures)
+        summary.missing.extend(self.missing)
+        if self.bundle is None:
+            return None
+        return _Loaded(pending, self.bundle, self.load_seconds, self.texts, self.hashes)
+
+
 def parse_memory(value: str | int | None) -> int | None:
     """Bytes from ``4G``/``512M``/``2000000``; None means one dataset at a time."""
     if value is None or value == "":
@@ -360,12 +426,20 @@ class _Run:
     def __init__(self, *, obj: Any, ref: EncoderRef, name: str, family: str, identity: Identity, manager: StebPlugins,
                  proto: LongTextProtocol, seed: int, output_dir: Path, dataset_options: Mapping[str, Any],
                  batch_size: int, fail_fast: bool, overwrite: bool, threads: int | None, max_memory: int | None,
-                 summary: RunSummary) -> None:
+                 summary: RunSummary, prefetch: int = 0, prefetch_mode: str = "auto", strict: bool = False,
+                 batch_tokens: int | None = None) -> None:
         self.obj, self.ref, self.name, self.family, self.identity = obj, ref, name, family, identity
         self.manager, self.proto, self.seed, self.output_dir = manager, proto, seed, output_dir
         self.dataset_options = dict(dataset_options)
         self.batch_size, self.fail_fast, self.overwrite = batch_size, fail_fast, overwrite
+        #: padded tokens per encoding batch (``--batch-tokens``, :func:`steb_core.executors.plan_batches`)
+        self.batch_tokens = batch_tokens
         self.threads, self.max_memory, self.summary = threads, max_memory, summary
+        #: datasets loaded ahead of the one being encoded and scored, and where (:mod:`steb_core.pipeline`)
+        self.prefetch, self.prefetch_mode = prefetch, prefetch_mode
+        #: missing data is a failure (True) or a skipped dataset with a note (False, the default)
+        self.strict = strict
+        self._prefetch: Any = None
         # an unidentified encoder gets a key no other run can produce: nothing is ever reused for it
         self.fingerprint = identity.fingerprint or f"{UNIDENTIFIED_PREFIX}{uuid.uuid4().hex}"
         self.vectors_ok = has_vectors(obj)
@@ -505,6 +579,14 @@ class _Run:
                 if bundle.get(task.shape) is None:
                     raise StebError(f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no '{task.shape}' records")
             self._complete_keys(pending, bundle)
+        except DatasetNotFoundError as exc:  # not on this machine: skipped as missing data unless strict
+            if self.strict:
+                if self.fail_fast:
+                    raise
+                self.summary.failures.append(Failure(spec.name, None, describe_failure(exc)))
+            else:
+                self.summary.missing.append(MissingData(spec.name, [t.name for t in pending.tasks], str(exc)))
+            return None
         except Exception as exc:  # any loader error (a plugin's KeyError too) fails this dataset only
             if self.fail_fast:
                 raise
@@ -522,6 +604,24 @@ class _Run:
             loaded.hashes = [text_hash(t) for t in loaded.texts]  # the one place a text is hashed
             self.summary.texts_total += total
         return loaded
+
+    def load_step(self, pending: _Pending, data_dir: str | Path | None) -> _LoadResult:
+        """:meth:`load` on a copy of this run with an empty summary, returned as plain data.
+
+        Why a copy: the load may run in a prefetch thread or process (:meth:`execute`); everything it
+        changes (the pending's tasks and keys, the summary) comes back in the result and is applied by
+        the run in plan order, so a prefetched run ends with the same summary as a sequential one.
+        """
+        worker = dataclasses.replace(self.summary, results=[], reused=[], skipped=[], failures=[], notes=[], missing=[],
+                                     texts_total=0, identity={})
+        clone = copy.copy(self)
+        clone.summary = worker
+        loaded = clone.load(pending, data_dir)
+        return _LoadResult(
+            bundle=loaded.bundle if loaded is not None else None, load_seconds=loaded.load_seconds if loaded else 0.0,
+            tasks=[t.name for t in pending.tasks], keys=dict(pending.keys), fingerprints=dict(pending.fingerprints),
+            texts=loaded.texts if loaded else [], hashes=loaded.hashes if loaded else [], texts_total=worker.texts_total,
+            reused=worker.reused, notes=worker.notes, failures=worker.failures, missing=worker.missing)
 
     def estimated_bytes(self, loaded: _Loaded) -> int | None:
         """float32 bytes of the dataset's vectors; None while the model's dimension is unknown (nothing
@@ -549,7 +649,7 @@ class _Run:
         t0 = time.perf_counter()
         enc_bar = bar.add_task(f"encoding with {self.name}", total=len(missing))
         job = EncodeJob(self.ref, missing, self.proto, str(self.cache.root), (self.fingerprint, self.proto.key()),
-                        self.batch_size, hashes=[distinct[t] for t in missing])
+                        self.batch_size, hashes=[distinct[t] for t in missing], batch_tokens=self.batch_tokens)
         before = len(self.cache)
         try:
             self.summary.texts_encoded += self.executor.encode(job, self.cache, lambda n: bar.advance(enc_bar, n))
@@ -606,7 +706,7 @@ class _Run:
                 dataset=spec, bundle=loaded.bundle, data=loaded.bundle.get(task.shape), seed=self.seed,
                 options=dict(self.dataset_options), embed_fn=embed,
                 similarity_fn=self.obj.similarity if self.own_similarity else None,
-                collections_fn=self.collections_fn(), threads=self.threads,
+                collections_fn=self.collections_fn(), threads=self.task_threads(), device=encoder_device(self.obj),
             )
             try:
                 metrics = dict(task.run(ctx))
@@ -618,6 +718,15 @@ class _Run:
                 continue
             self.write(loaded, task, metrics, time.perf_counter() - t0)
             bar.advance(task_bar)
+
+    def task_threads(self) -> int | None:
+        """``--threads`` when given, else None (the task chooses from its work size and the free cores).
+
+        Never derived from whether the read-ahead worker is loading at that moment: a result may depend on
+        the BLAS thread count (probing's float32 products), and records must not depend on timing. The
+        load average the tasks read already counts the worker's core.
+        """
+        return self.threads
 
     # -- 5. write ------------------------------------------------------------------------------
     def write(self, loaded: _Loaded, task: TaskSpec, metrics: dict[str, Any], task_seconds: float) -> None:
@@ -650,6 +759,36 @@ class _Run:
 
     # -- the whole run -------------------------------------------------------------------------
     def execute(self, plan: list[_Pending], data_dir: str | Path | None, progress: bool) -> None:
+        """Load, encode and score every planned dataset, in :func:`execution_order`.
+
+        With ``prefetch`` N > 0 the loads of the next N datasets run in a worker (a forked process by
+        default, :mod:`steb_core.pipeline`) while this process encodes and scores; the loads' results
+        are applied here in that order, so groups, batch plans, the cache and every record are those
+        of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
+        put back in plan order at the end."""
+        ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan])]
+        stream = Prefetch(len(ordered), partial(self._load_item, ordered, data_dir), ahead=self.prefetch, mode=self.prefetch_mode)
+        self._prefetch = stream
+        stream.start()  # a forked loader starts before the progress display starts its thread
+        try:
+            self._consume(ordered, stream, progress)
+        finally:
+            stream.close()
+            self._prefetch = None
+            self._plan_order([p.spec.name for p in plan])
+
+    def _plan_order(self, names: list[str]) -> None:
+        """Results, reused results, failures and missing data listed in plan order, as the user selected."""
+        rank = {name: i for i, name in enumerate(names)}
+        last = len(names)
+        for attr in ("results", "reused", "failures", "missing"):
+            items = getattr(self.summary, attr)
+            items.sort(key=lambda item: rank.get(item.dataset, last))  # stable: a dataset's tasks keep their order
+
+    def _load_item(self, plan: list[_Pending], data_dir: str | Path | None, i: int) -> _LoadResult:
+        return self.load_step(plan[i], data_dir)
+
+    def _consume(self, plan: list[_Pending], stream: Prefetch, progress: bool) -> None:
         with _progress(progress) as bar:
             task_bar = bar.add_task("datasets", total=sum(len(p.tasks) for p in plan))
             group: list[_Loaded] = []
@@ -657,9 +796,10 @@ class _Run:
             for pending in plan:
                 bar.update(task_bar, description=f"loading {pending.spec.name}")
                 planned = len(pending.tasks)
-                loaded = self.load(pending, data_dir)
+                loaded = stream.next().apply(pending, self.summary)
                 if loaded is None:
-                    bar.update(task_bar, description=f"{pending.spec.name}: failed to load")
+                    missing = any(m.dataset == pending.spec.name for m in self.summary.missing)
+                    bar.update(task_bar, description=f"{pending.spec.name}: {'data missing' if missing else 'failed to load'}")
                     bar.advance(task_bar, planned)
                     continue
                 if planned > len(pending.tasks):
@@ -695,6 +835,53 @@ class _Run:
         for loaded in group:
             bar.update(task_bar, description=f"scoring {loaded.pending.spec.name}")
             self.score(loaded, bar, task_bar)
+
+
+#: task types whose scoring costs little per text next to reading or generating it: one cosine per pair
+#: (``pair_predefined``), a few per group (``order_alignment``). Every other type (a solver, k-means,
+#: all-to-all or query-by-candidate score blocks, and any plugin's type) counts as costly to score.
+CHEAP_TO_SCORE = frozenset({"pair_predefined", "order_alignment"})
+
+_TEXTS_IN_SIZE = re.compile(r"(\d[\d,]*)\s+texts\b")
+
+
+def size_hint(spec: DatasetSpec) -> int:
+    """Texts the dataset is expected to hold, from ``spec.expected`` (its ``texts`` counts) or an
+    "N texts" in ``spec.size``; 0 when neither says (counted as small). Only orders the run."""
+    counts = [int(v) for promise in spec.expected.values() for k, v in promise.items() if k == "texts" and isinstance(v, int)]
+    if counts:
+        return max(counts)
+    found = _TEXTS_IN_SIZE.search(spec.size or "")
+    return int(found.group(1).replace(",", "")) if found else 0
+
+
+def execution_order(items: Sequence[tuple[DatasetSpec, Sequence[str]]]) -> list[int]:
+    """The order a run processes its datasets in: indices into ``items`` ((spec, task types to run)).
+
+    Why not the order of selection: with ``prefetch`` the next datasets are loaded in a worker while
+    this one is encoded and scored, a two-stage flow (load, then encode + score) whose wall time is
+    set by how well each load overlaps the work before it. Johnson's rule orders such a flow: jobs
+    whose second stage is the longer first, shortest first stage first; then the others, longest
+    second stage first. Costs are estimated from the specs alone (nothing is loaded to plan the order):
+    loading and encoding cost about the same per text for every dataset (:func:`size_hint`), scoring
+    depends on the task type, so datasets with a task that is costly to score (not in
+    :data:`CHEAP_TO_SCORE`) come first, smallest first, and the cheap-to-score ones last, largest
+    first. The loader then works ahead on the large cheap-to-score datasets while the last costly
+    ones are scored. Ties keep the selection order.
+
+    The order depends on the selection only, never on ``prefetch``, timing or the machine: it decides
+    which dataset first encodes a text that two datasets share (so which batch it is encoded in) and
+    the run-wide counters in each record, so a run with ``prefetch=0`` uses it too and every run of a
+    selection writes the same records.
+    """
+    def key(i: int) -> tuple[int, int, int]:
+        spec, tasks = items[i]
+        n = size_hint(spec)
+        if any(t not in CHEAP_TO_SCORE for t in tasks):
+            return (0, n, i)
+        return (1, -n, i)
+
+    return sorted(range(len(items)), key=key)
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -737,6 +924,7 @@ def evaluate(
     dataset_options: Mapping[str, Any] | None = None,
     plugins: Sequence[str] = (),
     batch_size: int = 1024,
+    batch_tokens: int | None = None,
     progress: bool = True,
     overwrite: bool = False,
     fail_fast: bool = False,
@@ -744,6 +932,9 @@ def evaluate(
     max_memory: str | int | None = None,
     name: str | None = None,
     errors: str = "warn",
+    prefetch: int = 4,
+    prefetch_mode: str = "auto",
+    strict: bool = False,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -768,10 +959,27 @@ def evaluate(
     A failing dataset or task (a missing corpus, a wrong column, an encoder error) does not stop the
     others; ``errors`` says what happens with the failures then (see :data:`ERRORS`): ``"warn"``
     (default) warns with each message, ``"raise"`` raises :class:`RunFailed` after the run,
-    ``"collect"`` only fills ``summary.failures``. ``fail_fast`` stops at the first failure instead. ``threads`` caps the BLAS/OpenMP threads of task computations (default: chosen
+    ``"collect"`` only fills ``summary.failures``. ``fail_fast`` stops at the first failure instead.
+    A dataset whose data is not on this machine (its loader raises :class:`DatasetNotFoundError`) is
+    not a failure: it is skipped and listed in ``summary.missing``, with a note giving the ``steb data
+    get`` command that fetches it (``summary.get_data_command()``); ``strict=True`` makes it a failure. ``threads`` caps the BLAS/OpenMP threads of task computations (default: chosen
     from the work size and the free cores). ``max_memory`` (e.g. ``"4G"``) groups datasets that fit
     the budget; by default datasets are processed one at a time, which bounds peak memory by the
     largest dataset.
+
+    ``batch_size`` texts form one encoding batch (and cache shard); ``batch_tokens`` (e.g. 16384) cuts
+    the length-sorted texts by a budget of padded tokens instead (at most ``batch_size`` texts still), so
+    short texts share large batches and long ones do not run out of accelerator memory together
+    (:func:`steb_core.executors.plan_batches`; the encoder's ``count_tokens`` measures them when it has one).
+
+    ``prefetch`` (default 4) datasets are loaded ahead of the one being encoded and scored, in a forked
+    process (``prefetch_mode="auto"`` or ``"process"``; ``"thread"`` where fork is missing), so on two
+    cores loading overlaps encoding and scoring; results are the same as with ``prefetch=0`` (one dataset
+    after another, in this process). Why 4, not 1: the run's order (:func:`execution_order`) ends with
+    large cheap-to-score datasets that the loader reads while the last costly ones are scored, several
+    per costly one (bench/full_steb §1b: 0.56-0.58x of the sequential wall with 4). Memory: up to ``prefetch``
+    more loaded datasets (their records and texts, not their vectors) are held beside the ``max_memory``
+    group being processed, plus the worker process's own (1.22-1.27x the sequential peak in that bench).
     """
     started = time.perf_counter()
     if errors not in ERRORS:
@@ -807,13 +1015,16 @@ def evaluate(
                      f"go under '{name}' so neither replaces the other (pass name=... to choose a name)")
     if not ref.registered:  # an object: its errors name it as its results do
         ref = dataclasses.replace(ref, name=name)
-    summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence), notes=notes)
+    summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence), notes=notes,
+                         data_dir=str(data_dir) if data_dir else None)
     if identity.fingerprint is None:
         summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
                              "nothing is reused for it (vectors and results are computed fresh)")
     run = _Run(obj=obj, ref=ref, name=name, family=family, identity=identity, manager=manager, proto=proto, seed=seed,
                output_dir=output_dir, dataset_options=dataset_options or {}, batch_size=batch_size, fail_fast=fail_fast,
-               overwrite=overwrite, threads=threads, max_memory=parse_memory(max_memory), summary=summary)
+               overwrite=overwrite, threads=threads, max_memory=parse_memory(max_memory), summary=summary,
+               prefetch=_check_prefetch(prefetch, prefetch_mode), prefetch_mode=prefetch_mode, strict=strict,
+               batch_tokens=_check_batch_tokens(batch_tokens))
     run.fingerprint = fingerprint  # the one its folder was claimed with
     if isinstance(encoder, str) and encoder != name:
         run.source = encoder  # a model path: the record keeps it whole
@@ -844,8 +1055,33 @@ def evaluate(
         for folder in scratch:
             shutil.rmtree(folder, ignore_errors=True)
     summary.seconds = time.perf_counter() - started
+    if summary.missing:
+        names = ", ".join(m.dataset for m in summary.missing)
+        summary.notes.append(f"{len(summary.missing)} dataset{'s' if len(summary.missing) != 1 else ''} skipped for missing data "
+                             f"({names}); get {'them' if len(summary.missing) != 1 else 'it'} with `{summary.get_data_command()}` "
+                             "(add --dry-run to see what must be done by hand), then run the same command again")
     _handle_failures(summary, errors)
     return summary
+
+
+def _check_batch_tokens(batch_tokens: Any) -> int | None:
+    """``batch_tokens`` as an int (None: batches of ``batch_size`` texts); anything else is an error."""
+    if batch_tokens is None:
+        return None
+    if isinstance(batch_tokens, bool) or not isinstance(batch_tokens, int) or batch_tokens < 1:
+        raise StebError(f"batch_tokens={batch_tokens!r}: expected a number of padded tokens per encoding batch, 1 or more")
+    return batch_tokens
+
+
+def _check_prefetch(prefetch: Any, mode: str) -> int:
+    """The prefetch depth as an int; a negative depth or an unknown mode is an error naming the choices."""
+    from .pipeline import PREFETCH_MODES  # noqa: PLC0415
+
+    if mode not in PREFETCH_MODES:
+        raise StebError(f"prefetch_mode={mode!r} is not one of {', '.join(PREFETCH_MODES)}")
+    if isinstance(prefetch, bool) or not isinstance(prefetch, int) or prefetch < 0:
+        raise StebError(f"prefetch={prefetch!r}: expected a number of datasets to load ahead, 0 or more (0: one after another)")
+    return prefetch
 
 
 def _probe_registered(manager: StebPlugins, name: str, obj: Any) -> bool | None:

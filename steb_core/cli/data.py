@@ -31,7 +31,10 @@ def data_check(
     selection = resolve_selection(manager, dataset, suite) if (dataset or suite) else [(s, s.tasks) for s in manager.datasets()]
     shapes = {t.name: t.shape for t in manager.tasks()}
     checks = [check_dataset(spec, data_dir, tasks=tasks, shapes=shapes) for spec, tasks in selection]
-    rows = [{"dataset": c.dataset, "status": c.status,
+    for (spec, _), c in zip(selection, checks):
+        if c.status == "missing" and any(src.kind != "manual" for src in spec.sources):
+            c.message = f"steb data get --dataset {spec.name}" + (f" (or by hand: {c.message})" if c.message else "")
+    rows = [{"dataset": c.dataset, "status": c.status, "release": c.release,
              "loaded": "; ".join(f"{t}: {_counts_text(v)}" for t, v in c.counts.items()),
              "catalogue": "; ".join(f"{t}: {_counts_text(v)}" for t, v in c.expected.items()),
              "message": c.message} for c in checks]
@@ -42,18 +45,25 @@ def data_check(
     # counts) is listed whole below the table, so commands are never split mid-token and can be copied
     notes = [(c.dataset, c.status, " ".join(c.message.split())) for c in checks if c.message]
     numbered = {name: i for i, (name, _, _) in enumerate(notes, start=1)}
+    # classes and texts as loaded / as in the catalogue (STEB Table 15), e.g. "8/8" and "1600/1600"
+    columns = ("dataset", "status", "release", "classes", "texts", "note")
+    def cells(c: Any) -> list[str]:
+        return [c.dataset, c.status, c.release or "-", f"{_largest(c.counts, 'classes')}/{_largest(c.expected, 'classes')}",
+                f"{_largest(c.counts, 'texts')}/{_largest(c.expected, 'texts')}", f"[{numbered[c.dataset]}]" if c.dataset in numbered else ""]
     if not common.console.is_terminal:  # piped: one tab-separated line per dataset
-        sys.stdout.write("dataset\tstatus\ttexts\tcatalogue texts\tnote\n")
+        sys.stdout.write("\t".join(columns) + "\n")
         for c in checks:
-            sys.stdout.write("\t".join([c.dataset, c.status, _texts_of(c.counts), _texts_of(c.expected),
-                                        f"[{numbered[c.dataset]}]" if c.dataset in numbered else ""]) + "\n")
+            sys.stdout.write("\t".join(cells(c)) + "\n")
     else:
-        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'})", expand=False, box=None, pad_edge=False)
-        for col in ("dataset", "status", "texts", "catalogue", "note"):
-            table.add_column(col, no_wrap=True, overflow="ellipsis" if col != "dataset" else "fold")
+        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'}): classes and texts loaded/catalogue (STEB Table 15)",
+                      expand=False, box=None, pad_edge=False)
+        for col in columns:
+            table.add_column(col, no_wrap=True, overflow="ellipsis" if col != "dataset" else "fold",
+                             max_width=14 if col == "release" else None)
         for c in checks:
-            table.add_row(c.dataset, f"[{colour[c.status]}]{c.status}[/]", _texts_of(c.counts), _texts_of(c.expected),
-                          f"[{numbered[c.dataset]}]" if c.dataset in numbered else "")
+            row = cells(c)
+            row[1] = f"[{colour[c.status]}]{c.status}[/]"
+            table.add_row(*row)
         common.console.print(table)
     if notes:
         common.console.print("")
@@ -75,7 +85,7 @@ def _counts_text(counts: Any) -> str:
     return f"{_plural(counts.get('classes', '-'), 'class')}, {_plural(counts.get('texts', '-'), 'text')}"
 
 
-def _texts_of(counts: Any) -> str:
-    """The largest text count over a dataset's tasks: one short number per dataset for the table."""
-    values = [v.get("texts") for v in counts.values() if isinstance(v, Mapping) and v.get("texts") is not None]
+def _largest(counts: Any, key: str) -> str:
+    """The largest ``key`` count (classes or texts) over a dataset's tasks: one short number per dataset."""
+    values = [v.get(key) for v in counts.values() if isinstance(v, Mapping) and v.get(key) is not None]
     return str(max(values)) if values else "-"

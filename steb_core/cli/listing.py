@@ -51,6 +51,8 @@ def list_components(
             common.console.print(f"    {r['description']}", highlight=False)
             if r["citation"]:
                 common.console.print(f"    [dim]cite: {' '.join(r['citation'].split())}[/]", highlight=False)
+            if r["source"]:
+                common.console.print(f"    source: {r['source']}", style="dim", highlight=False, markup=False)
             if r["obtain"]:
                 common.console.print(f"    [dim]obtain: {r['obtain']}[/]", highlight=False)
         common.console.print(f"{len(rows)} datasets" + (f" in suite '{suite}'" if suite else ""))

@@ -10,7 +10,8 @@ import typer
 
 from ..errors import StebError
 from ..plugins import get_manager
-from . import cite, data, listing, plugins_cmd, run  # noqa: F401 - importing a command module registers its commands
+from . import cite, data, data_get, listing, plugins_cmd, run  # noqa: F401 - importing a command module registers its commands
+from . import models  # noqa: F401 - steb models get
 from . import common
 from .common import app
 from ..report.command import export_clusters_command, report_command

@@ -7,6 +7,8 @@ from typing import Any, Optional
 
 import typer
 from rich.table import Table
+
+from ..errors import StebError
 from . import common
 
 
@@ -27,11 +29,16 @@ def run(
     option: Optional[list[str]] = typer.Option(None, "--option", "-O", help="Encoder option key=value (repeatable), e.g. -O batch_size=64 -O device=cuda."),
     dataset_option: Optional[list[str]] = typer.Option(None, "--dataset-option", help="Dataset loader option key=value (repeatable)."),
     batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
+    batch_tokens: Optional[int] = typer.Option(None, "--batch-tokens", min=1, help="Cut encoding batches by a budget of padded tokens (texts x longest text, length-sorted; at most --batch-size texts) instead of every --batch-size texts, e.g. 16384 on a GPU."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Recompute results even when a matching result exists."),
     fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first dataset or task that fails (default: report failures at the end)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="BLAS/OpenMP threads for task computations (default: chosen from the work size and the free cores)."),
     max_memory: Optional[str] = typer.Option(None, "--max-memory", help="Process datasets in groups whose vectors fit this budget, e.g. 4G (default: one dataset at a time, which bounds peak memory by the largest dataset)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
+    prefetch: int = typer.Option(4, "--prefetch", min=0, help="Datasets loaded ahead (in a worker process) while the current one is encoded and scored; 0: one dataset after another in this process. Same results either way; lower it if loaded datasets are large next to your memory."),
+    prefetch_mode: str = typer.Option("auto", "--prefetch-mode", help="Where datasets are loaded ahead: auto (a forked process where the OS can fork, else a thread), process or thread."),
+    strict: bool = typer.Option(False, "--strict", help="Treat datasets whose data is missing as failures (exit 1); by default they are skipped, listed with the `steb data get` command that fetches them, and the run exits 0."),
+    download: bool = typer.Option(False, "--download", help="Fetch missing model weights into the Hugging Face cache first (as `steb models get`); without it nothing is downloaded."),
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
     """Evaluate ENCODER on datasets: embeds each distinct text once (cached on disk), runs every task, writes results atomically.
@@ -47,6 +54,7 @@ def run(
     common.manager(plugin)
     executor_options = {"address": address} if address else {}
     names = list(dict.fromkeys(encoder))  # -e A -e B runs both, in order (a name given twice runs once)
+    _check_weights(names, common.parse_options(option, "encoder"), download, progress, plugin)
     failed = False
     for name in names:
         try:
@@ -54,8 +62,9 @@ def run(
                 name, dataset, suite=suite, tasks=task, output=output, data_dir=data_dir, protocol=protocol,
                 max_length=max_length, seed=seed, cache_dir=cache_dir, executor=executor, executor_options=executor_options,
                 encoder_options=common.parse_options(option, "encoder"), dataset_options=common.parse_options(dataset_option, "dataset"),
-                plugins=tuple(plugin or ()), batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
-                threads=threads, max_memory=max_memory, errors="collect",
+                plugins=tuple(plugin or ()), batch_size=batch_size, batch_tokens=batch_tokens, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
+                threads=threads, max_memory=max_memory, errors="collect", prefetch=prefetch, prefetch_mode=prefetch_mode,
+                strict=strict,
             )
         except KeyboardInterrupt:
             common.err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
@@ -63,6 +72,29 @@ def run(
         failed = _print_summary(summary) or failed
     if failed:
         raise typer.Exit(1)
+
+
+def _check_weights(names: list[str], options: dict[str, Any], download: bool, progress: bool, plugin: Optional[list[str]]) -> None:
+    """Before any work: fetch the weights the encoders read from the hub (``--download``), or refuse with
+    the command that fetches them, so a missing model is one clear error instead of a failure per dataset."""
+    from ..weights import cached_weights, fetch_command
+    from .models import ensure_weights, weights_target
+
+    manager = common.manager(plugin)
+    for name in names:
+        target = weights_target(manager, name, options, strict=False)
+        if target is None or cached_weights(target.repo_id, target.revision) is not None:
+            continue
+        if download:
+            commit, _ = ensure_weights(target, progress=progress)
+            common.err_console.print(f"fetched {target.repo_id} at commit {commit}", highlight=False)
+            continue
+        if name in manager.encoders() or name == target.repo_id:  # a configuration, or a hub id given as the encoder
+            at = f" at revision {target.revision}" if target.revision else ""
+            rev = f" --revision {target.revision}" if target.pinned and options.get("revision") else ""
+            raise StebError(f"encoder '{name}' needs the weights of {target.repo_id}{at}, which are not in the Hugging Face "
+                            f"cache; fetch them with `{fetch_command(target.repo_id if options.get('model') else name)}{rev}` "
+                            f"or add --download to this command")
 
 
 def _print_summary(summary: Any) -> bool:
@@ -76,12 +108,16 @@ def _print_summary(summary: Any) -> bool:
             table.add_row(record.dataset, record.task, f"{record.main_metric} {_fmt(record.main_score)}", also, status)
     for ds, tk, why in summary.skipped:
         table.add_row(ds, tk, "", "", f"skipped: {why}")
+    for gap in getattr(summary, "missing", ()):
+        table.add_row(gap.dataset, ", ".join(gap.tasks), "", "", "[yellow]missing data[/]")
     for failure in summary.failures:
         table.add_row(failure.dataset, failure.task or "(load)", "", "", "[red]failed[/]")
     common.console.print(table)
+    missing = len(getattr(summary, "missing", ()))
     common.console.print(
         f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, {len(summary.failures)} failed; "
-        f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
+        + (f"{missing} dataset{'s' if missing != 1 else ''} with missing data; " if missing else "")
+        + f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
     )
     for note in summary.notes:
         common.err_console.print(f"[yellow]note:[/] {note}", highlight=False)

@@ -52,6 +52,9 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         cells = [Text(fmt(col.scores.get(enc)), style=_STYLE.get(marks[col.name].get(enc, 0), "")) for col in columns]
         table.add_row(str(position), enc, *cells)
     console.print(table)
+    if board.partial_mark():  # a partial run's aggregates must not pass for the suite's
+        console.print(f"[yellow]partial suite '{board.suite}':[/] every score above covers {board.partial_mark()}; "
+                      f"what is missing: missing.csv in the report folder", highlight=False)
     abbreviated = [f"{h} = {c.label}" for h, c in zip(headers, columns) if h != c.label]
     if abbreviated:
         console.print(f"[dim]{'; '.join(abbreviated)}[/]", highlight=False)

@@ -8,6 +8,7 @@ scroll sideways) so their text stays as large as it was drawn.
 from __future__ import annotations
 
 import html
+import re
 from typing import Sequence
 
 from markdown_it import MarkdownIt
@@ -61,10 +62,21 @@ def render_html(boards: Leaderboard | Sequence[Leaderboard], data_notes: Sequenc
         sections = markdown_sections(board, several)
         body += [f'<div class="scroll">{md.render(sections[0])}</div>', _plots_section(board)]
         body += [f'<div class="scroll">{md.render(s)}</div>' for s in sections[1:]]
+    page = _link_missing_inputs("\n".join(body))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>steb report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
+        + page
         + "\n</body>\n</html>\n"
     )
+
+
+def _link_missing_inputs(page: str) -> str:
+    """The header's pointer to *Missing inputs* becomes a link to that section's heading, and only when the
+    heading is on the page (a pointer to nothing sends readers searching)."""
+    heading = re.search(r"<h([23])>Missing inputs", page)
+    if heading is None:
+        return page.replace(" (see <em>Missing inputs</em> below)", "")
+    page = page[: heading.start()] + f'<h{heading.group(1)} id="missing-inputs">Missing inputs' + page[heading.end():]
+    return page.replace("see <em>Missing inputs</em> below", 'see <a href="#missing-inputs"><em>Missing inputs</em></a> below', 1)

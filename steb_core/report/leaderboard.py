@@ -17,7 +17,7 @@ from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
 from ..results import ResultRecord, load_results
 
-__all__ = ["Leaderboard", "DatasetCell", "AggregatorFailure", "compute_leaderboard", "compute_leaderboards", "choose_suites", "load_merged", "rank_marks"]
+__all__ = ["Leaderboard", "SuiteCoverage", "suite_coverage", "DatasetCell", "AggregatorFailure", "compute_leaderboard", "compute_leaderboards", "choose_suites", "load_merged", "rank_marks"]
 
 
 @dataclass
@@ -51,6 +51,39 @@ class DatasetCell:
         return " · ".join(parts)
 
 
+@dataclass(frozen=True)
+class SuiteCoverage:
+    """How much of a suite the results cover: datasets and (dataset, task) pairs with at least one result,
+    out of every registered member of the suite (with its suite tasks); ``missing`` lists the rest."""
+
+    suite: str
+    datasets_run: int
+    datasets_total: int
+    pairs_run: int
+    pairs_total: int
+    missing: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        return self.pairs_run < self.pairs_total
+
+    def text(self) -> str:
+        """``22 of 96 datasets (40 of 150 dataset-task pairs)``: the mark every partial aggregate carries."""
+        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} dataset-task pairs)"
+
+
+def suite_coverage(table: ResultTable, suite: str | None) -> SuiteCoverage | None:
+    """The coverage of ``suite`` by the records of ``table`` (None outside a suite or when no member is known)."""
+    if not suite:
+        return None
+    pairs = {(info.name, task) for info in table.catalogue.values() if suite in info.suites for task in info.tasks_for_suite(suite)}
+    if not pairs:
+        return None
+    ran = {(d, t) for (_, d, t) in table.records if (d, t) in pairs}
+    missing = tuple(sorted(pairs - ran))
+    return SuiteCoverage(suite, len({d for d, _ in ran}), len({d for d, _ in pairs}), len(ran), len(pairs), missing)
+
+
 @dataclass
 class Leaderboard:
     table: ResultTable
@@ -65,7 +98,22 @@ class Leaderboard:
 
     @property
     def title(self) -> str:
-        return f"suite '{self.suite}'" if self.suite else "results"
+        """The suite's name, marked "partial: N of M datasets (K of L pairs)" when the results cover part of it:
+        a partial aggregate is never shown under the suite's name alone."""
+        if not self.suite:
+            return "results"
+        mark = self.partial_mark()
+        return f"suite '{self.suite}'" + (f" (partial: {mark})" if mark else "")
+
+    @property
+    def coverage(self) -> SuiteCoverage | None:
+        """How much of the suite the results cover (None: results outside any suite)."""
+        return suite_coverage(self.table, self.suite)
+
+    def partial_mark(self) -> str:
+        """"N of M datasets (K of L dataset-task pairs)" when the suite is covered in part, else ""."""
+        cov = self.coverage
+        return cov.text() if cov is not None and cov.partial else ""
 
     @property
     def encoders(self) -> list[str]:

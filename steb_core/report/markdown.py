@@ -50,7 +50,8 @@ def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
 
 
 def report_header(boards: Sequence[Leaderboard]) -> str:
-    names = ", ".join(f"'{b.suite}'" if b.suite else "results outside any suite" for b in boards)
+    names = ", ".join((f"'{b.suite}'" + (f" (partial: {b.partial_mark()})" if b.partial_mark() else "")) if b.suite
+                      else "results outside any suite" for b in boards)
     # point at the section only where one is written (a pointer to nothing sends readers searching)
     pointer = " (see *Missing inputs* below)" if any(missing_rows(b) for b in boards) else ""
     protocols = sorted({p for b in boards for p in b.protocols()})
@@ -70,15 +71,19 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     table = board.table
     h2, h3 = ("##", "###") if several else ("##", "##")
     datasets = sorted({d for d, _ in table.expected})
-    head = f"{h2} Leaderboard — {board.title}" if several else f"{h2} Leaderboard"
+    mark = board.partial_mark()
+    head = f"{h2} Leaderboard — {board.title}" if several or mark else f"{h2} Leaderboard"
     first = [
         head,
         "",
         f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) in scope, "
         f"{len(table)} stored result(s).",
         "",
-        *_score_table(board, board.main_columns()),
     ]
+    if mark:  # right above the scores: a partial run's aggregates are not the suite's
+        first += [f"**Partial suite '{board.suite}'**: every score below covers {mark}; what is missing is listed "
+                  f"under *Not run* below and in `missing.csv`.", ""]
+    first += _score_table(board, board.main_columns())
     if cluster_line(board):
         first += ["", cluster_line(board).capitalize() + "."]
     if board.dropped:
@@ -86,7 +91,7 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         first += [f"- {a.label}: {board.dropped[a.name]}" for a in board.aggregates if a.name in board.dropped]
     sections = ["\n".join(first)]
     for agg in board.shown_aggregates():
-        lines = [f"{h3} {agg.label}" + (f" — {board.title}" if several else ""), "", agg.description, ""]
+        lines = [f"{h3} {agg.label}" + (f" — {board.title}" if several or mark else ""), "", agg.description, ""]
         lines += _score_table(board, agg.columns())
         lines += _rows_table(board, agg.columns())
         if agg.inputs:
@@ -121,6 +126,15 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         [[d, t, *(board.cell(enc, d, t).text() for enc in board.encoders)] for d, t in table.expected],
     )
     sections.append("\n".join(lines))
+    cov = board.coverage
+    if cov is not None and cov.partial:
+        not_run = list(dict.fromkeys(d for d, _ in cov.missing))
+        shown = ", ".join(not_run[:40]) + (f", … (+{len(not_run) - 40} more)" if len(not_run) > 40 else "")
+        sections.append("\n".join([
+            f"{h3} Not run — {board.title}", "",
+            f"{len(cov.missing)} (dataset, task) pair(s) of the suite have no result, from {len(not_run)} dataset(s) "
+            f"(all in `missing.csv`; get the data with `steb data get --suite {board.suite}`): {shown}",
+        ]))
     missing = missing_rows(board)
     if missing:
         title = f"{h3} Missing inputs" + (f" — {board.title}" if several else "")

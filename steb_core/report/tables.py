@@ -26,14 +26,15 @@ def _boards(boards: Leaderboard | Sequence[Leaderboard]) -> list[Leaderboard]:
 
 def report_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
     """One row per (suite, encoder); one column per aggregate and sub-column (empty cell = incomplete or
-    not a column of that suite's leaderboard)."""
+    not a column of that suite's leaderboard); ``partial`` = "N of M datasets (K of L dataset-task pairs)"
+    when the results cover part of the suite (every score of the row covers only that)."""
     boards = _boards(boards)
     names: list[str] = []
     for board in boards:
         for col in board.all_columns():
             if col.name not in names:
                 names.append(col.name)
-    rows: list[list[Any]] = [["suite", "encoder", *names]]
+    rows: list[list[Any]] = [["suite", "encoder", *names, "partial"]]
     for board in boards:
         scores = {col.name: col.scores for col in board.all_columns()}
         for enc in board.encoders:
@@ -41,7 +42,7 @@ def report_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
             for name in names:
                 value = scores.get(name, {}).get(enc)
                 cells.append("" if value is None else repr(float(value)))
-            rows.append([board.suite or "", enc, *cells])
+            rows.append([board.suite or "", enc, *cells, board.partial_mark()])
     return _csv(rows)
 
 
@@ -62,9 +63,14 @@ def scores_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
 
 
 def missing_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
-    """Every (suite, column, encoder) gap: which (dataset, task) was missing and why."""
+    """Every (suite, column, encoder) gap: which (dataset, task) was missing and why; first the pairs of a
+    partially run suite that no encoder has (column ``(suite)``), so a partial run lists what it lacks."""
     rows: list[list[Any]] = [["suite", "column", "encoder", "dataset", "task", "reason"]]
     for board in _boards(boards):
+        cov = board.coverage  # pairs of the suite no encoder has: column "(suite)", no encoder
+        if cov is not None:
+            rows += [[board.suite or "", "(suite)", "", d, t, f"not run: no result (get the data: steb data get --dataset {d})"]
+                     for d, t in cov.missing]
         for col in board.all_columns():
             for enc in board.encoders:
                 rows += [[board.suite or "", col.name, enc, g.dataset, g.task, g.reason] for g in col.missing.get(enc, [])]
@@ -78,6 +84,8 @@ def aggregates_json(boards: Leaderboard | Sequence[Leaderboard]) -> str:
         "leaderboards": [
             {
                 "suite": board.suite,
+                "partial": board.partial_mark(),
+                "missing_pairs": [list(x) for x in board.coverage.missing] if board.coverage is not None else [],
                 "results_protocol": board.protocols(),
                 "encoders": board.encoders,
                 "aggregates": [asdict(a) for a in board.aggregates],

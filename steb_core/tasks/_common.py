@@ -143,7 +143,7 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     """Score of each aligned pair (float64): cosine of the vectors, or the encoder's own similarity.
 
     With vectors, every distinct text is embedded once and the cosines are computed row-wise in
-    float64 (sparse vectors stay sparse). Without (or with an encoder-defined similarity),
+    float64 (sparse vectors stay sparse; dense ones on the task device when there is one, ``_device``). Without (or with an encoder-defined similarity),
     ``ctx.similarity`` is called in batches.
     """
     if len(texts_a) != len(texts_b):
@@ -151,10 +151,18 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     if uses_cosine(ctx):
         uniques, index = unique_index([*texts_a, *texts_b])
         vectors = ctx.embed(uniques)
+        n = len(texts_a)
         if sp.issparse(vectors):
             vectors = sp.csr_matrix(vectors)
+        else:
+            from ._device import kernel_device  # noqa: PLC0415 - _device imports this module
+
+            device = kernel_device(ctx)
+            if device is not None:
+                from ._torch_kernels import row_cosines_torch  # noqa: PLC0415 - torch only when asked for
+
+                return row_cosines_torch(np.asarray(vectors), index[:n], index[n:], device)
         inv = inverse_norms(vectors)
-        n = len(texts_a)
         return row_cosines(vectors, inv, index[:n], vectors, inv, index[n:])
     out = np.empty(len(texts_a), dtype=np.float64)
     for start in range(0, len(texts_a), SIMILARITY_BATCH):

@@ -54,11 +54,17 @@ the penalty's gradient, ``(lambda' - lambda) s`` on the weights, and both vector
 strength's coordinates (diagonal in the eigenbasis). Sparse X (TF-IDF) stays sparse: the centring
 becomes a rank-one correction of both products, and the preconditioner (a d x d eigendecomposition) is
 skipped, as it is when there are more dimensions than texts (it would cost more than it saves).
+
+On a torch device (issue 28 §3: the encoder's GPU, or option ``tasks.device``) the centred X is held
+there and the two products of every step (``X V``, ``X^T G``) and the preconditioner's ``X^T X`` run
+there in float32 (:class:`._torch_kernels.DeviceRows`); the loss, the L-BFGS algebra and the
+predictions' argmax stay as above. Other summation orders change the iterates in the last float32
+bits, so a device's solution agrees with the CPU's within the stopping tolerance, not bitwise.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -101,7 +107,7 @@ class _Heads:
     ``n`` rows enter the solve, the others are read once per strength for predictions (``predict``).
     """
 
-    def __init__(self, x: np.ndarray, labels: Sequence[np.ndarray], trains: Sequence[np.ndarray]):
+    def __init__(self, x: np.ndarray, labels: Sequence[np.ndarray], trains: Sequence[np.ndarray], device: Any = None):
         self._head_sets: dict[bytes, _HeadSet] = {}
         self.sparse = sp.issparse(x)
         if not self.sparse:
@@ -176,9 +182,19 @@ class _Heads:
                     chunk = chunk[: rows.stop - r0]
                     mu += means[:, rows] @ chunk
                     sq += means[:, rows] @ (chunk * chunk)
-            # float32: it only shapes the preconditioner
-            gram = full[:n].T @ full[:n] if d <= n else None
             self.x, self.rest = full[:n], full[n:]
+            if device is not None:  # the two products of every step run on the device (DeviceRows)
+                from ._torch_kernels import DeviceRows  # noqa: PLC0415 - torch only when asked for
+
+                self.x, self.rest = DeviceRows(full[:n], device), DeviceRows(full[n:], device)
+                del full
+            # float32: it only shapes the preconditioner
+            if d > n:
+                gram = None
+            elif device is not None:
+                gram = self.x.gram()
+            else:
+                gram = full[:n].T @ full[:n]
             var = sq - mu * mu
         sd = np.sqrt(np.maximum(var, 0.0))
         sd[sd == 0] = 1.0  # constant columns: StandardScaler leaves them unscaled
@@ -218,7 +234,7 @@ class _Heads:
 
     def columns(self, x, V: np.ndarray, hs: "_HeadSet") -> np.ndarray:
         """(rows, C, h) float32 product columns ``X~ V`` of rows ``x`` (unused columns 0)."""
-        P = x @ V
+        P = x.matmul(V) if hasattr(x, "matmul") else x @ V
         if self.sparse:
             P -= self.mean @ V
         P = np.asarray(P, dtype=np.float32)
@@ -299,7 +315,7 @@ class _Heads:
             Gp = Gq.reshape(self.n, -1)
         else:
             Gp = np.concatenate([Gq[:, c, :count] for c, count in enumerate(hs.counts)], axis=1)
-        XG = np.asarray(self.x.T @ Gp, dtype=np.float64)  # (d, used columns), column c's heads side by side
+        XG = np.asarray(self.x.t_matmul(Gp) if hasattr(self.x, "t_matmul") else self.x.T @ Gp, dtype=np.float64)  # (d, used columns), column c's heads side by side
         gq = Gq.sum(axis=0, dtype=np.float64).T  # (h, C)
         if self.sparse:
             XG -= np.outer(self.mean, Gp.sum(axis=0, dtype=np.float64))
@@ -635,19 +651,21 @@ def fit_heads(
     *,
     max_iter: int = 300,
     tol: float = 1e-4,
+    device: Any = None,
 ) -> dict[float, dict[str, np.ndarray]]:
     """Fit every head at every strength (strongest first, warm-started); per strength: predictions and solution.
 
     Returns ``{lambda: {"pred": (n, H) predicted class of every row, "W": (H, K, d) every class's
     weights (binary heads: row 0 is 0, row 1 scikit-learn's vector), "b": (H, K), "iterations": (H,)}}``;
-    predictions cover all rows so validation and test accuracies are read off.
+    predictions cover all rows so validation and test accuracies are read off. ``device`` (a torch
+    device, dense x only) runs the two products of every step there (module docstring).
     """
     # heads ordered by their number of classes, most first, so the heads using a product column are
     # a prefix of any set of them (_HeadSet); results are returned in the caller's order
     k = np.array([int(np.max(y)) for y in labels])
     order = np.argsort(-k, kind="stable")
     back = np.argsort(order)
-    heads = _Heads(x, [labels[i] for i in order], [trains[i] for i in order])
+    heads = _Heads(x, [labels[i] for i in order], [trains[i] for i in order], None if sp.issparse(x) else device)
     point = _Point(heads)
     size = int(np.clip(HISTORY_BYTES // (8 * heads.H * heads.C * (heads.d + 1)), 3, HISTORY))  # wide sparse inputs keep fewer pairs
     memory = _Memory(heads, size)

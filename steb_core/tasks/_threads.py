@@ -63,8 +63,18 @@ def task_threads(ctx: TaskContext | None, work: float, *, load: float | None = N
 
 
 @contextmanager
-def blas_limits(ctx: TaskContext | None, work: float) -> Iterator[int]:
-    """Run the body with BLAS and OpenMP pools limited to :func:`task_threads` threads."""
-    threads = task_threads(ctx, work)
+def blas_limits(ctx: TaskContext | None, work: float, *, result_sensitive: bool = False) -> Iterator[int]:
+    """Run the body with BLAS and OpenMP pools limited to :func:`task_threads` threads.
+
+    ``result_sensitive``: for a task whose *result* depends on the thread count (probing: float32
+    products summed in another order round differently, and a near-tied strength can flip), one
+    thread unless ``--threads`` says otherwise. Not the free cores: the record would then depend on
+    the machine's load at that moment; not the CPU count: it would differ between a laptop and a
+    server with the same CPU type. ``--threads N`` buys speed (and is recorded by the task).
+    """
+    if result_sensitive:
+        threads = max(1, int(ctx.threads)) if ctx is not None and ctx.threads else 1
+    else:
+        threads = task_threads(ctx, work)
     with threadpool_limits(limits=threads):
         yield threads

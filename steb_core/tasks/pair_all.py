@@ -5,7 +5,9 @@ With vectors, the upper triangle of the cosine matrix is produced block by block
 :class:`~._common.RankCounts` (positives and negatives per tie key), from which AUROC and AP are
 exact. No score array is kept: memory is one block (about ``BLOCK_CELLS`` scores) plus the 32 MiB of
 counts, whatever the number of texts (issue 20 §7: 50k texts are 1.25 G pairs, ~40 GB as arrays).
-Sparse vectors (TF-IDF) stay sparse: the block products are sparse row products.
+Sparse vectors (TF-IDF) stay sparse: the block products are sparse row products. Dense vectors
+of an encoder on a GPU (or with option ``tasks.device``, :mod:`._device`) are counted there in torch,
+in float64 with the same keys (:func:`._torch_kernels.all_pair_counts_torch`).
 
 With a similarity-only encoder (or one with its own similarity), the same pairs are enumerated as
 index arrays and scored in batches through ``ctx.similarity``; those scores are held in memory
@@ -22,6 +24,7 @@ import scipy.sparse as sp
 from ..context import TaskContext
 from ..specs import TaskSpec
 from ._common import SIMILARITY_BATCH, RankCounts, binary_ranking_metrics, encode_labels, unit_rows, uses_cosine
+from ._device import kernel_device
 from ._threads import blas_limits
 
 __all__ = ["run_pair_all", "all_pair_counts", "upper_triangle_same", "SPEC", "BLOCK_CELLS"]
@@ -102,8 +105,14 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
     n_positive = int(sum(c * (c - 1) // 2 for c in np.bincount(codes).tolist()))
     if uses_cosine(ctx):
         vectors = ctx.embed(texts)
-        with blas_limits(ctx, n * n * vectors.shape[1] // 2):
-            counts = all_pair_counts(vectors, codes)
+        device = None if sp.issparse(vectors) else kernel_device(ctx)
+        if device is not None:
+            from ._torch_kernels import all_pair_counts_torch  # noqa: PLC0415 - torch only when asked for
+
+            counts = all_pair_counts_torch(np.asarray(vectors), codes, device)
+        else:
+            with blas_limits(ctx, n * n * vectors.shape[1] // 2):
+                counts = all_pair_counts(vectors, codes)
         metrics: dict[str, Any] = counts.metrics(what="label")
     else:
         scores = _similarity_scores(ctx, texts)

@@ -10,7 +10,8 @@ score. Dense vectors are counted by :func:`._rank_count.dense_counts`: one float
 per cache-sized block of queries x targets screens every score, and only the scores within the
 product's rounding bound of r*'s grid cell (``screen_margin``) are recomputed in float64, so the
 counts equal an all-float64 computation while the time is essentially that of the float32 product
-(issue 28 §2). Sparse vectors (TF-IDF) are multiplied as sparse matrices in float64 directly, a
+(issue 28 §2). When the encoder runs on a GPU (or option ``tasks.device`` names a torch device,
+:mod:`._device`), the same screen runs there in torch (:mod:`._torch_kernels`). Sparse vectors (TF-IDF) are multiplied as sparse matrices in float64 directly, a
 block of queries at a time (``BLOCK_BYTES`` of keys). No n x n matrix is ever held.
 
 Ties follow the grid rule of :mod:`._common` (cosines in float64 snapped to 2**-20; equal keys tie),
@@ -32,6 +33,7 @@ import scipy.sparse as sp
 from ..context import TaskContext
 from ..specs import TaskSpec
 from ._common import option, tie_keys, unit_rows
+from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
 from ._threads import blas_limits
 
@@ -77,6 +79,7 @@ def first_relevant_ranks(
     *,
     block_bytes: int | None = None,
     threads: int = 1,
+    device: Any = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per query: targets strictly above the best relevant score (g), relevant and irrelevant ties at it.
 
@@ -84,7 +87,8 @@ def first_relevant_ranks(
     ``target_authors`` are integer author codes; every query needs at least one relevant target.
     Scores are compared by tie key (module docstring). ``block_bytes`` bounds the scores held at
     once (default: ``BLOCK_BYTES`` sparse, ``_rank_count.BLOCK_BYTES`` dense); ``threads`` is the
-    number of workers of the dense path.
+    number of workers of the dense path. ``device`` (a torch device) runs the dense path there
+    (:func:`._torch_kernels.dense_ranks_torch`: same counts, see its module for the one caveat).
     """
     rel_q, rel_t, starts = relevant_pairs(query_authors, target_authors)
     nq = queries.shape[0]
@@ -93,6 +97,10 @@ def first_relevant_ranks(
         return empty, empty.copy(), empty.copy()
     if sp.issparse(queries) or sp.issparse(targets):
         return _sparse_ranks(sp.csr_matrix(queries), sp.csr_matrix(targets), rel_q, rel_t, starts, block_bytes or BLOCK_BYTES)
+    if device is not None:
+        from ._torch_kernels import dense_ranks_torch  # noqa: PLC0415 - torch only when asked for
+
+        return dense_ranks_torch(np.asarray(queries), np.asarray(targets), rel_q, rel_t, starts, device)
     kwargs = {} if block_bytes is None else {"block_bytes": block_bytes}
     return dense_ranks(np.asarray(queries), np.asarray(targets), rel_q, rel_t, starts, threads=threads, **kwargs)
 
@@ -177,6 +185,8 @@ def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     target_vectors = collection_vectors(ctx, [t.texts_ for t in data.targets])
     block_bytes = option(ctx, "retrieval", "block_bytes", None)
     work = query_vectors.shape[0] * target_vectors.shape[0] * query_vectors.shape[1]
+    sparse = sp.issparse(query_vectors) or sp.issparse(target_vectors)
+    device = None if sparse else kernel_device(ctx)
     with blas_limits(ctx, work) as threads:
         counts = first_relevant_ranks(
             query_vectors,
@@ -185,6 +195,7 @@ def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
             target_codes,
             block_bytes=None if block_bytes is None else int(block_bytes),
             threads=threads,
+            device=device,
         )
     per_query = tie_expectations(*counts)
     return {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -257,10 +258,36 @@ def test_piped_data_check_is_one_short_line_per_dataset_with_obtain_commands_who
     n = len(steb.get_datasets())
     header, rows = lines[0], lines[1:1 + n]
     assert header.startswith("dataset\tstatus")
-    assert len(rows) == n and all(len(r.split("\t")) == 5 and len(r) < 120 for r in rows)
+    assert header.split("\t") == ["dataset", "status", "release", "classes", "texts", "note"]
+    assert len(rows) == n and all(len(r.split("\t")) == 6 and len(r) < 120 for r in rows)
+    by_name = {r.split("\t")[0]: r.split("\t") for r in rows}
+    assert by_name["bible_versions"][1:5] == ["missing", "-", "-/8", "-/1600"]  # Table 15: 8 versions x 200
     notes = [l for l in lines[n + 1:] if re.match(r"\[\d+\] ", l)]
     assert notes and any("git clone https://github.com/nlpsoc/STEL" in l for l in notes)  # whole, on one line
     assert "1 classes" not in _steb("data", "check", "--suite", "demo", "--format", "json").stdout
+    assert any("steb data get --dataset bible_versions" in l for l in notes)  # a public release: the command that fetches it
+
+
+def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_path):
+    """On the real PAN26 smoke-test sample (../shared/data): the release the loader read, classes and texts."""
+    sample = Path(__file__).resolve().parents[3] / "shared" / "data" / "pan" / "pan26-generative-ai-detection-smoketest"
+    if not sample.is_dir():
+        pytest.skip("../shared/data/pan not available")
+    shutil.copytree(sample, tmp_path / "pan26_generative_ai_detection_smoketest")
+    proc = _steb("data", "check", "-d", "pan26_generative_ai_detection_smoketest", "-d", "demo_probing", "--data-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    rows = {l.split("\t")[0]: l.split("\t") for l in proc.stdout.splitlines()[1:3]}
+    assert rows["pan26_generative_ai_detection_smoketest"][1:5] == ["ok", "PAN26 generative AI detection smoke test", "2/-", "34/-"]
+    assert rows["demo_probing"][1] == "builtin"
+
+
+def test_release_read_from_bundle_info():
+    from steb_core.catalogue import release_read
+
+    assert release_read({"release": "carlson", "root": "/d/bible_versions"}) == "carlson"
+    assert release_read({"source": "PAN 2018"}) == "PAN 2018"
+    assert release_read({"root": "/data/StyleTransferBibleData"}) == "StyleTransferBibleData"
+    assert release_read({"per_class": 3}) == ""
 
 
 def test_piped_encoder_list_is_one_line_per_encoder_saying_whether_it_runs_here():
@@ -323,4 +350,4 @@ def test_cite_prints_each_work_once(tmp_path):
         ResultRecord(encoder="e", dataset=name, task="order_alignment", main_metric="accuracy", main_score=0.5,
                      metrics={"accuracy": 0.5}, dataset_meta={"citation": registry.get(name).citation}).write(tmp_path)
     out = _steb("cite", str(tmp_path)).stdout
-    assert out.count("@inproceedings{wegmann2021stel,") == 1 and out.count("@inproceedings{wegmann2022same,") == 1
+    assert out.count("@inproceedings{wegmann2021does,") == 1 and out.count("@inproceedings{wegmann2022same,") == 1

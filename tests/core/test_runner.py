@@ -170,8 +170,10 @@ def test_dataset_failure_is_reported_and_others_run(tmp_path, toy_plugin):
         "def register_datasets(register):\n"
         "    register(DatasetSpec(name='broken', description='x', tasks=('toy_task',), loader=_load, suites=('toy',)))\n"
     )
+    # missing data is a failure under strict=True (issue 30: by default it is skipped as missing data,
+    # tests/core/test_partial_runs.py)
     summary = evaluate(CountingEncoder(), suite="toy", plugins=[str(toy_plugin), str(bad)], progress=False,
-                       output=tmp_path / "o", cache_dir=tmp_path / "c")
+                       output=tmp_path / "o", cache_dir=tmp_path / "c", strict=True, errors="collect")
     assert len(summary.results) == 6
     assert [f.dataset for f in summary.failures] == ["broken"]
     assert "example.org" in summary.failures[0].error and "STEB_DATA_DIR" in summary.failures[0].error

@@ -57,8 +57,9 @@ def steb_env() -> dict[str, str]:
     return env
 
 
-def fork_cli(argv: list[str], log: Path) -> int:
-    """Fork a child that runs ``steb_core.cli.main(argv)`` (stdout/stderr to ``log``); returns its pid."""
+def fork_cli(argv: list[str], log: Path, *, ctrl_c: bool = False) -> int:
+    """Fork a child that runs ``steb_core.cli.main(argv)`` (stdout/stderr to ``log``); returns its pid.
+    ``ctrl_c``: SIGINT raises KeyboardInterrupt in the child, as Ctrl-C does in `steb run` (default: it kills)."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -74,7 +75,7 @@ def fork_cli(argv: list[str], log: Path) -> int:
         sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
         os.environ.update({k: v for k, v in steb_env().items() if k.startswith("STEB_")})
         os.environ.pop("STEB_PLUGINS", None)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler if ctrl_c else signal.SIG_DFL)
         from steb_core import plugins as plugins_module  # noqa: PLC0415
         from steb_core.cli import main  # noqa: PLC0415
 

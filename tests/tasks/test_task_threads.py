@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from threadpoolctl import threadpool_info
 
@@ -38,3 +40,19 @@ def test_blas_limits_applies_and_restores():
         assert n == 1
         assert all(p["num_threads"] == 1 for p in threadpool_info())
     assert {p["internal_api"]: p["num_threads"] for p in threadpool_info()} == before
+
+
+def test_result_sensitive_threads_ignore_load_and_cpus(monkeypatch):
+    """Probing's thread count (its result depends on it): one thread, or --threads; never load or CPUs."""
+    from steb_core.tasks import _threads
+
+    big = 10 * _threads.SMALL_WORK
+    for cpus, load in ((2, 0.0), (16, 0.0), (4, 3.5), (4, 40.0)):
+        monkeypatch.setattr(_threads, "usable_cpus", lambda cpus=cpus: cpus)
+        monkeypatch.setattr("os.getloadavg", lambda load=load: (load, load, load))
+        with _threads.blas_limits(None, big, result_sensitive=True) as fixed:
+            assert fixed == 1
+        with _threads.blas_limits(None, big) as adaptive:  # other tasks still use the free cores
+            assert adaptive == max(1, min(cpus, math.ceil(cpus - load)))
+        with _threads.blas_limits(_Ctx(3), big, result_sensitive=True) as given:
+            assert given == 3

@@ -6,6 +6,8 @@ SynthSTEL_register) cite the same entry, and ``steb cite`` prints each work once
 
 from __future__ import annotations
 
+from steb_core import STEB_PAPER_BIBTEX
+
 __all__ = ["GYAFC", "STYLEDISTANCE", "STYLEPTB", "XU_SHAKESPEARE", "ONESTOP", "ASSET", "GROENWOLD_AAE", "STRAP_CDS", "STEB_PAPER"]
 
 GYAFC = """@inproceedings{rao2018dear,
@@ -86,10 +88,4 @@ STRAP_CDS = """@inproceedings{krishna2020reformulating,
 }"""
 
 #: graded formality has no release of its own that steb knows of: it is cited through the STEB paper.
-STEB_PAPER = """@misc{steb2026,
-  author = {Rivera Soto, Rafael and Wegmann, Anna and Aggazzotti, Cristina},
-  title = {{STEB}: Style Text Embedding Benchmark},
-  howpublished = {arXiv preprint arXiv:2606.31741},
-  year = {2026},
-  url = {https://arxiv.org/abs/2606.31741},
-}"""
+STEB_PAPER = STEB_PAPER_BIBTEX  # the core's entry: one key, one text for the STEB paper

@@ -43,7 +43,7 @@ from .stel import (
     stel_parallel_items,
 )
 
-STEL_CITATION = """@inproceedings{wegmann2021stel,
+STEL_CITATION = """@inproceedings{wegmann2021does,
   author = {Wegmann, Anna and Nguyen, Dong},
   title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},
   booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from steb_core import DataSource, DatasetSpec
 
 from . import readers as R
+from . import releases
 from .common import Corpus
 
 ATD = ("ATD",)
@@ -53,14 +54,7 @@ CEECE_CITATION = """@misc{ceece2022zenodo,
   note = {Part 2: doi 10.5281/zenodo.5887101},
 }"""
 
-BLOG_CITATION = """@inproceedings{schler2006blogs,
-  author = {Schler, Jonathan and Koppel, Moshe and Argamon, Shlomo and Pennebaker, James W.},
-  title = {Effects of Age and Gender on Blogging},
-  booktitle = {AAAI Spring Symposium: Computational Approaches to Analyzing Weblogs},
-  pages = {199--205},
-  year = {2006},
-  url = {https://huggingface.co/datasets/barilan/blog_authorship_corpus},
-}"""
+BLOG_CITATION = releases.bibtex_entry("schler2006blogs")  # one entry for every dataset of the Blog Authorship Corpus
 
 GEDE_CITATION = """@misc{gehring2025gede,
   author = {Gehring, Lukas and Paa{\\ss}en, Benjamin},

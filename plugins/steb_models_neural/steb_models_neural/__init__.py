@@ -4,7 +4,8 @@ Families: ``sentence-transformers`` (the model's own pooling), ``masked-lm`` (at
 mean of the last layer), ``causal-lm`` (last non-padding token), ``episode`` (LUAR-style, one vector per
 collection), ``multi-label-classifier`` (sigmoid outputs max-pooled over word chunks: NeuroBiber), plus
 ready configurations of STEB's models and the offline ``all-MiniLM-L6-v2``.
-Weights are never downloaded: hub ids are read from the local cache, folders from disk. A model folder
+Weights are downloaded only when asked (``steb models get NAME``, ``steb run --download``): otherwise hub
+ids are read from the local cache, folders from disk. A model folder
 or cached hub id that no configuration names is served through the ``resolve_encoder`` hook.
 
 Importing this package does not import torch, and neither does building an encoder: weights load on

@@ -29,7 +29,7 @@ from steb_core.longtext import pool_chunks as mean_by_owner
 from .errors import EncoderOptionError
 from .identity import folder_evidence
 from .loading import ResolvedModel, check_remote_code
-from .runtime import check_device, dtype_label, parse_int, resolve_device, resolve_dtype
+from .runtime import autocast_context, autocast_label, check_device, dtype_label, parse_int, resolve_device, resolve_dtype
 
 __all__ = ["TokenizerEncoder", "choose_max_length", "FINGERPRINT_SCHEME"]
 
@@ -65,17 +65,27 @@ class TokenizerEncoder:
     prompt: str = ""
     resolved: ResolvedModel
     dtype_name: str = "float32"
+    autocast: str | None = None
+    batch_tokens: int | None = None
 
     def _setup(
         self, *, resolved: ResolvedModel, family: str, name: str, batch_size: int | str, device: str, dtype: Any,
-        trust: bool,
+        trust: bool, autocast: Any = None, batch_tokens: int | str | None = None,
     ) -> None:
-        """Settings every subclass shares; nothing is loaded and torch is not imported."""
+        """Settings every subclass shares; nothing is loaded and torch is not imported.
+
+        ``autocast`` (float16 / bfloat16): float32 weights, forward passes under ``torch.autocast`` in
+        that precision (``dtype`` instead loads the weights in it). ``batch_tokens``: forward batches cut
+        by a budget of padded tokens over length-sorted texts (:func:`.batching.token_batches`) instead of
+        every ``batch_size`` texts; ``batch_size`` still caps the texts per batch.
+        """
         check_remote_code(resolved, trust)
         self.resolved, self.family, self.name = resolved, family, name
         self.batch_size = parse_int(batch_size, "batch_size")
         self._device_option = check_device(device)
         self.dtype_name = dtype_label(dtype)
+        self.autocast = autocast_label(autocast)
+        self.batch_tokens = parse_int(batch_tokens, "batch_tokens") if batch_tokens not in (None, "") else None
         self._trust = trust
         self._identity: dict[str, Any] | None = None
 
@@ -220,8 +230,32 @@ class TokenizerEncoder:
 
     # -- identity ------------------------------------------------------------------------------
     def _vector_options(self) -> dict[str, Any]:
-        """Options that change the vectors (never batch size, device or progress display)."""
-        return {"pooling": self.pooling, "dtype": self.dtype_name, "max_length": self.max_length, "prompt": self.prompt}
+        """Options that change the vectors (never batch size, token budget, device or progress display).
+
+        ``autocast`` joins only when set, so the fingerprints of float32 runs stay what they were.
+        """
+        options = {"pooling": self.pooling, "dtype": self.dtype_name, "max_length": self.max_length, "prompt": self.prompt}
+        if self.autocast is not None:
+            options["autocast"] = self.autocast
+        return options
+
+    def _autocast(self) -> Any:
+        """Context for a forward pass: ``torch.autocast`` when the option is set (``runtime.autocast_context``).
+
+        Loads the model first when autocast is on: the autocast device type must be the one the model
+        runs on (a CUDA model under a CPU autocast would silently run in float32).
+        """
+        if self.autocast is not None:
+            self._ensure_loaded()
+        return autocast_context(self.__dict__.get("_device") or "cpu", self.autocast)
+
+    def _token_counts(self, texts: Sequence[str], max_length: int) -> list[int] | None:
+        """Tokens each text takes in a forward pass (special tokens included, cut at ``max_length``),
+        when a token budget is set; else None."""
+        if self.batch_tokens is None:
+            return None
+        extra = self.special_token_budget()
+        return [min(max_length, n + extra) for n in self.count_tokens(texts)]
 
     def identity(self) -> dict[str, Any]:
         """The evidence behind :meth:`fingerprint`: model name/path, revision, content hashes and options.
@@ -261,8 +295,10 @@ class TokenizerEncoder:
             "pooling": self.pooling,
             "device": self.device_name,
             "dtype": self.dtype_name,
+            "autocast": self.autocast,
             "max_length": self.max_length,
             "batch_size": self.batch_size,
+            "batch_tokens": self.batch_tokens,
             "prompt": self.prompt,
             "identity": self.identity(),
             "torch": _version("torch"),

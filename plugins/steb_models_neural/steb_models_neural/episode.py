@@ -57,11 +57,14 @@ class EpisodeEncoder(TokenizerEncoder):
         batch_size: int | str = 8,
         max_length: int | str | None = None,
         trust_remote_code: bool | str = False,
+        autocast: str | None = None,
     ) -> None:
+        """``autocast`` as for every neural encoder (``base._setup``); no ``batch_tokens``: a batch here
+        is a number of equally sized collections, so ``batch_size`` alone sets it."""
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
             resolved=resolve_model(model, revision), family="episode", name=name or f"episode:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust,
+            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast,
         )
         self.max_length = choose_max_length(max_length, token_limit_from_files(self.resolved.path) or _LUAR_LIMIT, model)
 
@@ -139,7 +142,7 @@ class EpisodeEncoder(TokenizerEncoder):
                 raise ValueError(f"collection {i} holds no text")
             by_size[len(c)].append(i)
         out: np.ndarray | None = None
-        with torch.inference_mode():
+        with torch.inference_mode(), self._autocast():
             for size in sorted(by_size, reverse=True):
                 members = by_size[size]
                 # sort equally sized collections by total length so a batch pads to similar lengths

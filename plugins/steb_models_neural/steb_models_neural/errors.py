@@ -11,8 +11,8 @@ __all__ = ["ModelNotAvailableError", "EncoderOptionError"]
 class ModelNotAvailableError(ModelNotFoundError):
     """The weights of a model are not on this machine; the message says how to get them.
 
-    steb never downloads weights itself (benchmarks must be reproducible offline and runs must not
-    stall on a network), so the fix is always an explicit download on a machine with network.
+    steb downloads weights only when asked (``steb models get``, ``steb run --download``): runs must be
+    reproducible offline and must not stall on a network, so the fix is always an explicit download.
     """
 
 

@@ -71,8 +71,9 @@ def resolve_model(model: str | os.PathLike[str], revision: str | None = None) ->
         where = os.environ.get("HF_HUB_CACHE") or os.environ.get("HF_HOME") or "~/.cache/huggingface"
         rev = f" at revision {revision}" if revision else ""
         raise ModelNotAvailableError(
-            f"model '{text}'{rev} is not in the local Hugging Face cache ({where}) and steb never downloads "
-            f"weights. {_obtain_hint(text, revision)} ({type(exc).__name__})"
+            f"model '{text}'{rev} is not in the local Hugging Face cache ({where}); steb downloads weights only "
+            f"when asked: run `steb models get {text}{' --revision ' + revision if revision else ''}` (or add "
+            f"--download to `steb run`). Offline: {_obtain_hint(text, revision)} ({type(exc).__name__})"
         ) from None
     local_path = Path(local)
     return ResolvedModel(model_id=text, path=local_path, revision=local_path.name, source="hub-cache")

@@ -65,11 +65,13 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
         trust_remote_code: bool | str = False,
         chunk_words: int | str = 512,
         binary: bool | str = False,
+        autocast: str | None = None,
+        batch_tokens: int | str | None = None,
     ) -> None:
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
             resolved=resolve_model(model, revision), family=FAMILY, name=name or f"{FAMILY}:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust,
+            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
         )
         self.chunk_words = parse_int(chunk_words, "chunk_words")
         if self.chunk_words < 1:
@@ -119,8 +121,12 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
         import torch
 
         self._ensure_loaded()
-        with torch.inference_mode():
-            probs = encode_sorted(chunks, self.batch_size, lambda batch: self._probabilities(batch, max_length))
+        tokens = self._token_counts(chunks, max_length)
+        with torch.inference_mode(), self._autocast():
+            probs = encode_sorted(
+                chunks, self.batch_size, lambda batch: self._probabilities(batch, max_length), tokens=tokens,
+                batch_tokens=self.batch_tokens,
+            )
         out[:] = -np.inf
         np.maximum.at(out, np.asarray(owner), probs)
         out[~np.isfinite(out)] = 0.0  # texts without chunks

@@ -6,11 +6,25 @@ options when it is built and import torch only when it first runs (a warm run ne
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from .errors import EncoderOptionError
 
-__all__ = ["DEVICES", "DTYPES", "check_device", "dtype_label", "resolve_device", "resolve_dtype", "parse_bool", "parse_int"]
+__all__ = [
+    "DEVICES",
+    "DTYPES",
+    "AUTOCAST_DTYPES",
+    "check_device",
+    "dtype_label",
+    "autocast_label",
+    "autocast_context",
+    "resolve_device",
+    "resolve_dtype",
+    "parse_bool",
+    "parse_int",
+]
 
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -37,6 +51,52 @@ def dtype_label(dtype: Any) -> str:
     if name not in DTYPES:
         raise EncoderOptionError(f"unknown dtype '{dtype}'; choose one of {', '.join(DTYPES)}")
     return name
+
+
+#: reduced precisions ``autocast=`` accepts (float32 weights, matrix products in this type)
+AUTOCAST_DTYPES = ("float16", "bfloat16")
+
+
+def autocast_label(value: Any) -> str | None:
+    """Canonical name of the ``autocast`` option (None: off), without importing torch."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "off", "false", "float32", "fp32")):
+        return None
+    name = dtype_label(value)
+    if name not in AUTOCAST_DTYPES:  # pragma: no cover - dtype_label already refuses the rest
+        raise EncoderOptionError(f"autocast={value!r}: choose float16 or bfloat16")
+    return name
+
+
+@contextmanager
+def autocast_context(device: Any, autocast: str | None) -> Iterator[None]:
+    """Run the body under ``torch.autocast`` in ``autocast`` precision on ``device`` (off: no-op).
+
+    torch does not run every precision on every device (it disables autocast with a warning when
+    the device type does not support the type, e.g. float16 on older CPU builds); steb refuses that
+    instead, because the vectors would silently be float32 ones under a reduced-precision identity.
+    """
+    if autocast is None:
+        yield
+        return
+    import torch
+
+    kind = torch.device(device).type
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        context = torch.autocast(device_type=kind, dtype=getattr(torch, autocast))
+        context.__enter__()
+    disabled = [w for w in caught if "autocast" in str(w.message).lower()]
+    if disabled or not torch.is_autocast_enabled(kind):
+        context.__exit__(None, None, None)
+        said = f" (torch: {disabled[0].message})" if disabled else ""
+        raise EncoderOptionError(
+            f"autocast={autocast} is not supported on device '{device}' by this torch build{said}; "
+            f"use autocast=bfloat16, dtype=..., or run without autocast"
+        )
+    try:
+        yield
+    finally:
+        context.__exit__(None, None, None)
 
 
 def resolve_device(device: str | None) -> Any:

@@ -13,6 +13,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .base import TokenizerEncoder, choose_max_length
+from .batching import encode_sorted
 from .errors import EncoderOptionError
 from .identity import sentence_transformer_limit_from_files
 from .loading import ResolvedModel, resolve_model
@@ -46,6 +47,8 @@ class SentenceTransformerEncoder(TokenizerEncoder):
         truncate_dim: int | str | None = None,
         task: str | None = None,
         resolved: ResolvedModel | None = None,
+        autocast: str | None = None,
+        batch_tokens: int | str | None = None,
     ) -> None:
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         if resolved is None:
@@ -54,7 +57,7 @@ class SentenceTransformerEncoder(TokenizerEncoder):
             resolved = resolve_model(model, revision)
         self._setup(
             resolved=resolved, family="sentence-transformers", name=name or f"sentence-transformers:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust,
+            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
         )
         self.prompt = prompt or ""
         self.normalize = parse_bool(normalize, "normalize")
@@ -98,17 +101,25 @@ class SentenceTransformerEncoder(TokenizerEncoder):
         if not texts:
             raise ValueError("nothing to encode")
         extra = {"task": self.task} if self.task else {}
-        with self._limited(max_length):
+
+        def run(batch: list[str], batch_size: int) -> np.ndarray:
             vectors = self.model.encode(
-                texts,
-                batch_size=self.batch_size,
+                batch,
+                batch_size=batch_size,
                 prompt=self.prompt or None,
                 show_progress_bar=False,
                 convert_to_numpy=True,
                 normalize_embeddings=self.normalize,
                 **extra,
             )
-        return np.asarray(vectors, dtype=np.float32)
+            return np.asarray(vectors, dtype=np.float32)
+
+        with self._limited(max_length), self._autocast():
+            if self.batch_tokens is None:  # sentence-transformers sorts and batches the call itself
+                return run(texts, self.batch_size)
+            # token budget: our batches (prompt tokens included), one encode call each
+            tokens = self._token_counts(texts, max_length)
+            return encode_sorted(texts, self.batch_size, lambda batch: run(batch, len(batch)), tokens=tokens, batch_tokens=self.batch_tokens)
 
     def info(self) -> dict[str, Any]:
         return {**super().info(), "normalize": self.normalize, "truncate_dim": self.truncate_dim, "task": self.task}

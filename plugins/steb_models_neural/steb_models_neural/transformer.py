@@ -75,6 +75,8 @@ class TransformerEncoder(TokenizerEncoder):
         max_length: int | str | None = None,
         trust_remote_code: bool | str = False,
         padding_side: str | None = None,
+        autocast: str | None = None,
+        batch_tokens: int | str | None = None,
     ) -> None:
         if pooling not in POOLINGS:
             raise EncoderOptionError(f"unknown pooling '{pooling}'; choose one of {', '.join(POOLINGS)}")
@@ -86,7 +88,7 @@ class TransformerEncoder(TokenizerEncoder):
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
             resolved=resolve_model(model, revision), family=family, name=name or f"{family}:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust,
+            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
         )
         self.max_length = choose_max_length(max_length, token_limit_from_files(self.resolved.path), model)
 
@@ -124,5 +126,9 @@ class TransformerEncoder(TokenizerEncoder):
         import torch
 
         self._ensure_loaded()
-        with torch.inference_mode():
-            return encode_sorted(texts, self.batch_size, lambda batch: self._embed_batch(batch, max_length))
+        tokens = self._token_counts(texts, max_length)
+        with torch.inference_mode(), self._autocast():
+            return encode_sorted(
+                texts, self.batch_size, lambda batch: self._embed_batch(batch, max_length), tokens=tokens,
+                batch_tokens=self.batch_tokens,
+            )

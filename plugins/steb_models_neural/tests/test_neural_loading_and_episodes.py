@@ -23,7 +23,7 @@ def test_missing_hub_model_says_how_to_obtain_it(tmp_path, monkeypatch):
         resolve_model("some-owner/not-downloaded", revision="abc123")
     message = str(err.value)
     assert "hf download some-owner/not-downloaded --revision abc123" in message
-    assert "never downloads" in message and "HF_HOME" in message
+    assert "steb models get some-owner/not-downloaded --revision abc123" in message and "HF_HOME" in message
 
 
 def test_missing_folder_is_reported_as_a_folder(tmp_path):

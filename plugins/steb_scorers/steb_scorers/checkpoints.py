@@ -1,8 +1,9 @@
 """Where a scorer's weights come from: a local folder, or a Hugging Face hub id already in the local cache.
 
-steb never downloads weights at run time (runs must be reproducible offline and must not stall on a
-network): a hub id is looked up in the local cache only, and a missing one raises
-``steb_core.errors.ModelNotFoundError`` saying how to fetch it on a machine with network.
+A scorer never downloads weights while it scores (runs must be reproducible offline and must not stall on
+a network): a hub id is looked up in the local cache only, and a missing one raises
+``steb_core.errors.ModelNotFoundError`` naming the command that fetches it (``steb models get HUB_ID``,
+or ``hf download`` on another machine and the cache copied here).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ def _looks_like_hub_id(text: str) -> bool:
 
 
 def download_hint(hub_id: str, files: str = "") -> str:
-    """The sentence every "not cached" error ends with: which ``huggingface-cli download`` to run elsewhere."""
-    return (f"On a machine with network run `huggingface-cli download {hub_id}{' ' + files if files else ''}` (the cache lives under "
-            f"$HF_HOME, default ~/.cache/huggingface) and copy the cache here, or pass a local folder.")
+    """The sentence every "not cached" error ends with: the command that fetches the weights."""
+    return (f"Fetch it with `steb models get {hub_id}`; without network here, run `hf download {hub_id}"
+            f"{' ' + files if files else ''}` on a machine with network (the cache lives under $HF_HOME, default "
+            f"~/.cache/huggingface) and copy the cache here, or pass a local folder.")
 
 
 def _cached_snapshot(hub_id: str) -> str | None:
@@ -64,7 +66,7 @@ def resolve_pretrained(name: Any, what: str, files: str = "") -> str:
         found = _cached_snapshot(candidate)
         if found:
             return found
-    raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache and steb does not download weights. "
+    raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache. "
                              + download_hint(candidates[-1], files))
 
 
@@ -85,6 +87,6 @@ def resolve_checkpoint(model: Any, what: str) -> str:
         raise ModelNotFoundError(f"{what}: model folder {path} does not exist")
     found = _cached_snapshot(text)
     if found is None:
-        raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache and steb does not download weights. "
+        raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache. "
                                  + download_hint(text) + " (model=PATH)")
     return found

@@ -250,10 +250,10 @@ def test_comet_unsupported_classes_and_bad_hparams_are_named(tmp_path):
 def test_comet_offline_errors_name_the_download(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    with pytest.raises(ModelNotFoundError, match="huggingface-cli download Unbabel/wmt22-comet-da"):
+    with pytest.raises(ModelNotFoundError, match="steb models get Unbabel/wmt22-comet-da"):
         CometScorer()
     folder, _ = build_tiny_comet(tmp_path / "m", ckpt_hparams=False, yaml_overrides={"pretrained_model": "xlm-roberta-large"})
-    with pytest.raises(ModelNotFoundError, match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*huggingface-cli download FacebookAI/xlm-roberta-large"):
+    with pytest.raises(ModelNotFoundError, match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*steb models get FacebookAI/xlm-roberta-large"):
         CometScorer(model=str(folder))
     # an explicit encoder folder overrides the hparams' hub id
     assert CometScorer(model=str(folder), encoder=str(tmp_path / "m" / "xlmr")).score(SRC[:1], MT[:1], references=REF[:1]).scores.shape == (1,)
@@ -372,7 +372,7 @@ def test_bleurt20_matches_the_hand_computation(tiny_bleurt20):
 def test_bleurt20_offline_and_broken_folders(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    with pytest.raises(ModelNotFoundError, match="huggingface-cli download lucadiliello/BLEURT-20"):
+    with pytest.raises(ModelNotFoundError, match="steb models get lucadiliello/BLEURT-20"):
         BleurtScorer(model="BLEURT-20")
     folder, _, _ = build_tiny_bleurt20(tmp_path / "b")
     (folder / "pytorch_model.bin").unlink()

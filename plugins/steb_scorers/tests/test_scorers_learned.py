@@ -110,7 +110,7 @@ def test_classifier_checkpoint_is_not_a_regressor(tiny_bert_classifier):
 def test_missing_weights_are_a_clear_offline_error(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    with pytest.raises(ModelNotFoundError, match="huggingface-cli download Elron/bleurt-base-128"):
+    with pytest.raises(ModelNotFoundError, match="steb models get Elron/bleurt-base-128"):
         BleurtScorer()  # the default short name resolves to its hub id, which is not cached here
     with pytest.raises(ModelNotFoundError, match="does not exist"):
         resolve_checkpoint(str(tmp_path / "nowhere" / "model"), "BLEURT")

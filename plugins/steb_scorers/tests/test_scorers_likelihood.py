@@ -174,7 +174,7 @@ def test_paper_configurations_name_the_models_and_fail_offline(tmp_path, monkeyp
     assert all(c["prompt_format"] == "pauli-llama3" and c["dtype"] == "bfloat16" for c in PAULI_CONFIGS.values())
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    with pytest.raises(ModelNotFoundError, match="huggingface-cli download meta-llama/Llama-3.2-3B-Instruct"):
+    with pytest.raises(ModelNotFoundError, match="steb models get meta-llama/Llama-3.2-3B-Instruct"):
         LikelihoodScorer(config="pauli-llama-3.2-3b")
     with pytest.raises(ValueError, match="unknown likelihood configuration"):
         LikelihoodScorer(config="gpt-5")

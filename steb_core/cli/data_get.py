@@ -1,0 +1,158 @@
+"""``steb data get``: fetch the public releases of the selected datasets into the layout their loaders read.
+
+Nothing is downloaded unless this command is run; ``--dry-run`` only says what would happen. After
+fetching, the fetched datasets are loaded once (``steb data check``) so a release that does not give the
+catalogue's counts is reported at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from ..errors import StebError
+from . import common
+from .data import data_app
+
+
+@data_app.command("get")
+def data_get(
+    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
+    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print, per dataset, the source, size, licence and what to do by hand; download nothing."),
+    accept_licence: Optional[list[str]] = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
+    force: bool = typer.Option(False, "--force", help="Fetch again datasets already present (the old folder is replaced only when the new one is complete)."),
+    jobs: int = typer.Option(4, "--jobs", "-j", min=1, help="Fetch this many target folders at once."),
+    retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."),
+    fmt: str = common.FormatOpt,
+    plugin: Optional[list[str]] = common.PluginOpt,
+) -> None:
+    """Fetch every selected dataset whose release is public (git commit, hub revision, Zenodo record, URL with
+    sha256), verified and atomically, then check that each loads. Mirrors: $HF_ENDPOINT and $STEB_DATA_MIRROR."""
+    from ..catalogue import check_dataset
+    from ..obtain import DownloadPolicy, make_plan
+    from ..obtain.mirror import mirrors
+    from ..runner import resolve_selection
+
+    mirrors()  # a malformed $STEB_DATA_MIRROR is an error before anything else happens
+    manager = common.manager(plugin)
+    if not (suite or dataset):
+        raise StebError("steb data get: name datasets (--dataset D) or a suite (--suite steb); nothing is fetched by default")
+    selection = resolve_selection(manager, dataset, suite)
+    specs = [spec for spec, _ in selection]
+    root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+    accepted = list(accept_licence or [])
+    plan = make_plan(specs, accepted, root)
+    if dry_run:
+        _print_plan(plan, fmt, root)
+        return
+    if root is None:
+        raise StebError("steb data get: say where the data goes: --data-dir ROOT or $STEB_DATA_DIR")
+    if plan.blocked and _interactive():
+        for job in plan.blocked:
+            if job.accepted(accepted):  # its licence was accepted for an earlier folder
+                continue
+            question = (f"{', '.join(job.datasets)} ({job.target}/) is under {' and '.join(job.licences)}, which needs your "
+                        "agreement. Do you accept it?")
+            if typer.confirm(question, default=False):
+                accepted.extend(job.licences)
+        plan = make_plan(specs, accepted, root)
+    policy = DownloadPolicy(retries=retries, timeout=timeout)
+    results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
+    for row in plan.rows:
+        if row.category == "manual" and row.instructions:
+            common.console.print(f"by hand: {row.dataset}: {row.instructions}", highlight=False, markup=False, soft_wrap=True)
+    for job in plan.blocked:
+        names = " ".join(f"--accept-licence {_quoted(lic)}" for lic in job.licences)
+        common.console.print(f"not fetched: {', '.join(job.datasets)} ({job.target}/): licence {', '.join(job.licences)} "
+                             f"needs your agreement; read it, then run again with {names}", highlight=False, markup=False, soft_wrap=True)
+    ok_targets = {r.target for r in results if r.status in ("fetched", "present")}
+    shapes = {t.name: t.shape for t in manager.tasks()}
+    checked = []
+    for spec, tasks in selection:
+        targets = {j.target for j in plan.jobs if spec.name in j.datasets}
+        if targets and targets <= ok_targets:
+            checked.append(check_dataset(spec, root, tasks=tasks, shapes=shapes))
+    rows = [{"target": r.target, "datasets": r.datasets, "status": r.status, "message": r.message,
+             "seconds": round(r.seconds, 1)} for r in results]
+    if not common.emit(rows + [{"dataset": c.dataset, "check": c.status, "message": c.message} for c in checked], fmt, "data get"):
+        for c in checked:
+            common.console.print(f"check {c.dataset}: {c.status}{(': ' + ' '.join(c.message.split())) if c.message else ''}",
+                                 highlight=False, markup=False, soft_wrap=True)
+        counts = {k: sum(1 for r in results if r.status == k) for k in ("fetched", "present", "failed")}
+        common.console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v) or "nothing to fetch", highlight=False)
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        raise StebError(f"{len(failed)} of {len(results)} target folders could not be fetched: "
+                        + "; ".join(f"{r.target}: {r.message.rstrip('.')}" for r in failed)
+                        + f". Partial downloads are kept in {root / '.steb-partial'}; run the same command again to resume")
+    if plan.blocked and not plan.jobs:
+        names = sorted({lic for job in plan.blocked for lic in job.licences})
+        raise StebError("nothing fetched: the selected data needs licence agreement; read the licence, then add "
+                        + " ".join(f"--accept-licence {_quoted(n)}" for n in names) + " (or --accept-licence all)")
+
+
+def _interactive() -> bool:
+    """Whether a person can answer the licence question (a terminal on both ends); never in scripts or CI."""
+    return sys.stdin.isatty() and common.console.is_terminal
+
+
+def _quoted(name: str) -> str:
+    return f"'{name}'" if any(c.isspace() for c in name) else name
+
+
+def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, policy: object) -> list:
+    """Run the jobs; one rich progress display on a terminal, one line per finished target otherwise."""
+    from ..obtain import fetch_all
+
+    if not jobs:
+        return []
+    if not common.console.is_terminal:
+        def line(target: str, n: int, state: str) -> None:
+            if state in ("done", "failed"):
+                common.console.print(f"{target}: {state}", highlight=False, markup=False)
+        return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=line)  # type: ignore[arg-type]
+    from rich.progress import FileSizeColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    common.quiet_third_party_progress()
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), FileSizeColumn(), TextColumn("{task.fields[state]}"),
+                  TimeElapsedColumn(), console=common.console, transient=False) as bar:
+        tasks = {j.target: bar.add_task(j.target, total=None, state="waiting") for j in jobs}
+
+        def update(target: str, n: int, state: str) -> None:
+            bar.update(tasks[target], advance=n, **({"state": state} if state else {}))
+        return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=update)  # type: ignore[arg-type]
+
+
+def _print_plan(plan: object, fmt: str, root: Optional[Path]) -> None:
+    """The dry run: one row per dataset (source, size, licence, action) and manual instructions whole."""
+    rows = [dict(vars(r)) for r in plan.rows]  # type: ignore[attr-defined]
+    if common.emit(rows, fmt, "data get --dry-run"):
+        return
+    if not common.console.is_terminal:
+        sys.stdout.write("dataset\tkind\tsize\tlicence\taction\tsource\n")
+        for r in plan.rows:  # type: ignore[attr-defined]
+            sys.stdout.write("\t".join([r.dataset, r.kinds, r.size, r.licence, r.action, r.source]) + "\n")
+    else:
+        table = Table(title=f"steb data get --dry-run ({root or '$STEB_DATA_DIR unset'})", box=None, pad_edge=False)
+        for col in ("dataset", "kind", "source", "size", "licence", "action"):
+            table.add_column(col, overflow="fold")
+        for r in plan.rows:  # type: ignore[attr-defined]
+            table.add_row(r.dataset, r.kinds, r.source, r.size, r.licence, r.action)
+        common.console.print(table)
+    manual = [r for r in plan.rows if r.instructions]  # type: ignore[attr-defined]
+    if manual:
+        common.console.print("")
+        common.console.print("by hand (exact instructions):", highlight=False)
+        for r in manual:
+            common.console.print(f"- {r.dataset}: {r.instructions}", highlight=False, markup=False, soft_wrap=True)
+    f = plan.figures()  # type: ignore[attr-defined]
+    common.console.print(f"{len(plan.rows)} datasets: {f['automatic']} automatic, {f['licence']} after licence acceptance, "  # type: ignore[attr-defined]
+                         f"{f['manual']} by hand only, {f['builtin']} built in; nothing was downloaded", highlight=False)
