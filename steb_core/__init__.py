@@ -96,6 +96,7 @@ from .runner import RunFailed, RunSummary, evaluate  # noqa: E402 - the real sig
 from .results import ResultRecord, load_results  # noqa: E402
 from .inmemory import dataset_from  # noqa: E402
 from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION  # noqa: E402
+from .bibliography import SHARED_BIBTEX  # noqa: E402
 
 
 def get_datasets(

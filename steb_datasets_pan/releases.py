@@ -16,7 +16,7 @@ holds them.
 
 from __future__ import annotations
 
-from steb_core import DataSource
+from steb_core import SHARED_BIBTEX, DataSource
 
 __all__ = ["BIBTEX", "ENRON_BIBTEX", "SOURCES", "PAN_LICENCE", "bibtex_for", "sources_for"]
 
@@ -54,12 +54,7 @@ BIBTEX: dict[str | int, str] = {
         "and Stein, Benno and Potthast, Martin",
         "Overview of the Author Identification Task at PAN-2018: Cross-domain Authorship Attribution and Style Change Detection", 2018,
         "Working Notes Papers of the CLEF 2018 Evaluation Labs", 2125, "https://ceur-ws.org/Vol-2125/"),
-    2020: _working_notes(
-        "kestemont2020overview",
-        "Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti and Stamatatos, Efstathios "
-        "and Potthast, Martin and Stein, Benno",
-        "Overview of the Cross-Domain Authorship Verification Task at PAN 2020", 2020, "Working Notes of CLEF 2020 -- Conference and Labs of the Evaluation Forum",
-        2696, "https://ceur-ws.org/Vol-2696/"),
+    2020: SHARED_BIBTEX["kestemont2020overview"],  # also cited by the style plugin (fanfiction): one text, in the core
     2021: _working_notes(
         "kestemont2021overview",
         "Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti and Stamatatos, Efstathios "

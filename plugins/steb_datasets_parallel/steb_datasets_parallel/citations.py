@@ -6,7 +6,7 @@ SynthSTEL_register) cite the same entry, and ``steb cite`` prints each work once
 
 from __future__ import annotations
 
-from steb_core import STEB_PAPER_BIBTEX
+from steb_core import SHARED_BIBTEX
 
 __all__ = ["GYAFC", "STYLEDISTANCE", "STYLEPTB", "XU_SHAKESPEARE", "ONESTOP", "ASSET", "GROENWOLD_AAE", "STRAP_CDS", "STEB_PAPER"]
 
@@ -88,4 +88,4 @@ STRAP_CDS = """@inproceedings{krishna2020reformulating,
 }"""
 
 #: graded formality has no release of its own that steb knows of: it is cited through the STEB paper.
-STEB_PAPER = STEB_PAPER_BIBTEX  # the core's entry: one key, one text for the STEB paper
+STEB_PAPER = SHARED_BIBTEX["steb2026"]  # the core's entry: one key, one text for the STEB paper

@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from steb_core import DataSource, DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
+from steb_core import SHARED_BIBTEX, DataSource, DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
 
 from steb_core.parallel import order_groups_from_parallel, parse_budget
 
@@ -43,26 +43,9 @@ from .stel import (
     stel_parallel_items,
 )
 
-STEL_CITATION = """@inproceedings{wegmann2021does,
-  author = {Wegmann, Anna and Nguyen, Dong},
-  title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},
-  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing (EMNLP)},
-  year = {2021},
-  pages = {7109--7130},
-  doi = {10.18653/v1/2021.emnlp-main.569},
-  url = {https://aclanthology.org/2021.emnlp-main.569},
-}"""
+STEL_CITATION = SHARED_BIBTEX["wegmann2021does"]
 #: STEL-or-Content is built on STEL: both works are cited, each once (``steb cite`` keys entries by work)
-OC_CITATION = """@inproceedings{wegmann2022same,
-  author = {Wegmann, Anna and Schraagen, Marijn and Nguyen, Dong},
-  title = {Same Author or Just Same Topic? {T}owards Content-Independent Style Representations},
-  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP (RepL4NLP)},
-  year = {2022},
-  pages = {249--268},
-  doi = {10.18653/v1/2022.repl4nlp-1.26},
-  url = {https://aclanthology.org/2022.repl4nlp-1.26},
-}
-""" + STEL_CITATION
+OC_CITATION = SHARED_BIBTEX["wegmann2022same"] + "\n" + STEL_CITATION
 OBTAIN = (
     "git clone https://github.com/nlpsoc/STEL and use its Data/STEL folder (MIT licence). The public repo holds "
     "100-instance samples of the formal/simple dimensions; the full dimension file "

@@ -7,6 +7,8 @@ year, venue and a DOI or URL; arXiv-only works are ``@misc`` with the arXiv iden
 
 from __future__ import annotations
 
+from steb_core import SHARED_BIBTEX
+
 __all__ = ["BIBTEX", "bibtex_for"]
 
 BIBTEX: dict[str, str] = {
@@ -24,15 +26,7 @@ BIBTEX: dict[str, str] = {
   howpublished = {arXiv:2502.15168},
   url = {https://arxiv.org/abs/2502.15168},
 }""",
-    "wegmann2022same": """@inproceedings{wegmann2022same,
-  author = {Wegmann, Anna and Schraagen, Marijn and Nguyen, Dong},
-  title = {Same Author or Just Same Topic? {T}owards Content-Independent Style Representations},
-  booktitle = {Proceedings of the 7th Workshop on Representation Learning for NLP (RepL4NLP)},
-  year = {2022},
-  pages = {249--268},
-  doi = {10.18653/v1/2022.repl4nlp-1.26},
-  url = {https://aclanthology.org/2022.repl4nlp-1.26},
-}""",
+    "wegmann2022same": SHARED_BIBTEX["wegmann2022same"],
     "kim2025leveraging": """@inproceedings{kim2025leveraging,
   author = {Kim, Junghwan and Zhang, Haotian and Jurgens, David},
   title = {Leveraging Multilingual Training for Authorship Representation: Enhancing Generalization across Languages and Domains},
@@ -197,15 +191,7 @@ BIBTEX: dict[str, str] = {
   howpublished = {Hugging Face model hub},
   url = {https://huggingface.co/Qwen/Qwen3.5-2B-Base},
 }""",
-    "riverasoto2021learning": """@inproceedings{riverasoto2021learning,
-  author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
-  title = {Learning Universal Authorship Representations},
-  booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing},
-  year = {2021},
-  pages = {913--919},
-  doi = {10.18653/v1/2021.emnlp-main.70},
-  url = {https://aclanthology.org/2021.emnlp-main.70},
-}""",
+    "riverasoto2021learning": SHARED_BIBTEX["riverasoto2021learning"],
     "alkiek2025neurobiber": """@misc{alkiek2025neurobiber,
   author = {Alkiek, Kenan and Wegmann, Anna and Zhu, Jian and Jurgens, David},
   title = {Neurobiber: Fast and Interpretable Stylistic Feature Extraction},
