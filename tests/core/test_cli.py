@@ -15,13 +15,7 @@ from steb_core import cli as cli_module
 STEB = Path(sys.executable).with_name("steb")
 
 
-@pytest.fixture(autouse=True)
-def wide_console(monkeypatch):
-    """Tables wrap at the terminal width; give the tests a wide one so names stay on one line."""
-    from rich.console import Console
-
-    monkeypatch.setattr(cli_module.common, "console", Console(width=250))
-    monkeypatch.setattr(cli_module.common, "err_console", Console(width=250, stderr=True))
+pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 
 
 def invoke(*args):

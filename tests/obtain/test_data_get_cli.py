@@ -18,12 +18,7 @@ from steb_core.obtain import MANIFEST, PARTIAL
 from .conftest import ROWS, jsonl, make_git_repo, write_plugin
 
 
-@pytest.fixture(autouse=True)
-def wide_console(monkeypatch):
-    from rich.console import Console
-
-    monkeypatch.setattr(cli_module.common, "console", Console(width=250))
-    monkeypatch.setattr(cli_module.common, "err_console", Console(width=250, stderr=True))
+pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 
 
 def invoke(*args):
