@@ -1,11 +1,16 @@
 """Per-application scores (AI-text detection, authorship verification/retrieval) and the multilingual score.
 
-Each is the mean over the tasks of the datasets carrying an application tag in their spec
-(``DatasetSpec.applications``): ``ATD``, ``ATD-adversarial``, ``AV`` (with ``AV-easy``/``AV-medium``/
-``AV-hard`` as sub-columns) and ``AR``. As in STEB's Table 4, *AV overall* is PAN13-15, PAN20-21, Enron
-and PAN22-26 style change: PAN18 style change, although tagged ``AV``, is left out
-(:data:`.paper.AV_OVERALL_EXCLUDED`). The **applications** average is the mean of ATD, ATD adversarial,
-AV overall and AR (Table 4's note: the easy/medium/hard levels are not averaged in).
+``ATD``, ``ATD-adversarial``, ``AV`` (with ``AV-easy``/``AV-medium``/``AV-hard`` as sub-columns) and ``AR``. Under
+the default ``reference`` weighting (:data:`.columns.WEIGHTINGS`) each is the STEB authors' manual cluster
+(``machine_text_detection``, ``machine_text_detection_adversarial``, ``authorship_verification``,
+``authorship_retrieval`` of :mod:`.reference_clusters`) averaged per (task, metric) like every cluster; a dataset
+STEB does not know joins by its ``DatasetSpec.applications`` tag. As the YAML has it, *AV overall* holds PAN18
+style change. Under ``table13`` (steb 0.2) membership is by tag only and, as STEB's Table 4 text says, *AV overall*
+is PAN13-15, PAN20-21, Enron and PAN22-26 style change: PAN18 style change, although tagged ``AV``, is left out
+(:data:`.paper.AV_OVERALL_EXCLUDED`). Every current STEB application dataset feeds one task, so the two weightings
+differ only in that membership. The AV levels (easy/medium/hard) come from tags under both. The **applications**
+average is the mean of ATD, ATD adversarial, AV overall and AR (Table 4's note: the levels are not averaged in;
+excel_export.py @60a14423 ``AGGREGATE_SHEETS`` "summary_tasks").
 
 The **multilingual** score is the mean of two means, one per task type (STEB: mean AUC over the 13
 PAN13-15 AV datasets, mean MRR over the 4 PAN18 AA ones), not a pool of all 17; it also has one
@@ -16,49 +21,90 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..reference_tree.names import reference_dataset
 from ..specs import AggregatorSpec
-from .columns import DEFINITIONAL_METRIC, mean_column, mean_of_columns, metric_label
+from .columns import (
+    DEFINITIONAL_METRIC,
+    REFERENCE_WEIGHTING,
+    TABLE13_WEIGHTING,
+    check_weighting,
+    mean_column,
+    mean_of_columns,
+    metric_for,
+    metric_label,
+    task_metric_columns,
+)
 from .paper import AV_OVERALL_EXCLUDED
+from .reference_clusters import APPLICATION_CLUSTERS, cluster_entries, entry_metric
 from .result import AggregateResult, Column
 from .table import ResultTable, as_table, task_type_order
 
-__all__ = ["application_column", "application_score", "multilingual_score", "applications_average", "application_specs"]
+__all__ = [
+    "application_column", "application_score", "multilingual_score", "applications_average", "application_specs",
+    "table13_application_specs",
+]
 
 
-def application_column(table: ResultTable, tag: str, name: str, label: str) -> Column:
-    """The mean over the (dataset, task) inputs of the English datasets tagged ``tag`` (AV: AV overall).
+def _reference_inputs(table: ResultTable, tag: str) -> list[tuple[str, str, str | tuple[str, ...] | None]]:
+    """(dataset, task, metric) of the English datasets in ``tag``'s reference cluster, plus unknown ones by tag."""
+    entries = cluster_entries(APPLICATION_CLUSTERS[tag])
+    out: list[tuple[str, str, str | tuple[str, ...] | None]] = []
+    for d, t in table.expected:
+        info = table.info(d)
+        if info.multilingual:
+            continue
+        ref = reference_dataset(d)
+        if ref is not None:
+            out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ()) if not (e.oa_only and t != "order_alignment")]
+        elif tag in info.applications:
+            out.append((d, t, metric_for(t, DEFINITIONAL_METRIC)))
+    return out
 
-    Public because the definitional score's Idiolect column is built from the same AV-overall and AR
+
+def application_column(table: ResultTable, tag: str, name: str, label: str, weighting: str = REFERENCE_WEIGHTING) -> Column:
+    """The column of application ``tag`` under ``weighting`` (AV: AV overall; see the module docstring).
+
+    Public because the ``table13`` weighting's Idiolect column is built from the same AV-overall and AR
     columns as the applications table (STEB Table 9: Idiolect = (AV overall + AR) / 2).
     """
+    reason = f"no dataset in scope is tagged '{tag}'"
+    if check_weighting(weighting) == REFERENCE_WEIGHTING and tag in APPLICATION_CLUSTERS:
+        reason = f"no dataset in scope is in the '{APPLICATION_CLUSTERS[tag]}' cluster or tagged '{tag}'"
+        return task_metric_columns(table, name, label, _reference_inputs(table, tag), empty_reason=reason)
 
     def member(info, task) -> bool:
         if tag not in info.applications:
             return False
         if tag == "multilingual":
             return True
-        return not info.multilingual and not (tag == "AV" and info.name in AV_OVERALL_EXCLUDED)
+        return not info.multilingual and not (tag == "AV" and weighting == TABLE13_WEIGHTING and info.name in AV_OVERALL_EXCLUDED)
 
     inputs = table.inputs(member)
-    return mean_column(table, name, label, inputs, DEFINITIONAL_METRIC, empty_reason=f"no dataset in scope is tagged '{tag}'")
+    return mean_column(table, name, label, inputs, DEFINITIONAL_METRIC, empty_reason=reason)
 
 
 def application_score(
-    tag: str, name: str, label: str, order: int, sub_tags: Sequence[tuple[str, str]] = (), short: str = ""
+    tag: str, name: str, label: str, order: int, sub_tags: Sequence[tuple[str, str]] = (), short: str = "",
+    weighting: str = REFERENCE_WEIGHTING,
 ):
-    """An aggregator function: mean over the datasets tagged ``tag``; ``sub_tags`` are (tag, label) sub-columns."""
+    """An aggregator function: the column of ``tag`` under ``weighting``; ``sub_tags`` are (tag, label) sub-columns."""
+    check_weighting(weighting)
 
     def aggregate(results: Any, datasets: Any = None) -> AggregateResult:
         table = as_table(results, datasets)
-        main = application_column(table, tag, name, label)
-        subs = [application_column(table, sub, f"{name}/{sub}", sub_label) for sub, sub_label in sub_tags]
+        main = application_column(table, tag, name, label, weighting)
+        subs = [application_column(table, sub, f"{name}/{sub}", sub_label, weighting) for sub, sub_label in sub_tags]
+        if weighting == REFERENCE_WEIGHTING and tag in APPLICATION_CLUSTERS:
+            description = (
+                f"The '{APPLICATION_CLUSTERS[tag]}' cluster of the STEB authors' scripts, one column per (task, metric)"
+                + (" (AV overall: PAN18 style change included, as dataset_clusters.yaml has it)." if tag == "AV" else ".")
+            )
+        else:
+            description = f"Mean over the tasks of the datasets tagged '{tag}'" + (
+                " (AV overall: PAN18 style change is left out, as in STEB Table 4)." if tag == "AV" and weighting == TABLE13_WEIGHTING else "."
+            )
         return AggregateResult.from_column(
-            main,
-            description=f"Mean over the tasks of the datasets tagged '{tag}'"
-            + (" (AV overall: PAN18 style change is left out, as in STEB Table 4)." if tag == "AV" else "."),
-            sub_columns=subs,
-            order=order,
-            short=short,
+            main, description=description, sub_columns=subs, order=order, short=short, details={"weighting": weighting}
         )
 
     return aggregate
@@ -109,25 +155,27 @@ def multilingual_score(results: Any, datasets: Any = None) -> AggregateResult:
     )
 
 
-def applications_average(results: Any, datasets: Any = None) -> AggregateResult:
+def applications_average(results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING) -> AggregateResult:
     """STEB Table 4's Avg: mean of ATD, ATD adversarial, AV overall and AR (no AV level sub-columns)."""
     table = as_table(results, datasets)
+    check_weighting(weighting)
     parts = [
-        application_column(table, "ATD", "atd", "ATD"),
-        application_column(table, "ATD-adversarial", "atd-adversarial", "ATD adversarial"),
-        application_column(table, "AV", "av", "AV"),
-        application_column(table, "AR", "ar", "AR"),
+        application_column(table, "ATD", "atd", "ATD", weighting),
+        application_column(table, "ATD-adversarial", "atd-adversarial", "ATD adversarial", weighting),
+        application_column(table, "AV", "av", "AV", weighting),
+        application_column(table, "AR", "ar", "AR", weighting),
     ]
     scores, missing = mean_of_columns(table.encoders, parts)
     return AggregateResult(
-        name="applications",
-        label="Applications",
+        name="applications" + ("" if weighting == REFERENCE_WEIGHTING else f"-{weighting}"),
+        label="Applications" + ("" if weighting == REFERENCE_WEIGHTING else " (Table 13)"),
         short="Apps",
         scores=scores,
         missing=missing,
         inputs=[i for p in parts for i in p.inputs],
         description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its levels).",
         sub_columns=parts,
+        details={"weighting": weighting},
         order=85,
     )
 
@@ -146,4 +194,18 @@ def application_specs() -> list[AggregatorSpec]:
         AggregatorSpec("ar", "Authorship retrieval", application_score("AR", "ar", "AR", 80), 80),
         AggregatorSpec("applications", "Mean of ATD, ATD adversarial, AV overall and AR", applications_average, 85),
         AggregatorSpec("multilingual", "Multilingual: non-English AV and AA", multilingual_score, 90),
+    ]
+
+
+def table13_application_specs() -> list[AggregatorSpec]:
+    """AV overall and the applications average under steb 0.2's ``table13`` membership (PAN18 SC out), opt-in."""
+    levels = (("AV-easy", "AV easy"), ("AV-medium", "AV medium"), ("AV-hard", "AV hard"))
+
+    def average(results: Any, datasets: Any = None) -> AggregateResult:
+        return applications_average(results, datasets, weighting=TABLE13_WEIGHTING)
+
+    return [
+        AggregatorSpec("av-table13", "Authorship verification, Table 4 text (steb 0.2): PAN18 style change left out",
+                       application_score("AV", "av-table13", "AV (Table 4)", 71, levels, short="AV T4", weighting=TABLE13_WEIGHTING), 71),
+        AggregatorSpec("applications-table13", "Mean of ATD, ATD adversarial, AV overall (no PAN18 SC) and AR", average, 86),
     ]

@@ -5,9 +5,29 @@ from __future__ import annotations
 from typing import Sequence
 
 from .result import Column, MissingInput
-from .table import ResultTable
+from .table import ResultTable, task_type_order
 
-__all__ = ["DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "metric_for", "metric_label", "mean_column", "mean_of_columns", "mean_of_rows", "rows_column"]
+__all__ = [
+    "DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "REFERENCE_WEIGHTING", "TABLE13_WEIGHTING", "WEIGHTINGS",
+    "check_weighting", "metric_for", "metric_label", "mean_column", "mean_of_columns", "mean_of_rows", "rows_column",
+    "task_metric_columns",
+]
+
+#: How a definitional or application column averages its datasets (``weighting=``). ``reference`` (the default): as
+#: the STEB authors' scripts do (scripts/benchmark_clustering/manual_cluster.py @0a12dc0c
+#: ``build_manual_cluster_tables``; excel_export.py @60a14423 ``mc_df.mean(axis=1)``): one column per (task, metric),
+#: each the mean over the cluster's datasets in it, and the cluster the mean of its columns.
+REFERENCE_WEIGHTING = "reference"
+#: steb 0.2's reading: the mean over STEB Table 13's rows, each row the mean over its datasets' tasks.
+TABLE13_WEIGHTING = "table13"
+WEIGHTINGS = (REFERENCE_WEIGHTING, TABLE13_WEIGHTING)
+
+
+def check_weighting(weighting: str) -> str:
+    """``weighting`` itself, or a ValueError naming the known ones."""
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"unknown column weighting {weighting!r}; expected one of {', '.join(WEIGHTINGS)}")
+    return weighting
 
 #: Strict metric per task type: order alignment counts only when the style is found despite a content
 #: distractor (the content-independence column uses this map).
@@ -121,3 +141,55 @@ def mean_of_rows(encoders: Sequence[str], name: str, label: str, row_columns: Se
     scores, missing = mean_of_columns(encoders, row_columns)
     inputs = [i for row in row_columns for i in row.inputs]
     return Column(name, label, scores, missing, inputs, rows=list(row_columns))
+
+
+def _inputs_column(
+    table: ResultTable, name: str, label: str, inputs: Sequence[tuple[str, str, str | tuple[str, ...] | None]]
+) -> Column:
+    """Mean over ``inputs`` (dataset, task, metric) per encoder, all-or-nothing (the gaps listed)."""
+    scores: dict[str, float | None] = {}
+    missing: dict[str, list[MissingInput]] = {}
+    for enc in table.encoders:
+        values, gaps = [], []
+        for dataset, task, metric in inputs:
+            value, gap = table.value(enc, dataset, task, metric)
+            if gap is not None:
+                gaps.append(gap)
+            else:
+                values.append(value)
+        scores[enc] = None if gaps or not values else sum(values) / len(values)
+        if gaps:
+            missing[enc] = gaps
+    return Column(name, label, scores, missing, [(d, t) for d, t, _ in inputs])
+
+
+def task_metric_columns(
+    table: ResultTable,
+    name: str,
+    label: str,
+    inputs: Sequence[tuple[str, str, str | tuple[str, ...] | None]],
+    *,
+    empty_reason: str,
+) -> Column:
+    """A cluster's value as the STEB authors' scripts compute it: the mean of its (task, metric) columns.
+
+    ``inputs`` are (dataset, task, metric): order alignment reads ``accuracy`` or ``distractor_accuracy`` per entry
+    (the YAML's ``--oa_variant``), so one dataset can feed two columns of one cluster. Each (task, metric) column is
+    the mean over its datasets (manual_cluster.py @0a12dc0c ``build_manual_cluster_tables``: "each cell is the
+    average metric across datasets in that cluster that contribute to the column"); the cluster is the mean of its
+    columns (excel_export.py @60a14423 ``mc_df.mean(axis=1)``), so a task with one dataset weighs as much as a task
+    with ten. The columns are kept as the result's ``rows`` (labelled ``task (metric)``), in task order.
+    Unlike the reference, which drops a dataset from a column when some model lacks it (``complete_datasets``),
+    steb keeps its all-or-nothing rule: an encoder missing an input has no score, and the gap is listed.
+    """
+    groups: dict[tuple[str, str], list[tuple[str, str, str | tuple[str, ...] | None]]] = {}
+    for dataset, task, metric in inputs:
+        key = metric[0] if isinstance(metric, tuple) else (metric or "main score")
+        groups.setdefault((task, key), []).append((dataset, task, metric))
+    ordered = sorted(groups, key=lambda tk: (task_type_order(tk[0]), tk[1]))
+    parts = []
+    for task, key in ordered:
+        members = groups[(task, key)]
+        metric = members[0][2]
+        parts.append(_inputs_column(table, f"{name}#{task}/{key}", f"{task} ({metric_label(metric)})", members))
+    return mean_of_rows(table.encoders, name, label, parts, empty_reason=empty_reason)

@@ -206,7 +206,9 @@ def test_definitional_columns_by_hand():
     # b mean(0.55, 0.35) = 0.45; AR = id1 -> a 0.25, b 0.05; idiolect a (0.85 + 0.25) / 2 = 0.55, b (0.45 + 0.05) / 2 = 0.25
     # (one row per dataset, the steb 0.1 reading, would give a 1.95 / 3 = 0.65)
     assert aggs["idiolect"].scores == pytest.approx({"a": 0.55, "b": 0.25})
-    assert [r.label for r in aggs["idiolect"].rows] == ["AV overall", "AR"]
+    # the reference weighting: the idiolect cluster's (task, metric) columns, which are AV overall and AR here
+    assert [r.label for r in aggs["idiolect"].rows] == ["pair_predefined (auroc)", "retrieval (mrr)"]
+    assert [r.label for r in idiolect_score(table, weighting="table13").rows] == ["AV overall", "AR"]
     objects = aggs["objects-of-study"]
     sub = {c.name.split("/")[1]: c.scores["a"] for c in objects.sub_columns}
     # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect is the sixth column
@@ -223,7 +225,7 @@ def test_definitional_columns_by_hand():
     # a (0.575 + 0.5 + 0.3) / 3 = 1.375 / 3 = 0.458333..., b (0.425 + 0.4 + 0.1) / 3 = 0.925 / 3 = 0.308333...
     assert aggs["definitional"].scores == pytest.approx({"a": 0.4583333333, "b": 0.3083333333})
     assert [c.name for c in aggs["definitional"].sub_columns] == ["objects-of-study", "linguistic-features", "content-independence"]
-    assert aggs["definitional"].details["reading"] == "table9"
+    assert aggs["definitional"].details == {"reading": "table9", "weighting": "reference"}
 
 
 def test_three_groups_reading_by_hand():
@@ -263,11 +265,16 @@ def test_multilingual_datasets_stay_out_of_definitional_columns():
 def test_idiolect_with_one_part_in_scope_is_that_part():
     # only AR datasets in scope: the AV part is left out as an empty Table 13 row is -> a mean(0.25) = 0.25
     recs = [r for r in _definitional_table() if r.dataset == "id1"]
-    agg = idiolect_score(recs)
+    agg = idiolect_score(recs, weighting="table13")
     assert agg.scores == pytest.approx({"a": 0.25, "b": 0.05})
     assert [r.label for r in agg.rows] == ["AR"]
-    # an idiolect dataset tagged neither AV nor AR feeds no part: no column, and the report says why
-    none = idiolect_score(_rows("id9", "retrieval", "mrr", [0.5, 0.5], ["a", "b"], categories=("idiolect",)))
+    # the reference weighting: one (task, metric) column, the same number
+    assert idiolect_score(recs).scores == pytest.approx({"a": 0.25, "b": 0.05})
+    # table13: an idiolect dataset tagged neither AV nor AR feeds no part: no column, and the report says why
+    id9 = _rows("id9", "retrieval", "mrr", [0.5, 0.5], ["a", "b"], categories=("idiolect",))
+    # the reference weighting reads the category tag of a dataset STEB does not know: it joins the cluster
+    assert idiolect_score(id9).scores == pytest.approx({"a": 0.5, "b": 0.5})
+    none = idiolect_score(id9, weighting="table13")
     assert none.scores == {"a": None, "b": None} and "'AV' or 'AR'" in none.structural_gap
     assert none.details["idiolect_datasets_in_neither_part"] == ["id9"]
 
@@ -275,7 +282,9 @@ def test_idiolect_with_one_part_in_scope_is_that_part():
 def test_objects_of_study_needs_every_column():
     agg = objects_of_study_score(_definitional_table(with_dialect=False))
     assert agg.scores == {"a": None, "b": None}
-    assert [m.reason for m in agg.missing["a"]] == ["no 'dialect' dataset in scope (STEB Table 13 rows or tags)"]
+    assert [m.reason for m in agg.missing["a"]] == ["no 'dialect' dataset in scope (the 'dialect' cluster or tags)"]
+    table13 = objects_of_study_score(_definitional_table(with_dialect=False), weighting="table13")
+    assert [m.reason for m in table13.missing["a"]] == ["no 'dialect' dataset in scope (STEB Table 13 rows or tags)"]
     assert agg.structural_gap
     dialect = next(c for c in agg.sub_columns if c.name.endswith("dialect"))
     assert dialect.note and dialect.inputs == []

@@ -33,8 +33,8 @@ def rec(dataset, task, value, enc="a", *, metric=None, extra=None, **meta):
     return make_record(enc, dataset, task, {key: value, **(extra or {})}, **meta)
 
 
-def col(table, key):
-    return definitional_column(table, key, key, key)
+def col(table, key, weighting="table13"):
+    return definitional_column(table, key, key, key, weighting)
 
 
 # --- Table 13 membership -------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def test_register_follows_table13_not_the_tags():
     assert register.scores["a"] == pytest.approx(0.55)
     assert [r.label for r in register.rows] == ["STEL register", "Wikipedia politeness"]
     assert {d for d, _ in register.inputs} == {"STEL_register", "wikipedia_politeness"}
-    ci = content_independence_score(table)
+    ci = content_independence_score(table, weighting="table13")
     # one "STEL register" row holding STEB's construction and STEL-or-Content: mean(0.3, 0.1)
     assert [r.label for r in ci.rows] == ["STEL register"]
     assert {d for d, _ in ci.inputs} == {"STEL_register", "STEL-or-Content_register"}
@@ -110,14 +110,14 @@ def _idiolect_records():
 
 def test_idiolect_is_the_mean_of_av_overall_and_ar():
     table = ResultTable.build(_idiolect_records())
-    agg = idiolect_score(table)
+    agg = idiolect_score(table, weighting="table13")
     # AV overall = mean(PAN23 0.9, 0.7, 0.5, Enron 0.8) = 2.9 / 4 = 0.725 (PAN18 SC left out, as in Table 4);
     # AR = mean(PAN18 AA 0.2, Amazon 0.4) = 0.3; idiolect = (0.725 + 0.3) / 2 = 0.5125
     assert agg.scores["a"] == pytest.approx(0.5125)
     assert [(r.label, round(r.scores["a"], 9)) for r in agg.rows] == [("AV overall", 0.725), ("AR", 0.3)]
     # the same two columns as the applications table
-    av = application_score("AV", "av", "AV", 70)(table)
-    ar = application_score("AR", "ar", "AR", 80)(table)
+    av = application_score("AV", "av", "AV", 70, weighting="table13")(table)
+    ar = application_score("AR", "ar", "AR", 80, weighting="table13")(table)
     assert agg.scores["a"] == pytest.approx((av.scores["a"] + ar.scores["a"]) / 2)
     assert ("pan18_style_change", "pair_predefined") not in agg.inputs
     assert ("pan13_authorship_verification_greek_test", "pair_predefined") not in agg.inputs
@@ -170,7 +170,7 @@ def test_object_of_study_and_overall_definitional_average():
     assert definitional_score(table, reading="three-groups").scores == pytest.approx({"a": 0.5333333333, "b": 0.3333333333})
 
 
-def test_unknown_datasets_use_their_tags_as_their_own_rows():
+def test_unknown_datasets_use_their_tags_as_their_own_rows():  # the table13 weighting
     recs = [
         rec("demo_registers", "clustering", 0.2, categories=("register",)),
         rec("demo_registers", "pair_all", 0.6, categories=("register",)),
@@ -224,11 +224,11 @@ def test_av_overall_leaves_out_pan18_and_applications_average_uses_av_overall_on
         rec("fanfiction", "retrieval", 0.3, applications=("AR",)),
     ]
     table = ResultTable.build(recs)
-    av = application_score("AV", "av", "AV", 70, (("AV-easy", "AV easy"),))(table)
+    av = application_score("AV", "av", "AV", 70, (("AV-easy", "AV easy"),), weighting="table13")(table)
     # AV overall mean(0.8, 0.6) = 0.7 (with PAN18 it would be 0.4667)
     assert av.scores["a"] == pytest.approx(0.7)
     assert ("pan18_style_change", "pair_predefined") not in av.inputs
-    apps = applications_average(table)
+    apps = applications_average(table, weighting="table13")
     # mean(ATD 0.5, ATD adv 0.1, AV overall 0.7, AR 0.3) = 0.4; the AV easy level (0.6) is not a fifth term
     assert apps.scores["a"] == pytest.approx(0.4)
     assert [c.name for c in apps.sub_columns] == ["atd", "atd-adversarial", "av", "ar"]

@@ -1,0 +1,170 @@
+"""STEB's manual dataset clusters, as the authors' leaderboard scripts define them (data, not code).
+
+Transcribed from ``scripts/dataset_clusters.yaml`` of github.com/rrivera1849/STEB at commit 91d6b69a (the only
+one of its 54 stored versions the index lets one read; its cluster names are the published definitional columns).
+An entry is ``NAME [--oa_variant acc|distractor] [--oa_only]`` (``scripts/benchmark_clustering/manual_cluster.py``
+@0a12dc0c ``parse_cluster_entry``): ``--oa_variant`` picks the order-alignment metric of that entry (``acc`` ->
+``acc_mean``, steb's ``accuracy``; ``distractor`` -> ``distractor_acc_mean``, steb's ``distractor_accuracy``; none
+-> the task's primary metric, config.py ``TASK_METRICS``, i.e. distractor accuracy), ``--oa_only`` keeps only the
+entry's order-alignment task. How a cluster is averaged: :func:`.columns.task_metric_columns`.
+
+How the leaderboard combines the clusters (config.py, index file 62021153327, ``DEFINITIONAL_COLUMNS``): Genre,
+Register, Time, Demographics, Dialect, Idiolect are the clusters of those names; Object of Study is the mean of the
+six; Linguistic Features is ``predefined_features``; Content Independence is ``style_vs_content``; the Definitional
+score is the mean of Object of Study, Linguistic Features and Content Independence. The applications sheet
+(``AGGREGATE_SHEETS`` "summary_tasks") averages ``machine_text_detection``, ``machine_text_detection_adversarial``,
+``authorship_verification`` and ``authorship_retrieval``.
+
+Where this version differs from the paper's Table 13 (steb's ``table13`` weighting): Corpus of Diverse Styles is a
+Register entry (all its tasks, order alignment by plain accuracy), not Genre; Genre holds ``the_pile`` (no steb
+dataset); PASTEL time-of-day is in no cluster; Twitter AAE/SAE is a Dialect entry read by distractor accuracy and
+not a Content Independence one; PAN18 style change is in authorship verification and idiolect. docs/leaderboard.md
+cannot tell these apart (it publishes cluster values only), so steb follows the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .columns import DISTRACTOR_METRIC, metric_for
+
+__all__ = [
+    "CLUSTERS_SOURCE",
+    "ClusterEntry",
+    "parse_entry",
+    "REFERENCE_CLUSTERS",
+    "DEFINITIONAL_CLUSTERS",
+    "APPLICATION_CLUSTERS",
+    "OA_VARIANT_METRICS",
+    "cluster_entries",
+    "entry_metric",
+]
+
+CLUSTERS_SOURCE = "scripts/dataset_clusters.yaml @91d6b69a of github.com/rrivera1849/STEB"
+
+#: ``--oa_variant`` -> the steb metric it reads (config.py ``OA_VARIANT_METRICS``: acc_mean, distractor_acc_mean).
+OA_VARIANT_METRICS: dict[str, str] = {"acc": "accuracy", "distractor": "distractor_accuracy"}
+
+
+@dataclass(frozen=True)
+class ClusterEntry:
+    """One dataset entry of a cluster, with its order-alignment flags."""
+
+    dataset: str
+    oa_variant: str | None = None
+    oa_only: bool = False
+
+
+def parse_entry(text: str) -> ClusterEntry:
+    """``"NAME --oa_variant acc --oa_only"`` -> :class:`ClusterEntry` (flags in any order; anything else refused)."""
+    name, *tokens = text.split()
+    variant: str | None = None
+    only = False
+    it = iter(tokens)
+    for token in it:
+        if token == "--oa_only":
+            only = True
+        elif token == "--oa_variant":
+            variant = next(it, None)
+            if variant not in OA_VARIANT_METRICS:
+                raise ValueError(f"cluster entry {text!r}: --oa_variant expects one of {sorted(OA_VARIANT_METRICS)}, got {variant!r}")
+        else:
+            raise ValueError(f"cluster entry {text!r}: unexpected token {token!r}")
+    return ClusterEntry(name, variant, only)
+
+
+_AV = (
+    "pan13_authorship_verification_english_test",
+    *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
+    "pan15_authorship_verification_english_test", "pan20_authorship_verification_test", "pan21_authorship_verification_test",
+    "pan18_style_change", "pan22_style_change_basic", "pan22_style_change_sentence", "pan22_style_change_advanced",
+    *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "medium", "hard")),
+    "enron_authorship_corpus",
+)
+_AR = ("pan18_cross_domain_authorship_attribution_english", "amazon", "fanfiction", "stackexchange_retrieval")
+_DISTRACTOR_ONLY = "--oa_variant distractor --oa_only"
+
+#: cluster name -> its entries, in the YAML's order (``speaker_attribution``'s Fisher/RadioTalk sets have no steb
+#: dataset and feed no leaderboard column; kept so the table is the file's).
+REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
+    name: tuple(parse_entry(e) for e in entries)
+    for name, entries in {
+        "machine_text_detection": (
+            *(f"machine_text_detection_DetectRL_{d}" for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")),
+            *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
+            *(f"machine_text_detection_MAGE_{d}" for d in (
+                "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
+            "machine_text_detection_PAN24_news", "machine_text_detection_PAN25_26_essays",
+            "machine_text_detection_PAN25_26_fiction", "machine_text_detection_PAN25_26_news",
+            "machine_text_detection_PAN25_collaborative", "gede_essay_detection",
+        ),
+        "machine_text_detection_adversarial": tuple(
+            f"machine_text_detection_DetectRL_{d}" for d in ("paraphrase_attacks", "perturbation_attacks", "prompt_attacks")
+        ),
+        "authorship_verification": _AV,
+        "authorship_retrieval": _AR,
+        "speaker_attribution": (
+            *(f"fisher_speaker_attribution_{s}_{h}" for s in ("bbn", "ldc") for h in ("base", "hard", "harder")),
+            "radiotalk",
+        ),
+        "genre": ("core", "x_genre", "masc_text_genre", "the_pile"),
+        "register": (
+            "STEL_register --oa_variant acc", "SynthSTEL_register --oa_variant acc",
+            "corpus-of-diverse-styles --oa_variant acc", "graded_formality --oa_variant acc",
+            "OneStopEnglishCorpus --oa_variant acc", "wikipedia_politeness", "stackexchange_politeness",
+            "ASSET --oa_variant acc",
+        ),
+        "style_vs_content": tuple(
+            f"{d} {_DISTRACTOR_ONLY}" for d in (
+                "STEL_register", "STEL_feature", "SynthSTEL_register", "SynthSTEL_feature", "corpus-of-diverse-styles",
+                "graded_formality", "OneStopEnglishCorpus", "parallel_shakespeare", "ASSET", "StylePTB")
+        ),
+        "time": ("bible_versions", "ceeces", "parallel_shakespeare --oa_variant acc"),
+        "demographics": (
+            "blog_age", "blog_gender", "fce_l1",
+            *(f"pastel_{a}" for a in ("age", "education", "gender", "ethnic", "politics")),
+        ),
+        "feature_probing": tuple(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
+        "predefined_features": (
+            *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
+            "StylePTB --oa_variant acc", "STEL_feature --oa_variant acc", "SynthSTEL_feature --oa_variant acc",
+        ),
+        "dialect": ("endive", "twitter_aave_sae", "eWAVE"),
+        "idiolect": (*_AV, *_AR),
+    }.items()
+}
+
+#: steb's definitional column key (a category tag) -> the reference cluster behind it.
+DEFINITIONAL_CLUSTERS: dict[str, str] = {
+    "genre": "genre",
+    "register": "register",
+    "time": "time",
+    "demographics": "demographics",
+    "dialect": "dialect",
+    "idiolect": "idiolect",
+    "linguistic-feature": "predefined_features",
+    "content-independence": "style_vs_content",
+}
+
+#: steb's application tag -> the reference cluster behind it (the AV levels and multilingual have none: tags decide).
+APPLICATION_CLUSTERS: dict[str, str] = {
+    "ATD": "machine_text_detection",
+    "ATD-adversarial": "machine_text_detection_adversarial",
+    "AV": "authorship_verification",
+    "AR": "authorship_retrieval",
+}
+
+
+def cluster_entries(cluster: str) -> dict[str, tuple[ClusterEntry, ...]]:
+    """dataset -> its entries in ``cluster`` (a dataset may appear twice, e.g. with different flags)."""
+    out: dict[str, list[ClusterEntry]] = {}
+    for entry in REFERENCE_CLUSTERS[cluster]:
+        out.setdefault(entry.dataset, []).append(entry)
+    return {d: tuple(e) for d, e in out.items()}
+
+
+def entry_metric(task: str, entry: ClusterEntry) -> str | tuple[str, ...] | None:
+    """The steb metric an entry contributes for ``task`` (discovery.py @f568bff4 ``_resolve_metric_for_entry``)."""
+    if task == "order_alignment" and entry.oa_variant is not None:
+        return OA_VARIANT_METRICS[entry.oa_variant]
+    return metric_for(task, DISTRACTOR_METRIC)

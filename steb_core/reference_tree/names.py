@@ -1,0 +1,182 @@
+"""The STEB leaderboard's names, as tables: datasets, task folders and ``metrics.json`` keys.
+
+One place decides how a steb result record and a file of the STEB authors' results tree name the same thing,
+so the exporter (:mod:`.export`), the importer (:mod:`.read`) and their tests cannot disagree.
+
+Sources (github.com/rrivera1849/STEB, read through the search index):
+
+* task folders: ``steb/core.py`` @18c49153 ``SUPPORTED_TASKS`` and ``evaluate`` (the folder is the task
+  module's name);
+* metric keys: ``steb/metrics.py`` @4b43dda3 (``calculate_pair_classification_metrics``: ``eer``, ``auc``,
+  ``auc@{fpr:.2f}`` for FPR 0.01, 0.05, 0.10, 0.20, 0.30, 0.50; ``calculate_clustering_metrics``: ``v_measure``;
+  ``calculate_retrieval_metrics``: ``mrr``, ``mean_rank``, ``recall@{k}`` for k 1, 8, 16, 32, 64, 128),
+  ``steb/tasks/order_alignment.py`` @8a036408 (``acc_mean``, ``distractor_acc_mean``, ``_per_label``),
+  ``steb/tasks/probing.py`` @acb3a009 (one key per feature, ``average``);
+* the primary metric per task: ``scripts/benchmark_clustering/config.py`` ``TASK_METRICS`` (every stored version);
+* dataset folders: ``os.path.basename(dataset_name)`` of the registry (``steb/steb_datasets/<name>/``); steb's
+  STEB catalogue uses the same names (the paper's Table 15 misspells two, ``ceces`` and ``fce_11``).
+
+The reference's ``auc@...`` keys are its partial AUCs "at an FPR threshold" (McClish-standardised
+``roc_auc_score(max_fpr=...)``); steb computes neither them nor the EER, so an export lists them as missing
+rather than writing a number steb did not compute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "REFERENCE_DATASETS",
+    "DATASET_ALIASES",
+    "TASK_FOLDERS",
+    "STEB_TASKS",
+    "MetricKey",
+    "METRIC_KEYS",
+    "FPR_THRESHOLDS",
+    "RECALL_CUTOFFS",
+    "primary_key",
+    "metric_keys",
+    "reference_dataset",
+    "steb_dataset",
+    "DEFAULT_EPISODE_SIZE",
+    "FIXED_EPISODE_CONFIG",
+]
+
+#: STEB's datasets: steb's registered name == the reference's results folder name. The 96 English datasets of
+#: ``--suite steb`` (STEB Table 15) and the 17 non-English PAN sets of ``--suite steb-multilingual``.
+REFERENCE_DATASETS: tuple[str, ...] = (
+    "ASSET", "OneStopEnglishCorpus", "STEL_feature", "STEL_register", "StylePTB", "SynthSTEL_feature",
+    "SynthSTEL_register", "amazon", "bible_versions", "blog_age", "blog_gender", "ceeces", "core",
+    "corpus-of-diverse-styles", "eWAVE", "endive", "enron_authorship_corpus", "enron_spam", "fanfiction", "fce_l1",
+    "gede_essay_detection", "graded_formality", "hate_speech", "hate_speech_and_offensive_language",
+    *(f"machine_text_detection_DetectRL_{d}" for d in (
+        "arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt", "xsum",
+        "yelp_review")),
+    *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
+    *(f"machine_text_detection_MAGE_{d}" for d in (
+        "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
+    "machine_text_detection_PAN24_news", "machine_text_detection_PAN25_26_essays",
+    "machine_text_detection_PAN25_26_fiction", "machine_text_detection_PAN25_26_news",
+    "machine_text_detection_PAN25_collaborative", "masc_text_genre",
+    "pan13_authorship_verification_english_test",
+    *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
+    "pan15_authorship_verification_english_test", "pan18_cross_domain_authorship_attribution_english",
+    "pan18_style_change", "pan20_authorship_verification_test", "pan21_authorship_verification_test",
+    "pan22_style_change_advanced", "pan22_style_change_basic", "pan22_style_change_sentence",
+    *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "hard", "medium")),
+    "parallel_shakespeare",
+    *(f"pastel_{a}" for a in ("age", "education", "ethnic", "gender", "politics", "tod")),
+    *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
+    "sms_spam", "stackexchange_politeness", "stackexchange_retrieval", "telegram-spam-ham", "twitter_aave_sae",
+    "wikipedia_politeness", "x_genre",
+    # non-English (scored by steb's multilingual aggregate; the reference's config.py excludes them by default)
+    *(f"pan13_authorship_verification_{lang}_test" for lang in ("greek", "spanish")),
+    *(f"pan14_authorship_verification_corpus{c}_{g}_test" for c in (1, 2)
+      for g in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")),
+    *(f"pan15_authorship_verification_{lang}_test" for lang in ("dutch", "greek", "spanish")),
+    *(f"pan18_cross_domain_authorship_attribution_{lang}" for lang in ("french", "italian", "polish", "spanish")),
+)
+
+#: Reference folder names that name a steb dataset under another spelling (read only; steb writes the left side's
+#: canonical form): the reference keeps a second eWAVE folder ``ewave`` (config @1fbd5f22), and the paper's Table 15
+#: misspells two.
+DATASET_ALIASES: dict[str, str] = {"ewave": "eWAVE", "ceces": "ceeces", "fce_11": "fce_l1"}
+
+#: steb task type -> the reference's task folder (``steb/tasks/<folder>.py``).
+TASK_FOLDERS: dict[str, str] = {
+    "clustering": "clustering",
+    "pair_all": "all_to_all_pair_classification",
+    "pair_predefined": "pre_defined_pair_classification",
+    "order_alignment": "order_alignment",
+    "retrieval": "retrieval",
+    "probing": "probing",
+}
+STEB_TASKS: dict[str, str] = {folder: task for task, folder in TASK_FOLDERS.items()}
+
+#: The episode size of the reference's benchmark preset per task (``TASK_DEFAULTS`` of steb/core.py @18c49153):
+#: 1 everywhere but retrieval, whose single episode holds all of a label's texts (size -1).
+DEFAULT_EPISODE_SIZE: dict[str, int] = {task: (-1 if task == "retrieval" else 1) for task in TASK_FOLDERS}
+
+#: Episode folders that do not depend on the data: ``<episode_size>_<n_episodes_per_class>`` with the preset's
+#: fixed N (pre-defined pairs: 2 texts per trial; probing: each text its own class; retrieval: one episode).
+FIXED_EPISODE_CONFIG: dict[str, str] = {"pair_predefined": "1_2", "probing": "1_1", "retrieval": "-1_1"}
+
+FPR_THRESHOLDS = (0.01, 0.05, 0.10, 0.20, 0.30, 0.50)
+RECALL_CUTOFFS = (1, 8, 16, 32, 64, 128)
+
+
+@dataclass(frozen=True)
+class MetricKey:
+    """One ``metrics.json`` key of one task and the steb record metric holding the same number.
+
+    ``reference``: the key the reference writes. ``steb``: the name steb stores the number under (steb's own
+    metric where it computes one, else the reference key, kept as it is on import). On export a record's
+    ``reference`` metric is used first (a run that records the reference's names beside steb's), then ``steb``.
+    ``meaning``: what the number is, in both; ``condition``: when steb's number equals the reference's.
+    """
+
+    task: str
+    reference: str
+    steb: str
+    meaning: str
+    primary: bool = False
+    condition: str = ""
+
+    def names(self) -> tuple[str, ...]:
+        """The record metric names that hold this number, in the order an export tries them."""
+        return tuple(dict.fromkeys((self.reference, self.steb)))
+
+
+def _pair_keys(task: str) -> tuple[MetricKey, ...]:
+    return (
+        MetricKey(task, "eer", "eer", "equal error rate: brentq root of 1 - x - tpr(x) on the interpolated ROC"),
+        MetricKey(task, "auc", "auroc", "ROC AUC of the pair similarities (same label/author = positive)", primary=True),
+        *(MetricKey(task, f"auc@{f:.2f}", f"auc@{f:.2f}", f"McClish-standardised partial AUC up to FPR {f:.2f} "
+                    "(roc_auc_score(max_fpr=...))") for f in FPR_THRESHOLDS),
+    )
+
+
+_ONE_TARGET = ("equal when every query has exactly one relevant target collection (STEB's retrieval sets: one query "
+               "and one target collection per author, n_queries == n_targets); steb ranks the first relevant target, "
+               "the reference averages over all relevant targets")
+
+#: The one table of metric names: per task, in the order the reference writes its keys.
+METRIC_KEYS: tuple[MetricKey, ...] = (
+    MetricKey("clustering", "v_measure", "v_measure", "V-measure of the k-means labels against the classes", primary=True),
+    *_pair_keys("pair_all"),
+    *_pair_keys("pair_predefined"),
+    MetricKey("order_alignment", "acc_mean", "accuracy", "mean plain alignment score over all same-label pairs (pooled)"),
+    MetricKey("order_alignment", "distractor_acc_mean", "distractor_accuracy",
+              "mean distractor alignment score over all 'last' then all 'first' variants (pooled)", primary=True),
+    MetricKey("retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True, condition=_ONE_TARGET),
+    MetricKey("retrieval", "mean_rank", "mean_rank", "mean rank of the true target", condition=_ONE_TARGET),
+    *(MetricKey("retrieval", f"recall@{k}", f"recall_at_{k}" if k in (1, 8) else f"recall@{k}",
+                f"share of queries whose true target is within the first {k}", condition=_ONE_TARGET)
+      for k in RECALL_CUTOFFS),
+    MetricKey("probing", "average", "accuracy", "mean over features of the probe's test accuracy", primary=True),
+)
+
+
+def metric_keys(task: str) -> tuple[MetricKey, ...]:
+    """The keys of ``task`` (a steb task type), in the reference's order."""
+    return tuple(k for k in METRIC_KEYS if k.task == task)
+
+
+def primary_key(task: str) -> MetricKey:
+    """The key the reference's aggregation reads for ``task`` (``TASK_METRICS`` of config.py)."""
+    return next(k for k in METRIC_KEYS if k.task == task and k.primary)
+
+
+_REFERENCE = frozenset(REFERENCE_DATASETS)
+
+
+def reference_dataset(name: str) -> str | None:
+    """The reference folder name of steb dataset ``name``; None when STEB's leaderboard has no such dataset."""
+    return name if name in _REFERENCE else None
+
+
+def steb_dataset(folder: str) -> str | None:
+    """The steb dataset a reference results folder holds; None when steb has no counterpart (listed, not guessed)."""
+    if folder in _REFERENCE:
+        return folder
+    return DATASET_ALIASES.get(folder)
