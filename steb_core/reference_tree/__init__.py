@@ -1,0 +1,12 @@
+"""The STEB leaderboard's results tree, both ways: steb results out as a submission, published results in.
+
+The STEB authors' code writes ``results/<dataset>/<short_name>/<episode_size>_<n_per_class>/<task>/metrics.json``
+(``steb/core.py`` of github.com/rrivera1849/STEB) and builds its public leaderboard from such trees (the canonical
+baselines and ``submitted_results/``). :mod:`.names` holds the name tables (datasets, task folders, metric keys),
+:mod:`.layout` the paths, :mod:`.export` writes a steb run as a tree (``steb export``), :mod:`.read` reads trees as
+steb records (``steb import``, ``steb report --leaderboard``). Imported lazily: ``import steb_core`` pays nothing.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

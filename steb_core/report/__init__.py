@@ -35,6 +35,8 @@ class ReportPaths:
     html: Path | None
     leaderboards: list[Leaderboard]
     timings: dict[str, float] = field(default_factory=dict)
+    #: the files of STEB results trees (``leaderboard=``) that did not become records, with why (None: none)
+    unmapped: Path | None = None
 
     @property
     def leaderboard(self) -> Leaderboard:
@@ -47,7 +49,7 @@ class ReportPaths:
 
     def files(self) -> list[Path]:
         written = [self.markdown, self.report_csv, self.scores_csv, self.missing_csv, self.aggregates_json, *self.clusters]
-        return written + ([self.html] if self.html is not None else [])
+        return written + ([self.html] if self.html is not None else []) + ([self.unmapped] if self.unmapped is not None else [])
 
 
 def _protocols(boards: Sequence[Leaderboard]) -> str:
@@ -58,12 +60,46 @@ def _protocols(boards: Sequence[Leaderboard]) -> str:
 
 
 def _data_notes(records: Sequence[Any], boards: Sequence[Leaderboard]) -> list[str]:
-    """:func:`~.provenance.data_fingerprint_notes` over the results the leaderboards show (filters applied)."""
+    """:func:`~.provenance.data_fingerprint_notes` over the results the leaderboards show (filters applied).
+
+    Published results read from a STEB results tree carry no data fingerprint (the reference code records none):
+    they are left out here and described once by :func:`_published_notes`.
+    """
+    from ..reference_tree.read import is_imported
     from .provenance import data_fingerprint_notes
 
     shown = {(d, t) for b in boards for d, t in b.table.expected}
     encoders = {e for b in boards for e in b.table.encoders}
-    return data_fingerprint_notes(r for r in records if (r.dataset, r.task) in shown and r.encoder in encoders)
+    return data_fingerprint_notes(r for r in records if (r.dataset, r.task) in shown and r.encoder in encoders and not is_imported(r))
+
+
+def _published_notes(found: Any, renamed: Sequence[str], unmapped: Path | None) -> list[str]:
+    """What the report says about results read from STEB results trees (``steb report --leaderboard``)."""
+    models = found.models
+    notes = [
+        f"{len(models)} published model(s) read from {', '.join(str(r) for r in found.roots)} (numbers made by the STEB authors' "
+        f"reference code, not by this steb; their data is not fingerprinted): {', '.join(models)}",
+    ]
+    if renamed:
+        notes.append(f"published model(s) with the name of an encoder of your results shown as 'NAME (published)': {', '.join(renamed)}")
+    if unmapped is not None:
+        notes.append(f"{len(found.unmapped)} file(s) or folder(s) of the trees were not mapped (listed with the reason in {unmapped})")
+    return notes
+
+
+def _specs(datasets: Any) -> list[Any]:
+    """The dataset specs ``build_report`` was told to use, as a list (copied into imported records' metadata)."""
+    if isinstance(datasets, str) and datasets == "registered":
+        from ..plugins import get_manager
+
+        return list(get_manager().datasets())
+    from ..aggregators.table import _as_spec_map
+
+    return list(_as_spec_map(datasets).values())
+
+
+def _csv_cell(text: str) -> str:
+    return '"' + str(text).replace('"', '""') + '"'
 
 
 def _cluster_file(out: Path, board: Leaderboard, several: bool) -> Path:
@@ -84,6 +120,7 @@ def build_report(
     only_tasks: Iterable[str] | None = None,
     only_encoders: Iterable[str] | None = None,
     clusters: str | Path | Any = None,
+    leaderboard: Sequence[str | Path] = (),
 ) -> ReportPaths:
     """Aggregate the results in ``results_dir`` (one folder or several, merged), print, and write the report.
 
@@ -98,7 +135,9 @@ def build_report(
     Writes ``report.md``, ``report.csv`` (the leaderboards), ``scores.csv`` (every metric of every
     result), ``missing.csv``, ``aggregates.json``, ``clusters.json`` (the operational clusters used, to
     freeze with ``--clusters``; ``clusters-<suite>.json`` when there are several leaderboards) and
-    ``report.html``.
+    ``report.html``. ``leaderboard`` names STEB results trees (the canonical baselines, ``submitted_results/``) read
+    into the same leaderboards (:mod:`steb_core.reference_tree.read`), so your encoders rank among the published
+    models; what could not be mapped is written to ``leaderboard-unmapped.csv``.
     """
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -112,6 +151,13 @@ def build_report(
 
         cluster_set = load_cluster_set(clusters)
     records = load_merged(results_dir)
+    found, renamed = None, []
+    if leaderboard:
+        from ..reference_tree.read import keep_apart, read_trees
+
+        found = read_trees(list(leaderboard), specs={s.name: s for s in _specs(datasets)})
+        published, renamed = keep_apart(records, found.records)
+        records = records + published
     boards = compute_leaderboards(
         records,
         datasets=datasets,
@@ -123,6 +169,8 @@ def build_report(
     )
     timings["aggregate"] = time.perf_counter() - started
     data_notes = _data_notes(records, boards)
+    out_unmapped = (out / "leaderboard-unmapped.csv") if found is not None and found.unmapped else None
+    published_notes = _published_notes(found, renamed, out_unmapped) if found is not None else []
 
     con = None
     if console is not False:
@@ -140,6 +188,8 @@ def build_report(
         con.print(f"[dim]{protocol_line(boards[0]) if len(boards) == 1 else _protocols(boards)}[/]", highlight=False)
         for note in data_notes:
             con.print(f"[yellow]different data:[/] {note}", highlight=False)
+        for note in published_notes:
+            con.print(f"[cyan]published:[/] {note}", highlight=False)
     timings["leaderboard_printed"] = time.perf_counter() - started
 
     from ..aggregators.clusters import cluster_set_from_details
@@ -159,11 +209,18 @@ def build_report(
         html=(out / "report.html") if html else None,
         leaderboards=boards,
         timings=timings,
+        unmapped=out_unmapped,
     )
     markdown = render_markdown(boards)
-    if data_notes:  # right after the header, before any score is read
+    if data_notes or published_notes:  # right after the header, before any score is read
         head = report_header(boards)
-        markdown = head + "\n\n## Data provenance\n\n" + "\n".join(f"- {n}" for n in data_notes) + markdown[len(head):]
+        sections = ("\n\n## Data provenance\n\n" + "\n".join(f"- {n}" for n in data_notes)) if data_notes else ""
+        if published_notes:
+            sections += "\n\n## Published results\n\n" + "\n".join(f"- {n}" for n in published_notes)
+        markdown = head + sections + markdown[len(head):]
+    if out_unmapped is not None:
+        rows = "".join(f"{_csv_cell(u.path)},{_csv_cell(u.reason)}\n" for u in found.unmapped)
+        atomic_write_text(out_unmapped, "path,reason\n" + rows)
     atomic_write_text(paths.markdown, markdown)
     atomic_write_text(paths.report_csv, report_csv(boards))
     atomic_write_text(paths.scores_csv, scores_csv(boards))

@@ -24,6 +24,9 @@ def report_command(
     clusters: Optional[Path] = typer.Option(
         None, "--clusters", metavar="FILE", help="Score the operational column with this frozen cluster set (from `steb export-clusters` or a report's clusters.json) instead of clusters discovered from the models in the folder."
     ),
+    leaderboard: Optional[list[Path]] = typer.Option(
+        None, "--leaderboard", metavar="TREE", help="A STEB results tree to rank your results among: the folder scripts/download_results.sh unpacks (results/), submitted_results/ (repeatable; earlier trees win on a collision)."
+    ),
     no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),
     plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable)."),
 ) -> None:
@@ -42,6 +45,7 @@ def report_command(
         only_encoders=encoder or None,
         only_tasks=task or None,
         clusters=clusters,
+        leaderboard=leaderboard or (),
     )
     for label, value in (("markdown", paths.markdown), ("csv", paths.report_csv), ("html", paths.html)):
         if value:
@@ -49,25 +53,38 @@ def report_command(
 
 
 def export_clusters_command(
-    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` with the models whose rankings define the clusters."),
+    results_dir: Optional[Path] = typer.Argument(None, help="A results folder written by `steb run` with the models whose rankings define the clusters (optional with --leaderboard)."),
     out: Path = typer.Option(Path("steb-clusters.json"), "--out", "-o", help="The cluster-set file to write."),
     suite: Optional[str] = typer.Option(None, "--suite", "-s", help="The suite whose clusters to export (default: the only or first leaderboard)."),
     name: Optional[str] = typer.Option(None, "--name", help="A name for the cluster set, printed in every report that uses it."),
+    leaderboard: Optional[list[Path]] = typer.Option(
+        None, "--leaderboard", metavar="TREE", help="A STEB results tree whose published models define the clusters (repeatable), as the leaderboard discovers them."
+    ),
     plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin: a module name or a path to a .py file (repeatable)."),
 ) -> None:
-    """Freeze the operational redundancy clusters of a run, for `steb report --clusters FILE`."""
+    """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report --clusters FILE`."""
     from ..aggregators.clusters import cluster_set_from_details
     from ..cli.common import console, manager as _manager
     from ..errors import StebError
     from .leaderboard import compute_leaderboards, load_merged
 
-    _manager(plugin)
-    boards = compute_leaderboards(load_merged(results_dir), suites=[suite] if suite else None)
+    manager = _manager(plugin)
+    if results_dir is None and not leaderboard:
+        raise StebError("name a results folder, or STEB results trees with --leaderboard")
+    records = load_merged(results_dir) if results_dir is not None else []
+    if leaderboard:
+        from ..reference_tree.read import keep_apart, read_trees
+
+        found = read_trees(list(leaderboard), specs={s.name: s for s in manager.datasets()})
+        records += keep_apart(records, found.records)[0]
+        console.print(f"[dim]{found.summary()}[/]", highlight=False)
+    source = results_dir or leaderboard[0]  # type: ignore[index]
+    boards = compute_leaderboards(records, suites=[suite] if suite else None)
     board = boards[0]
     op = board.aggregate("operational")
     if op is None or not op.details.get("clusters"):
-        raise StebError(f"no operational clusters in {results_dir}" + (f" for suite '{suite}'" if suite else ""))
-    cluster_set = cluster_set_from_details(op.details, name=name or board.suite or results_dir.name)
+        raise StebError(f"no operational clusters in {source}" + (f" for suite '{suite}'" if suite else ""))
+    cluster_set = cluster_set_from_details(op.details, name=name or board.suite or source.name)
     cluster_set.write(out)
     n_clusters = sum(len(c) for c in cluster_set.tasks.values())
     console.print(
@@ -75,4 +92,4 @@ def export_clusters_command(
         f"from {cluster_set.n_models} model(s)"
     )
     if len(boards) > 1:
-        console.print(f"[dim]other suites in {results_dir}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]")
+        console.print(f"[dim]other suites in {source}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]")

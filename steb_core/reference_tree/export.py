@@ -1,0 +1,367 @@
+"""steb results out, as a STEB leaderboard submission: the authors' results tree plus the two lines to declare it.
+
+:func:`export_tree` writes ``OUT/<dataset>/<short_name>/<episode>/<task>/metrics.json`` for one encoder's records
+exactly as the reference's ``steb/core.py`` @18c49153 ``evaluate`` writes them (:mod:`.layout`), with the keys of
+:data:`.names.METRIC_KEYS`: a key is written only when the record holds the same number (never estimated). What
+the reference writes but steb does not compute (``eer``, the partial AUCs ``auc@...``, ``mean_rank``, recall beyond
+8) is listed in the returned :class:`ExportReport` and in ``OUT/steb-export-<short_name>.json``, a manifest beside the
+dataset folders (the reference's scripts and ``scripts/validate_submission.py`` only look inside dataset folders).
+
+Refused unless asked for (the export then says so in its report and manifest):
+
+* records made under another STEB protocol version than this steb's (``steb_core.specs.STEB_PROTOCOL_VERSION``,
+  read when the export runs) or with the ``truncate`` long-text protocol (the reference puts a token-capped run in
+  ``tokens_<N>/``, which its leaderboard scripts never read): ``allow_other_protocol``;
+* a partial suite (fewer (dataset, task) pairs than ``--suite steb`` has): ``allow_partial``;
+* datasets, or (dataset, task) pairs, that are not STEB's (demo, STEL official quadruples, GYAFC, ...): written
+  under steb's names with ``include_other``, else listed as skipped. The reference's scripts skip such folders.
+
+The episode folder holds the N per class the run used (``1_200``); steb finds it in the record (``dataset_info``
+keys ``episode_config`` or ``reference_n_per_class``, set by a loader that follows the reference's sampling, or by
+:mod:`.read` on import), or from the metrics where the arithmetic is exact (clustering: texts / clusters; all-to-all
+pairs: 2 * same-label pairs / texts + 1 for balanced classes), or takes ``episodes`` from the caller
+(``--episode DATASET:TASK=1_N``); a record whose N is unknown is skipped and listed, never given a made-up folder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ..errors import StebError
+from ..io import atomic_write_text, check_inside
+from ..results import ResultRecord
+from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
+from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, primary_key, reference_dataset
+
+__all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config", "export_tree",
+           "submission_entry", "models_line", "parse_episode_option"]
+
+MANIFEST_SCHEMA = "steb.leaderboard-export/1"
+STEB_SUITE = "steb"
+_EXPORT_SUITES = ("steb", "steb-multilingual")
+
+
+@dataclass(frozen=True)
+class ExportItem:
+    """One metrics.json written (or already there with the same content)."""
+
+    dataset: str
+    task: str
+    path: str  # relative to the export folder
+    keys: tuple[str, ...]
+    missing: tuple[str, ...]  # reference keys steb has no number for
+    notes: tuple[str, ...] = ()
+    unchanged: bool = False
+
+
+@dataclass(frozen=True)
+class Skipped:
+    dataset: str
+    task: str
+    reason: str
+
+
+@dataclass
+class ExportReport:
+    out: Path
+    short_name: str
+    encoder: str
+    written: list[ExportItem] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    #: what the export was allowed to include, each with why (empty: a complete run under this steb's protocol)
+    allowed: dict[str, str] = field(default_factory=dict)
+    missing_pairs: list[tuple[str, str]] = field(default_factory=list)
+    manifest: Path | None = None
+
+    def missing_keys(self) -> dict[str, int]:
+        """Reference key -> in how many written files steb had no number for it."""
+        counts: dict[str, int] = {}
+        for item in self.written:
+            for key in item.missing:
+                counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def to_manifest(self, steb_protocol: str, record_protocols: list[str]) -> dict[str, Any]:
+        return {
+            "schema": MANIFEST_SCHEMA,
+            "short_name": self.short_name,
+            "encoder": self.encoder,
+            "steb_protocol": steb_protocol,
+            "record_protocols": record_protocols,
+            "allowed": dict(self.allowed),
+            "missing_pairs": [list(p) for p in self.missing_pairs],
+            "written": [{"dataset": i.dataset, "task": i.task, "path": i.path, "missing_keys": list(i.missing),
+                         "notes": list(i.notes)} for i in self.written],
+            "skipped": [{"dataset": s.dataset, "task": s.task, "reason": s.reason} for s in self.skipped],
+            "not_computed_by_steb": self.missing_keys(),
+        }
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The metrics.json content for ``record``, the reference keys it lacks, and notes.
+
+    Raises :class:`StebError` when the task's primary key (the one the leaderboard reads) has no number.
+    """
+    metrics = record.metrics
+    out: dict[str, Any] = {}
+    missing: list[str] = []
+    notes: list[str] = []
+    keys = metric_keys(record.task)
+    if record.task == "retrieval":
+        nq, nt = metrics.get("n_queries"), metrics.get("n_targets")
+        if isinstance(nq, int) and isinstance(nt, int) and nq != nt:
+            raise StebError(f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, the "
+                            "reference's averages over every relevant one; they agree only with one target per query")
+        if not (isinstance(nq, int) and isinstance(nt, int)):
+            notes.append("one relevant target per query assumed (the record does not count queries and targets)")
+    if record.task == "probing":  # one key per feature, then "average" (probing.py @acb3a009)
+        by_feature = metrics.get("accuracy_by_feature")
+        if isinstance(by_feature, dict):
+            for name, value in by_feature.items():
+                number = _number(value)
+                if number is not None and name != "average":
+                    out[str(name)] = number
+        else:
+            notes.append("no per-feature accuracies in the record: only 'average' written")
+    for key in keys:
+        value = next((_number(metrics[n]) for n in key.names() if n in metrics and _number(metrics[n]) is not None), None)
+        if value is None:
+            if key.primary:
+                raise StebError(f"no number for the leaderboard's metric '{key.reference}' (steb metric "
+                                f"{' or '.join(repr(n) for n in key.names())})")
+            missing.append(key.reference)
+            continue
+        out[key.reference] = value
+    if record.task == "order_alignment":
+        per_label = _per_label(metrics)
+        if per_label is not None:
+            out["_per_label"] = per_label
+    return out, missing, notes
+
+
+def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None:
+    """order_alignment.py's ``_per_label`` from steb's per-style-type means (or one kept from an import)."""
+    kept = metrics.get("_per_label")
+    if isinstance(kept, dict):
+        return kept
+    plain, distractor = metrics.get("accuracy_by_style_type"), metrics.get("distractor_accuracy_by_style_type")
+    if not (isinstance(plain, dict) and isinstance(distractor, dict) and set(plain) == set(distractor)):
+        return None
+    out = {}
+    for label in plain:
+        a, d = _number(plain[label]), _number(distractor[label])
+        if a is None or d is None:
+            return None
+        out[str(label)] = {"acc_mean": a, "distractor_acc_mean": d}
+    return out
+
+
+def episode_config(record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None) -> tuple[str | None, str]:
+    """The episode folder of ``record`` and where it came from, or (None, why it is unknown)."""
+    given = (episodes or {}).get((record.dataset, record.task)) or (episodes or {}).get((record.dataset, "*"))
+    if given:
+        return given, "given"
+    if record.task in FIXED_EPISODE_CONFIG:
+        return FIXED_EPISODE_CONFIG[record.task], "the preset's fixed value"
+    info = record.dataset_info or {}
+    stated = info.get("episode_config")
+    if isinstance(stated, str) and parse_episode_folder(stated):
+        return stated, "the record"
+    n = info.get("reference_n_per_class")
+    if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        return f"1_{n}", "the record"
+    m = record.metrics
+    if record.task == "clustering":
+        texts, k = m.get("n_texts"), m.get("n_clusters")
+        if isinstance(texts, int) and isinstance(k, int) and k > 0 and texts % k == 0:
+            return f"1_{texts // k}", "texts / clusters"
+    if record.task == "pair_all":
+        texts, same = m.get("n_texts"), m.get("n_positive_pairs")
+        if isinstance(texts, int) and isinstance(same, int) and texts > 0 and (2 * same) % texts == 0:
+            n = 2 * same // texts + 1
+            if texts % n == 0:  # k classes of n texts: k * n * (n - 1) / 2 same-label pairs
+                return f"1_{n}", "same-label pairs of balanced classes"
+    return None, ("the N per class of the run is not in the record (dataset_info 'episode_config' or "
+                  f"'reference_n_per_class'): pass --episode {record.dataset}:{record.task}=1_N")
+
+
+_EPISODE_OPTION = re.compile(r"^([^:=]+):([^:=]+)=(-?\d+_\d+)$")
+
+
+def parse_episode_option(values: Iterable[str]) -> dict[tuple[str, str], str]:
+    """``DATASET:TASK=1_200`` (TASK may be ``*``) -> {(dataset, task): episode folder}."""
+    out: dict[tuple[str, str], str] = {}
+    for value in values:
+        match = _EPISODE_OPTION.match(value.strip())
+        if not match:
+            raise StebError(f"--episode {value!r}: expected DATASET:TASK=SIZE_N, e.g. ASSET:order_alignment=1_200")
+        out[(match.group(1), match.group(2))] = match.group(3)
+    return out
+
+
+def _tokens(record: ResultRecord) -> int | None:
+    protocol = record.protocol or {}
+    if protocol.get("name") == "truncate":
+        limit = protocol.get("max_length")
+        return int(limit) if isinstance(limit, int) and limit > 0 else None
+    return None
+
+
+def _suite_pairs(specs: Iterable[Any], suite: str) -> set[tuple[str, str]]:
+    return {(s.name, t) for s in specs if suite in s.suites for t in s.tasks_for_suite(suite)}
+
+
+def export_tree(
+    records: Iterable[ResultRecord],
+    out: str | Path,
+    short_name: str,
+    *,
+    specs: Iterable[Any] | None = None,
+    encoder: str | None = None,
+    episodes: Mapping[tuple[str, str], str] | None = None,
+    allow_partial: bool = False,
+    allow_other_protocol: bool = False,
+    include_other: bool = False,
+    overwrite: bool = False,
+    steb_protocol: str | None = None,
+) -> ExportReport:
+    """Write one encoder's records as the reference's results tree under ``out`` (see the module docstring).
+
+    ``specs``: the registered dataset specs (default: the installed plugins'), which say what the ``steb`` suite
+    holds. Nothing is written when a check fails: every target is checked before the first file is written.
+    """
+    from .. import specs as specs_module  # read at call time: a protocol bump must reach the check
+
+    current = steb_protocol or specs_module.STEB_PROTOCOL_VERSION
+    why = check_short_name(short_name)
+    if why is not None:
+        raise StebError(f"--short-name {short_name!r} {why}")
+    records = list(records)
+    encoders = sorted({r.encoder for r in records})
+    if encoder is not None:
+        records = [r for r in records if r.encoder == encoder]
+        if not records:
+            raise StebError(f"no results of encoder '{encoder}' (encoders here: {', '.join(encoders) or 'none'})")
+    elif len(encoders) > 1:
+        raise StebError(f"the results hold {len(encoders)} encoders ({', '.join(encoders)}): choose one with --encoder")
+    if not records:
+        raise StebError("no result records to export")
+    name = records[0].encoder
+    if specs is None:
+        from ..plugins import get_manager  # noqa: PLC0415
+
+        specs = list(get_manager().datasets())
+    specs = list(specs)
+    report = ExportReport(Path(out), short_name, name)
+
+    other = sorted({r.steb_protocol or "unknown" for r in records} - {current})
+    truncated = sorted({f"{r.dataset}/{r.task}" for r in records if (r.protocol or {}).get("name") == "truncate"})
+    problems = []
+    if other:
+        problems.append(f"made under STEB protocol {', '.join(other)}, not this steb's {current}")
+    if truncated:
+        problems.append(f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a token-capped run "
+                        "in tokens_<N>/, which its leaderboard scripts do not read)")
+    if problems and not allow_other_protocol:
+        raise StebError("results " + "; ".join(problems) + ": export them anyway with --allow-other-protocol "
+                        "(the export then says so)")
+    if problems:
+        report.allowed["other_protocol"] = "; ".join(problems)
+
+    suite = _suite_pairs(specs, STEB_SUITE)
+    known = suite | set().union(*(_suite_pairs(specs, s) for s in _EXPORT_SUITES[1:]))
+    have = {(r.dataset, r.task) for r in records}
+    report.missing_pairs = sorted(suite - have)
+    if report.missing_pairs and not allow_partial:
+        raise StebError(
+            f"partial suite: {len(have & suite)} of {len(suite)} (dataset, task) pairs of --suite {STEB_SUITE} have results "
+            f"(missing e.g. {', '.join(f'{d}/{t}' for d, t in report.missing_pairs[:5])}): export anyway with --allow-partial "
+            "(the export then says so; the leaderboard scripts drop, for every model, a dataset that one model lacks)"
+        )
+    if report.missing_pairs:
+        report.allowed["partial"] = f"{len(have & suite)} of {len(suite)} (dataset, task) pairs of --suite {STEB_SUITE}"
+
+    plan: list[tuple[ResultRecord, Path, str, list[str], list[str]]] = []
+    for rec in sorted(records, key=lambda r: (r.dataset, r.task)):
+        folder = reference_dataset(rec.dataset)
+        steb_pair = (rec.dataset, rec.task) in known
+        if rec.task not in TASK_FOLDERS:
+            report.skipped.append(Skipped(rec.dataset, rec.task, "a plugin task type STEB does not have"))
+            continue
+        if folder is None or not steb_pair:
+            what = "not a STEB dataset" if folder is None else "not one of this STEB dataset's tasks"
+            if not include_other:
+                report.skipped.append(Skipped(rec.dataset, rec.task, f"{what} (written with --include-other; the reference's "
+                                                                     "scripts skip such folders)"))
+                continue
+            report.allowed["other"] = "datasets or tasks that are not STEB's, under steb's names (the reference's scripts skip them)"
+            folder = rec.dataset
+        episode, source = episode_config(rec, episodes)
+        if episode is None:
+            report.skipped.append(Skipped(rec.dataset, rec.task, source))
+            continue
+        try:
+            metrics, missing, notes = reference_metrics(rec)
+        except StebError as exc:
+            report.skipped.append(Skipped(rec.dataset, rec.task, str(exc)))
+            continue
+        if source not in ("the preset's fixed value", "the record"):
+            notes.append(f"episode folder {episode} from {source}")
+        path = metrics_path(report.out, folder, short_name, episode, TASK_FOLDERS[rec.task], _tokens(rec))
+        plan.append((rec, path, metrics_text(metrics), missing, notes))
+    if not plan:
+        raise StebError("nothing to export: " + "; ".join(f"{s.dataset}/{s.task}: {s.reason}" for s in report.skipped[:5]))
+
+    clashes = []
+    for _, path, text, _, _ in plan:
+        check_inside(path, report.out, what="export folder")
+        if path.exists() and path.read_text(encoding="utf-8") != text and not overwrite:
+            clashes.append(str(path))
+    if clashes:
+        raise StebError(f"{len(clashes)} metrics.json already exist with other numbers (e.g. {clashes[0]}): nothing written; "
+                        "pass --overwrite to replace them, or export to another folder")
+    for rec, path, text, missing, notes in plan:
+        unchanged = path.exists() and path.read_text(encoding="utf-8") == text
+        if not unchanged:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            check_inside(path, report.out, what="export folder")
+            atomic_write_text(path, text)
+        report.written.append(ExportItem(rec.dataset, rec.task, path.relative_to(report.out).as_posix(),
+                                         tuple(json.loads(text)), tuple(missing), tuple(notes), unchanged))
+    protocols = sorted({r.steb_protocol or "unknown" for r in records})
+    report.manifest = report.out / f"steb-export-{short_name}.json"
+    atomic_write_text(report.manifest, json.dumps(report.to_manifest(current, protocols), indent=2) + "\n")
+    return report
+
+
+def _yaml_string(value: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is valid YAML)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def submission_entry(short_name: str, hf_id: str, run_command: str, contributor: str) -> str:
+    """The ``SUBMISSIONS.yaml`` entry (SUBMISSION.md: four required keys, non-empty strings)."""
+    return "\n".join([
+        f"- short_name: {_yaml_string(short_name)}",
+        f"  hf_id: {_yaml_string(hf_id)}",
+        f"  run_command: {_yaml_string(run_command)}",
+        f"  contributor: {_yaml_string(contributor)}",
+    ])
+
+
+def models_line(short_name: str, hf_id: str) -> str:
+    """The ``scripts/models_all.txt`` line: ``org/short_name`` (the scripts keep the part after the last ``/`` as the
+    model folder name, so it must be the short name), or the bare short name for a model without an org."""
+    org = hf_id.rsplit("/", 1)[0] if "/" in hf_id else ""
+    return f"{org}/{short_name}" if org else short_name

@@ -1,0 +1,261 @@
+"""STEB results in: the authors' results trees read as steb result records, marked with their origin.
+
+Reads what ``scripts/download_results.sh`` unpacks (the canonical baselines, ``results/``) and the community's
+``submitted_results/``: ``<dataset>/<model>/<episode>/<task>/metrics.json`` (:mod:`.layout`). Each file becomes a
+:class:`~steb_core.results.ResultRecord` whose encoder is the model folder, whose metrics carry steb's names
+(:data:`.names.METRIC_KEYS`; keys steb has no name for are kept under ``reference_other``), and which says where it
+came from: ``encoder_info["origin"] == "steb-leaderboard"`` with the tree and the file, ``steb_protocol`` naming the
+reference code, ``dataset_info["episode_config"]`` the episode folder.
+
+Which file of a run is read follows the reference's scripts: the benchmark preset's episode size (1; retrieval
+-1), and among several N of it the first folder in sorted order (``scripts/benchmark_clustering/discovery.py``
+@14cd737e ``discover_scores``: "take first matching episode params"), unless ``episode_params`` names one
+(their ``--episode-params``). Nothing is guessed: a file that cannot be mapped -- a dataset folder steb has no
+dataset for, an unknown task folder, another episode size, a token-capped run (``tokens_<N>/``, which the
+leaderboard scripts never read), invalid JSON, a missing or non-finite primary key -- is listed in
+:attr:`TreeImport.unmapped` with its path and the reason. Files are read with a size cap and parsed as data only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import DataValidationError, StebError
+from ..io import check_inside, parse_json
+from ..results import ResultRecord, _non_finite
+from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
+from .names import DEFAULT_EPISODE_SIZE, STEB_TASKS, metric_keys, primary_key, steb_dataset
+
+__all__ = ["ORIGIN", "REFERENCE_PROTOCOL", "MAX_METRICS_BYTES", "PUBLISHED_SUFFIX", "Unmapped", "TreeImport", "read_tree",
+           "read_trees", "is_imported", "record_from_metrics", "keep_apart"]
+
+#: ``encoder_info["origin"]`` of every imported record
+ORIGIN = "steb-leaderboard"
+#: ``steb_protocol`` of every imported record: the numbers were made by the authors' code, not by steb
+REFERENCE_PROTOCOL = "STEB reference code (github.com/rrivera1849/STEB results tree)"
+#: a metrics.json is a few hundred bytes; anything past this is not one
+MAX_METRICS_BYTES = 8 * 2**20
+
+
+@dataclass(frozen=True)
+class Unmapped:
+    """A file or folder of a tree that did not become a record, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class TreeImport:
+    """The records read from one or several trees, what could not be mapped, and what an earlier tree shadowed."""
+
+    roots: list[Path]
+    records: list[ResultRecord] = field(default_factory=list)
+    unmapped: list[Unmapped] = field(default_factory=list)
+
+    @property
+    def models(self) -> list[str]:
+        return sorted({r.encoder for r in self.records})
+
+    def summary(self) -> str:
+        return (f"{len(self.records)} result(s) of {len(self.models)} published model(s) from "
+                f"{', '.join(str(r) for r in self.roots)}; {len(self.unmapped)} file(s)/folder(s) not mapped")
+
+
+def is_imported(record: ResultRecord) -> bool:
+    """Whether ``record`` came from a STEB results tree (not from a steb run)."""
+    return (record.encoder_info or {}).get("origin") == ORIGIN
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def record_from_metrics(
+    data: Mapping[str, Any], *, model: str, dataset: str, task: str, episode: str, source: str, tree: str,
+    meta: Mapping[str, Any] | None = None,
+) -> ResultRecord:
+    """One record from a parsed metrics.json; :class:`StebError` when its primary key is missing or not finite."""
+    primary = primary_key(task)
+    value = _number(data.get(primary.reference))
+    if value is None:
+        got = "missing" if primary.reference not in data else f"{data[primary.reference]!r}, not a finite number"
+        raise StebError(f"key '{primary.reference}' (the task's primary metric) is {got}")
+    metrics: dict[str, Any] = {}
+    known = {k.reference for k in metric_keys(task)}
+    for key in metric_keys(task):
+        number = _number(data.get(key.reference))
+        if number is not None:
+            metrics[key.steb] = number
+    other: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key in known:
+            continue
+        if task == "order_alignment" and key == "_per_label" and isinstance(raw, dict):
+            plain = {str(k): _number(v.get("acc_mean")) for k, v in raw.items() if isinstance(v, dict)}
+            distractor = {str(k): _number(v.get("distractor_acc_mean")) for k, v in raw.items() if isinstance(v, dict)}
+            if plain and None not in plain.values() and None not in distractor.values() and len(plain) == len(raw):
+                metrics["accuracy_by_style_type"] = plain
+                metrics["distractor_accuracy_by_style_type"] = distractor
+                continue
+        if task == "probing" and _number(raw) is not None:
+            metrics.setdefault("accuracy_by_feature", {})[str(key)] = _number(raw)
+            continue
+        if _non_finite(raw) is None:  # kept as it is (e.g. submetrics); a NaN anywhere would make the record unwritable
+            other[str(key)] = raw
+    if other:
+        metrics["reference_other"] = other
+    return ResultRecord(
+        encoder=model,
+        dataset=dataset,
+        task=task,
+        main_metric=primary.steb,
+        main_score=value,
+        metrics=metrics,
+        encoder_info={"origin": ORIGIN, "tree": tree, "model_folder": model},
+        dataset_meta=dict(meta or {}),
+        dataset_info={"episode_config": episode, "reference_file": source},
+        protocol={"name": "reference", "source": "github.com/rrivera1849/STEB"},
+        steb_protocol=REFERENCE_PROTOCOL,
+    )
+
+
+def _dirs(path: Path) -> list[Path]:
+    return sorted(p for p in path.iterdir() if p.is_dir())
+
+
+def read_tree(
+    root: str | Path,
+    *,
+    episode_params: str | None = None,
+    specs: Mapping[str, Any] | None = None,
+    label: str | None = None,
+    include_other: bool = False,
+) -> TreeImport:
+    """Read one results tree (see the module docstring). ``specs``: name -> DatasetSpec, copied into ``dataset_meta``;
+    ``include_other``: read a dataset folder that is not STEB's as the steb dataset of that name (what ``steb export
+    --include-other`` wrote), instead of listing it."""
+    root = Path(root)
+    if not root.is_dir():
+        raise DataValidationError("is not a folder", path=root,
+                                  expected="a STEB results tree (<dataset>/<model>/<episode>/<task>/metrics.json)")
+    tree = label or str(root)
+    out = TreeImport([root])
+    meta_of = _meta_function(specs)
+    for dataset_dir in _dirs(root):
+        rel = dataset_dir.name
+        if rel == LOGS_FOLDER:
+            continue  # run logs (core.py _write_evaluation_log), not results
+        dataset = steb_dataset(rel) or (rel if include_other else None)
+        if dataset is None:
+            out.unmapped.append(Unmapped(f"{rel}/", "no steb dataset has this name (not one of STEB's datasets steb implements)"))
+            continue
+        for model_dir in _dirs(dataset_dir):
+            chosen: dict[str, tuple[str, Path]] = {}
+            for ep_dir in _dirs(model_dir):
+                where = f"{rel}/{model_dir.name}/{ep_dir.name}"
+                parsed = parse_episode_folder(ep_dir.name)
+                if parsed is None:
+                    out.unmapped.append(Unmapped(f"{where}/", "not an episode folder (<size>_<n per class>)"))
+                    continue
+                for task_dir in _dirs(ep_dir):
+                    path = f"{where}/{task_dir.name}"
+                    task = STEB_TASKS.get(task_dir.name)
+                    if task is None:
+                        out.unmapped.append(Unmapped(f"{path}/", "unknown task folder"))
+                        continue
+                    if parsed[0] != DEFAULT_EPISODE_SIZE[task]:
+                        out.unmapped.append(Unmapped(f"{path}/", f"episode size {parsed[0]}, not the benchmark preset's "
+                                                                 f"{DEFAULT_EPISODE_SIZE[task]} for {task_dir.name}"))
+                        continue
+                    if episode_params is not None and ep_dir.name != episode_params:
+                        out.unmapped.append(Unmapped(f"{path}/", f"not the episode folder asked for ({episode_params})"))
+                        continue
+                    if not (task_dir / METRICS_FILE).is_file():
+                        capped = [d.name for d in _dirs(task_dir) if parse_tokens_folder(d.name) is not None]
+                        reason = (f"only token-capped runs ({', '.join(capped)}), which the leaderboard scripts do not read"
+                                  if capped else "no metrics.json")
+                        out.unmapped.append(Unmapped(f"{path}/", reason))
+                        continue
+                    if task in chosen:
+                        out.unmapped.append(Unmapped(f"{path}/{METRICS_FILE}", f"another N of the same run is used: "
+                                                     f"{chosen[task][0]} (the first in sorted order, as discovery.py takes)"))
+                        continue
+                    chosen[task] = (ep_dir.name, task_dir / METRICS_FILE)
+            for task, (episode, file) in sorted(chosen.items()):
+                source = f"{rel}/{model_dir.name}/{episode}/{file.parent.name}/{METRICS_FILE}"
+                try:
+                    out.records.append(_read_one(root, file, model=model_dir.name, dataset=dataset, task=task, episode=episode,
+                                                 source=source, tree=tree, meta=meta_of(dataset)))
+                except StebError as exc:
+                    out.unmapped.append(Unmapped(source, str(exc)))
+    return out
+
+
+def _read_one(root: Path, file: Path, **fields: Any) -> ResultRecord:
+    check_inside(file, root, what="results tree")
+    size = file.stat().st_size
+    if size > MAX_METRICS_BYTES:
+        raise StebError(f"{size} bytes, more than a metrics.json can be ({MAX_METRICS_BYTES} bytes)")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise StebError("not UTF-8 text") from None
+    try:
+        data = parse_json(text, path=file, expected="a metrics.json of the STEB reference code")
+    except DataValidationError as exc:
+        raise StebError(exc.reason) from None
+    if not isinstance(data, dict):
+        raise StebError(f"a JSON {type(data).__name__}, not an object of metrics")
+    return record_from_metrics(data, **fields)
+
+
+def _meta_function(specs: Mapping[str, Any] | None):
+    if not specs:
+        return lambda name: {}
+    from ..runner import dataset_meta  # noqa: PLC0415 - only when specs are given
+
+    return lambda name: dataset_meta(specs[name]) if name in specs else {}
+
+
+def read_trees(
+    roots: Sequence[str | Path], *, episode_params: str | None = None, specs: Mapping[str, Any] | None = None,
+    include_other: bool = False,
+) -> TreeImport:
+    """Several trees merged; on a (model, dataset, task) found twice the earlier tree wins, as the reference's
+    ``results/`` wins over ``submitted_results/`` ("maintainer-owned numbers win"), and the later file is listed."""
+    merged = TreeImport([])
+    seen: dict[tuple[str, str, str], str] = {}
+    for root in roots:
+        part = read_tree(root, episode_params=episode_params, specs=specs, include_other=include_other)
+        merged.roots += part.roots
+        merged.unmapped += part.unmapped
+        for rec in part.records:
+            key = (rec.encoder, rec.dataset, rec.task)
+            if key in seen:
+                merged.unmapped.append(Unmapped(f"{root}/{rec.dataset_info['reference_file']}", f"shadowed by {seen[key]}"))
+                continue
+            seen[key] = f"{root}/{rec.dataset_info['reference_file']}"
+            merged.records.append(rec)
+    return merged
+
+
+#: appended to a published model's name when a steb run in the same report has that encoder name
+PUBLISHED_SUFFIX = " (published)"
+
+
+def keep_apart(own: Iterable[ResultRecord], imported: Sequence[ResultRecord]) -> tuple[list[ResultRecord], list[str]]:
+    """``imported`` with every model whose name a steb run in ``own`` also uses renamed ``NAME (published)``, so
+    the two rows stay apart (your run of a published model beside the published numbers); and the renamed names."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    clash = {r.encoder for r in own} & {r.encoder for r in imported}
+    if not clash:
+        return list(imported), []
+    out = [replace(r, encoder=r.encoder + PUBLISHED_SUFFIX) if r.encoder in clash else r for r in imported]
+    return out, sorted(clash)
