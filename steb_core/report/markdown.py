@@ -36,7 +36,8 @@ def _score_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
 
 
 def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
-    """The STEB Table 13 rows behind row-averaged columns: one line per (column, row)."""
+    """The parts behind averaged columns: one line per (column, part). A part is a (task, metric) column of the
+    STEB cluster (the default, reference weighting) or a STEB Table 13 row (the ``table13`` weighting)."""
     lines = []
     for col in columns:
         for row in col.rows:
@@ -44,8 +45,9 @@ def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
             lines.append([col.label, row.label, datasets, *(fmt(row.scores.get(enc)) for enc in board.encoders)])
     if not lines:
         return []
-    return ["", "Rows (each row is the mean over its datasets' tasks; the column is the mean over its rows):", "", *_table(
-        ["Column", "Row", "Datasets", *board.encoders], lines
+    return ["", "Parts (each part is the mean over its datasets; the column is the mean over its parts: a STEB cluster's "
+            "(task, metric) columns, or STEB Table 13 rows under the table13 weighting):", "", *_table(
+        ["Column", "Part", "Datasets", *board.encoders], lines
     )]
 
 
