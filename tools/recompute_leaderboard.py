@@ -21,8 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 
-DEFINITIONAL = ("Genre", "Register", "Time", "Demographics", "Dialect", "Idiolect", "Linguistic Features", "Content Independence")
-OPERATIONAL = ("clustering", "all_to_all_pair_classification", "pre_defined_pair_classification", "order_alignment", "retrieval", "probing")
+OPERATIONAL = ("clustering", "all_to_all_pair_classification", "pre_defined_pair_classification", "order_alignment",
+               "retrieval", "probing")
 
 
 def parse_tables(text: str) -> list[tuple[list[str], dict[str, dict[str, float]]]]:
@@ -34,7 +34,8 @@ def parse_tables(text: str) -> list[tuple[list[str], dict[str, dict[str, float]]
             if header is None:
                 header = cells
             elif not set("".join(cells)) <= set("-: "):
-                rows[cells[0]] = {h: float(c.strip("*_")) for h, c in zip(header[1:], cells[1:]) if c.strip("*_") not in ("", "—")}
+                rows[cells[0]] = {h: float(c.strip("*_")) for h, c in zip(header[1:], cells[1:])
+                                  if c.strip("*_") not in ("", "—")}
             continue
         if header is not None:
             tables.append((header, rows))
@@ -48,7 +49,8 @@ def _records(model: str, values: dict[str, float]):
     v = {k: x / 100 for k, x in values.items()}
     return [
         make_record(model, "core", "clustering", {"v_measure": v["Genre"]}),
-        make_record(model, "ASSET", "order_alignment", {"accuracy": v["Register"], "distractor_accuracy": v["Content Independence"]}),
+        make_record(model, "ASSET", "order_alignment",
+                    {"accuracy": v["Register"], "distractor_accuracy": v["Content Independence"]}),
         make_record(model, "bible_versions", "clustering", {"v_measure": v["Time"]}),
         make_record(model, "blog_age", "clustering", {"v_measure": v["Demographics"]}),
         make_record(model, "endive", "clustering", {"v_measure": v["Dialect"]}),
@@ -64,8 +66,10 @@ def _operational_records(model: str, values: dict[str, float]):
     return [
         make_record(model, "core", "clustering", {"v_measure": columns["clustering"]}),
         make_record(model, "core", "pair_all", {"auroc": columns["all_to_all_pair_classification"]}),
-        make_record(model, "enron_authorship_corpus", "pair_predefined", {"auroc": columns["pre_defined_pair_classification"]}),
-        make_record(model, "ASSET", "order_alignment", {"distractor_accuracy": columns["order_alignment"], "accuracy": 0.0}),
+        make_record(model, "enron_authorship_corpus", "pair_predefined",
+                    {"auroc": columns["pre_defined_pair_classification"]}),
+        make_record(model, "ASSET", "order_alignment",
+                    {"distractor_accuracy": columns["order_alignment"], "accuracy": 0.0}),
         make_record(model, "amazon", "retrieval", {"mrr": columns["retrieval"]}),
         make_record(model, "probing_blog", "probing", {"accuracy": columns["probing"]}),
     ]
@@ -97,7 +101,8 @@ def recompute(text: str) -> list[tuple[str, str, float, float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", nargs="+", type=Path)
-    parser.add_argument("--tolerance", type=float, default=0.011, help="largest accepted |published - recomputed| in points")
+    parser.add_argument("--tolerance", type=float, default=0.011,
+                        help="largest accepted |published - recomputed| in points")
     args = parser.parse_args(argv)
     worst_all = 0.0
     for page in args.pages:

@@ -55,13 +55,16 @@ def _reference_inputs(table: ResultTable, tag: str) -> list[tuple[str, str, str 
             continue
         ref = reference_dataset(d)
         if ref is not None:
-            out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ()) if not (e.oa_only and t != "order_alignment")]
+            out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ())
+                    if not (e.oa_only and t != "order_alignment")]
         elif tag in info.applications:
             out.append((d, t, metric_for(t, DEFINITIONAL_METRIC)))
     return out
 
 
-def application_column(table: ResultTable, tag: str, name: str, label: str, weighting: str = REFERENCE_WEIGHTING) -> Column:
+def application_column(
+    table: ResultTable, tag: str, name: str, label: str, weighting: str = REFERENCE_WEIGHTING
+) -> Column:
     """The column of application ``tag`` under ``weighting`` (AV: AV overall; see the module docstring).
 
     Public because the ``table13`` weighting's Idiolect column is built from the same AV-overall and AR
@@ -77,7 +80,8 @@ def application_column(table: ResultTable, tag: str, name: str, label: str, weig
             return False
         if tag == "multilingual":
             return True
-        return not info.multilingual and not (tag == "AV" and weighting == TABLE13_WEIGHTING and info.name in AV_OVERALL_EXCLUDED)
+        excluded = tag == "AV" and weighting == TABLE13_WEIGHTING and info.name in AV_OVERALL_EXCLUDED
+        return not info.multilingual and not excluded
 
     inputs = table.inputs(member)
     return mean_column(table, name, label, inputs, DEFINITIONAL_METRIC, empty_reason=reason)
@@ -97,11 +101,13 @@ def application_score(
         if weighting == REFERENCE_WEIGHTING and tag in APPLICATION_CLUSTERS:
             description = (
                 f"The '{APPLICATION_CLUSTERS[tag]}' cluster of the STEB authors' scripts, one column per (task, metric)"
-                + (" (AV overall: PAN18 style change included, as dataset_clusters.yaml has it)." if tag == "AV" else ".")
+                + (" (AV overall: PAN18 style change included, as dataset_clusters.yaml has it)."
+                   if tag == "AV" else ".")
             )
         else:
+            left_out = " (AV overall: PAN18 style change is left out, as in STEB Table 4)."
             description = f"Mean over the tasks of the datasets tagged '{tag}'" + (
-                " (AV overall: PAN18 style change is left out, as in STEB Table 4)." if tag == "AV" and weighting == TABLE13_WEIGHTING else "."
+                left_out if tag == "AV" and weighting == TABLE13_WEIGHTING else "."
             )
         return AggregateResult.from_column(
             main, description=description, sub_columns=subs, order=order, short=short, details={"weighting": weighting}
@@ -155,7 +161,9 @@ def multilingual_score(results: Any, datasets: Any = None) -> AggregateResult:
     )
 
 
-def applications_average(results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING) -> AggregateResult:
+def applications_average(
+    results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING
+) -> AggregateResult:
     """STEB Table 4's Avg: mean of ATD, ATD adversarial, AV overall and AR (no AV level sub-columns)."""
     table = as_table(results, datasets)
     check_weighting(weighting)
@@ -205,7 +213,11 @@ def table13_application_specs() -> list[AggregatorSpec]:
         return applications_average(results, datasets, weighting=TABLE13_WEIGHTING)
 
     return [
-        AggregatorSpec("av-table13", "Authorship verification, Table 4 text (steb 0.2): PAN18 style change left out",
-                       application_score("AV", "av-table13", "AV (Table 4)", 71, levels, short="AV T4", weighting=TABLE13_WEIGHTING), 71),
-        AggregatorSpec("applications-table13", "Mean of ATD, ATD adversarial, AV overall (no PAN18 SC) and AR", average, 86),
+        AggregatorSpec(
+            "av-table13", "Authorship verification, Table 4 text (steb 0.2): PAN18 style change left out",
+            application_score("AV", "av-table13", "AV (Table 4)", 71, levels, short="AV T4", weighting=TABLE13_WEIGHTING),
+            71,
+        ),
+        AggregatorSpec("applications-table13", "Mean of ATD, ATD adversarial, AV overall (no PAN18 SC) and AR",
+                       average, 86),
     ]

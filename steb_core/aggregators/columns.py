@@ -8,7 +8,8 @@ from .result import Column, MissingInput
 from .table import ResultTable, task_type_order
 
 __all__ = [
-    "DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "REFERENCE_WEIGHTING", "TABLE13_WEIGHTING", "WEIGHTINGS",
+    "DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "REFERENCE_WEIGHTING", "TABLE13_WEIGHTING",
+    "WEIGHTINGS",
     "check_weighting", "metric_for", "metric_label", "mean_column", "mean_of_columns", "mean_of_rows", "rows_column",
     "task_metric_columns",
 ]

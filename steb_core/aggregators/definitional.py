@@ -1,4 +1,4 @@
-"""Definitional scores: what aspect of style a model captures (STEB Tables 3 and 9, the leaderboard's STEB_definitional).
+"""Definitional scores: what aspect of style a model captures (STEB Tables 3 and 9; the leaderboard's definitional).
 
 Two ways of averaging a column's datasets (``weighting=``, :data:`.columns.WEIGHTINGS`):
 
@@ -157,11 +157,15 @@ def reference_inputs(table: ResultTable, column: str) -> list[tuple[str, str, st
 
 def _empty_reason(column: str, weighting: str) -> str:
     what = "order-alignment dataset for content independence" if column == "content-independence" else f"'{column}' dataset"
-    where = f"the '{DEFINITIONAL_CLUSTERS[column]}' cluster or tags" if weighting == REFERENCE_WEIGHTING else "STEB Table 13 rows or tags"
+    where = "STEB Table 13 rows or tags"
+    if weighting == REFERENCE_WEIGHTING:
+        where = f"the '{DEFINITIONAL_CLUSTERS[column]}' cluster or tags"
     return f"no {what} in scope ({where})"
 
 
-def definitional_column(table: ResultTable, column: str, name: str, label: str, weighting: str = REFERENCE_WEIGHTING) -> Column:
+def definitional_column(
+    table: ResultTable, column: str, name: str, label: str, weighting: str = REFERENCE_WEIGHTING
+) -> Column:
     """One definitional column under ``weighting`` (see the module docstring)."""
     reason = _empty_reason(column, check_weighting(weighting))
     if weighting == REFERENCE_WEIGHTING:
@@ -187,7 +191,8 @@ def idiolect_column(
         return definitional_column(table, "idiolect", name, label, TABLE13_WEIGHTING)
     if check_weighting(weighting) == REFERENCE_WEIGHTING:
         return definitional_column(table, "idiolect", name, label, weighting)
-    parts = [application_column(table, tag, f"{name}#{tag}", part_label, TABLE13_WEIGHTING) for tag, part_label in IDIOLECT_PARTS]
+    parts = [application_column(table, tag, f"{name}#{tag}", part_label, TABLE13_WEIGHTING)
+             for tag, part_label in IDIOLECT_PARTS]
     in_scope = [part for part in parts if part.inputs]
     return mean_of_rows(table.encoders, name, label, in_scope, empty_reason="no dataset in scope is tagged 'AV' or 'AR' (STEB Table 9's idiolect parts)")
 
@@ -206,7 +211,8 @@ def _idiolect_left_out(table: ResultTable, column: Column) -> list[str]:
 
 
 def _five_columns(table: ResultTable, weighting: str = REFERENCE_WEIGHTING) -> list[Column]:
-    return [definitional_column(table, key, f"objects-of-study/{key}", label, weighting) for key, label in OBJECTS_OF_STUDY]
+    return [definitional_column(table, key, f"objects-of-study/{key}", label, weighting)
+            for key, label in OBJECTS_OF_STUDY]
 
 
 def _suffix(weighting: str) -> str:
@@ -242,15 +248,15 @@ def objects_of_study_score(
         check_weighting(weighting)
         subs = _five_columns(table, weighting)
         subs.append(idiolect_column(table, "objects-of-study/idiolect", "Idiolect", reading, weighting))
-        idiolect = (
-            "idiolect the reference's idiolect cluster ((AV + AR) / 2 by construction)" if weighting == REFERENCE_WEIGHTING
-            else "idiolect the mean of AV overall and AR"
-        )
+        idiolect = "idiolect the mean of AV overall and AR"
+        if weighting == REFERENCE_WEIGHTING:
+            idiolect = "idiolect the reference's idiolect cluster ((AV + AR) / 2 by construction)"
         description = (
             f"Mean of genre, register, time, demographics, dialect and idiolect (STEB Tables 3 and 9); each column is "
             f"{_weighting_text(weighting)}; {idiolect}."
         )
-        name, label = f"objects-of-study{_suffix(weighting)}", "Objects of study" + ("" if weighting == REFERENCE_WEIGHTING else " (Table 13 rows)")
+        name = f"objects-of-study{_suffix(weighting)}"
+        label = "Objects of study" + ("" if weighting == REFERENCE_WEIGHTING else " (Table 13 rows)")
         details = {"reading": reading, "weighting": weighting}
     else:
         subs = _five_columns(table, TABLE13_WEIGHTING)
@@ -260,38 +266,45 @@ def objects_of_study_score(
         )
         name, label = "objects-of-study-five", "Objects of study (five)"
         details = {"reading": reading, "weighting": TABLE13_WEIGHTING}
-    return _mean_aggregate(table, subs, name=name, label=label, short="Obj.", description=description, order=21, details=details)
+    return _mean_aggregate(table, subs, name=name, label=label, short="Obj.", description=description, order=21,
+                           details=details)
 
 
 def _single(
-    table: ResultTable, column: str, name: str, label: str, short: str, description: str, order: int, weighting: str = REFERENCE_WEIGHTING
+    table: ResultTable, column: str, name: str, label: str, short: str, description: str, order: int,
+    weighting: str = REFERENCE_WEIGHTING,
 ) -> AggregateResult:
     col = definitional_column(table, column, name + _suffix(weighting), label, weighting)
-    return AggregateResult.from_column(col, short=short, description=description, order=order, details={"weighting": weighting})
+    return AggregateResult.from_column(col, short=short, description=description, order=order,
+                                       details={"weighting": weighting})
 
 
-def linguistic_features_score(results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING) -> AggregateResult:
+def linguistic_features_score(
+    results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING
+) -> AggregateResult:
     table = as_table(results, datasets)
     where = (
         "the reference's predefined_features cluster: probing average and order-alignment plain accuracy (StylePTB, "
         "STEL/SynthSTEL features), one half each" if check_weighting(weighting) == REFERENCE_WEIGHTING
         else "the linguistic-feature rows of STEB Table 13 (STEL/SynthSTEL features, StylePTB, probing)"
     )
-    return _single(table, "linguistic-feature", "linguistic-features", "Linguistic features", "Feat.", f"Mean over {where}.", 30, weighting)
+    return _single(table, "linguistic-feature", "linguistic-features", "Linguistic features", "Feat.",
+                   f"Mean over {where}.", 30, weighting)
 
 
 def idiolect_score(
     results: Any, datasets: Any = None, *, reading: str = TABLE9_READING, weighting: str = REFERENCE_WEIGHTING
 ) -> AggregateResult:
-    """Idiolect: the reference cluster or the mean of AV overall and AR (``table9``), or Table 13's rows (``three-groups``)."""
+    """Idiolect: the reference cluster or the mean of AV overall and AR (``table9``), or Table 13's rows."""
     table = as_table(results, datasets)
     if _check_reading(reading) == TABLE9_READING:
         col = idiolect_column(table, "idiolect" + _suffix(weighting), "Idiolect", reading, weighting)
         if weighting == REFERENCE_WEIGHTING:
             description = (
-                f"The idiolect cluster of {CLUSTERS_SOURCE} averaged per (task, metric): pre-defined-pairs AUC over the "
-                "authorship-verification sets (PAN18 style change included, as the YAML has it) and retrieval MRR over the "
-                "authorship-retrieval sets, so Idiolect = (AV overall + AR) / 2 (STEB Table 9) by construction."
+                f"The idiolect cluster of {CLUSTERS_SOURCE} averaged per (task, metric): pre-defined-pairs AUC "
+                "over the authorship-verification sets (PAN18 style change included, as the YAML has it) and "
+                "retrieval MRR over the authorship-retrieval sets, so Idiolect = (AV overall + AR) / 2 (STEB Table 9) "
+                "by construction."
             )
             return AggregateResult.from_column(col, short="Idio.", description=description, order=25,
                                                details={"reading": reading, "weighting": weighting})
@@ -313,7 +326,9 @@ def idiolect_score(
                                        details={"reading": reading, "weighting": TABLE13_WEIGHTING})
 
 
-def content_independence_score(results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING) -> AggregateResult:
+def content_independence_score(
+    results: Any, datasets: Any = None, *, weighting: str = REFERENCE_WEIGHTING
+) -> AggregateResult:
     """Order-alignment distractor accuracy over the reference's style_vs_content cluster (or Table 13's rows)."""
     table = as_table(results, datasets)
     where = (
@@ -366,7 +381,8 @@ def definitional_score(
 
 
 def category_score(
-    category: str, name: str, label: str, description: str, order: int, short: str = "", weighting: str = REFERENCE_WEIGHTING
+    category: str, name: str, label: str, description: str, order: int, short: str = "",
+    weighting: str = REFERENCE_WEIGHTING,
 ):
     """An aggregator function for one definitional column (reference cluster or Table 13 rows, then tags)."""
 
@@ -382,7 +398,8 @@ def definitional_specs() -> list[AggregatorSpec]:
     return [
         AggregatorSpec("definitional", "Definitional: mean of objects of study, linguistic features and content independence", definitional_score, 20),
         AggregatorSpec("objects-of-study", "Definitional: mean of the six object-of-study columns (idiolect included)", objects_of_study_score, 21),
-        AggregatorSpec("idiolect", "Definitional: idiolect, the mean of its AV (AUC) and AR (MRR) columns", idiolect_score, 25),
+        AggregatorSpec("idiolect", "Definitional: idiolect, the mean of its AV (AUC) and AR (MRR) columns",
+                       idiolect_score, 25),
         AggregatorSpec("linguistic-features", "Definitional: linguistic features", linguistic_features_score, 30),
         AggregatorSpec("content-independence", "Definitional: content independence (distractor accuracy)", content_independence_score, 40),
     ]
@@ -396,19 +413,19 @@ def _with_weighting(fn: Callable[..., AggregateResult], weighting: str) -> Calla
 
 
 def table13_specs() -> list[AggregatorSpec]:
-    """The definitional columns under steb 0.2's ``table13`` weighting, named ``...-table13``, to show beside the defaults.
+    """The definitional columns under steb 0.2's ``table13`` weighting, named ``...-table13``, beside the defaults.
 
     Not registered by default; ``--plugin steb_core.aggregators.table13`` adds them (with ``av-table13`` and
     ``applications-table13``, :func:`.applications.table13_application_specs`).
     """
     w = TABLE13_WEIGHTING
     return [
-        AggregatorSpec("definitional-table13", "Definitional, Table 13 rows (steb 0.2): mean of objects of study, features, "
-                       "content independence", _with_weighting(definitional_score, w), 24),
-        AggregatorSpec("objects-of-study-table13", "Definitional, Table 13 rows (steb 0.2): the six object-of-study columns",
-                       _with_weighting(objects_of_study_score, w), 26),
-        AggregatorSpec("idiolect-table13", "Definitional, Table 13 rows (steb 0.2): idiolect = mean of AV overall (no PAN18 SC) and AR",
-                       _with_weighting(idiolect_score, w), 27),
+        AggregatorSpec("definitional-table13", "Definitional, Table 13 rows (steb 0.2): mean of objects of study, "
+                       "features, content independence", _with_weighting(definitional_score, w), 24),
+        AggregatorSpec("objects-of-study-table13", "Definitional, Table 13 rows (steb 0.2): the six object-of-study "
+                       "columns", _with_weighting(objects_of_study_score, w), 26),
+        AggregatorSpec("idiolect-table13", "Definitional, Table 13 rows (steb 0.2): idiolect = mean of AV overall "
+                       "(no PAN18 SC) and AR", _with_weighting(idiolect_score, w), 27),
         AggregatorSpec("linguistic-features-table13", "Definitional, Table 13 rows (steb 0.2): linguistic features",
                        _with_weighting(linguistic_features_score, w), 31),
         AggregatorSpec("content-independence-table13", "Definitional, Table 13 rows (steb 0.2): content independence",

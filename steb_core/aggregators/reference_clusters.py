@@ -67,7 +67,8 @@ def parse_entry(text: str) -> ClusterEntry:
         elif token == "--oa_variant":
             variant = next(it, None)
             if variant not in OA_VARIANT_METRICS:
-                raise ValueError(f"cluster entry {text!r}: --oa_variant expects one of {sorted(OA_VARIANT_METRICS)}, got {variant!r}")
+                raise ValueError(f"cluster entry {text!r}: --oa_variant expects one of {sorted(OA_VARIANT_METRICS)}, "
+                                 f"got {variant!r}")
         else:
             raise ValueError(f"cluster entry {text!r}: unexpected token {token!r}")
     return ClusterEntry(name, variant, only)
@@ -76,7 +77,8 @@ def parse_entry(text: str) -> ClusterEntry:
 _AV = (
     "pan13_authorship_verification_english_test",
     *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
-    "pan15_authorship_verification_english_test", "pan20_authorship_verification_test", "pan21_authorship_verification_test",
+    "pan15_authorship_verification_english_test", "pan20_authorship_verification_test",
+    "pan21_authorship_verification_test",
     "pan18_style_change", "pan22_style_change_basic", "pan22_style_change_sentence", "pan22_style_change_advanced",
     *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "medium", "hard")),
     "enron_authorship_corpus",
@@ -90,7 +92,8 @@ REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
     name: tuple(parse_entry(e) for e in entries)
     for name, entries in {
         "machine_text_detection": (
-            *(f"machine_text_detection_DetectRL_{d}" for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")),
+            *(f"machine_text_detection_DetectRL_{d}"
+              for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")),
             *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
             *(f"machine_text_detection_MAGE_{d}" for d in (
                 "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
@@ -99,7 +102,8 @@ REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
             "machine_text_detection_PAN25_collaborative", "gede_essay_detection",
         ),
         "machine_text_detection_adversarial": tuple(
-            f"machine_text_detection_DetectRL_{d}" for d in ("paraphrase_attacks", "perturbation_attacks", "prompt_attacks")
+            f"machine_text_detection_DetectRL_{d}"
+            for d in ("paraphrase_attacks", "perturbation_attacks", "prompt_attacks")
         ),
         "authorship_verification": _AV,
         "authorship_retrieval": _AR,

@@ -20,10 +20,20 @@ from . import common
 
 @common.app.command("import")
 def import_tree(
-    trees: list[Path] = typer.Argument(..., help="STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ (earlier trees win on a collision)."),
-    out: Path = typer.Option(..., "--out", "-o", help="The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."),
-    episode_params: Optional[str] = typer.Option(None, "--episode-params", help="Read only this episode folder, e.g. 1_200 (default: the first in sorted order, as the leaderboard scripts do)."),
-    include_other: bool = typer.Option(False, "--include-other", help="Also read dataset folders that are not STEB's, as steb datasets of that name."),
+    trees: list[Path] = typer.Argument(..., help=(
+        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ (earlier "
+        "trees win on a collision)."
+    )),
+    out: Path = typer.Option(..., "--out", "-o", help=(
+        "The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."
+    )),
+    episode_params: Optional[str] = typer.Option(None, "--episode-params", help=(
+        "Read only this episode folder, e.g. 1_200 (default: the first in sorted order, as the leaderboard scripts "
+        "do)."
+    )),
+    include_other: bool = typer.Option(False, "--include-other", help=(
+        "Also read dataset folders that are not STEB's, as steb datasets of that name."
+    )),
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
     """Read STEB results trees as steb result records (each marked as published), list what could not be mapped."""
@@ -40,9 +50,9 @@ def import_tree(
     existing = {(r.encoder, r.dataset, r.task) for r in load_results(out)} if out.is_dir() else set()
     for rec in found.records:
         rec.write(out)
+    replaced = len(existing & {(r.encoder, r.dataset, r.task) for r in found.records})
     common.console.print(f"{found.summary()}; wrote {len(found.records)} record(s) into {out}/"
-                         + (f" ({len(existing & {(r.encoder, r.dataset, r.task) for r in found.records})} replaced)" if existing else ""),
-                         highlight=False)
+                         + (f" ({replaced} replaced)" if replaced else ""), highlight=False)
     if found.unmapped:
         listing = out / "unmapped.csv"
         buffer = io.StringIO()
@@ -50,6 +60,7 @@ def import_tree(
         writer.writerow(["path", "reason"])
         writer.writerows((u.path, u.reason) for u in found.unmapped)
         atomic_write_text(listing, buffer.getvalue())
-        common.console.print(f"[yellow]{len(found.unmapped)} not mapped[/] (listed in {listing}), e.g.", highlight=False)
+        common.console.print(f"[yellow]{len(found.unmapped)} not mapped[/] (listed in {listing}), e.g.",
+                             highlight=False)
         for u in found.unmapped[:5]:
             common.console.print(f"  {u.path}: {u.reason}", highlight=False, markup=False)

@@ -10,7 +10,8 @@ import typer
 
 from ..errors import StebError
 from ..plugins import get_manager
-from . import cite, data, data_get, export, import_tree, listing, plugins_cmd, run  # noqa: F401 - importing a command module registers its commands
+# importing a command module registers its commands
+from . import cite, data, data_get, export, import_tree, listing, plugins_cmd, run  # noqa: F401
 from . import models  # noqa: F401 - steb models get
 from . import common
 from .common import app

@@ -38,8 +38,8 @@ from ..results import ResultRecord
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
 from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, primary_key, reference_dataset
 
-__all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config", "export_tree",
-           "submission_entry", "models_line", "parse_episode_option"]
+__all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config",
+           "export_tree", "submission_entry", "models_line", "parse_episode_option"]
 
 MANIFEST_SCHEMA = "steb.leaderboard-export/1"
 STEB_SUITE = "steb"
@@ -121,8 +121,9 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
     if record.task == "retrieval":
         nq, nt = metrics.get("n_queries"), metrics.get("n_targets")
         if isinstance(nq, int) and isinstance(nt, int) and nq != nt:
-            raise StebError(f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, the "
-                            "reference's averages over every relevant one; they agree only with one target per query")
+            raise StebError(f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, "
+                            "the reference's averages over every relevant one; they agree only with one target "
+                            "per query")
         if not (isinstance(nq, int) and isinstance(nt, int)):
             notes.append("one relevant target per query assumed (the record does not count queries and targets)")
     if record.task == "probing":  # one key per feature, then "average" (probing.py @acb3a009)
@@ -135,7 +136,7 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
         else:
             notes.append("no per-feature accuracies in the record: only 'average' written")
     for key in keys:
-        value = next((_number(metrics[n]) for n in key.names() if n in metrics and _number(metrics[n]) is not None), None)
+        value = next((_number(metrics[n]) for n in key.names() if _number(metrics.get(n)) is not None), None)
         if value is None:
             if key.primary:
                 raise StebError(f"no number for the leaderboard's metric '{key.reference}' (steb metric "
@@ -167,7 +168,9 @@ def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None
     return out
 
 
-def episode_config(record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None) -> tuple[str | None, str]:
+def episode_config(
+    record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None
+) -> tuple[str | None, str]:
     """The episode folder of ``record`` and where it came from, or (None, why it is unknown)."""
     given = (episodes or {}).get((record.dataset, record.task)) or (episodes or {}).get((record.dataset, "*"))
     if given:
@@ -271,8 +274,8 @@ def export_tree(
     if other:
         problems.append(f"made under STEB protocol {', '.join(other)}, not this steb's {current}")
     if truncated:
-        problems.append(f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a token-capped run "
-                        "in tokens_<N>/, which its leaderboard scripts do not read)")
+        problems.append(f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a "
+                        "token-capped run in tokens_<N>/, which its leaderboard scripts do not read)")
     if problems and not allow_other_protocol:
         raise StebError("results " + "; ".join(problems) + ": export them anyway with --allow-other-protocol "
                         "(the export then says so)")
@@ -285,8 +288,9 @@ def export_tree(
     report.missing_pairs = sorted(suite - have)
     if report.missing_pairs and not allow_partial:
         raise StebError(
-            f"partial suite: {len(have & suite)} of {len(suite)} (dataset, task) pairs of --suite {STEB_SUITE} have results "
-            f"(missing e.g. {', '.join(f'{d}/{t}' for d, t in report.missing_pairs[:5])}): export anyway with --allow-partial "
+            f"partial suite: {len(have & suite)} of {len(suite)} (dataset, task) pairs of --suite {STEB_SUITE} have "
+            f"results (missing e.g. {', '.join(f'{d}/{t}' for d, t in report.missing_pairs[:5])}): export anyway with "
+            "--allow-partial "
             "(the export then says so; the leaderboard scripts drop, for every model, a dataset that one model lacks)"
         )
     if report.missing_pairs:
@@ -302,10 +306,11 @@ def export_tree(
         if folder is None or not steb_pair:
             what = "not a STEB dataset" if folder is None else "not one of this STEB dataset's tasks"
             if not include_other:
-                report.skipped.append(Skipped(rec.dataset, rec.task, f"{what} (written with --include-other; the reference's "
-                                                                     "scripts skip such folders)"))
+                report.skipped.append(Skipped(rec.dataset, rec.task, f"{what} (written with --include-other; the "
+                                                                     "reference's scripts skip such folders)"))
                 continue
-            report.allowed["other"] = "datasets or tasks that are not STEB's, under steb's names (the reference's scripts skip them)"
+            report.allowed["other"] = ("datasets or tasks that are not STEB's, under steb's names (the reference's "
+                                       "scripts skip them)")
             folder = rec.dataset
         episode, source = episode_config(rec, episodes)
         if episode is None:
@@ -321,7 +326,8 @@ def export_tree(
         path = metrics_path(report.out, folder, short_name, episode, TASK_FOLDERS[rec.task], _tokens(rec))
         plan.append((rec, path, metrics_text(metrics), missing, notes))
     if not plan:
-        raise StebError("nothing to export: " + "; ".join(f"{s.dataset}/{s.task}: {s.reason}" for s in report.skipped[:5]))
+        raise StebError("nothing to export: " + "; ".join(f"{s.dataset}/{s.task}: {s.reason}"
+                                                         for s in report.skipped[:5]))
 
     clashes = []
     for _, path, text, _, _ in plan:
@@ -329,8 +335,8 @@ def export_tree(
         if path.exists() and path.read_text(encoding="utf-8") != text and not overwrite:
             clashes.append(str(path))
     if clashes:
-        raise StebError(f"{len(clashes)} metrics.json already exist with other numbers (e.g. {clashes[0]}): nothing written; "
-                        "pass --overwrite to replace them, or export to another folder")
+        raise StebError(f"{len(clashes)} metrics.json already exist with other numbers (e.g. {clashes[0]}): nothing "
+                        "written; pass --overwrite to replace them, or export to another folder")
     for rec, path, text, missing, notes in plan:
         unchanged = path.exists() and path.read_text(encoding="utf-8") == text
         if not unchanged:

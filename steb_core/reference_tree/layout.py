@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["METRICS_FILE", "LOGS_FOLDER", "episode_folder", "parse_episode_folder", "tokens_folder", "parse_tokens_folder",
-           "check_short_name", "metrics_path", "metrics_text"]
+__all__ = ["METRICS_FILE", "LOGS_FOLDER", "episode_folder", "parse_episode_folder", "tokens_folder",
+           "parse_tokens_folder", "check_short_name", "metrics_path", "metrics_text"]
 
 METRICS_FILE = "metrics.json"
 LOGS_FOLDER = "logs"
@@ -61,7 +61,9 @@ def check_short_name(name: str) -> str | None:
     return None
 
 
-def metrics_path(root: str | Path, dataset: str, short_name: str, episode: str, task_folder: str, tokens: int | None = None) -> Path:
+def metrics_path(
+    root: str | Path, dataset: str, short_name: str, episode: str, task_folder: str, tokens: int | None = None
+) -> Path:
     """The metrics.json of one run under ``root``."""
     path = Path(root) / dataset / short_name / episode / task_folder
     if tokens is not None:

@@ -50,8 +50,8 @@ REFERENCE_DATASETS: tuple[str, ...] = (
     "corpus-of-diverse-styles", "eWAVE", "endive", "enron_authorship_corpus", "enron_spam", "fanfiction", "fce_l1",
     "gede_essay_detection", "graded_formality", "hate_speech", "hate_speech_and_offensive_language",
     *(f"machine_text_detection_DetectRL_{d}" for d in (
-        "arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt", "xsum",
-        "yelp_review")),
+        "arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt",
+        "xsum", "yelp_review")),
     *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
     *(f"machine_text_detection_MAGE_{d}" for d in (
         "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
@@ -130,7 +130,8 @@ class MetricKey:
 def _pair_keys(task: str) -> tuple[MetricKey, ...]:
     return (
         MetricKey(task, "eer", "eer", "equal error rate: brentq root of 1 - x - tpr(x) on the interpolated ROC"),
-        MetricKey(task, "auc", "auroc", "ROC AUC of the pair similarities (same label/author = positive)", primary=True),
+        MetricKey(task, "auc", "auroc", "ROC AUC of the pair similarities (same label/author = positive)",
+                  primary=True),
         *(MetricKey(task, f"auc@{f:.2f}", f"auc@{f:.2f}", f"McClish-standardised partial AUC up to FPR {f:.2f} "
                     "(roc_auc_score(max_fpr=...))") for f in FPR_THRESHOLDS),
     )
@@ -142,13 +143,16 @@ _ONE_TARGET = ("equal when every query has exactly one relevant target collectio
 
 #: The one table of metric names: per task, in the order the reference writes its keys.
 METRIC_KEYS: tuple[MetricKey, ...] = (
-    MetricKey("clustering", "v_measure", "v_measure", "V-measure of the k-means labels against the classes", primary=True),
+    MetricKey("clustering", "v_measure", "v_measure", "V-measure of the k-means labels against the classes",
+              primary=True),
     *_pair_keys("pair_all"),
     *_pair_keys("pair_predefined"),
-    MetricKey("order_alignment", "acc_mean", "accuracy", "mean plain alignment score over all same-label pairs (pooled)"),
+    MetricKey("order_alignment", "acc_mean", "accuracy",
+              "mean plain alignment score over all same-label pairs (pooled)"),
     MetricKey("order_alignment", "distractor_acc_mean", "distractor_accuracy",
               "mean distractor alignment score over all 'last' then all 'first' variants (pooled)", primary=True),
-    MetricKey("retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True, condition=_ONE_TARGET),
+    MetricKey("retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True,
+              condition=_ONE_TARGET),
     MetricKey("retrieval", "mean_rank", "mean_rank", "mean rank of the true target", condition=_ONE_TARGET),
     *(MetricKey("retrieval", f"recall@{k}", f"recall_at_{k}" if k in (1, 8) else f"recall@{k}",
                 f"share of queries whose true target is within the first {k}", condition=_ONE_TARGET)

@@ -29,8 +29,8 @@ from ..results import ResultRecord, _non_finite
 from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
 from .names import DEFAULT_EPISODE_SIZE, STEB_TASKS, metric_keys, primary_key, steb_dataset
 
-__all__ = ["ORIGIN", "REFERENCE_PROTOCOL", "MAX_METRICS_BYTES", "PUBLISHED_SUFFIX", "Unmapped", "TreeImport", "read_tree",
-           "read_trees", "is_imported", "record_from_metrics", "keep_apart"]
+__all__ = ["ORIGIN", "REFERENCE_PROTOCOL", "MAX_METRICS_BYTES", "PUBLISHED_SUFFIX", "Unmapped", "TreeImport",
+           "read_tree", "read_trees", "is_imported", "record_from_metrics", "keep_apart"]
 
 #: ``encoder_info["origin"]`` of every imported record
 ORIGIN = "steb-leaderboard"
@@ -153,7 +153,8 @@ def read_tree(
             continue  # run logs (core.py _write_evaluation_log), not results
         dataset = steb_dataset(rel) or (rel if include_other else None)
         if dataset is None:
-            out.unmapped.append(Unmapped(f"{rel}/", "no steb dataset has this name (not one of STEB's datasets steb implements)"))
+            out.unmapped.append(Unmapped(f"{rel}/", "no steb dataset has this name "
+                                                    "(not one of STEB's datasets steb implements)"))
             continue
         for model_dir in _dirs(dataset_dir):
             chosen: dict[str, tuple[str, Path]] = {}
@@ -170,28 +171,31 @@ def read_tree(
                         out.unmapped.append(Unmapped(f"{path}/", "unknown task folder"))
                         continue
                     if parsed[0] != DEFAULT_EPISODE_SIZE[task]:
-                        out.unmapped.append(Unmapped(f"{path}/", f"episode size {parsed[0]}, not the benchmark preset's "
-                                                                 f"{DEFAULT_EPISODE_SIZE[task]} for {task_dir.name}"))
+                        why = f"episode size {parsed[0]}, not the benchmark preset's {DEFAULT_EPISODE_SIZE[task]}"
+                        out.unmapped.append(Unmapped(f"{path}/", f"{why} for {task_dir.name}"))
                         continue
                     if episode_params is not None and ep_dir.name != episode_params:
-                        out.unmapped.append(Unmapped(f"{path}/", f"not the episode folder asked for ({episode_params})"))
+                        why = f"not the episode folder asked for ({episode_params})"
+                        out.unmapped.append(Unmapped(f"{path}/", why))
                         continue
                     if not (task_dir / METRICS_FILE).is_file():
                         capped = [d.name for d in _dirs(task_dir) if parse_tokens_folder(d.name) is not None]
-                        reason = (f"only token-capped runs ({', '.join(capped)}), which the leaderboard scripts do not read"
-                                  if capped else "no metrics.json")
+                        reason = "no metrics.json"
+                        if capped:
+                            reason = (f"only token-capped runs ({', '.join(capped)}), which the leaderboard "
+                                      "scripts do not read")
                         out.unmapped.append(Unmapped(f"{path}/", reason))
                         continue
                     if task in chosen:
-                        out.unmapped.append(Unmapped(f"{path}/{METRICS_FILE}", f"another N of the same run is used: "
-                                                     f"{chosen[task][0]} (the first in sorted order, as discovery.py takes)"))
+                        why = f"another N of the same run is used: {chosen[task][0]} (the first in sorted order, "
+                        out.unmapped.append(Unmapped(f"{path}/{METRICS_FILE}", why + "as discovery.py takes)"))
                         continue
                     chosen[task] = (ep_dir.name, task_dir / METRICS_FILE)
             for task, (episode, file) in sorted(chosen.items()):
                 source = f"{rel}/{model_dir.name}/{episode}/{file.parent.name}/{METRICS_FILE}"
                 try:
-                    out.records.append(_read_one(root, file, model=model_dir.name, dataset=dataset, task=task, episode=episode,
-                                                 source=source, tree=tree, meta=meta_of(dataset)))
+                    out.records.append(_read_one(root, file, model=model_dir.name, dataset=dataset, task=task,
+                                                 episode=episode, source=source, tree=tree, meta=meta_of(dataset)))
                 except StebError as exc:
                     out.unmapped.append(Unmapped(source, str(exc)))
     return out
@@ -238,7 +242,8 @@ def read_trees(
         for rec in part.records:
             key = (rec.encoder, rec.dataset, rec.task)
             if key in seen:
-                merged.unmapped.append(Unmapped(f"{root}/{rec.dataset_info['reference_file']}", f"shadowed by {seen[key]}"))
+                where = f"{root}/{rec.dataset_info['reference_file']}"
+                merged.unmapped.append(Unmapped(where, f"shadowed by {seen[key]}"))
                 continue
             seen[key] = f"{root}/{rec.dataset_info['reference_file']}"
             merged.records.append(rec)

@@ -49,7 +49,8 @@ class ReportPaths:
 
     def files(self) -> list[Path]:
         written = [self.markdown, self.report_csv, self.scores_csv, self.missing_csv, self.aggregates_json, *self.clusters]
-        return written + ([self.html] if self.html is not None else []) + ([self.unmapped] if self.unmapped is not None else [])
+        written += [self.html] if self.html is not None else []
+        return written + ([self.unmapped] if self.unmapped is not None else [])
 
 
 def _protocols(boards: Sequence[Leaderboard]) -> str:
@@ -70,20 +71,24 @@ def _data_notes(records: Sequence[Any], boards: Sequence[Leaderboard]) -> list[s
 
     shown = {(d, t) for b in boards for d, t in b.table.expected}
     encoders = {e for b in boards for e in b.table.encoders}
-    return data_fingerprint_notes(r for r in records if (r.dataset, r.task) in shown and r.encoder in encoders and not is_imported(r))
+    return data_fingerprint_notes(
+        r for r in records if (r.dataset, r.task) in shown and r.encoder in encoders and not is_imported(r)
+    )
 
 
 def _published_notes(found: Any, renamed: Sequence[str], unmapped: Path | None) -> list[str]:
     """What the report says about results read from STEB results trees (``steb report --leaderboard``)."""
     models = found.models
     notes = [
-        f"{len(models)} published model(s) read from {', '.join(str(r) for r in found.roots)} (numbers made by the STEB authors' "
-        f"reference code, not by this steb; their data is not fingerprinted): {', '.join(models)}",
+        f"{len(models)} published model(s) read from {', '.join(str(r) for r in found.roots)} (numbers made by the "
+        f"STEB authors' reference code, not by this steb; their data is not fingerprinted): {', '.join(models)}",
     ]
     if renamed:
-        notes.append(f"published model(s) with the name of an encoder of your results shown as 'NAME (published)': {', '.join(renamed)}")
+        notes.append("published model(s) with the name of an encoder of your results shown as 'NAME (published)': "
+                     + ", ".join(renamed))
     if unmapped is not None:
-        notes.append(f"{len(found.unmapped)} file(s) or folder(s) of the trees were not mapped (listed with the reason in {unmapped})")
+        notes.append(f"{len(found.unmapped)} file(s) or folder(s) of the trees were not mapped "
+                     f"(listed with the reason in {unmapped})")
     return notes
 
 

@@ -45,8 +45,8 @@ def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
             lines.append([col.label, row.label, datasets, *(fmt(row.scores.get(enc)) for enc in board.encoders)])
     if not lines:
         return []
-    return ["", "Parts (each part is the mean over its datasets; the column is the mean over its parts: a STEB cluster's "
-            "(task, metric) columns, or STEB Table 13 rows under the table13 weighting):", "", *_table(
+    return ["", "Parts (each part is the mean over its datasets; the column is the mean over its parts: a STEB "
+            "cluster's (task, metric) columns, or STEB Table 13 rows under the table13 weighting):", "", *_table(
         ["Column", "Part", "Datasets", *board.encoders], lines
     )]
 

@@ -26,7 +26,8 @@ from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_e
 from steb_core.report.synthetic import make_record
 from steb_core.reference_tree.names import REFERENCE_DATASETS
 
-METRIC = {"clustering": "v_measure", "pair_all": "auroc", "pair_predefined": "auroc", "retrieval": "mrr", "probing": "accuracy"}
+METRIC = {"clustering": "v_measure", "pair_all": "auroc", "pair_predefined": "auroc", "retrieval": "mrr",
+          "probing": "accuracy"}
 
 
 def r(dataset, task, value, *, dis=None, **meta):
@@ -36,7 +37,8 @@ def r(dataset, task, value, *, dis=None, **meta):
 
 def _table():
     g, reg, t, demo, dia, idio, feat = (
-        {"categories": (c,)} for c in ("genre", "register", "time", "demographics", "dialect", "idiolect", "linguistic-feature")
+        {"categories": (c,)}
+        for c in ("genre", "register", "time", "demographics", "dialect", "idiolect", "linguistic-feature")
     )
     av, ar = {"applications": ("AV",), **idio}, {"applications": ("AR",), **idio}
     recs = [
@@ -61,7 +63,8 @@ def _table():
         r("pan18_style_change", "pair_predefined", 0.2, **av),
         r("amazon", "retrieval", 0.4, **ar),
         r("pan18_cross_domain_authorship_attribution_english", "retrieval", 0.2, **ar),
-        r("probing_blog", "probing", 0.3, **feat), r("probing_amazon", "probing", 0.5, **feat), r("probing_reddit", "probing", 0.7, **feat),
+        r("probing_blog", "probing", 0.3, **feat), r("probing_amazon", "probing", 0.5, **feat),
+        r("probing_reddit", "probing", 0.7, **feat),
         r("STEL_feature", "order_alignment", 0.9, dis=0.5, content_independence=True, **feat),
         r("StylePTB", "order_alignment", 0.6, dis=0.2, content_independence=True, **feat),
     ]
@@ -77,9 +80,11 @@ COLUMNS = [
     # CDS 0.1) = 0.2, pair_all mean(wiki 0.7, CDS 0.5) = 0.6 -> (2.3 / 3 + 0.8) / 3 = 47 / 90;
     # table13 rows: STEL register 0.6, Wikipedia politeness 0.5, ASSET 0.8 -> 1.9 / 3
     ("register", 47 / 90, 1.9 / 3),
-    # reference: clustering 0.3, pair_all 0.9, order alignment (accuracy) 0.7 -> 1.9 / 3; table13: Bible 0.6, Shakespeare 0.7
+    # reference: clustering 0.3, pair_all 0.9, order alignment (accuracy) 0.7 -> 1.9 / 3;
+    # table13: Bible 0.6, Shakespeare 0.7
     ("time", 1.9 / 3, 0.65),
-    # reference (no PASTEL tod): clustering mean(0.1, 0.3, 0.0, 0.9) = 0.325, pair_all mean(0.5, 0.7, 0.2, 0.9) = 0.575 -> 0.45;
+    # reference (no PASTEL tod): clustering mean(0.1, 0.3, 0.0, 0.9) = 0.325, pair_all mean(0.5, 0.7, 0.2, 0.9) = 0.575
+    # -> 0.45;
     # table13 rows: Blog mean(0.1, 0.5, 0.3, 0.7) = 0.4, FCE L1 0.1, PASTEL mean(0.9, 0.9, 0.5, 0.5) = 0.7 -> 0.4
     ("demographics", 0.45, 0.4),
     # reference: clustering 0.2, pair_all 0.6, order alignment by its primary metric (no --oa_variant): distractor 0.3
@@ -88,7 +93,8 @@ COLUMNS = [
     # reference: pre-defined AUC mean(Enron 0.8, PAN23 0.6, PAN18 SC 0.2) = 1.6 / 3, retrieval MRR mean(0.4, 0.2) = 0.3
     # -> (1.6 / 3 + 0.3) / 2 = 5 / 12; table13: AV overall without PAN18 SC mean(0.8, 0.6) = 0.7, AR 0.3 -> 0.5
     ("idiolect", 5 / 12, 0.5),
-    # reference: probing mean(0.3, 0.5, 0.7) = 0.5, order alignment (accuracy) mean(STEL 0.9, StylePTB 0.6) = 0.75 -> 0.625;
+    # reference: probing mean(0.3, 0.5, 0.7) = 0.5, order alignment (accuracy) mean(STEL 0.9, StylePTB 0.6) = 0.75
+    # -> 0.625;
     # table13 rows: STEL feature 0.9, StylePTB 0.6, probing Amazon 0.5, Blog 0.3, Reddit 0.7 -> 3.0 / 5 = 0.6
     ("linguistic-feature", 0.625, 0.6),
     # reference: one column, distractor accuracy of STEL_register 0.2, STEL_feature 0.5, CDS 0.3, Shakespeare 0.1,
@@ -136,7 +142,8 @@ def test_composites_by_hand_under_both_weightings():
     t13_objects = sum(t13[k] for k in six) / 6
     assert objects_of_study_score(table, weighting="table13").scores["a"] == pytest.approx(t13_objects, abs=1e-12)
     assert t13_objects == pytest.approx(49 / 90)
-    assert definitional_score(table, weighting="table13").scores["a"] == pytest.approx((49 / 90 + 0.6 + 2 / 7) / 3, abs=1e-12)
+    expected = (49 / 90 + 0.6 + 2 / 7) / 3
+    assert definitional_score(table, weighting="table13").scores["a"] == pytest.approx(expected, abs=1e-12)
     assert idiolect_score(table).scores["a"] == pytest.approx(5 / 12)
     assert linguistic_features_score(table).scores["a"] == pytest.approx(0.625)
     assert content_independence_score(table, weighting="table13").scores["a"] == pytest.approx(2 / 7)
@@ -162,7 +169,8 @@ def test_unknown_datasets_join_the_task_metric_column_of_their_task_by_tag():
         make_record("a", "demo_registers", "clustering", {"v_measure": 0.2}, categories=("register",)),
         make_record("a", "demo_registers", "pair_all", {"auroc": 0.6}, categories=("register",)),
         make_record("a", "wikipedia_politeness", "clustering", {"v_measure": 0.4}, categories=("register",)),
-        make_record("a", "STEL_register", "order_alignment", {"accuracy": 1.0, "distractor_accuracy": 0.5}, categories=("register",)),
+        make_record("a", "STEL_register", "order_alignment", {"accuracy": 1.0, "distractor_accuracy": 0.5},
+                    categories=("register",)),
         # steb-only variant of a STEB dataset: Table 13 places it (STEL-or-Content is content independence only)
         make_record("a", "STEL-or-Content_register", "order_alignment", {"accuracy": 0.1, "distractor_accuracy": 0.1},
                     categories=("register",), content_independence=True),
@@ -170,7 +178,8 @@ def test_unknown_datasets_join_the_task_metric_column_of_their_task_by_tag():
     ]
     table = ResultTable.build(recs)
     register = definitional_column(table, "register", "register", "Register")
-    # clustering mean(demo 0.2, wiki 0.4) = 0.3; pair_all demo 0.6; order alignment (accuracy) mean(STEL 1.0, official 0.5) = 0.75
+    # clustering mean(demo 0.2, wiki 0.4) = 0.3; pair_all demo 0.6;
+    # order alignment (accuracy) mean(STEL 1.0, official 0.5) = 0.75
     assert register.scores["a"] == pytest.approx((0.3 + 0.6 + 0.75) / 3)
     assert ("STEL-or-Content_register", "order_alignment") not in register.inputs
     ci = content_independence_score(table)
@@ -187,7 +196,8 @@ def test_the_cluster_table_is_the_yaml_and_names_steb_datasets():
     counts = {name: len(entries) for name, entries in REFERENCE_CLUSTERS.items()}
     assert counts == {
         "machine_text_detection": 26, "machine_text_detection_adversarial": 3, "authorship_verification": 25,
-        "authorship_retrieval": 4, "speaker_attribution": 7, "genre": 4, "register": 8, "style_vs_content": 10, "time": 3,
+        "authorship_retrieval": 4, "speaker_attribution": 7, "genre": 4, "register": 8, "style_vs_content": 10,
+        "time": 3,
         "demographics": 8, "feature_probing": 4, "predefined_features": 7, "dialect": 3, "idiolect": 29,
     }
     outside = {e.dataset for entries in REFERENCE_CLUSTERS.values() for e in entries} - set(REFERENCE_DATASETS)

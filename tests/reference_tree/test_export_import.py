@@ -17,7 +17,13 @@ import pytest
 from steb import get_datasets
 from steb_core import specs as specs_module
 from steb_core.errors import StebError
-from steb_core.reference_tree.export import episode_config, export_tree, models_line, parse_episode_option, submission_entry
+from steb_core.reference_tree.export import (
+    episode_config,
+    export_tree,
+    models_line,
+    parse_episode_option,
+    submission_entry,
+)
 from steb_core.reference_tree.names import REFERENCE_DATASETS, TASK_FOLDERS
 from steb_core.reference_tree.read import ORIGIN, REFERENCE_PROTOCOL, is_imported, keep_apart, read_tree, read_trees
 from steb_core.report.leaderboard import compute_leaderboard
@@ -45,12 +51,14 @@ def _hand_tree(root: Path) -> Path:
     pair = {"eer": 0.36, "auc": 0.68, "auc@0.01": 0.52, "auc@0.05": 0.55, "auc@0.10": 0.56, "auc@0.20": 0.59,
             "auc@0.30": 0.61, "auc@0.50": 0.65}
     _write(root, "ASSET/LUAR-MUD/1_200/order_alignment/metrics.json", {
-        "acc_mean": 0.85, "distractor_acc_mean": 0.25, "_per_label": {"simple": {"acc_mean": 0.85, "distractor_acc_mean": 0.25}}})
+        "acc_mean": 0.85, "distractor_acc_mean": 0.25,
+        "_per_label": {"simple": {"acc_mean": 0.85, "distractor_acc_mean": 0.25}}})
     _write(root, "eWAVE/LUAR-MUD/1_29/clustering/metrics.json", {"v_measure": 0.29})
     _write(root, "eWAVE/LUAR-MUD/1_29/all_to_all_pair_classification/metrics.json", pair)
     # the second eWAVE folder of the reference (config @1fbd5f22) names the same steb dataset; another model here
     _write(root, "ewave/star/1_29/clustering/metrics.json", {"v_measure": 0.31})
-    _write(root, "enron_authorship_corpus/LUAR-MUD/1_2/pre_defined_pair_classification/metrics.json", {**pair, "auc": 0.91})
+    _write(root, "enron_authorship_corpus/LUAR-MUD/1_2/pre_defined_pair_classification/metrics.json",
+           {**pair, "auc": 0.91})
     _write(root, "amazon/LUAR-MUD/-1_1/retrieval/metrics.json", {
         "mrr": 0.7, "mean_rank": 3.5, **{f"recall@{k}": min(1.0, 0.5 + k / 256) for k in (1, 8, 16, 32, 64, 128)}})
     _write(root, "probing_blog/LUAR-MUD/1_1/probing/metrics.json", {"t_word": 0.5, "n_noun": 0.7, "average": 0.6})
@@ -61,7 +69,8 @@ def _hand_tree(root: Path) -> Path:
     _write(root, "core/LUAR-MUD/1_25/mystery_task/metrics.json", {"score": 1.0})  # unknown task folder
     _write(root, "core/LUAR-MUD/2_25/clustering/metrics.json", {"v_measure": 0.4})  # not the preset's episode size
     _write(root, "core/LUAR-MUD/1_25/clustering/metrics.json", {"v_measure": 0.3})  # mapped
-    _write(root, "core/LUAR-MUD/1_50/clustering/metrics.json", {"v_measure": 0.9})  # same run, other N: first sorted wins
+    # the same run with another N: the first folder in sorted order is read
+    _write(root, "core/LUAR-MUD/1_50/clustering/metrics.json", {"v_measure": 0.9})
     _write(root, "x_genre/LUAR-MUD/1_46/clustering/tokens_512/metrics.json", {"v_measure": 0.2})  # token-capped only
     _write(root, "masc_text_genre/LUAR-MUD/1_150/clustering/metrics.json", "{not json")
     _write(root, "bible_versions/LUAR-MUD/1_200/clustering/metrics.json", {"ari": 0.3})  # primary key missing
@@ -75,9 +84,11 @@ def test_a_hand_written_reference_tree_is_read(tmp_path):
     found = read_tree(_hand_tree(tmp_path / "results"))
     got = {(r.encoder, r.dataset, r.task): r for r in found.records}
     assert set(got) == {
-        ("LUAR-MUD", "ASSET", "order_alignment"), ("LUAR-MUD", "eWAVE", "clustering"), ("LUAR-MUD", "eWAVE", "pair_all"),
+        ("LUAR-MUD", "ASSET", "order_alignment"), ("LUAR-MUD", "eWAVE", "clustering"),
+        ("LUAR-MUD", "eWAVE", "pair_all"),
         ("star", "eWAVE", "clustering"), ("LUAR-MUD", "enron_authorship_corpus", "pair_predefined"),
-        ("LUAR-MUD", "amazon", "retrieval"), ("LUAR-MUD", "probing_blog", "probing"), ("LUAR-MUD", "core", "clustering"),
+        ("LUAR-MUD", "amazon", "retrieval"), ("LUAR-MUD", "probing_blog", "probing"),
+        ("LUAR-MUD", "core", "clustering"),
     }
     oa = got[("LUAR-MUD", "ASSET", "order_alignment")]
     assert (oa.main_metric, oa.main_score) == ("distractor_accuracy", 0.25)
@@ -89,10 +100,14 @@ def test_a_hand_written_reference_tree_is_read(tmp_path):
     assert ret.metrics["mrr"] == 0.7 and ret.metrics["recall_at_1"] == pytest.approx(0.5 + 1 / 256)
     assert ret.metrics["recall@128"] == 1.0 and ret.dataset_info["episode_config"] == "-1_1"
     probe = got[("LUAR-MUD", "probing_blog", "probing")]
-    assert (probe.main_metric, probe.main_score, probe.metrics["accuracy_by_feature"]) == ("accuracy", 0.6, {"t_word": 0.5, "n_noun": 0.7})
+    assert (probe.main_metric, probe.main_score) == ("accuracy", 0.6)
+    assert probe.metrics["accuracy_by_feature"] == {"t_word": 0.5, "n_noun": 0.7}
     core = got[("LUAR-MUD", "core", "clustering")]
-    assert core.main_score == 0.3 and core.dataset_info == {"episode_config": "1_25", "reference_file": "core/LUAR-MUD/1_25/clustering/metrics.json"}
-    assert all(is_imported(r) and r.steb_protocol == REFERENCE_PROTOCOL and r.encoder_info["origin"] == ORIGIN for r in found.records)
+    assert core.main_score == 0.3
+    source = "core/LUAR-MUD/1_25/clustering/metrics.json"
+    assert core.dataset_info == {"episode_config": "1_25", "reference_file": source}
+    assert all(is_imported(r) and r.steb_protocol == REFERENCE_PROTOCOL and r.encoder_info["origin"] == ORIGIN
+               for r in found.records)
     reasons = {u.path: u.reason for u in found.unmapped}
     assert reasons["the_pile/"].startswith("no steb dataset")
     assert reasons["core/LUAR-MUD/1_25/mystery_task/"] == "unknown task folder"
@@ -143,16 +158,19 @@ def _steb_records(encoder: str, seed: int) -> list[ResultRecord]:
 
     for d in ("core", "wikipedia_politeness", "bible_versions", "blog_age", "eWAVE"):
         add(d, "clustering", {"v_measure": u(), "ari": u(), "n_texts": 400, "n_clusters": 2}, "v_measure")
-        add(d, "pair_all", {"auroc": u(), "average_precision": u(), "n_texts": 400, "n_positive_pairs": 2 * 200 * 199 // 2}, "auroc")
+        same = 2 * 200 * 199 // 2  # two classes of 200 texts
+        add(d, "pair_all", {"auroc": u(), "average_precision": u(), "n_texts": 400, "n_positive_pairs": same}, "auroc")
     for d in ("gede_essay_detection", "machine_text_detection_DetectRL_prompt_attacks"):
         add(d, "clustering", {"v_measure": u(), "n_texts": 800, "n_clusters": 4}, "v_measure")
     for d in ("STEL_register", "parallel_shakespeare", "twitter_aave_sae", "StylePTB", "ASSET"):
         acc, dis = u(), u()
         add(d, "order_alignment", {"accuracy": acc, "distractor_accuracy": dis, "accuracy_by_style_type": {"x": acc},
-                                   "distractor_accuracy_by_style_type": {"x": dis}}, "distractor_accuracy", reference_n_per_class=200)
+                                   "distractor_accuracy_by_style_type": {"x": dis}}, "distractor_accuracy",
+            reference_n_per_class=200)
     for d in ("enron_authorship_corpus", "pan18_style_change", "pan23_style_change_easy"):
         add(d, "pair_predefined", {"auroc": u(), "average_precision": u()}, "auroc")
-    add("amazon", "retrieval", {"mrr": u(), "recall_at_1": u(), "recall_at_8": u(), "n_queries": 500, "n_targets": 500}, "mrr")
+    add("amazon", "retrieval", {"mrr": u(), "recall_at_1": u(), "recall_at_8": u(), "n_queries": 500, "n_targets": 500},
+        "mrr")
     add("probing_blog", "probing", {"accuracy": 0.5, "accuracy_by_feature": {"f1": 0.4, "f2": 0.6}}, "accuracy")
     return out
 
@@ -259,7 +277,8 @@ def test_export_skips_and_lists_what_it_cannot_write(tmp_path):
     # the N given on the command line, and steb-only datasets written under their own names when asked
     report = _export([no_n, demo], tmp_path / "p", "m", include_other=True,
                      episodes=parse_episode_option(["ASSET:order_alignment=1_200", "demo_registers:*=1_200"]))
-    assert {i.path for i in report.written} == {"ASSET/m/1_200/order_alignment/metrics.json", "demo_registers/m/1_200/clustering/metrics.json"}
+    assert {i.path for i in report.written} == {"ASSET/m/1_200/order_alignment/metrics.json",
+                                                "demo_registers/m/1_200/clustering/metrics.json"}
     with pytest.raises(StebError, match="DATASET:TASK=SIZE_N"):
         parse_episode_option(["ASSET=1_200"])
     with pytest.raises(StebError, match="short-name"):
@@ -294,7 +313,8 @@ def _validate(repo: Path) -> list[str]:
             listed |= {line, line.split("/")[-1]}
     for i, entry in enumerate(entries):
         keys = ("short_name", "hf_id", "run_command", "contributor")
-        bad = [k for k in keys if not isinstance(entry, dict) or not isinstance(entry.get(k), str) or not entry[k].strip()]
+        bad = [k for k in keys
+               if not isinstance(entry, dict) or not isinstance(entry.get(k), str) or not entry[k].strip()]
         if bad:  # 1. four required keys, non-empty strings
             errors.append(f"entry {i}: {bad}")
             continue
@@ -317,7 +337,8 @@ def test_an_export_passes_validate_submission_checks(tmp_path):
     (repo / "SUBMISSIONS.yaml").write_text("# STEB model submissions.\n")
     _export(_steb_records("e", 0), repo / "submitted_results", "my-style-model")
     hf_id = "my-org/my-style-model"
-    entry = submission_entry("my-style-model", hf_id, 'steb run --suite steb --encoder "my-org/my-style-model"', "octocat")
+    command = 'steb run --suite steb --encoder "my-org/my-style-model"'
+    entry = submission_entry("my-style-model", hf_id, command, "octocat")
     with open(repo / "SUBMISSIONS.yaml", "a") as f:
         f.write(entry + "\n")
     with open(repo / "scripts/models_all.txt", "a") as f:
@@ -351,7 +372,8 @@ def test_report_ranks_a_run_among_the_published_models(tmp_path, capsys):
     _export(_steb_records("x", 5), tree, "my-encoder")
     paths = build_report(mine, tmp_path / "report", console=False, html=False, leaderboard=[tree])
     board = paths.leaderboard
-    assert set(board.table.encoders) == {"my-encoder", "my-encoder (published)", "baseline-0", "baseline-1", "baseline-2"}
+    assert set(board.table.encoders) == {
+        "my-encoder", "my-encoder (published)", "baseline-0", "baseline-1", "baseline-2"}
     op = board.aggregate("operational")
     assert all(op.scores[e] is not None for e in board.table.encoders)
     assert op.details["n_models"] == 5  # clusters discovered over the published models and mine
@@ -377,8 +399,8 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
     out = tmp_path / "submitted_results"
     res = runner.invoke(app, ["export", str(results), str(out), "--short-name", "my-model"])
     assert res.exit_code != 0 and "--allow-partial" in str(res.exception or res.output)
-    res = runner.invoke(app, ["export", str(results), str(out), "--format", "steb-leaderboard", "--short-name", "my-model",
-                              "--allow-partial", "--hf-id", "org/my-model", "--contributor", "octocat"])
+    res = runner.invoke(app, ["export", str(results), str(out), "--format", "steb-leaderboard", "--short-name",
+                              "my-model", "--allow-partial", "--hf-id", "org/my-model", "--contributor", "octocat"])
     assert res.exit_code == 0, res.output
     assert '- short_name: "my-model"\n  hf_id: "org/my-model"' in res.output and "\norg/my-model\n" in res.output
     assert "eer (8 file(s))" in res.output  # what steb does not compute is said, not written
