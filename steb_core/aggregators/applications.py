@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..reference_tree.names import reference_dataset
 from ..specs import AggregatorSpec
 from .columns import (
     DEFINITIONAL_METRIC,
@@ -35,9 +34,9 @@ from .columns import (
     task_metric_columns,
 )
 from .paper import AV_OVERALL_EXCLUDED
-from .reference_clusters import APPLICATION_CLUSTERS, cluster_entries, entry_metric
+from .reference_clusters import APPLICATION_CLUSTERS, Input, cluster_inputs
 from .result import AggregateResult, Column
-from .table import ResultTable, as_table, task_type_order
+from .table import DatasetInfo, ResultTable, as_table, task_type_order
 
 __all__ = [
     "application_column", "application_score", "multilingual_score", "applications_average", "application_specs",
@@ -45,21 +44,13 @@ __all__ = [
 ]
 
 
-def _reference_inputs(table: ResultTable, tag: str) -> list[tuple[str, str, str | tuple[str, ...] | None]]:
+def _reference_inputs(table: ResultTable, tag: str) -> list[Input]:
     """(dataset, task, metric) of the English datasets in ``tag``'s reference cluster, plus unknown ones by tag."""
-    entries = cluster_entries(APPLICATION_CLUSTERS[tag])
-    out: list[tuple[str, str, str | tuple[str, ...] | None]] = []
-    for d, t in table.expected:
-        info = table.info(d)
-        if info.multilingual:
-            continue
-        ref = reference_dataset(d)
-        if ref is not None:
-            out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ())
-                    if not (e.oa_only and t != "order_alignment")]
-        elif tag in info.applications:
-            out.append((d, t, metric_for(t, DEFINITIONAL_METRIC)))
-    return out
+
+    def by_tag(d: str, t: str, info: DatasetInfo) -> list[Input]:
+        return [(d, t, metric_for(t, DEFINITIONAL_METRIC))] if tag in info.applications else []
+
+    return cluster_inputs(table, APPLICATION_CLUSTERS[tag], by_tag)
 
 
 def application_column(

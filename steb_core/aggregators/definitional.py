@@ -40,7 +40,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..specs import AggregatorSpec
-from ..reference_tree.names import reference_dataset
 from .applications import application_column
 from .columns import (
     DEFINITIONAL_METRIC,
@@ -55,7 +54,7 @@ from .columns import (
     task_metric_columns,
 )
 from .paper import IDIOLECT_PARTS, OBJECT_OF_STUDY_COLUMNS, TABLE13_ROWS, known_to_table13
-from .reference_clusters import CLUSTERS_SOURCE, DEFINITIONAL_CLUSTERS, cluster_entries, entry_metric
+from .reference_clusters import CLUSTERS_SOURCE, DEFINITIONAL_CLUSTERS, Input, cluster_inputs
 from .result import AggregateResult, Column
 from .table import DatasetInfo, ResultTable, as_table
 
@@ -130,29 +129,18 @@ def _in_table13(column: str, dataset: str, task: str) -> bool:
     return any(dataset in names for _, names in TABLE13_ROWS.get(column, ()))
 
 
-def reference_inputs(table: ResultTable, column: str) -> list[tuple[str, str, str | tuple[str, ...] | None]]:
+def reference_inputs(table: ResultTable, column: str) -> list[Input]:
     """The (dataset, task, metric) inputs of ``column`` under the ``reference`` weighting.
 
     A STEB dataset joins as its entries in the reference cluster say (:mod:`.reference_clusters`); a steb-only
     variant of a STEB dataset as its Table 13 rows say; any other dataset by its tags.
     """
-    entries = cluster_entries(DEFINITIONAL_CLUSTERS[column])
-    out: list[tuple[str, str, str | tuple[str, ...] | None]] = []
-    for d, t in table.expected:
-        info = table.info(d)
-        if info.multilingual:
-            continue
-        ref = reference_dataset(d)
-        if ref is not None:
-            for entry in entries.get(ref, ()):
-                if not (entry.oa_only and t != "order_alignment"):
-                    out.append((d, t, entry_metric(t, entry)))
-        elif known_to_table13(d):
-            if _in_table13(column, d, t):
-                out.append((d, t, _rule_metric(column, t)))
-        elif _tag_applies(column, info, t):
-            out.append((d, t, _rule_metric(column, t)))
-    return out
+
+    def others(d: str, t: str, info: DatasetInfo) -> list[Input]:
+        member = _in_table13(column, d, t) if known_to_table13(d) else _tag_applies(column, info, t)
+        return [(d, t, _rule_metric(column, t))] if member else []
+
+    return cluster_inputs(table, DEFINITIONAL_CLUSTERS[column], others)
 
 
 def _empty_reason(column: str, weighting: str) -> str:

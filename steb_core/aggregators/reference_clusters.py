@@ -25,8 +25,11 @@ cannot tell these apart (it publishes cluster values only), so steb follows the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from ..reference_tree.names import reference_dataset
 from .columns import DISTRACTOR_METRIC, metric_for
+from .table import DatasetInfo, ResultTable
 
 __all__ = [
     "CLUSTERS_SOURCE",
@@ -38,7 +41,13 @@ __all__ = [
     "OA_VARIANT_METRICS",
     "cluster_entries",
     "entry_metric",
+    "Input",
+    "cluster_inputs",
 ]
+
+#: (dataset, task, metric) of one input of a cluster: ``metric`` is a steb metric name, a tuple tried in order, or
+#: None (the record's main score, for plugin task types)
+Input = tuple[str, str, "str | tuple[str, ...] | None"]
 
 CLUSTERS_SOURCE = "scripts/dataset_clusters.yaml @91d6b69a of github.com/rrivera1849/STEB"
 
@@ -172,3 +181,22 @@ def entry_metric(task: str, entry: ClusterEntry) -> str | tuple[str, ...] | None
     if task == "order_alignment" and entry.oa_variant is not None:
         return OA_VARIANT_METRICS[entry.oa_variant]
     return metric_for(task, DISTRACTOR_METRIC)
+
+
+def cluster_inputs(
+    table: ResultTable, cluster: str, others: Callable[[str, str, DatasetInfo], list[Input]]
+) -> list[Input]:
+    """The English inputs of ``cluster`` in ``table``'s scope: STEB datasets as the cluster's entries say, every other
+    dataset as ``others(dataset, task, info)`` says (tags, or Table 13 for steb-only variants of STEB datasets)."""
+    entries = cluster_entries(cluster)
+    out: list[Input] = []
+    for d, t in table.expected:
+        info = table.info(d)
+        if info.multilingual:
+            continue
+        ref = reference_dataset(d)
+        if ref is None:
+            out += others(d, t, info)
+            continue
+        out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ()) if not (e.oa_only and t != "order_alignment")]
+    return out
