@@ -1,5 +1,9 @@
 """STEB's own column membership (the paper's Table 13 rows and Table 4's AV note), as data.
 
+Since issue 38 these rows are the ``table13`` weighting (steb 0.2's columns, opt-in); the default columns are the
+authors' manual clusters (:mod:`.reference_clusters`), which take from here only where a steb-only variant of a STEB
+dataset (``STEL_register_official``, ``STEL-or-Content_*``) belongs.
+
 The definitional columns do not follow the ``categories`` tags of the dataset specs one to one: the
 paper lists, per column, *rows* (a row may hold several datasets: Blog = age + gender, PASTEL = its
 six, PAN by year collapsed across tasks and difficulty levels), and some tagged corpora are no column's
@@ -16,7 +20,7 @@ features and content independence (order-alignment *distractor* accuracy over Ta
 The paper contradicts itself on idiolect: Table 13 lists its rows (Enron, PAN by year, PAN18 SC and
 PAN18 cross-domain AA as two rows, Amazon, ...), but for every model its published Idiolect equals
 (AV overall + AR) / 2, the two columns of the applications table (:data:`IDIOLECT_PARTS`), which leave
-PAN18 style change out. steb follows the published numbers; the Table 13 rows below remain the
+PAN18 style change out. Under ``table13`` steb follows those published numbers; the Table 13 rows below remain the
 ``three-groups`` reading's idiolect column (:mod:`.definitional`).
 """
 

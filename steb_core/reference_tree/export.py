@@ -36,7 +36,7 @@ from ..errors import StebError
 from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
-from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, primary_key, reference_dataset
+from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
 
 __all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config",
            "export_tree", "submission_entry", "models_line", "parse_episode_option"]
