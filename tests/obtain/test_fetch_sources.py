@@ -97,7 +97,7 @@ def test_git_pin_missing_and_non_tip_commit(tmp_path):
     mirror = tmp_path / "m"
     first, _second = make_git_repo(mirror, "o", "r", [{"a.txt": b"1"}, {"a.txt": b"2"}])
     dest = tmp_path / "out"
-    assert fetch_git(f"file://{mirror}/o/r", first, dest) == first  # an older commit, not the branch tip
+    assert fetch_git(f"file://{mirror}/o/r", first, dest).commit == first  # an older commit, not the branch tip
     assert (dest / "a.txt").read_bytes() == b"1" and not (dest / ".git").exists()
     with pytest.raises(FetchError, match="0" * 40):
         fetch_git(f"file://{mirror}/o/r", "0" * 40, tmp_path / "out2")
@@ -113,7 +113,7 @@ def test_git_server_refusing_a_fetch_by_sha_gets_a_full_clone(tmp_path, monkeypa
     monkeypatch.setenv("GIT_CONFIG_KEY_0", "protocol.version")
     monkeypatch.setenv("GIT_CONFIG_VALUE_0", "0")
     dest = tmp_path / "out"
-    assert fetch_git(f"file://{mirror}/o/r", first, dest) == first
+    assert fetch_git(f"file://{mirror}/o/r", first, dest).commit == first
     assert (dest / "a.txt").read_bytes() == b"1" and not (dest / ".git").exists()
 
 
