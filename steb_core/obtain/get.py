@@ -57,7 +57,8 @@ class JobResult:
     """How one target folder ended: ``fetched``, ``present`` (skipped) or ``failed`` (``message`` says why).
 
     ``nbytes`` counts the bytes fetched (downloaded files, git objects received); ``recorded`` lists the
-    ``(file, sha256)`` pins taken at this first download of sources without a published checksum."""
+    ``(file, sha256)`` pins taken now, at the first download of sources without a published checksum
+    (a ``--force`` refetch checks against the pins already recorded instead)."""
 
     target: str
     datasets: list[str]
@@ -73,7 +74,8 @@ class JobResult:
 class _Outcome:
     resolved: str
     nbytes: int
-    recorded: dict[str, str]
+    recorded: dict[str, str]  # sha256 pins of files without a published checksum (kept in the manifest)
+    first: bool = False  # those pins were taken now (printed), not checked against earlier ones
 
 
 def file_name(source: DataSource) -> str:
@@ -106,7 +108,8 @@ def _single_file(source: DataSource, work: Path, policy: DownloadPolicy, report:
                              "to record the new file") from exc
         raise
     digest = hasher.hexdigest()
-    return _Outcome(f"sha256:{digest}", (work / name).stat().st_size, {} if published else {name: digest})
+    return _Outcome(f"sha256:{digest}", (work / name).stat().st_size, {} if published else {name: digest},
+                    first=not published and not known.get(name))
 
 
 def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None],
@@ -222,6 +225,7 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
         staging.mkdir(parents=True, exist_ok=True)
         known = _known_pins(here)
         records = []
+        first_pins: list[tuple[str, str]] = []
         for i, source in enumerate(job.sources):
             work, marker = staging / f"src-{i}", staging / f"src-{i}.done"
             done = _read_marker(marker)
@@ -230,12 +234,14 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
                 say(job.target, 0, f"{source.kind} {i + 1}/{len(job.sources)}")
                 outcome = _fetch_source(source, work, policy, lambda n, total: say(job.target, n, ""), known.get(source.describe()))
                 atomic_write_text(marker, json.dumps({"source": source.describe(), "resolved": outcome.resolved,
-                                                      "nbytes": outcome.nbytes, "recorded": outcome.recorded}))
+                                                      "nbytes": outcome.nbytes, "recorded": outcome.recorded, "first": outcome.first}))
             else:
                 recorded = done.get("recorded") if isinstance(done.get("recorded"), dict) else {}
                 nbytes = done.get("nbytes") if isinstance(done.get("nbytes"), int) else 0
-                outcome = _Outcome(done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()})
+                outcome = _Outcome(done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True)
             records.append(_source_record(source, outcome))
+            if outcome.first:
+                first_pins += list(outcome.recorded.items())
         say(job.target, 0, "verifying")
         out = staging / "out"
         if out.exists():
@@ -266,9 +272,8 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
             _drop_empty(root / PARTIAL)
         say(job.target, 0, "done")
         nbytes = sum(r["bytes_fetched"] for r in records)
-        recorded = [(name, digest) for r in records for name, digest in r.get("recorded", {}).items()]
         return JobResult(job.target, job.datasets, "fetched", f"{len(manifest['files'])} files", time.monotonic() - started, str(final),
-                         nbytes, recorded)
+                         nbytes, first_pins)
     except Exception as exc:  # noqa: BLE001 - one target's failure must not stop the others
         say(job.target, 0, "failed")
         if isinstance(exc, FetchError) or hasattr(exc, "path"):
