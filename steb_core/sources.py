@@ -44,8 +44,9 @@ class DataSource:
     empty, or a shared release folder several datasets read (e.g. ``STEL``, ``PASTEL``, ``blogs``;
     see :meth:`steb_core.LoadContext.release_dir`). ``subdir`` places the fetched files one level
     further down when the loader expects the release inside a named folder. ``unpack`` names fetched
-    archives to unpack in place (safely: no member outside the target, no links out, a size cap).
-    ``accept`` marks a licence that needs the user's agreement (``--accept-licence NAME``) before
+    archives to unpack in place (safely: no member outside the target, no links out, a size cap);
+    ``strip`` names the one folder an archive unpacks into (``MASC-3.0.0``) whose contents are moved up,
+    so the loader finds them directly in the target. ``accept`` marks a licence that needs the user's agreement (``--accept-licence NAME``) before
     anything is downloaded.
     """
 
@@ -57,6 +58,7 @@ class DataSource:
     target: str = ""
     subdir: str = ""
     unpack: tuple[str, ...] = ()
+    strip: str = ""
     licence: str = ""
     accept: bool = False
     instructions: str = ""
@@ -71,6 +73,8 @@ class DataSource:
             value = getattr(self, attr)
             object.__setattr__(self, attr, (value,) if isinstance(value, str) else tuple(value))
         object.__setattr__(self, "sha256", dict(self.sha256))
+        if self.strip and (self.strip.strip("/") in ("", ".", "..") or "/" in self.strip.strip("/")):
+            raise ValueError(f"data source {self.url}: strip must name one folder (e.g. 'MASC-3.0.0'), got {self.strip!r}")
         if self.kind == "git" and self.revision and len(self.revision) != 40:
             raise ValueError(f"git source {self.url}: revision must be a full 40-hex commit, got '{self.revision}'")
         if self.kind in ("url", "gdrive") and len(self.files) > 1:

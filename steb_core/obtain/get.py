@@ -140,8 +140,23 @@ def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report
                 raise FetchError(f"{source.describe()}: {archive.relative_to(work).as_posix()} is not a plain file; not unpacked")
             safe_unpack(archive, work)
             archive.unlink()
+    if source.strip:
+        _strip(work, source.strip.strip("/"), source)
     refuse_links_out(work)
     return outcome
+
+
+def _strip(work: Path, name: str, source: DataSource) -> None:
+    """Move the contents of ``work/name`` (the folder an archive unpacked into) up into ``work``."""
+    inner = work / name
+    if inner.is_symlink() or not inner.is_dir():
+        raise FetchError(f"{source.describe()}: no folder {name!r} to take the files from (strip=); the release holds "
+                         f"{sorted(p.name for p in work.iterdir())[:10]}")
+    for entry in sorted(inner.iterdir()):
+        if (work / entry.name).exists() or (work / entry.name).is_symlink():
+            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's files up")
+        entry.rename(work / entry.name)
+    inner.rmdir()
 
 
 def _tree_size(folder: Path) -> int:
