@@ -259,11 +259,26 @@ _HATE_FORUM = DataSource(kind="git", url="https://github.com/Vicomtech/hate-spee
 _DAVIDSON = DataSource(kind="git", url="https://github.com/t-davidson/hate-speech-and-offensive-language",
                        revision="cb50f7e9eb855a99abc51423bf40df0e26d6fe30", files=("data/labeled_data.csv", "LICENSE"),
                        target="hate_speech_and_offensive_language", licence="MIT")
+#: the test file of each of the eight settings STEB reads (the files readers.detection.DETECTRL_FILES names, with the
+#: reader's default split=test; tests/test_style_releases.py checks that the two agree): the repository's training
+#: files (several GB) are not fetched
+_DETECTRL_TEST_FILES = ("Multi_Domain/multi_domains_arxiv", "Multi_Domain/multi_domains_writing_prompt", "Multi_Domain/multi_domains_xsum",
+                        "Multi_Domain/multi_domains_yelp_review", "Direct_Prompt/direct_prompt", "Paraphrase_Attacks/paraphrase_attacks_llm",
+                        "Perturbation_Attacks/perturbation_attacks_llm", "Prompt_Attacks/prompt_attacks_llm")
 _DETECTRL_SRC = DataSource(kind="git", url="https://github.com/NLP2CT/DetectRL", revision="3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
-                           files=("Benchmark/Benchmark_Data/*",), target="DetectRL",
+                           files=tuple(f"Benchmark/Benchmark_Data/{f}_test.json" for f in _DETECTRL_TEST_FILES), target="DetectRL",
                            licence="no licence file in the repository (research benchmark)")
+#: the model files of the five English domains STEB reads, as listed at the pinned commit (the reader drops the bloomz
+#: files, so they are not fetched; nor are the other languages')
+_M4_FILES = (
+    "arxiv_chatGPT", "arxiv_cohere", "arxiv_davinci", "arxiv_dolly", "arxiv_flant5", "peerread_chatgpt",
+    "peerread_cohere", "peerread_davinci", "peerread_dolly", "peerread_llama", "reddit_chatGPT",
+    "reddit_cohere", "reddit_davinci", "reddit_dolly", "reddit_flant5", "wikihow_chatGPT", "wikihow_cohere",
+    "wikihow_davinci", "wikihow_dolly2", "wikipedia_chatgpt", "wikipedia_cohere", "wikipedia_davinci",
+    "wikipedia_dolly",
+)
 _M4_SRC = DataSource(kind="git", url="https://github.com/mbzuai-nlp/M4", revision="628bf0fcb2e8c6b7ffa71fd1af6be413aced8f7d",
-                     files=("data/*.jsonl",), target="M4", licence="no licence file in the repository (research benchmark)")
+                     files=tuple(f"data/{name}.jsonl" for name in _M4_FILES), target="M4", licence="no licence file in the repository (research benchmark)")
 #: a main-branch commit of May 2024; the CSVs date from June 2023 and later commits change README.md only
 _MAGE_SRC = DataSource(kind="hf", url="yaful/MAGE", revision="d4a30975fbf64710d6e312fe22c84dfb4046d63b", files=("test.csv",),
                        target="MAGE", licence="Apache-2.0")
