@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
+from ..io import size_setting
 from .errors import FetchError
 
 __all__ = ["DownloadPolicy", "download", "file_digest", "verify_file", "fetch_json", "read_capped", "download_limit",
@@ -57,17 +58,7 @@ class DownloadPolicy:
 def download_limit() -> int:
     """The cap on one downloaded file of unknown size: ``$STEB_MAX_DOWNLOAD_BYTES`` (bytes, or with K/M/G/T)
     or 64 GiB, above every STEB release; a larger answer is a hostile or broken server filling the disk."""
-    raw = os.environ.get(DOWNLOAD_LIMIT_ENV_VAR, "").strip().upper().removesuffix("B")
-    if not raw:
-        return MAX_DOWNLOAD_BYTES
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
-    try:
-        value = int(float(raw[:-1] if scale > 1 else raw) * scale)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise FetchError(f"${DOWNLOAD_LIMIT_ENV_VAR} is {os.environ[DOWNLOAD_LIMIT_ENV_VAR]!r}; expected a positive size such as 100G")
-    return value
+    return size_setting(DOWNLOAD_LIMIT_ENV_VAR, MAX_DOWNLOAD_BYTES)
 
 
 class TooLarge(FetchError):

@@ -153,17 +153,7 @@ def test_git_from_a_server_that_cannot_filter_falls_back_to_a_full_clone(tmp_pat
 
 def test_git_link_leaving_the_folder_is_refused_before_anything_is_written(tmp_path):
     mirror = tmp_path / "gh"
-    work = tmp_path / "w"
-    work.mkdir()
-    (work / "a.txt").write_text("a")
-    (work / "out").symlink_to("../../etc")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
-    subprocess.run([*git, "init", "-q"], cwd=work, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=work, check=True)
-    subprocess.run([*git, "commit", "-qm", "c"], cwd=work, check=True)
-    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
-    (mirror / "o").mkdir(parents=True)
-    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirror / "o" / "l")], check=True)
+    (sha,) = make_git_repo(mirror, "o", "l", [{"a.txt": b"a"}], links={"out": "../../etc"})
     with pytest.raises(FetchError, match=r"out is a link to \.\./\.\./etc, outside the dataset folder; refused, nothing written"):
         fetch_git(f"file://{mirror}/o/l", sha, tmp_path / "dest")
     assert list((tmp_path / "dest").iterdir()) == []

@@ -41,6 +41,13 @@ def _tar_bytes(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def _url_dataset(name: str, path: str, data: bytes) -> dict:
+    """A test dataset reading ``train.jsonl`` from a url source pinned by its sha256."""
+    file = path.rsplit("/", 1)[-1]
+    return {"name": name, "folder": name, "file": file, "sources": [
+        {"kind": "url", "url": f"https://files.example.org/{path}", "sha256": {file: hashlib.sha256(data).hexdigest()}}]}
+
+
 def _one(steb_isolated, tmp_path, datasets):
     manager = steb_isolated.manager([str(write_plugin(tmp_path / "plug.py", datasets))])
     return [manager.datasets().get(d["name"]) for d in datasets]
@@ -51,17 +58,9 @@ def test_archive_in_a_git_release_cannot_write_through_the_releases_link(tmp_pat
     victim.mkdir()
     (victim / "evil.txt").write_text("precious")
     mirror = tmp_path / "gh"
-    work = tmp_path / "work-o-linky"
-    work.mkdir()
-    (work / "d").symlink_to("../../../../victim")  # from ROOT/.steb-partial/<target>/src-0/ to tmp_path/victim
-    (work / "payload.tar").write_bytes(_tar_bytes({"d/evil.txt": b"overwritten", "train.jsonl": jsonl(ROWS)}))
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main"]
-    subprocess.run([*git, "init", "-q"], cwd=work, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=work, check=True)
-    subprocess.run([*git, "commit", "-qm", "c"], cwd=work, check=True)
-    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
-    (mirror / "o").mkdir(parents=True)
-    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirror / "o" / "linky")], check=True)
+    # from ROOT/.steb-partial/<target>/src-0/ the link reaches tmp_path/victim
+    (sha,) = make_git_repo(mirror, "o", "linky", [{"payload.tar": _tar_bytes({"d/evil.txt": b"overwritten", "train.jsonl": jsonl(ROWS)})}],
+                           links={"d": "../../../../victim"})
     monkeypatch.setenv("STEB_DATA_MIRROR", f"github.com=file://{mirror}")
     (spec,) = _one(steb_isolated, tmp_path, [{"name": "linky", "folder": "linky", "file": "train.jsonl", "sources": [
         {"kind": "git", "url": "https://github.com/o/linky", "revision": sha, "unpack": ["payload.tar"]}]}])
@@ -150,8 +149,7 @@ def test_a_trickling_server_meets_the_per_file_deadline(tmp_path, server, monkey
     data = b"x" * 200
     server.trickle("slow/t.bin", data, 0.25)  # a byte every 0.25 s: never idle for --timeout, 50 s in all
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    plugin = write_plugin(tmp_path / "plug.py", [{"name": "slow", "folder": "slow", "file": "t.bin", "sources": [
-        {"kind": "url", "url": "https://files.example.org/slow/t.bin", "sha256": {"t.bin": hashlib.sha256(data).hexdigest()}}]}])
+    plugin = write_plugin(tmp_path / "plug.py", [_url_dataset("slow", "slow/t.bin", data)])
     args = ["data", "get", "--dataset", "slow", "--data-dir", str(tmp_path / "data"), "--timeout", "3", "--deadline", "1.5",
             "--retries", "0", "-p", str(plugin)]
     started = time.monotonic()
@@ -160,13 +158,17 @@ def test_a_trickling_server_meets_the_per_file_deadline(tmp_path, server, monkey
     assert time.monotonic() - started < 20
 
 
-def test_an_empty_or_corrupt_marker_means_not_done(tmp_path, server, monkeypatch, steb_isolated):
+def _served_dataset(tmp_path, server, monkeypatch, steb_isolated, name: str):
+    """A url dataset ``name`` whose file the local server serves (mirrored): its spec, bytes and data root."""
     data = jsonl(ROWS)
-    server.add_file("m/train.jsonl", data)
+    server.add_file(f"{name}/train.jsonl", data)
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    (spec,) = _one(steb_isolated, tmp_path, [{"name": "mk", "folder": "mk", "file": "train.jsonl", "sources": [
-        {"kind": "url", "url": "https://files.example.org/m/train.jsonl", "sha256": {"train.jsonl": hashlib.sha256(data).hexdigest()}}]}])
-    root = tmp_path / "data"
+    (spec,) = _one(steb_isolated, tmp_path, [_url_dataset(name, f"{name}/train.jsonl", data)])
+    return spec, data, tmp_path / "data"
+
+
+def test_an_empty_or_corrupt_marker_means_not_done(tmp_path, server, monkeypatch, steb_isolated):
+    spec, data, root = _served_dataset(tmp_path, server, monkeypatch, steb_isolated, "mk")
     for content in ("", '{"source": "https://files.exa', "[]"):  # a marker cut short by a crash or a full disk
         staging = root / PARTIAL / "mk"
         staging.mkdir(parents=True, exist_ok=True)
@@ -201,12 +203,7 @@ def test_manifest_and_markers_are_written_atomically(tmp_path, server, monkeypat
     """A marker that cannot be written (a full disk) names the marker file, and leaves no half-written one."""
     import os
 
-    data = jsonl(ROWS)
-    server.add_file("a/train.jsonl", data)
-    monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    (spec,) = _one(steb_isolated, tmp_path, [{"name": "at", "folder": "at", "file": "train.jsonl", "sources": [
-        {"kind": "url", "url": "https://files.example.org/a/train.jsonl", "sha256": {"train.jsonl": hashlib.sha256(data).hexdigest()}}]}])
-    root = tmp_path / "data"
+    spec, _, root = _served_dataset(tmp_path, server, monkeypatch, steb_isolated, "at")
 
     def no_space(fd):
         raise OSError(28, "No space left on device")
