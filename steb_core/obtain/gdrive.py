@@ -57,10 +57,12 @@ class _MirroredRedirects(urllib.request.HTTPRedirectHandler):
 
 def _confirm_parser() -> tuple[Callable[[str], str], type[Exception]]:
     try:
-        from gdown.download import get_url_from_gdrive_confirmation  # noqa: PLC0415 - optional until a Drive source is fetched
+        # optional until a Drive source is fetched
+        from gdown.download import get_url_from_gdrive_confirmation  # noqa: PLC0415
         from gdown.exceptions import FileURLRetrievalError  # noqa: PLC0415
     except ImportError as exc:
-        raise FetchError("Google Drive sources need the gdown package: pip install 'steb-core[get]' (or pip install gdown)") from exc
+        raise FetchError("Google Drive sources need the gdown package: pip install 'steb-core[get]' "
+                         "(or pip install gdown)") from exc
     return get_url_from_gdrive_confirmation, FileURLRetrievalError
 
 
@@ -78,20 +80,23 @@ def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy:
         try:
             response = opener.open(request, timeout=policy.timeout)
         except urllib.error.HTTPError as exc:
-            raise FetchError(f"{what}: {url}: HTTP {exc.code} {exc.reason} (is the file shared with 'anyone with the link'?)",
+            raise FetchError(f"{what}: {url}: HTTP {exc.code} {exc.reason} "
+                             "(is the file shared with 'anyone with the link'?)",
                              transient=exc.code >= 500 or exc.code == 429) from exc
         except (urllib.error.URLError, OSError) as exc:
             raise FetchError(f"{what}: {url}: {getattr(exc, 'reason', exc)}", transient=True) from exc
         with response:
             final = response.geturl()
-            if "Content-Disposition" in response.headers or not response.headers.get("Content-Type", "").startswith("text/html"):
+            html = response.headers.get("Content-Type", "").startswith("text/html")
+            if "Content-Disposition" in response.headers or not html:
                 break  # the file itself: fetched again below by the resumable downloader
             page = read_capped(response, url, MAX_JSON_BYTES).decode("utf-8", "replace")
         try:
             url = rewrite(parse(page))
         except not_public as exc:
-            raise FetchError(f"{what}: Drive answered with a page, not the file: {' '.join(str(exc).split())}", transient=True) from exc
+            words = " ".join(str(exc).split())
+            raise FetchError(f"{what}: Drive answered with a page, not the file: {words}", transient=True) from exc
     else:
         raise FetchError(f"{what}: still a Drive page after {_HOPS} hops ({url}); refused")
-    return download(final, dest, sha256=sha256, policy=policy, progress=progress, expected_size=expected_size, opener=opener,
-                    hasher=hasher)
+    return download(final, dest, sha256=sha256, policy=policy, progress=progress, expected_size=expected_size,
+                    opener=opener, hasher=hasher)

@@ -50,11 +50,12 @@ class GitFetch:
     mode: str
 
 
-def _git(args: list[str], cwd: Path | None, timeout: float, what: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _git(args: list[str], cwd: Path | None, timeout: float, what: str,
+         stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "GIT_LFS_SKIP_SMUDGE": "1"}
     try:
-        return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False,
-                              input=stdin)
+        return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                              check=False, input=stdin)
     except FileNotFoundError as exc:
         raise FetchError(f"{what}: the `git` program is not installed (needed for git sources)") from exc
     except subprocess.TimeoutExpired as exc:
@@ -83,7 +84,8 @@ def fetch_git(url: str, revision: str, dest: Path, *, paths: tuple[str, ...] = (
     what = f"git {url}@{revision[:12]}"
     try:
         mode = _fetch_commit(url, revision, scratch, timeout, what)
-        commit = _check(_git(["rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}"], scratch, 60, what), what).stdout.strip()
+        parsed = _git(["rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}"], scratch, 60, what)
+        commit = _check(parsed, what).stdout.strip()
         if commit != revision:
             raise FetchError(f"{what}: the fetched commit is {commit}, expected the pinned {revision}")
         entries = _wanted(scratch, revision, paths, what)
@@ -103,17 +105,20 @@ def _fetch_commit(url: str, revision: str, scratch: Path, timeout: float, what: 
     _check(_git(["remote", "add", "origin", url], scratch, 60, what), what)
     if url.startswith("file://"):
         _check(_git(["config", "remote.origin.uploadpack", _LOCAL_UPLOAD_PACK], scratch, 60, what), what)
-    shallow = _git(["fetch", "-q", "--no-tags", "--depth", "1", "--filter=blob:none", "origin", revision], scratch, timeout, what)
+    shallow = _git(["fetch", "-q", "--no-tags", "--depth", "1", "--filter=blob:none", "origin", revision], scratch,
+                   timeout, what)
     if shallow.returncode == 0:
         return "full" if "filtering not recognized" in shallow.stderr else "sparse"
     # the server refuses a fetch by sha (or is a dumb server): the whole history, then the pin
     shutil.rmtree(scratch)
     clone = _git(["clone", "-q", "--bare", "--no-tags", url, str(scratch)], None, timeout, what)
     if clone.returncode != 0:
-        raise FetchError(f"{what}: cannot fetch the repository: {_reason(clone.stderr) or _reason(shallow.stderr)}", transient=True)
+        why = _reason(clone.stderr) or _reason(shallow.stderr)
+        raise FetchError(f"{what}: cannot fetch the repository: {why}", transient=True)
     have = _git(["cat-file", "-e", f"{revision}^{{commit}}"], scratch, 60, what)
     if have.returncode != 0:
-        raise FetchError(f"{what}: the repository has no commit {revision}: {_reason(have.stderr) or _reason(shallow.stderr)}")
+        why = _reason(have.stderr) or _reason(shallow.stderr)
+        raise FetchError(f"{what}: the repository has no commit {revision}: {why}")
     return "full"
 
 
@@ -128,7 +133,8 @@ def _wanted(scratch: Path, revision: str, patterns: tuple[str, ...], what: str) 
             continue
         parts = path.split("/")
         if any(p in ("", ".", "..") or p.lower() == ".git" for p in parts) or path.startswith("/"):
-            raise FetchError(f"{what}: the commit holds a file named {path!r}, which would land outside the folder; refused")
+            raise FetchError(f"{what}: the commit holds a file named {path!r}, which would land outside the folder; "
+                             "refused")
         if matches(path, patterns):
             out.append((mode, oid, path))
     if patterns and not out:
@@ -143,12 +149,13 @@ def _fetch_blobs(scratch: Path, entries: list[tuple[str, str, str]], timeout: fl
         return
     args = ["-c", "fetch.negotiationAlgorithm=noop", "fetch", "-q", "origin", "--no-tags", "--no-write-fetch-head",
             "--recurse-submodules=no", "--filter=blob:none", "--stdin"]
-    result = _git(args, scratch, timeout, what, stdin="".join(f"{oid}\n" for oid in dict.fromkeys(oid for _, oid, _ in entries)))
+    wanted = "".join(f"{oid}\n" for oid in dict.fromkeys(oid for _, oid, _ in entries))
+    result = _git(args, scratch, timeout, what, stdin=wanted)
     if result.returncode != 0:
         reason = _reason(result.stderr)
         named = [f"{path} (blob {oid})" for _, oid, path in entries if oid in result.stderr]
-        raise FetchError(f"{what}: cannot fetch the wanted files" + (f": the server does not have {', '.join(named[:5])}" if named else "")
-                         + f": {reason}", transient=not named)
+        lacking = f": the server does not have {', '.join(named[:5])}" if named else ""
+        raise FetchError(f"{what}: cannot fetch the wanted files{lacking}: {reason}", transient=not named)
 
 
 def _write_tree(scratch: Path, entries: list[tuple[str, str, str]], dest: Path, timeout: float, what: str) -> int:
@@ -156,8 +163,8 @@ def _write_tree(scratch: Path, entries: list[tuple[str, str, str]], dest: Path, 
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_NO_LAZY_FETCH": "1"}
     links = [(oid, path) for mode, oid, path in entries if mode == "120000"]
     files = [(mode, oid, path) for mode, oid, path in entries if mode != "120000"]
-    proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=scratch, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=scratch, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None
 
     def blob(oid: str, path: str, sink: object | None) -> bytes:
@@ -188,7 +195,8 @@ def _write_tree(scratch: Path, entries: list[tuple[str, str, str]], dest: Path, 
             target = blob(oid, path, None).decode("utf-8", "surrogateescape")
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if not target or target.startswith("/") or resolved == ".." or resolved.startswith("../"):
-                raise FetchError(f"{what}: {path} is a link to {target}, outside the dataset folder; refused, nothing written")
+                raise FetchError(f"{what}: {path} is a link to {target}, outside the dataset folder; "
+                                 "refused, nothing written")
             targets[path] = target
         for mode, oid, path in files:
             out = dest / path
