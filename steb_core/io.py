@@ -454,16 +454,22 @@ DECOMPRESSED_ENV_VAR = "STEB_MAX_DECOMPRESSED_BYTES"
 
 def decompression_limit() -> int:
     """The cap on decompressed bytes: ``$STEB_MAX_DECOMPRESSED_BYTES`` (bytes, or with K/M/G) or the default."""
-    raw = os.environ.get(DECOMPRESSED_ENV_VAR, "").strip().upper().removesuffix("B")
+    return size_setting(DECOMPRESSED_ENV_VAR, MAX_DECOMPRESSED_BYTES)
+
+
+def size_setting(env_var: str, default: int) -> int:
+    """A byte count from ``$env_var`` (bytes, or with K/M/G/T), or ``default`` when unset; a value that is not
+    a positive size is an error naming the variable."""
+    raw = os.environ.get(env_var, "").strip().upper().removesuffix("B")
     if not raw:
-        return MAX_DECOMPRESSED_BYTES
+        return default
     scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
     try:
         value = int(float(raw[:-1] if scale > 1 else raw) * scale)
     except ValueError:
         value = 0
     if value <= 0:
-        raise DataValidationError(f"${DECOMPRESSED_ENV_VAR} is {os.environ[DECOMPRESSED_ENV_VAR]!r}", expected="a positive size such as 4G")
+        raise DataValidationError(f"${env_var} is {os.environ[env_var]!r}", expected="a positive size such as 4G")
     return value
 
 

@@ -19,6 +19,17 @@ Usage::
         server.fail_next(2, status=500)                          # the next two requests fail
         server.stall("files/corpus.zip", 5.0)                    # this path hangs for 5 s after its headers
 
+Google Drive (what gdown requests, ``gdown/download.py`` 6.5.1): ``GET /uc?id=ID[&export=download]``
+answers a small file with a redirect to ``https://drive.usercontent.google.com/download?id=ID&export=download``
+(map that host to the server in ``STEB_DATA_MIRROR`` too), which serves the bytes with
+``Content-Disposition: attachment``; a file added with ``confirm=True`` first gets Drive's virus-scan
+warning page, whose one-line ``download-form`` carries ``confirm=t`` and a ``uuid``, and only a request with
+both gets the file; ``quota=True`` answers Drive's "too many users" error page.
+
+Hostile answers (issue 41): :meth:`FakeServer.endless` serves a body that never ends (optionally
+announcing a huge ``Content-Length``), :meth:`FakeServer.trickle` one byte per interval, and
+:meth:`FakeServer.add_zenodo_record` takes ``entries=`` overrides (a missing checksum, a ``file://`` link).
+
 Hub endpoints played (those ``huggingface_hub`` 1.x/2.x use to download): ``/api/{datasets|models}/ID``
 and ``.../revision/REV`` (repo info with ``sha`` and ``siblings``), ``/api/{kind}s/ID/tree/REV[/PATH]``
 (file listing, ``recursive`` honoured), and ``HEAD``/``GET`` on ``[datasets/]ID/resolve/REV/PATH`` with the
@@ -31,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -77,6 +89,11 @@ class FakeServer:
         self._files: dict[str, bytes] = {}
         self._hub: dict[tuple[str, str], _HubRepo] = {}
         self._zenodo: dict[str, dict[str, bytes]] = {}
+        self._zenodo_overrides: dict[str, dict[str, dict]] = {}
+        self._drive: dict[str, tuple[str, bytes, bool, bool]] = {}
+        self._drive_tokens: dict[str, str] = {}
+        self._endless: dict[str, int | None] = {}
+        self._trickle: dict[str, tuple[bytes, float]] = {}
         self._lock = threading.Lock()
         self._failures: list[tuple[int, str | None]] = []  # (status, path prefix or None), one entry per failure
         self._stalls: dict[str, tuple[float, int]] = {}
@@ -151,11 +168,33 @@ class FakeServer:
             self._hub[(kind, repo_id)] = _HubRepo(repo_id, kind, revision, content, set(refs))
         return revision
 
-    def add_zenodo_record(self, record_id: str | int, files: Mapping[str, bytes]) -> str:
-        """A Zenodo record with these files; returns the record's API URL."""
+    def add_zenodo_record(self, record_id: str | int, files: Mapping[str, bytes],
+                          entries: Mapping[str, Mapping[str, object]] | None = None) -> str:
+        """A Zenodo record with these files; returns the record's API URL. ``entries`` overrides fields of a
+        file's entry in the API answer (``{"a.zip": {"checksum": ""}}``, ``{"links": {"self": "file:///etc/x"}}``)."""
         with self._lock:
             self._zenodo[str(record_id)] = dict(files)
+            self._zenodo_overrides[str(record_id)] = {k: dict(v) for k, v in (entries or {}).items()}
         return f"{self.url}/api/records/{record_id}"
+
+    def add_drive_file(self, file_id: str, name: str, data: bytes, *, confirm: bool = False, quota: bool = False) -> str:
+        """A Google Drive file: served after Drive's virus-scan warning page when ``confirm``; ``quota`` answers
+        Drive's download-quota error page instead. Returns the id."""
+        with self._lock:
+            self._drive[file_id] = (name, bytes(data), confirm, quota)
+        return file_id
+
+    def endless(self, path: str, announce: int | None = None) -> None:
+        """``GET /path`` sends zero bytes forever (until the client hangs up), announcing ``announce`` bytes
+        as ``Content-Length`` when given (e.g. 1 TB) and no length otherwise."""
+        with self._lock:
+            self._endless[path.lstrip("/")] = announce
+
+    def trickle(self, path: str, data: bytes, interval: float) -> None:
+        """``GET /path`` sends ``data`` one byte every ``interval`` seconds (never stalling long enough for a
+        read timeout)."""
+        with self._lock:
+            self._trickle[path.lstrip("/")] = (bytes(data), interval)
 
     # -- switches ----------------------------------------------------------------------------------------
     def fail_next(self, n: int, status: int = 500, path: str | None = None) -> None:
@@ -246,13 +285,93 @@ class _Handler(BaseHTTPRequestHandler):
         if status is not None:
             return self._send_json({"error": f"injected failure {status}"}, status, head, path)
         key = path.lstrip("/")
-        for route in (self._zenodo, self._hub_api, self._hub_resolve):
+        for route in (self._hostile, self._drive, self._zenodo, self._hub_api, self._hub_resolve):
             if route(key, query, head, path):
                 return
         data = self.owner._plain_file(key)
         if data is None:
             return self._send_json({"error": f"not found: {path}"}, 404, head, path)
         self._send_bytes(data, key, head, path, {"ETag": f'"{hashlib.sha256(data).hexdigest()}"'})
+
+    def _hostile(self, key: str, query: dict, head: bool, path: str) -> bool:
+        with self.owner._lock:
+            endless = self.owner._endless.get(key, -1) if key in self.owner._endless else -1
+            trickle = self.owner._trickle.get(key)
+        if endless == -1 and trickle is None:
+            return False
+        self._log(path, 200)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        if trickle is not None:
+            self.send_header("Content-Length", str(len(trickle[0])))
+        elif endless is not None:
+            self.send_header("Content-Length", str(endless))
+        else:
+            self.close_connection = True
+        self.end_headers()
+        if head:
+            return True
+        try:
+            if trickle is not None:
+                for byte in trickle[0]:
+                    if self.owner._stop.wait(trickle[1]):
+                        break
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+            else:
+                zeros = b"\0" * (1 << 16)
+                while not self.owner._stop.is_set():
+                    self.wfile.write(zeros)
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            self.close_connection = True
+        return True
+
+    def _drive(self, key: str, query: dict, head: bool, path: str) -> bool:
+        if key not in ("uc", "download") or "id" not in query:
+            return False
+        file_id = query["id"][0]
+        with self.owner._lock:
+            found = self.owner._drive.get(file_id)
+        if found is None:
+            self._send_html("<html><body><p>Sorry, the file you have requested does not exist.</p></body></html>", 404, head, path)
+            return True
+        name, data, confirm, quota = found
+        if quota:
+            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this time.</p>'
+                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please try '
+                            'accessing the file again later.</p></body></html>', 200, head, path)
+            return True
+        if key == "uc" and not confirm:  # Drive sends small files on from drive.usercontent.google.com
+            self._log(path, 303)
+            self.send_response(303)
+            self.send_header("Location", f"https://drive.usercontent.google.com/download?id={file_id}&export=download")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        with self.owner._lock:
+            token = self.owner._drive_tokens.setdefault(file_id, str(uuid.uuid4()))
+        if confirm and not (key == "download" and query.get("confirm") == ["t"] and query.get("uuid") == [token]):
+            form = ('<form id="download-form" action="https://drive.usercontent.google.com/download" method="get">'
+                    '<input type="submit" id="uc-download-link" class="goog-inline-block jfk-button jfk-button-action" '
+                    f'value="Download anyway"/><input type="hidden" name="id" value="{file_id}"><input type="hidden" '
+                    f'name="export" value="download"><input type="hidden" name="confirm" value="t"><input type="hidden" '
+                    f'name="uuid" value="{token}"></form>')
+            self._send_html('<!DOCTYPE html><html><head><title>Google Drive - Virus scan warning</title></head><body>\n'
+                            f'<p class="uc-warning-caption">Google Drive can&#39;t scan this file for viruses.</p>{form}\n'
+                            '</body></html>', 200, head, path)
+            return True
+        self._send_bytes(data, key, head, path, {"Content-Disposition": f'attachment; filename="{name}"'})
+        return True
+
+    def _send_html(self, html: str, status: int, head: bool, path: str) -> None:
+        payload = html.encode()
+        self._log(path, status)
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        if not head:
+            self.wfile.write(payload)
 
     def _zenodo(self, key: str, query: dict, head: bool, path: str) -> bool:
         segments = key.split("/")
@@ -261,13 +380,15 @@ class _Handler(BaseHTTPRequestHandler):
         record_id = segments[2]
         with self.owner._lock:
             files = self.owner._zenodo.get(record_id)
+            overrides = self.owner._zenodo_overrides.get(record_id, {})
         if files is None:
             self._send_json({"status": 404, "message": "PID does not exist."}, 404, head, path)
             return True
         if len(segments) == 3:
             base = f"{self.owner.url}/api/records/{record_id}"
             entries = [{"key": name, "size": len(data), "checksum": "md5:" + hashlib.md5(data).hexdigest(),
-                        "links": {"self": f"{base}/files/{quote(name)}/content"}} for name, data in files.items()]
+                        "links": {"self": f"{base}/files/{quote(name)}/content"}, **overrides.get(name, {})}
+                       for name, data in files.items()]
             self._send_json({"id": int(record_id) if record_id.isdigit() else record_id, "files": entries,
                              "links": {"self": base}}, 200, head, path)
             return True

@@ -171,12 +171,13 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         kind="git", url="https://github.com/pan-webis-de/pan-code", revision="db0391d3e3ecf5850589999f0d1e8a813df2a787",
         files=("clef26/generative-authorship-verification/pan26-generative-ai-detection-smoke-test/*",), target="pan-code",
         licence="MIT (pan-code repository)"),),
+    # Mendeley Data serves the dataset's archive publicly (no sign-in) from the cache URL the STEB authors' download
+    # script fetches with curl (github.com/rrivera1849/STEB @43f8a8d6); no checksum is published, so steb pins it at its
+    # first download. The outer zip holds Enron-Authorship-Verification-Corpus.zip, which holds 'Enron (80 authors)/'.
     "enron": (DataSource(
-        kind="manual", url="https://data.mendeley.com/datasets/n77w7mygwg/1", target="enron_authorship_corpus",
-        files=("n77w7mygwg-1.zip",), unpack=("n77w7mygwg-1.zip", "Enron-Authorship-Verification-Corpus.zip"),
-        licence="as stated on the Mendeley Data page (derived from the public Enron e-mail corpus)",
-        # Mendeley serves the archive from a cache URL without a published checksum, so it cannot be a
-        # verified `url` source; the STEB authors' download script fetches that same URL with curl.
+        kind="url", url="https://prod-dcd-datasets-cache-zipfiles.s3.eu-west-1.amazonaws.com/n77w7mygwg-1.zip",
+        target="enron_authorship_corpus", files=("n77w7mygwg-1.zip",), unpack=("n77w7mygwg-1.zip", "Enron-Authorship-Verification-Corpus.zip"),
+        licence="as stated on the Mendeley Data page (derived from the public Enron e-mail corpus)", accept=True,
         instructions=("open https://data.mendeley.com/datasets/n77w7mygwg/1 ('Enron Authorship Verification Corpus', Halvani 2017, "
                       "version 1) and click 'Download All' (n77w7mygwg-1.zip; the page's archive is served as "
                       "https://prod-dcd-datasets-cache-zipfiles.s3.eu-west-1.amazonaws.com/n77w7mygwg-1.zip), unzip it, unzip the "

@@ -20,10 +20,11 @@ def data_check(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding datasets (default: $STEB_DATA_DIR)."),
     suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Check the datasets of this suite (default: every registered dataset)."),
     dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Check these datasets (repeatable)."),
+    verify: bool = typer.Option(True, "--verify/--no-verify", help="Compare the files of folders steb fetched with the sha256 recorded in their manifest (default: on)."),
     fmt: str = common.FormatOpt,
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
-    """For every selected dataset: is its data here, how many records/classes it loads vs the catalogue, and how to obtain a missing one. Nothing is encoded."""
+    """For every selected dataset: is its data here, unchanged since steb fetched it, how many records/classes it loads vs the catalogue, and how to obtain a missing one. Nothing is encoded."""
     from ..catalogue import check_dataset
     from ..runner import resolve_selection
 
@@ -31,6 +32,8 @@ def data_check(
     selection = resolve_selection(manager, dataset, suite) if (dataset or suite) else [(s, s.tasks) for s in manager.datasets()]
     shapes = {t.name: t.shape for t in manager.tasks()}
     checks = [check_dataset(spec, data_dir, tasks=tasks, shapes=shapes) for spec, tasks in selection]
+    if verify:
+        verify_fetched([spec for spec, _ in selection], checks, data_dir)
     for (spec, _), c in zip(selection, checks):
         if c.status == "missing" and any(src.kind != "manual" for src in spec.sources):
             c.message = f"steb data get --dataset {spec.name}" + (f" (or by hand: {c.message})" if c.message else "")
@@ -72,6 +75,35 @@ def data_check(
             common.console.print(f"[{i}] {name} ({status}): {text}", highlight=False, markup=False, soft_wrap=True)
     counts = {k: sum(1 for c in checks if c.status == k) for k in colour}
     common.console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v), highlight=False)
+
+
+def verify_fetched(specs: list[Any], checks: list[Any], data_dir: Optional[Path]) -> None:
+    """Mark a dataset "error" when a folder steb fetched for it no longer matches its manifest (a changed,
+    missing or replaced file; for sources without a published checksum this is the trust-on-first-use check)."""
+    import os
+
+    from ..obtain.plan import present_folder, target_of
+    from ..obtain.verify import verify_folder
+
+    root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+    if root is None:
+        return
+    seen: dict[str, list[str] | None] = {}
+    for spec, check in zip(specs, checks):
+        problems = []
+        for target in dict.fromkeys(target_of(spec, s) for s in spec.sources if s.kind != "manual"):
+            folder = present_folder(root, target)
+            if folder is None:
+                continue
+            if str(folder) not in seen:
+                seen[str(folder)] = verify_folder(folder)
+            problems += [f"{folder}/{p}" for p in seen[str(folder)] or []]
+        if problems:
+            check.status = "error"
+            check.message = (f"{len(problems)} file(s) differ from the manifest steb wrote when it fetched them: "
+                             + "; ".join(problems[:5]) + ("; ..." if len(problems) > 5 else "")
+                             + f". Fetch again with: steb data get --dataset {spec.name} --force"
+                             + (f". {check.message}" if check.message else ""))
 
 
 def _plural(n: Any, word: str) -> str:

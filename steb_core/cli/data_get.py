@@ -19,6 +19,9 @@ from ..errors import StebError
 from . import common
 from .data import data_app
 
+#: seconds one file may take over all its tries: a server trickling bytes is cut off (issue 41)
+DEFAULT_DEADLINE = 4 * 3600.0
+
 
 @data_app.command("get")
 def data_get(
@@ -31,11 +34,16 @@ def data_get(
     jobs: int = typer.Option(4, "--jobs", "-j", min=1, help="Fetch this many target folders at once."),
     retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."),
+    deadline: float = typer.Option(DEFAULT_DEADLINE, "--deadline", min=0, help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun."),
+    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb would pin at first download."),
+    verify: bool = typer.Option(False, "--verify", help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests."),
     fmt: str = common.FormatOpt,
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
-    """Fetch every selected dataset whose release is public (git commit, hub revision, Zenodo record, URL with
-    sha256), verified and atomically, then check that each loads. Mirrors: $HF_ENDPOINT and $STEB_DATA_MIRROR."""
+    """Fetch every selected dataset whose release is public (git commit, hub revision, Zenodo record, URL or
+    Google Drive file), verified and atomically, then check that each loads. A file without a published
+    checksum is pinned by its first download (its sha256 is recorded and printed). Mirrors: $HF_ENDPOINT and
+    $STEB_DATA_MIRROR."""
     from ..catalogue import check_dataset
     from ..obtain import DownloadPolicy, make_plan
     from ..obtain.mirror import mirrors
@@ -49,12 +57,15 @@ def data_get(
     specs = [spec for spec, _ in selection]
     root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
     accepted = list(accept_licence or [])
-    plan = make_plan(specs, accepted, root)
+    plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
     if dry_run:
         _print_plan(plan, fmt, root)
         return
     if root is None:
         raise StebError("steb data get: say where the data goes: --data-dir ROOT or $STEB_DATA_DIR")
+    if verify:
+        _verify(plan, root, fmt)
+        return
     if plan.blocked and _interactive():
         for job in plan.blocked:
             if job.accepted(accepted):  # its licence was accepted for an earlier folder
@@ -63,9 +74,18 @@ def data_get(
                         "agreement. Do you accept it?")
             if typer.confirm(question, default=False):
                 accepted.extend(job.licences)
-        plan = make_plan(specs, accepted, root)
-    policy = DownloadPolicy(retries=retries, timeout=timeout)
+        plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
+    policy = DownloadPolicy(retries=retries, timeout=timeout, deadline=deadline or None)
     results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
+    for r in results:
+        for name, digest in r.recorded:
+            common.console.print(f"pinned at first download: {r.target}/: {name} sha256 {digest} (no published checksum; "
+                                 "recorded in the folder's manifest, checked by steb data check and steb data get --verify)",
+                                 highlight=False, markup=False, soft_wrap=True)
+    for job in plan.unpinned:
+        common.console.print(f"not fetched (--pinned-only): {', '.join(job.datasets)} ({job.target}/): "
+                             + ", ".join(s.describe() for s in job.unpinned) + " has no published checksum",
+                             highlight=False, markup=False, soft_wrap=True)
     for row in plan.rows:
         if row.category == "manual" and row.instructions:
             common.console.print(f"by hand: {row.dataset}: {row.instructions}", highlight=False, markup=False, soft_wrap=True)
@@ -81,11 +101,15 @@ def data_get(
         if targets and targets <= ok_targets:
             checked.append(check_dataset(spec, root, tasks=tasks, shapes=shapes))
     rows = [{"target": r.target, "datasets": r.datasets, "status": r.status, "message": r.message,
-             "seconds": round(r.seconds, 1)} for r in results]
+             "seconds": round(r.seconds, 1), "bytes_fetched": r.nbytes, "recorded": dict(r.recorded)} for r in results]
     if not common.emit(rows + [{"dataset": c.dataset, "check": c.status, "message": c.message} for c in checked], fmt, "data get"):
         for c in checked:
             common.console.print(f"check {c.dataset}: {c.status}{(': ' + ' '.join(c.message.split())) if c.message else ''}",
                                  highlight=False, markup=False, soft_wrap=True)
+        for r in results:
+            if r.status == "fetched":
+                common.console.print(f"fetched {r.target}/: {r.message}, {_size(r.nbytes)} transferred ({', '.join(r.datasets)})",
+                                     highlight=False, markup=False, soft_wrap=True)
         counts = {k: sum(1 for r in results if r.status == k) for k in ("fetched", "present", "failed")}
         common.console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v) or "nothing to fetch", highlight=False)
     failed = [r for r in results if r.status == "failed"]
@@ -97,6 +121,37 @@ def data_get(
         names = sorted({lic for job in plan.blocked for lic in job.licences})
         raise StebError("nothing fetched: the selected data needs licence agreement; read the licence, then add "
                         + " ".join(f"--accept-licence {_quoted(n)}" for n in names) + " (or --accept-licence all)")
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def _verify(plan: object, root: Path, fmt: str) -> None:
+    """``--verify``: every selected folder steb fetched, against its manifest; non-zero exit on a difference."""
+    from ..obtain.plan import present_folder
+    from ..obtain.verify import verify_folder
+
+    rows = []
+    for job in [*plan.jobs, *plan.blocked, *plan.unpinned]:  # type: ignore[attr-defined]
+        folder = present_folder(root, job.target)
+        problems = verify_folder(folder) if folder is not None else None
+        status = "missing" if folder is None else ("not fetched by steb" if problems is None else ("changed" if problems else "ok"))
+        rows.append({"target": job.target, "datasets": job.datasets, "status": status, "problems": problems or []})
+    if not common.emit(rows, fmt, "data get --verify"):
+        for r in rows:
+            detail = ("; ".join(r["problems"][:5]) + ("; ..." if len(r["problems"]) > 5 else "")) if r["problems"] else ""
+            common.console.print(f"verify {r['target']}/: {r['status']}" + (f": {detail}" if detail else ""),
+                                 highlight=False, markup=False, soft_wrap=True)
+    changed = [r for r in rows if r["status"] == "changed"]
+    if changed:
+        raise StebError(f"{len(changed)} folder(s) differ from the sha256 steb recorded when it fetched them: "
+                        + "; ".join(f"{r['target']}: {r['problems'][0]}" for r in changed)
+                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded bytes)")
 
 
 def _interactive() -> bool:
@@ -137,15 +192,15 @@ def _print_plan(plan: object, fmt: str, root: Optional[Path]) -> None:
     if common.emit(rows, fmt, "data get --dry-run"):
         return
     if not common.console.is_terminal:
-        sys.stdout.write("dataset\tkind\tsize\tlicence\taction\tsource\n")
+        sys.stdout.write("dataset\tkind\tsize\tlicence\taction\tsource\tpinned by\n")
         for r in plan.rows:  # type: ignore[attr-defined]
-            sys.stdout.write("\t".join([r.dataset, r.kinds, r.size, r.licence, r.action, r.source]) + "\n")
+            sys.stdout.write("\t".join([r.dataset, r.kinds, r.size, r.licence, r.action, r.source, r.pinned]) + "\n")
     else:
         table = Table(title=f"steb data get --dry-run ({root or '$STEB_DATA_DIR unset'})", box=None, pad_edge=False)
-        for col in ("dataset", "kind", "source", "size", "licence", "action"):
+        for col in ("dataset", "kind", "source", "size", "licence", "pinned by", "action"):
             table.add_column(col, overflow="fold")
         for r in plan.rows:  # type: ignore[attr-defined]
-            table.add_row(r.dataset, r.kinds, r.source, r.size, r.licence, r.action)
+            table.add_row(r.dataset, r.kinds, r.source, r.size, r.licence, r.pinned, r.action)
         common.console.print(table)
     manual = [r for r in plan.rows if r.instructions]  # type: ignore[attr-defined]
     if manual:
@@ -154,5 +209,10 @@ def _print_plan(plan: object, fmt: str, root: Optional[Path]) -> None:
         for r in manual:
             common.console.print(f"- {r.dataset}: {r.instructions}", highlight=False, markup=False, soft_wrap=True)
     f = plan.figures()  # type: ignore[attr-defined]
+    pins = plan.pins()  # type: ignore[attr-defined]
+    common.console.print(f"sources: {pins['publisher']} pinned by their publisher (commit, hub revision, published checksum), "
+                         f"{pins['first download']} pinned by steb's first download (no published checksum; its sha256 is "
+                         f"recorded and checked later; --pinned-only skips them), {pins['not pinned']} not pinned (hub default branch)",
+                         highlight=False)
     common.console.print(f"{len(plan.rows)} datasets: {f['automatic']} automatic, {f['licence']} after licence acceptance, "  # type: ignore[attr-defined]
                          f"{f['manual']} by hand only, {f['builtin']} built in; nothing was downloaded", highlight=False)

@@ -4,27 +4,41 @@
 A target folder appears only when every one of its sources arrived and verified, so a loader never
 reads half a release. Each source works in ``src-<i>`` of the staging folder and leaves a ``src-<i>.done``
 marker when finished: an interrupted run resumes there (partial plain downloads continue through
-``Range``). The manifest ``ROOT/<target>/.steb-source.json`` records the sources, the revision each
-resolved to and the sha256 of every file, which is also how a later run knows the folder is complete.
+``Range``). Markers are written atomically, and one that cannot be read (empty, cut short) counts as
+"not done": that source is fetched again instead of failing every rerun. The manifest
+``ROOT/<target>/.steb-source.json`` records the sources, the revision each resolved to, who pins it
+(``pinned_by``), the bytes fetched, and the sha256 of every file, which is also how a later run knows the
+folder is complete and how ``steb data check`` / ``steb data get --verify`` find a changed file.
+
+A URL or Drive file without a published checksum is pinned by its first download (trust on first use):
+its sha256 is recorded in the source's manifest entry (``sha256``), returned in :attr:`JobResult.recorded`
+for the command to print, and a later ``--force`` fetch must give the same bytes.
+
+Before an archive is unpacked the fetched tree is checked for links leading out of it, and the
+unpacker never writes through a link (:mod:`steb_core.obtain.unpack`), so no file outside the data
+root can be touched (issue 41).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
-from ..sources import DataSource
+from ..io import atomic_write_text
+from ..sources import PINNED_BY_FIRST_DOWNLOAD, DataSource
 from .errors import FetchError
-from .git import fetch_git, keep_matching
+from .gdrive import fetch_gdrive
+from .git import fetch_git
 from .http import DownloadPolicy, download, file_digest
 from .hub import fetch_hf
 from .mirror import rewrite
@@ -32,7 +46,7 @@ from .plan import MANIFEST, PARTIAL, Job, present_folder, read_manifest
 from .unpack import refuse_links_out, safe_unpack
 from .zenodo import fetch_zenodo
 
-__all__ = ["JobResult", "fetch_job", "fetch_all", "Progress"]
+__all__ = ["JobResult", "fetch_job", "fetch_all", "Progress", "file_name"]
 
 #: ``progress(target, nbytes, state)``: bytes that arrived (0 when only the state changes)
 Progress = Callable[[str, int, str], None]
@@ -40,7 +54,11 @@ Progress = Callable[[str, int, str], None]
 
 @dataclass
 class JobResult:
-    """How one target folder ended: ``fetched``, ``present`` (skipped) or ``failed`` (``message`` says why)."""
+    """How one target folder ended: ``fetched``, ``present`` (skipped) or ``failed`` (``message`` says why).
+
+    ``nbytes`` counts the bytes fetched (downloaded files, git objects received); ``recorded`` lists the
+    ``(file, sha256)`` pins taken now, at the first download of sources without a published checksum
+    (a ``--force`` refetch checks against the pins already recorded instead)."""
 
     target: str
     datasets: list[str]
@@ -48,37 +66,126 @@ class JobResult:
     message: str = ""
     seconds: float = 0.0
     path: str = ""
+    nbytes: int = 0
+    recorded: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None]) -> str:
-    """Fetch one source into ``work``; returns the revision it resolved to."""
+@dataclass(frozen=True)
+class _Outcome:
+    resolved: str
+    nbytes: int
+    recorded: dict[str, str]  # sha256 pins of files without a published checksum (kept in the manifest)
+    first: bool = False  # those pins were taken now (printed), not checked against earlier ones
+
+
+def file_name(source: DataSource) -> str:
+    """The file a url or gdrive source saves: ``files[0]``, else the last segment of the URL's path."""
+    name = source.files[0] if source.files else unquote(urlsplit(source.url).path.rsplit("/", 1)[-1])
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        raise FetchError(f"{source.kind} source {source.url}: needs a plain file name (files=[NAME])")
+    return name
+
+
+def _single_file(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None],
+                 known: Mapping[str, str]) -> _Outcome:
+    """A url or gdrive source: one file, verified against the publisher's sha256, else against the one
+    recorded at steb's first download (``known``), else recorded now."""
+    name = file_name(source)
+    published = source.sha256.get(name) or (next(iter(source.sha256.values())) if len(source.sha256) == 1 else None)
+    expected = published or known.get(name)
+    hasher = hashlib.sha256()
+    try:
+        if source.kind == "gdrive":
+            fetch_gdrive(source.url, work / name, sha256=expected, policy=policy, progress=report, expected_size=source.size_bytes,
+                         hasher=hasher)
+        else:
+            download(rewrite(source.url), work / name, sha256=expected, policy=policy, progress=report,
+                     expected_size=source.size_bytes, hasher=hasher)
+    except FetchError as exc:
+        if expected and not published and str(exc).startswith("checksum mismatch"):
+            raise FetchError(f"{exc}. {name} differs from the file steb fetched first (its sha256 is recorded in the "
+                             "folder's manifest); if the publisher replaced it on purpose, remove the folder and fetch again "
+                             "to record the new file") from exc
+        raise
+    digest = hasher.hexdigest()
+    return _Outcome(f"sha256:{digest}", (work / name).stat().st_size, {} if published else {name: digest},
+                    first=not published and not known.get(name))
+
+
+def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None],
+                  known: Mapping[str, str] | None = None) -> _Outcome:
+    """Fetch one source into ``work`` (check the tree, then unpack); returns what it resolved to."""
     if source.kind == "git":
-        resolved = fetch_git(rewrite(source.url), source.revision, work, timeout=max(policy.timeout * 30, 600))
-        keep_matching(work, source.files)
+        got = fetch_git(rewrite(source.url), source.revision, work, paths=source.files, timeout=max(policy.timeout * 30, 600))
+        outcome = _Outcome(got.commit, got.nbytes, {})
     elif source.kind == "hf":
         resolved = fetch_hf(source.url, source.revision, work, patterns=source.files, retries=policy.retries, backoff=policy.backoff)
+        outcome = _Outcome(resolved, _tree_size(work), {})
     elif source.kind == "zenodo":
         work.mkdir(parents=True, exist_ok=True)
         resolved = fetch_zenodo(source.url, work, patterns=source.files, sha256=source.sha256, policy=policy, progress=report)
-    elif source.kind == "url":
+        outcome = _Outcome(resolved, _tree_size(work), {})
+    elif source.kind in ("url", "gdrive"):
         work.mkdir(parents=True, exist_ok=True)
-        name = source.files[0] if source.files else unquote(urlsplit(source.url).path.rsplit("/", 1)[-1])
-        digest = source.sha256.get(name) or (next(iter(source.sha256.values())) if len(source.sha256) == 1 else None)
-        if not name or "/" in name or not digest:
-            raise FetchError(f"url source {source.url}: needs a file name (files=) and its sha256 (sha256={{name: digest}})")
-        download(rewrite(source.url), work / name, sha256=digest, policy=policy, progress=report)
-        resolved = f"sha256:{digest}"
+        outcome = _single_file(source, work, policy, report, known or {})
     else:  # manual sources never reach a job
         raise FetchError(f"source {source.url}: kind '{source.kind}' cannot be fetched")
+    refuse_links_out(work)  # before unpacking: an archive must never be written through a link of the release
     for pattern in source.unpack:
         archives = sorted(work.glob(pattern))
         if not archives:
             raise FetchError(f"{source.describe()}: nothing named {pattern!r} to unpack among the fetched files")
         for archive in archives:
+            if archive.is_symlink() or not archive.is_file():
+                raise FetchError(f"{source.describe()}: {archive.relative_to(work).as_posix()} is not a plain file; not unpacked")
             safe_unpack(archive, work)
             archive.unlink()
+    if source.strip:
+        _strip(work, source.strip.strip("/"), source)
     refuse_links_out(work)
-    return resolved
+    return outcome
+
+
+def _strip(work: Path, name: str, source: DataSource) -> None:
+    """Move the contents of ``work/name`` (the folder an archive unpacked into) up into ``work``."""
+    inner = work / name
+    if inner.is_symlink() or not inner.is_dir():
+        raise FetchError(f"{source.describe()}: no folder {name!r} to take the files from (strip=); the release holds "
+                         f"{sorted(p.name for p in work.iterdir())[:10]}")
+    for entry in sorted(inner.iterdir()):
+        if (work / entry.name).exists() or (work / entry.name).is_symlink():
+            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's files up")
+        entry.rename(work / entry.name)
+    inner.rmdir()
+
+
+def _tree_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def _read_marker(marker: Path) -> dict | None:
+    """A ``src-N.done`` marker, or None when there is none or it cannot be read (empty, cut short): a bad
+    marker means "not done", so the source is fetched again instead of failing every rerun."""
+    if not marker.is_file():
+        return None
+    try:
+        done = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        done = None
+    if not isinstance(done, dict) or not isinstance(done.get("resolved"), str) or not isinstance(done.get("source"), str):
+        marker.unlink(missing_ok=True)
+        return None
+    return done
+
+
+def _known_pins(folder: Path | None) -> dict[str, dict[str, str]]:
+    """Per source (its :meth:`~DataSource.describe` line), the sha256 pins recorded at its first download."""
+    manifest = read_manifest(folder) if folder is not None else None
+    out: dict[str, dict[str, str]] = {}
+    for record in (manifest or {}).get("sources", []) if isinstance(manifest, dict) else []:
+        if isinstance(record, dict) and record.get("pinned_by") == PINNED_BY_FIRST_DOWNLOAD and isinstance(record.get("recorded"), dict):
+            out[str(record.get("describe", ""))] = {str(k): str(v) for k, v in record["recorded"].items()}
+    return out
 
 
 def _merge(src: Path, dst: Path) -> None:
@@ -105,9 +212,12 @@ def _checksums(folder: Path) -> dict[str, str]:
     return out
 
 
-def _source_record(source: DataSource, resolved: str) -> dict:
+def _source_record(source: DataSource, outcome: _Outcome) -> dict:
     record = {k: v for k, v in asdict(source).items() if v not in ("", (), {}, None, False, [])}
-    record["resolved"] = resolved
+    record.update(describe=source.describe(), resolved=outcome.resolved, pinned_by=source.pinned_by,
+                  bytes_fetched=outcome.nbytes)
+    if outcome.recorded:
+        record["recorded"] = dict(outcome.recorded)
     return record
 
 
@@ -126,20 +236,27 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
     staging = root / PARTIAL / job.target
     if force and staging.exists():
         shutil.rmtree(staging)
-    staging.mkdir(parents=True, exist_ok=True)
     try:
+        staging.mkdir(parents=True, exist_ok=True)
+        known = _known_pins(here)
         records = []
+        first_pins: list[tuple[str, str]] = []
         for i, source in enumerate(job.sources):
             work, marker = staging / f"src-{i}", staging / f"src-{i}.done"
-            done = json.loads(marker.read_text(encoding="utf-8")) if marker.is_file() else None
+            done = _read_marker(marker)
             if done is None or done.get("source") != source.describe():
                 marker.unlink(missing_ok=True)
                 say(job.target, 0, f"{source.kind} {i + 1}/{len(job.sources)}")
-                resolved = _fetch_source(source, work, policy, lambda n, total: say(job.target, n, ""))
-                marker.write_text(json.dumps({"source": source.describe(), "resolved": resolved}), encoding="utf-8")
+                outcome = _fetch_source(source, work, policy, lambda n, total: say(job.target, n, ""), known.get(source.describe()))
+                atomic_write_text(marker, json.dumps({"source": source.describe(), "resolved": outcome.resolved,
+                                                      "nbytes": outcome.nbytes, "recorded": outcome.recorded, "first": outcome.first}))
             else:
-                resolved = done["resolved"]
-            records.append(_source_record(source, resolved))
+                recorded = done.get("recorded") if isinstance(done.get("recorded"), dict) else {}
+                nbytes = done.get("nbytes") if isinstance(done.get("nbytes"), int) else 0
+                outcome = _Outcome(done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True)
+            records.append(_source_record(source, outcome))
+            if outcome.first:
+                first_pins += list(outcome.recorded.items())
         say(job.target, 0, "verifying")
         out = staging / "out"
         if out.exists():
@@ -153,7 +270,7 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
                 _merge(work, out / source.subdir if source.subdir else out)
         manifest = {"target": job.target, "datasets": job.datasets, "fetched": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                     "sources": records, "files": _checksums(out)}
-        (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=False) + "\n")
         final = here or root / job.target
         final.parent.mkdir(parents=True, exist_ok=True)
         old = staging / "replaced"
@@ -169,10 +286,17 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
         if tidy:
             _drop_empty(root / PARTIAL)
         say(job.target, 0, "done")
-        return JobResult(job.target, job.datasets, "fetched", f"{len(manifest['files'])} files", time.monotonic() - started, str(final))
+        nbytes = sum(r["bytes_fetched"] for r in records)
+        return JobResult(job.target, job.datasets, "fetched", f"{len(manifest['files'])} files", time.monotonic() - started, str(final),
+                         nbytes, first_pins)
     except Exception as exc:  # noqa: BLE001 - one target's failure must not stop the others
         say(job.target, 0, "failed")
-        message = str(exc) if isinstance(exc, FetchError) or hasattr(exc, "path") else f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, FetchError) or hasattr(exc, "path"):
+            message = str(exc)
+        elif isinstance(exc, OSError) and exc.filename:  # a full disk, a read-only folder: name the file
+            message = f"{exc.strerror or type(exc).__name__}: {exc.filename}"
+        else:
+            message = f"{type(exc).__name__}: {exc}"
         return JobResult(job.target, job.datasets, "failed", message, time.monotonic() - started)
 
 

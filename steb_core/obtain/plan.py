@@ -4,7 +4,10 @@ and one dry-run row per dataset.
 Several datasets often read one release (STEL_register and STEL_feature read ``STEL/``); a job is one
 target folder under the data root with every source the selected datasets name for it, so a shared
 release is fetched once. A job whose sources carry a licence needing agreement (``accept=True``) is
-held back until ``--accept-licence`` names that licence, the dataset or target, or ``all``.
+held back until ``--accept-licence`` names that licence, the dataset or target, or ``all``. With
+``pinned_only`` a job holding a source its publisher does not pin (a URL or Drive file without a
+published checksum, a hub source without a revision) is held back too (:attr:`Plan.unpinned`); each row
+says who pins its sources (:attr:`PlanRow.pinned`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..sources import DataSource
+from ..sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
 from ..specs import DatasetSpec
 from .errors import FetchError
 
@@ -49,6 +52,11 @@ class Job:
         return list(dict.fromkeys(s.licence or "unnamed licence" for s in self.sources if s.accept))
 
     @property
+    def unpinned(self) -> list[DataSource]:
+        """The sources no publisher pins: fetched and recorded at first download, or fetched from a branch."""
+        return [s for s in self.sources if s.pinned_by != PINNED_BY_PUBLISHER]
+
+    @property
     def size_bytes(self) -> int | None:
         sizes = [s.size_bytes for s in self.sources]
         return sum(sizes) if sizes and all(v is not None for v in sizes) else None  # type: ignore[misc]
@@ -76,6 +84,7 @@ class PlanRow:
     licence: str
     action: str
     instructions: str = ""
+    pinned: str = ""  # who pins the fetched sources: "publisher", "first download", "not pinned" (joined with "; ")
 
 
 @dataclass
@@ -86,6 +95,7 @@ class Plan:
     blocked: list[Job]
     rows: list[PlanRow]
     specs: list[DatasetSpec]
+    unpinned: list[Job] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
         """How many datasets are obtainable automatically / after a licence acceptance / by hand only / built in."""
@@ -93,6 +103,14 @@ class Plan:
         for row in self.rows:
             out[row.category] += 1
         return out
+
+    def pins(self) -> dict[str, int]:
+        """How many distinct fetchable sources are pinned by their publisher, by steb's first download, or not at all."""
+        seen: dict[tuple[str, str], str] = {}
+        for job in [*self.jobs, *self.blocked, *self.unpinned]:
+            for source in job.sources:
+                seen[(job.target, source.describe())] = source.pinned_by
+        return {k: sum(1 for v in seen.values() if v == k) for k in (PINNED_BY_PUBLISHER, PINNED_BY_FIRST_DOWNLOAD, NOT_PINNED)}
 
 
 def read_manifest(folder: Path) -> dict | None:
@@ -131,8 +149,10 @@ def _size_text(n: int | None) -> str:
     return "?"
 
 
-def make_plan(specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: Path | None = None) -> Plan:
-    """Group the specs' sources into jobs, apply the licence gate, and describe each dataset."""
+def make_plan(specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: Path | None = None, *,
+              pinned_only: bool = False) -> Plan:
+    """Group the specs' sources into jobs, apply the licence gate (and with ``pinned_only`` hold back jobs
+    with a source no publisher pins), and describe each dataset."""
     accepted = list(accepted)
     jobs: dict[str, Job] = {}
     for spec in specs:
@@ -144,13 +164,14 @@ def make_plan(specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: 
                 job.sources.append(source)
             if spec.name not in job.datasets:
                 job.datasets.append(spec.name)
-    ready = [j for j in jobs.values() if j.accepted(accepted)]
-    blocked = [j for j in jobs.values() if not j.accepted(accepted)]
-    rows = [_row(spec, jobs, blocked, root) for spec in specs]
-    return Plan(ready, blocked, rows, list(specs))
+    unpinned = [j for j in jobs.values() if pinned_only and j.unpinned]
+    ready = [j for j in jobs.values() if j.accepted(accepted) and j not in unpinned]
+    blocked = [j for j in jobs.values() if not j.accepted(accepted) and j not in unpinned]
+    rows = [_row(spec, jobs, blocked, unpinned, root) for spec in specs]
+    return Plan(ready, blocked, rows, list(specs), unpinned)
 
 
-def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], root: Path | None) -> PlanRow:
+def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: list[Job], root: Path | None) -> PlanRow:
     if not spec.needs_data:
         return PlanRow(spec.name, "builtin", "", "", "", "", spec.license, "nothing to fetch (data ships with steb)")
     manual = [s for s in spec.sources if s.kind == "manual"]
@@ -174,6 +195,8 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], root: Path
         if here is not None:
             actions.append(f"{target}/ present (skipped; --force fetches again)" if read_manifest(here) is not None
                            else f"{target}/ present, not fetched by steb (skipped; --force replaces it)")
+        elif any(j.target == target for j in unpinned):
+            actions.append(f"not fetched with --pinned-only: {target}/ has a source without a published checksum")
         elif any(j.target == target for j in blocked):
             job = next(j for j in blocked if j.target == target)
             actions.append(f"fetch {target}/ after --accept-licence {' --accept-licence '.join(_quote(l) for l in job.licences)}")
@@ -181,9 +204,12 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], root: Path
             actions.append(f"fetch into {target}/")
     if any(s.kind == "hf" and not s.revision for s in auto):  # reproducible only when pinned: say so
         actions.append("hub revision not pinned: fetches main, the manifest records its commit")
+    if any(s.pinned_by == PINNED_BY_FIRST_DOWNLOAD for s in auto):
+        actions.append("no published checksum: pinned by steb's first download (sha256 recorded, checked by steb data check)")
     if manual:
         actions.append("also by hand (see instructions)" if auto else "by hand (see instructions)")
-    return PlanRow(spec.name, category, ", ".join(targets), kinds, source, size, licence, "; ".join(actions), instructions)
+    pinned = "; ".join(dict.fromkeys(s.pinned_by for s in auto))
+    return PlanRow(spec.name, category, ", ".join(targets), kinds, source, size, licence, "; ".join(actions), instructions, pinned)
 
 
 def _quote(name: str) -> str:

@@ -2,9 +2,15 @@
 
 Every member is checked before anything is written: no absolute names, no ``..`` escaping the target,
 no links leading outside it (a symbolic link's target is resolved against its own folder; a hard link
-must name an earlier member), no devices or FIFOs, and the total declared size under the cap of
-:func:`steb_core.io.decompression_limit`. While writing, the bytes actually produced are counted too
-(a header may lie), through :class:`steb_core.io.CappedReader`. One bad member refuses the whole archive.
+must name an earlier member), no devices or FIFOs, no more members than :func:`member_limit`, and the
+total declared size under the cap of :func:`steb_core.io.decompression_limit`. While writing, the bytes
+actually produced are counted too (a header may lie), through :class:`steb_core.io.CappedReader`. One bad
+member refuses the whole archive.
+
+The folder an archive unpacks into may already hold symbolic links (a git release's own); a member is
+never written through one (issue 41: a release holding ``d -> ../../../../victim`` and an archive member
+``d/evil.txt`` overwrote a file outside the data root): every folder on a member's path must be a real
+folder inside the target, checked before anything is written and again as each member is written.
 """
 
 from __future__ import annotations
@@ -21,7 +27,26 @@ from pathlib import Path
 from ..io import CappedReader, decompression_limit
 from .errors import FetchError
 
-__all__ = ["is_archive", "safe_unpack", "refuse_links_out"]
+__all__ = ["is_archive", "safe_unpack", "refuse_links_out", "member_limit", "MAX_ARCHIVE_MEMBERS", "MEMBERS_ENV_VAR"]
+
+#: default cap on the members of one archive: above every STEB release (the largest hold a few ten thousand files)
+MAX_ARCHIVE_MEMBERS = 200_000
+MEMBERS_ENV_VAR = "STEB_MAX_ARCHIVE_MEMBERS"
+
+
+def member_limit() -> int:
+    """The cap on members per archive: ``$STEB_MAX_ARCHIVE_MEMBERS`` or :data:`MAX_ARCHIVE_MEMBERS`."""
+    raw = os.environ.get(MEMBERS_ENV_VAR, "").strip()
+    if not raw:
+        return MAX_ARCHIVE_MEMBERS
+    if not raw.isdigit() or int(raw) <= 0:
+        raise FetchError(f"${MEMBERS_ENV_VAR} is {raw!r}; expected a positive whole number such as 500000")
+    return int(raw)
+
+
+def _too_many(archive: Path, cap: int) -> FetchError:
+    return FetchError(f"archive {archive.name}: more than {cap} members (set ${MEMBERS_ENV_VAR} to raise the cap); "
+                      "refused, nothing unpacked")
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
@@ -64,10 +89,13 @@ def _link_target(archive: Path, member: str, target: str) -> str:
     return resolved
 
 
-def _members(archive: Path) -> tuple[list[_Member], object]:
+def _members(archive: Path, cap: int) -> tuple[list[_Member], object]:
     if archive.name.lower().endswith(".zip"):
         handle: object = zipfile.ZipFile(archive)
         out = []
+        if len(handle.infolist()) > cap:  # type: ignore[attr-defined]
+            handle.close()  # type: ignore[attr-defined]
+            raise _too_many(archive, cap)
         for info in handle.infolist():  # type: ignore[attr-defined]
             name = _clean(archive, info.filename)
             mode = info.external_attr >> 16
@@ -85,7 +113,17 @@ def _members(archive: Path) -> tuple[list[_Member], object]:
         raise FetchError(f"archive {archive.name}: not a readable tar or zip archive ({exc})") from exc
     out = []
     seen: set[str] = set()
-    for info in handle.getmembers():  # type: ignore[attr-defined]
+    while True:  # one header at a time, so a tar of millions of members is refused without listing them all
+        try:
+            info = handle.next()  # type: ignore[attr-defined]
+        except tarfile.TarError as exc:
+            handle.close()  # type: ignore[attr-defined]
+            raise FetchError(f"archive {archive.name}: not a readable tar archive ({exc})") from exc
+        if info is None:
+            break
+        if len(out) >= cap:
+            handle.close()  # type: ignore[attr-defined]
+            raise _too_many(archive, cap)
         name = _clean(archive, info.name)
         if info.issym():
             out.append(_Member(name, "symlink", 0, _link_target(archive, name, info.linkname), info))
@@ -105,17 +143,19 @@ def _members(archive: Path) -> tuple[list[_Member], object]:
     return out, handle
 
 
-def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None) -> list[str]:
+def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_members: int | None = None) -> list[str]:
     """Unpack ``archive`` into ``dest`` after checking every member; returns the names written.
 
     Refuses (``FetchError`` naming the archive and member, nothing written) absolute names, ``..`` escapes,
-    links out, special files, and archives whose members add up to more than ``limit`` bytes (default:
-    :func:`steb_core.io.decompression_limit`, raised with ``$STEB_MAX_DECOMPRESSED_BYTES``).
+    links out, special files, members that would be written through a link already in ``dest``, more than
+    ``max_members`` members (default :func:`member_limit`), and archives whose members add up to more than
+    ``limit`` bytes (default: :func:`steb_core.io.decompression_limit`, raised with ``$STEB_MAX_DECOMPRESSED_BYTES``).
     """
     archive, dest = Path(archive), Path(dest)
     cap = decompression_limit() if limit is None else limit
+    count_cap = member_limit() if max_members is None else max_members
     try:
-        members, handle = _members(archive)
+        members, handle = _members(archive, count_cap)
     except zipfile.BadZipFile as exc:
         raise FetchError(f"archive {archive.name}: not a readable zip archive ({exc})") from exc
     try:
@@ -131,11 +171,14 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None) -> list[
             if any(p in links for p in parents if p):
                 raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing unpacked")
         dest.mkdir(parents=True, exist_ok=True)
+        for m in members:  # ... or through a link the target folder already holds (a git release's own)
+            _no_link_on_the_way(archive, dest, m.name, nothing_yet=True)
         written = 0
         for m in members:
             if not m.name:
                 continue
             path = dest / m.name
+            _no_link_on_the_way(archive, dest, m.name, nothing_yet=False)
             if m.kind == "dir":
                 path.mkdir(parents=True, exist_ok=True)
                 continue
@@ -158,6 +201,21 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None) -> list[
         return [m.name for m in members if m.name]
     finally:
         handle.close()  # type: ignore[attr-defined]
+
+
+def _no_link_on_the_way(archive: Path, dest: Path, name: str, *, nothing_yet: bool) -> None:
+    """Refuse a member whose folders, as they exist in ``dest`` now, include a symbolic link or a non-folder."""
+    parts = name.split("/")[:-1] if name else []
+    here = dest
+    for part in parts:
+        here = here / part
+        if here.is_symlink() or (here.exists() and not here.is_dir()):
+            what = f"a link to {os.readlink(here)}" if here.is_symlink() else "not a folder"
+            raise FetchError(f"archive {archive.name}: member {name!r} would be written through "
+                             f"{here.relative_to(dest).as_posix()!r}, which is {what} in the target folder; refused"
+                             + (", nothing unpacked" if nothing_yet else ""))
+        if not here.exists():
+            return
 
 
 def refuse_links_out(root: Path) -> None:

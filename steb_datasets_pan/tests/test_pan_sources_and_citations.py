@@ -76,6 +76,9 @@ def test_every_dataset_has_a_usable_source(pan_specs) -> None:
                 assert src.licence, name
             elif src.kind == "git":
                 assert re.fullmatch(r"[0-9a-f]{40}", src.revision) and src.url.startswith("https://github.com/"), name
+            elif src.kind == "url":  # a public download without a published checksum: pinned at its first download
+                assert src.url.startswith("https://") and src.unpack and src.accept and src.licence, name
+                assert src.pinned_by == "first download", name
             else:
                 pytest.fail(f"{name}: unexpected source kind {src.kind}")
 
@@ -89,7 +92,9 @@ def test_records_pinned_for_the_steb_releases(pan_specs) -> None:
     assert src("pan18_cross_domain_authorship_attribution_polish").url == "3737849"
     assert src("pan15_authorship_verification_english_test").kind == "manual"  # Zenodo: "Restricted Access"
     assert "Request access" in src("machine_text_detection_PAN25_26_essays").instructions
-    assert src("enron_authorship_corpus").url == "https://data.mendeley.com/datasets/n77w7mygwg/1"
+    # Mendeley's public archive (the URL the STEB authors' script fetches), no longer by hand
+    assert (src("enron_authorship_corpus").kind, src("enron_authorship_corpus").url) == (
+        "url", "https://prod-dcd-datasets-cache-zipfiles.s3.eu-west-1.amazonaws.com/n77w7mygwg-1.zip")
     # datasets of one release share one target folder, so `steb data get` downloads it once
     assert len({pan_specs[n].sources[0].target for n in pan_specs if n.startswith("pan14_")}) == 1
     assert src("machine_text_detection_PAN25_collaborative").target == "machine_text_detection_PAN25_collaborative"

@@ -72,9 +72,11 @@ def _git(*args: str, cwd: Path | None = None) -> str:
                           cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def make_git_repo(mirror: Path, owner: str, name: str, commits: list[Mapping[str, bytes]]) -> list[str]:
+def make_git_repo(mirror: Path, owner: str, name: str, commits: list[Mapping[str, bytes]],
+                  links: Mapping[str, str] | None = None) -> list[str]:
     """A bare repository ``mirror/owner/name`` with one commit per mapping (files written on top of the
-    previous commit); returns the commit shas, oldest first."""
+    previous commit; ``links`` adds symbolic links ``{path: target}`` to the first); returns the commit shas,
+    oldest first."""
     work = mirror.parent / f"work-{owner}-{name}"
     work.mkdir(parents=True)
     _git("init", "-q", cwd=work)
@@ -83,6 +85,9 @@ def make_git_repo(mirror: Path, owner: str, name: str, commits: list[Mapping[str
         for rel, data in files.items():
             (work / rel).parent.mkdir(parents=True, exist_ok=True)
             (work / rel).write_bytes(data)
+        for rel, target in (links or {}).items() if not shas else ():
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            (work / rel).symlink_to(target)
         _git("add", "-A", cwd=work)
         _git("commit", "-q", "-m", f"commit {len(shas)}", cwd=work)
         shas.append(_git("rev-parse", "HEAD", cwd=work))

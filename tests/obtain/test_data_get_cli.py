@@ -198,5 +198,5 @@ def test_git_mirror_missing_an_object_names_it_and_leaves_no_folder(tmp_path, mo
     result = invoke("data", "get", "--dataset", "holey", "--data-dir", str(root), "-p", str(plugin))
     assert result.exit_code != 0
     message = str(result.exception)
-    assert f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the repository" in message and blob in message
+    assert f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the wanted files: the server does not have train.jsonl (blob {blob})" in message
     assert not (root / "holey").exists()

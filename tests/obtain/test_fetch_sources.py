@@ -97,7 +97,7 @@ def test_git_pin_missing_and_non_tip_commit(tmp_path):
     mirror = tmp_path / "m"
     first, _second = make_git_repo(mirror, "o", "r", [{"a.txt": b"1"}, {"a.txt": b"2"}])
     dest = tmp_path / "out"
-    assert fetch_git(f"file://{mirror}/o/r", first, dest) == first  # an older commit, not the branch tip
+    assert fetch_git(f"file://{mirror}/o/r", first, dest).commit == first  # an older commit, not the branch tip
     assert (dest / "a.txt").read_bytes() == b"1" and not (dest / ".git").exists()
     with pytest.raises(FetchError, match="0" * 40):
         fetch_git(f"file://{mirror}/o/r", "0" * 40, tmp_path / "out2")
@@ -113,7 +113,7 @@ def test_git_server_refusing_a_fetch_by_sha_gets_a_full_clone(tmp_path, monkeypa
     monkeypatch.setenv("GIT_CONFIG_KEY_0", "protocol.version")
     monkeypatch.setenv("GIT_CONFIG_VALUE_0", "0")
     dest = tmp_path / "out"
-    assert fetch_git(f"file://{mirror}/o/r", first, dest) == first
+    assert fetch_git(f"file://{mirror}/o/r", first, dest).commit == first
     assert (dest / "a.txt").read_bytes() == b"1" and not (dest / ".git").exists()
 
 
@@ -165,3 +165,27 @@ def test_a_failed_merge_never_publishes_a_partial_folder_on_the_next_run(tmp_pat
         assert result.status == "failed" and "two sources both provide" in result.message and "train.jsonl" in result.message
         assert not (root / "clash").exists()
     assert len(server.hits("x/train.jsonl")) == 2
+
+
+def test_strip_moves_the_archives_top_folder_up(tmp_path, server, monkeypatch, steb_isolated):
+    """MASC-3.0.0.zip unpacks into MASC-3.0.0/; with strip= its data/ lands directly in the target folder."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr("MASC-3.0.0/data/train.jsonl", jsonl(ROWS))
+    server.add_file("masc/MASC-3.0.0.zip", buffer.getvalue())
+    monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
+    source = {"kind": "url", "url": "https://files.example.org/masc/MASC-3.0.0.zip", "unpack": ["MASC-3.0.0.zip"]}
+    plugin = write_plugin(tmp_path / "plug.py", [
+        {"name": "stripped", "folder": "stripped", "file": "data/train.jsonl", "sources": [{**source, "strip": "MASC-3.0.0"}]},
+        {"name": "wrongstrip", "folder": "wrongstrip", "file": "data/train.jsonl", "sources": [{**source, "strip": "MASC-9"}]}])
+    manager = _manager(steb_isolated, plugin)
+    specs = [manager.datasets().get(n) for n in ("stripped", "wrongstrip")]
+    root = tmp_path / "data"
+    ok, wrong = fetch_all(make_plan(specs).jobs, root, policy=FAST, workers=1)
+    assert ok.status == "fetched" and (root / "stripped" / "data" / "train.jsonl").read_bytes() == jsonl(ROWS)
+    assert not (root / "stripped" / "MASC-3.0.0").exists()
+    assert check_dataset(specs[0], root, shapes={"clustering": "labelled_texts"}).status == "ok"
+    assert wrong.status == "failed" and "no folder 'MASC-9' to take the files from (strip=)" in wrong.message

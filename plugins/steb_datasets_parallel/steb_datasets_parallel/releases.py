@@ -2,9 +2,10 @@
 
 Each git revision is the full commit of the release checked by hand (the loader's files exist at that
 commit); ``target`` is the folder under the data root the loader reads (``SynthSTEL`` is shared by
-both SynthSTEL datasets). Releases behind a licence agreement or a request form are ``manual``
-sources whose instructions say exactly what to do; licences that need the user's agreement
-(non-commercial, research only, none stated) carry ``accept=True``.
+both SynthSTEL datasets). Releases behind a request form (GYAFC) are ``manual`` sources whose
+instructions say exactly what to do; licences that need the user's agreement (non-commercial, research
+only, none stated) carry ``accept=True``. Files published without a checksum (the STEB authors' Drive
+archive, the ACL Anthology attachment) are pinned by steb's first download.
 """
 
 from __future__ import annotations
@@ -58,20 +59,18 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         files=tuple(f"dataset/asset.{split}.{part}" for split in ("valid", "test")
                     for part in ("orig", *(f"simp.{k}" for k in range(10)))) + ("LICENSE",),
         target="ASSET", licence="CC BY-NC 4.0", accept=True),),
+    # the STEB authors publish the graded formality sets (generated with GPT-5-mini) on Google Drive: id and archive name
+    # from their download_datasets.sh (github.com/rrivera1849/STEB @43f8a8d6), which unzips it into graded_formality/ and
+    # drops __MACOSX; no checksum is published, so steb pins it at its first download
     "graded_formality": (DataSource(
-        kind="manual", url="https://arxiv.org/abs/2606.31741", target="graded_formality", accept=True,
-        licence="unknown (no public release known to steb)",
-        instructions=("steb knows of no public release of STEB's graded formality paraphrase sets (five formality levels per "
-                      "content, 2 classes). Ask the STEB authors (Rivera Soto, Wegmann, Aggazzotti) for them and save them as "
-                      "<data-dir>/graded_formality/graded_formality.tsv with header columns level_1..level_5 (1 = most "
-                      "informal) and optional id, class (options level_columns / class_column map other names).")),),
+        kind="gdrive", url="1TKtgg-6j2Yd-GTfiq0nnHRPcZC-VpGnu", files=("graded_formality_generated_gpt-5-mini.zip",),
+        unpack=("graded_formality_generated_gpt-5-mini.zip",), target="graded_formality", accept=True,
+        licence="STEB authors' generated paraphrases (GPT-5-mini output; no licence stated): research use"),),
+    # Groenwold et al. 2020 supplementary material, as the STEB authors' script fetches it (it reads
+    # EMNLP-AAVE-files/aave_samples.txt and sae_samples.txt from the zip, which the reader also does)
     "twitter_aave_sae": (DataSource(
-        kind="manual", url=f"https://aclanthology.org/attachments/{AAE_ARCHIVE}", target="twitter_aave_sae", accept=True,
-        licence="research use (Twitter content; redistributed by the authors as EMNLP 2020 supplementary material)",
-        instructions=(f"download https://aclanthology.org/attachments/{AAE_ARCHIVE} (Groenwold et al. 2020; its checksum is not "
-                      f"pinned yet, so steb does not fetch it) and put the zip, or its unpacked {AAE_FOLDER}/aave_samples.txt and "
-                      f"sae_samples.txt, in <data-dir>/twitter_aave_sae/. The GitHub repository sophiegroenwold/AAVE_SAE_dataset "
-                      "holds only the SAE side and is not enough.")),),
+        kind="url", url=f"https://aclanthology.org/attachments/{AAE_ARCHIVE}", target="twitter_aave_sae", accept=True,
+        licence="research use (Twitter content; redistributed by the authors as EMNLP 2020 supplementary material)"),),
     # 5edf7fd "Upload development.csv with git-lfs" is the last commit that touched development.csv (45.3 MB); the two
     # later commits on main only fix README.md's licence metadata (hub commit history, checked by hand)
     "corpus-of-diverse-styles": (DataSource(

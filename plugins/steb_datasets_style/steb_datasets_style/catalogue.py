@@ -67,10 +67,13 @@ GEDE_CITATION = """@misc{gehring2025gede,
 CARLSON_COMMIT = "1c6c8eec242d496c40531d740cd0d57f5f195d05"
 PASTEL_COMMIT = "7cb0b951fa9b50a8e6368135817f2f4736df03b1"
 GEDE_COMMIT = "fc84dfe33619eefbc3a6014c191ad9a43f8543cc"
+#: only the eight version folders the reader reads (Data/Bibles/<VERSION>/), not the repository's samples and code
 BIBLE_SOURCES = (DataSource("git", "https://github.com/keithecarlson/StyleTransferBibleData", revision=CARLSON_COMMIT,
-                            target="bible_versions", licence="public-domain and free Bible versions (see repository)"),)
+                            files=tuple(f"Data/Bibles/{v}" for v in R.CARLSON_VERSIONS), target="bible_versions",
+                            licence="public-domain and free Bible versions (see repository)"),)
+#: only data/data_v2.zip, which the reader reads unpacked (the older data/data.zip is not fetched)
 PASTEL_SOURCES = (DataSource("git", "https://github.com/dykang/PASTEL", revision=PASTEL_COMMIT, target="PASTEL",
-                             unpack=("data/data_v2.zip",), licence="see repository"),)
+                             files=("data/data_v2.zip",), unpack=("data/data_v2.zip",), licence="see repository"),)
 CEECES_SOURCES = (DataSource("zenodo", "6411789", target="ceeces", licence="see Zenodo record"),
                   DataSource("zenodo", "5887101", target="ceeces", licence="see Zenodo record"))
 BLOG_SOURCES = (DataSource("hf", R.BLOG_HUB_ID, revision=R.BLOG_HUB_REVISION, files=("data/blogs.zip",), target="blogs",

@@ -215,8 +215,10 @@ CITATIONS: dict[str, str] = {
 # ------------------------------------------------------------------------------------------------
 # pinned releases
 # ------------------------------------------------------------------------------------------------
-#: the STEB authors' redistributions (github.com/rrivera1849/STEB download_datasets.sh): Google Drive file ids
-_GDRIVE = "https://drive.google.com/file/d/{id}/view"
+#: the STEB authors' redistributions on Google Drive: file ids and file names from their download_datasets.sh
+#: (github.com/rrivera1849/STEB, search index file 61933151782, the version that lists the probing files; the
+#: retrieval ids are the same in its version @43f8a8d6). No checksum is published, so steb pins each at its first
+#: download (trust on first use) and checks the recorded sha256 from then on.
 _STEB_DRIVE = {
     "amazon": ("1HFWoFk3V7vqM_DbZzd8ixecdbjHp29c4", "amazon_retrieval.tar.gz"),
     "fanfiction": ("1imzUA2kg4782WnYWxlKICyk1MmPCCtsV", "fanfiction_retrieval.tar.gz"),
@@ -226,22 +228,26 @@ _STEB_DRIVE = {
     "probing_reddit": ("1pU-Yo--OMtgG8qafk-7DBd_4WhYH_urc", "reddit.jsonl"),
     "probing_stackexchange": ("1Ke_Re3kwfOmr2ljApcS8GP2CdsiNPHz7", "stackexchange.jsonl"),
 }
+_PROBING_LICENCES = {
+    "probing_amazon": "Amazon Review Data (2018): research use",
+    "probing_blog": "Blog Authorship Corpus: non-commercial research only",
+    "probing_reddit": "Reddit comments: research use",
+    "probing_stackexchange": "Stack Exchange content: CC BY-SA 4.0",
+}
 
 
 def _steb_drive(name: str, licence: str) -> DataSource:
-    """The STEB authors' Google Drive copy: no checksum is published, so it is fetched by hand (gdown)."""
+    """The STEB authors' Google Drive copy, fetched with the Drive protocol gdown speaks: a retrieval archive is
+    unpacked into ROOT/<dataset>/ (as their script unpacks it into its own folder); a probing file lands in the
+    shared ROOT/probing/ folder."""
     file_id, file_name = _STEB_DRIVE[name]
-    if file_name.endswith(".tar.gz"):
-        how = (f"`pip install gdown; gdown --fuzzy {_GDRIVE.format(id=file_id)}`, then `mkdir -p ROOT/{name} && tar -xzf {file_name} "
-               f"-C ROOT/{name}` (the JSON-lines files must sit directly in ROOT/{name}/; STEB's own folder name "
-               f"ROOT/{file_name[:-7]}/ is read too)")
-        target = name
-    else:
-        how = (f"`pip install gdown; gdown --fuzzy {_GDRIVE.format(id=file_id)}`, then move {file_name} to ROOT/probing/{file_name} "
-               "(shared by the four probing datasets)")
-        target = "probing"
-    return DataSource(kind="manual", url=_GDRIVE.format(id=file_id), target=target, licence=licence, accept=True,
-                      instructions=f"The STEB authors' copy of the paper's sample (no published checksum): {how}.")
+    archive = file_name.endswith(".tar.gz")
+    return DataSource(kind="gdrive", url=file_id, files=(file_name,), target=name if archive else "probing", licence=licence,
+                      accept=True, unpack=(file_name,) if archive else ())
+
+
+#: the four probing files share ROOT/probing/, so every probing dataset names all four (one folder, fetched once)
+_PROBING = tuple(_steb_drive(n, lic) for n, lic in _PROBING_LICENCES.items())
 
 
 _CORE = DataSource(kind="git", url="https://github.com/TurkuNLP/CORE-corpus", revision="b57dbdb5ebee4b2688fa94889a2cbdb341d86ee7",
@@ -253,37 +259,50 @@ _HATE_FORUM = DataSource(kind="git", url="https://github.com/Vicomtech/hate-spee
 _DAVIDSON = DataSource(kind="git", url="https://github.com/t-davidson/hate-speech-and-offensive-language",
                        revision="cb50f7e9eb855a99abc51423bf40df0e26d6fe30", files=("data/labeled_data.csv", "LICENSE"),
                        target="hate_speech_and_offensive_language", licence="MIT")
+#: the test file of each of the eight settings STEB reads (the files readers.detection.DETECTRL_FILES names, with the
+#: reader's default split=test; tests/test_style_releases.py checks that the two agree): the repository's training
+#: files (several GB) are not fetched
+_DETECTRL_TEST_FILES = ("Multi_Domain/multi_domains_arxiv", "Multi_Domain/multi_domains_writing_prompt", "Multi_Domain/multi_domains_xsum",
+                        "Multi_Domain/multi_domains_yelp_review", "Direct_Prompt/direct_prompt", "Paraphrase_Attacks/paraphrase_attacks_llm",
+                        "Perturbation_Attacks/perturbation_attacks_llm", "Prompt_Attacks/prompt_attacks_llm")
 _DETECTRL_SRC = DataSource(kind="git", url="https://github.com/NLP2CT/DetectRL", revision="3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
-                           files=("Benchmark/Benchmark_Data/*",), target="DetectRL",
+                           files=tuple(f"Benchmark/Benchmark_Data/{f}_test.json" for f in _DETECTRL_TEST_FILES), target="DetectRL",
                            licence="no licence file in the repository (research benchmark)")
+#: the model files of the five English domains STEB reads, as listed at the pinned commit (the reader drops the bloomz
+#: files, so they are not fetched; nor are the other languages')
+_M4_FILES = (
+    "arxiv_chatGPT", "arxiv_cohere", "arxiv_davinci", "arxiv_dolly", "arxiv_flant5", "peerread_chatgpt",
+    "peerread_cohere", "peerread_davinci", "peerread_dolly", "peerread_llama", "reddit_chatGPT",
+    "reddit_cohere", "reddit_davinci", "reddit_dolly", "reddit_flant5", "wikihow_chatGPT", "wikihow_cohere",
+    "wikihow_davinci", "wikihow_dolly2", "wikipedia_chatgpt", "wikipedia_cohere", "wikipedia_davinci",
+    "wikipedia_dolly",
+)
 _M4_SRC = DataSource(kind="git", url="https://github.com/mbzuai-nlp/M4", revision="628bf0fcb2e8c6b7ffa71fd1af6be413aced8f7d",
-                     files=("data/*.jsonl",), target="M4", licence="no licence file in the repository (research benchmark)")
+                     files=tuple(f"data/{name}.jsonl" for name in _M4_FILES), target="M4", licence="no licence file in the repository (research benchmark)")
 #: a main-branch commit of May 2024; the CSVs date from June 2023 and later commits change README.md only
 _MAGE_SRC = DataSource(kind="hf", url="yaful/MAGE", revision="d4a30975fbf64710d6e312fe22c84dfb4046d63b", files=("test.csv",),
                        target="MAGE", licence="Apache-2.0")
 _XGENRE = DataSource(kind="hf", url="TajaKuzman/X-GENRE-text-genre-dataset", revision="7db58de7f4d4f4f4d11a21bfedfe30c78863f373",
                      files=("X-GENRE-*.jsonl", "README.md"), target="x_genre", licence="CC BY-SA 4.0")
-_MASC = DataSource(kind="manual", url="https://anc.org/data/masc/downloads/data-download/", target="masc_text_genre", licence="open (ANC; see the release)",
-                   instructions="Download MASC 3.0.0 (https://www.anc.org/MASC/download/MASC-3.0.0.zip) and unzip it so that "
-                                "ROOT/masc_text_genre/data/written/<genre>/*.txt and .../data/spoken/<genre>/*.txt exist: the zip "
-                                "unpacks into a folder MASC-3.0.0/ (as the STEB authors' download script expects), so "
-                                "`unzip -q MASC-3.0.0.zip -d ROOT && mv ROOT/MASC-3.0.0 ROOT/masc_text_genre` "
-                                "(no checksum is published, so steb does not fetch it itself).")
-_FCE = DataSource(kind="manual", url="https://ilexir.co.uk/datasets/index.html", target="fce_l1", licence="non-commercial research only", accept=True,
-                  instructions="Download fce-released-dataset.zip from the FCE page (https://s3-eu-west-1.amazonaws.com/ilexir-website-media/"
-                               "fce-released-dataset.zip), accept its non-commercial licence, and unzip it into ROOT/fce_l1/ so that "
-                               "fce-released-dataset/dataset/<batch>/*.xml exist.")
-_POLITENESS = DataSource(kind="manual", url="https://www.cs.cornell.edu/~cristian/Politeness.html", target="Stanford_politeness_corpus",
-                         licence="CC BY 4.0",
-                         instructions="Download the Stanford Politeness Corpus zip (Stanford_politeness_corpus.zip) from the page and unzip it "
-                                      "into ROOT/Stanford_politeness_corpus/ so that wikipedia.annotated.csv and stack-exchange.annotated.csv "
-                                      "sit there (shared by wikipedia_politeness and stackexchange_politeness; the ConvoKit format is not read).")
-_ENRON_SPAM = DataSource(kind="manual", url="https://www2.aueb.gr/users/ion/data/enron-spam/", target="enron_spam", licence="research use (see the page)",
-                         instructions="Download the six pre-processed archives enron1.tar.gz ... enron6.tar.gz (folder preprocessed/) "
-                                      "and unpack each into ROOT/enron_spam/ so that enron1..enron6/{ham,spam}/*.txt exist.")
-_SMS = DataSource(kind="manual", url="https://archive.ics.uci.edu/dataset/228/sms+spam+collection", target="sms_spam", licence="CC BY 4.0",
-                  instructions="Download sms+spam+collection.zip from the UCI page and unzip it into ROOT/sms_spam/ so that the file "
-                               "SMSSpamCollection (headerless TSV: ham|spam, text) sits there.")
+#: MASC 3.0.0, the archive the STEB authors' script fetches (www.anc.org/MASC/download/MASC-3.0.0.zip); it unpacks
+#: into MASC-3.0.0/, whose contents are moved up so that ROOT/masc_text_genre/data/{written,spoken}/ exist
+_MASC = DataSource(kind="url", url="https://www.anc.org/MASC/download/MASC-3.0.0.zip", target="masc_text_genre",
+                   unpack=("MASC-3.0.0.zip",), strip="MASC-3.0.0", licence="open (ANC; see the release)")
+#: the FCE release (Yannakoudakis et al. 2011) as the STEB authors' script downloads it; non-commercial research licence
+_FCE = DataSource(kind="url", url="https://s3-eu-west-1.amazonaws.com/ilexir-website-media/fce-released-dataset.zip", target="fce_l1",
+                  unpack=("fce-released-dataset.zip",), licence="non-commercial research only", accept=True)
+#: the legacy Stanford Politeness Corpus zip linked from the paper's page (www.cs.cornell.edu/~cristian/Politeness.html);
+#: it unpacks into Stanford_politeness_corpus/, moved up into the shared folder of the same name
+_POLITENESS = DataSource(kind="url", url="https://www.cs.cornell.edu/~cristian/Politeness_files/Stanford_politeness_corpus.zip",
+                         target="Stanford_politeness_corpus", unpack=("Stanford_politeness_corpus.zip",),
+                         strip="Stanford_politeness_corpus", licence="CC BY 4.0")
+#: the six pre-processed Enron-Spam archives (Metsis et al. 2006), each unpacking to enronN/{ham,spam}/
+_ENRON_SPAM = tuple(DataSource(kind="url", url=f"https://www2.aueb.gr/users/ion/data/enron-spam/preprocessed/enron{i}.tar.gz",
+                               target="enron_spam", unpack=(f"enron{i}.tar.gz",), licence="research use (see the page)")
+                    for i in range(1, 7))
+#: the UCI archive of the SMS Spam Collection (dataset 228): SMSSpamCollection and a readme
+_SMS = DataSource(kind="url", url="https://archive.ics.uci.edu/static/public/228/sms+spam+collection.zip", target="sms_spam",
+                  files=("sms+spam+collection.zip",), unpack=("sms+spam+collection.zip",), licence="CC BY 4.0")
 _TELEGRAM = DataSource(kind="hf", url="thehamkercat/telegram-spam-ham", revision="dbf0a97b4b8cb0a8223378c85b6fc7e4526d43fb",
                        files=("dataset.csv",), target="telegram-spam-ham", licence="WTFPL")
 _ENDIVE = DataSource(kind="manual", url="https://huggingface.co/abhaygupta1266", target="endive", licence="see the dataset cards",
@@ -321,7 +340,7 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
     "stackexchange_politeness": (_POLITENESS,),
     "eWAVE": (_EWAVE,),
     "endive": (_ENDIVE,),
-    "enron_spam": (_ENRON_SPAM,),
+    "enron_spam": _ENRON_SPAM,
     "sms_spam": (_SMS,),
     "telegram-spam-ham": (_TELEGRAM,),
     "hate_speech": (_HATE_FORUM,),
@@ -333,10 +352,10 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
     "fanfiction": (_steb_drive("fanfiction", "fanfiction.net texts via PAN 2020: research use"), _FANFIC_LUAR),
     "stackexchange_retrieval": (_steb_drive("stackexchange_retrieval", "Stack Exchange content: CC BY-SA 4.0"),),
     "reddit": (_REDDIT,),
-    "probing_amazon": (_steb_drive("probing_amazon", "Amazon Review Data (2018): research use"), _AMAZON_LUAR),
-    "probing_blog": (_steb_drive("probing_blog", "Blog Authorship Corpus: non-commercial research only"), _BLOG_KAGGLE),
-    "probing_reddit": (_STYLE_EMBEDDING, _steb_drive("probing_reddit", "Reddit comments: research use")),
-    "probing_stackexchange": (_steb_drive("probing_stackexchange", "Stack Exchange content: CC BY-SA 4.0"),),
+    "probing_amazon": (*_PROBING, _AMAZON_LUAR),
+    "probing_blog": (*_PROBING, _BLOG_KAGGLE),
+    "probing_reddit": (_STYLE_EMBEDDING, *_PROBING),
+    "probing_stackexchange": _PROBING,
 }
 
 

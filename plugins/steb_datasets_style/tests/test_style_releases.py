@@ -254,3 +254,18 @@ def test_every_spec_cites_real_bibtex():
     for name, spec in SPECS.items():
         found = entries(spec.citation)
         assert found and all({"author", "title", "year"} <= set(f) for _, _, f in found), name
+
+
+def test_git_sources_name_exactly_the_files_the_readers_read():
+    """Issue 39: a git source fetches only its files=; DetectRL's must be the test file of every setting the reader
+    knows, PASTEL's the v2 archive it unpacks, the Bible's the eight version folders."""
+    from steb_datasets_style import catalogue, releases
+    from steb_datasets_style.readers import CARLSON_VERSIONS, DETECTRL_FILES
+
+    (detectrl,) = releases.SOURCES["machine_text_detection_DetectRL_arxiv"]
+    assert set(detectrl.files) == {f"Benchmark/Benchmark_Data/{folder}/{stem}_test.json" for folder, stem in DETECTRL_FILES.values()}
+    assert catalogue.PASTEL_SOURCES[0].files == ("data/data_v2.zip",) == catalogue.PASTEL_SOURCES[0].unpack
+    assert catalogue.BIBLE_SOURCES[0].files == tuple(f"Data/Bibles/{v}" for v in CARLSON_VERSIONS)
+    (m4,) = releases.SOURCES["machine_text_detection_M4_arxiv"]
+    assert m4.files and not any("bloomz" in f for f in m4.files)
+    assert {f.split("/")[1].split("_")[0] for f in m4.files} == {"arxiv", "peerread", "reddit", "wikihow", "wikipedia"}
