@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from .errors import DataValidationError, DatasetNotFoundError
-from .io import located, open_gzip, parse_json, read_delimited_rows, sample_per_class, seeded_rng
+from .io import located, open_gzip, parse_json, read_delimited_rows, release_file, sample_per_class, seeded_rng
 from .records import (
     SHAPES,
     DatasetBundle,
@@ -116,9 +116,10 @@ def _open_text(path: Path) -> io.TextIOBase:
 
 
 def _checked(path: Path) -> Path:
+    """``path`` when it is a file that stays inside its release (:func:`steb_core.containment.release_file`)."""
     if not path.is_file():
         raise DataValidationError("file does not exist", path=path)
-    return path
+    return release_file(path)
 
 
 def read_table(

@@ -22,7 +22,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import DatasetNotFoundError, StebError
+from .containment import check_inside, release_file, release_path
+from .errors import DataValidationError, DatasetNotFoundError, StebError
 
 __all__ = ["load_hub_split", "hub_cache_snapshot", "find_hub_location", "HUB_DATA_SUFFIXES"]
 
@@ -68,6 +69,36 @@ def find_hub_location(data_dir: Path | None, hub_id: str) -> Path | None:
     if data_dir is not None and data_dir.is_dir():
         return data_dir
     return hub_cache_snapshot(hub_id)
+
+
+def _release_root(location: Path) -> Path:
+    """The folder a hub release's files must stay inside: the repository folder (``datasets--OWNER--NAME``) for a
+    snapshot of the hub cache, whose files are links into its ``blobs/``; else the folder itself."""
+    snapshots = location.parent
+    if snapshots.name == "snapshots" and snapshots.parent.name.startswith("datasets--"):
+        return snapshots.parent
+    return location
+
+
+def _check_saved_dataset(root: Path, release: Path) -> None:
+    """Refuse a ``save_to_disk`` folder with a file (or link) leading outside ``release``, or a ``state.json``
+    naming a data file outside its folder, before ``datasets`` opens anything (it follows links and names)."""
+    from .io import read_json  # noqa: PLC0415 - io imports containment; hub is imported lazily
+
+    for folder, dirs, names in os.walk(root):
+        for name in [*dirs, *names]:
+            entry = Path(folder) / name
+            check_inside(entry, release, what="release folder")
+            release_file(entry)
+        if "state.json" in names:
+            state_path = Path(folder) / "state.json"
+            state = read_json(state_path)
+            for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
+                name = item.get("filename") if isinstance(item, dict) else None
+                if not isinstance(name, str):
+                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]", field="filename",
+                                              expected="the name of a data file in this folder")
+                release_path(folder, name, path=state_path, record=f"_data_files[{i}]", field="filename")
 
 
 def _is_saved_dataset(folder: Path) -> bool:
@@ -148,8 +179,10 @@ def load_hub_split(
     if not root.is_dir():
         raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': no folder {root}; {how}")
     rows: list[dict[str, Any]] = []
+    release = _release_root(root)
     if _is_saved_dataset(root):
         ds = _datasets()
+        _check_saved_dataset(root, release)
         loaded = ds.load_from_disk(str(root))
         for name in splits:
             if isinstance(loaded, ds.DatasetDict):
@@ -172,5 +205,8 @@ def load_hub_split(
         suffixes = {Path(f).suffix.lower() for f in files[name]}
         if len(suffixes) != 1:
             raise StebError(f"dataset '{dataset or hub_id}': split '{name}' mixes file types {sorted(suffixes)} in {root}")
+        for path in files[name]:  # a link out of the release (the cache's links into blobs/ stay inside) is refused
+            check_inside(path, release, what="release folder")
+            release_file(path)
         rows.extend(_read_data_files(files[name], HUB_DATA_SUFFIXES[suffixes.pop()]))
     return rows

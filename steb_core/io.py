@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
+from .containment import check_inside, release_file, release_path, release_scope
 from .errors import DataValidationError
 
 __all__ = [
@@ -35,6 +36,10 @@ __all__ = [
     "sample_per_class",
     "seeded_rng",
     "release_path",
+    "release_scope",
+    "release_file",
+    "read_bytes",
+    "open_release",
     "unique_keys",
     "read_delimited_rows",
     "swallowed_rows",
@@ -49,13 +54,34 @@ __all__ = [
 T = TypeVar("T")
 
 
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a release file, after the containment check (:func:`steb_core.containment.release_file`)."""
+    path = release_file(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DataValidationError("file does not exist", path=path) from None
+
+
+def open_release(path: str | Path, mode: str = "rb", **kwargs: Any) -> Any:
+    """``open(path, mode, **kwargs)`` for reading a release file, after the containment check.
+
+    The one way a loader opens a release file itself (to stream it, seek in it, or decode it its own
+    way): like :func:`read_text` and the other readers, it refuses a link leading out of the release.
+    """
+    if any(c in mode for c in "wax+"):
+        raise ValueError(f"open_release is for reading, not mode {mode!r}")
+    path = release_file(path)
+    try:
+        return open(path, mode, **kwargs)  # noqa: SIM115 - the caller closes it
+    except FileNotFoundError:
+        raise DataValidationError("file does not exist", path=path) from None
+
+
 def read_text(path: str | Path) -> str:
     """A text file as UTF-8 (a BOM is dropped) with Windows/old-Mac line ends normalised to ``\\n``."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DataValidationError("file does not exist", path=path) from None
+    raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -127,7 +153,7 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     path = Path(path)
     if not path.is_file():
         raise DataValidationError("file does not exist", path=path)
-    with open(path, "r", encoding="utf-8-sig", newline=None) as handle:
+    with open_release(path, "r", encoding="utf-8-sig", newline=None) as handle:
         for lineno, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -396,56 +422,6 @@ def sample_per_class(
     return [items[i] for i in keep]
 
 
-def release_path(
-    root: str | Path,
-    relative: str | Path,
-    *,
-    path: str | Path | None = None,
-    record: str | int | None = None,
-    field: str | None = None,
-) -> Path:
-    """``root / relative`` for a file name taken from a release, refusing anything outside ``root``.
-
-    Release files name other files (PAN18's ``ground-truth.json`` and candidate folders, metadata CSVs
-    with paths). A hostile or broken release could name ``../../secret`` or an absolute path; this
-    helper is the one place that decides. The check is lexical (``..`` and absolute parts are resolved
-    against ``root`` without following links), so a symlink the user made *inside* the release folder
-    is still followed when it stays inside ``root``; a link (of the file or any folder on the way) that
-    leads outside ``root`` is refused with both paths. ``path``/``record``/``field`` locate the offending value.
-    """
-    text = str(relative)
-    if not text or "\x00" in text:
-        raise DataValidationError(f"file name {text!r} is empty or contains NUL", path=path, record=record, field=field,
-                                  expected="a file name inside the release folder")
-    base = os.path.normpath(os.path.abspath(root))
-    candidate = os.path.normpath(os.path.join(base, text.replace("\\", "/")))
-    if os.path.isabs(text) or not (candidate == base or candidate.startswith(base + os.sep)):
-        raise DataValidationError(
-            f"file name {text!r} points outside the release folder {base}", path=path, record=record, field=field,
-            expected="a path relative to the release folder, without '..' or a leading '/'",
-        )
-    check_inside(candidate, base, path=path, record=record, field=field, what="release folder")
-    return Path(candidate)
-
-
-def check_inside(target: str | Path, root: str | Path, *, path: str | Path | None = None, record: str | int | None = None,
-                 field: str | None = None, what: str = "folder") -> None:
-    """Refuse ``target`` when following its symbolic links leads outside ``root`` (links within ``root`` are fine).
-
-    Why: a release (or an output folder) holding a link to ``/etc`` or to another user's files would
-    otherwise be read, or written through, like any file of it. Used for names taken from release files
-    and for every result file steb writes.
-    """
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(target)
-    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
-        raise DataValidationError(
-            f"{target} is a symbolic link (or inside one) leading to {real}, outside the {what} {root}",
-            path=path if path is not None else target, record=record, field=field,
-            expected=f"files inside the {what} (links that stay inside it are followed)",
-        )
-
-
 #: default cap on the bytes one compressed file or archive member may expand to (1 GiB); a zip bomb of 1.5 MB
 #: once took 3.1 GB and a 3.4 MB ``.csv.gz`` 13.5 GB and 207 s. Raise it with $STEB_MAX_DECOMPRESSED_BYTES.
 MAX_DECOMPRESSED_BYTES = 1 << 30
@@ -504,7 +480,7 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
     """A ``.gz`` file opened for reading, its decompressed size capped (see :class:`CappedReader`)."""
     import gzip  # noqa: PLC0415
 
-    return io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))  # type: ignore[arg-type]
+    return io.BufferedReader(CappedReader(gzip.open(release_file(path), "rb"), path=path, limit=limit))  # type: ignore[arg-type]
 
 
 def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int | None = None) -> bytes:

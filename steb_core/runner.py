@@ -285,7 +285,7 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None, suit
         if spec.name in seen:  # named and in the suite: run the union of the tasks
             i = seen[spec.name]
             other = unique[i][0]
-            if other is not spec and (other.version != spec.version or other.loader is not spec.loader and not spec.version.startswith("mem-")):
+            if other is not spec and (other.version != spec.version or other.loader != spec.loader and not spec.version.startswith("mem-")):
                 raise StebError(f"two different datasets are named '{spec.name}' in one run (versions {other.version} and "
                                 f"{spec.version}); their results would share one folder: give them different names")
             unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))

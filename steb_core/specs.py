@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .containment import ScopedLoader
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle
 from .sources import DataSource
@@ -183,6 +184,8 @@ class DatasetSpec:
         return tuple(self.suite_tasks.get(suite, self.tasks))
 
     def __post_init__(self) -> None:
+        if not isinstance(self.loader, ScopedLoader):  # every read of the loader checked against its release (issue 41)
+            object.__setattr__(self, "loader", ScopedLoader(self.loader))
         if isinstance(self.sources, DataSource):
             object.__setattr__(self, "sources", (self.sources,))
         else:

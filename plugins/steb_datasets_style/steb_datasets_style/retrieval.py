@@ -32,6 +32,7 @@ from typing import Any
 
 from steb_core import DatasetBundle, DatasetSpec, DataValidationError, LoadContext, RetrievalSet, TextCollection
 from steb_core.generic import GenericLoader
+from steb_core.io import open_release
 
 from .common import family_dir, option, with_dir
 from .releases import CITATIONS, SOURCES, licence_of
@@ -78,7 +79,7 @@ STEB_LAYOUT = "JSON lines with text (a text or a list of texts), label (the auth
 
 
 def _first_record(path: Path) -> Any:
-    with path.open("r", encoding="utf-8-sig") as f:
+    with open_release(path, "r", encoding="utf-8-sig") as f:
         for line in f:
             if line.strip():
                 try:
@@ -125,7 +126,7 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
     stats: Counter = Counter()
     files = steb_release_files(folder)
     for f in files:
-        with f.open("r", encoding="utf-8-sig") as fh:
+        with open_release(f, "r", encoding="utf-8-sig") as fh:
             for n, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
