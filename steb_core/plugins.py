@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import os
@@ -178,7 +179,12 @@ class StebPlugins:
     # -- loading -------------------------------------------------------------------------------
     def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None,
                          content_hash: str | None = None) -> None:
-        if self.pm.is_registered(module) or self.pm.get_plugin(name) is not None:
+        if self.pm.is_registered(module):
+            return
+        taken = self.pm.get_plugin(name)
+        if taken is not None:
+            if source in NAMED_SOURCES:  # e.g. `--plugin pan` finding a local pan.py while the installed 'pan' is loaded
+                self._refuse_name_clash(name, source, location)
             return
         self.pm.register(module, name=name)
         self.loaded.append(PluginInfo(name, source, location, version, content_hash))
@@ -232,6 +238,21 @@ class StebPlugins:
                 self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
             self._register_module(module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module))
+
+    def _refuse_name_clash(self, name: str, source: str, location: str) -> None:
+        """A plugin the user named whose name is already a loaded plugin's: an error naming both.
+
+        Why: pluggy keeps one plugin per name, so ``--plugin pan`` run beside a local ``pan.py`` imported that
+        file and then dropped its hooks without a word (the installed 'pan' had the name), and the run failed
+        later with "unknown dataset".
+        """
+        other = next((p for p in self.loaded if p.name == name), None)
+        what = f"the {other.source} plugin '{name}' ({other.location})" if other is not None else f"the plugin '{name}'"
+        message = (f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so one "
+                   f"would silently replace the other; rename the local module, give it as a path (--plugin ./{name}.py), "
+                   f"or switch the installed one off (-p no:{name})")
+        self._fail(PluginFailure(name, source, "name clash", message))
+        raise PluginError(message)
 
     def _check_can_disable(self, name: str, source: str) -> None:
         """Refuse ``-p no:NAME`` for a built-in plugin (it cannot be switched off) or a name no plugin has.
@@ -415,7 +436,12 @@ def source_hash(module: ModuleType) -> str | None:
 
 
 def import_local_module(spec: str) -> ModuleType:
-    """Import a local plugin given as a dotted module name or a path to a ``.py`` file."""
+    """Import a local plugin given as a dotted module name or a path to a ``.py`` file.
+
+    A module name is looked up in the working directory first (``--plugin mylab.encoders`` run beside
+    ``mylab/``), then on ``sys.path``; the working directory is never added to ``sys.path`` (see
+    :func:`_import_by_name`). A ``.py`` path is imported from that file alone.
+    """
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
         if path.is_dir():
@@ -439,14 +465,41 @@ def import_local_module(spec: str) -> ModuleType:
             sys.modules.pop(mod_name, None)
             raise
         return module
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # let `--plugin mylab.encoders` find a package in the working dir
-    module = importlib.import_module(spec)
+    module = _import_by_name(spec)
     if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
         # a folder without __init__.py imports as an empty namespace package: it would register nothing, silently
         raise PluginError(f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
                           "hooks; give its .py file or make it a package")
     return module
+
+
+def _import_by_name(spec: str) -> ModuleType:
+    """Import the dotted module ``spec``, its top-level module taken from the working directory when it is there.
+
+    Why not put the working directory on ``sys.path``, as ``python`` does for a script: it stayed there for the
+    rest of the run, so a ``sklearn.py`` or ``threadpoolctl.py`` lying in that folder (files of a downloaded
+    release, say) was imported instead of the real library when steb imported it later. Here only the plugin's
+    own top-level module (or package, whose submodules are then found through the package) is loaded from the
+    working directory; every other import resolves as it would without the plugin. A plugin made of several
+    top-level modules must therefore be a package (or import its siblings relative to its own file).
+    """
+    top = spec.partition(".")[0]
+    cwd = os.getcwd()
+    if top not in sys.modules and "" not in sys.path and cwd not in sys.path:
+        found = importlib.machinery.PathFinder.find_spec(top, [cwd])
+        if found is not None and found.loader is not None and found.origin not in (None, "namespace"):
+            module = importlib.util.module_from_spec(found)
+            sys.modules[top] = module
+            try:
+                found.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(top, None)
+                raise
+        elif found is not None and importlib.util.find_spec(top) is None:
+            # a folder without __init__.py: it would import as an empty namespace package and register nothing
+            raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a module with "
+                              "hooks; give its .py file or make it a package")
+    return importlib.import_module(spec)
 
 
 def new_manager(
