@@ -44,12 +44,14 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -60,7 +62,7 @@ from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
 from .naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
-from .pipeline import Prefetch
+from .pipeline import Prefetch, WorkerDied
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, library_versions, result_path, run_key
@@ -227,6 +229,24 @@ class _LineProgress(_NoProgress):
         if task_id == 0:
             self.stream.write(f"[{int(bar[2])}/{bar[1]}] {bar[0]} ({time.perf_counter() - self.started:.0f} s)\n")
             self.stream.flush()
+
+
+@contextmanager
+def _display_paused(bar: Any) -> Iterator[None]:
+    """A live rich progress display stopped, its refresh thread ended, for the block (a fork of the prefetch
+    worker: the child gets only the forking thread, and a lock another thread held then stays held in it)."""
+    live = getattr(bar, "live", None)
+    if live is None or not getattr(live, "is_started", False):
+        yield
+        return
+    thread = getattr(live, "_refresh_thread", None)
+    bar.stop()
+    if isinstance(thread, threading.Thread):
+        thread.join(timeout=5)
+    try:
+        yield
+    finally:
+        bar.start()
 
 
 def _progress(enabled: bool) -> Any:
@@ -592,6 +612,12 @@ class _Run:
                 raise
             self.summary.failures.append(Failure(spec.name, None, describe_failure(exc)))
             return None
+        except SystemExit as exc:  # a loader's sys.exit() ends neither the run nor the prefetch worker (issue 41)
+            message = loader_exit_message(pending, exc)
+            if self.fail_fast:
+                raise StebError(f"dataset '{spec.name}': {message}") from None
+            self.summary.failures.append(Failure(spec.name, None, message))
+            return None
         self._reuse(pending)
         loaded = _Loaded(pending, bundle, time.perf_counter() - t0)
         if pending.tasks and self.vectors_ok:
@@ -796,7 +822,17 @@ class _Run:
             for pending in plan:
                 bar.update(task_bar, description=f"loading {pending.spec.name}")
                 planned = len(pending.tasks)
-                loaded = stream.next().apply(pending, self.summary)
+                try:
+                    step = stream.next()
+                except WorkerDied as exc:  # the loader's process died (os._exit, SIGKILL): this dataset fails
+                    if self.fail_fast:
+                        raise StebError(f"dataset '{pending.spec.name}': {worker_death_message(pending, exc)}") from None
+                    self.summary.failures.append(Failure(pending.spec.name, None, worker_death_message(pending, exc)))
+                    bar.advance(task_bar, planned)
+                    with _display_paused(bar):  # a fork copies no thread: the display's must not hold a lock then
+                        stream.start()
+                    continue
+                loaded = step.apply(pending, self.summary)
                 if loaded is None:
                     missing = any(m.dataset == pending.spec.name for m in self.summary.missing)
                     bar.update(task_bar, description=f"{pending.spec.name}: {'data missing' if missing else 'failed to load'}")
@@ -890,12 +926,31 @@ def describe_failure(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, StebError):
         return text
+    where = _raised_at(exc)
+    return f"{text} (raised{where})" if where else text
+
+
+def _plugin_of(pending: _Pending) -> str:
+    return f"plugin '{pending.provider[0]}'" if pending.provider[0] else "a dataset object given to evaluate()"
+
+
+def loader_exit_message(pending: _Pending, exc: SystemExit) -> str:
+    """The failure line for a loader that called ``sys.exit``: its plugin, the code and where it was called."""
+    return f"SystemExit: the loader ({_plugin_of(pending)}) called sys.exit({exc.code!r})" + _raised_at(exc)
+
+
+def worker_death_message(pending: _Pending, exc: WorkerDied) -> str:
+    """The failure line for a dataset whose prefetch worker died while loading it: the plugin and how it died."""
+    return (f"the prefetch worker process running its loader ({_plugin_of(pending)}) {exc.how} before sending the "
+            "dataset; the datasets after it are loaded by a new worker")
+
+
+def _raised_at(exc: BaseException) -> str:
+    """`` at FILE:LINE in FUNCTION`` of the innermost frame of ``exc``'s traceback ('' without one)."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    if tb is not None:
-        text += f" (raised at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name})"
-    return text
+    return "" if tb is None else f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name}"
 
 
 def _embedder(matrix: Any, row_of: dict[str, int], *, densify: bool) -> Callable[[Sequence[str]], Any]:
