@@ -131,10 +131,22 @@ def _data_files(root: Path, config: str | None) -> dict[str, list[str]]:
     return files
 
 
-def _read_data_files(paths: list[str], kind: str) -> list[dict[str, Any]]:
+def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> list[dict[str, Any]]:
     """Rows of hub data files, read with pyarrow (the ``datasets`` backend) so nothing is written to
-    the Hugging Face cache: steb writes only to its output and cache folders."""
+    the Hugging Face cache: steb writes only to its output and cache folders.
+
+    A CSV/TSV file is first streamed through steb's own reader (strict quoting, swallowed rows, and the
+    ``line_breaks`` the release allows, see :func:`steb_core.io.read_delimited_rows`): pyarrow, like pandas,
+    reads a quote opened on one row and closed two rows later as one value, silently.
+    """
     import pyarrow  # noqa: PLC0415 - installed with datasets
+
+    if kind == "csv":
+        from .generic import read_table  # noqa: PLC0415 - generic is not needed for the other formats
+
+        for path in paths:
+            for _ in read_table(path, "tsv" if path.lower().endswith(".tsv") else "csv", line_breaks=line_breaks):
+                pass
 
     rows: list[dict[str, Any]] = []
     for path in paths:
@@ -164,11 +176,13 @@ def load_hub_split(
     split: str | Iterable[str] = "train",
     config: str | None = None,
     dataset: str = "",
+    line_breaks: str = "any",
 ) -> list[dict[str, Any]]:
     """Rows (dicts) of one or more splits of hub dataset ``hub_id`` stored at ``location``, offline.
 
     ``split`` may name several splits (ASSET: validation + test), which are concatenated in that
-    order. Errors name the folder, what was found and how to obtain the data.
+    order. Errors name the folder, what was found and how to obtain the data. ``line_breaks``: what a
+    CSV/TSV data file of this release allows inside a value (``"none"`` for one record per line).
     """
     splits = [split] if isinstance(split, str) else list(split)
     root = Path(location)
@@ -208,5 +222,5 @@ def load_hub_split(
         for path in files[name]:  # a link out of the release (the cache's links into blobs/ stay inside) is refused
             check_inside(path, release, what="release folder")
             release_file(path)
-        rows.extend(_read_data_files(files[name], HUB_DATA_SUFFIXES[suffixes.pop()]))
+        rows.extend(_read_data_files(files[name], HUB_DATA_SUFFIXES[suffixes.pop()], line_breaks))
     return rows

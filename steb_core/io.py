@@ -43,6 +43,7 @@ __all__ = [
     "unique_keys",
     "read_delimited_rows",
     "swallowed_rows",
+    "LINE_BREAKS",
     "open_gzip",
     "check_inside",
     "read_zip_member",
@@ -163,8 +164,10 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield lineno, obj
 
 
-def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t") -> list[dict[str, str]]:
-    """Rows of a delimited file with a header row, read by column name (quoted newlines allowed).
+def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t",
+             line_breaks: str = "any") -> list[dict[str, str]]:
+    """Rows of a delimited file with a header row, read by column name (quoted newlines allowed unless
+    ``line_breaks`` says the format has none, see :func:`read_delimited_rows`).
 
     ``required`` columns must be present in the header; the error lists what the file has instead.
     Quoting is checked by :func:`read_delimited_rows`: an unbalanced quote that would merge the rows
@@ -173,7 +176,8 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
     path = Path(path)
     text = read_text(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter)
+    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter,
+                                  line_breaks=line_breaks)
     header = next(records, (0, []))[1]
     missing = [c for c in required if c not in header]
     if missing:
@@ -251,7 +255,14 @@ def open_quote_field(line: str, delimiter: str, quotechar: str = '"') -> int | N
     return None
 
 
-def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True) -> Iterator[tuple[int, list[str]]]:
+#: what a delimited format allows of line breaks inside a (quoted) value: ``any`` (a value may span lines; only
+#: :func:`swallowed_rows` guards it), ``trailing`` (a value may end with one, as STEL's em-subj-pronoun file
+#: quotes every sentence with its newline, but hold none before its end), ``none`` (one record per line)
+LINE_BREAKS = ("any", "trailing", "none")
+
+
+def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True,
+                        line_breaks: str = "any") -> Iterator[tuple[int, list[str]]]:
     """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken quoting.
 
     The csv module runs in strict mode (a quote closed in the middle of a value, or never closed before
@@ -259,7 +270,14 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
     by :func:`swallowed_rows` against the width of the first record (the header, or the first row of a
     headerless file). Errors name the file, the record (its data row number, counted from 1 after the
     header, and its first line) and the column. ``handle`` must be opened with ``newline=""``.
+
+    ``line_breaks`` (:data:`LINE_BREAKS`) says what the format allows inside a value. Where it allows none
+    (or only a final one), a value holding a line break is an error: that is how a quote opened on one row
+    and closed by a stray quote a few rows later shows, even when it swallows a single row, which
+    :func:`swallowed_rows` cannot tell from a text that spans lines (30 rows read as 28, exit status 0).
     """
+    if line_breaks not in LINE_BREAKS:
+        raise ValueError(f"line_breaks={line_breaks!r}; expected one of {', '.join(LINE_BREAKS)}")
     lines: list[str] = []  # the physical lines of the record being read, to locate a quoting error
 
     def physical() -> Iterator[str]:
@@ -304,7 +322,27 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
                 f"is closed only at line {reader.line_num}", path=path, record=f"{row} (line {start})", field=name,
                 expected="each row on its own (check the quoting of this value)",
             )
+        if line_breaks != "any":
+            _refuse_line_break(fields, line_breaks, names, path=path, start=start, end=reader.line_num,
+                               row="header" if header and records == 1 else f"row {records - int(header)}")
         yield start, fields
+
+
+def _refuse_line_break(fields: Sequence[str], line_breaks: str, names: Sequence[str] | None, *, path: str | Path,
+                       start: int, end: int, row: str) -> None:
+    """Refuse the first value holding a line break the format does not allow (see :func:`read_delimited_rows`)."""
+    for col, value in enumerate(fields):
+        body = value.rstrip("\r\n") if line_breaks == "trailing" else value
+        if "\n" in body or "\r" in body:
+            name = names[col] if names and col < len(names) else f"column {col}"
+            what = ("holds a line break before its end, but in this file a value may only end with one"
+                    if line_breaks == "trailing" else "holds a line break, but this file has one record per line")
+            raise DataValidationError(
+                f"{what}: the quoted value opened at line {start} runs to line "
+                f"{end}, so any rows on the lines in between were read into it", path=path, record=f"{row} (line {start})",
+                field=name, expected="each row on its own line: check the quoting of this value (a table whose values may "
+                                     "span lines declares it, e.g. the generic loader's line_breaks='any')",
+            )
 
 
 def require_field(
