@@ -305,9 +305,18 @@ _MISSING_LABELS = {"", "nan", "na", "n/a", "null", "none"}
 
 
 def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
+    """A label as the text that names its class: a string as written (trimmed), a whole number as its digits
+    (``1``, ``1.0`` and ``"1"`` are one class), a boolean as JSON writes it (``true``/``false``).
+
+    Why booleans as ``true``: ``str(True)`` is ``"True"``, so a JSON-lines file holding both ``true`` and the
+    string ``"true"`` (the same label, written by two tools) split one class into two. Strings keep their case
+    (``"True"`` stays ``True``): labels are case-sensitive.
+    """
     if isinstance(value, float) and value != value or isinstance(value, str) and value.strip().lower() in _MISSING_LABELS:
         raise DataValidationError(f"holds {value!r}, a missing value", path=path, record=where, field=str(col),
                                   expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)")
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, (str, int, bool)) and str(value).strip():

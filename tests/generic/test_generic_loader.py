@@ -242,3 +242,16 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
     with pytest.raises(DataValidationError) as info:
         generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts", line_breaks="any")(LoadContext("t", tmp_path, 0, {}))
     assert info.value.record == f"row 3 (line 5, byte {raw.index(bytes([0xE9]))})"
+
+
+def test_json_boolean_and_string_labels_are_one_class(tmp_path):
+    """Issue 41, item 9: JSON true became "True" while the string "true" stayed "true": two classes of one label."""
+    from steb_core.generic import generic_loader
+    from steb_core.specs import LoadContext
+
+    rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},
+            {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0}, {"text": "g", "label": "1"}]
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bundle = generic_loader("b.jsonl", shape="labelled_texts")(LoadContext("b", tmp_path, 0, {}))
+    assert [r.label for r in bundle.labelled_texts] == ["true", "true", "false", "false", "1", "1", "1"]
+    assert bundle.info["class_counts"] == {"1": 3, "false": 2, "true": 2}
