@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
+from .containment import check_inside
 from .context import TaskContext
 from .encoders import Identity, encoder_device, encoder_info, has_similarity, has_vectors, identify
 from .errors import DatasetNotFoundError, DataValidationError, StebError
@@ -65,7 +66,7 @@ from .naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
 from .pipeline import Prefetch, WorkerDied
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
-from .results import ResultRecord, library_versions, result_path, run_key
+from .results import ResultRecord, legacy_result_path, library_versions, result_path, run_key
 from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
 __all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order"]
@@ -555,7 +556,7 @@ class _Run:
 
     def _stored(self, pending: _Pending, task: TaskSpec) -> ResultRecord | None:
         path = result_path(self.output_dir, self.name, pending.spec.name, task.name)
-        if not path.exists():
+        if not path.exists() and not self._move_legacy_result(path, pending.spec.name, task.name):
             return None
         try:
             stored = ResultRecord.read(path)
@@ -569,6 +570,29 @@ class _Run:
             self.summary.notes.append(f"stored result {path} does not match its content hash (edited by hand?); recomputing it")
             return None
         return stored
+
+    def _move_legacy_result(self, path: Path, dataset: str, task: str) -> bool:
+        """Move this result from where steb wrote it before result paths became injective (issue 41) to ``path``.
+
+        Only a record of exactly this encoder name, identity, dataset and task moves: under the old naming two
+        names could share that file (``a/b`` and ``a__b``), and the other name's result stays where it is.
+        """
+        old = legacy_result_path(self.output_dir, self.name, dataset, task)
+        if old == path or not old.is_file():
+            return False
+        try:
+            stored = ResultRecord.read(old)
+        except (DataValidationError, UnicodeDecodeError, OSError):
+            return False
+        mine = (self.name, dataset, task, self.fingerprint)
+        if (stored.encoder, stored.dataset, stored.task, stored.encoder_fingerprint) != mine:
+            return False
+        check_inside(old, self.output_dir, what="output folder")
+        check_inside(path.parent if path.parent.exists() else self.output_dir, self.output_dir, what="output folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(old, path)
+        self.summary.notes.append(f"stored result {old} moved to {path} (result paths now differ for every name)")
+        return True
 
     def _why_stale(self, path: Path, stored: ResultRecord, pending: _Pending, task: TaskSpec) -> None:
         """A note when a stored result differs only in its data (or predates data fingerprints), so the user
