@@ -457,19 +457,24 @@ def import_local_module(spec: str) -> ModuleType:
         module_spec = importlib.util.spec_from_file_location(mod_name, path)
         if module_spec is None or module_spec.loader is None:
             raise PluginError(f"cannot import plugin file {path}")
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[mod_name] = module
-        try:
-            module_spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(mod_name, None)
-            raise
-        return module
+        return _execute(module_spec)
     module = _import_by_name(spec)
     if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
         # a folder without __init__.py imports as an empty namespace package: it would register nothing, silently
         raise PluginError(f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
                           "hooks; give its .py file or make it a package")
+    return module
+
+
+def _execute(module_spec: importlib.machinery.ModuleSpec) -> ModuleType:
+    """A new module run from ``module_spec`` and entered in ``sys.modules`` (removed again if running it fails)."""
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module
+    try:
+        module_spec.loader.exec_module(module)  # type: ignore[union-attr]  # callers check the loader
+    except BaseException:
+        sys.modules.pop(module_spec.name, None)
+        raise
     return module
 
 
@@ -488,13 +493,7 @@ def _import_by_name(spec: str) -> ModuleType:
     if top not in sys.modules and "" not in sys.path and cwd not in sys.path:
         found = importlib.machinery.PathFinder.find_spec(top, [cwd])
         if found is not None and found.loader is not None and found.origin not in (None, "namespace"):
-            module = importlib.util.module_from_spec(found)
-            sys.modules[top] = module
-            try:
-                found.loader.exec_module(module)
-            except BaseException:
-                sys.modules.pop(top, None)
-                raise
+            _execute(found)
         elif found is not None and importlib.util.find_spec(top) is None:
             # a folder without __init__.py: it would import as an empty namespace package and register nothing
             raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a module with "
