@@ -41,7 +41,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
-from steb_core.cache import default_cache_dir
+from steb_core.cache import default_cache_dir, shard_digest
 from steb_core.generic import read_table
 
 from . import readers as R
@@ -73,14 +73,10 @@ def extractor_identity(name: str, options: dict[str, Any], extractor: Any) -> st
 
 
 def _rows_digest(keys: np.ndarray, values: np.ndarray, names: np.ndarray) -> str:
-    """sha256 binding a feature cache's keys to its rows and feature names, in order (as a cache shard's digest:
-    rows rotated against their keys would give every text another text's features and pass every other check)."""
-    digest = hashlib.sha256()
-    for label, array in (("keys", keys), ("names", names), ("values", values)):
-        array = np.ascontiguousarray(array)
-        digest.update(f"\0{label}\0{array.dtype.str}\0{array.shape}\0".encode())
-        digest.update(array.tobytes())
-    return digest.hexdigest()
+    """The digest binding a feature cache's keys to its rows and feature names, in order: the embedding cache's
+    :func:`steb_core.cache.shard_digest` (rows rotated against their keys would give every text another text's
+    features and pass every other check)."""
+    return shard_digest(keys, {"values": values, "names": names})
 
 
 class FeatureCache:
