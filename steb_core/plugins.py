@@ -114,6 +114,8 @@ class Registry(Generic[S]):
         self.kind = kind
         self._items: dict[str, Registered[S]] = {}
         self.conflicts: dict[str, list[str]] = {}
+        #: name -> the specs refused for it (a suite run reports a refused member instead of leaving it out)
+        self.refused: dict[str, list[S]] = {}
         #: plugin failures that may explain a missing name (shown with "unknown <kind>")
         self.notes: list[str] = []
 
@@ -121,9 +123,12 @@ class Registry(Generic[S]):
         name = getattr(spec, "name")
         if name in self.conflicts:
             self.conflicts[name].append(provider)
+            self.refused[name].append(spec)
             return
         if name in self._items:
-            self.conflicts[name] = [self._items.pop(name).provider, provider]
+            first = self._items.pop(name)
+            self.conflicts[name] = [first.provider, provider]
+            self.refused[name] = [first.spec, spec]
             return
         self._items[name] = Registered(spec, provider)
 
@@ -254,21 +259,33 @@ class StebPlugins:
         self._fail(PluginFailure(name, source, "name clash", message))
         raise PluginError(message)
 
-    def _check_can_disable(self, name: str, source: str) -> None:
+    def _check_can_disable(self, name: str, source: str, how: str | None = None) -> None:
         """Refuse ``-p no:NAME`` for a built-in plugin (it cannot be switched off) or a name no plugin has.
 
         Why: a typo in ``-p no:NAME`` used to switch nothing off and say nothing, and ``-p no:steb_core.builtin``
         was listed as switched off while the built-ins kept running.
         """
         key = name.lower()
+        how = how or f"{source} no:{name}"
         if key in {m.lower() for m in BUILTIN_MODULES}:
-            raise PluginError(f"plugin '{name}' ({source} no:{name}) is built into steb and cannot be switched off")
+            raise PluginError(f"plugin '{name}' ({how}) is built into steb and cannot be switched off")
         if not self.entry_points_scanned:
             return  # nothing to compare with (a manager built without entry points)
         known = self.installed_names | {p.name.lower() for p in self.loaded}
         if key not in known:
-            raise PluginError(f"no plugin named '{name}' to switch off ({source} no:{name}); installed plugins (entry point / "
+            raise PluginError(f"no plugin named '{name}' to switch off ({how}); installed plugins (entry point / "
                               f"distribution names): {', '.join(sorted(self.installed_names)) or 'none'}")
+
+    def _refuse_named_failure(self, provider: str, hook_name: str, failure: PluginFailure, exc: BaseException) -> None:
+        """Raise :class:`PluginError` when the plugin whose hook failed is one the user named (issue 41).
+
+        Why: an installed plugin's failure is isolated (a warning; its components are missing), but one the user
+        asked for with ``--plugin`` or ``$STEB_PLUGINS`` is the point of the command: its datasets or encoders
+        silently missing made `steb run` exit 0 having computed none of them, as for a plugin that fails to import.
+        """
+        info = next((p for p in self.loaded if p.name == provider), None)
+        if info is not None and info.local:
+            raise PluginError(f"plugin '{provider}' ({info.source}) failed in {hook_name}: {failure.error}") from exc
 
     def provider_version(self, provider: str) -> tuple[str | None, bool]:
         """(version, local) of a loaded plugin: its distribution version, or for a local plugin the hash of its
@@ -327,6 +344,7 @@ class StebPlugins:
                 except (Exception, SystemExit) as exc:
                     failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
                     self._fail(failure)
+                    self._refuse_named_failure(provider, hook_name, failure, exc)
                     registry.notes.append(f"plugin '{provider}' failed in {hook_name} ({failure.error}); its {kind}s are missing.")
                     continue
                 for spec in staged:
@@ -522,11 +540,14 @@ def new_manager(
     pm.add_hookspecs(hookspecs)
     plugins = StebPlugins(pm)
     local = list(local_plugins)
-    off = [*disabled, *(os.environ.get(DISABLE_ENV_VAR, "").split(",") if env else ()), *(p[3:] for p in local if p.strip().startswith("no:"))]
+    from_env = [n.strip() for n in os.environ.get(DISABLE_ENV_VAR, "").split(",") if n.strip()] if env else []
+    off = [*disabled, *from_env, *(p[3:] for p in local if p.strip().startswith("no:"))]
     plugins.disable(off)
     plugins.load_builtins()
     if entry_points:
         plugins.load_entry_points(None if installed is None else list(installed))
+    for name in from_env:  # a typo there is an error, as for -p no:NAME (issue 41: it was ignored)
+        plugins._check_can_disable(name, f"${DISABLE_ENV_VAR}", f"${DISABLE_ENV_VAR} lists '{name}'")
     if env:
         plugins.load_env()
     plugins.load_local(local)

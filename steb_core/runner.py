@@ -507,8 +507,8 @@ class _Run:
             for task_name in task_names:
                 if only_tasks and task_name not in only_tasks:
                     continue
-                if task_name not in task_registry:
-                    self.summary.skipped.append((spec.name, task_name, "task type not registered"))
+                if task_name not in task_registry:  # asked for and not computable: a failure, not a skip (issue 41)
+                    self.summary.failures.append(Failure(spec.name, task_name, unregistered_reason(task_registry, task_name)))
                     continue
                 task = task_registry.get(task_name)
                 if task.needs_vectors and not self.vectors_ok:
@@ -954,6 +954,24 @@ def describe_failure(exc: BaseException) -> str:
     return f"{text} (raised{where})" if where else text
 
 
+def unregistered_reason(registry: Any, name: str) -> str:
+    """Why task type ``name`` is not in ``registry``: two plugins register it, or a plugin's hook failed."""
+    if name in registry.conflicts:
+        return (f"task type '{name}' is registered by {' and '.join(repr(p) for p in registry.conflicts[name])}, so the name "
+                "is refused; switch one plugin off (-p no:NAME)")
+    why = " ".join(registry.notes) or "no loaded plugin provides it"
+    return f"task type '{name}' is not registered: {why}"
+
+
+def refused_suite_members(plugins: StebPlugins, suite: str) -> list[tuple[str, str]]:
+    """(dataset name, why) for each dataset of ``suite`` whose name two plugins register (both refused)."""
+    registry = plugins.datasets()
+    return [(name, f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(repr(p) for p in providers)}, so "
+                   "the name is refused; switch one plugin off (-p no:NAME)")
+            for name, providers in registry.conflicts.items()
+            if any(suite in spec.suites for spec in registry.refused.get(name, ()))]
+
+
 def _plugin_of(pending: _Pending) -> str:
     return f"plugin '{pending.provider[0]}'" if pending.provider[0] else "a dataset object given to evaluate()"
 
@@ -1096,6 +1114,8 @@ def evaluate(
         ref = dataclasses.replace(ref, name=name)
     summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence), notes=notes,
                          data_dir=str(data_dir) if data_dir else None)
+    if suite:  # a member refused because two plugins register its name is not silently left out
+        summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
     if identity.fingerprint is None:
         summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
                              "nothing is reused for it (vectors and results are computed fresh)")
@@ -1112,6 +1132,7 @@ def evaluate(
         sweep_stale_temp_files(Path(cache_dir or default_cache_dir()) / cache_key(run.fingerprint, proto.key()))
     if not plan:
         summary.seconds = time.perf_counter() - started
+        _handle_failures(summary, errors)
         return summary
     scratch: list[Path] = []
 
