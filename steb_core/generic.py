@@ -666,8 +666,8 @@ class GenericLoader:
         limit = opts.get("limit", self.limit)
         breaks = str(opts.get("line_breaks", self.line_breaks))
         if breaks not in LINE_BREAKS:
-            raise DataValidationError(f"is {breaks!r}", field="line_breaks", expected=f"one of {', '.join(LINE_BREAKS)}",
-                                      record="dataset option")
+            raise DataValidationError(f"is {breaks!r}", record="dataset option", field="line_breaks",
+                                      expected=f"one of {', '.join(LINE_BREAKS)}")
         stats: Counter = Counter()
         if isinstance(path, Mapping):
             files = {side: self.resolve(ctx, p) for side, p in path.items()}

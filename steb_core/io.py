@@ -338,10 +338,10 @@ def _refuse_line_break(fields: Sequence[str], line_breaks: str, names: Sequence[
             what = ("holds a line break before its end, but in this file a value may only end with one"
                     if line_breaks == "trailing" else "holds a line break, but this file has one record per line")
             raise DataValidationError(
-                f"{what}: the quoted value opened at line {start} runs to line "
-                f"{end}, so any rows on the lines in between were read into it", path=path, record=f"{row} (line {start})",
-                field=name, expected="each row on its own line: check the quoting of this value (a table whose values may "
-                                     "span lines declares it, e.g. the generic loader's line_breaks='any')",
+                f"{what}: the quoted value opened at line {start} runs to line {end}, so any rows on the lines in "
+                "between were read into it", path=path, record=f"{row} (line {start})", field=name,
+                expected="each row on its own line: check the quoting of this value (a table whose values may span "
+                         "lines declares it, e.g. the generic loader's line_breaks='any')",
             )
 
 

@@ -188,7 +188,7 @@ class StebPlugins:
             return
         taken = self.pm.get_plugin(name)
         if taken is not None:
-            if source in NAMED_SOURCES:  # e.g. `--plugin pan` finding a local pan.py while the installed 'pan' is loaded
+            if source in NAMED_SOURCES:  # `--plugin pan` finding a local pan.py while the installed 'pan' is loaded
                 self._refuse_name_clash(name, source, location)
             return
         self.pm.register(module, name=name)
@@ -253,9 +253,9 @@ class StebPlugins:
         """
         other = next((p for p in self.loaded if p.name == name), None)
         what = f"the {other.source} plugin '{name}' ({other.location})" if other is not None else f"the plugin '{name}'"
-        message = (f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so one "
-                   f"would silently replace the other; rename the local module, give it as a path (--plugin ./{name}.py), "
-                   f"or switch the installed one off (-p no:{name})")
+        message = (f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so "
+                   f"one would silently replace the other; rename the local module, give it as a path "
+                   f"(--plugin ./{name}.py), or switch the installed one off (-p no:{name})")
         self._fail(PluginFailure(name, source, "name clash", message))
         raise PluginError(message)
 
@@ -514,8 +514,8 @@ def _import_by_name(spec: str) -> ModuleType:
             _execute(found)
         elif found is not None and importlib.util.find_spec(top) is None:
             # a folder without __init__.py: it would import as an empty namespace package and register nothing
-            raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a module with "
-                              "hooks; give its .py file or make it a package")
+            raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a "
+                              "module with hooks; give its .py file or make it a package")
     return importlib.import_module(spec)
 
 

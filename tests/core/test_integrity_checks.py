@@ -90,7 +90,8 @@ def test_shard_with_rows_swapped_and_digest_dropped_is_not_trusted(tmp_path, toy
                      cache_dir=tmp_path / "cache", progress=False)
     assert again.texts_encoded > 0
     assert any("has no digest" in note and "set aside and recomputed" in note for note in again.notes), again.notes
-    assert {(r.dataset, r.task): r.main_score for r in again.results} == {(r.dataset, r.task): r.main_score for r in first.results}
+    scores = {(r.dataset, r.task): r.main_score for r in first.results}
+    assert {(r.dataset, r.task): r.main_score for r in again.results} == scores
 
 
 def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):

@@ -167,7 +167,8 @@ def test_local_encoder_with_own_fingerprint_notices_edited_code_and_word_file(to
     fingerprints = {r.encoder_fingerprint for r in (first.results[0], edited_words.results[0], edited_code.results[0])}
     assert len(fingerprints) == 3
     evidence = edited_code.results[0].encoder_identity
-    assert evidence["fingerprint"] == "word-counter-v1" and evidence["probe_hash"] and evidence["provider_version"].startswith("src-")
+    assert evidence["fingerprint"] == "word-counter-v1" and evidence["probe_hash"]
+    assert evidence["provider_version"].startswith("src-")
 
 
 # ---- issue 41, item 4: objects whose outputs are small in magnitude --------------------------------------------
@@ -194,7 +195,8 @@ def test_small_outputs_of_another_behaviour_are_another_identity(toy_plugin, tmp
     assert len(ids) == 2  # rounding to 4 decimals made both all zeros
     assert identify(TinyProjector(1, 1e-6)).fingerprint != identify(TinyProjector(1, 1e-9)).fingerprint  # scale alone
     assert identify(TinyProjector(1)).fingerprint == identify(TinyProjector(1)).fingerprint
-    kwargs = dict(suite="toy", plugins=[str(toy_plugin)], output=tmp_path / "out", cache_dir=tmp_path / "cache", progress=False)
+    kwargs = dict(suite="toy", plugins=[str(toy_plugin)], output=tmp_path / "out", cache_dir=tmp_path / "cache",
+                  progress=False)
     first = evaluate(TinyProjector(1), **kwargs)
     second = evaluate(TinyProjector(2), **kwargs)
     assert len(first.results) == 6 and not second.reused and len(second.results) == 6

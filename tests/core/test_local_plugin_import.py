@@ -47,7 +47,8 @@ SCRIPT = textwrap.dedent('''
 def test_module_plugin_from_the_working_directory_does_not_put_it_on_sys_path(tmp_path):
     (tmp_path / "mylab_enc.py").write_text(PLUGIN)
     (tmp_path / "threadpoolctl.py").write_text("raise SystemExit('the working directory was imported from')\n")
-    done = subprocess.run([sys.executable, "-P", "-c", SCRIPT], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-P", "-c", SCRIPT], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert "cwd-const" in out["encoders"]  # the plugin was found in the working directory ...

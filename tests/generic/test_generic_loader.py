@@ -240,7 +240,8 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
     raw = 'text,label\nhello,x\n"two\nlines",y\n'.encode() + b"caf\xe9 time,y\n"
     (tmp_path / "c.csv").write_bytes(raw)
     with pytest.raises(DataValidationError) as info:
-        generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts", line_breaks="any")(LoadContext("t", tmp_path, 0, {}))
+        loader = generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts", line_breaks="any")
+        loader(LoadContext("t", tmp_path, 0, {}))
     assert info.value.record == f"row 3 (line 5, byte {raw.index(bytes([0xE9]))})"
 
 
@@ -250,7 +251,8 @@ def test_json_boolean_and_string_labels_are_one_class(tmp_path):
     from steb_core.specs import LoadContext
 
     rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},
-            {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0}, {"text": "g", "label": "1"}]
+            {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0},
+            {"text": "g", "label": "1"}]
     (tmp_path / "b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     bundle = generic_loader("b.jsonl", shape="labelled_texts")(LoadContext("b", tmp_path, 0, {}))
     assert [r.label for r in bundle.labelled_texts] == ["true", "true", "false", "false", "1", "1", "1"]

@@ -84,9 +84,11 @@ def test_hub_csv_checks_its_quoting_and_line_breaks(tmp_path):
     (folder / "train.csv").write_text(swallowing_table())
     with pytest.raises(DataValidationError) as info:
         load_hub_split(folder, "owner/name", line_breaks="none")
-    assert (info.value.path, info.value.record, info.value.field) == (str(folder / "train.csv"), "row 5 (line 6)", "text")
+    err = info.value
+    assert (err.path, err.record, err.field) == (str(folder / "train.csv"), "row 5 (line 6)", "text")
     (folder / "train.csv").write_text('text,label\n"two\nlines",a\nok,b\n')
-    assert [r["text"] for r in load_hub_split(folder, "owner/name")] == ["two\nlines", "ok"]  # "any": as pyarrow reads it
+    # line_breaks="any" (the default): read as pyarrow reads it
+    assert [r["text"] for r in load_hub_split(folder, "owner/name")] == ["two\nlines", "ok"]
 
 
 def test_generic_glob_and_file_linking_outside_the_dataset_folder_are_refused(tmp_path):

@@ -53,7 +53,8 @@ def _rows_from_hub(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], d
     if not hub_like:
         return None
     # one sentence per row: a value spanning lines is a quote that swallowed the rows after it (issue 41)
-    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset, line_breaks="none")
+    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset,
+                          line_breaks="none")
     out = []
     for i, row in enumerate(rows, start=1):
         missing = [c for c in COLUMNS if c not in row]

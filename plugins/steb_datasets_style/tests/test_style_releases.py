@@ -175,7 +175,8 @@ def test_malformed_steb_release(tmp_path, row, needles):
 def _raw_release(folder: Path, *lines: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "part.jsonl"
-    ok = [json.dumps({"text": "query a", "label": "a", "is_query": True}), json.dumps({"text": "target a", "label": "a", "is_query": False})]
+    ok = [json.dumps({"text": "query a", "label": "a", "is_query": True}),
+          json.dumps({"text": "target a", "label": "a", "is_query": False})]
     path.write_text("\n".join(ok + list(lines)) + "\n", encoding="utf-8")
     return path
 
@@ -218,7 +219,8 @@ def test_steb_release_nested_too_deeply_names_file_and_line(tmp_path, line):
 
 def test_steb_release_file_linking_outside_the_release_is_refused(tmp_path):
     outside = tmp_path / "elsewhere" / "secret.jsonl"
-    jl(outside, {"text": "not part of the release", "label": "z", "is_query": True}, {"text": "x", "label": "z", "is_query": False})
+    jl(outside, {"text": "not part of the release", "label": "z", "is_query": True},
+       {"text": "x", "label": "z", "is_query": False})
     folder = tmp_path / "root" / "amazon"
     _raw_release(folder)
     (folder / "more.jsonl").symlink_to(outside)

@@ -34,8 +34,8 @@ def table(
     def read(ctx: LoadContext, obtain: str):
         root = release_root(ctx, family, obtain, layout, hub_id)
         chosen = first_match(root, path)
-        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True, obtain=obtain,
-                               line_breaks=line_breaks, **loader_options)
+        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True,
+                               obtain=obtain, line_breaks=line_breaks, **loader_options)
         bundle = loader(with_dir(ctx, root))
         info = {k: v for k, v in bundle.info.items() if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")}
         return bundle.labelled_texts, {"root": str(root), **info}
