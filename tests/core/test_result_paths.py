@@ -98,7 +98,7 @@ def test_results_of_an_older_steb_under_a_changed_path_are_moved_and_reused(tmp_
     new = result_path(tmp_path / "out", "counting", "a/b", "size")
     old = tmp_path / "out" / "counting" / readable_slug("a/b") / "size.json"
     assert new.is_file() and new != old
-    assert result_path(tmp_path / "out", "counting", "plain", "size").parent.name == "plain"  # a safe name keeps its path
+    assert result_path(tmp_path / "out", "counting", "plain", "size").parent.name == "plain"  # safe: path kept
     old.parent.mkdir()
     shutil.move(str(new), old)  # what steb before this change wrote
     again = _run(tmp_path, plugin)
