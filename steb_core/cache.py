@@ -33,7 +33,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .errors import DataValidationError
-from .io import atomic_write_bytes, atomic_write_text, parse_json
+from .io import atomic_write_bytes, atomic_write_text, check_zip_members, parse_json
 
 __all__ = [
     "text_hash",
@@ -286,6 +286,7 @@ class EmbeddingCache:
             if path.name in self._seen_files:
                 continue
             try:
+                check_zip_members(path)  # a member declaring more than the decompression cap: set aside, never inflated
                 with np.load(path, allow_pickle=False) as data:
                     keys = data["keys"]
                     if keys.ndim != 1:
@@ -312,6 +313,10 @@ class EmbeddingCache:
     def _read_shard(self, shard: _Shard) -> Any:
         """A validated shard's vectors (dense array or CSR matrix); ShardError when invalid."""
         where = shard.path.name
+        try:
+            check_zip_members(shard.path)
+        except (DataValidationError, OSError, zipfile.BadZipFile) as exc:
+            raise ShardError(f"{where}: {exc}") from None
         with np.load(shard.path, allow_pickle=False) as data:
             names = set(data.files)
             keys = data["keys"]

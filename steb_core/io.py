@@ -7,7 +7,6 @@ expected) and handle the encodings real releases use (UTF-8 with or without BOM,
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import random
@@ -16,9 +15,18 @@ import tempfile
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from .containment import check_inside, release_file, release_path, release_scope
+from .decompress import (
+    DECOMPRESSED_ENV_VAR,
+    MAX_DECOMPRESSED_BYTES,
+    CappedReader,
+    check_zip_members,
+    decompression_limit,
+    open_gzip,
+    read_zip_member,
+)
 from .errors import DataValidationError
 
 __all__ = [
@@ -50,6 +58,8 @@ __all__ = [
     "CappedReader",
     "decompression_limit",
     "MAX_DECOMPRESSED_BYTES",
+    "DECOMPRESSED_ENV_VAR",
+    "check_zip_members",
 ]
 
 T = TypeVar("T")
@@ -458,79 +468,6 @@ def sample_per_class(
         keep.extend(idx if len(idx) <= per_class else rng.sample(idx, per_class))
     keep.sort()
     return [items[i] for i in keep]
-
-
-#: default cap on the bytes one compressed file or archive member may expand to (1 GiB); a zip bomb of 1.5 MB
-#: once took 3.1 GB and a 3.4 MB ``.csv.gz`` 13.5 GB and 207 s. Raise it with $STEB_MAX_DECOMPRESSED_BYTES.
-MAX_DECOMPRESSED_BYTES = 1 << 30
-DECOMPRESSED_ENV_VAR = "STEB_MAX_DECOMPRESSED_BYTES"
-
-
-def decompression_limit() -> int:
-    """The cap on decompressed bytes: ``$STEB_MAX_DECOMPRESSED_BYTES`` (bytes, or with K/M/G) or the default."""
-    raw = os.environ.get(DECOMPRESSED_ENV_VAR, "").strip().upper().removesuffix("B")
-    if not raw:
-        return MAX_DECOMPRESSED_BYTES
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
-    try:
-        value = int(float(raw[:-1] if scale > 1 else raw) * scale)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise DataValidationError(f"${DECOMPRESSED_ENV_VAR} is {os.environ[DECOMPRESSED_ENV_VAR]!r}", expected="a positive size such as 4G")
-    return value
-
-
-class CappedReader(io.RawIOBase):
-    """A binary stream that fails (naming the file) once more than ``limit`` bytes were read from ``inner``.
-
-    Why: a decompressing reader turns a few MB on disk into any amount of memory and time; counting what
-    comes out bounds both, wherever the caller reads it (csv rows, a whole-file read, a UTF-8 check).
-    """
-
-    def __init__(self, inner: BinaryIO, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
-        self.inner, self.path, self.what = inner, path, what
-        self.limit = decompression_limit() if limit is None else limit
-        self.count = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        data = self.inner.read(min(len(view), self.limit + 1 - self.count))
-        self.count += len(data)
-        if self.count > self.limit:
-            raise DataValidationError(
-                f"{self.what} more than {self.limit} bytes", path=self.path,
-                expected=f"at most {self.limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
-        view[:len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        try:
-            self.inner.close()
-        finally:
-            super().close()
-
-
-def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
-    """A ``.gz`` file opened for reading, its decompressed size capped (see :class:`CappedReader`)."""
-    import gzip  # noqa: PLC0415
-
-    return io.BufferedReader(CappedReader(gzip.open(release_file(path), "rb"), path=path, limit=limit))  # type: ignore[arg-type]
-
-
-def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int | None = None) -> bytes:
-    """One member of an open ``zipfile.ZipFile``, refusing one that (declares it) expands past the cap."""
-    cap = decompression_limit() if limit is None else limit
-    declared = archive.getinfo(member).file_size
-    what = f"member {member} decompresses to"
-    if declared > cap:
-        raise DataValidationError(f"{what} {declared} bytes", path=path, field=member,
-                                  expected=f"at most {cap} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
-    with archive.open(member) as handle:
-        return CappedReader(handle, path=path, limit=cap, what=what).read()
 
 
 K = TypeVar("K", bound=Hashable)
