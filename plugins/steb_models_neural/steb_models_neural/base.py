@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from steb_core.longtext import plan_chunks
+from steb_core.pickled_weights import refusing_unsafe_weights
 from steb_core.longtext import pool_chunks as mean_by_owner
 
 from .errors import EncoderOptionError
@@ -98,7 +99,8 @@ class TokenizerEncoder:
         if self.__dict__.get("_model") is None:
             self._device = resolve_device(self._device_option)
             try:
-                self._load(resolve_dtype(self.dtype_name))
+                with refusing_unsafe_weights(self.resolved.path, f"encoder '{self.name}'"):  # names the file, never weights_only=False
+                    self._load(resolve_dtype(self.dtype_name))
             except BaseException:  # a failed load must not leave a half-loaded encoder behind
                 self.__dict__["_model"] = self.__dict__["_tokenizer"] = None
                 raise
