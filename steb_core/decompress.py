@@ -50,8 +50,9 @@ def decompression_limit() -> int:
 
 
 def _too_large(what: str, size: str, limit: int, path: str | Path, field: str | None = None) -> DataValidationError:
-    return DataValidationError(f"{what} {size} bytes", path=path, field=field,
-                               expected=f"at most {limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
+    return DataValidationError(
+        f"{what} {size} bytes", path=path, field=field,
+        expected=f"at most {limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
 
 
 class CappedReader(io.RawIOBase):
@@ -103,7 +104,8 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
                 if total > cap:
                     raise _too_large("decompresses to", f"more than {cap}", cap, path)
     except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError; a truncated file raises EOFError
-        raise DataValidationError(f"is not a readable gzip file ({exc})", path=path, expected="a gzip-compressed file") from None
+        raise DataValidationError(f"is not a readable gzip file ({exc})", path=path,
+                                  expected="a gzip-compressed file") from None
     return io.BufferedReader(CappedReader(gzip.open(checked, "rb"), path=path, limit=cap))  # type: ignore[arg-type]
 
 
@@ -127,4 +129,5 @@ def check_zip_members(path: str | Path, *, limit: int | None = None) -> None:
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
             if info.file_size > cap:
-                raise _too_large(f"member {info.filename} decompresses to", str(info.file_size), cap, path, field=info.filename)
+                raise _too_large(f"member {info.filename} decompresses to", str(info.file_size), cap, path,
+                                 field=info.filename)

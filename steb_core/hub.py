@@ -96,8 +96,8 @@ def _check_saved_dataset(root: Path, release: Path) -> None:
             for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
                 name = item.get("filename") if isinstance(item, dict) else None
                 if not isinstance(name, str):
-                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]", field="filename",
-                                              expected="the name of a data file in this folder")
+                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]",
+                                              field="filename", expected="the name of a data file in this folder")
                 release_path(folder, name, path=state_path, record=f"_data_files[{i}]", field="filename")
 
 

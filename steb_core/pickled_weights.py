@@ -38,10 +38,12 @@ def unsafe_pickle_reason(exc: BaseException) -> str | None:
         return f"the global {found.group(1)}"
     found = _OPERAND.search(text)
     if found:
-        return (f"pickle opcode {found.group(1)}, which torch's weights-only reader does not accept (torch.save's defaults "
-                "never write it)")
+        return (f"pickle opcode {found.group(1)}, which torch's weights-only reader does not accept "
+                "(torch.save's defaults never write it)")
     tail = [line.strip() for line in text.split("WeightsUnpickler error:")[-1].splitlines() if line.strip()]
-    return tail[0] if tail and "Weights only load failed" not in tail[0] else "an object that is not a tensor or a plain container"
+    if tail and "Weights only load failed" not in tail[0]:
+        return tail[0]
+    return "an object that is not a tensor or a plain container"
 
 
 def find_refused_file(folder: str | Path) -> Path | None:
@@ -53,13 +55,14 @@ def find_refused_file(folder: str | Path) -> Path | None:
     import torch  # noqa: PLC0415 - only when a load already failed
 
     base = Path(folder)
-    candidates = sorted({p for pattern in _PICKLED for p in [*base.glob(pattern), *base.glob(f"*/{pattern}")] if p.is_file()})
+    found = [p for pattern in _PICKLED for p in [*base.glob(pattern), *base.glob(f"*/{pattern}")]]
+    candidates = sorted({p for p in found if p.is_file()})
     for path in candidates:
         try:
             torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
         except pickle.UnpicklingError:
             return path
-        except Exception:  # noqa: BLE001 - not a torch zip file (mmap needs one), truncated, ...: not the refusal sought
+        except Exception:  # noqa: BLE001 - not a torch zip file (mmap needs one), truncated, ...: try without mmap
             try:
                 torch.load(str(path), map_location="cpu", weights_only=True)
             except pickle.UnpicklingError:

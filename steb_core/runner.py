@@ -306,7 +306,8 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None, suit
         if spec.name in seen:  # named and in the suite: run the union of the tasks
             i = seen[spec.name]
             other = unique[i][0]
-            if other is not spec and (other.version != spec.version or other.loader != spec.loader and not spec.version.startswith("mem-")):
+            same_loader = other.loader == spec.loader or spec.version.startswith("mem-")
+            if other is not spec and (other.version != spec.version or not same_loader):
                 raise StebError(f"two different datasets are named '{spec.name}' in one run (versions {other.version} and "
                                 f"{spec.version}); their results would share one folder: give them different names")
             unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))
@@ -508,7 +509,8 @@ class _Run:
                 if only_tasks and task_name not in only_tasks:
                     continue
                 if task_name not in task_registry:  # asked for and not computable: a failure, not a skip (issue 41)
-                    self.summary.failures.append(Failure(spec.name, task_name, unregistered_reason(task_registry, task_name)))
+                    why = unregistered_reason(task_registry, task_name)
+                    self.summary.failures.append(Failure(spec.name, task_name, why))
                     continue
                 task = task_registry.get(task_name)
                 if task.needs_vectors and not self.vectors_ok:
@@ -849,9 +851,10 @@ class _Run:
                 try:
                     step = stream.next()
                 except WorkerDied as exc:  # the loader's process died (os._exit, SIGKILL): this dataset fails
+                    why = worker_death_message(pending, exc)
                     if self.fail_fast:
-                        raise StebError(f"dataset '{pending.spec.name}': {worker_death_message(pending, exc)}") from None
-                    self.summary.failures.append(Failure(pending.spec.name, None, worker_death_message(pending, exc)))
+                        raise StebError(f"dataset '{pending.spec.name}': {why}") from None
+                    self.summary.failures.append(Failure(pending.spec.name, None, why))
                     bar.advance(task_bar, planned)
                     with _display_paused(bar):  # a fork copies no thread: the display's must not hold a lock then
                         stream.start()
@@ -957,8 +960,8 @@ def describe_failure(exc: BaseException) -> str:
 def unregistered_reason(registry: Any, name: str) -> str:
     """Why task type ``name`` is not in ``registry``: two plugins register it, or a plugin's hook failed."""
     if name in registry.conflicts:
-        return (f"task type '{name}' is registered by {' and '.join(repr(p) for p in registry.conflicts[name])}, so the name "
-                "is refused; switch one plugin off (-p no:NAME)")
+        both = " and ".join(repr(p) for p in registry.conflicts[name])
+        return f"task type '{name}' is registered by {both}, so the name is refused; switch one plugin off (-p no:NAME)"
     why = " ".join(registry.notes) or "no loaded plugin provides it"
     return f"task type '{name}' is not registered: {why}"
 
@@ -966,8 +969,8 @@ def unregistered_reason(registry: Any, name: str) -> str:
 def refused_suite_members(plugins: StebPlugins, suite: str) -> list[tuple[str, str]]:
     """(dataset name, why) for each dataset of ``suite`` whose name two plugins register (both refused)."""
     registry = plugins.datasets()
-    return [(name, f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(repr(p) for p in providers)}, so "
-                   "the name is refused; switch one plugin off (-p no:NAME)")
+    return [(name, f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(map(repr, providers))}, "
+                   "so the name is refused; switch one plugin off (-p no:NAME)")
             for name, providers in registry.conflicts.items()
             if any(suite in spec.suites for spec in registry.refused.get(name, ()))]
 

@@ -111,7 +111,8 @@ def _window_reach(model: Any) -> int:
 
 
 def _char_batches(items: Iterable[tuple[str, int]], size: int, chars: int) -> Iterator[list[tuple[str, int]]]:
-    """Consecutive groups of ``(text, row)`` items: at most ``size`` items and (unless one is longer) ``chars`` characters."""
+    """Consecutive groups of ``(text, row)`` items: at most ``size`` items and (unless one is longer) ``chars``
+    characters."""
     batch: list[tuple[str, int]] = []
     total = 0
     for item in items:
@@ -255,7 +256,8 @@ class SpacyPipeline:
         base = nlp.make_doc(text)
         n = len(base)
         starts = [t.idx for t in base]
-        boundary = [i == 0 or bool(base[i - 1].whitespace_) or base[i - 1].is_space or base[i].is_space for i in range(n)] + [True]
+        boundary = [i == 0 or bool(base[i - 1].whitespace_) or base[i - 1].is_space or base[i].is_space
+                    for i in range(n)] + [True]
         pieces = []
         a = 0
         while a < n:

@@ -463,7 +463,7 @@ class TfidfVectoriser:
             try:
                 with open_gzip(file) as handle:  # refused past the decompression cap (a gzip bomb), before it is read
                     data = parse_json(handle.read().decode("utf-8"), path=file)
-            except DataValidationError as err:  # over the decompression cap, bad JSON, a key given twice: names the file
+            except DataValidationError as err:  # over the decompression cap, bad JSON, a key given twice: names it
                 raise err from None
             except (OSError, EOFError, ValueError) as err:  # e.g. not UTF-8
                 raise DataValidationError(f"is not a gzip-compressed JSON TF-IDF block ({err})", path=file) from None

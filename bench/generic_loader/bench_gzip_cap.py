@@ -35,7 +35,8 @@ HERE = Path(__file__).resolve()
 def build(work: Path) -> None:
     csv_gz = work / "big.csv.gz"
     if not csv_gz.exists():
-        block = "".join(f"a fairly ordinary sentence that repeats itself many times over and over,lab{i % 7}\n" for i in range(10000))
+        row = "a fairly ordinary sentence that repeats itself many times over and over,lab{}\n"
+        block = "".join(row.format(i % 7) for i in range(10000))
         with gzip.open(csv_gz, "wt", encoding="utf-8", compresslevel=9) as fh:
             fh.write("text,label\n")
             for _ in range(int(1.2 * 2**30) // len(block) + 1):
@@ -58,13 +59,17 @@ def child(what: str, mode: str, work: Path) -> dict:
         import steb_core.generic as generic
         from steb_core.decompress import CappedReader
 
-        generic.open_gzip = lambda path, *, limit=None: io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))
+        def capped_stream_only(path, *, limit=None):
+            return io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))
+
+        generic.open_gzip = capped_stream_only
     t0 = time.perf_counter()
     try:
         if what == "csv.gz":
             from steb_core.generic import generic_loader
 
-            generic_loader("big.csv.gz", shape="labelled_texts", columns={"text": "text", "label": "label"})(LoadContext("big", work))
+            load = generic_loader("big.csv.gz", shape="labelled_texts", columns={"text": "text", "label": "label"})
+            load(LoadContext("big", work))
         elif mode == "before":
             from steb_core import parse_json
 
@@ -102,7 +107,8 @@ def main() -> None:
             out = subprocess.run([sys.executable, str(HERE), "--work", str(work), "--child", what, mode],
                                  capture_output=True, text=True, env=env)
             lines = out.stdout.strip().splitlines()
-            row = json.loads(lines[-1]) if lines else {"file": what, "mode": mode, "outcome": f"process ended {out.returncode}"}
+            ended = {"file": what, "mode": mode, "outcome": f"process ended {out.returncode}"}
+            row = json.loads(lines[-1]) if lines else ended
             row["load_avg"] = round(os.getloadavg()[0], 1)
             print(json.dumps(row), flush=True)
 

@@ -23,7 +23,8 @@ def data_check(
     fmt: str = common.FormatOpt,
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
-    """For every selected dataset: is its data here, how many records/classes it loads vs the catalogue, and how to obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's data is there but fails to load."""
+    """For every selected dataset: is its data here, how many records/classes it loads vs the catalogue, and how to
+    obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's data is there but fails to load."""
     from ..catalogue import check_dataset
     from ..runner import resolve_selection
 
@@ -81,8 +82,9 @@ def _exit_on_errors(checks: list[Any]) -> None:
     from the catalogue are findings the table reports, not errors."""
     failed = [c.dataset for c in checks if c.status == "error"]
     if failed:
-        common.err_console.print(f"[red]error:[/] {len(failed)} dataset{'s' if len(failed) != 1 else ''} failed to load: "
-                                 f"{', '.join(failed)}", highlight=False)
+        plural = "s" if len(failed) != 1 else ""
+        common.err_console.print(f"[red]error:[/] {len(failed)} dataset{plural} failed to load: {', '.join(failed)}",
+                                 highlight=False)
         raise typer.Exit(1)
 
 

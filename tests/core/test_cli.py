@@ -89,7 +89,8 @@ def test_plugins_command_shows_sources_and_failures(monkeypatch):
             return failing
 
     real = importlib.metadata.entry_points
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [*real(group=group), FailingHookEntryPoint()])
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [*real(group=group), FailingHookEntryPoint()])
     plugins_module.reset_manager()
     try:
         out = invoke("plugins").output

@@ -90,7 +90,8 @@ def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy
     ''')
     half = tmp_path / "half_plugin.py"
     half.write_text(source)
-    with pytest.raises(PluginError, match=r"half_plugin.py' \(--plugin\) failed in register_encoders: RuntimeError: hook exploded"):
+    refused = r"half_plugin.py' \(--plugin\) failed in register_encoders: RuntimeError: hook exploded"
+    with pytest.raises(PluginError, match=refused):
         new_manager([str(half), str(toy_plugin)], entry_points=False, env=False).encoders()
     module = type(sys)("half_plugin_installed")
     exec(compile(source, str(half), "exec"), module.__dict__)
@@ -101,7 +102,8 @@ def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy
         def load(self):
             return module
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [HalfEntryPoint()] if group == "steb" else [])
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [HalfEntryPoint()] if group == "steb" else [])
     manager = new_manager([str(toy_plugin)], env=False)
     assert "toy0" in manager.datasets()  # the good plugin still works
     encoders = manager.encoders()
@@ -169,7 +171,7 @@ def test_registry_rejects_wrong_spec_type(tmp_path):
             register({"name": "not-a-spec"})
     '''))
     manager = new_manager([str(bad)], entry_points=False, env=False)
-    with pytest.raises(PluginError, match="expected EncoderSpec"):  # a named plugin's failing hook is an error (issue 41)
+    with pytest.raises(PluginError, match="expected EncoderSpec"):  # a named plugin's failing hook: an error (issue 41)
         manager.encoders()
     assert any("expected EncoderSpec" in f.error for f in manager.failures)
 

@@ -33,7 +33,8 @@ SUITE_PLUGIN = '''
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText, TaskSpec
 
 def _quick(ctx):
-    return DatasetBundle(labelled_texts=[LabelledText(f"a short text number {{i}} of {{ctx.dataset}}", str(i % 2)) for i in range(12)])
+    texts = [LabelledText(f"a short text number {{i}} of {{ctx.dataset}}", str(i % 2)) for i in range(12)]
+    return DatasetBundle(labelled_texts=texts)
 
 @hookimpl
 def register_datasets(register):
@@ -42,12 +43,14 @@ def register_datasets(register):
 
 @hookimpl
 def register_tasks(register):
-    register(TaskSpec(name="t41", description="x", shape="labelled_texts", run=lambda ctx: {{"x": 1.0}}, main_metric="x"))
+    register(TaskSpec(name="t41", description="x", shape="labelled_texts", run=lambda ctx: {{"x": 1.0}},
+                      main_metric="x"))
 '''
 
 
 def _run(tmp_path: Path, argv: list[str]) -> tuple[int, str]:
-    """A forked `steb` (``$STEB_DISABLE_PLUGINS`` switching off the plugins these tests do not use): exit status, output."""
+    """A forked `steb` (``$STEB_DISABLE_PLUGINS`` switching off the plugins these tests do not use): exit status and
+    output."""
     log = tmp_path / "log.txt"
     code = wait(fork_cli(argv, log), timeout=180)
     return code, " ".join(log_tail(log, 20000).split())
@@ -96,7 +99,8 @@ def test_data_check_with_a_failing_dataset_exits_non_zero(tmp_path, warm_imports
     plugin.write_text("from steb_core import hookimpl, DatasetSpec\n"
                       "def _load(ctx):\n    return {}['author']\n"
                       "@hookimpl\ndef register_datasets(register):\n"
-                      "    register(DatasetSpec(name='broken41', description='x', tasks=('clustering',), loader=_load))\n")
+                      "    register(DatasetSpec(name='broken41', description='x', tasks=('clustering',),\n"
+                      "                         loader=_load))\n")
     code, out = _run(tmp_path, ["data", "check", "-d", "broken41", "-d", "demo_registers", "-p", str(plugin)])
     assert code == 1 and "broken41" in out and "KeyError" in out, out
 

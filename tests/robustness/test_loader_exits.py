@@ -23,7 +23,8 @@ import os, signal, sys
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
 
 def _quick(ctx):
-    return DatasetBundle(labelled_texts=[LabelledText(f"a short text number {i} of {ctx.dataset}", str(i % 2)) for i in range(12)])
+    texts = [LabelledText(f"a short text number {i} of {ctx.dataset}", str(i % 2)) for i in range(12)]
+    return DatasetBundle(labelled_texts=texts)
 
 def _exits(ctx):
     sys.exit(3)
@@ -45,8 +46,8 @@ def _run(tmp_path: Path, datasets: list[str], *extra: str) -> tuple[int, str, Pa
     plugin = tmp_path / "exiting_plugin.py"
     plugin.write_text(PLUGIN)
     out, log = tmp_path / "out", tmp_path / "log.txt"
-    argv = ["run", "-e", "function-words", "--plugin", str(plugin), "--output", str(out), "--cache-dir", str(tmp_path / "cache"),
-            "--no-progress", *extra]
+    argv = ["run", "-e", "function-words", "--plugin", str(plugin), "--output", str(out),
+            "--cache-dir", str(tmp_path / "cache"), "--no-progress", *extra]
     for name in datasets:
         argv += ["-d", name]
     code = wait(fork_cli(argv, log), timeout=180)
@@ -54,7 +55,8 @@ def _run(tmp_path: Path, datasets: list[str], *extra: str) -> tuple[int, str, Pa
 
 
 def _written(out: Path) -> list[str]:
-    return sorted(p.parent.name for p in out.rglob("*.json") if not p.name.startswith(".") and ResultRecord.read(p).verified())
+    written = [p for p in out.rglob("*.json") if not p.name.startswith(".")]
+    return sorted(p.parent.name for p in written if ResultRecord.read(p).verified())
 
 
 def test_loaders_that_exit_or_are_killed_in_the_prefetch_worker_fail_only_their_dataset(tmp_path, warm_imports):

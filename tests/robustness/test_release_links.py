@@ -27,8 +27,11 @@ from steb_datasets_pan.catalogue import pan_datasets
 from steb_datasets_parallel.plugin import parallel_specs
 from steb_datasets_style.catalogue import labelled_corpora
 
+from .links import SECRET, assert_link_refused, pan18_release
+from .links import relink as _relink
+from .links import write_file as _write
+
 SPECS = {s.name: s for s in [*pan_datasets(), *parallel_specs(), *(c.spec() for c in labelled_corpora())]}
-SECRET = "a secret that is not part of the release"
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -37,45 +40,21 @@ def load(name: str, data: Path, **options):
     return SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, data), options=options))
 
 
-def _write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _relink(link: Path, target: Path) -> None:
-    link.unlink()
-    link.symlink_to(target)
-
-
 def _refused(name: str, data: Path, link: Path, **options) -> None:
-    with pytest.raises(DataValidationError, match="outside the release folder") as err:
-        load(name, data, **options)
-    message = str(err.value)
-    assert str(link) in message and str(link.resolve()) in message, message
-    assert SECRET not in message
+    assert_link_refused(lambda: load(name, data, **options), link)
 
 
 # -- PAN18 attribution: the fixed-name info and truth files (the README listed them as a gap) ----------------------
 
 def _pan18(data: Path) -> Path:
-    root = data / "pan18-cross-domain-authorship-attribution-test-dataset2-2018-04-20"
-    _write(root / "collection-info.json", json.dumps([{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}]))
-    problem = root / "problem00001"
-    _write(problem / "problem-info.json", json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": "candidate00001"}]}))
-    _write(problem / "candidate00001" / "known00001.txt", "Known by one.\n")
-    _write(problem / "unknown" / "unknown00001.txt", "Asked about.\n")
-    _write(problem / "ground-truth.json", json.dumps({"ground_truth": [{"unknown-text": "unknown00001.txt", "true-author": "candidate00001"}]}))
-    return root
+    return pan18_release(data)
 
 
 PAN18 = "pan18_cross_domain_authorship_attribution_english"
 
 
-@pytest.mark.parametrize("relative", ["collection-info.json", "problem00001/problem-info.json", "problem00001/ground-truth.json"])
+@pytest.mark.parametrize("relative", ["collection-info.json", "problem00001/problem-info.json",
+                                      "problem00001/ground-truth.json"])
 def test_pan18_info_and_truth_files_linking_outside_are_refused(tmp_path: Path, relative: str) -> None:
     root = _pan18(tmp_path / "data")
     link = root / relative
@@ -86,7 +65,8 @@ def test_pan18_info_and_truth_files_linking_outside_are_refused(tmp_path: Path, 
 
 def test_pan18_truth_file_linking_inside_is_followed(tmp_path: Path) -> None:
     root = _pan18(tmp_path / "data")
-    kept = _write(root / "kept" / "truth.json", (root / "problem00001" / "ground-truth.json").read_text(encoding="utf-8"))
+    truth = (root / "problem00001" / "ground-truth.json").read_text(encoding="utf-8")
+    kept = _write(root / "kept" / "truth.json", truth)
     _relink(root / "problem00001" / "ground-truth.json", kept)
     assert [q.texts_ for q in load(PAN18, tmp_path / "data").retrieval.queries] == [("Asked about.",)]
 
@@ -111,8 +91,9 @@ def test_enron_spam_mail_linking_outside_is_refused(tmp_path: Path) -> None:
 def test_enron_spam_mail_linking_inside_is_followed(tmp_path: Path) -> None:
     folder = _enron_spam(tmp_path / "data")
     (folder / "spam" / "0007.copy.spam.txt").symlink_to(folder / "ham" / "0001.1999-12-10.farmer.ham.txt")
-    texts = sorted(r.text for r in load("enron_spam", tmp_path / "data", balanced="false", min_class_size=0).labelled_texts)
-    assert texts == ["Subject: cheap meds\nbuy now", "Subject: meeting\nsee you at ten", "Subject: meeting\nsee you at ten"]
+    bundle = load("enron_spam", tmp_path / "data", balanced="false", min_class_size=0)
+    ham = "Subject: meeting\nsee you at ten"
+    assert sorted(r.text for r in bundle.labelled_texts) == ["Subject: cheap meds\nbuy now", ham, ham]
 
 
 # -- Twitter AAE/SAE: two line-aligned files, or the EMNLP supplementary zip -----------------------------------------
@@ -148,10 +129,11 @@ def test_twitter_aae_file_linking_inside_is_followed(tmp_path: Path) -> None:
     assert load("twitter_aave_sae", tmp_path / "data").info["pairs"] == 5
 
 
-# -- a Hugging Face save_to_disk folder (SynthSTEL) ---------------------------------------------------------------------
+# -- a Hugging Face save_to_disk folder (SynthSTEL) ----------------------------------------------------------------
 
 def _synthstel_rows(word: str) -> dict[str, list[str]]:
-    return {"positive": [f"FORMAL {word} {i}" for i in range(4)], "negative": [f"informal {word} {i}" for i in range(4)],
+    return {"positive": [f"FORMAL {word} {i}" for i in range(4)],
+            "negative": [f"informal {word} {i}" for i in range(4)],
             "feature": ["Formal / Informal"] * 4, "feature_clean": ["Formal / Informal"] * 4}
 
 
@@ -159,7 +141,8 @@ def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) 
     datasets = pytest.importorskip("datasets")
     release = tmp_path / "data" / "SynthSTEL"
     datasets.DatasetDict({"train": datasets.Dataset.from_dict(_synthstel_rows("mine"))}).save_to_disk(str(release))
-    datasets.DatasetDict({"train": datasets.Dataset.from_dict(_synthstel_rows(SECRET))}).save_to_disk(str(tmp_path / "secret"))
+    outside = datasets.DatasetDict({"train": datasets.Dataset.from_dict(_synthstel_rows(SECRET))})
+    outside.save_to_disk(str(tmp_path / "secret"))
     arrow = sorted((release / "train").glob("*.arrow"))
     assert len(arrow) == 1
     link = arrow[0]
@@ -169,18 +152,21 @@ def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) 
     assert str(link) in str(err.value) and SECRET not in str(err.value)
 
 
-# -- no loader of this repository opens a file around the check ---------------------------------------------------------
+# -- no loader of this repository opens a file around the check ----------------------------------------------------
 
-#: calls that open or map a file by name: the builtin ``open`` and these methods (``Path.read_bytes``, ``zipfile.ZipFile``,
-#: ``sqlite3.connect``, ``pyarrow.parquet.read_table``, ``np.load``, ``ET.parse`` ...). Loaders read through steb_core's
+#: calls that open or map a file by name: the builtin ``open`` and these methods (``Path.read_bytes``,
+#: ``zipfile.ZipFile``, ``sqlite3.connect``, ``pyarrow.parquet.read_table``, ``np.load``, ``ET.parse`` ...). Loaders
+#: read through steb_core's
 #: readers (read_text, read_bytes, open_release, read_table, load_hub_split, ...), which apply the containment check,
 #: or pass the path through ``steb_core.io.release_file`` first (on the same line).
-_RAW_METHODS = {"open", "read_bytes", "read_text", "ZipFile", "TarFile", "connect", "read_parquet", "read_csv", "read_json",
-                "load", "fromfile", "parse", "iterparse", "memory_map", "read_table"}
+_RAW_METHODS = {"open", "read_bytes", "read_text", "ZipFile", "TarFile", "connect", "read_parquet", "read_csv",
+                "read_json", "load", "fromfile", "parse", "iterparse", "memory_map", "read_table"}
 #: modules whose functions of those names parse text already read (``json.load`` is never given a path here)
 _PARSERS = {"json", "codecs", "pickle"}
 #: reads of files that are not part of a release: (file, method) -> why
-_NOT_RELEASE_READS = {("plugins/steb_datasets_style/steb_datasets_style/probing.py", "load"): "FeatureCache: steb's own cache"}
+_NOT_RELEASE_READS = {
+    ("plugins/steb_datasets_style/steb_datasets_style/probing.py", "load"): "FeatureCache: steb's own cache",
+}
 _LOADER_PACKAGES = ["steb_datasets_pan", "plugins/steb_datasets_parallel/steb_datasets_parallel",
                     "plugins/steb_datasets_stel/steb_datasets_stel", "plugins/steb_datasets_style/steb_datasets_style"]
 
@@ -209,5 +195,7 @@ def _raw_opens(path: Path) -> list[str]:
 
 
 def test_dataset_plugins_open_files_only_through_checked_readers() -> None:
-    offenders = [hit for package in _LOADER_PACKAGES for path in sorted((REPO / package).rglob("*.py")) if "tests" not in path.relative_to(REPO / package).parts for hit in _raw_opens(path)]
+    sources = [path for package in _LOADER_PACKAGES for path in sorted((REPO / package).rglob("*.py"))
+               if "tests" not in path.relative_to(REPO / package).parts]
+    offenders = [hit for path in sources for hit in _raw_opens(path)]
     assert not offenders, "files opened around steb_core's containment check:\n" + "\n".join(offenders)

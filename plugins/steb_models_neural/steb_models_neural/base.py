@@ -99,7 +99,8 @@ class TokenizerEncoder:
         if self.__dict__.get("_model") is None:
             self._device = resolve_device(self._device_option)
             try:
-                with refusing_unsafe_weights(self.resolved.path, f"encoder '{self.name}'"):  # names the file, never weights_only=False
+                # torch refusing pickled weights: an error naming the file, never advice to load it unrestricted
+                with refusing_unsafe_weights(self.resolved.path, f"encoder '{self.name}'"):
                     self._load(resolve_dtype(self.dtype_name))
             except BaseException:  # a failed load must not leave a half-loaded encoder behind
                 self.__dict__["_model"] = self.__dict__["_tokenizer"] = None

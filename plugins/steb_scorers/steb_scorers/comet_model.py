@@ -146,7 +146,7 @@ def load_lightning_checkpoint(path: str | Path) -> dict:
         with torch.serialization.safe_globals(list(_CHECKPOINT_STAND_INS)):
             blob = torch.load(str(path), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
-        reason = unsafe_pickle_reason(exc)  # e.g. "the global torch.storage._load_from_bytes", or protocol 4's FRAME opcode
+        reason = unsafe_pickle_reason(exc)  # e.g. "the global torch.storage._load_from_bytes", or an opcode
         raise ValueError(f"COMET: {path} is not a checkpoint steb can read safely: it pickles objects other than tensors, plain "
                          f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
                          f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None

@@ -519,10 +519,12 @@ def test_bleurt_weights_that_would_run_code_are_refused_naming_the_file(tmp_path
     import shlex
 
     folder, sd, _ = build_tiny_bleurt20(tmp_path / "evil" / "BLEURT-20")
-    torch.save({**sd, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")}, folder / "pytorch_model.bin")
+    torch.save({**sd, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")},
+               folder / "pytorch_model.bin")
     with pytest.raises(ValueError) as err:
         BleurtScorer(model=str(folder))
     message = str(err.value)
-    assert str(folder / "pytorch_model.bin") in message and "posix.system" in message and "nothing from it was run" in message
+    assert str(folder / "pytorch_model.bin") in message and "posix.system" in message
+    assert "nothing from it was run" in message
     assert "weights_only" not in message
     assert not (tmp_path / "ran").exists()
