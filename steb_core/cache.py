@@ -13,8 +13,9 @@ reads the shards a request needs, one at a time, and copies their rows into the 
 so a run's peak memory is set by the dataset being scored, not by everything ever cached.
 
 Trust: a shard is validated when written and when read (no pickles, float32, 2-D, finite values, one
-row per key, the cache's dimension). A bad shard is reported in :attr:`EmbeddingCache.problems`, moved
-aside and its texts are encoded again; it is never used.
+row per key, the cache's dimension, and a digest binding its rows to its keys; a shard without one is not
+trusted). A bad shard is reported in :attr:`EmbeddingCache.problems`, moved aside and its texts are encoded
+again; it is never used.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .errors import DataValidationError
-from .io import atomic_write_bytes, atomic_write_text, parse_json
+from .io import atomic_write_bytes, atomic_write_text, check_zip_members, parse_json
 
 __all__ = [
     "text_hash",
@@ -171,7 +172,16 @@ def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, 
 
 
 def _check_digest(stored: str | None, keys: np.ndarray, parts: dict[str, np.ndarray], where: str) -> None:
-    if stored is not None and stored != shard_digest(keys, parts):
+    """Refuse a shard whose rows do not match its keys, or that carries no digest to tell.
+
+    Why a missing digest is refused too: dropping it is the easiest edit to make after reordering the rows
+    (a shard rewritten by another tool has none), and every other check would pass. Shards of steb
+    versions before the digest are recomputed once, with a note like any invalid shard.
+    """
+    if stored is None:
+        raise ShardError(f"{where}: has no digest binding its rows to its keys (written by another tool or edited), "
+                         "so its rows cannot be trusted")
+    if stored != shard_digest(keys, parts):
         raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or edited)")
 
 
@@ -276,6 +286,7 @@ class EmbeddingCache:
             if path.name in self._seen_files:
                 continue
             try:
+                check_zip_members(path)  # a member declaring more than the decompression cap: set aside, never inflated
                 with np.load(path, allow_pickle=False) as data:
                     keys = data["keys"]
                     if keys.ndim != 1:
@@ -302,11 +313,15 @@ class EmbeddingCache:
     def _read_shard(self, shard: _Shard) -> Any:
         """A validated shard's vectors (dense array or CSR matrix); ShardError when invalid."""
         where = shard.path.name
+        try:
+            check_zip_members(shard.path)
+        except (DataValidationError, OSError, zipfile.BadZipFile) as exc:
+            raise ShardError(f"{where}: {exc}") from None
         with np.load(shard.path, allow_pickle=False) as data:
             names = set(data.files)
             keys = data["keys"]
             n = len(keys)
-            stored_digest = str(data["digest"]) if "digest" in names else None  # shards of older steb have none
+            stored_digest = str(data["digest"]) if "digest" in names else None  # refused by _check_digest
             if "vectors" in names:
                 vectors = _check_dense(data["vectors"], n, self.dim, where)
                 _check_digest(stored_digest, keys, {"vectors": vectors}, where)

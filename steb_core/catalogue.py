@@ -223,8 +223,11 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
         missing = isinstance(exc, FileNotFoundError)
         return DataCheck(spec.name, "missing" if missing else "error", expected=spec.expected,
                          message=str(exc) if not missing else (spec.obtain or str(exc)), seconds=time.perf_counter() - started)
-    except ValueError as exc:
-        return DataCheck(spec.name, "error", expected=spec.expected, message=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - started)
+    except (Exception, SystemExit) as exc:  # a plugin's KeyError or sys.exit fails this dataset's check only
+        from .runner import describe_failure  # noqa: PLC0415 - the runner imports much; only needed here
+
+        return DataCheck(spec.name, "error", expected=spec.expected, message=describe_failure(exc),
+                         seconds=time.perf_counter() - started)
     counts: dict[str, dict[str, int]] = {}
     for task in tasks or spec.tasks:
         shape = (shapes or {}).get(task)

@@ -40,6 +40,8 @@ __all__ = [
     "Identity",
     "identify",
     "PROBE_TEXTS",
+    "PROBE_BITS",
+    "quantise_probe",
     "l2_normalise",
     "cosine_rows",
     "profile_cosine",
@@ -95,9 +97,14 @@ PROBE_TEXTS = (
     "Results: 42 of 57 samples (73.7%) passed; see Table 3.",
     "Why?",
     "She said, \"I'll be there at nine\" - but she never came.",
+    # function words, contractions and a pronoun of every person, so that an encoder counting words from a
+    # list (a word file it reads) shows an edit of the list in its probe vectors
+    "I think that it was not for you or me, but we would have done it if they had asked us to; won't she?",
+    "Ce n'est pas grave, dit-elle. Das ist aber schön! ¿Qué tal? 你好，世界。 :-) 😀",
 )
-#: Probe vectors are rounded to this many decimals before hashing (absorbs run-to-run float noise).
-PROBE_DECIMALS = 4
+#: Probe vectors are quantised to this many bits below the magnitude of each vector before hashing
+#: (see :func:`quantise_probe`).
+PROBE_BITS = 12
 
 
 @dataclass
@@ -196,8 +203,32 @@ def _name_or_path(encoder: Any, config: dict[str, Any] | None) -> str | None:
     return None
 
 
+def quantise_probe(vectors: Any, bits: int = PROBE_BITS) -> tuple[np.ndarray, np.ndarray]:
+    """(exponents, mantissas) of probe vectors, quantised relative to each vector's own magnitude.
+
+    Row ``i`` is written as ``2**e[i] * m[i] / 2**bits`` with ``e[i]`` the binary exponent of the row's largest
+    absolute value (``frexp``: that value is in ``[2**(e-1), 2**e)``) and ``m[i]`` integers in
+    ``[-2**bits, 2**bits]``, so every vector keeps ``bits`` bits however small or large its values are.
+
+    Why: rounding to 4 decimals made every encoder whose outputs are below 5e-5 look the same (all zeros),
+    so a second model reused the first one's results; and it kept more digits than float32 noise allows for
+    outputs in the thousands. Why powers of two: scaling by ``2**-e`` and by ``2**bits`` is exact in
+    floating point, ``max(abs)`` is exact whatever the order of the reduction, and ``rint`` rounds half to
+    even by the IEEE rule, so the same vectors give the same integers on every CPU (AVX2, AVX-512, ARM),
+    with no division by a norm or sum whose last bit depends on how a BLAS or SIMD kernel orders the
+    additions. (Noise in the encoder's own output can still cross a rounding boundary: steb then computes
+    afresh, it never reuses a result of another model.)
+    """
+    arr = np.asarray(vectors, dtype=np.float64)
+    arr = arr.reshape(arr.shape[0], -1) if arr.ndim >= 1 and arr.shape[0] else arr.reshape(1, -1)
+    peak = np.max(np.abs(arr), axis=1) if arr.shape[1] else np.zeros(arr.shape[0])
+    _, exponents = np.frexp(peak)  # exponent 0 for an all-zero row
+    scaled = np.ldexp(arr, (bits - exponents.astype(np.int64))[:, None])
+    return exponents.astype(np.int64), np.rint(scaled).astype(np.int64)
+
+
 def _probe(encoder: Any) -> str:
-    """Hash of the rounded vectors of :data:`PROBE_TEXTS` (encoded twice: must agree)."""
+    """Hash of the quantised vectors of :data:`PROBE_TEXTS` (encoded twice: must agree; see :func:`quantise_probe`)."""
     hashes = []
     for _ in range(2):
         vectors = encoder.encode(list(PROBE_TEXTS))
@@ -205,8 +236,14 @@ def _probe(encoder: Any) -> str:
             vectors = vectors.toarray()
         if hasattr(vectors, "detach"):
             vectors = vectors.detach().cpu().numpy()
-        arr = np.round(np.asarray(vectors, dtype=np.float64), PROBE_DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
-        hashes.append(hashlib.sha256(f"{arr.shape}|".encode() + arr.tobytes()).hexdigest()[:32])
+        arr = np.asarray(vectors, dtype=np.float64)
+        if not np.isfinite(arr).all():  # NaN has no integer to round to (its cast differs between CPUs)
+            raise ValueError("the encoder returned NaN or infinite values for the probe texts")
+        exponents, mantissas = quantise_probe(arr)
+        digest = hashlib.sha256(f"{arr.shape}|{PROBE_BITS}|".encode())
+        digest.update(exponents.astype("<i8").tobytes())
+        digest.update(mantissas.astype("<i8").tobytes())
+        hashes.append(digest.hexdigest()[:32])
     if hashes[0] != hashes[1]:
         raise ValueError("the encoder gave different vectors for the same probe texts on two calls (non-deterministic)")
     return hashes[0]
@@ -228,18 +265,35 @@ def identify(
        providing plugin's version (no probe: a warm run of a registered encoder does no model work).
     3. Any other object: its class, name or path, HF configuration, a hash of its weights and of its
        tokenizer when it is a torch module (SentenceTransformer, HF models), and always a behavioural
-       probe (:data:`PROBE_TEXTS` encoded, rounded to :data:`PROBE_DECIMALS` decimals, hashed), so that
-       wrappers that change the output (``truncate_dim``, prompts, pooling) differ.
+       probe (:data:`PROBE_TEXTS` encoded, quantised to :data:`PROBE_BITS` bits of each vector's own
+       magnitude by :func:`quantise_probe`, hashed), so that wrappers that change the output
+       (``truncate_dim``, prompts, pooling) differ, and so do models whose outputs are tiny.
+
+    ``probe=True`` for an encoder with its own ``fingerprint()`` (the runner passes it for encoders of
+    local plugins): the fingerprint is combined with ``provider_version`` (the plugin's source hash) and
+    the probe, since a local plugin's author may not update it when the code or a file it reads changes.
 
     When the probe fails (raises, or two calls disagree) identity cannot be established:
     ``fingerprint`` is None and ``reason`` says why.
     """
     own = own_fingerprint(encoder)
-    if own is not None:
+    if own is not None and probe is not True:
         evidence = {"fingerprint": own, **_own_identity(encoder)}
         if registered_name is not None:
             evidence["registered_name"] = registered_name
         return Identity(own, evidence)
+    if own is not None:
+        # a local plugin's encoder (the runner asks for its probe): its fingerprint() is a promise its author keeps
+        # by hand (CONTRIBUTING's example returns a constant), so it is combined with the plugin's source hash and
+        # the probe; an edited encode() or a word file it reads is then another identity, not the old one's results
+        evidence = {"fingerprint": own, **_own_identity(encoder), "provider_version": provider_version}
+        if registered_name is not None:
+            evidence.update(registered_name=registered_name, options=dict(options or {}))
+        try:
+            evidence["probe_hash"] = _probe(encoder)
+        except Exception as exc:
+            return Identity(None, evidence, f"its behavioural probe failed ({type(exc).__name__}: {exc})")
+        return Identity(_digest(evidence), evidence)
     evidence: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
     if registered_name is not None:
         evidence.update(registered_name=registered_name, options=dict(options or {}), provider_version=provider_version)

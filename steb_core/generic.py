@@ -30,6 +30,7 @@ import csv
 import glob as _glob
 import io
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,7 +38,10 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
 
 from .errors import DataValidationError, DatasetNotFoundError
-from .io import located, open_gzip, parse_json, read_delimited_rows, sample_per_class, seeded_rng
+from .io import (
+    LINE_BREAKS, check_inside, located, open_gzip, parse_json, read_delimited_rows, release_file, sample_per_class,
+    seeded_rng,
+)
 from .records import (
     SHAPES,
     DatasetBundle,
@@ -116,9 +120,10 @@ def _open_text(path: Path) -> io.TextIOBase:
 
 
 def _checked(path: Path) -> Path:
+    """``path`` when it is a file that stays inside its release (:func:`steb_core.containment.release_file`)."""
     if not path.is_file():
         raise DataValidationError("file does not exist", path=path)
-    return path
+    return release_file(path)
 
 
 def read_table(
@@ -127,13 +132,16 @@ def read_table(
     *,
     header: bool = True,
     delimiter: str | None = None,
+    line_breaks: str = "any",
 ) -> Iterator[Row]:
     """Stream the rows of a table as ``(location, values)``; values are keyed by column name.
 
     CSV/TSV rows are numbered from 1 after the header ("row 1" is the first data row); JSON-lines
     records by their line number. A headerless CSV/TSV (``header=False``) keys values by 0-based
     column index. Rows with more fields than the header are errors (a stray delimiter usually means
-    a broken quote, and guessing would silently shift every column).
+    a broken quote, and guessing would silently shift every column). ``line_breaks`` (CSV/TSV): what
+    the format allows inside a quoted value, ``"any"``, ``"trailing"`` or ``"none"`` (one record per
+    line; see :func:`steb_core.io.read_delimited_rows`).
     """
     path = _checked(Path(path))
     fmt = format or infer_format(path)
@@ -141,7 +149,7 @@ def read_table(
         raise DataValidationError(f"unknown format '{fmt}'", path=path, expected=f"one of {FORMATS}")
     try:
         if fmt in ("csv", "tsv"):
-            yield from _read_delimited(path, delimiter or ("\t" if fmt == "tsv" else ","), header)
+            yield from _read_delimited(path, delimiter or ("\t" if fmt == "tsv" else ","), header, line_breaks)
         elif fmt == "jsonl":
             yield from _read_jsonl(path)
         elif fmt == "json":
@@ -177,11 +185,11 @@ def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter:
                                expected="UTF-8 text (re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8)")
 
 
-def _read_delimited(path: Path, delimiter: str, header: bool) -> Iterator[Row]:
+def _read_delimited(path: Path, delimiter: str, header: bool, line_breaks: str = "any") -> Iterator[Row]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     with _open_text(path) as handle:
         # strict quoting, and no quote may swallow the rows after it (read_delimited_rows says where)
-        records = read_delimited_rows(handle, path=path, delimiter=delimiter, header=header)
+        records = read_delimited_rows(handle, path=path, delimiter=delimiter, header=header, line_breaks=line_breaks)
         names: list[Any] | None = None
         if header:
             try:
@@ -297,9 +305,18 @@ _MISSING_LABELS = {"", "nan", "na", "n/a", "null", "none"}
 
 
 def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
+    """A label as the text that names its class: a string as written (trimmed), a whole number as its digits
+    (``1``, ``1.0`` and ``"1"`` are one class), a boolean as JSON writes it (``true``/``false``).
+
+    Why booleans as ``true``: ``str(True)`` is ``"True"``, so a JSON-lines file holding both ``true`` and the
+    string ``"true"`` (the same label, written by two tools) split one class into two. Strings keep their case
+    (``"True"`` stays ``True``): labels are case-sensitive.
+    """
     if isinstance(value, float) and value != value or isinstance(value, str) and value.strip().lower() in _MISSING_LABELS:
         raise DataValidationError(f"holds {value!r}, a missing value", path=path, record=where, field=str(col),
                                   expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)")
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, (str, int, bool)) and str(value).strip():
@@ -570,7 +587,14 @@ class GenericLoader:
     ``path`` is absolute (a file shipped with a plugin) or relative to the dataset folder the user
     gave (``--data-dir`` / ``$STEB_DATA_DIR``); it may be a glob (files read in sorted order). For
     retrieval it may be ``{"queries": ..., "targets": ...}`` instead of a split column.
-    ``ctx.options`` may override ``per_class``, ``limit`` and ``path``.
+    ``ctx.options`` may override ``per_class``, ``limit``, ``path`` and ``line_breaks``.
+
+    ``line_breaks`` (CSV/TSV) says whether a quoted value may span lines: ``"none"`` (the default: one
+    record per line, so a value holding a line break is an error naming file, line and column), ``"any"``
+    (texts that span lines, e.g. posts with paragraphs) or ``"trailing"`` (a value may end with one).
+    Why "none" by default: a stray quote that opens a value on one row and another that closes it two
+    rows later merges those rows into one text, silently (30 rows read as 28); only a table that says its
+    values may span lines is read that way.
     """
 
     path: PathSpec
@@ -587,10 +611,13 @@ class GenericLoader:
     skip_empty: bool = False
     split_values: tuple[str, str] = ("query", "target")
     obtain: str = ""
+    line_breaks: str = "none"
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
             raise ValueError(f"unknown shape '{self.shape}'; known: {', '.join(SHAPES)}")
+        if self.line_breaks not in LINE_BREAKS:
+            raise ValueError(f"line_breaks={self.line_breaks!r}; known: {', '.join(LINE_BREAKS)}")
         _mapping_for(self.shape, self.columns)  # fail at registration, not at run time
         if self.format is not None and self.format not in FORMATS:
             raise ValueError(f"unknown format '{self.format}'; known: {', '.join(FORMATS)}")
@@ -610,16 +637,18 @@ class GenericLoader:
             files = sorted(Path(f) for f in _glob.glob(pattern, recursive=True) if Path(f).is_file())
             if not files:
                 raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no file matches {pattern}. Obtain it: {self.obtain}")
-            return files
+            return _inside(files, base)
         path = Path(pattern)
         if not path.is_file():
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {path}. Obtain it: {self.obtain}")
-        return [path]
+        return _inside([path], base)
 
-    def _records(self, files: list[Path], stats: Counter, split: str | None = None) -> list[Any]:
+    def _records(self, files: list[Path], stats: Counter, split: str | None = None,
+                 line_breaks: str | None = None) -> list[Any]:
         out: list[Any] = []
         for f in files:
-            rows = read_table(f, self.format, header=self.header, delimiter=self.delimiter)
+            rows = read_table(f, self.format, header=self.header, delimiter=self.delimiter,
+                              line_breaks=line_breaks or self.line_breaks)
             out.extend(
                 records_from_rows(
                     rows, self.shape, self.columns, path=f, where=self.where, label_map=self.label_map,
@@ -635,14 +664,19 @@ class GenericLoader:
         path = opts.get("path", self.path)
         per_class = opts.get("per_class", self.per_class)
         limit = opts.get("limit", self.limit)
+        breaks = str(opts.get("line_breaks", self.line_breaks))
+        if breaks not in LINE_BREAKS:
+            raise DataValidationError(f"is {breaks!r}", record="dataset option", field="line_breaks",
+                                      expected=f"one of {', '.join(LINE_BREAKS)}")
         stats: Counter = Counter()
         if isinstance(path, Mapping):
             files = {side: self.resolve(ctx, p) for side, p in path.items()}
-            records = self._records(files["queries"], stats, "query") + self._records(files["targets"], stats, "target")
+            records = (self._records(files["queries"], stats, "query", breaks)
+                       + self._records(files["targets"], stats, "target", breaks))
             file_names = [str(f) for fs in files.values() for f in fs]
         else:
             file_list = self.resolve(ctx, path)
-            records = self._records(file_list, stats)
+            records = self._records(file_list, stats, line_breaks=breaks)
             file_names = [str(f) for f in file_list]
         info: dict[str, Any] = {
             "loader": "steb_core.generic",
@@ -689,13 +723,28 @@ class GenericLoader:
         return RetrievalSet(queries=tuple(queries), targets=tuple(targets))
 
 
+def _inside(files: list[Path], base: Path | None) -> list[Path]:
+    """``files``, refusing one inside the dataset folder ``base`` whose links lead out of it (a release's link to
+    ``/etc/passwd`` matched by ``*.csv``); files named outside ``base`` (an absolute path, ``../shared``) are the
+    dataset author's choice and not judged."""
+    if base is None:
+        return files
+    root = os.path.normpath(os.path.abspath(base))
+    for f in files:
+        full = os.path.normpath(os.path.abspath(f))
+        if full.startswith(root.rstrip(os.sep) + os.sep):
+            check_inside(f, base, what="dataset folder")
+    return files
+
+
 def generic_loader(path_or_name: PathSpec, *, shape: str, format: str | None = None, columns: Mapping[str, Any] | None = None, **options: Any) -> GenericLoader:
     """A loader reading ``path_or_name`` into records of ``shape`` with the given column mapping.
 
     Options (see :class:`GenericLoader`): ``per_class`` (seeded cap per label, or per same/different
     for pairs), ``limit`` (seeded cap on records; on authors for retrieval), ``header``, ``delimiter``,
     ``where`` (row filter), ``label_map``, ``multi_label`` (label separator), ``skip_empty``,
-    ``split_values`` (query/target values of the split column), ``obtain`` (download hint).
+    ``split_values`` (query/target values of the split column), ``obtain`` (download hint),
+    ``line_breaks`` (``"none"``, ``"any"`` or ``"trailing"``: may a CSV/TSV value span lines).
 
     Example::
 

@@ -22,7 +22,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import DatasetNotFoundError, StebError
+from .containment import check_inside, release_file, release_path
+from .errors import DataValidationError, DatasetNotFoundError, StebError
 
 __all__ = ["load_hub_split", "hub_cache_snapshot", "find_hub_location", "HUB_DATA_SUFFIXES"]
 
@@ -70,6 +71,36 @@ def find_hub_location(data_dir: Path | None, hub_id: str) -> Path | None:
     return hub_cache_snapshot(hub_id)
 
 
+def _release_root(location: Path) -> Path:
+    """The folder a hub release's files must stay inside: the repository folder (``datasets--OWNER--NAME``) for a
+    snapshot of the hub cache, whose files are links into its ``blobs/``; else the folder itself."""
+    snapshots = location.parent
+    if snapshots.name == "snapshots" and snapshots.parent.name.startswith("datasets--"):
+        return snapshots.parent
+    return location
+
+
+def _check_saved_dataset(root: Path, release: Path) -> None:
+    """Refuse a ``save_to_disk`` folder with a file (or link) leading outside ``release``, or a ``state.json``
+    naming a data file outside its folder, before ``datasets`` opens anything (it follows links and names)."""
+    from .io import read_json  # noqa: PLC0415 - io imports containment; hub is imported lazily
+
+    for folder, dirs, names in os.walk(root):
+        for name in [*dirs, *names]:
+            entry = Path(folder) / name
+            check_inside(entry, release, what="release folder")
+            release_file(entry)
+        if "state.json" in names:
+            state_path = Path(folder) / "state.json"
+            state = read_json(state_path)
+            for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
+                name = item.get("filename") if isinstance(item, dict) else None
+                if not isinstance(name, str):
+                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]",
+                                              field="filename", expected="the name of a data file in this folder")
+                release_path(folder, name, path=state_path, record=f"_data_files[{i}]", field="filename")
+
+
 def _is_saved_dataset(folder: Path) -> bool:
     return (folder / "dataset_dict.json").is_file() or ((folder / "state.json").is_file() and (folder / "dataset_info.json").is_file())
 
@@ -100,10 +131,22 @@ def _data_files(root: Path, config: str | None) -> dict[str, list[str]]:
     return files
 
 
-def _read_data_files(paths: list[str], kind: str) -> list[dict[str, Any]]:
+def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> list[dict[str, Any]]:
     """Rows of hub data files, read with pyarrow (the ``datasets`` backend) so nothing is written to
-    the Hugging Face cache: steb writes only to its output and cache folders."""
+    the Hugging Face cache: steb writes only to its output and cache folders.
+
+    A CSV/TSV file is first streamed through steb's own reader (strict quoting, swallowed rows, and the
+    ``line_breaks`` the release allows, see :func:`steb_core.io.read_delimited_rows`): pyarrow, like pandas,
+    reads a quote opened on one row and closed two rows later as one value, silently.
+    """
     import pyarrow  # noqa: PLC0415 - installed with datasets
+
+    if kind == "csv":
+        from .generic import read_table  # noqa: PLC0415 - generic is not needed for the other formats
+
+        for path in paths:
+            for _ in read_table(path, "tsv" if path.lower().endswith(".tsv") else "csv", line_breaks=line_breaks):
+                pass
 
     rows: list[dict[str, Any]] = []
     for path in paths:
@@ -133,11 +176,13 @@ def load_hub_split(
     split: str | Iterable[str] = "train",
     config: str | None = None,
     dataset: str = "",
+    line_breaks: str = "any",
 ) -> list[dict[str, Any]]:
     """Rows (dicts) of one or more splits of hub dataset ``hub_id`` stored at ``location``, offline.
 
     ``split`` may name several splits (ASSET: validation + test), which are concatenated in that
-    order. Errors name the folder, what was found and how to obtain the data.
+    order. Errors name the folder, what was found and how to obtain the data. ``line_breaks``: what a
+    CSV/TSV data file of this release allows inside a value (``"none"`` for one record per line).
     """
     splits = [split] if isinstance(split, str) else list(split)
     root = Path(location)
@@ -148,8 +193,10 @@ def load_hub_split(
     if not root.is_dir():
         raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': no folder {root}; {how}")
     rows: list[dict[str, Any]] = []
+    release = _release_root(root)
     if _is_saved_dataset(root):
         ds = _datasets()
+        _check_saved_dataset(root, release)
         loaded = ds.load_from_disk(str(root))
         for name in splits:
             if isinstance(loaded, ds.DatasetDict):
@@ -172,5 +219,8 @@ def load_hub_split(
         suffixes = {Path(f).suffix.lower() for f in files[name]}
         if len(suffixes) != 1:
             raise StebError(f"dataset '{dataset or hub_id}': split '{name}' mixes file types {sorted(suffixes)} in {root}")
-        rows.extend(_read_data_files(files[name], HUB_DATA_SUFFIXES[suffixes.pop()]))
+        for path in files[name]:  # a link out of the release (the cache's links into blobs/ stay inside) is refused
+            check_inside(path, release, what="release folder")
+            release_file(path)
+        rows.extend(_read_data_files(files[name], HUB_DATA_SUFFIXES[suffixes.pop()], line_breaks))
     return rows

@@ -7,7 +7,6 @@ expected) and handle the encodings real releases use (UTF-8 with or without BOM,
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import random
@@ -16,8 +15,18 @@ import tempfile
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
+from .containment import check_inside, release_file, release_path, release_scope
+from .decompress import (
+    DECOMPRESSED_ENV_VAR,
+    MAX_DECOMPRESSED_BYTES,
+    CappedReader,
+    check_zip_members,
+    decompression_limit,
+    open_gzip,
+    read_zip_member,
+)
 from .errors import DataValidationError
 
 __all__ = [
@@ -35,27 +44,55 @@ __all__ = [
     "sample_per_class",
     "seeded_rng",
     "release_path",
+    "release_scope",
+    "release_file",
+    "read_bytes",
+    "open_release",
     "unique_keys",
     "read_delimited_rows",
     "swallowed_rows",
+    "LINE_BREAKS",
     "open_gzip",
     "check_inside",
     "read_zip_member",
     "CappedReader",
     "decompression_limit",
     "MAX_DECOMPRESSED_BYTES",
+    "DECOMPRESSED_ENV_VAR",
+    "check_zip_members",
 ]
 
 T = TypeVar("T")
 
 
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a release file, after the containment check (:func:`steb_core.containment.release_file`)."""
+    path = release_file(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DataValidationError("file does not exist", path=path) from None
+
+
+def open_release(path: str | Path, mode: str = "rb", **kwargs: Any) -> Any:
+    """``open(path, mode, **kwargs)`` for reading a release file, after the containment check.
+
+    The one way a loader opens a release file itself (to stream it, seek in it, or decode it its own
+    way): like :func:`read_text` and the other readers, it refuses a link leading out of the release.
+    """
+    if any(c in mode for c in "wax+"):
+        raise ValueError(f"open_release is for reading, not mode {mode!r}")
+    path = release_file(path)
+    try:
+        return open(path, mode, **kwargs)  # noqa: SIM115 - the caller closes it
+    except FileNotFoundError:
+        raise DataValidationError("file does not exist", path=path) from None
+
+
 def read_text(path: str | Path) -> str:
     """A text file as UTF-8 (a BOM is dropped) with Windows/old-Mac line ends normalised to ``\\n``."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DataValidationError("file does not exist", path=path) from None
+    raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -127,7 +164,7 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     path = Path(path)
     if not path.is_file():
         raise DataValidationError("file does not exist", path=path)
-    with open(path, "r", encoding="utf-8-sig", newline=None) as handle:
+    with open_release(path, "r", encoding="utf-8-sig", newline=None) as handle:
         for lineno, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -137,8 +174,10 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield lineno, obj
 
 
-def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t") -> list[dict[str, str]]:
-    """Rows of a delimited file with a header row, read by column name (quoted newlines allowed).
+def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t",
+             line_breaks: str = "any") -> list[dict[str, str]]:
+    """Rows of a delimited file with a header row, read by column name (quoted newlines allowed unless
+    ``line_breaks`` says the format has none, see :func:`read_delimited_rows`).
 
     ``required`` columns must be present in the header; the error lists what the file has instead.
     Quoting is checked by :func:`read_delimited_rows`: an unbalanced quote that would merge the rows
@@ -147,7 +186,8 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
     path = Path(path)
     text = read_text(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter)
+    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter,
+                                  line_breaks=line_breaks)
     header = next(records, (0, []))[1]
     missing = [c for c in required if c not in header]
     if missing:
@@ -225,7 +265,14 @@ def open_quote_field(line: str, delimiter: str, quotechar: str = '"') -> int | N
     return None
 
 
-def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True) -> Iterator[tuple[int, list[str]]]:
+#: what a delimited format allows of line breaks inside a (quoted) value: ``any`` (a value may span lines; only
+#: :func:`swallowed_rows` guards it), ``trailing`` (a value may end with one, as STEL's em-subj-pronoun file
+#: quotes every sentence with its newline, but hold none before its end), ``none`` (one record per line)
+LINE_BREAKS = ("any", "trailing", "none")
+
+
+def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True,
+                        line_breaks: str = "any") -> Iterator[tuple[int, list[str]]]:
     """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken quoting.
 
     The csv module runs in strict mode (a quote closed in the middle of a value, or never closed before
@@ -233,7 +280,14 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
     by :func:`swallowed_rows` against the width of the first record (the header, or the first row of a
     headerless file). Errors name the file, the record (its data row number, counted from 1 after the
     header, and its first line) and the column. ``handle`` must be opened with ``newline=""``.
+
+    ``line_breaks`` (:data:`LINE_BREAKS`) says what the format allows inside a value. Where it allows none
+    (or only a final one), a value holding a line break is an error: that is how a quote opened on one row
+    and closed by a stray quote a few rows later shows, even when it swallows a single row, which
+    :func:`swallowed_rows` cannot tell from a text that spans lines (30 rows read as 28, exit status 0).
     """
+    if line_breaks not in LINE_BREAKS:
+        raise ValueError(f"line_breaks={line_breaks!r}; expected one of {', '.join(LINE_BREAKS)}")
     lines: list[str] = []  # the physical lines of the record being read, to locate a quoting error
 
     def physical() -> Iterator[str]:
@@ -278,7 +332,27 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
                 f"is closed only at line {reader.line_num}", path=path, record=f"{row} (line {start})", field=name,
                 expected="each row on its own (check the quoting of this value)",
             )
+        if line_breaks != "any":
+            _refuse_line_break(fields, line_breaks, names, path=path, start=start, end=reader.line_num,
+                               row="header" if header and records == 1 else f"row {records - int(header)}")
         yield start, fields
+
+
+def _refuse_line_break(fields: Sequence[str], line_breaks: str, names: Sequence[str] | None, *, path: str | Path,
+                       start: int, end: int, row: str) -> None:
+    """Refuse the first value holding a line break the format does not allow (see :func:`read_delimited_rows`)."""
+    for col, value in enumerate(fields):
+        body = value.rstrip("\r\n") if line_breaks == "trailing" else value
+        if "\n" in body or "\r" in body:
+            name = names[col] if names and col < len(names) else f"column {col}"
+            what = ("holds a line break before its end, but in this file a value may only end with one"
+                    if line_breaks == "trailing" else "holds a line break, but this file has one record per line")
+            raise DataValidationError(
+                f"{what}: the quoted value opened at line {start} runs to line {end}, so any rows on the lines in "
+                "between were read into it", path=path, record=f"{row} (line {start})", field=name,
+                expected="each row on its own line: check the quoting of this value (a table whose values may span "
+                         "lines declares it, e.g. the generic loader's line_breaks='any')",
+            )
 
 
 def require_field(
@@ -394,135 +468,6 @@ def sample_per_class(
         keep.extend(idx if len(idx) <= per_class else rng.sample(idx, per_class))
     keep.sort()
     return [items[i] for i in keep]
-
-
-def release_path(
-    root: str | Path,
-    relative: str | Path,
-    *,
-    path: str | Path | None = None,
-    record: str | int | None = None,
-    field: str | None = None,
-) -> Path:
-    """``root / relative`` for a file name taken from a release, refusing anything outside ``root``.
-
-    Release files name other files (PAN18's ``ground-truth.json`` and candidate folders, metadata CSVs
-    with paths). A hostile or broken release could name ``../../secret`` or an absolute path; this
-    helper is the one place that decides. The check is lexical (``..`` and absolute parts are resolved
-    against ``root`` without following links), so a symlink the user made *inside* the release folder
-    is still followed when it stays inside ``root``; a link (of the file or any folder on the way) that
-    leads outside ``root`` is refused with both paths. ``path``/``record``/``field`` locate the offending value.
-    """
-    text = str(relative)
-    if not text or "\x00" in text:
-        raise DataValidationError(f"file name {text!r} is empty or contains NUL", path=path, record=record, field=field,
-                                  expected="a file name inside the release folder")
-    base = os.path.normpath(os.path.abspath(root))
-    candidate = os.path.normpath(os.path.join(base, text.replace("\\", "/")))
-    if os.path.isabs(text) or not (candidate == base or candidate.startswith(base + os.sep)):
-        raise DataValidationError(
-            f"file name {text!r} points outside the release folder {base}", path=path, record=record, field=field,
-            expected="a path relative to the release folder, without '..' or a leading '/'",
-        )
-    check_inside(candidate, base, path=path, record=record, field=field, what="release folder")
-    return Path(candidate)
-
-
-def check_inside(target: str | Path, root: str | Path, *, path: str | Path | None = None, record: str | int | None = None,
-                 field: str | None = None, what: str = "folder") -> None:
-    """Refuse ``target`` when following its symbolic links leads outside ``root`` (links within ``root`` are fine).
-
-    Why: a release (or an output folder) holding a link to ``/etc`` or to another user's files would
-    otherwise be read, or written through, like any file of it. Used for names taken from release files
-    and for every result file steb writes.
-    """
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(target)
-    if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
-        raise DataValidationError(
-            f"{target} is a symbolic link (or inside one) leading to {real}, outside the {what} {root}",
-            path=path if path is not None else target, record=record, field=field,
-            expected=f"files inside the {what} (links that stay inside it are followed)",
-        )
-
-
-#: default cap on the bytes one compressed file or archive member may expand to (1 GiB); a zip bomb of 1.5 MB
-#: once took 3.1 GB and a 3.4 MB ``.csv.gz`` 13.5 GB and 207 s. Raise it with $STEB_MAX_DECOMPRESSED_BYTES.
-MAX_DECOMPRESSED_BYTES = 1 << 30
-DECOMPRESSED_ENV_VAR = "STEB_MAX_DECOMPRESSED_BYTES"
-
-
-def decompression_limit() -> int:
-    """The cap on decompressed bytes: ``$STEB_MAX_DECOMPRESSED_BYTES`` (bytes, or with K/M/G) or the default."""
-    return size_setting(DECOMPRESSED_ENV_VAR, MAX_DECOMPRESSED_BYTES)
-
-
-def size_setting(env_var: str, default: int) -> int:
-    """A byte count from ``$env_var`` (bytes, or with K/M/G/T), or ``default`` when unset; a value that is not
-    a positive size is an error naming the variable."""
-    raw = os.environ.get(env_var, "").strip().upper().removesuffix("B")
-    if not raw:
-        return default
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
-    try:
-        value = int(float(raw[:-1] if scale > 1 else raw) * scale)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise DataValidationError(f"${env_var} is {os.environ[env_var]!r}", expected="a positive size such as 4G")
-    return value
-
-
-class CappedReader(io.RawIOBase):
-    """A binary stream that fails (naming the file) once more than ``limit`` bytes were read from ``inner``.
-
-    Why: a decompressing reader turns a few MB on disk into any amount of memory and time; counting what
-    comes out bounds both, wherever the caller reads it (csv rows, a whole-file read, a UTF-8 check).
-    """
-
-    def __init__(self, inner: BinaryIO, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
-        self.inner, self.path, self.what = inner, path, what
-        self.limit = decompression_limit() if limit is None else limit
-        self.count = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        data = self.inner.read(min(len(view), self.limit + 1 - self.count))
-        self.count += len(data)
-        if self.count > self.limit:
-            raise DataValidationError(
-                f"{self.what} more than {self.limit} bytes", path=self.path,
-                expected=f"at most {self.limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
-        view[:len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        try:
-            self.inner.close()
-        finally:
-            super().close()
-
-
-def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
-    """A ``.gz`` file opened for reading, its decompressed size capped (see :class:`CappedReader`)."""
-    import gzip  # noqa: PLC0415
-
-    return io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))  # type: ignore[arg-type]
-
-
-def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int | None = None) -> bytes:
-    """One member of an open ``zipfile.ZipFile``, refusing one that (declares it) expands past the cap."""
-    cap = decompression_limit() if limit is None else limit
-    declared = archive.getinfo(member).file_size
-    what = f"member {member} decompresses to"
-    if declared > cap:
-        raise DataValidationError(f"{what} {declared} bytes", path=path, field=member,
-                                  expected=f"at most {cap} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
-    with archive.open(member) as handle:
-        return CappedReader(handle, path=path, limit=cap, what=what).read()
 
 
 K = TypeVar("K", bound=Hashable)

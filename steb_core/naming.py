@@ -108,8 +108,9 @@ def default_name(encoder: Any) -> str | None:
     return None
 
 
-def _stored_fingerprints(folder: Path) -> set[str]:
-    """The encoder fingerprints of the result records directly under ``folder``/<dataset>/<task>.json."""
+def _stored_fingerprints(folder: Path, encoder: str | None = None) -> set[str]:
+    """The encoder fingerprints of the result records directly under ``folder``/<dataset>/<task>.json (only those
+    of ``encoder`` when given: a folder of the old naming may hold another name's results)."""
     found: set[str] = set()
     if not folder.is_dir():
         return found
@@ -120,7 +121,9 @@ def _stored_fingerprints(folder: Path) -> set[str]:
             data = parse_json(path.read_text(encoding="utf-8"), path=path)
         except (OSError, ValueError):
             continue
-        if isinstance(data, dict) and isinstance(data.get("encoder_fingerprint"), str):
+        if not isinstance(data, dict) or encoder not in (None, data.get("encoder")):
+            continue
+        if isinstance(data.get("encoder_fingerprint"), str):
             found.add(data["encoder_fingerprint"])
     return found
 
@@ -138,10 +141,13 @@ def claim_name(output_dir: str | Path, name: str, fingerprint: str) -> str:
     ``<id>`` is the first 10 characters of the fingerprint (``unidentified`` for an encoder whose
     identity cannot be established), so the same model finds the same folder on every run.
     """
-    from .results import slug  # noqa: PLC0415 - results imports nothing from here; kept lazy to stay cycle-free
+    from .results import readable_slug, slug  # noqa: PLC0415 - results imports nothing from here; lazy: no cycle
 
     root = Path(output_dir)
-    if _owns(_stored_fingerprints(root / slug(name)), fingerprint):
+    stored = _stored_fingerprints(root / slug(name))
+    if readable_slug(name) != slug(name):  # results written before issue 41 under the readable slug are this name's too
+        stored |= _stored_fingerprints(root / readable_slug(name), encoder=name)
+    if _owns(stored, fingerprint):
         return name
     tag = "unidentified" if fingerprint.startswith(UNIDENTIFIED_PREFIX) else fingerprint[:10]
     return f"{name}@{tag}"

@@ -27,6 +27,12 @@ At most ``ahead`` results are finished or in progress and not yet taken by the c
 takes a credit before each item and the caller returns one when it takes a result. An exception of
 the work is re-raised to the caller at that item's place in the order; the worker stops there.
 
+A worker process that dies while computing an item (the work called ``os._exit``, or the out-of-memory
+killer sent SIGKILL) raises :class:`WorkerDied` for that item, saying how it ended (its exit status or
+signal); that item is lost, and the next call forks a new worker from the item after it (the caller
+calls :meth:`Prefetch.start` itself first when it has threads to stop around the fork). Computing the
+rest in the caller's process instead would let a second such item end the whole run.
+
 Ctrl-C and SIGKILL: the child ignores SIGINT (the caller stops it), dies with its parent on Linux
 (``PR_SET_PDEATHSIG``) and otherwise exits at its next pipe operation; what a child does is the
 caller's ``work`` only, which for the runner writes nothing, so stopping it loses nothing.
@@ -40,11 +46,12 @@ import queue
 import signal
 import sys
 import threading
+import time
 from typing import Any, Callable, Iterator
 
 from .errors import StebError
 
-__all__ = ["PREFETCH_MODES", "prefetch", "Prefetch", "default_mode"]
+__all__ = ["PREFETCH_MODES", "prefetch", "Prefetch", "WorkerDied", "default_mode"]
 
 #: ``auto`` chooses ``process`` where ``fork`` exists (Linux, macOS), else ``thread``
 PREFETCH_MODES = ("auto", "process", "thread", "off")
@@ -53,6 +60,17 @@ PREFETCH_MODES = ("auto", "process", "thread", "off")
 def default_mode() -> str:
     """``process`` where the platform can fork (the child shares the parent's loaded plugins), else ``thread``."""
     return "process" if hasattr(os, "fork") and sys.platform != "win32" else "thread"
+
+
+class WorkerDied(StebError):
+    """The worker process ended while computing item ``index``; ``how`` says how (exit status or signal)."""
+
+    def __init__(self, index: int, how: str) -> None:
+        super().__init__(f"the prefetch worker process {how} while computing item {index}")
+        self.index, self.how = index, how
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.index, self.how))
 
 
 class Prefetch:
@@ -94,7 +112,13 @@ class Prefetch:
             return self.work(i)
         if not self._started:
             self.start()
-        index, ok, value = self._receive()
+        try:
+            index, ok, value = self._receive()
+        except WorkerDied:  # item i is lost; the next call forks a new worker for the items after it
+            self.close()
+            self._reset()
+            self.taken += 1
+            raise
         if index != i:
             raise StebError(f"prefetch worker sent item {index} where item {i} was due")
         if not ok and isinstance(value, _Unsendable):  # e.g. a loader's records hold a lambda: load here instead
@@ -124,17 +148,25 @@ class Prefetch:
 
     def start(self) -> None:
         """Start the worker now (before the caller starts threads of its own, for ``process``: the fork
-        copies only the calling thread; the drain thread is started after it)."""
-        if self._started or self.mode == "off":
+        copies only the calling thread; the drain thread is started after it). It computes the items from
+        the next one not yet taken (all of them, unless a worker died before)."""
+        if self._started or self.mode == "off" or self.taken >= self.n:
             return
         self._started = True
         if self.mode == "thread":
             self._thread = threading.Thread(target=self._thread_main, name="steb-prefetch", daemon=True)
             self._thread.start()
         else:
-            self._fork()
-        for _ in range(min(self.ahead, self.n)):
+            self._fork(self.taken)
+        for _ in range(min(self.ahead, self.n - self.taken)):
             self._give_credit()
+
+    def _reset(self) -> None:
+        """Back to the state before :meth:`start` (after :meth:`close`), so that a new worker can be started."""
+        self._started = False
+        self._results = queue.Queue()
+        self._credits = threading.Semaphore(0)
+        self._stop = threading.Event()
 
     def close(self) -> None:
         """Stop the worker (a child is killed: it writes nothing the run needs) and release its resources."""
@@ -183,8 +215,33 @@ class Prefetch:
                 raise payload
             return pickle.loads(payload)  # noqa: S301 - written by this program's own forked child
         except (EOFError, OSError, pickle.UnpicklingError) as exc:
-            raise StebError(f"the prefetch worker process ended before item {self.taken} was sent "
-                            f"({type(exc).__name__}); run again with --prefetch 0 to load in this process") from None
+            raise WorkerDied(self.taken, self._how_child_ended(type(exc).__name__)) from None
+
+    def _how_child_ended(self, fallback: str) -> str:
+        """How the worker ended, from its wait status ("was killed by SIGKILL", "exited with status 7"); the
+        child is reaped here (waited for up to 5 s after its pipe closed, then killed)."""
+        pid = self._child
+        if pid is None:
+            return f"ended ({fallback})"
+        status = None
+        for _ in range(500):
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done:
+                break
+            status = None
+            time.sleep(0.01)
+        if status is None:
+            return f"stopped sending results ({fallback}) and was stopped"
+        self._child = None  # reaped: close() must not signal a pid that may be reused
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+            hint = " (the out-of-memory killer sends it)" if sig == signal.SIGKILL else ""
+            return f"was killed by {name}{hint}"
+        return f"exited with status {os.waitstatus_to_exitcode(status)}"
 
     def _drain_main(self, read: Any) -> None:
         """The caller's drain thread: each message from the child, as bytes, into the results queue; at the
@@ -214,7 +271,7 @@ class Prefetch:
                 self._results.put((i, False, exc))
                 return
 
-    def _fork(self) -> None:
+    def _fork(self, first: int) -> None:
         result_r, result_w = os.pipe()
         credit_r, credit_w = os.pipe()
         sys.stdout.flush()
@@ -225,7 +282,7 @@ class Prefetch:
             try:
                 os.close(result_r)
                 os.close(credit_w)
-                self._child_main(os.fdopen(result_w, "wb"), os.fdopen(credit_r, "rb"))
+                self._child_main(os.fdopen(result_w, "wb"), os.fdopen(credit_r, "rb"), first)
             except BaseException:  # noqa: BLE001 - a broken pipe (the parent is gone) or a send failure
                 code = 1
             finally:
@@ -238,10 +295,10 @@ class Prefetch:
         self._drain = threading.Thread(target=self._drain_main, args=(self._read,), name="steb-prefetch-drain", daemon=True)
         self._drain.start()
 
-    def _child_main(self, out: Any, credits: Any) -> None:
+    def _child_main(self, out: Any, credits: Any, first: int) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops us
         _die_with_parent()
-        for i in range(self.n):
+        for i in range(first, self.n):
             if not credits.read(1):
                 return  # the parent closed the pipe or died
             message: Any = None

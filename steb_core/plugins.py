@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import os
@@ -113,6 +114,8 @@ class Registry(Generic[S]):
         self.kind = kind
         self._items: dict[str, Registered[S]] = {}
         self.conflicts: dict[str, list[str]] = {}
+        #: name -> the specs refused for it (a suite run reports a refused member instead of leaving it out)
+        self.refused: dict[str, list[S]] = {}
         #: plugin failures that may explain a missing name (shown with "unknown <kind>")
         self.notes: list[str] = []
 
@@ -120,9 +123,12 @@ class Registry(Generic[S]):
         name = getattr(spec, "name")
         if name in self.conflicts:
             self.conflicts[name].append(provider)
+            self.refused[name].append(spec)
             return
         if name in self._items:
-            self.conflicts[name] = [self._items.pop(name).provider, provider]
+            first = self._items.pop(name)
+            self.conflicts[name] = [first.provider, provider]
+            self.refused[name] = [first.spec, spec]
             return
         self._items[name] = Registered(spec, provider)
 
@@ -178,7 +184,12 @@ class StebPlugins:
     # -- loading -------------------------------------------------------------------------------
     def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None,
                          content_hash: str | None = None) -> None:
-        if self.pm.is_registered(module) or self.pm.get_plugin(name) is not None:
+        if self.pm.is_registered(module):
+            return
+        taken = self.pm.get_plugin(name)
+        if taken is not None:
+            if source in NAMED_SOURCES:  # `--plugin pan` finding a local pan.py while the installed 'pan' is loaded
+                self._refuse_name_clash(name, source, location)
             return
         self.pm.register(module, name=name)
         self.loaded.append(PluginInfo(name, source, location, version, content_hash))
@@ -233,21 +244,48 @@ class StebPlugins:
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
             self._register_module(module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module))
 
-    def _check_can_disable(self, name: str, source: str) -> None:
+    def _refuse_name_clash(self, name: str, source: str, location: str) -> None:
+        """A plugin the user named whose name is already a loaded plugin's: an error naming both.
+
+        Why: pluggy keeps one plugin per name, so ``--plugin pan`` run beside a local ``pan.py`` imported that
+        file and then dropped its hooks without a word (the installed 'pan' had the name), and the run failed
+        later with "unknown dataset".
+        """
+        other = next((p for p in self.loaded if p.name == name), None)
+        what = f"the {other.source} plugin '{name}' ({other.location})" if other is not None else f"the plugin '{name}'"
+        message = (f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so "
+                   f"one would silently replace the other; rename the local module, give it as a path "
+                   f"(--plugin ./{name}.py), or switch the installed one off (-p no:{name})")
+        self._fail(PluginFailure(name, source, "name clash", message))
+        raise PluginError(message)
+
+    def _check_can_disable(self, name: str, source: str, how: str | None = None) -> None:
         """Refuse ``-p no:NAME`` for a built-in plugin (it cannot be switched off) or a name no plugin has.
 
         Why: a typo in ``-p no:NAME`` used to switch nothing off and say nothing, and ``-p no:steb_core.builtin``
         was listed as switched off while the built-ins kept running.
         """
         key = name.lower()
+        how = how or f"{source} no:{name}"
         if key in {m.lower() for m in BUILTIN_MODULES}:
-            raise PluginError(f"plugin '{name}' ({source} no:{name}) is built into steb and cannot be switched off")
+            raise PluginError(f"plugin '{name}' ({how}) is built into steb and cannot be switched off")
         if not self.entry_points_scanned:
             return  # nothing to compare with (a manager built without entry points)
         known = self.installed_names | {p.name.lower() for p in self.loaded}
         if key not in known:
-            raise PluginError(f"no plugin named '{name}' to switch off ({source} no:{name}); installed plugins (entry point / "
+            raise PluginError(f"no plugin named '{name}' to switch off ({how}); installed plugins (entry point / "
                               f"distribution names): {', '.join(sorted(self.installed_names)) or 'none'}")
+
+    def _refuse_named_failure(self, provider: str, hook_name: str, failure: PluginFailure, exc: BaseException) -> None:
+        """Raise :class:`PluginError` when the plugin whose hook failed is one the user named (issue 41).
+
+        Why: an installed plugin's failure is isolated (a warning; its components are missing), but one the user
+        asked for with ``--plugin`` or ``$STEB_PLUGINS`` is the point of the command: its datasets or encoders
+        silently missing made `steb run` exit 0 having computed none of them, as for a plugin that fails to import.
+        """
+        info = next((p for p in self.loaded if p.name == provider), None)
+        if info is not None and info.local:
+            raise PluginError(f"plugin '{provider}' ({info.source}) failed in {hook_name}: {failure.error}") from exc
 
     def provider_version(self, provider: str) -> tuple[str | None, bool]:
         """(version, local) of a loaded plugin: its distribution version, or for a local plugin the hash of its
@@ -306,6 +344,7 @@ class StebPlugins:
                 except (Exception, SystemExit) as exc:
                     failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
                     self._fail(failure)
+                    self._refuse_named_failure(provider, hook_name, failure, exc)
                     registry.notes.append(f"plugin '{provider}' failed in {hook_name} ({failure.error}); its {kind}s are missing.")
                     continue
                 for spec in staged:
@@ -415,7 +454,12 @@ def source_hash(module: ModuleType) -> str | None:
 
 
 def import_local_module(spec: str) -> ModuleType:
-    """Import a local plugin given as a dotted module name or a path to a ``.py`` file."""
+    """Import a local plugin given as a dotted module name or a path to a ``.py`` file.
+
+    A module name is looked up in the working directory first (``--plugin mylab.encoders`` run beside
+    ``mylab/``), then on ``sys.path``; the working directory is never added to ``sys.path`` (see
+    :func:`_import_by_name`). A ``.py`` path is imported from that file alone.
+    """
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
         if path.is_dir():
@@ -431,22 +475,48 @@ def import_local_module(spec: str) -> ModuleType:
         module_spec = importlib.util.spec_from_file_location(mod_name, path)
         if module_spec is None or module_spec.loader is None:
             raise PluginError(f"cannot import plugin file {path}")
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[mod_name] = module
-        try:
-            module_spec.loader.exec_module(module)
-        except BaseException:
-            sys.modules.pop(mod_name, None)
-            raise
-        return module
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # let `--plugin mylab.encoders` find a package in the working dir
-    module = importlib.import_module(spec)
+        return _execute(module_spec)
+    module = _import_by_name(spec)
     if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
         # a folder without __init__.py imports as an empty namespace package: it would register nothing, silently
         raise PluginError(f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
                           "hooks; give its .py file or make it a package")
     return module
+
+
+def _execute(module_spec: importlib.machinery.ModuleSpec) -> ModuleType:
+    """A new module run from ``module_spec`` and entered in ``sys.modules`` (removed again if running it fails)."""
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_spec.name] = module
+    try:
+        module_spec.loader.exec_module(module)  # type: ignore[union-attr]  # callers check the loader
+    except BaseException:
+        sys.modules.pop(module_spec.name, None)
+        raise
+    return module
+
+
+def _import_by_name(spec: str) -> ModuleType:
+    """Import the dotted module ``spec``, its top-level module taken from the working directory when it is there.
+
+    Why not put the working directory on ``sys.path``, as ``python`` does for a script: it stayed there for the
+    rest of the run, so a ``sklearn.py`` or ``threadpoolctl.py`` lying in that folder (files of a downloaded
+    release, say) was imported instead of the real library when steb imported it later. Here only the plugin's
+    own top-level module (or package, whose submodules are then found through the package) is loaded from the
+    working directory; every other import resolves as it would without the plugin. A plugin made of several
+    top-level modules must therefore be a package (or import its siblings relative to its own file).
+    """
+    top = spec.partition(".")[0]
+    cwd = os.getcwd()
+    if top not in sys.modules and "" not in sys.path and cwd not in sys.path:
+        found = importlib.machinery.PathFinder.find_spec(top, [cwd])
+        if found is not None and found.loader is not None and found.origin not in (None, "namespace"):
+            _execute(found)
+        elif found is not None and importlib.util.find_spec(top) is None:
+            # a folder without __init__.py: it would import as an empty namespace package and register nothing
+            raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a "
+                              "module with hooks; give its .py file or make it a package")
+    return importlib.import_module(spec)
 
 
 def new_manager(
@@ -470,11 +540,14 @@ def new_manager(
     pm.add_hookspecs(hookspecs)
     plugins = StebPlugins(pm)
     local = list(local_plugins)
-    off = [*disabled, *(os.environ.get(DISABLE_ENV_VAR, "").split(",") if env else ()), *(p[3:] for p in local if p.strip().startswith("no:"))]
+    from_env = [n.strip() for n in os.environ.get(DISABLE_ENV_VAR, "").split(",") if n.strip()] if env else []
+    off = [*disabled, *from_env, *(p[3:] for p in local if p.strip().startswith("no:"))]
     plugins.disable(off)
     plugins.load_builtins()
     if entry_points:
         plugins.load_entry_points(None if installed is None else list(installed))
+    for name in from_env:  # a typo there is an error, as for -p no:NAME (issue 41: it was ignored)
+        plugins._check_can_disable(name, f"${DISABLE_ENV_VAR}", f"${DISABLE_ENV_VAR} lists '{name}'")
     if env:
         plugins.load_env()
     plugins.load_local(local)

@@ -23,14 +23,67 @@ from typing import Any, Iterator
 from .errors import DataValidationError
 from .io import atomic_write_text, check_inside, parse_json
 
-__all__ = ["SCHEMA", "ResultRecord", "result_path", "slug", "load_results", "library_versions", "run_key"]
+__all__ = ["SCHEMA", "ResultRecord", "result_path", "legacy_result_path", "slug", "readable_slug",
+           "check_storable_name", "load_results", "library_versions", "run_key"]
 
 SCHEMA = "steb.result/1"
 
 
-def slug(name: str) -> str:
-    """A file-system-safe form of a name (``sentence-transformers/all-MiniLM-L6-v2`` -> ``sentence-transformers__all-MiniLM-L6-v2``)."""
+#: names Windows cannot give a file or folder, whatever the extension (``CON``, ``con.txt``, ``LPT1``)
+_WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10))})
+#: a name whose readable form is longer than this gets it shortened and a hash (path components stop at 255 bytes)
+_MAX_SLUG = 120
+#: the hash of the exact name follows this character, which no name kept as it is can contain
+_HASH_MARK = "~"
+
+
+def readable_slug(name: str) -> str:
+    """The readable, file-system-safe form of a name: ``/`` as ``__``, runs of other characters outside
+    ``[A-Za-z0-9._+-]`` as ``_``, leading/trailing dots and underscores dropped (``unnamed`` when nothing is
+    left). Not injective (``a b`` and ``a_b`` share it): :func:`slug` adds a hash where that matters."""
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", name.replace("/", "__")).strip("._") or "unnamed"
+
+
+def slug(name: str) -> str:
+    """The file-name form of a name, different for every two names (results of two datasets never share a file).
+
+    A name that is already safe (its readable slug is the name itself, not a Windows-reserved word, not too
+    long) is used as it is, so its results stay where earlier versions wrote them. Any other name gets its
+    readable slug plus ``~`` and 12 hex digits of the sha256 of the exact name:
+    ``sentence-transformers/all-MiniLM-L6-v2`` -> ``sentence-transformers__all-MiniLM-L6-v2~<hash>``.
+
+    Why: the readable slug alone wrote ``a/b`` and ``a__b``, ``a b`` and ``a_b``, ``.x`` and ``x``, or two
+    non-ASCII names (both ``unnamed``) into one file, so one dataset's result replaced the other's and reruns
+    flip-flopped. A name kept as it is contains only ``[A-Za-z0-9._+-]``, never ``~``, so it cannot equal a
+    hashed slug; two hashed slugs are equal only if their names' hashes are.
+    """
+    readable = readable_slug(name)
+    if readable == name and readable.split(".", 1)[0].lower() not in _WINDOWS_RESERVED and len(readable) <= _MAX_SLUG:
+        return readable
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{readable[:80]}{_HASH_MARK}{digest}"
+
+
+def check_storable_name(name: Any, kind: str) -> None:
+    """Refuse a component name that results cannot carry: not a string, empty or only spaces, spaces around it,
+    a control character (a line break in a name breaks every listing and report), a lone surrogate (not
+    UTF-8: the result file could not be written), or longer than 200 characters. Raises ``ValueError``;
+    called when a dataset, task or encoder spec is made, so the plugin's registration fails, not a run."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{kind} name {name!r} is empty or not a string; results are stored under the name")
+    problems = []
+    if name != name.strip():
+        problems.append("spaces at its start or end")
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        problems.append("a control character (a line break, tab or NUL)")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        problems.append("a character that is not valid Unicode (a lone surrogate)")
+    if len(name) > 200:
+        problems.append(f"{len(name)} characters (at most 200)")
+    if problems:
+        raise ValueError(f"{kind} name {name!r} cannot be stored: it has {' and '.join(problems)}")
 
 
 @dataclass
@@ -174,7 +227,14 @@ def _json_default(value: Any) -> Any:
 
 
 def result_path(output_dir: str | Path, encoder: str, dataset: str, task: str) -> Path:
+    """``OUTPUT/<encoder>/<dataset>/<task>.json``, each part by :func:`slug` (one file per (encoder, dataset, task))."""
     return Path(output_dir) / slug(encoder) / slug(dataset) / f"{slug(task)}.json"
+
+
+def legacy_result_path(output_dir: str | Path, encoder: str, dataset: str, task: str) -> Path:
+    """Where steb before issue 41 wrote this result (readable slugs only); the runner moves a record found there
+    for exactly these names to :func:`result_path`, so results of renamed paths are reused, not recomputed."""
+    return Path(output_dir) / readable_slug(encoder) / readable_slug(dataset) / f"{readable_slug(task)}.json"
 
 
 def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[ResultRecord]:

@@ -44,26 +44,29 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
+from .containment import check_inside
 from .context import TaskContext
 from .encoders import Identity, encoder_device, encoder_info, has_similarity, has_vectors, identify
 from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
 from .naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
-from .pipeline import Prefetch
+from .pipeline import Prefetch, WorkerDied
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
-from .results import ResultRecord, library_versions, result_path, run_key
+from .results import ResultRecord, legacy_result_path, library_versions, result_path, run_key
 from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
 __all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order"]
@@ -229,6 +232,24 @@ class _LineProgress(_NoProgress):
             self.stream.flush()
 
 
+@contextmanager
+def _display_paused(bar: Any) -> Iterator[None]:
+    """A live rich progress display stopped, its refresh thread ended, for the block (a fork of the prefetch
+    worker: the child gets only the forking thread, and a lock another thread held then stays held in it)."""
+    live = getattr(bar, "live", None)
+    if live is None or not getattr(live, "is_started", False):
+        yield
+        return
+    thread = getattr(live, "_refresh_thread", None)
+    bar.stop()
+    if isinstance(thread, threading.Thread):
+        thread.join(timeout=5)
+    try:
+        yield
+    finally:
+        bar.start()
+
+
 def _progress(enabled: bool) -> Any:
     if not enabled:
         return _NoProgress()
@@ -285,7 +306,8 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None, suit
         if spec.name in seen:  # named and in the suite: run the union of the tasks
             i = seen[spec.name]
             other = unique[i][0]
-            if other is not spec and (other.version != spec.version or other.loader is not spec.loader and not spec.version.startswith("mem-")):
+            same_loader = other.loader == spec.loader or spec.version.startswith("mem-")
+            if other is not spec and (other.version != spec.version or not same_loader):
                 raise StebError(f"two different datasets are named '{spec.name}' in one run (versions {other.version} and "
                                 f"{spec.version}); their results would share one folder: give them different names")
             unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))
@@ -486,8 +508,9 @@ class _Run:
             for task_name in task_names:
                 if only_tasks and task_name not in only_tasks:
                     continue
-                if task_name not in task_registry:
-                    self.summary.skipped.append((spec.name, task_name, "task type not registered"))
+                if task_name not in task_registry:  # asked for and not computable: a failure, not a skip (issue 41)
+                    why = unregistered_reason(task_registry, task_name)
+                    self.summary.failures.append(Failure(spec.name, task_name, why))
                     continue
                 task = task_registry.get(task_name)
                 if task.needs_vectors and not self.vectors_ok:
@@ -535,7 +558,7 @@ class _Run:
 
     def _stored(self, pending: _Pending, task: TaskSpec) -> ResultRecord | None:
         path = result_path(self.output_dir, self.name, pending.spec.name, task.name)
-        if not path.exists():
+        if not path.exists() and not self._move_legacy_result(path, pending.spec.name, task.name):
             return None
         try:
             stored = ResultRecord.read(path)
@@ -549,6 +572,29 @@ class _Run:
             self.summary.notes.append(f"stored result {path} does not match its content hash (edited by hand?); recomputing it")
             return None
         return stored
+
+    def _move_legacy_result(self, path: Path, dataset: str, task: str) -> bool:
+        """Move this result from where steb wrote it before result paths became injective (issue 41) to ``path``.
+
+        Only a record of exactly this encoder name, identity, dataset and task moves: under the old naming two
+        names could share that file (``a/b`` and ``a__b``), and the other name's result stays where it is.
+        """
+        old = legacy_result_path(self.output_dir, self.name, dataset, task)
+        if old == path or not old.is_file():
+            return False
+        try:
+            stored = ResultRecord.read(old)
+        except (DataValidationError, UnicodeDecodeError, OSError):
+            return False
+        mine = (self.name, dataset, task, self.fingerprint)
+        if (stored.encoder, stored.dataset, stored.task, stored.encoder_fingerprint) != mine:
+            return False
+        check_inside(old, self.output_dir, what="output folder")
+        check_inside(path.parent if path.parent.exists() else self.output_dir, self.output_dir, what="output folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(old, path)
+        self.summary.notes.append(f"stored result {old} moved to {path} (result paths now differ for every name)")
+        return True
 
     def _why_stale(self, path: Path, stored: ResultRecord, pending: _Pending, task: TaskSpec) -> None:
         """A note when a stored result differs only in its data (or predates data fingerprints), so the user
@@ -591,6 +637,12 @@ class _Run:
             if self.fail_fast:
                 raise
             self.summary.failures.append(Failure(spec.name, None, describe_failure(exc)))
+            return None
+        except SystemExit as exc:  # a loader's sys.exit() ends neither the run nor the prefetch worker (issue 41)
+            message = loader_exit_message(pending, exc)
+            if self.fail_fast:
+                raise StebError(f"dataset '{spec.name}': {message}") from None
+            self.summary.failures.append(Failure(spec.name, None, message))
             return None
         self._reuse(pending)
         loaded = _Loaded(pending, bundle, time.perf_counter() - t0)
@@ -796,7 +848,18 @@ class _Run:
             for pending in plan:
                 bar.update(task_bar, description=f"loading {pending.spec.name}")
                 planned = len(pending.tasks)
-                loaded = stream.next().apply(pending, self.summary)
+                try:
+                    step = stream.next()
+                except WorkerDied as exc:  # the loader's process died (os._exit, SIGKILL): this dataset fails
+                    why = worker_death_message(pending, exc)
+                    if self.fail_fast:
+                        raise StebError(f"dataset '{pending.spec.name}': {why}") from None
+                    self.summary.failures.append(Failure(pending.spec.name, None, why))
+                    bar.advance(task_bar, planned)
+                    with _display_paused(bar):  # a fork copies no thread: the display's must not hold a lock then
+                        stream.start()
+                    continue
+                loaded = step.apply(pending, self.summary)
                 if loaded is None:
                     missing = any(m.dataset == pending.spec.name for m in self.summary.missing)
                     bar.update(task_bar, description=f"{pending.spec.name}: {'data missing' if missing else 'failed to load'}")
@@ -890,12 +953,49 @@ def describe_failure(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, StebError):
         return text
+    where = _raised_at(exc)
+    return f"{text} (raised{where})" if where else text
+
+
+def unregistered_reason(registry: Any, name: str) -> str:
+    """Why task type ``name`` is not in ``registry``: two plugins register it, or a plugin's hook failed."""
+    if name in registry.conflicts:
+        both = " and ".join(repr(p) for p in registry.conflicts[name])
+        return f"task type '{name}' is registered by {both}, so the name is refused; switch one plugin off (-p no:NAME)"
+    why = " ".join(registry.notes) or "no loaded plugin provides it"
+    return f"task type '{name}' is not registered: {why}"
+
+
+def refused_suite_members(plugins: StebPlugins, suite: str) -> list[tuple[str, str]]:
+    """(dataset name, why) for each dataset of ``suite`` whose name two plugins register (both refused)."""
+    registry = plugins.datasets()
+    return [(name, f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(map(repr, providers))}, "
+                   "so the name is refused; switch one plugin off (-p no:NAME)")
+            for name, providers in registry.conflicts.items()
+            if any(suite in spec.suites for spec in registry.refused.get(name, ()))]
+
+
+def _plugin_of(pending: _Pending) -> str:
+    return f"plugin '{pending.provider[0]}'" if pending.provider[0] else "a dataset object given to evaluate()"
+
+
+def loader_exit_message(pending: _Pending, exc: SystemExit) -> str:
+    """The failure line for a loader that called ``sys.exit``: its plugin, the code and where it was called."""
+    return f"SystemExit: the loader ({_plugin_of(pending)}) called sys.exit({exc.code!r})" + _raised_at(exc)
+
+
+def worker_death_message(pending: _Pending, exc: WorkerDied) -> str:
+    """The failure line for a dataset whose prefetch worker died while loading it: the plugin and how it died."""
+    return (f"the prefetch worker process running its loader ({_plugin_of(pending)}) {exc.how} before sending the "
+            "dataset; the datasets after it are loaded by a new worker")
+
+
+def _raised_at(exc: BaseException) -> str:
+    """`` at FILE:LINE in FUNCTION`` of the innermost frame of ``exc``'s traceback ('' without one)."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    if tb is not None:
-        text += f" (raised at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name})"
-    return text
+    return "" if tb is None else f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name}"
 
 
 def _embedder(matrix: Any, row_of: dict[str, int], *, densify: bool) -> Callable[[Sequence[str]], Any]:
@@ -1017,6 +1117,8 @@ def evaluate(
         ref = dataclasses.replace(ref, name=name)
     summary = RunSummary(encoder=name, output_dir=output_dir, identity=dict(identity.evidence), notes=notes,
                          data_dir=str(data_dir) if data_dir else None)
+    if suite:  # a member refused because two plugins register its name is not silently left out
+        summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
     if identity.fingerprint is None:
         summary.notes.append(f"the identity of encoder '{name}' cannot be established: {identity.reason}; "
                              "nothing is reused for it (vectors and results are computed fresh)")
@@ -1033,6 +1135,7 @@ def evaluate(
         sweep_stale_temp_files(Path(cache_dir or default_cache_dir()) / cache_key(run.fingerprint, proto.key()))
     if not plan:
         summary.seconds = time.perf_counter() - started
+        _handle_failures(summary, errors)
         return summary
     scratch: list[Path] = []
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .containment import ScopedLoader
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle
+from .results import check_storable_name
 from .sources import DataSource
 
 __all__ = [
@@ -183,6 +185,8 @@ class DatasetSpec:
         return tuple(self.suite_tasks.get(suite, self.tasks))
 
     def __post_init__(self) -> None:
+        if not isinstance(self.loader, ScopedLoader):  # every read of the loader checked against its release (issue 41)
+            object.__setattr__(self, "loader", ScopedLoader(self.loader))
         if isinstance(self.sources, DataSource):
             object.__setattr__(self, "sources", (self.sources,))
         else:
@@ -195,6 +199,7 @@ class DatasetSpec:
                 object.__setattr__(self, attr, tuple(value))
         if not self.name:
             raise ValueError("DatasetSpec needs a name")
+        check_storable_name(self.name, "dataset")  # its results are stored under it (issue 41)
         if not self.tasks:
             raise ValueError(f"dataset '{self.name}' feeds no task type")
         unknown = [c for c in self.categories if c not in CATEGORIES]
@@ -239,6 +244,7 @@ class EncoderSpec:
     citation: str = ""
 
     def __post_init__(self) -> None:
+        check_storable_name(self.name, "encoder")
         object.__setattr__(self, "modules", (self.modules,) if isinstance(self.modules, str) else tuple(self.modules))
 
     def availability(self) -> "Availability":
@@ -316,6 +322,7 @@ class TaskSpec:
         return self.main_metric
 
     def __post_init__(self) -> None:
+        check_storable_name(self.name, "task")
         object.__setattr__(self, "fallback_metrics", tuple(self.fallback_metrics))
         object.__setattr__(self, "companion_metrics", tuple(self.companion_metrics))
         if self.shape not in SHAPES:

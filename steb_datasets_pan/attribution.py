@@ -31,7 +31,7 @@ from steb_core import (
     require_field,
 )
 
-from steb_core.io import check_inside, release_path, unique_keys
+from steb_core.io import check_inside, read_bytes, release_path, unique_keys
 
 from .files import find_folder, read_nonempty_text, release_dir
 
@@ -167,7 +167,7 @@ def _read(path: Path, encoding: str, record: str) -> str:
         return read_nonempty_text(path, record=record)
     try:
         codec = codecs.lookup(encoding).name
-        text = path.read_bytes().decode(codec).replace("\r\n", "\n").replace("\r", "\n").strip()
+        text = read_bytes(path).decode(codec).replace("\r\n", "\n").replace("\r", "\n").strip()
     except (LookupError, UnicodeDecodeError) as exc:
         raise DataValidationError(f"cannot be decoded as {encoding}: {exc}", path=path, record=record) from None
     if not text:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from steb_core import DataValidationError, LoadContext, parse_json, read_text
+from steb_core.io import open_release
 
 __all__ = [
     "JsonlRow",
@@ -106,7 +107,7 @@ class JsonlRow:
 
 def scan_jsonl(path: Path) -> Iterator[JsonlRow]:
     """Stream ``(line number, byte offset, object)`` for each non-empty line (BOM and CRLF tolerated)."""
-    with open(path, "rb") as handle:
+    with open_release(path, "rb") as handle:
         offset = 0
         for lineno, raw in enumerate(handle, start=1):
             start = offset
@@ -125,7 +126,7 @@ def read_jsonl_at(path: Path, positions: Iterable[tuple[int, int]]) -> Iterator[
     One file handle serves all reads, so pulling a sample of records out of a large file costs one
     seek and one line parse per record.
     """
-    with open(path, "rb") as handle:
+    with open_release(path, "rb") as handle:
         for offset, lineno in positions:
             handle.seek(offset)
             yield _parse_line(path, lineno, handle.readline())

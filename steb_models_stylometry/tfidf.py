@@ -58,7 +58,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from steb_core import parse_json
+from steb_core import DataValidationError, parse_json
+from steb_core.io import open_gzip
 
 from .base import PACKAGE_VERSION, RESOURCES, StylometryEncoder, file_digest
 
@@ -460,9 +461,12 @@ class TfidfVectoriser:
         for name in wanted:
             file = path / _plain_file_name(manifest["blocks"][name], str(manifest_path))
             try:
-                data = parse_json(gzip.decompress(file.read_bytes()).decode("utf-8"), path=file)
-            except (OSError, EOFError, ValueError) as err:  # ValueError: bad JSON, UTF-8 or duplicate keys
-                raise ValueError(f"{file}: not a gzip-compressed JSON TF-IDF block ({err})") from None
+                with open_gzip(file) as handle:  # refused past the decompression cap (a gzip bomb), before it is read
+                    data = parse_json(handle.read().decode("utf-8"), path=file)
+            except DataValidationError as err:  # over the decompression cap, bad JSON, a key given twice: names it
+                raise err from None
+            except (OSError, EOFError, ValueError) as err:  # e.g. not UTF-8
+                raise DataValidationError(f"is not a gzip-compressed JSON TF-IDF block ({err})", path=file) from None
             loaded[name] = TfidfBlock.from_json(data, str(file))
         return cls(loaded, manifest.get("corpus", ""), manifest.get("n_docs", 0), settings)
 

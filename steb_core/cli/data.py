@@ -24,7 +24,9 @@ def data_check(
     fmt: str = common.FormatOpt,
     plugin: Optional[list[str]] = common.PluginOpt,
 ) -> None:
-    """For every selected dataset: is its data here, unchanged since steb fetched it, how many records/classes it loads vs the catalogue, and how to obtain a missing one. Nothing is encoded."""
+    """For every selected dataset: is its data here, unchanged since steb fetched it, how many records/classes it
+    loads vs the catalogue, and how to obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's
+    data is there but fails to load or differs from what steb fetched."""
     from ..catalogue import check_dataset
     from ..runner import resolve_selection
 
@@ -42,6 +44,7 @@ def data_check(
              "catalogue": "; ".join(f"{t}: {_counts_text(v)}" for t, v in c.expected.items()),
              "message": c.message} for c in checks]
     if common.emit(rows, fmt, "data check"):
+        _exit_on_errors(checks)
         return
     colour = {"ok": "green", "builtin": "green", "differs": "yellow", "missing": "red", "error": "red"}
     # one short row per dataset; what to do about a dataset (how to obtain it, the error, the differing
@@ -75,6 +78,18 @@ def data_check(
             common.console.print(f"[{i}] {name} ({status}): {text}", highlight=False, markup=False, soft_wrap=True)
     counts = {k: sum(1 for c in checks if c.status == k) for k in colour}
     common.console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v), highlight=False)
+    _exit_on_errors(checks)
+
+
+def _exit_on_errors(checks: list[Any]) -> None:
+    """Exit 1 when a dataset failed to load or its fetched files changed (issue 41: the check exited 0); missing
+    data or counts that differ from the catalogue are findings the table reports, not errors."""
+    failed = [c.dataset for c in checks if c.status == "error"]
+    if failed:
+        plural = "s" if len(failed) != 1 else ""
+        common.err_console.print(f"[red]error:[/] {len(failed)} dataset{plural} failed to load or verify: {', '.join(failed)}",
+                                 highlight=False)
+        raise typer.Exit(1)
 
 
 def verify_fetched(specs: list[Any], checks: list[Any], data_dir: Optional[Path]) -> None:

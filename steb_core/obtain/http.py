@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
-from ..io import size_setting
+from ..decompress import size_setting
 from .errors import FetchError
 
 __all__ = ["DownloadPolicy", "download", "file_digest", "verify_file", "fetch_json", "read_capped", "download_limit",

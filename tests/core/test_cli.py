@@ -65,10 +65,37 @@ def _encoder_plugin(tmp_path: Path) -> Path:
     return path
 
 
-def test_plugins_command_shows_sources_and_failures(tmp_path):
-    failing_hook = tmp_path / "failing_hook_plugin.py"
-    failing_hook.write_text("from steb_core import hookimpl\n@hookimpl\ndef register_encoders(register):\n    raise ImportError('needs libfoo')\n")
-    out = invoke("plugins", "--plugin", str(failing_hook)).output
+def test_plugins_command_shows_sources_and_failures(monkeypatch):
+    """An *installed* plugin whose hook fails is listed under the failures (a named one is an error, issue 41:
+    tests/robustness/test_dropped_exit_status.py)."""
+    import importlib.metadata
+    import types
+
+    from steb_core import hookimpl
+    from steb_core import plugins as plugins_module
+
+    failing = types.ModuleType("failing_hook_plugin")
+
+    @hookimpl
+    def register_encoders(register):
+        raise ImportError("needs libfoo")
+
+    failing.register_encoders = register_encoders
+
+    class FailingHookEntryPoint:
+        name, value, group, dist = "failing_hook", "failing_hook_plugin", "steb", None
+
+        def load(self):
+            return failing
+
+    real = importlib.metadata.entry_points
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [*real(group=group), FailingHookEntryPoint()])
+    plugins_module.reset_manager()
+    try:
+        out = invoke("plugins").output
+    finally:
+        plugins_module.reset_manager()
     assert "steb_core.builtin" in out and "6 datasets" in out
     assert "failed plugins" in out and "needs libfoo" in out
 

@@ -75,6 +75,25 @@ def test_permuted_shard_rows_are_detected_and_recomputed(tmp_path):
     np.testing.assert_array_equal(other.get(keys), vectors)
 
 
+def test_shard_with_rows_swapped_and_digest_dropped_is_not_trusted(tmp_path, toy_plugin):
+    """Issue 41, item 7: swapping rows and dropping the digest used to pass every check (the digest was optional)."""
+    first = _run(tmp_path, toy_plugin)
+    shards = sorted((tmp_path / "cache").rglob("shard-*.npz"))
+    assert shards
+    for shard in shards:
+        with np.load(shard, allow_pickle=False) as data:
+            stored = {name: data[name] for name in data.files if name != "digest"}
+        stored["vectors"] = stored["vectors"][::-1].copy()  # every text gets another text's vector
+        np.savez(shard, **stored)
+    plugins_module.reset_manager()
+    again = evaluate(CountingEncoder(), ["toy0", "toy1"], plugins=[str(toy_plugin)], output=tmp_path / "fresh",
+                     cache_dir=tmp_path / "cache", progress=False)
+    assert again.texts_encoded > 0
+    assert any("has no digest" in note and "set aside and recomputed" in note for note in again.notes), again.notes
+    scores = {(r.dataset, r.task): r.main_score for r in first.results}
+    assert {(r.dataset, r.task): r.main_score for r in again.results} == scores
+
+
 def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
     target = tmp_path / "out" / "result.json"
 

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from steb_core.errors import StebError
-from steb_core.pipeline import Prefetch
+from steb_core.pipeline import Prefetch, WorkerDied
 from steb_core.runner import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,6 +157,36 @@ def test_a_result_that_cannot_be_pickled_is_computed_by_the_caller():
     got = [item["i"] for item in stream]
     assert got == [0, 1, 2]
     assert calls == ["parent 1", "parent 2"]  # item 1 could not travel: the caller computed it and the rest
+
+
+def test_a_worker_that_dies_loses_only_its_item_and_says_how():
+    """Issue 41: a worker ended by ``os._exit`` or SIGKILL (the OOM killer) raises WorkerDied for that item, with
+    the exit status or signal; the next items come from a new worker (one more death is survived the same way)."""
+    import os
+    import signal
+
+    parent = os.getpid()
+
+    def work(i: int):
+        if i == 1:
+            os._exit(7)
+        if i == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return (i, os.getpid() != parent)
+
+    stream = Prefetch(5, work, ahead=2, mode="process")
+    assert stream.next() == (0, True)
+    with pytest.raises(WorkerDied, match="exited with status 7 while computing item 1"):
+        stream.next()
+    assert stream.next() == (2, True)  # a new worker, forked on demand
+    with pytest.raises(WorkerDied, match="killed by SIGKILL") as died:
+        stream.next()
+    assert died.value.index == 3
+    stream.start()
+    assert stream.next() == (4, True)
+    with pytest.raises(StopIteration):
+        stream.next()
+    stream.close()
 
 
 @pytest.mark.parametrize("mode", ["process", "thread", "off"])

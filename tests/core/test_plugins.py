@@ -78,16 +78,33 @@ def test_steb_plugins_env_is_strict_too(monkeypatch, tmp_path):
         new_manager(entry_points=False)
 
 
-def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy_plugin):
-    half = tmp_path / "half_plugin.py"
-    half.write_text(textwrap.dedent('''
+def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy_plugin, monkeypatch):
+    """An installed plugin's failing hook is isolated: nothing of it is registered (all or nothing), the missing
+    name is explained, the failure listed once. The same plugin named with --plugin is an error (issue 41)."""
+    source = textwrap.dedent('''
         from steb_core import hookimpl, EncoderSpec
         @hookimpl
         def register_encoders(register):
             register(EncoderSpec(name="half-registered", description="x", factory=object))
             raise RuntimeError("hook exploded")
-    '''))
-    manager = new_manager([str(half), str(toy_plugin)], entry_points=False, env=False)
+    ''')
+    half = tmp_path / "half_plugin.py"
+    half.write_text(source)
+    refused = r"half_plugin.py' \(--plugin\) failed in register_encoders: RuntimeError: hook exploded"
+    with pytest.raises(PluginError, match=refused):
+        new_manager([str(half), str(toy_plugin)], entry_points=False, env=False).encoders()
+    module = type(sys)("half_plugin_installed")
+    exec(compile(source, str(half), "exec"), module.__dict__)
+
+    class HalfEntryPoint:
+        name, value, group, dist = "half", "half_plugin_installed", "steb", None
+
+        def load(self):
+            return module
+
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [HalfEntryPoint()] if group == "steb" else [])
+    manager = new_manager([str(toy_plugin)], env=False)
     assert "toy0" in manager.datasets()  # the good plugin still works
     encoders = manager.encoders()
     assert "half-registered" not in encoders  # all or nothing
@@ -154,7 +171,8 @@ def test_registry_rejects_wrong_spec_type(tmp_path):
             register({"name": "not-a-spec"})
     '''))
     manager = new_manager([str(bad)], entry_points=False, env=False)
-    manager.encoders()
+    with pytest.raises(PluginError, match="expected EncoderSpec"):  # a named plugin's failing hook: an error (issue 41)
+        manager.encoders()
     assert any("expected EncoderSpec" in f.error for f in manager.failures)
 
 

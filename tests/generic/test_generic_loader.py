@@ -29,7 +29,8 @@ def write_csv(path: Path, text: str) -> Path:
 def test_csv_labelled_with_quoted_newlines_bom_and_crlf(tmp_path):
     raw = '\ufeffbody,register,uid\r\n"line one\r\nline two",formal,a\r\nhey there,informal,b\r\n\r\n'
     (tmp_path / "t.csv").write_bytes(raw.encode("utf-8"))
-    bundle = generic_loader("t.csv", shape="labelled_texts", columns={"text": "body", "label": "register", "id": "uid"})(ctx(tmp_path))
+    bundle = generic_loader("t.csv", shape="labelled_texts", columns={"text": "body", "label": "register", "id": "uid"},
+                            line_breaks="any")(ctx(tmp_path))  # a table whose texts span lines says so (issue 41)
     recs = bundle.labelled_texts
     assert [(r.label, r.id) for r in recs] == [("formal", "a"), ("informal", "b")]
     assert recs[0].text == "line one\r\nline two"  # quoted newline kept inside the field
@@ -239,5 +240,20 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
     raw = 'text,label\nhello,x\n"two\nlines",y\n'.encode() + b"caf\xe9 time,y\n"
     (tmp_path / "c.csv").write_bytes(raw)
     with pytest.raises(DataValidationError) as info:
-        generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts")(LoadContext("t", tmp_path, 0, {}))
+        loader = generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts", line_breaks="any")
+        loader(LoadContext("t", tmp_path, 0, {}))
     assert info.value.record == f"row 3 (line 5, byte {raw.index(bytes([0xE9]))})"
+
+
+def test_json_boolean_and_string_labels_are_one_class(tmp_path):
+    """Issue 41, item 9: JSON true became "True" while the string "true" stayed "true": two classes of one label."""
+    from steb_core.generic import generic_loader
+    from steb_core.specs import LoadContext
+
+    rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},
+            {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0},
+            {"text": "g", "label": "1"}]
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bundle = generic_loader("b.jsonl", shape="labelled_texts")(LoadContext("b", tmp_path, 0, {}))
+    assert [r.label for r in bundle.labelled_texts] == ["true", "true", "false", "false", "1", "1", "1"]
+    assert bundle.info["class_counts"] == {"1": 3, "false": 2, "true": 2}

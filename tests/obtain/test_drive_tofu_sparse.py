@@ -68,7 +68,9 @@ def test_drive_file_through_the_confirm_page_then_recorded_checked_and_changes_c
     (root / "drv" / "train.jsonl").write_bytes(jsonl(ROWS[:3]))
     verify = invoke("data", "get", "--dataset", "drv", "--verify", "--data-dir", str(root), "-p", str(plugin))
     assert verify.exit_code != 0 and "verify drv/: changed: train.jsonl: sha256 " in verify.output
-    check = json.loads(invoke("data", "check", "--dataset", "drv", "--data-dir", str(root), "-f", "json", "-p", str(plugin)).output)
+    checked = invoke("data", "check", "--dataset", "drv", "--data-dir", str(root), "-f", "json", "-p", str(plugin))
+    assert checked.exit_code == 1 and "failed to load or verify: drv" in checked.stderr
+    check = json.loads(checked.stdout)
     assert check[0]["status"] == "error" and "train.jsonl: sha256" in check[0]["message"] and "--force" in check[0]["message"]
     # the publisher's file changes: a refetch must give the recorded bytes, so it is refused
     server.add_drive_file(DRIVE_ID, "retrieval.tar.gz", archive + b"\0", confirm=True)

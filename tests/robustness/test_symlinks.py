@@ -21,18 +21,15 @@ from steb_core.report.synthetic import synthetic_results, write_results
 from steb_datasets_pan.catalogue import pan_datasets
 from steb_datasets_stel.plugin import stel_specs
 
+from .links import SECRET, assert_link_refused, pan18_release
+from .links import relink as _relink
+from .links import write_file as _write
+
 SPECS = {s.name: s for s in [*pan_datasets(), *stel_specs()]}
-SECRET = "a secret that is not part of the release"
 
 
 def load(name: str, data_dir: Path, **options):
     return SPECS[name].loader(LoadContext(name, data_dir, options=options))
-
-
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
@@ -40,19 +37,9 @@ def secret(tmp_path: Path) -> Path:
     return _write(tmp_path / "secret" / "secret.txt", SECRET + "\n")
 
 
-def _relink(link: Path, target: Path) -> None:
-    """Replace the file ``link`` with a symbolic link to ``target``."""
-    link.unlink()
-    link.symlink_to(target)
-
-
 def _refused(name: str, data: Path, link: Path, **options) -> None:
     """Loading must fail with the link's path and the outside target in the message."""
-    with pytest.raises(DataValidationError, match="outside the release folder") as err:
-        load(name, data, **options)
-    message = str(err.value)
-    assert str(link) in message and str(link.resolve()) in message
-    assert SECRET not in message
+    assert_link_refused(lambda: load(name, data, **options), link)
 
 
 # -- PAN22-26 style change: problem-N.txt / truth-problem-N.json found by listing the split folder -------------
@@ -127,14 +114,7 @@ def test_pan15_known_text_linking_inside_is_followed(tmp_path: Path) -> None:
 
 
 def _pan18(data: Path) -> Path:
-    root = data / "pan18-cross-domain-authorship-attribution-test-dataset2-2018-04-20"
-    _write(root / "collection-info.json", json.dumps([{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}]))
-    problem = root / "problem00001"
-    _write(problem / "problem-info.json", json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": "candidate00001"}]}))
-    _write(problem / "candidate00001" / "known00001.txt", "Known by one.\n")
-    _write(problem / "unknown" / "unknown00001.txt", "Asked about.\n")
-    _write(problem / "ground-truth.json", json.dumps({"ground_truth": [{"unknown-text": "unknown00001.txt", "true-author": "candidate00001"}]}))
-    return problem
+    return pan18_release(data) / "problem00001"
 
 
 def test_pan18_candidate_text_linking_outside_is_refused(tmp_path: Path, secret: Path) -> None:

@@ -52,7 +52,9 @@ def _rows_from_hub(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], d
         or (location / "dataset_dict.json").is_file()
     if not hub_like:
         return None
-    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset)
+    # one sentence per row: a value spanning lines is a quote that swallowed the rows after it (issue 41)
+    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset,
+                          line_breaks="none")
     out = []
     for i, row in enumerate(rows, start=1):
         missing = [c for c in COLUMNS if c not in row]

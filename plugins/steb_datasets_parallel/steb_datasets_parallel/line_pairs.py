@@ -10,7 +10,7 @@ from typing import Any
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, read_lines, seeded_rng
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
-from steb_core.io import read_zip_member
+from steb_core.io import read_zip_member, release_file
 from steb_core.parallel import ParallelItem
 
 from .aligned import read_aligned
@@ -143,7 +143,7 @@ def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[s
 
     out: dict[str, list[str]] = {}
     try:
-        with zipfile.ZipFile(zip_path) as archive:
+        with zipfile.ZipFile(release_file(zip_path)) as archive:
             members = [m for m in archive.namelist() if "__MACOSX" not in m]
             for role, name in names.items():
                 hits = [m for m in members if m.rsplit("/", 1)[-1] == name]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_text
-from steb_core.io import unique_keys
+from steb_core.io import read_bytes, unique_keys
 from steb_core.parallel import ParallelItem
 
 __all__ = ["read_onestop", "OBTAIN", "LAYOUT", "LEVELS"]
@@ -33,7 +33,7 @@ def _read_article(path: Path, level_name: str, fallback: list[str]) -> str:
     try:
         text = read_text(path)
     except DataValidationError:
-        text = path.read_bytes().decode("cp1252", errors="strict").replace("\r\n", "\n").replace("\r", "\n")
+        text = read_bytes(path).decode("cp1252", errors="strict").replace("\r\n", "\n").replace("\r", "\n")
         fallback.append(path.name)
     lines = text.split("\n")
     while lines and not lines[0].strip():

@@ -30,6 +30,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext
 from steb_core.hub import load_hub_split
+from steb_core.io import release_file
 from steb_core.parallel import ParallelItem
 
 from .common import option_list
@@ -77,7 +78,7 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(release_file(path))
     except Exception as exc:  # pyarrow raises several types for corrupt files
         raise DataValidationError(f"is not a readable parquet file ({exc})", path=path, expected="SynthSTEL parquet") from None
     missing = [c for c in COLUMNS if c not in table.column_names]

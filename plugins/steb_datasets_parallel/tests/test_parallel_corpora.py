@@ -402,6 +402,21 @@ def test_cds_hub_release_feeds_three_tasks_with_budgets(tmp_path):
     assert "billray110/corpus-of-diverse-styles" in spec.obtain
 
 
+def test_cds_hub_csv_with_a_quote_swallowing_rows_is_refused(tmp_path):
+    """Issue 41, item 6: one quoted value running over the next two rows read 18 rows as 16 (pyarrow, like pandas,
+    keeps the quotes balanced); CDS has one sentence per row, so a value holding a line break is refused."""
+    folder = tmp_path / "corpus-of-diverse-styles"
+    _cds_hub_files(folder)
+    path = folder / "development.csv"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[3] = '"styled bible 2 opens,bible,plain bible 2'
+    lines[5] = 'styled bible 4 closes",bible,plain bible 4'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataValidationError) as err:
+        load("corpus-of-diverse-styles", folder)
+    assert (err.value.path, err.value.record, err.value.field) == (str(path), "row 3 (line 4)", "text")
+
+
 # ------------------------------------------------------------------ registration
 
 def test_registered_with_catalogue_metadata():

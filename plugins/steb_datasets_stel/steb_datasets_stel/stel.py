@@ -118,7 +118,9 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
     duplicates = 0
     used_files: list[str] = []
     for path in files:
-        rows = read_tsv(path, required=STEL_COLUMNS)
+        # one instance per line; the em-subj-pronoun file quotes each sentence with its final newline, and no
+        # sentence holds one before its end, so a value that does swallowed the rows after it (issue 41)
+        rows = read_tsv(path, required=STEL_COLUMNS, line_breaks="trailing")
         took = False
         for i, row in enumerate(rows, start=1):
             inst = _parse_row(row, path, i)

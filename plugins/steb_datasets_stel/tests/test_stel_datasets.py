@@ -178,6 +178,21 @@ def test_empty_text_and_missing_column(tmp_path):
         _load("STEL_register", tmp_path)
 
 
+def test_quote_swallowing_two_rows_is_refused(tmp_path):
+    """Issue 41, item 6: a quote opened in row 5's Anchor 1 and closed in row 7's turned 30 instances into 28,
+    silently (row 5 took row 7's ID). STEL has one instance per line; a sentence may only end with a newline
+    (em-subj-pronoun)."""
+    lines = ["\t".join(HEADER)] + ["\t".join(_row(i, "formality")) for i in range(30)]
+    lines[5] = lines[5].replace("a1 4", '"a1 4 opens')
+    lines[7] = lines[7].replace("a1 6", 'a1 6 closes"')
+    path = tmp_path / "quad_stel-dimension_formal-100_sample.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataValidationError) as err:
+        _load("STEL_register_official", tmp_path)
+    assert (err.value.path, err.value.record, err.value.field) == (str(path), "row 5 (line 6)", "Anchor 1")
+    assert "line 8" in str(err.value)
+
+
 def test_missing_data_dir_says_what_to_download(tmp_path):
     with pytest.raises(DatasetNotFoundError, match="nlpsoc/STEL"):
         _load("STEL_register", tmp_path / "absent")

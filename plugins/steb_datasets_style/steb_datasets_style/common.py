@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 from steb_core import DataSource, DatasetBundle, DatasetNotFoundError, DataValidationError, DatasetSpec, LabelledText, LoadContext
 from steb_core.generic import budgeted
+from steb_core.io import read_bytes
 
 from . import releases  # pinned sources and BibTeX of the datasets whose catalogue entry carries none
 from .suite import suite_fields
@@ -43,7 +44,7 @@ def family_dir(ctx: LoadContext, family: str | None, obtain: str, layout: str = 
 
 def read_text_lenient(path: Path) -> str:
     """A file from an older release: UTF-8 when it is, else Windows-1252/Latin-1 (Enron, blogs), newlines normalised."""
-    raw = path.read_bytes()
+    raw = read_bytes(path)
     for enc in ("utf-8-sig", "cp1252", "latin-1"):
         try:
             text = raw.decode(enc)

@@ -18,7 +18,11 @@ the retrieval releases. From a raw release, texts are stripped and those under `
 (default 32, as the paper's probing script keeps spaCy docs of at least 32 tokens; here counted as word
 and punctuation runs, an approximation of spaCy's tokeniser) are dropped before the seeded sample.
 
-Cache location: ``$STEB_CACHE_DIR/features/`` when set, else ``<dataset folder>/.steb-cache/features/``.
+Cache location: ``$STEB_CACHE_DIR/features/`` when set, else ``~/.cache/steb/features/`` (beside steb's
+embedding cache; ``$XDG_CACHE_HOME`` is honoured), never the data folder: steb writes only to its output
+and cache folders. Each file holds the rows of one extractor identity with a digest binding its keys,
+feature names and values; a file whose digest is missing or does not match is set aside (``.bad``), its
+features are recomputed, and ``bundle.info["feature_cache_problem"]`` plus a warning say so.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import json
 import math
 import os
 import re
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -36,6 +41,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
+from steb_core.cache import default_cache_dir, shard_digest
 from steb_core.generic import read_table
 
 from . import readers as R
@@ -66,21 +72,53 @@ def extractor_identity(name: str, options: dict[str, Any], extractor: Any) -> st
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def _rows_digest(keys: np.ndarray, values: np.ndarray, names: np.ndarray) -> str:
+    """The digest binding a feature cache's keys to its rows and feature names, in order: the embedding cache's
+    :func:`steb_core.cache.shard_digest` (rows rotated against their keys would give every text another text's
+    features and pass every other check)."""
+    return shard_digest(keys, {"values": values, "names": names})
+
+
 class FeatureCache:
-    """Feature rows keyed by text hash, in one ``.npz`` per extractor identity, written atomically."""
+    """Feature rows keyed by text hash, in one ``.npz`` per extractor identity, written atomically and verified.
+
+    Read back only when its digest matches its keys, names and values (see :func:`_rows_digest`); otherwise
+    the file is set aside, :attr:`problem` says why, and every row is computed again.
+    """
 
     def __init__(self, path: Path, feature_names: Sequence[str]) -> None:
         self.path = path
         self.feature_names = list(feature_names)
         self.rows: dict[str, np.ndarray] = {}
+        self.problem: str | None = None
         if path.is_file():
             try:
-                with np.load(path, allow_pickle=False) as data:
-                    keys, values, names = data["keys"], data["values"], [str(n) for n in data["names"]]
-                if names == self.feature_names and values.shape == (len(keys), len(names)):
-                    self.rows = {str(k): values[i] for i, k in enumerate(keys)}
-            except (OSError, ValueError, KeyError):
-                self.rows = {}  # a damaged cache is rebuilt, never trusted
+                self.rows = self._read()
+            except (OSError, ValueError, KeyError) as exc:  # a damaged or edited cache is rebuilt, never trusted
+                self.problem = f"feature cache {path} is not usable ({exc}); set aside as .bad and recomputed"
+                try:
+                    path.replace(path.with_name(path.name + ".bad"))
+                except OSError:
+                    pass
+
+    def _read(self) -> dict[str, np.ndarray]:
+        try:
+            data = np.load(self.path, allow_pickle=False)
+        except ValueError as exc:  # not an .npz (numpy then talks about pickles)
+            raise ValueError(f"it cannot be read as an .npz of arrays: {exc}") from None
+        with data:
+            keys, values, names = data["keys"], data["values"], data["names"]
+            stored = str(data["digest"]) if "digest" in data.files else None
+        if stored is None:
+            raise ValueError("it has no digest binding its rows to its keys")
+        if stored != _rows_digest(keys, values, names):
+            raise ValueError("its rows do not match its keys (digest differs: rows reordered or edited)")
+        if [str(n) for n in names] != self.feature_names:
+            raise ValueError("its feature names are not the extractor's")
+        distinct = keys.ndim == 1 and len(set(keys.tolist())) == len(keys)
+        if values.dtype != np.float64 or values.shape != (len(keys), len(names)) or not distinct:
+            raise ValueError(f"values of shape {values.shape} ({values.dtype}) do not fit {len(keys)} distinct keys")
+        return {str(k): values[i] for i, k in enumerate(keys)}
 
     def features(self, texts: Sequence[str], extract: Callable[[list[str]], Any], batch_size: int = 256) -> tuple[np.ndarray, int]:
         """Rows for ``texts`` (computing and saving the missing ones) and how many were computed."""
@@ -102,15 +140,22 @@ class FeatureCache:
 
     def save(self) -> None:
         buf = io.BytesIO()
-        keys = list(self.rows)
-        np.savez(buf, keys=np.array(keys, dtype=str), values=np.stack([self.rows[k] for k in keys]),
-                 names=np.array(self.feature_names, dtype=str))
+        keys = np.array(list(self.rows), dtype=str)
+        values = np.stack([self.rows[k] for k in keys.tolist()]).astype(np.float64)
+        names = np.array(self.feature_names, dtype=str)
+        np.savez(buf, keys=keys, values=values, names=names, digest=np.asarray(_rows_digest(keys, values, names)))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(self.path, buf.getvalue())
 
 
-def cache_dir(root: Path) -> Path:
+def cache_dir() -> Path:
+    """``$STEB_CACHE_DIR/features``, else ``features/`` beside steb's default embedding cache (``~/.cache/steb/``).
+
+    Why not the dataset's folder, as before: steb must not write into the data it reads (a read-only or shared
+    release, and a cache there was read back unverified: rows rotated in it changed a probing score silently).
+    """
     env = os.environ.get("STEB_CACHE_DIR")
-    return Path(env) / "features" if env else root / ".steb-cache" / "features"
+    return Path(env) / "features" if env else default_cache_dir().parent / "features"
 
 
 # --------------------------------------------------------------------------------------------
@@ -295,7 +340,9 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
         extractor = get_feature_extractor(name, **ex_opts)
         names = [str(f) for f in extractor.feature_names]
         ident = extractor_identity(name, ex_opts, extractor)
-        cache = FeatureCache(cache_dir(root) / f"{name}-{ident}.npz", names)
+        cache = FeatureCache(cache_dir() / f"{name}-{ident}.npz", names)
+        if cache.problem:
+            warnings.warn(f"dataset '{ctx.dataset}': {cache.problem}", RuntimeWarning, stacklevel=2)
         matrix, computed = cache.features(texts, lambda batch: extractor.extract(batch), int(option(ctx, "batch_size", 256)))
         records, dropped = [], 0
         for text, row in zip(texts, matrix):
@@ -308,6 +355,8 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
             "feature_extractor": name, "extractor_identity": ident, "features": names, "features_computed": computed,
             "features_cached": len(texts) - computed, "dropped_non_finite": dropped, "cache": str(cache.path), **src,
         }
+        if cache.problem:
+            info["feature_cache_problem"] = cache.problem
         return DatasetBundle(feature_texts=records, info=info)
 
     return load

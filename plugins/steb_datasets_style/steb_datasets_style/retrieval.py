@@ -25,13 +25,13 @@ collection is kept. Field and file names can be changed with ``--dataset-option 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from steb_core import DatasetBundle, DatasetSpec, DataValidationError, LoadContext, RetrievalSet, TextCollection
 from steb_core.generic import GenericLoader
+from steb_core.io import open_release, parse_json
 
 from .common import family_dir, option, with_dir
 from .releases import CITATIONS, SOURCES, licence_of
@@ -78,13 +78,20 @@ STEB_LAYOUT = "JSON lines with text (a text or a list of texts), label (the auth
 
 
 def _first_record(path: Path) -> Any:
-    with path.open("r", encoding="utf-8-sig") as f:
-        for line in f:
+    """The first JSON value of ``path`` (None when the first line is not JSON: another layout).
+
+    A first line that is JSON but repeats a key or is nested too deeply to parse is an error naming the
+    file and line (it is this layout, and broken), not a fall-back to another layout.
+    """
+    with open_release(path, "r", encoding="utf-8-sig") as f:
+        for n, line in enumerate(f, 1):
             if line.strip():
                 try:
-                    return json.loads(line)
-                except json.JSONDecodeError:
-                    return None
+                    return parse_json(line, path=path, record=f"line {n}", expected=STEB_LAYOUT)
+                except DataValidationError as exc:
+                    if exc.reason.startswith("invalid JSON"):
+                        return None
+                    raise
     return None
 
 
@@ -112,11 +119,15 @@ def steb_release_dir(ctx: LoadContext) -> Path | None:
 
 
 def _is_query(value: Any, path: Path, where: str) -> bool:
+    """``is_query`` as the release writes it: a JSON boolean, nothing else.
+
+    Why not also 1/0 or "true": a value of ``1.0`` was taken for a target and dropped the author's query
+    silently; the STEB release writes JSON booleans, and anything else is an edited or another file.
+    """
     if isinstance(value, bool):
         return value
-    if value in (0, 1) or (isinstance(value, str) and value.strip().lower() in ("true", "false", "0", "1")):
-        return str(value).strip().lower() in ("true", "1")
-    raise DataValidationError(f"holds {value!r}", path=path, record=where, field="is_query", expected="true or false")
+    raise DataValidationError(f"holds {value!r} ({type(value).__name__})", path=path, record=where, field="is_query",
+                              expected="true or false (a JSON boolean)")
 
 
 def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
@@ -125,15 +136,14 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
     stats: Counter = Counter()
     files = steb_release_files(folder)
     for f in files:
-        with f.open("r", encoding="utf-8-sig") as fh:
+        with open_release(f, "r", encoding="utf-8-sig") as fh:
             for n, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 where = f"line {n}"
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise DataValidationError(f"is not JSON ({exc.msg})", path=f, record=where, expected=STEB_LAYOUT) from None
+                # a key given twice (the second "label" filed texts under another author) or nesting past the
+                # recursion limit is an error naming file and line, as any syntax error
+                row = parse_json(line, path=f, record=where, expected=STEB_LAYOUT)
                 if not isinstance(row, dict):
                     raise DataValidationError("is not a JSON object", path=f, record=where, expected=STEB_LAYOUT)
                 for name in ("text", "label", "is_query"):

@@ -171,6 +171,69 @@ def test_malformed_steb_release(tmp_path, row, needles):
     assert all(n in str(err.value) for n in ("part.jsonl",) + needles), str(err.value)
 
 
+# ---- issue 41, item 5: the STEB retrieval JSON lines, parsed strictly --------------------------------------------
+def _raw_release(folder: Path, *lines: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "part.jsonl"
+    ok = [json.dumps({"text": "query a", "label": "a", "is_query": True}),
+          json.dumps({"text": "target a", "label": "a", "is_query": False})]
+    path.write_text("\n".join(ok + list(lines)) + "\n", encoding="utf-8")
+    return path
+
+
+def test_steb_release_repeated_key_is_refused(tmp_path):
+    """{"label": "auth0", ..., "label": "auth1"} filed the text under auth1 (Python keeps the last value)."""
+    path = _raw_release(tmp_path / "amazon", '{"text": "q0", "label": "auth0", "is_query": true, "label": "auth1"}')
+    with pytest.raises(DataValidationError) as err:
+        load("amazon", tmp_path / "amazon")
+    assert (err.value.path, err.value.record, err.value.field) == (str(path), "line 3", "label")
+    assert "2 times" in str(err.value)
+
+
+@pytest.mark.parametrize("value", ["1.0", "1", '"true"', "0", "null"])
+def test_steb_release_is_query_must_be_a_json_boolean(tmp_path, value):
+    """An is_query of 1.0 was taken for a target (the author's query dropped silently); "true" was guessed."""
+    path = _raw_release(tmp_path / "amazon", '{"text": "q1", "label": "b", "is_query": %s}' % value,
+                        '{"text": "t1", "label": "b", "is_query": false}')
+    with pytest.raises(DataValidationError) as err:
+        load("amazon", tmp_path / "amazon")
+    assert (err.value.path, err.value.record, err.value.field) == (str(path), "line 3", "is_query")
+    assert "JSON boolean" in str(err.value)
+
+
+@pytest.mark.parametrize("line", [1, 3])
+def test_steb_release_nested_too_deeply_names_file_and_line(tmp_path, line):
+    """JSON nested 200,000 deep raised RecursionError from inside the json module, naming nothing."""
+    folder = tmp_path / "amazon"
+    deep = '{"text": ' + "[" * 200_000 + "]" * 200_000 + ', "label": "c", "is_query": true}'
+    if line == 1:
+        folder.mkdir(parents=True)
+        path = folder / "part.jsonl"
+        path.write_text(deep + "\n", encoding="utf-8")
+    else:
+        path = _raw_release(folder, deep)
+    with pytest.raises(DataValidationError) as err:
+        load("amazon", folder)
+    assert (err.value.path, err.value.record) == (str(path), f"line {line}") and "nested too deeply" in str(err.value)
+
+
+def test_steb_release_file_linking_outside_the_release_is_refused(tmp_path):
+    outside = tmp_path / "elsewhere" / "secret.jsonl"
+    jl(outside, {"text": "not part of the release", "label": "z", "is_query": True},
+       {"text": "x", "label": "z", "is_query": False})
+    folder = tmp_path / "root" / "amazon"
+    _raw_release(folder)
+    (folder / "more.jsonl").symlink_to(outside)
+    with pytest.raises(DataValidationError) as err:
+        load("amazon", folder)
+    assert "more.jsonl" in str(err.value) and "outside the release folder" in str(err.value)
+    (folder / "more.jsonl").unlink()
+    inside = folder / "sub" / "inner.jsonl"
+    jl(inside, {"text": "q2", "label": "d", "is_query": True}, {"text": "t2", "label": "d", "is_query": False})
+    (folder / "more.jsonl").symlink_to(inside)  # a link that stays inside is followed
+    assert len(load("amazon", folder).retrieval.queries) == 2
+
+
 def test_steb_release_query_without_target(tmp_path):
     jl(tmp_path / "amazon" / "a.jsonl", {"text": "q", "label": "a", "is_query": True}, {"text": "t", "label": "b", "is_query": False})
     with pytest.raises(DataValidationError) as err:

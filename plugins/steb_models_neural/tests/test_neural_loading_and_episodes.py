@@ -145,3 +145,40 @@ def test_episode_encoder_batches_equal_sizes_and_keeps_order(tiny_bert):
     assert sorted(shape[1] for shape in encoder.model.shapes) == [1, 2, 2, 3]
     # a single text is a collection of one
     np.testing.assert_allclose(encoder.encode(["omicron"]), got[3:4], atol=1e-6)
+
+
+class _RunsCommand:
+    """Unpickles to ``os.system(command)``."""
+
+    def __init__(self, command):
+        self.command = command
+
+    def __reduce__(self):
+        import os
+
+        return os.system, (self.command,)
+
+
+def test_weights_that_would_run_code_are_refused_naming_the_file(tiny_bert, tmp_path):
+    """Issue 41: a pickled pytorch_model.bin that imports os.system is refused by torch's weights-only reader (nothing
+    runs); the error used to be torch's page naming no file and suggesting weights_only=False."""
+    import shlex
+    import shutil
+
+    import torch
+
+    from steb_core import DataValidationError
+    from steb_models_neural.transformer import TransformerEncoder
+
+    folder = tmp_path / "evil-bert"
+    shutil.copytree(tiny_bert, folder)
+    state = TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu").model.state_dict()
+    (folder / "model.safetensors").unlink()
+    torch.save({**state, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")},
+               folder / "pytorch_model.bin")
+    encoder = TransformerEncoder(str(folder), pooling="mean", device="cpu", name="evil")
+    with pytest.raises(DataValidationError) as err:
+        encoder.encode(["a text"])
+    message = str(err.value)
+    assert str(folder / "pytorch_model.bin") in message and "posix.system" in message and "encoder 'evil'" in message
+    assert "weights_only" not in message and not (tmp_path / "ran").exists()

@@ -37,6 +37,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from steb_core import parse_json
+from steb_core.pickled_weights import refusing_unsafe_weights
 
 __all__ = ["BleurtRegressor", "is_bleurt_folder", "load_bleurt", "spm_tokenizer"]
 
@@ -62,7 +63,8 @@ def _read_weights(folder: Path) -> dict:
                 from safetensors.torch import load_file
 
                 return load_file(str(path))
-            return torch.load(str(path), map_location="cpu", weights_only=True)
+            with refusing_unsafe_weights(folder, "BLEURT", file=path):
+                return torch.load(str(path), map_location="cpu", weights_only=True)
     raise FileNotFoundError(f"BLEURT: no weights in {folder} (expected {' or '.join(_WEIGHTS)})")
 
 

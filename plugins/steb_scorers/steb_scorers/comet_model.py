@@ -52,6 +52,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from steb_core import parse_json
+from steb_core.pickled_weights import unsafe_pickle_reason
 
 from .checkpoints import resolve_pretrained
 
@@ -145,9 +146,7 @@ def load_lightning_checkpoint(path: str | Path) -> dict:
         with torch.serialization.safe_globals(list(_CHECKPOINT_STAND_INS)):
             blob = torch.load(str(path), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
-        reason = str(exc).split("WeightsUnpickler error:")[-1].strip().splitlines()[0].split(" was not an allowed global")[0]
-        if reason.startswith("Unsupported operand"):  # e.g. protocol 4's FRAME: torch.save itself writes protocol 2
-            reason += ": a pickle opcode torch's weights-only reader does not accept; the file was not written by torch.save's defaults"
+        reason = unsafe_pickle_reason(exc)  # e.g. "the global torch.storage._load_from_bytes", or an opcode
         raise ValueError(f"COMET: {path} is not a checkpoint steb can read safely: it pickles objects other than tensors, plain "
                          f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
                          f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None

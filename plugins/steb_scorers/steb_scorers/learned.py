@@ -30,6 +30,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from steb_core.pickled_weights import refusing_unsafe_weights
+
 from .checkpoints import resolve_checkpoint
 from .result import ScoreResult, check_aligned, comparison_texts, per_item_styles
 
@@ -150,7 +152,8 @@ def _load_regressor(model: Any, what: str, device: str) -> tuple[Any, Any, str]:
 
     folder = resolve_checkpoint(model, what)
     tok = AutoTokenizer.from_pretrained(folder, local_files_only=True)
-    net = AutoModelForSequenceClassification.from_pretrained(folder, local_files_only=True).to(device).eval()
+    with refusing_unsafe_weights(folder, what):
+        net = AutoModelForSequenceClassification.from_pretrained(folder, local_files_only=True).to(device).eval()
     if int(getattr(net.config, "num_labels", 0)) != 1:
         raise ValueError(f"{what}: {folder} has {net.config.num_labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)")
     return tok, net, folder

@@ -118,6 +118,9 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
         import torch
 
         kwargs["dtype"] = getattr(torch, dtype)
+    from steb_core.pickled_weights import refusing_unsafe_weights
+
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(folder, **kwargs).to(device)
+    with refusing_unsafe_weights(folder, "causal LM"):
+        model = AutoModelForCausalLM.from_pretrained(folder, **kwargs).to(device)
     return CausalLM(model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path))

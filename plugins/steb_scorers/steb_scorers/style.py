@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from steb_core import DataValidationError, encoder_name, read_lines, to_float32_matrix
+from steb_core.pickled_weights import refusing_unsafe_weights
 
 from .embedding import resolve_encoder
 from .result import ScoreResult, check_aligned, per_item_styles
@@ -86,7 +87,8 @@ class TransformersStyleClassifier:
             raise ValueError("style-transformer needs model=PATH to a fine-tuned sequence-classification folder")
         self.path = str(model)
         self.tokenizer = AutoTokenizer.from_pretrained(self.path, local_files_only=True)
-        self.model = AutoModelForSequenceClassification.from_pretrained(self.path, local_files_only=True).to(device).eval()
+        with refusing_unsafe_weights(self.path, "style-transformer"):
+            self.model = AutoModelForSequenceClassification.from_pretrained(self.path, local_files_only=True).to(device).eval()
         self.batch_size, self.max_length, self.device = batch_size, max_length, device
         id2label = getattr(self.model.config, "id2label", None) or {}
         self.classes = [str(id2label.get(i, i)) for i in range(self.model.config.num_labels)]

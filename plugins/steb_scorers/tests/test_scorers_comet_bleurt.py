@@ -512,3 +512,19 @@ def test_forward_passes_use_no_transformers_model_class(tiny_bleurt20, tmp_path)
     for net in (scorer.bleurt.net, scorer.bleurt.head, comet.model.encoder, comet.model.estimator):
         foreign = [type(m).__module__ for m in net.modules() if not type(m).__module__.startswith(("torch.", "steb_scorers."))]
         assert not foreign, foreign
+
+
+def test_bleurt_weights_that_would_run_code_are_refused_naming_the_file(tmp_path):
+    """Issue 41: torch's raw refusal named no file and suggested weights_only=False; now the file and the reason."""
+    import shlex
+
+    folder, sd, _ = build_tiny_bleurt20(tmp_path / "evil" / "BLEURT-20")
+    torch.save({**sd, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")},
+               folder / "pytorch_model.bin")
+    with pytest.raises(ValueError) as err:
+        BleurtScorer(model=str(folder))
+    message = str(err.value)
+    assert str(folder / "pytorch_model.bin") in message and "posix.system" in message
+    assert "nothing from it was run" in message
+    assert "weights_only" not in message
+    assert not (tmp_path / "ran").exists()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from steb_core import DataValidationError, LabelledText, LoadContext
 from steb_core.generic import read_table
-from steb_core.io import unique_keys
+from steb_core.io import read_bytes, unique_keys
 
 from ..common import family_dir, option, release_option
 from .base import make_record
@@ -78,7 +78,7 @@ def _chapter_verses(path: Path, stats: Counter) -> dict[str, tuple[str, str]]:
     marks a disputed passage and is dropped (``bracketed_verse``), HTML entities (``&lt;`` in BBE) are decoded.
     """
     verses: dict[str, tuple[str, str]] = {}
-    raw = path.read_bytes()
+    raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

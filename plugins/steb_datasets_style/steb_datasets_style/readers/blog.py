@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, seeded_rng
+from steb_core.io import open_release
 
 from ..common import family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
@@ -99,7 +100,7 @@ def hub_builder_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if m is None:
         raise DataValidationError("file name does not follow <id>.<gender>.<age>.<industry>.<sign>.xml", path=path, field="file name")
     _, _, _, job, sign = path.name.split(".")[:-1]
-    with open(path, encoding="latin-1") as fh:  # newline=None: the script's own reading
+    with open_release(path, "r", encoding="latin-1") as fh:  # newline=None: the script's own reading
         date = ""
         for n, line in enumerate(fh, start=1):
             line = line.strip()

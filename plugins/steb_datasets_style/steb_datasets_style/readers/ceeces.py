@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from steb_core import DataValidationError, LabelledText, LoadContext
+from steb_core.io import read_bytes
 
 from ..common import family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
@@ -169,7 +170,7 @@ def ceeces_xml(ctx: LoadContext, obtain: str):
     letters = 0
     for f in files:
         try:
-            tree = ET.fromstring(f.read_bytes())
+            tree = ET.fromstring(read_bytes(f))
         except ET.ParseError as exc:
             raise DataValidationError(f"is not well-formed XML ({exc})", path=f, record=f"line {exc.position[0]}") from None
         for k, letter in enumerate(_letters(tree), start=1):

@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
 from steb_core.generic import read_table
+from steb_core.io import release_file
 
 from ..common import family_dir, option, release_option
 from .base import make_record, release_files
@@ -170,7 +171,8 @@ def gede_level(prompt_mode: str | None) -> str:
 def _gede_db_rows(db: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """Rows of the release's SQLite database (opened read-only): answers joined with the job that wrote them."""
     try:
-        con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)  # as_uri escapes ?, # and spaces in the path
+        # as_uri escapes ?, # and spaces in the path
+        con = sqlite3.connect(f"{release_file(db).resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
         raise DataValidationError(f"cannot be opened as SQLite ({exc})", path=db) from None
     try:

@@ -20,18 +20,22 @@ def table(
     family: str | None = None,
     layout: str = "",
     hub_id: str | None = None,
+    line_breaks: str = "any",
     **loader_options: Any,
 ) -> Callable[[LoadContext, str], Any]:
     """A reader for a release that is one table (or a glob of tables) with text and label columns.
 
     ``path`` may be a tuple of candidate globs (the file at the top of the release, or where a clone
     keeps it, e.g. ``data/labeled_data.csv``): the first one that matches a file is read.
+    ``line_breaks`` (see :class:`steb_core.generic.GenericLoader`): these releases quote texts that span
+    lines (tweets, reviews, generated essays), so ``"any"`` unless a release says it has one record per line.
     """
 
     def read(ctx: LoadContext, obtain: str):
         root = release_root(ctx, family, obtain, layout, hub_id)
         chosen = first_match(root, path)
-        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True, obtain=obtain, **loader_options)
+        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True,
+                               obtain=obtain, line_breaks=line_breaks, **loader_options)
         bundle = loader(with_dir(ctx, root))
         info = {k: v for k, v in bundle.info.items() if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")}
         return bundle.labelled_texts, {"root": str(root), **info}
