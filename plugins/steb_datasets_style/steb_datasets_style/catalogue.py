@@ -1,8 +1,8 @@
 """The catalogue: STEB's labelled corpora as data (names, budgets, categories from the STEB paper).
 
-Each entry names the official release, the files and fields its reader expects, and the per-class
-budget of STEB (a balanced seeded sample of min(budget, smallest kept class) texts per class, classes
-under ``min_class_size`` dropped; see :class:`.common.ClassRule`, recorded in ``bundle.info``). The
+Each entry names the official release, the files and fields its reader expects, and STEB Table 15's
+per-class budget (for listings; a run takes the STEB reference's first N texts per class in the reader's
+order, N = max(25, min(smallest class, 200)), classes under N dropped: :func:`.common.labelled_bundle`). The
 datasets of issue 25 §2 (Bible versions, PASTEL, CEECE, blogs, GEDE) carry their pinned sources and
 BibTeX here; every other entry takes them from :mod:`.releases`. Retrieval and probing datasets live
 in :mod:`.retrieval` and :mod:`.probing`.
@@ -131,7 +131,7 @@ def labelled_corpora() -> list[Corpus]:
         ),
         Corpus(
             "fce_l1", "FCE learner essays (Cambridge First Certificate): label = the candidate's first language.",
-            R.fce, 25, ("demographics",), classes=15, min_class_size=25,
+            R.fce, 25, ("demographics",), classes=15,
             obtain="FCE dataset release (ilexir.co.uk/datasets): fce-released-dataset/dataset/<batch>/*.xml with "
                    "head/candidate/personnel/language and answerN/coded_answer/p (NS error markup; <i> kept, <c> dropped)",
             license="non-commercial research", homepage="https://ilexir.co.uk/datasets/index.html",
@@ -158,12 +158,10 @@ def labelled_corpora() -> list[Corpus]:
         ),
     ]
     pastel_budget = {"age": (25, 6), "education": (25, 8), "ethnic": (25, 9), "gender": (55, 3), "politics": (200, 3), "tod": (200, 5)}
-    #: STEB keeps 6 of 8 age, 8 of 10 education and 9 of 10 ethnic values: classes under the budget (25 stories) are dropped
-    pastel_min_class = {"age": 25, "education": 25, "ethnic": 25}
     for attr, (budget, classes) in pastel_budget.items():
         out.append(Corpus(
             f"pastel_{attr}", f"PASTEL five-sentence stories by the writer's persona attribute '{attr}'.",
-            R.pastel(attr), budget, ("demographics",), classes=classes, min_class_size=pastel_min_class.get(attr, 0),
+            R.pastel(attr), budget, ("demographics",), classes=classes,
             obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
                    "unzip data/data_v2.zip in data/ (data/v2/stories/{train,valid,test}/*.json: one object per file with persona "
                    "{age, education, ethnic, gender, politics, tod, country} and output.sentences, the story's five sentences); "

@@ -11,7 +11,7 @@ import pytest
 
 from steb_core import DataValidationError, LabelledText, LoadContext
 from steb_datasets_style.catalogue import labelled_corpora
-from steb_datasets_style.common import ClassRule, class_budget, labelled_bundle
+from steb_datasets_style.common import labelled_bundle
 from steb_datasets_style.readers import twenty_year_period
 
 CORPORA = {c.name: c for c in labelled_corpora()}
@@ -23,41 +23,53 @@ def w(path: Path, text: str) -> None:
 
 
 def load(root: Path, name: str, **options):
-    return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options=options))
+    """Every record the reader returns unless asked (``per_class=all``): the reader tests below use a few texts per class."""
+    return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options={"per_class": "all", **options}))
 
 
 def records(sizes: dict[str, int]) -> list[LabelledText]:
     return [LabelledText(text=f"text {label} {i}", label=label) for label, n in sizes.items() for i in range(n)]
 
 
-# ---- the rule ---------------------------------------------------------------------------------------------
-def test_budget_is_min_of_budget_and_smallest_kept_class():
-    effective, dropped, info = class_budget(Counter({"a": 30, "b": 27, "c": 10}), 200, ClassRule(min_class_size=25))
-    assert effective == 27 and dropped == {"c": 10}  # c < 25 dropped; then min(200, 27)
-    assert info["dropped_classes"] == {"c": 10} and "fewer than 25" in info["dropped_classes_why"]
-    assert class_budget(Counter({"a": 30, "b": 27}), 25, ClassRule())[0] == 25  # min(25, 27)
-    assert class_budget(Counter({"a": 30, "b": 27}), 200, ClassRule(balanced=False))[0] == 200  # the earlier plain cap
+# ---- the rule: the STEB reference's first N per class (issue 37) -------------------------------------------------
+def ctx(**options) -> LoadContext:
+    return LoadContext(dataset="x", data_dir=None, seed=3, options=options)
 
 
-def test_bundle_is_balanced_and_records_what_was_dropped():
-    ctx = LoadContext(dataset="x", data_dir=None, seed=3)
-    b = labelled_bundle(ctx, records({"a": 40, "b": 31, "c": 24}), 29, {"root": "r"}, ClassRule(min_class_size=25))
-    assert b.info["class_counts"] == {"a": 29, "b": 29} and b.info["class_counts_available"] == {"a": 40, "b": 31}
-    assert b.info["per_class"] == 29 and b.info["per_class_effective"] == 29 and b.info["dropped_classes"] == {"c": 24}
-    b = labelled_bundle(ctx, records({"a": 40, "b": 20}), 29, {"root": "r"})  # eWAVE-style: the smallest class sets the budget
-    assert b.info["class_counts"] == {"a": 20, "b": 20} and "dropped_classes" not in b.info
-    capped = labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=3, options={"balanced": "false"}), records({"a": 40, "b": 20}), 29, {})
-    assert capped.info["class_counts"] == {"a": 29, "b": 20}
+def test_n_is_the_smallest_class_clamped_to_25_200_and_smaller_classes_are_dropped():
+    b = labelled_bundle(ctx(), records({"a": 40, "b": 31, "c": 24}), {"root": "r"})  # smallest 24 -> N = 25: c dropped
+    assert b.info["class_counts"] == {"a": 25, "b": 25} and b.info["class_counts_available"] == {"a": 40, "b": 31, "c": 24}
+    assert b.info["per_class"] == 25 and b.info["dropped_classes"] == {"c": 24}
+    b = labelled_bundle(ctx(), records({"a": 40, "b": 29}), {"root": "r"})  # eWAVE-style: the smallest class sets N
+    assert b.info["class_counts"] == {"a": 29, "b": 29} and "dropped_classes" not in b.info
+    assert labelled_bundle(ctx(), records({"a": 900, "b": 300}), {}).info["per_class"] == 200  # capped at 200
+
+
+def test_first_n_in_reader_order_class_by_class_in_order_of_first_appearance():
+    recs = [LabelledText(text=f"t{i}", label="ba"[i % 2]) for i in range(70)] + [LabelledText(text="late b", label="b")]
+    b = labelled_bundle(ctx(), recs, {})  # b, a, b, a, ...: b has 36, a 35 -> N = 35
+    assert [r.text for r in b.labelled_texts] == [f"t{i}" for i in range(0, 70, 2)] + [f"t{i}" for i in range(1, 70, 2)]
+    assert b.info["class_order"] == ["b", "a"] and b.info["sampling"] == "first"
+
+
+def test_per_class_and_sampling_options():
+    assert labelled_bundle(ctx(per_class="10"), records({"a": 40, "b": 9}), {}).info["class_counts"] == {"a": 10}
+    assert labelled_bundle(ctx(per_class="all"), records({"a": 40, "b": 9}), {}).info["class_counts"] == {"a": 40, "b": 9}
+    drawn = labelled_bundle(ctx(sampling="random"), records({"a": 40, "b": 31}), {})
+    assert drawn.info["class_counts"] == {"a": 31, "b": 31} and drawn.info["sampling"] == "random" and drawn.info["seed"] == 3
+    assert [r.text for r in drawn.labelled_texts] != [r.text for r in labelled_bundle(ctx(), records({"a": 40, "b": 31}), {}).labelled_texts]
 
 
 def test_every_class_dropped_is_an_error():
-    with pytest.raises(DataValidationError, match="every class has fewer than 25"):
-        labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=0), records({"a": 3, "b": 2}), 25, {}, ClassRule(min_class_size=25))
+    with pytest.raises(DataValidationError, match="every class has fewer than 10"):
+        labelled_bundle(ctx(per_class=10), records({"a": 3, "b": 2}), {})
 
 
-def test_bad_balanced_option_is_refused():
-    with pytest.raises(DataValidationError, match="balanced"):
-        labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=0, options={"balanced": "maybe"}), records({"a": 3}), 25, {})
+def test_bad_options_are_refused():
+    with pytest.raises(DataValidationError, match="sampling"):
+        labelled_bundle(ctx(sampling="maybe"), records({"a": 3}), {})
+    with pytest.raises(DataValidationError, match="per_class"):
+        labelled_bundle(ctx(per_class="-3"), records({"a": 3}), {})
 
 
 def _story(i: int, age: str) -> dict:
@@ -76,17 +88,12 @@ def test_pastel_age_drops_small_classes_by_the_stated_rule(tmp_path):
             split = ("train", "valid", "test")[i % 3]
             w(tmp_path / "PASTEL" / "data" / "v2" / "stories" / split / f"{i}_1.json", json.dumps(_story(i, age)))
             i += 1
-    b = load(tmp_path, "pastel_age")
-    assert b.info["class_counts"] == {"18-24": 25, "25-34": 25}  # min(budget 25, smallest kept 26) each
+    b = load(tmp_path, "pastel_age", per_class="auto")
+    assert b.info["class_counts"] == {"18-24": 25, "25-34": 25}  # N = max(25, smallest 3) = 25: the classes under 25 go
     assert b.info["dropped_classes"] == {"75<": 24, "Under12": 3} and b.info["unit"] == "story"
     assert all(r.text.count("sentence") == 5 for r in b.labelled_texts)
-    kept_all = load(tmp_path, "pastel_age", min_class_size=0)
-    assert kept_all.info["class_counts"] == {a: 3 for a in sizes}  # no class dropped: min(25, 3) each
-
-
-def test_fce_and_pastel_rules_are_in_the_catalogue():
-    assert {n: CORPORA[n].min_class_size for n in ("fce_l1", "pastel_age", "pastel_education", "pastel_ethnic", "pastel_gender", "eWAVE")} == {
-        "fce_l1": 25, "pastel_age": 25, "pastel_education": 25, "pastel_ethnic": 25, "pastel_gender": 0, "eWAVE": 0}
+    kept_all = load(tmp_path, "pastel_age", per_class=3)
+    assert kept_all.info["class_counts"] == {a: 3 for a in sizes}  # no class dropped: 3 each
 
 
 # ---- bible_versions: StyleTransferBibleData --------------------------------------------------------------------
@@ -195,9 +202,9 @@ def _gede_db(path: Path) -> None:
 
 def test_gede_database_four_authors_or_eight_levels(tmp_path):
     _gede_db(tmp_path / "gede_essay_detection" / "database" / "database.db")
-    b = load(tmp_path, "gede_essay_detection")
+    b = load(tmp_path, "gede_essay_detection", per_class=1)
     assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "meta-llama/Llama-3.3-70B-Instruct": 1,
-                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # balanced: min(200, 1)
+                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # the first 1 of each
     assert b.info["class_counts_available"]["gpt-4o-mini-2024-07-18"] == 2 and b.info["skipped_empty"] == 1
     levels = load(tmp_path, "gede_essay_detection", label="contribution_level")
     assert {r.label for r in levels.labelled_texts} == {"Human", "Task", "Rewrite-LLM", "Humanize", "Improved-Human"}
@@ -255,9 +262,9 @@ def test_blog_hub_zip_unzipped_gives_the_hub_validation_split(tmp_path):
         ("10s", "first line of 1000"), ("10s", "second line of 1000"), ("20s", "first line of 1020"), ("20s", "second line of 1020"),
         ("30s", "first line of 1040"), ("30s", "second line of 1040")]
     assert b.info["files_in_release"] == 41 and b.info["files_in_split"] == 3 and b.info["split"] == "validation"
-    g = load(tmp_path, "blog_gender")
-    assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2: balanced min(200, 2)
-    train = load(tmp_path, "blog_age", split="train", balanced="false")
+    g = load(tmp_path, "blog_gender", per_class=2)
+    assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2
+    train = load(tmp_path, "blog_age", split="train")
     assert len(train.labelled_texts) == 2 * 38 and {r.label for r in train.labelled_texts} == {"10s"}
 
 

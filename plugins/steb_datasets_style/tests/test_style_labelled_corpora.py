@@ -28,9 +28,9 @@ def jl(*objs) -> str:
 
 
 def load(root: Path, name: str, **options):
-    """Load with the class-budget rule off (plain cap, no minimum class size) unless asked: these tests check the
-    readers; the rule (balanced min(budget, smallest class), dropped classes) is tested in test_style_class_budget.py."""
-    options = {"balanced": "false", "min_class_size": 0, **options}
+    """Load every record the reader returns (``per_class=all``) unless asked: these tests check the readers; the
+    reference's first-N rule (N from the smallest class, small classes dropped) is tested in test_style_class_budget.py."""
+    options = {"per_class": "all", **options}
     return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options=options))
 
 
@@ -192,8 +192,9 @@ def _politeness(file_name):
 
 
 def ewave(d, bad):
-    w(d / "eWAVE" / "cldf" / "languages.csv", "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n")
-    ex = 'ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n2-2,2,"He so tall one.",\n'
+    w(d / "eWAVE" / "cldf" / "languages.csv", "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n3,Welsh English,\n")
+    ex = ('ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n3-1,3,"Only one.",\n'
+          '2-2,2,"He so tall one.",\n1-2,1,"  We was there. ",\n')
     if bad:
         ex += "9-1,9,\"Unknown variety.\",\n"
     w(d / "eWAVE" / "cldf" / "examples.csv", ex)
@@ -221,11 +222,14 @@ def telegram(d, bad):
 
 
 def hate_speech(d, bad):
+    """A clone: the metadata, all_files/ (every sentence) and sampled_test/ (the test sample the reference reads)."""
     root = d / "hate_speech"
     w(root / "annotations_metadata.csv", "file_id,user_id,subforum_id,num_contexts,label\n12834217_1,572066,1346,0,noHate\n12834217_2,572066,1346,0,hate\n"
-      "12834217_3,572066,1346,0,idk/skip\n" + ("12834217_9,1,1,0,hate\n" if bad else ""))
+      "12834217_3,572066,1346,0,idk/skip\n")
     for i in (1, 2, 3):
         w(root / "all_files" / f"12834217_{i}.txt", f"sentence {i} of the forum")
+    for i in (1, 2) + ((9,) if bad else ()):  # bad: a test file without a metadata row
+        w(root / "sampled_test" / f"12834217_{i}.txt", f"sentence {i} of the forum\n")
 
 
 def davidson(d, bad):
@@ -327,14 +331,16 @@ CASES = {
                              ["wikipedia.annotated.csv", "row 2", "'Normalized Score'"]),
     "stackexchange_politeness": (_politeness("stack-exchange.annotated.csv"), {"polite", "neutral", "impolite"}, lambda b: True,
                                  ["stack-exchange.annotated.csv", "row 2", "'Normalized Score'"]),
-    "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"}, lambda b: len(b.labelled_texts) == 3,
-              ["examples.csv", "row 4", "'Language_ID'"]),
+    "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"},  # Welsh: one example, dropped by the reader
+              lambda b: [r.text for r in b.labelled_texts] == ["I am been there.", "We was there.", "Can or not?", "He so tall one."]
+              and b.info["dropped_varieties_under_2_examples"] == 1,
+              ["examples.csv", "row 6", "'Language_ID'"]),
     "endive": (endive, {"SAE", "AAVE", "JamE"}, lambda b: len(b.labelled_texts) == 3, ["boolq.csv", "row 1", "SAE/AAVE"]),
     "enron_spam": (enron_spam, {"ham", "spam"}, lambda b: any("nöw" in r.text for r in b.labelled_texts), ["enron_spam", "ham/ or spam/"]),
     "sms_spam": (sms_spam, {"ham", "spam"}, lambda b: len(b.labelled_texts) == 2, ["SMSSpamCollection", "row 3", "'1'"]),
     "telegram-spam-ham": (telegram, {"ham", "spam"}, lambda b: True, ["dataset.csv", "row 1", "'text_type'"]),
-    "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["dropped_label"] == 1,
-                    ["annotations_metadata.csv", "row 4", "'file_id'"]),
+    "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["release"] == "sampled_test" and b.info["files"] == 2,
+                    ["12834217_9.txt", "'file_id'", "has no row in annotations_metadata.csv"]),
     "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"},
                                            lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts},
                                            ["labeled_data.csv", "row 1", "'class'"]),
@@ -359,8 +365,8 @@ def test_loader_reads_official_layout(tmp_path, name):
     bundle = load(tmp_path, name)
     assert {r.label for r in bundle.labelled_texts} == labels
     assert check(bundle), [(r.label, r.text) for r in bundle.labelled_texts]
-    assert bundle.info["per_class"] == CORPORA[name].per_class and bundle.info["seed"] == 0
-    assert bundle.info["class_counts"] == dict(sorted(Counter(r.label for r in bundle.labelled_texts).items()))
+    assert bundle.info["per_class"] is None and bundle.info["sampling"] == "first"
+    assert bundle.info["class_counts"] == dict(Counter(r.label for r in bundle.labelled_texts))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -373,13 +379,19 @@ def test_malformed_release_is_located(tmp_path, name):
         assert needle in str(err.value), (needle, str(err.value))
 
 
-def test_budget_is_seeded_cap_recorded_in_info(tmp_path):
-    w(tmp_path / "sms_spam" / "SMSSpamCollection", "".join(f"ham\tmessage number {i}\n" for i in range(250)) + "spam\tWIN\nspam\tFREE\n")
-    a, b, c = (load(tmp_path, "sms_spam"), load(tmp_path, "sms_spam"), CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=7)))
-    assert a.info["class_counts"] == {"ham": 200, "spam": 2} and a.info["class_counts_available"] == {"ham": 250, "spam": 2}
-    assert [r.text for r in a.labelled_texts] == [r.text for r in b.labelled_texts]
-    assert {r.text for r in a.labelled_texts} != {r.text for r in c.labelled_texts}
-    assert len(load(tmp_path, "sms_spam", per_class=10).labelled_texts) == 12
+def test_reference_first_n_by_default_seeded_draw_as_option(tmp_path):
+    """Issue 37: N = max(25, min(smallest class, 200)), the first N of each class in file order; sampling=random draws them."""
+    w(tmp_path / "sms_spam" / "SMSSpamCollection", "".join(f"ham\tmessage number {i}\n" for i in range(250))
+      + "".join(f"spam\tWIN {i}\n" for i in range(30)))
+    a = CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=0))
+    assert a.info["class_counts"] == {"ham": 30, "spam": 30} and a.info["class_counts_available"] == {"ham": 250, "spam": 30}
+    assert [r.text for r in a.labelled_texts[:30]] == [f"message number {i}" for i in range(30)] and a.info["sampling"] == "first"
+    r0, r7 = (CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=s, options={"sampling": "random"}))
+              for s in (0, 7))
+    assert r0.info["class_counts"] == {"ham": 30, "spam": 30} and {r.text for r in r0.labelled_texts} != {r.text for r in r7.labelled_texts}
+    assert len(load(tmp_path, "sms_spam", per_class=10).labelled_texts) == 20
+    with pytest.raises(DataValidationError, match="per_class"):
+        load(tmp_path, "sms_spam", per_class="many")
 
 
 def test_missing_release_says_what_to_obtain(tmp_path):
@@ -461,8 +473,30 @@ def test_hate_speech_file_id_outside_the_release_is_refused(tmp_path):
     meta = tmp_path / "hate_speech" / "annotations_metadata.csv"
     meta.write_text(meta.read_text(encoding="utf-8") + "../../secret,1,1,0,hate\n", encoding="utf-8")
     with pytest.raises(DataValidationError) as err:
-        load(tmp_path, "hate_speech")
+        load(tmp_path, "hate_speech", release="all_files")
     assert all(n in str(err.value) for n in ("annotations_metadata.csv", "row 4", "outside the release")), str(err.value)
+
+
+def test_hate_speech_reads_sampled_test_sorted_whole_files(tmp_path):
+    """Issue 37: the reference reads sampled_test/ (not all_files/), one record per file, the whole content unstripped
+    (CRLF read as text mode reads it), files in sorted name order (steb's portable stand-in for os.listdir)."""
+    root = tmp_path / "hate_speech"
+    names = ["30000000_1", "12834217_10", "12834217_2", "20000000_3"]
+    labels = {"30000000_1": "hate", "12834217_10": "noHate", "12834217_2": "hate", "20000000_3": "noHate"}
+    w(root / "annotations_metadata.csv", "file_id,user_id,subforum_id,num_contexts,label\n"
+      + "".join(f"{n},1,1,0,{labels[n]}\n" for n in names) + "99999999_1,1,1,0,relation\n")
+    for n in names:  # written in a scrambled order
+        (root / "sampled_test").mkdir(parents=True, exist_ok=True)
+        (root / "sampled_test" / f"{n}.txt").write_bytes(f"  text of {n}\r\nsecond line \n".encode())
+        w(root / "all_files" / f"{n}.txt", f"text of {n}")
+    w(root / "all_files" / "99999999_1.txt", "only in all_files")
+    b = load(tmp_path, "hate_speech")
+    # names sorted as strings ("_10" before "_2"); class by class in order of first appearance
+    assert [r.id for r in b.labelled_texts] == ["12834217_10", "20000000_3", "12834217_2", "30000000_1"]
+    assert b.labelled_texts[0].text == "  text of 12834217_10\nsecond line \n"
+    assert b.info["class_order"] == ["noHate", "hate"]
+    old = load(tmp_path, "hate_speech", release="all_files")  # the earlier reading stays selectable
+    assert old.info["release"] == "all_files" and old.info["dropped_label"] == 1
 
 
 def test_ewave_duplicate_language_id_is_refused(tmp_path):

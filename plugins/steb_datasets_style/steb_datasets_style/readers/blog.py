@@ -181,7 +181,8 @@ def blog(attribute: str, per_class: int):
     def read(ctx: LoadContext, obtain: str):
         if release_option(ctx, ("hf", "schler")) == "hf":
             return blog_hub(ctx, obtain, attribute)
-        return blog_posts(ctx, obtain, attribute, option(ctx, "per_class", per_class))
+        want = str(option(ctx, "per_class", per_class))  # auto/all: read as for the catalogue budget
+        return blog_posts(ctx, obtain, attribute, int(want) if want.isdigit() else per_class)
 
     return read
 
