@@ -90,6 +90,12 @@ class OrderGroup:
 
     STEL quadruple: anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for "Correct Alternative" 1
     and (1, 0) for 2. STEL triple: anchors (A1,), alternatives (S1, S2), answer (index of the match,).
+
+    ``distractor_at`` is where the distractor stands among the candidates (:meth:`candidates`); None puts
+    it after the alternatives. Why it matters: the STEB reference solves the assignment with
+    ``scipy.optimize.linear_sum_assignment``, whose answer on an exact tie depends on the column order,
+    and its "first" distractor variant puts the distractor in the first column (``steb/tasks/
+    order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate``).
     """
 
     anchors: tuple[str, ...]
@@ -98,6 +104,7 @@ class OrderGroup:
     distractor: str | None = None
     id: str | None = None
     style_type: str | None = None
+    distractor_at: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "anchors", tuple(self.anchors))
@@ -131,6 +138,28 @@ class OrderGroup:
             )
         if self.distractor is not None:
             _check_text(self.distractor, "distractor")
+        if self.distractor_at is not None and (
+            self.distractor is None or isinstance(self.distractor_at, bool) or not isinstance(self.distractor_at, int)
+            or not 0 <= self.distractor_at <= len(self.alternatives)
+        ):
+            raise DataValidationError(
+                f"is {self.distractor_at!r}" + (" without a distractor" if self.distractor is None else ""),
+                field="distractor_at",
+                expected=f"None, or with a distractor an integer in 0..{len(self.alternatives)}",
+            )
+
+    def candidates(self) -> tuple[str, ...]:
+        """The texts the anchors are aligned with: the alternatives, the distractor at ``distractor_at``."""
+        if self.distractor is None:
+            return self.alternatives
+        at = len(self.alternatives) if self.distractor_at is None else self.distractor_at
+        return self.alternatives[:at] + (self.distractor,) + self.alternatives[at:]
+
+    def candidate_answer(self) -> tuple[int, ...]:
+        """``answer`` as indices into :meth:`candidates` (shifted past the distractor where it precedes them)."""
+        if self.distractor is None or self.distractor_at is None:
+            return self.answer
+        return tuple(a + 1 if a >= self.distractor_at else a for a in self.answer)
 
     def texts(self) -> Iterator[str]:
         yield from self.anchors
