@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -105,9 +106,40 @@ def _bible(root: Path) -> Path:
     return base
 
 
+def test_bible_reference_selection_same_sorted_references_in_every_version(tmp_path):
+    """Issue 37: the references every version has, sorted (book as a string, chapter and verse as numbers), one record
+    per version in version order; the first N of each version are then the same verses."""
+    base = tmp_path / "bible_versions" / "Data" / "Bibles"
+    for v in ("KJV", "ASV", "YLT"):
+        w(base / v / "John" / "John10.txt", f"1 Ten one {v}.\n")
+        w(base / v / "John" / "John2.txt", f"10 Two ten {v}.\n9 Two nine {v}.\n9 Two nine again {v}.\n")
+        w(base / v / "1John" / "1John1.txt", f"1 First John {v}.\n" + ("2 Only here.\n" if v == "KJV" else ""))
+    b = load(tmp_path, "bible_versions", per_class=2)
+    refs = ["1John.1.1", "John.2.9"]  # "1John" < "John"; chapter 2 before 10 and verse 9 before 10 (numbers, not strings)
+    assert [r.id for r in b.labelled_texts] == [f"{v}:{ref}" for v in ("ASV", "KJV", "YLT") for ref in refs]
+    every = load(tmp_path, "bible_versions")
+    assert [r.id for r in every.labelled_texts if r.label == "KJV"] == ["KJV:1John.1.1", "KJV:John.2.9", "KJV:John.2.10", "KJV:John.10.1"]
+    assert "Two nine again KJV." in {r.text for r in every.labelled_texts}  # a repeated verse number keeps its last text
+    assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3 and every.info["selection"] == "reference"
+
+
+def test_bible_collision_free_selection_drops_shared_texts_and_shuffles_with_random_42(tmp_path):
+    base = tmp_path / "bible_versions" / "Data" / "Bibles"
+    for v in ("KJV", "ASV"):
+        w(base / v / "Acts" / "Acts1.txt", "".join(f"{n} Verse {n} of {v}.\n" for n in range(1, 13)) + "13 The  same.\n")
+    w(base / "ASV" / "Acts" / "Acts1.txt", "".join(f"{n} Verse {n} of ASV.\n" for n in range(1, 13)) + "13 the same.\n")
+    b = load(tmp_path, "bible_versions", selection="collision-free")
+    expected = [("Acts", 1, n) for n in range(1, 13)]  # 1:13 dropped: the two versions read alike (case, spaces aside)
+    random.Random(42).shuffle(expected)
+    assert [r.id for r in b.labelled_texts if r.label == "KJV"] == [f"KJV:Acts.1.{n}" for _, _, n in expected]
+    assert b.info["references_with_a_shared_text_dropped"] == 1
+    with pytest.raises(DataValidationError, match="selection"):
+        load(tmp_path, "bible_versions", selection="newest")
+
+
 def test_bible_carlson_versions_option_and_identical_verses(tmp_path):
     _bible(tmp_path)
-    b = load(tmp_path, "bible_versions", balanced="false")
+    b = load(tmp_path, "bible_versions", selection="dedup")
     assert b.info["versions"] == ["DRA", "KJV", "ASV"] or sorted(b.info["versions"]) == ["ASV", "DRA", "KJV"]
     assert b.info["dropped_identical"] == 3 and b.info["files"] == 6  # 1 John 1:2 is the same in all three
     assert Counter(r.label for r in b.labelled_texts) == {"ASV": 2, "KJV": 2, "DRA": 2}
@@ -122,15 +154,15 @@ def test_bible_identical_rule_shared_or_all(tmp_path):
     texts = {"ASV": ("Jesus wept.", "Rejoice  always."), "KJV": ("JESUS  wept.", "Rejoice evermore."), "YLT": ("Jesus wept.", "Always rejoice.")}
     for v, (a, b) in texts.items():
         w(base / v / "John" / "John11.txt", f"35 {a}\n36 {b}\n")
-    shared = load(tmp_path, "bible_versions", balanced="false")  # 11:35 all alike: 3 dropped; 11:36 none shared
+    shared = load(tmp_path, "bible_versions", selection="dedup")  # 11:35 all alike: 3 dropped; 11:36 none shared
     assert sorted(r.id for r in shared.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     w(base / "KJV" / "John" / "John11.txt", "35 Jesus wept.\n36 Rejoice  ALWAYS.\n")  # 11:36 now shared by ASV and KJV only
-    assert sorted(r.id for r in load(tmp_path, "bible_versions", balanced="false").labelled_texts) == ["YLT:John.11.36"]
-    only_all = load(tmp_path, "bible_versions", balanced="false", identical="all")
+    assert sorted(r.id for r in load(tmp_path, "bible_versions", selection="dedup").labelled_texts) == ["YLT:John.11.36"]
+    only_all = load(tmp_path, "bible_versions", selection="dedup", identical="all")
     assert sorted(r.id for r in only_all.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     assert only_all.info["dropped_identical"] == 3
     with pytest.raises(DataValidationError, match="identical"):
-        load(tmp_path, "bible_versions", identical="some")
+        load(tmp_path, "bible_versions", selection="dedup", identical="some")
 
 
 def test_bible_file_name_outside_the_layout_is_refused(tmp_path):

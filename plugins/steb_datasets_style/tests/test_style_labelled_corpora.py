@@ -84,7 +84,7 @@ def bible_versions(d, bad):
     w(base / "YLT" / "Genesis" / "Genesis1.txt", "1 In the beginning God made the sky. \n2 and the  EARTH was without form.\n3 \n")
     w(base / "LEB" / "Genesis" / "Genesis1.txt", "1 At first &lt;God&gt; made it.\n[[2 The earth was empty.\n2 and void.\n")
     if bad:
-        w(base / "LEB" / "Genesis" / "Genesis2.txt", "1 A verse.\nno number here\n")
+        w(base / "LEB" / "Genesis" / "Chapter2.txt", "1 A verse.\n")
 
 
 def bible_scrollmapper(d, bad):
@@ -307,13 +307,12 @@ CASES = {
     "ceeces": (ceeces, {"1680-1699", "1740-1759"},
                lambda b: sorted(r.text for r in b.labelled_texts) == ["Dear Sir, I received yours.", "Ever yours, J.", "My lord , fine"]
                and b.info["outside_periods"] == 1 and b.info["letters"] == 2, ["ceece_part1.xml", "letter 4 (L4)", "year"]),
-    "bible_versions": (bible_versions, {"KJV", "YLT", "LEB"},
-                       lambda b: sorted(r.text for r in b.labelled_texts) == ["At first <God> made it.", "In the beginning God created the heaven.",
-                                                                                "In the beginning God made the sky.", "Let there be light.",
-                                                                                "The earth was empty. and void."]
-                       and b.info["skipped_missing_verse"] == 1 and b.info["dropped_identical"] == 2 and b.info["joined_repeated_verse"] == 1
-                       and b.info["bracketed_verse"] == 1 and "WEB" in b.info["versions_missing"],
-                       ["Genesis2.txt", "line 2", "verse line"]),
+    "bible_versions": (bible_versions, {"KJV", "YLT", "LEB"},  # the reference's parse: no HTML decoding, "[[2" and "3 " skipped
+                       lambda b: [r.text for r in b.labelled_texts] == [
+                           "In the beginning God created the heaven.", "And the earth was without form.", "At first &lt;God&gt; made it.",
+                           "and void.", "In the beginning God made the sky.", "and the  EARTH was without form."]
+                       and b.info["lines_not_a_verse"] == 2 and b.info["references"] == 2 and "WEB" in b.info["versions_missing"],
+                       ["Chapter2.txt", "file name", "Genesis<chapter>.txt"]),
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
                lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\nSecond para" and len(b.labelled_texts) == 4,
                ["doc2.xml", "candidate/personnel/language"]),
@@ -342,7 +341,8 @@ CASES = {
     "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["release"] == "sampled_test" and b.info["files"] == 2,
                     ["12834217_9.txt", "'file_id'", "has no row in annotations_metadata.csv"]),
     "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"},
-                                           lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts},
+                                           lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts}
+                                           and b.info["class_order"] == ["neither", "offensive_language", "hate_speech"],  # rows 2, 1, 0
                                            ["labeled_data.csv", "row 1", "'class'"]),
     "gede_essay_detection": (gede, {"human", "gpt-4o-mini-2024-07-18"}, lambda b: len(b.labelled_texts) == 2 and b.info["skipped_empty"] == 1,
                              ["essays.csv", "row 4", "'text_author'"]),
@@ -456,6 +456,19 @@ def test_pastel_duplicate_id_with_flipped_label_is_refused(tmp_path):
     with pytest.raises(DataValidationError) as err:
         load(tmp_path, "pastel_age", unit="sentence")
     assert all(n in str(err.value) for n in ("copy.json", "'100_1_2'", "'id'", "conflicting", "'75<'")), str(err.value)
+
+
+def test_pastel_stories_as_the_reference_reads_them(tmp_path):
+    """Issue 37: story files sorted by full path (test/, train/, valid/; names as strings), the stripped sentences joined
+    by a space, the release's "Empty" value skipped, an exact copy kept twice; first N per class in that order."""
+    v2 = tmp_path / "PASTEL" / "data" / "v2" / "stories"
+    for split, n, age in (("valid", 1, "18-24"), ("train", 10, "18-24"), ("train", 9, "25-34"), ("test", 30, "18-24"),
+                          ("test", 4, "Empty"), ("train", 2, "25-34")):
+        w(v2 / split / f"{n}_1.json", json.dumps(_pastel_obj(n, {**PERSONA, "age": age}, [f" S{n}a. ", "", f"S{n}b.\n"], "stories")))
+    w(v2 / "valid" / "copy.json", json.dumps(_pastel_obj(2, {**PERSONA, "age": "25-34"}, [" S2a. ", "", "S2b.\n"], "stories")))
+    b = load(tmp_path, "pastel_age")
+    assert [r.text for r in b.labelled_texts] == ["S30a. S30b.", "S10a. S10b.", "S1a. S1b.", "S2a. S2b.", "S9a. S9b.", "S2a. S2b."]
+    assert b.info["no_attribute"] == 1 and b.info["duplicate_id"] == 1 and b.info["class_order"] == ["18-24", "25-34"]
 
 
 def test_hate_speech_duplicate_file_id_with_flipped_label_is_refused(tmp_path):
