@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .encoders import cosine_rows
+from .encoders import SCORING_DEFAULTS, cosine_rows
 from .records import DatasetBundle
 from .specs import DatasetSpec
 
@@ -49,6 +49,9 @@ class TaskContext:
     #: None when unknown or not torch: with option ``tasks.device=auto`` (the default) vector tasks run
     #: their heavy kernels there when it is a GPU (``steb_core.tasks._device``)
     device: str | None = None
+    #: how the tasks compare the encoder's vectors (:func:`steb_core.encoders.encoder_scoring`): ``pair_score``
+    #: (cosine / neg_l1) for the pair tasks, ``cluster_input`` (raw / abs) for k-means
+    scoring: Mapping[str, str] = field(default_factory=lambda: dict(SCORING_DEFAULTS))
 
     @property
     def has_vectors(self) -> bool:

@@ -55,7 +55,7 @@ import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
-from .encoders import Identity, encoder_device, encoder_info, has_similarity, has_vectors, identify
+from .encoders import SCORING_DEFAULTS, Identity, encoder_device, encoder_info, encoder_scoring, has_similarity, has_vectors, identify
 from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
@@ -444,6 +444,8 @@ class _Run:
         self.fingerprint = identity.fingerprint or f"{UNIDENTIFIED_PREFIX}{uuid.uuid4().hex}"
         self.vectors_ok = has_vectors(obj)
         self.own_similarity = has_similarity(obj)
+        #: the encoder's declared scoring modes (part of every run key: they change the pair/cluster figures)
+        self.scoring = encoder_scoring(obj)
         self.versions = library_versions()
         self._info: dict[str, Any] | None = None  # taken after encoding: device, dtype as actually used
         self.failed_hashes: dict[str, str] = {}
@@ -460,6 +462,8 @@ class _Run:
     def info(self) -> dict[str, Any]:
         if self._info is None:
             self._info = {**encoder_info(self.obj), **({"options": dict(self.ref.options)} if self.ref.options else {})}
+            if self.scoring != SCORING_DEFAULTS:
+                self._info["scoring"] = dict(self.scoring)
         return self._info
 
     def collections_fn(self) -> Callable[..., Any] | None:
@@ -496,7 +500,7 @@ class _Run:
                 parts[task.name] = dict(
                     encoder=self.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
                     task_version=task.version, protocol=self.proto.key(), seed=self.seed,
-                    dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION)
+                    dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION, scoring=self.scoring)
                 pending.append(task)
             if pending:
                 plan.append(_Pending(spec, pending, parts, provider))
@@ -707,6 +711,7 @@ class _Run:
                 options=dict(self.dataset_options), embed_fn=embed,
                 similarity_fn=self.obj.similarity if self.own_similarity else None,
                 collections_fn=self.collections_fn(), threads=self.task_threads(), device=encoder_device(self.obj),
+                scoring=dict(self.scoring),
             )
             try:
                 metrics = dict(task.run(ctx))
