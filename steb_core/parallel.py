@@ -56,12 +56,13 @@ from typing import Any, Iterable, Mapping
 from .errors import DataValidationError
 from .io import located, seeded_rng
 from .records import OrderGroup
-from .sampling import AUTO, DEFAULT_SAMPLING, sample_classes
+from .sampling import AUTO, DEFAULT_SAMPLING, sample_classes, sampling_mode, sampling_mode
 from .specs import STEB_PROTOCOL_VERSION
 
 __all__ = [
     "ParallelItem",
     "order_groups_from_parallel",
+    "order_groups_from_options",
     "parse_budget",
     "pair_of_rank",
     "BUDGET_ALL",
@@ -69,6 +70,7 @@ __all__ = [
     "REFERENCE_CONSTRUCTION",
     "ALL_PAIRS_CONSTRUCTION",
     "CONSTRUCTIONS",
+    "order_groups_from_options",
 ]
 
 #: Option values that switch the per-class budget off.
@@ -100,19 +102,22 @@ class ParallelItem:
         object.__setattr__(self, "texts", tuple(self.texts))
 
 
-def parse_budget(options: Mapping[str, Any], default: int | None, key: str = "per_class") -> int | None:
-    """The per-class budget from loader options: an int, or ``all``/``none`` for no cap; else ``default``."""
+def parse_budget(options: Mapping[str, Any], default: int | str | None, key: str = "per_class") -> int | str | None:
+    """The per-class budget from loader options: an int, ``auto`` (the reference's rule, :data:`AUTO`), or
+    ``all``/``none`` for no cap; else ``default``."""
     if key not in options:
         return default
     value = options[key]
+    if isinstance(value, str) and value.strip().lower() == AUTO:
+        return AUTO
     if value is None or str(value).strip().lower() in BUDGET_ALL:
         return None
     try:
         budget = int(value)
     except (TypeError, ValueError):
-        raise DataValidationError(f"option {key}={value!r} is not a number", field=key, expected="a positive integer or 'all'") from None
+        raise DataValidationError(f"option {key}={value!r} is not a number", field=key, expected="a positive integer, 'auto' or 'all'") from None
     if budget < 1:
-        raise DataValidationError(f"option {key}={budget} is not positive", field=key, expected="a positive integer or 'all'")
+        raise DataValidationError(f"option {key}={budget} is not positive", field=key, expected="a positive integer, 'auto' or 'all'")
     return budget
 
 
@@ -175,6 +180,46 @@ def order_groups_from_parallel(
         raise DataValidationError(f"construction {construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS))
     return _all_pairs_groups(items, seed=seed, salt=salt, per_class=None if per_class == AUTO else per_class,
                              distractors=distractors)
+
+
+def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
+                              legacy_budget: int | None = None) -> tuple[list[OrderGroup], dict[str, Any]]:
+    """:func:`order_groups_from_parallel` with the construction chosen by a dataset's loader options, so every parallel
+    dataset plugin reads the same option names: ``construction`` (default :data:`CONSTRUCTION`), ``per_class``
+    (``auto``, ``all`` or an int; default ``auto`` for the reference construction, ``legacy_budget`` -- STEB Table 15's
+    pairing cap -- for ``steb-all-pairs/v1``), ``distractors`` (default true) and ``sampling`` (``first``/``random``)."""
+    construction = str(options.get("construction", CONSTRUCTION)).strip()
+    per_class = parse_budget(options, AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget)
+    distractors = str(options.get("distractors", True)).strip().lower() not in ("0", "false", "no", "off", "")
+    return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=per_class, distractors=distractors,
+                                      construction=construction, sampling=sampling_mode(options))
+
+
+def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
+                              legacy_budget: int | None = None) -> tuple[list[OrderGroup], dict[str, Any]]:
+    """:func:`order_groups_from_parallel` with its settings read from loader options, so every plugin reads them alike.
+
+    Options: ``construction`` (``steb-reference/v1``, default, or ``steb-all-pairs/v1``), ``per_class``
+    (``auto``, an int or ``all``; for the reference construction items per class, default ``auto``; for
+    ``steb-all-pairs/v1`` pairings per class, default ``legacy_budget``), ``distractors`` (true/false,
+    default true) and ``sampling`` (``first``/``random``, :func:`steb_core.sampling.sampling_mode`).
+    """
+    construction = str(options.get("construction", CONSTRUCTION)).strip()
+    if construction not in CONSTRUCTIONS:
+        raise DataValidationError(f"option construction={construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS))
+    raw = options.get("distractors", True)
+    text = str(raw).strip().lower()
+    if isinstance(raw, bool):
+        distractors = raw
+    elif text in ("1", "true", "yes", "on"):
+        distractors = True
+    elif text in ("0", "false", "no", "off"):
+        distractors = False
+    else:
+        raise DataValidationError(f"option distractors={raw!r}", field="distractors", expected="true or false")
+    default = AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget
+    return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=parse_budget(options, default),
+                                      distractors=distractors, construction=construction, sampling=sampling_mode(options))
 
 
 def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None, distractors: bool,

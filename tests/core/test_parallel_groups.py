@@ -202,3 +202,21 @@ def test_parse_budget():
     assert parse_budget({"per_class": "12"}, 7) == 12
     with pytest.raises(DataValidationError):
         parse_budget({"per_class": "many"}, 7)
+
+
+def test_order_groups_from_options_reads_construction_budget_distractors_and_sampling():
+    from steb_core.parallel import REFERENCE_CONSTRUCTION, order_groups_from_options
+
+    items = _items(30, 2) + _items(26, 2, cls="e")
+    groups, info = order_groups_from_options(items, {}, seed=0, salt="d", legacy_budget=7)
+    assert info["construction"] == REFERENCE_CONSTRUCTION and info["per_class"] == 26  # auto: max(25, min(26, 200))
+    assert len(groups) == 2 * 3 * 26 * 25 // 2
+    groups, info = order_groups_from_options(items, {"per_class": "all", "distractors": "false"}, seed=0, salt="d")
+    assert len(groups) == 30 * 29 // 2 + 26 * 25 // 2 and info["per_class"] is None
+    groups, info = order_groups_from_options(items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d", legacy_budget=7)
+    assert info["construction"] == ALL_PAIRS_CONSTRUCTION and len(groups) == 2 * 2 * 7
+    _, info = order_groups_from_options(items, {"sampling": "random", "per_class": "10"}, seed=0, salt="d")
+    assert info["sampling"] == "random" and info["per_class"] == 10
+    assert parse_budget({"per_class": "auto"}, 5) == "auto"
+    with pytest.raises(DataValidationError, match="construction"):
+        order_groups_from_options(items, {"construction": "v0"}, seed=0, salt="d")
