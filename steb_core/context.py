@@ -14,7 +14,7 @@ import numpy as np
 
 from .encoders import SCORING_DEFAULTS, cosine_rows
 from .records import DatasetBundle
-from .specs import DatasetSpec
+from .specs import DEFAULT_SEED, DatasetSpec
 
 __all__ = ["TaskContext", "VectorsUnavailable"]
 
@@ -37,7 +37,7 @@ class TaskContext:
     dataset: DatasetSpec
     bundle: DatasetBundle
     data: Any
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     options: Mapping[str, Any] = field(default_factory=dict)
     embed_fn: Callable[[Sequence[str]], np.ndarray] | None = None
     similarity_fn: Callable[[Sequence[str], Sequence[str]], np.ndarray] | None = None

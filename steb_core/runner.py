@@ -64,7 +64,7 @@ from .pipeline import Prefetch
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, library_versions, result_path, run_key
-from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
+from .specs import DEFAULT_SEED, STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
 __all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order"]
 
@@ -555,10 +555,17 @@ class _Run:
         return stored
 
     def _why_stale(self, path: Path, stored: ResultRecord, pending: _Pending, task: TaskSpec) -> None:
-        """A note when a stored result differs only in its data (or predates data fingerprints), so the user
-        sees why a number they had is recomputed; other differences (encoder, protocol) need no note."""
+        """A note when a stored result is recomputed because steb's protocol or the task's code changed, or
+        because its data changed (or it predates data fingerprints), so the user sees why a number they had
+        is recomputed; other differences (encoder, options, seed) need no note."""
         parts = pending.parts[task.name]
-        if stored.run_key == run_key(**parts):
+        if stored.steb_protocol and stored.steb_protocol != STEB_PROTOCOL_VERSION:
+            self.summary.notes.append(f"stored result {path} follows STEB protocol {stored.steb_protocol!r}; this steb implements "
+                                      f"{STEB_PROTOCOL_VERSION!r} (see README, 'STEB protocol version'), so it is recomputed")
+        elif str(stored.task_version) != str(task.version) and stored.encoder_fingerprint == self.fingerprint:
+            self.summary.notes.append(f"stored result {path} was computed by version {stored.task_version} of task '{task.name}'; "
+                                      f"this steb has version {task.version}, so it is recomputed")
+        elif stored.run_key == run_key(**parts):
             self.summary.notes.append(f"stored result {path} was written by an older steb without a data fingerprint; "
                                       "recomputing it (a result is reused only for the data it was computed on)")
         elif stored.run_key == run_key(**parts, data_fingerprint=stored.data_fingerprint,
@@ -921,7 +928,7 @@ def evaluate(
     data_dir: str | Path | None = None,
     protocol: str = "chunk-and-pool",
     max_length: int | None = None,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     cache_dir: str | Path | None = None,
     executor: str | Executor = "local",
     executor_options: Mapping[str, Any] | None = None,
@@ -940,6 +947,8 @@ def evaluate(
     prefetch: int = 4,
     prefetch_mode: str = "auto",
     strict: bool = False,
+    sampling: str | None = None,
+    draws: int | None = None,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -985,7 +994,25 @@ def evaluate(
     per costly one (bench/full_steb §1b: 0.56-0.58x of the sequential wall with 4). Memory: up to ``prefetch``
     more loaded datasets (their records and texts, not their vectors) are held beside the ``max_memory``
     group being processed, plus the worker process's own (1.22-1.27x the sequential peak in that bench).
+
+    Which texts: every loader takes the STEB reference's sample by default (the first N texts per class in
+    the release's order, :mod:`steb_core.sampling`); ``sampling="random"`` (the dataset option ``sampling``)
+    draws them with ``seed`` instead. ``seed`` defaults to 42, the reference's. ``draws=K`` runs K random
+    draws with seeds derived from ``seed`` and writes each score as the mean over them, the standard
+    deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core.draws`); the single draws
+    go to ``output/.draws/`` and never replace the default result.
     """
+    if draws is not None:
+        kwargs = {k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")}
+        from .draws import evaluate_draws  # noqa: PLC0415
+
+        return evaluate_draws(evaluate, draws=draws, seed=seed, output=output,
+                              dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
+                              kwargs=kwargs)
+    if sampling is not None:
+        from .sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415
+
+        dataset_options = {**(dataset_options or {}), SAMPLING_OPTION: sampling_mode({SAMPLING_OPTION: sampling})}
     started = time.perf_counter()
     if errors not in ERRORS:
         raise StebError(f"errors={errors!r} is not one of {', '.join(ERRORS)}")

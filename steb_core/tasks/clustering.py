@@ -75,4 +75,5 @@ SPEC = TaskSpec(
     main_metric="v_measure",
     run=run_clustering,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

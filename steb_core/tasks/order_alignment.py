@@ -608,4 +608,5 @@ SPEC = TaskSpec(
     companion_metrics=("accuracy",),
     run=run_order_alignment,
     needs_vectors=False,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

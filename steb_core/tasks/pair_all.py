@@ -171,4 +171,5 @@ SPEC = TaskSpec(
     run=run_pair_all,
     needs_vectors=False,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

@@ -61,4 +61,5 @@ SPEC = TaskSpec(
     run=run_pair_predefined,
     needs_vectors=False,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )
