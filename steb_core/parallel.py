@@ -56,7 +56,7 @@ from typing import Any, Iterable, Mapping
 from .errors import DataValidationError
 from .io import located, seeded_rng
 from .records import OrderGroup
-from .sampling import AUTO, DEFAULT_SAMPLING, sample_classes, sampling_mode, sampling_mode
+from .sampling import AUTO, DEFAULT_SAMPLING, sample_classes, sampling_mode
 from .specs import STEB_PROTOCOL_VERSION
 
 __all__ = [
@@ -180,19 +180,6 @@ def order_groups_from_parallel(
         raise DataValidationError(f"construction {construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS))
     return _all_pairs_groups(items, seed=seed, salt=salt, per_class=None if per_class == AUTO else per_class,
                              distractors=distractors)
-
-
-def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
-                              legacy_budget: int | None = None) -> tuple[list[OrderGroup], dict[str, Any]]:
-    """:func:`order_groups_from_parallel` with the construction chosen by a dataset's loader options, so every parallel
-    dataset plugin reads the same option names: ``construction`` (default :data:`CONSTRUCTION`), ``per_class``
-    (``auto``, ``all`` or an int; default ``auto`` for the reference construction, ``legacy_budget`` -- STEB Table 15's
-    pairing cap -- for ``steb-all-pairs/v1``), ``distractors`` (default true) and ``sampling`` (``first``/``random``)."""
-    construction = str(options.get("construction", CONSTRUCTION)).strip()
-    per_class = parse_budget(options, AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget)
-    distractors = str(options.get("distractors", True)).strip().lower() not in ("0", "false", "no", "off", "")
-    return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=per_class, distractors=distractors,
-                                      construction=construction, sampling=sampling_mode(options))
 
 
 def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
