@@ -220,21 +220,42 @@ class RetrievalSet:
             yield from c.texts_
 
 
+#: the split names of released probing files (the STEB reference's ``split_<feature>`` values)
+PROBING_SPLITS = ("train", "val", "test")
+
+
 @dataclass(frozen=True, slots=True)
 class FeatureText:
-    """A text with numeric linguistic feature values (probing); the task bins them."""
+    """A text with numeric linguistic feature values (probing); the task bins them.
+
+    ``bins`` and ``splits`` carry a release's own bin label (an int) and split (``train``, ``val``,
+    ``test``) per feature, None where the text is not used for that feature: the STEB authors' probing
+    files hold them as ``label_<feature>`` / ``split_<feature>`` (made with unseeded draws, so only the
+    released ones reproduce their numbers). A record with ``bins`` may have no ``features``.
+    """
 
     text: str
     features: Mapping[str, float]
     id: str | None = None
+    bins: Mapping[str, int | None] | None = None
+    splits: Mapping[str, str | None] | None = None
 
     def __post_init__(self) -> None:
         _check_text(self.text, "text")
-        if not self.features:
-            raise DataValidationError("is empty", field="features", expected="feature name -> number")
+        if not self.features and not self.bins:
+            raise DataValidationError("is empty", field="features", expected="feature name -> number (or released bins)")
         for k, v in self.features.items():
             if not isinstance(v, (int, float)) or v != v:
                 raise DataValidationError(f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number")
+        if (self.bins is None) != (self.splits is None) or (self.bins is not None and set(self.bins) != set(self.splits or {})):
+            raise DataValidationError("bins and splits name different features", field="splits",
+                                      expected="a split for every released bin (label_<f> with split_<f>)")
+        for k, b in (self.bins or {}).items():
+            if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
+                raise DataValidationError(f"value {b!r}", field=f"label_{k}", expected="a bin index (integer >= 0) or null")
+        for k, v in (self.splits or {}).items():
+            if v is not None and v not in PROBING_SPLITS:
+                raise DataValidationError(f"value {v!r}", field=f"split_{k}", expected=" or ".join(PROBING_SPLITS) + " or null")
 
     def texts(self) -> Iterator[str]:
         yield self.text
