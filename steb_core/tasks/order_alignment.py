@@ -467,6 +467,43 @@ def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[in
     return members, matrices
 
 
+def _reference_matrices(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+    """Similarity matrices computed as the reference computes them, bucketed by shape (anchors, candidates).
+
+    Dense vectors: every text's vector in float64, divided by its norm (``np.linalg.norm`` over the row;
+    zero rows unchanged: the reference's ``l2_normalize``), then per group one matrix product
+    ``anchors @ candidates.T`` of the same shape as the reference's (``emb_src @ emb_tgt.T`` in
+    ``align_and_score``). Why not one batched product: which similarities tie *exactly* -- and so what
+    the solver decides -- depends on the last bits of each product, and those depend on how the BLAS
+    kernel sums a product of that shape; on function-word vectors (many rational cosines) a row-wise
+    einsum and the reference's product disagree on enough ties to move ``acc_mean`` by 3e-3. The
+    reference's figures carry the same dependence on its BLAS. Sparse vectors and similarity-only
+    encoders use the float64 pair similarities of :func:`_score_pairs`.
+    """
+    if not ctx.has_vectors or ctx.similarity_fn is not None:
+        return _score_pairs(ctx, groups)
+    text_id: dict[str, int] = {}
+    rows = [([text_id.setdefault(t, len(text_id)) for t in g.anchors], [text_id.setdefault(t, len(text_id)) for t in _candidates(g)])
+            for g in groups]
+    vectors = ctx.embed(list(text_id))
+    if hasattr(vectors, "tocsr"):
+        return _score_pairs(ctx, groups)
+    unit = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(unit, axis=-1, keepdims=True)
+    unit = unit / np.where(norms == 0, 1.0, norms)
+    members: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for gi, (a, c) in enumerate(rows):
+        members[(len(a), len(c))].append(gi)
+    matrices: dict[tuple[int, int], np.ndarray] = {}
+    for shape, index in members.items():
+        out = np.empty((len(index), *shape), dtype=np.float64)
+        for n, gi in enumerate(index):
+            a, c = rows[gi]
+            out[n] = unit[a] @ unit[c].T
+        matrices[shape] = out
+    return members, matrices
+
+
 def scoring_of(ctx: TaskContext) -> str:
     """The scoring rule for this run: option ``order_alignment.scoring``, else the bundle's, else ``stel``."""
     declared = (ctx.bundle.info or {}).get("order_alignment_scoring") if ctx.bundle is not None else None
@@ -490,7 +527,7 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     if ties not in TIES:
         raise DataValidationError(f"order_alignment.ties={ties!r}", field="order_alignment.ties", expected=" or ".join(TIES))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    members, matrices = _score_pairs(ctx, groups)
+    members, matrices = _reference_matrices(ctx, groups)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)
     for (m, kc), index in members.items():

@@ -43,6 +43,7 @@ def test_released_splits_are_used_and_match_sklearn(make_ctx, table_encoder, sol
     recs, x, truth = _records()
     enc = table_encoder({r.text: v for r, v in zip(recs, x)})
     got = SPEC.run(make_ctx("feature_texts", recs, embed=enc, options={"probing.strengths": [1e-3], "probing.solver": solver}))
+    assert got["probe"] == solver
     assert got["splits"] == "released" and list(got["accuracy_by_feature"]) == ["feat_a", "feat_b"]
     usable_b = np.array([i % 17 != 0 for i in range(len(recs))])
     want = {
@@ -72,3 +73,34 @@ def test_released_mode_needs_released_bins(make_ctx, table_encoder):
     enc = table_encoder({r.text: [float(i), 1.0] for i, r in enumerate(recs)})
     with pytest.raises(DataValidationError, match="released"):
         SPEC.run(make_ctx("feature_texts", recs, embed=enc, options={"probing.splits": "released"}))
+
+
+def test_reference_probe_training_equals_torch_from_the_same_start():
+    # the reference's recipe (steb/tasks/probing.py @acb3a009): Linear + sigmoid, cross-entropy on the sigmoid
+    # outputs, Adam(lr=0.01, weight_decay), batches of 512 in order; torch's autograd is the independent reference
+    torch = pytest.importorskip("torch")
+    from steb_core.tasks._reference_probe import train_probe
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(2600, 7)).astype(np.float32)
+    y = np.digitize(x[:, 0] + x[:, 1], [-1, 0, 1])
+    w0 = rng.uniform(-0.3, 0.3, size=(4, 7)).astype(np.float32)
+    b0 = rng.uniform(-0.3, 0.3, size=4).astype(np.float32)
+    epochs = 1  # six Adam steps (batches of 512 in order); epoch 1 is always the best so far, so its parameters are kept
+    _, w, b = train_probe(x, y, x[:1], y[:1], 1e-3, w0, b0, max_epoch=epochs)
+    model = torch.nn.Linear(7, 4)
+    with torch.no_grad():
+        model.weight.copy_(torch.from_numpy(w0))
+        model.bias.copy_(torch.from_numpy(b0))
+    opt = torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=1e-3)
+    states = []
+    for _ in range(epochs):
+        for lo in range(0, 2600, 512):
+            loss = torch.nn.functional.cross_entropy(torch.sigmoid(model(torch.from_numpy(x[lo:lo + 512]))),
+                                                     torch.from_numpy(y[lo:lo + 512]).long())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        states.append((model.weight.detach().numpy().copy(), model.bias.detach().numpy().copy()))
+    np.testing.assert_allclose(w, states[0][0], atol=1e-5)
+    np.testing.assert_allclose(b, states[0][1], atol=1e-5)
