@@ -127,7 +127,11 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             "trials": len(pairs),
             "same": n_same,
             "different": len(pairs) - n_same,
-            "pairing": ("known01.txt vs unknown.txt" if known_rule == "first" else "known texts joined with a blank line vs the unknown text"),
+            "pairing": (
+                "known01.txt vs unknown.txt"
+                if known_rule == "first"
+                else "known texts joined with a blank line vs the unknown text"
+            ),
         },
     )
 
@@ -159,8 +163,12 @@ def _problem_pair(folder: Path, problem: str, same: bool, root: Path, known_rule
     if known_rule == "first":
         known_paths = [p for p in known_paths if p.name == "known01.txt"]
     if not known_paths:
-        raise DataValidationError("has no known01.txt" if known_rule == "first" else "has no known*.txt", path=folder, record=problem,
-                                  expected="known01.txt" if known_rule == "first" else "one or more known texts")
+        raise DataValidationError(
+            "has no known01.txt" if known_rule == "first" else "has no known*.txt",
+            path=folder,
+            record=problem,
+            expected="known01.txt" if known_rule == "first" else "one or more known texts",
+        )
     unknown_paths = sorted(p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt")
     if len(unknown_paths) != 1:
         raise DataValidationError(f"has {len(unknown_paths)} unknown*.txt files", path=folder, record=problem, expected="exactly one unknown.txt")

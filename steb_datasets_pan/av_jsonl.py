@@ -83,8 +83,11 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
 
     per_class = ctx.options.get("pairs_per_class")
     per_class = None if per_class is None or str(per_class).strip().lower() in ("all", "none") else int(per_class)
-    chosen = entries if per_class is None else sample_per_class(entries, key=lambda e: e[1], per_class=per_class, seed=ctx.seed,
-                                                                salt=ctx.dataset)
+    chosen = (
+        entries
+        if per_class is None
+        else sample_per_class(entries, key=lambda e: e[1], per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    )
     pairs = []
     for (rid, same, _, _), obj in zip(chosen, read_jsonl_at(pairs_path, ((e[2], e[3]) for e in chosen))):
         a, b = obj["pair"]
@@ -103,8 +106,11 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
             "seed": ctx.seed,
             "same": n_same,
             "different": len(pairs) - n_same,
-            "sampling": ("every pair in file order (STEB reference; the folder is expected to be subsampled already)" if per_class is None
-                         else "steb_core.sample_per_class on `same`, salted with the dataset name"),
+            "sampling": (
+                "every pair in file order (STEB reference; the folder is expected to be subsampled already)"
+                if per_class is None
+                else "steb_core.sample_per_class on `same`, salted with the dataset name"
+            ),
         },
     )
 

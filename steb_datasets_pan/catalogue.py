@@ -87,16 +87,17 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
     yy = year % 100
     if year == 2018:
         archive = "the PAN18 style change detection corpus (pan18-style-change-detection-*-dataset)"
-        what = ("PAN18 style change detection: StackExchange documents, each labelled with whether it contains a style change (and "
-                "where). One trial per document, as the STEB reference cuts it: the text before the first change vs the segment after "
-                "it (different authors), or the two halves split at the whitespace nearest the midpoint (same author).")
+        what = ("PAN18 style change detection: StackExchange documents, each labelled with whether it contains a style "
+                "change (and where). One trial per document, as the STEB reference cuts it: the text before the first "
+                "change vs the segment after it (different authors), or the two halves split at the whitespace "
+                "nearest the midpoint (same author).")
     else:
         archive = f"the PAN{yy} {'style change detection' if year == 2022 else 'multi-author writing style analysis'} release (pan{yy}-...zip)"
         what = (f"PAN{yy} style change detection, {level} ({_SC_LEVEL_TEXT[level]}): consecutive {source.unit_name}s of a document "
                 f"form a pair, same-author when `changes` is 0.")
         if source.edition.downsample:
-            what += (" Every different-author pair is kept and same-author pairs at one global rate (all changes / all same pairs), "
-                     "drawn with random.Random(42) across the documents, as the STEB reference does.")
+            what += (" Every different-author pair is kept and same-author pairs at one global rate (all changes / "
+                     "all same pairs), drawn with random.Random(42) across the documents, as the STEB reference does.")
     pairs = _SC_PAIRS[(year, level)]
     apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
     obtain = (f"{archive} from {_where(f'pan{yy}-sc')} (task page {_page(year, _SC_TASK_PAGE[year])}; index: {DATA_PAGE}); "
@@ -129,8 +130,10 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
         name=name,
         description=(f"PAN{year % 100} authorship verification, {_lang_name(lang)} {label.split('_')[-1] if '_' in label else ''} test problems"
                      f"{' (' + corpus + ')' if corpus else ''}: "
-                     + ("the known texts of a problem joined with a blank line" if year == 2013 else "a problem's first known text (known01.txt)")
-                     + " vs the unknown text, same-author per truth.txt (the STEB reference's loader).").replace("  ", " "),
+                     + ("the known texts of a problem joined with a blank line" if year == 2013
+                        else "a problem's first known text (known01.txt)")
+                     + " vs the unknown text, same-author per truth.txt (the STEB reference's loader)."
+                     ).replace("  ", " "),
         tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
         languages=(lang,), categories=("idiolect",), applications=("AV",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[year], license=LICENSE,
@@ -168,9 +171,9 @@ def _av_jsonl(year: int) -> DatasetSpec:
     return DatasetSpec(
         name=f"pan{year % 100}_authorship_verification_test",
         description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different fandoms): "
-                     "every pair of the folder's data file, in file order, as the STEB reference reads it (it expects a folder "
-                     "already subsampled to STEB's 250 same / 250 different pairs; option pairs_per_class=250 draws a seeded "
-                     "balanced sample from a full release)."),
+                     "every pair of the folder's data file, in file order, as the STEB reference reads it (it expects "
+                     "a folder already subsampled to STEB's 250 same / 250 different pairs; option "
+                     "pairs_per_class=250 draws a seeded balanced sample from a full release)."),
         tasks=("pair_predefined",), loader=partial(load_av_jsonl, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page,

@@ -16,8 +16,9 @@ exactly one ``unknown`` text is an error naming its folder.
 
 A case becomes one predefined pair, as the STEB reference builds it (``steb/loaders/pan.py`` @a8445f54
 ``load_enron_authorship_dataset``, config @39e4722e): the known texts joined with a blank line, in file-name
-order, against the unknown text, texts read as the reference reads them (not stripped). The older reading of PAN-style case folders (``known01.txt``/``unknown.txt``)
-stays available as the loader option ``layout=pan`` (see :mod:`steb_datasets_pan.av_folders`).
+order, against the unknown text, texts read as the reference reads them (not stripped). The older reading of
+PAN-style case folders (``known01.txt``/``unknown.txt``) stays available as the loader option ``layout=pan``
+(see :mod:`steb_datasets_pan.av_folders`).
 """
 
 from __future__ import annotations

@@ -27,7 +27,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from steb_core import DataValidationError, DatasetBundle, LabelledText, LoadContext, located, sample_classes, sampling_mode
+from steb_core import (
+    DataValidationError,
+    DatasetBundle,
+    LabelledText,
+    LoadContext,
+    located,
+    sample_classes,
+    sampling_mode,
+)
 from steb_core.io import check_inside, release_path, unique_keys
 from steb_core.parallel import parse_budget
 from steb_core.sampling import AUTO
@@ -43,7 +51,7 @@ _HUMAN = {"human", "human-written", "human_written"}
 
 @dataclass(frozen=True)
 class GenerativeSource:
-    """One STEB AI-detection dataset: which genre, how texts are labelled, STEB Table 15's per-class budget (for listings)."""
+    """One STEB AI-detection dataset: which genre, how texts are labelled, Table 15's per-class budget (listings)."""
 
     release: str
     genre: str | None = None
@@ -88,12 +96,23 @@ def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> 
         entries, files = _scan_with_truth(folder, ctx.options, classify, blank)
     if not entries:
         raise DataValidationError(f"holds no texts of genre '{source.genre}'", path=files[0])
-    default = AUTO if source.per_class is not None else None  # a set outside STEB's catalogue (the smoke test): every text
-    chosen, sampled = sample_classes(entries, lambda e: e.label, parse_budget(ctx.options, default), sampling=sampling_mode(ctx.options),
-                                     seed=ctx.seed, salt=ctx.dataset)
+    default = (
+        AUTO if source.per_class is not None else None
+    )  # a set outside STEB's catalogue (the smoke test): every text
+    chosen, sampled = sample_classes(
+        entries,
+        lambda e: e.label,
+        parse_budget(ctx.options, default),
+        sampling=sampling_mode(ctx.options),
+        seed=ctx.seed,
+        salt=ctx.dataset,
+    )
     if not chosen:
-        raise DataValidationError(f"every class has fewer than {sampled['per_class']} texts ({sampled['class_counts_available']}); "
-                                  "pass --dataset-option per_class=N", path=files[0])
+        raise DataValidationError(
+            f"every class has fewer than {sampled['per_class']} texts ({sampled['class_counts_available']}); "
+            "pass --dataset-option per_class=N",
+            path=files[0],
+        )
     by_entry: dict[int, LabelledText] = {}
     for path in dict.fromkeys(e.path for e in chosen):  # file by file, one handle each
         mine = sorted((e for e in chosen if e.path == path), key=lambda e: e.offset)
@@ -115,8 +134,13 @@ def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> 
     )
 
 
-def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | None] | None, extra: dict[str, Any] | None = None,
-                blank: list[str] | None = None) -> Iterator[_Entry]:
+def _scan_texts(
+    path: Path,
+    seen: set[str],
+    classify: Callable[[_Entry], str | None] | None,
+    extra: dict[str, Any] | None = None,
+    blank: list[str] | None = None,
+) -> Iterator[_Entry]:
     """Entries (id, position, label fields) of every record of ``path``; the text is checked, not kept.
 
     With ``classify`` the entry is labelled at once and dropped when it is of another genre, so a
@@ -151,7 +175,9 @@ def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | N
         yield entry
 
 
-def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None], blank: list[str]) -> tuple[list[_Entry], list[Path]]:
+def _scan_per_source(
+    folder: Path, classify: Callable[[_Entry], str | None], blank: list[str]
+) -> tuple[list[_Entry], list[Path]]:
     files = [folder / "human.jsonl"]
     machines = folder / "machines"
     files += sorted(machines.glob("*.jsonl")) if machines.is_dir() else sorted(p for p in folder.glob("*.jsonl") if p.name != "human.jsonl")
@@ -160,7 +186,9 @@ def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None], bla
     for path in files:
         check_inside(path, folder, what="release folder")  # found by glob: a link may lead outside the release
         model = "human" if path.name == "human.jsonl" else path.stem
-        entries.extend(_scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}, blank))
+        entries.extend(
+            _scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}, blank)
+        )
     return entries, files
 
 
@@ -170,8 +198,13 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
     if options.get("texts_file"):
         texts_path = release_path(folder, options["texts_file"], path=folder, field="texts_file")
     else:
-        texts_path = choose_one([p for p in jsonl if not _is_truth(p)], "texts file (*.jsonl)", folder, "texts_file",
-                                preferred=("test", "val", "dev", "dataset"))  # the reference reads val.jsonl (task 1), dev.jsonl (task 2)
+        texts_path = choose_one(
+            [p for p in jsonl if not _is_truth(p)],
+            "texts file (*.jsonl)",
+            folder,
+            "texts_file",
+            preferred=("test", "val", "dev", "dataset"),
+        )  # the reference reads val.jsonl (task 1), dev.jsonl (task 2)
     truth_candidates = [p for p in jsonl if _is_truth(p)]
     truth_path: Path | None
     if options.get("truth_file"):
@@ -185,7 +218,9 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
             check_inside(found, folder, what="release folder")
     if truth_path is None:  # labels inline: classify while scanning
         return list(_scan_texts(texts_path, set(), classify, blank=blank)), [texts_path]
-    entries = {e.id: e for e in _scan_texts(texts_path, set(), None)}  # a truth-file release (the smoke test): blank is an error
+    entries = {
+        e.id: e for e in _scan_texts(texts_path, set(), None)
+    }  # a truth-file release (the smoke test): blank is an error
     truth = unique_keys(_truth_rows(truth_path, texts_path, entries), path=truth_path, field="id", what="truth")
     for rid, fields in truth.items():
         entries[rid].fields.update(fields)

@@ -115,7 +115,11 @@ def _downsample_rule(ctx: LoadContext, ed: "Edition") -> str:
     if isinstance(value, bool) or text in ("true", "false", "1", "0", "yes", "no"):
         return "reference" if text in ("true", "1", "yes") else "none"
     if text not in DOWNSAMPLE_RULES:
-        raise DataValidationError(f"option downsample={value!r}", field="downsample", expected=" or ".join(DOWNSAMPLE_RULES) + " (or true/false)")
+        raise DataValidationError(
+            f"option downsample={value!r}",
+            field="downsample",
+            expected=" or ".join(DOWNSAMPLE_RULES) + " (or true/false)",
+        )
     return text
 
 
@@ -171,14 +175,22 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
         "pairs_kept": len(pairs),
     }
     if skipped:
-        info["documents_skipped_why"] = ("fewer than two non-blank units or a changes list of another length (the reference skips them)"
-                                         if not ed.document_level else "a blank half (the reference skips it)")
+        info["documents_skipped_why"] = (
+            "fewer than two non-blank units or a changes list of another length (the reference skips them)"
+            if not ed.document_level
+            else "a blank half (the reference skips it)"
+        )
     if rule == "per-document":
-        info["sampling"] = "per document: all different-author pairs + an equal number of same-author pairs drawn without replacement (seeded)"
+        info["sampling"] = (
+            "per document: all different-author pairs + an equal number of same-author pairs drawn without "
+            "replacement (seeded)"
+        )
         info["seed"] = ctx.seed
     elif rule == "reference":
-        info["sampling"] = ("same-author pairs kept at the global rate all changes / all same pairs, per document round(rate x its same "
-                            "pairs), drawn with one random.Random(42) across the documents in order (the STEB reference)")
+        info["sampling"] = (
+            "same-author pairs kept at the global rate all changes / all same pairs, per document round(rate x "
+            "its same pairs), drawn with one random.Random(42) across the documents in order (the STEB reference)"
+        )
     return DatasetBundle(pairs=pairs, info=info)
 
 
@@ -192,8 +204,11 @@ def _kept_indices(docs_same: list[list[bool]], rule: str, seed: int, dataset: st
         return [a + b for a, b in zip(same_idx, diff_idx)]
     total_same, total_diff = sum(map(len, same_idx)), sum(map(len, diff_idx))
     if total_same == 0 or total_diff == 0:
-        raise DataValidationError(f"has {total_same} same-author and {total_diff} different-author pairs", field="changes",
-                                  expected="both kinds, to balance them (or --dataset-option downsample=none)")
+        raise DataValidationError(
+            f"has {total_same} same-author and {total_diff} different-author pairs",
+            field="changes",
+            expected="both kinds, to balance them (or --dataset-option downsample=none)",
+        )
     rate = total_diff / total_same
     rng = random.Random(42)  # the reference's generator, whatever the run seed (it is the reference's fixed sample)
     out = []
@@ -254,9 +269,13 @@ def _problem_folder(root: Path, source: StyleChangeSource, split: str | None, ob
 
 
 def _documents(folder: Path, ed: Edition) -> list[tuple[str, Path]]:
-    """(number, text path) for every ``problem-N.txt`` in sorted file-name order, as the reference's ``sorted(glob(...))``
+    """(number, text path) for every ``problem-N.txt`` in sorted file-name order, as the reference's
+    ``sorted(glob(...))``
     gives them (``problem-10`` before ``problem-2``); truth files without a text are errors."""
-    docs = sorted(((m.group(1), path) for path in folder.iterdir() if (m := _PROBLEM_RE.match(path.name))), key=lambda d: d[1].name)
+    docs = sorted(
+        ((m.group(1), path) for path in folder.iterdir() if (m := _PROBLEM_RE.match(path.name))),
+        key=lambda d: d[1].name,
+    )
     numbers = {n for n, _ in docs}
     glob = "problem-*.truth" if ed.document_level else "truth-problem-*.json"
     for truth in sorted(folder.glob(glob)):
@@ -267,7 +286,8 @@ def _documents(folder: Path, ed: Edition) -> list[tuple[str, Path]]:
 
 
 def _reference_text(path: Path) -> str:
-    """A document as the reference reads it: ``open(path, encoding="utf-8", errors="replace").read()`` (universal newlines)."""
+    """A document as the reference reads it: ``open(path, encoding="utf-8", errors="replace").read()``
+    (universal newlines)."""
     return path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -323,10 +343,17 @@ def _halves(text_path: Path, truth_path: Path, truth: dict, doc: str) -> tuple[l
     changes = require_field(truth, "changes", path=truth_path, record=doc, types=bool, expected="true or false")
     text = _reference_text(text_path)
     if changes:
-        positions = require_field(truth, "positions", path=truth_path, record=doc, types=list, expected="the change positions")
+        positions = require_field(
+            truth, "positions", path=truth_path, record=doc, types=list, expected="the change positions"
+        )
         if not positions or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
-            raise DataValidationError(f"is {positions!r}", path=truth_path, record=doc, field="positions",
-                                      expected="character offsets of the changes (a document with changes has at least one)")
+            raise DataValidationError(
+                f"is {positions!r}",
+                path=truth_path,
+                record=doc,
+                field="positions",
+                expected="character offsets of the changes (a document with changes has at least one)",
+            )
         end = positions[1] if len(positions) > 1 else len(text)
         a, b = text[: positions[0]], text[positions[0]: end]
     else:

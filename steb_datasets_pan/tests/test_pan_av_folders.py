@@ -42,7 +42,8 @@ def pan14(tmp_path: Path, write) -> Path:
 
 def test_known01_only_unstripped_and_problems_filtered_by_prefix(pan14: Path) -> None:
     """Issue 37: PAN14/15 as the reference's load_pan15_dataset reads them: known01.txt vs unknown.txt, problems in
-    sorted id order, texts not stripped (CRLF read as text mode reads it, a BOM kept); known=all joins every known text."""
+    sorted id order, texts not stripped (CRLF read as text mode reads it, a BOM kept); known=all joins every known
+    text."""
     bundle = load("pan14_authorship_verification_corpus2_english_essays_test", pan14)
     assert [(p.id, p.text_a, p.text_b, p.same) for p in bundle.pairs] == [
         ("EE001", "First known essay.\n", "Unknown essay.\n", True),
@@ -63,7 +64,8 @@ def test_pan13_single_truth_file_for_all_languages(tmp_path: Path, write) -> Non
     _problem(root, "SP01", ["Texto conocido."], "Texto desconocido.", write)
     _problem(root, "EN00", ["Known one.", "Known two."], "Unknown B.", write)
     write(root / "truth.txt", "EN01 Y\nGR01 N\nSP01 Y\nEN00 N\n")
-    english = load("pan13_authorship_verification_english_test", tmp_path).pairs  # sorted ids; PAN13 joins all known texts
+    # sorted ids; PAN13 joins all known texts
+    english = load("pan13_authorship_verification_english_test", tmp_path).pairs
     assert [(p.id, p.text_a) for p in english] == [("EN00", "Known one.\n\nKnown two."), ("EN01", "Known A.")]
     greek = load("pan13_authorship_verification_greek_test", tmp_path).pairs
     assert [(p.id, p.text_a, p.same) for p in greek] == [("GR01", "Γνωστό κείμενο.", False)]

@@ -1,4 +1,5 @@
-"""PAN20/21 jsonl authorship verification: every pair (the reference), balanced seeded sampling as an option, official names, bad fixtures."""
+"""PAN20/21 jsonl authorship verification: every pair (the reference), balanced seeded sampling as an option, official
+names, bad fixtures."""
 
 from __future__ import annotations
 

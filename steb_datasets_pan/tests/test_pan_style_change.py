@@ -34,7 +34,8 @@ def _truth(folder: Path) -> dict[str, tuple[list[str], list[int]]]:
 
 def _reference_kept(truth: dict[str, tuple[list[str], list[int]]]) -> dict[str, list[int]]:
     """The reference's PAN26 balancing, computed here from its description: documents in sorted file-name order, rate =
-    all changes / all same pairs, per document round(rate * same) drawn with one random.Random(42), then every change."""
+    all changes / all same pairs, per document round(rate * same) drawn with one random.Random(42), then every
+    change."""
     docs = sorted(truth, key=lambda d: f"{d}.txt")
     same = {d: [i for i, c in enumerate(truth[d][1]) if c == 0] for d in docs}
     diff = {d: [i for i, c in enumerate(truth[d][1]) if c == 1] for d in docs}
@@ -54,10 +55,12 @@ def test_pan26_smoke_test_loads_with_the_reference_downsampling(pan_data: Path, 
     truth = _truth(root / level / "train")
     bundle = load(f"pan26_style_change_{level}", root, seed=3)
     expected = _reference_kept(truth)
-    assert [p.id for p in bundle.pairs] == [f"{d}:{i}" for d in sorted(expected, key=lambda d: f"{d}.txt") for i in expected[d]]
+    order = sorted(expected, key=lambda d: f"{d}.txt")
+    assert [p.id for p in bundle.pairs] == [f"{d}:{i}" for d in order for i in expected[d]]
     diff = sum(sum(ch) for _, ch in truth.values())
     assert sum(not p.same for p in bundle.pairs) == diff
-    assert bundle.info["split"] == "train" and bundle.info["different_kept"] == diff and bundle.info["downsample"] == "reference"
+    assert bundle.info["split"] == "train" and bundle.info["different_kept"] == diff
+    assert bundle.info["downsample"] == "reference"
     for p in bundle.pairs:  # every pair is two consecutive lines (as read, not stripped) with the truth's label
         lines, changes = truth[p.group]
         i = int(p.id.split(":")[1])
@@ -114,7 +117,8 @@ def test_pan23_release_layout_with_bom_and_crlf(tmp_path: Path, write) -> None:
     assert bundle.info["split"].endswith("validation")
     assert [(p.text_a, p.text_b, p.same, p.id, p.group) for p in bundle.pairs] == [  # sorted names: problem-10 first
         ("Alpha.", "Beta.", True, "problem-10:0", "problem-10"),
-        ("\ufeffFirst para.", "Second para.", True, "problem-2:0", "problem-2"),  # read as the reference reads it: BOM kept
+        # read as the reference reads it: BOM kept
+        ("\ufeffFirst para.", "Second para.", True, "problem-2:0", "problem-2"),
         ("Second para.", "Third para.", False, "problem-2:1", "problem-2"),
     ]
     train = load("pan23_style_change_easy", tmp_path / "pan23_style_change_easy", split="train")
@@ -131,8 +135,10 @@ def test_pan26_reference_balance_one_global_rate_one_generator(tmp_path: Path, w
     _doc(folder, 3, ["too short"], [], write)  # one unit: skipped, as the reference skips it
     bundle = load("pan26_style_change_easy", tmp_path, seed=11)
     truth = {f"problem-{n}": ([f"doc {n} sentence {i}." for i in range(len(ch) + 1)], ch) for n, ch in docs.items()}
-    expected = _reference_kept(truth)  # 3 changes / 16 same pairs: round(7 * 3/16) = 1, round(3 * 3/16) = 1, round(6 * 3/16) = 1
-    assert [p.id for p in bundle.pairs] == [f"{d}:{i}" for d in ("problem-1", "problem-10", "problem-2") for i in expected[d]]
+    # 3 changes / 16 same pairs: round(7 * 3/16) = 1, round(3 * 3/16) = 1, round(6 * 3/16) = 1
+    expected = _reference_kept(truth)
+    order = ("problem-1", "problem-10", "problem-2")
+    assert [p.id for p in bundle.pairs] == [f"{d}:{i}" for d in order for i in expected[d]]
     assert sum(p.same for p in bundle.pairs) == 3 and bundle.info["documents_skipped_first"] == ["problem-3"]
     assert [p.id for p in load("pan26_style_change_easy", tmp_path, downsample="none").pairs][:4] == [
         "problem-1:0", "problem-1:1", "problem-1:2", "problem-1:4"]  # same-author pairs first, then the change
@@ -155,8 +161,9 @@ def test_pan18_cut_at_the_change_positions_or_the_midpoint(tmp_path: Path, write
     folder = tmp_path / "pan18-style-change-detection-validation-dataset-2018-01-31"
     write(folder / "problem-1.txt", "Para one.\n\nPara two.\n\nPara three.\n", crlf=True)  # read with "\n" line ends
     write(folder / "problem-1.truth", '{"changes": true, "positions": [11, 22]}')
-    write(folder / "problem-2.txt", "Only.\nTwo lines.\n", bom=True)  # 18 characters with the BOM: midpoint 9 ('o'); nearest
-    # whitespace: the space at 10 (distance 1, found before the newline at 6, distance 3)
+    # 18 characters with the BOM: midpoint 9 ('o'); the nearest whitespace is the space at 10 (distance 1, found
+    # before the newline at 6, distance 3)
+    write(folder / "problem-2.txt", "Only.\nTwo lines.\n", bom=True)
     write(folder / "problem-2.truth", '{"changes": false}')
     write(folder / "problem-3.txt", "Solo text.")
     write(folder / "problem-3.truth", '{"changes": true, "positions": [0]}')  # side A blank: skipped

@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, LabelledText, LoadContext, sample_classes, sampling_mode
+from steb_core import (
+    DataValidationError,
+    DatasetBundle,
+    DatasetNotFoundError,
+    LabelledText,
+    LoadContext,
+    sample_classes,
+    sampling_mode,
+)
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
 from steb_core.parallel import ParallelItem, order_groups_from_options, parse_budget
 from steb_core.sampling import AUTO
@@ -96,13 +104,19 @@ def load_cds(ctx: LoadContext) -> DatasetBundle:
     rows, info = found
     texts = [LabelledText(text, label, id=record) for record, text, label, _ in rows]
     per_class = parse_budget(ctx.options, AUTO)
-    labelled, sampled = sample_classes(texts, lambda t: t.label, per_class, sampling=sampling_mode(ctx.options), seed=ctx.seed,
-                                       salt=ctx.dataset)
-    items = [ParallelItem((text, para), id=record, style_type=label, source=info["location"]) for record, text, label, para in rows]
+    labelled, sampled = sample_classes(
+        texts, lambda t: t.label, per_class, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
+    )
+    items = [
+        ParallelItem((text, para), id=record, style_type=label, source=info["location"])
+        for record, text, label, para in rows
+    ]
     order_options = dict(ctx.options)
     if "order_per_class" in order_options:
         order_options["per_class"] = order_options["order_per_class"]
-    groups, built = order_groups_from_options(items, order_options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=ORDER_BUDGET)
+    groups, built = order_groups_from_options(
+        items, order_options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=ORDER_BUDGET
+    )
     styles = sorted({label for _, _, label, _ in rows})
     return DatasetBundle(labelled_texts=labelled, order_groups=groups,
                          info={**info, **built, "styles": styles, "rows": len(rows), "labelled_sampling": sampled,

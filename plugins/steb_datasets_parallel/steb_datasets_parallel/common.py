@@ -72,11 +72,15 @@ def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout
         items, info = read(ctx, root)
         if not items:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")
-        groups, built = order_groups_from_options(items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=default_budget)
+        groups, built = order_groups_from_options(
+            items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=default_budget
+        )
         if not groups:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every class under {root} has fewer sequences than the per-class count "
-                                       f"({built.get('per_class')}; classes: {built.get('class_counts_available')}), or fewer than 2; "
-                                       "pass --dataset-option per_class=all or a number")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': every class under {root} has fewer sequences than the per-class count "
+                f"({built.get('per_class')}; classes: {built.get('class_counts_available')}), or fewer than 2; "
+                "pass --dataset-option per_class=all or a number"
+            )
         return DatasetBundle(order_groups=groups, info={**info, **built, "parallel_items": len(items)})
 
     return load

@@ -17,7 +17,15 @@ from steb_core.parallel import ParallelItem
 from .aligned import read_aligned
 from .common import locate_file, option_flag
 
-__all__ = ["read_shakespeare", "read_twitter_aae", "read_asset", "asset_simplification_index", "SHAKESPEARE", "TWITTER_AAE", "ASSET"]
+__all__ = [
+    "read_shakespeare",
+    "read_twitter_aae",
+    "read_asset",
+    "asset_simplification_index",
+    "SHAKESPEARE",
+    "TWITTER_AAE",
+    "ASSET",
+]
 
 SHAKESPEARE = {
     "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of data/align/plays/merged/ are "
@@ -72,12 +80,18 @@ def _stripped_pairs(files: dict[str, Path]) -> list[tuple[int, str, str]]:
     number of lines (an error naming both otherwise), blank lines are kept here and dropped by the caller."""
     original, modern = (read_lines(files[role], keep_empty=True) for role in ("original", "modern"))
     if len(original) != len(modern):
-        raise DataValidationError(f"has {len(original)} lines but {files['modern'].name} has {len(modern)}", path=files["original"],
-                                  field="original", expected="line-aligned files of equal length")
+        raise DataValidationError(
+            f"has {len(original)} lines but {files['modern'].name} has {len(modern)}",
+            path=files["original"],
+            field="original",
+            expected="line-aligned files of equal length",
+        )
     return [(i, o.strip(), m.strip()) for i, (o, m) in enumerate(zip(original, modern), start=1)]
 
 
-def _kept_pairs(ctx: LoadContext, rows: list[tuple[int, str, str]]) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
+def _kept_pairs(
+    ctx: LoadContext, rows: list[tuple[int, str, str]]
+) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
     """The pairs the reference keeps and how many of each kind it drops: a pair with a blank side, and (unless
     option ``keep_unchanged``) a pair whose modern side equals the original (:func:`_same_line`; 1,333 of the
     release's 21,079 line pairs): such a pair has no style difference to order."""
@@ -120,9 +134,18 @@ def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], di
         kept, counts = _kept_pairs(ctx, rows)
         per_play[play] = len(rows)
         dropped = {k: dropped[k] + counts[k] for k in dropped}
-        items.extend(ParallelItem((o, m), id=f"{play}:{i}", style_type="shakespeare", source=str(files["original"])) for i, o, m in kept)
-    return items, {"release": "cocoxu/Shakespeare clone", "plays": plays, "plays_from": f"{XU_MERGED}/*_original.snt.aligned (sorted)",
-                   "line_pairs_per_play": per_play, **dropped, "axis": ["original", "modern"]}
+        items.extend(
+            ParallelItem((o, m), id=f"{play}:{i}", style_type="shakespeare", source=str(files["original"]))
+            for i, o, m in kept
+        )
+    return items, {
+        "release": "cocoxu/Shakespeare clone",
+        "plays": plays,
+        "plays_from": f"{XU_MERGED}/*_original.snt.aligned (sorted)",
+        "line_pairs_per_play": per_play,
+        **dropped,
+        "axis": ["original", "modern"],
+    }
 
 
 def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
@@ -140,7 +163,10 @@ def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
     files = {role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
              for role in ("original", "modern")}
     kept, dropped = _kept_pairs(ctx, _stripped_pairs(files))
-    items = [ParallelItem((o, m), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"])) for i, o, m in kept]
+    items = [
+        ParallelItem((o, m), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"]))
+        for i, o, m in kept
+    ]
     return items, {"release": f"harsh19 {split} split (not STEB's default: all 17 plays of cocoxu/Shakespeare)", "split": split,
                    **dropped, "axis": ["original", "modern"]}
 
@@ -236,14 +262,18 @@ def _asset_chooser(ctx: LoadContext):
     """``k = choose(original, n)`` for the ``simplification`` option (default ``sha256``, the reference)."""
     choice = str(ctx.options.get("simplification", "sha256")).strip().lower()
     if choice not in SIMPLIFICATION_CHOICES:
-        raise DataValidationError(f"option simplification={choice!r}", field="simplification", expected=" or ".join(SIMPLIFICATION_CHOICES))
+        raise DataValidationError(
+            f"option simplification={choice!r}", field="simplification", expected=" or ".join(SIMPLIFICATION_CHOICES)
+        )
     if choice == "sha256":
         return choice, asset_simplification_index
     rng = seeded_rng(ctx.seed, "asset-simplification", ctx.dataset)
     return choice, lambda original, n: rng.randrange(n)
 
 
-def _asset_item(original: str, simplifications: list[str], choose, split: str, i: int, source: str) -> ParallelItem | None:
+def _asset_item(
+    original: str, simplifications: list[str], choose, split: str, i: int, source: str
+) -> ParallelItem | None:
     """One reference sequence [simplification, original] (both stripped), label ``simple``; None when the chosen
     simplification is blank (the reference's handler skips such a row; the release has none)."""
     k = choose(original, len(simplifications))
@@ -294,7 +324,9 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
                    "simplification_choice": mode, "rows_with_blank_simplification": skipped}
 
 
-def _asset_from_hub(ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose) -> tuple[list[ParallelItem], dict[str, Any]]:
+def _asset_from_hub(
+    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose
+) -> tuple[list[ParallelItem], dict[str, Any]]:
     items: list[ParallelItem] = []
     per_split: dict[str, int] = {}
     skipped = 0
@@ -314,5 +346,11 @@ def _asset_from_hub(ctx: LoadContext, location: Path, splits: tuple[str, ...], m
                 skipped += 1
             else:
                 items.append(item)
-    return items, {"splits": list(splits), "sources_per_split": per_split, "axis": ["simplification", "original"],
-                   "release": f"hub {ASSET_HUB_ID}", "simplification_choice": mode, "rows_with_blank_simplification": skipped}
+    return items, {
+        "splits": list(splits),
+        "sources_per_split": per_split,
+        "axis": ["simplification", "original"],
+        "release": f"hub {ASSET_HUB_ID}",
+        "simplification_choice": mode,
+        "rows_with_blank_simplification": skipped,
+    }

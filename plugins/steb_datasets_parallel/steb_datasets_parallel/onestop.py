@@ -35,8 +35,11 @@ __all__ = ["read_onestop", "read_onestop_articles", "OBTAIN", "LAYOUT", "LEVELS"
 #: (file suffix, folder, level name) in the reference's sequence order: most complex first
 LEVELS = (("adv", "Adv-Txt", "advanced"), ("int", "Int-Txt", "intermediate"), ("ele", "Ele-Txt", "elementary"))
 OBTAIN = "clone https://github.com/nishkalavallabhi/OneStopEnglishCorpus (CC BY-SA 4.0)"
-LAYOUT = ("<data-dir>/OneStopEnglishCorpus/Texts-SeparatedByReadingLevel/{Adv-Txt,Int-Txt/Int-Txt,Ele-Txt}/<Title>-{adv,int,ele}.txt "
-          "(Int-Txt/<Title>-int.txt when the nested folder is absent)")
+LAYOUT = (
+    "<data-dir>/OneStopEnglishCorpus/Texts-SeparatedByReadingLevel/{Adv-Txt,Int-Txt/Int-Txt,Ele-Txt}/"
+    "<Title>-{adv,int,ele}.txt "
+    "(Int-Txt/<Title>-int.txt when the nested folder is absent)"
+)
 
 
 def _base_name(name: str) -> str:
@@ -69,8 +72,12 @@ def onestop_level_files(ctx: LoadContext, root: Path) -> tuple[Path, dict[str, d
             directory = directory / folder
         if not directory.is_dir():
             ctx.require_file(str(directory.relative_to(root)), OBTAIN, LAYOUT)  # raises naming the folder
-        out[suffix] = unique_keys(((p.name, _base_name(p.name), p) for p in sorted(directory.glob("*.txt"))), path=directory,
-                                  field="article", what="file")
+        out[suffix] = unique_keys(
+            ((p.name, _base_name(p.name), p) for p in sorted(directory.glob("*.txt"))),
+            path=directory,
+            field="article",
+            what="file",
+        )
     return base, out
 
 
@@ -102,10 +109,17 @@ def read_onestop(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict
         not_utf8 += [p.name for p, ls in zip(paths, lines) if ls is None]
         for i, triple in enumerate(zip_longest(*(ls or [] for ls in lines)), start=1):
             if all(t for t in triple):  # None (a shorter file) or an empty line: no sequence at this index
-                items.append(ParallelItem(tuple(triple), id=f"{key}:{i}", style_type="complexity", source=str(paths[0])))
-    return items, {"construction": "line index (STEB reference)", "axis": [name for _, _, name in LEVELS], "articles": len(common),
-                   "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
-                   "files_not_utf8_read_as_empty": not_utf8, "sequences": len(items)}
+                items.append(
+                    ParallelItem(tuple(triple), id=f"{key}:{i}", style_type="complexity", source=str(paths[0]))
+                )
+    return items, {
+        "construction": "line index (STEB reference)",
+        "axis": [name for _, _, name in LEVELS],
+        "articles": len(common),
+        "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
+        "files_not_utf8_read_as_empty": not_utf8,
+        "sequences": len(items),
+    }
 
 
 def _read_article(path: Path, level_name: str, fallback: list[str]) -> str:
@@ -133,7 +147,19 @@ def read_onestop_articles(ctx: LoadContext, root: Path) -> tuple[list[ParallelIt
     _, files = onestop_level_files(ctx, root)
     common = sorted(set(files["adv"]) & set(files["int"]) & set(files["ele"]))
     fallback: list[str] = []
-    items = [ParallelItem(tuple(_read_article(files[s][key], name, fallback) for s, _, name in LEVELS), id=key, style_type="complexity",
-                          source=str(files["adv"][key])) for key in common]
-    return items, {"construction": "one sequence per article (v2)", "axis": [name for _, _, name in LEVELS], "articles": len(items),
-                   "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)), "decoded_as_cp1252": fallback}
+    items = [
+        ParallelItem(
+            tuple(_read_article(files[s][key], name, fallback) for s, _, name in LEVELS),
+            id=key,
+            style_type="complexity",
+            source=str(files["adv"][key]),
+        )
+        for key in common
+    ]
+    return items, {
+        "construction": "one sequence per article (v2)",
+        "axis": [name for _, _, name in LEVELS],
+        "articles": len(items),
+        "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
+        "decoded_as_cp1252": fallback,
+    }

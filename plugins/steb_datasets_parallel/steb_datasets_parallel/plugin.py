@@ -125,29 +125,32 @@ def parallel_specs() -> list[DatasetSpec]:
                        "split": "train|valid|test: read harsh19's split files instead"}),
         _spec("OneStopEnglishCorpus", read=onestop.read_onestop, budget=600, obtain=onestop.OBTAIN, layout=onestop.LAYOUT,
               category="register",
-              description="OneStopEnglish at advanced, intermediate and elementary level, as the STEB reference builds it: one "
-                          "3-element sequence per line index of an article's three files (the levels are not line-aligned; "
-                          "OneStopEnglishCorpus.v2 aligns whole articles).",
+              description="OneStopEnglish at advanced, intermediate and elementary level, as the STEB reference "
+                          "builds it: one 3-element sequence per line index of an article's three files (the levels "
+                          "are not line-aligned; OneStopEnglishCorpus.v2 aligns whole articles).",
               citation=citations.ONESTOP,
               license="CC BY-SA 4.0", homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
               size="2,117 line triplets from 189 articles (first 200 taken; Table 15: 600 pairings)", classes=1,
               options={"int_folder": "nested (Int-Txt/Int-Txt, the reference) or top (Int-Txt)"}),
-        _spec("OneStopEnglishCorpus.v2", read=onestop.read_onestop_articles, budget=600, obtain=onestop.OBTAIN, layout=onestop.LAYOUT,
+        _spec("OneStopEnglishCorpus.v2", read=onestop.read_onestop_articles, budget=600, obtain=onestop.OBTAIN,
+              layout=onestop.LAYOUT,
               category="register", steb=False, shared_folder="OneStopEnglishCorpus",
-              description="OneStopEnglish, corrected construction: one 3-element sequence per article (its advanced, intermediate "
-                          "and elementary texts whole), instead of the reference's line-index triplets.",
+              description="OneStopEnglish, corrected construction: one 3-element sequence per article (its "
+                          "advanced, intermediate and elementary texts whole), instead of the reference's line-index "
+                          "triplets.",
               citation=citations.ONESTOP,
               license="CC BY-SA 4.0", homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
               size="189 articles x 3 levels", classes=1,
               options={"int_folder": "nested (Int-Txt/Int-Txt) or top (Int-Txt)"}),
         _spec("ASSET", read=line_pairs.read_asset, budget=400, obtain=line_pairs.ASSET["obtain"], layout=line_pairs.ASSET["layout"],
               category="register",
-              description="ASSET: one sequence per source sentence, [simplification, original], the simplification chosen as "
-                          "the STEB reference does (int(sha256(original)) mod 10).",
+              description="ASSET: one sequence per source sentence, [simplification, original], the "
+                          "simplification chosen as the STEB reference does (int(sha256(original)) mod 10).",
               citation=citations.ASSET,
               license="CC BY-NC 4.0", homepage="https://github.com/facebookresearch/asset",
               size="2,359 sources over validation + test (the first 200 taken; Table 15: 400 pairings)", classes=1,
-              options={"split": "comma list of valid,test (default both)", "simplification": "sha256 (reference) or random"}),
+              options={"split": "comma list of valid,test (default both)",
+                       "simplification": "sha256 (reference) or random"}),
         _spec("graded_formality", read=graded.read_graded_formality, budget=1000, obtain=graded.GRADED["obtain"],
               layout=graded.GRADED["layout"], category="register",
               description="Five-level graded formality paraphrase sets: 5-element ordered sets (informal -> formal).",

@@ -188,7 +188,8 @@ def test_styleptb_kept_transfers_splits_combined_and_tokens_as_released(tmp_path
     assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP"}  # NAR (antonyms) is not kept
     assert bundle.info["parallel_items"] == 100 and bundle.info["splits"] == ["train", "valid", "test"]
     assert bundle.info["pairs_per_transfer"]["TFU"] == 50 and "NAR" not in bundle.info["pairs_per_transfer"]
-    assert len(bundle.order_groups) == 2 * 3 * (50 * 49 // 2)  # 2 codes x every pair of 50 x (plain + 2 distractor groups)
+    # 2 codes x every pair of 50 x (plain + 2 distractor groups)
+    assert len(bundle.order_groups) == 2 * 3 * (50 * 49 // 2)
     assert all(t.endswith(" 's") for g in bundle.order_groups for t in g.alternatives)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[2])
     assert "NAR" not in bundle.info["transfers"] and len(bundle.info["missing_transfers"]) == 13
@@ -248,7 +249,8 @@ def test_shakespeare_unchanged_pairs_are_dropped_as_steb_does(tmp_path):
 
 
 def test_shakespeare_blank_side_is_skipped_and_line_counts_must_match(tmp_path):
-    """As the reference loader (@7e3c0424): a pair with a blank side gives no sequence; files of unequal length are an error."""
+    """As the reference loader (@7e3c0424): a pair with a blank side gives no sequence; files of unequal length are
+    an error."""
     write(tmp_path / "test.original.nltktok", ["thou 0", "  ", "thou 2"])
     write(tmp_path / "test.modern.nltktok", ["you 0", "you 1", "you 2"])
     bundle = load("parallel_shakespeare", tmp_path)
@@ -285,8 +287,10 @@ def test_asset_simplification_by_sha256_of_the_original(tmp_path):
     plain = [g for g in a.order_groups if g.distractor is None]
     assert [g.anchors for g in plain[:7]] == [(f"simple{chosen[0]} 0", "complex 0")] * 7  # row 0 anchors its 7 pairs
     assert [g.alternatives for g in plain[:7]] == [(f"simple{chosen[j]} {j}", f"complex {j}") for j in range(1, 8)]
-    assert a.info["simplification_choice"] == "sha256" and a.order_groups == load("ASSET", tmp_path, seed=9, split="test").order_groups
-    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test", simplification="random").order_groups) for s in range(4)}
+    assert a.info["simplification_choice"] == "sha256"
+    assert a.order_groups == load("ASSET", tmp_path, seed=9, split="test").order_groups
+    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test", simplification="random").order_groups)
+             for s in range(4)}
     assert len(seeds) > 1
     assert_aligned(a.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
 
@@ -335,20 +339,22 @@ def make_onestop(root: Path, titles: list[str]) -> Path:
 
 
 def test_onestop_reference_sequences_are_line_triplets(tmp_path):
-    """Issue 37 (OneStopEnglishCorpus/loader.py @7cca21e6): per article (sorted) and line index, [adv, int, ele] when all
-    three lines exist and are non-empty; Int read from Int-Txt/Int-Txt/ (BOM dropped); label 'complexity'."""
+    """Issue 37 (OneStopEnglishCorpus/loader.py @7cca21e6): per article (sorted) and line index, [adv, int, ele] when
+    all three lines exist and are non-empty; Int read from Int-Txt/Int-Txt/ (BOM dropped); label 'complexity'."""
     make_onestop(tmp_path, ["Banks", "Amazon", "Cats"])
     base = tmp_path / "Texts-SeparatedByReadingLevel"
     (base / "Adv-Txt" / "Cats-adv.txt").unlink()
-    write(base / "Ele-Txt" / "Banks-ele.txt", ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."])
+    write(base / "Ele-Txt" / "Banks-ele.txt",
+          ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."])
     bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
     assert bundle.info["parallel_items"] == 4 and bundle.info["articles_missing_a_level"] == ["Cats"]
-    assert [g.anchors for g in bundle.order_groups[:3]] == [("adv text of Amazon.", "int text of Amazon.", "ele text of Amazon.")] * 3
+    amazon = ("adv text of Amazon.", "int text of Amazon.", "ele text of Amazon.")
+    assert [g.anchors for g in bundle.order_groups[:3]] == [amazon] * 3
     assert [g.alternatives[0] for g in bundle.order_groups] == [
         "adv second paragraph of Amazon.", "adv text of Banks.", "adv second paragraph of Banks.",
         "adv text of Banks.", "adv second paragraph of Banks.", "adv second paragraph of Banks."]
     assert {g.style_type for g in bundle.order_groups} == {"complexity"}
-    top = load("OneStopEnglishCorpus", tmp_path, int_folder="top", distractors="no")  # the header line shifts Int by one
+    top = load("OneStopEnglishCorpus", tmp_path, int_folder="top", distractors="no")  # the header shifts Int by one
     assert top.order_groups[0].anchors == ("adv text of Amazon.", "Intermediate", "ele text of Amazon.")
 
 
@@ -359,7 +365,8 @@ def test_onestop_v2_one_sequence_per_article(tmp_path):
     bundle = SPECS[name].loader(LoadContext(name, tmp_path / name, options={"per_class": "all"}))
     assert bundle.info["parallel_items"] == 3 and bundle.info["articles_missing_a_level"] == ["Dogs"]
     plain = [g for g in bundle.order_groups if g.distractor is None]
-    assert [a.split()[0] for a in plain[0].anchors] == ["adv", "int", "ele"] and plain[0].anchors[1].endswith("second paragraph of Amazon.")
+    assert [a.split()[0] for a in plain[0].anchors] == ["adv", "int", "ele"]
+    assert plain[0].anchors[1].endswith("second paragraph of Amazon.")
     assert not plain[0].anchors[1].startswith("Intermediate")
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[3])
     held_out = [g for g in bundle.order_groups if g.distractor is not None]
@@ -561,7 +568,8 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
         str(tmp_path / "data" / "SynthSTEL"))
     name = "SynthSTEL_register"
     with pytest.warns(UserWarning, match="sarcasm"):
-        bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data"), options={"per_class": "all"}))
+        ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data"), options={"per_class": "all"})
+        bundle = SPECS[name].loader(ctx)
     assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"Formal / Informal"}
     # the hub cache: datasets--StyleDistance--synthstel/snapshots/<rev>/data/{train,test}-*.parquet, refs/main -> <rev>
     import pyarrow as pa
@@ -576,7 +584,8 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     (cache / "datasets--StyleDistance--synthstel" / "refs" / "main").write_text("abc123", encoding="utf-8")
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     with pytest.warns(UserWarning):
-        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature",
+        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature",
+                                                               tmp_path / "nowhere" / "SynthSTEL_feature",
                                                                options={"per_class": "all"}))
     assert {g.style_type for g in cached.order_groups} == {"With emojis / Without emojis"}
 
@@ -640,7 +649,8 @@ def test_shakespeare_default_is_every_play_of_merged_sorted(tmp_path):
     write(tmp_path / "data" / "test.modern.nltktok", [f"you harsh {i}" for i in range(5)])
     bundle = load("parallel_shakespeare", tmp_path, distractors="no")
     assert bundle.info["parallel_items"] == 9 and bundle.info["plays"] == ["hamlet", "lear", "msnd"]
-    assert bundle.info["line_pairs_per_play"] == {"hamlet": 4, "lear": 3, "msnd": 2} and bundle.info["release"] == "cocoxu/Shakespeare clone"
+    assert bundle.info["line_pairs_per_play"] == {"hamlet": 4, "lear": 3, "msnd": 2}
+    assert bundle.info["release"] == "cocoxu/Shakespeare clone"
     assert bundle.order_groups[0].anchors == ("thou hamlet 0", "you hamlet 0")
     assert bundle.order_groups[-1].alternatives == ("thou msnd 1", "you msnd 1")
     harsh = load("parallel_shakespeare", tmp_path, split="test")

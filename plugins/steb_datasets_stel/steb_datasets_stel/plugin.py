@@ -171,22 +171,29 @@ def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
         root = stel_root(ctx)
         items, info = stel_reference_items(root, kind)
         if not items:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no STEL sentence pairs of {sorted(REFERENCE_GROUPS[kind])} under "
-                                       f"{root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}")
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no STEL sentence pairs of "
+                                       f"{sorted(REFERENCE_GROUPS[kind])} under {root}. Obtain them: {OBTAIN}. "
+                                       f"Expected layout: {LAYOUT}")
         budget = REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET
-        groups, built = order_groups_from_options(items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=budget)
+        groups, built = order_groups_from_options(items, ctx.options, seed=ctx.seed, salt=ctx.dataset,
+                                                  legacy_budget=budget)
         if not groups:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {root} has fewer than 2 sentence pairs")
-        info.update({"root": str(root), "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them "
-                     "(steb/loaders/stel.py @4defec1c), through steb_core.parallel.order_groups_from_options", **built})
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {root} has fewer sentence "
+                                       f"pairs than N ({built.get('per_class')}) or fewer than 2; pass "
+                                       "--dataset-option per_class=all or a number")
+        info.update({"root": str(root),
+                     "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them (steb/loaders/"
+                                          "stel.py @4defec1c), through steb_core.parallel.order_groups_from_options",
+                     **built})
         return DatasetBundle(order_groups=groups, info=info)
 
     return load
 
 
 #: the options of the STEB-construction datasets (:func:`steb_core.parallel.order_groups_from_options`)
-STEB_OPTIONS = {"per_class": "auto, int or 'all' (sentence pairs per style type)", "construction": "steb-reference/v1 or steb-all-pairs/v1",
-                "sampling": "first or random", "distractors": "true/false"}
+STEB_OPTIONS = {"per_class": "auto, int or 'all' (sentence pairs per style type)",
+                "construction": "steb-reference/v1 or steb-all-pairs/v1", "sampling": "first or random",
+                "distractors": "true/false"}
 #: STEB catalogue (Table 15) rows of the STEB-construction datasets.
 EXPECTED = {
     "register": {"order_alignment": {"classes": 2, "per_class": REGISTER_BUDGET, "texts": 2 * REGISTER_BUDGET}},
@@ -194,10 +201,11 @@ EXPECTED = {
 }
 #: What the public release can give, stated in the listing (issue 16).
 PUBLIC_SIZE = {
-    "register": ("the public repository holds 100-instance samples per dimension, 196 (formality) and 197 (simplicity) distinct "
-                 "sentence pairs (the paper's full 815-instance dimension files need GYAFC permission)"),
-    "feature": ("the public files hold 100 (contraction), 100 (nbr_substitution) and 200 (emotives) instances -- 101/100/200 "
-                "distinct sentence pairs, not 200 instances per characteristic"),
+    "register": ("the public repository holds 100-instance samples per dimension, 196 (formality) and 197 "
+                 "(simplicity) distinct sentence pairs (the paper's full 815-instance dimension files need GYAFC "
+                 "permission)"),
+    "feature": ("the public files hold 100 (contraction), 100 (nbr_substitution) and 200 (emotives) instances -- "
+                "101/100/200 distinct sentence pairs, not 200 instances per characteristic"),
 }
 
 
@@ -221,7 +229,8 @@ def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, 
         expected=expected or {},
         sources=(STEL_GIT, STEL_FULL_DIMENSIONS) if register else (STEL_GIT,),
         extra={"layout": LAYOUT, "options": {"per_class": "int or 'all'", **(options or {}),
-                                             **({} if register or "construction" in (options or {}) else {"style_types": "comma list or 'all'"})}},
+                                             **({} if register or "construction" in (options or {})
+                                                else {"style_types": "comma list or 'all'"})}},
     )
 
 
@@ -232,14 +241,14 @@ def stel_specs() -> list[DatasetSpec]:
               "STEL formality and simplicity in the STEB construction: STEL's sentence pairs (one content, both styles) "
               "grouped by the shared order-alignment builder, with a same-content distractor.",
               loader=make_steb_loader("register"), suites=("steb",), content_independence=True,
-              size=f"STEB reference: the first N sentence pairs per dimension (N = 196 on the public release), every pair of them; "
-                   f"Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
+              size=f"STEB reference: the first N sentence pairs per dimension (N = 196 on the public release), every "
+                   f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
               expected=EXPECTED["register"], options=STEB_OPTIONS),
         _spec("STEL_feature", "feature",
               f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared builder.",
               loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
-              size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), every pair of "
-                   f"them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
+              size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
+                   f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
               expected=EXPECTED["feature"], options=STEB_OPTIONS),
         _spec("STEL_register_official", "register",
               "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the STEL "

@@ -191,7 +191,11 @@ def _position(component: str, style_type: str) -> int | None:
     formal ``f-`` / informal ``i-``; simple ``s-`` / complex ``c-`` or ``x-``; contracted ``...ction-`` / ``wiki-``;
     emoticon ``emote`` / ``emoji``; (nbr_)substitution ``leet-`` / ``norm-``."""
     c = component.lower().strip()
-    more_less = {"formality": (("f-",), ("i-",)), "simplicity": (("s-",), ("x-", "c-")), "emotives": (("emote",), ("emoji",))}
+    more_less = {
+        "formality": (("f-",), ("i-",)),
+        "simplicity": (("s-",), ("x-", "c-")),
+        "emotives": (("emote",), ("emoji",)),
+    }
     if style_type in more_less:
         more, less = more_less[style_type]
         return 0 if c.startswith(more) else (1 if c.startswith(less) else None)
@@ -261,7 +265,9 @@ def stel_reference_items(root: Path, group: str) -> tuple[list[ParallelItem], di
     """
     wanted = REFERENCE_GROUPS[group]
     base = root / "Data" / "STEL" if (root / "Data" / "STEL").exists() else root
-    subs = [base / sub for sub in ("characteristics", "dimensions") if (base / sub).is_dir()] or [base]  # or a flat folder
+    subs = [base / sub for sub in ("characteristics", "dimensions") if (base / sub).is_dir()] or [
+        base
+    ]  # or a flat folder
     files = [f for sub in subs for f in sorted(sub.glob("*.tsv"), key=lambda p: p.name) if f.is_file()]
     for path in files:
         check_inside(path, root, what="release folder")
@@ -279,14 +285,21 @@ def stel_reference_items(root: Path, group: str) -> tuple[list[ParallelItem], di
             record = f"row {i}" + (f" (ID {qid})" if qid else "")
             for column, value in zip((A1, A2, S1, S2, ID), (a1, a2, s1, s2, qid)):
                 if not value:  # the reference skips such a row silently; the release has none
-                    raise DataValidationError("is empty", path=path, record=record, field=column, expected="a non-empty value")
+                    raise DataValidationError(
+                        "is empty", path=path, record=record, field=column, expected="a non-empty value"
+                    )
             m = re.match(r"QQ_([^_]+)_([^_]+)", qid)
             halves = [((a1, a2), m[1], "anchors"), ((s1, s2), m[2], "alternatives")] if m else []
             for texts, ids, part in halves:
                 pair = _oriented(texts, ids, style)
                 if pair is None:
-                    raise DataValidationError(f"half {ids!r} does not name one more-{style} and one less-{style} sentence", path=path,
-                                              record=record, field=ID, expected=f"QQ_<ids>_<ids>--<n> with the style prefixes of {style}")
+                    raise DataValidationError(
+                        f"half {ids!r} does not name one more-{style} and one less-{style} sentence",
+                        path=path,
+                        record=record,
+                        field=ID,
+                        expected=f"QQ_<ids>_<ids>--<n> with the style prefixes of {style}",
+                    )
                 if pair in seen.setdefault(style, set()):
                     repeated += 1
                     continue
@@ -294,9 +307,19 @@ def stel_reference_items(root: Path, group: str) -> tuple[list[ParallelItem], di
                 items.append(ParallelItem(pair, id=f"{qid}:{part}", style_type=style, source=str(path)))
                 took = True
             if m is None:
-                raise DataValidationError("is not of the form QQ_<anchor ids>_<alternative ids>", path=path, record=record, field=ID,
-                                          expected="a STEL instance ID")
+                raise DataValidationError(
+                    "is not of the form QQ_<anchor ids>_<alternative ids>",
+                    path=path,
+                    record=record,
+                    field=ID,
+                    expected="a STEL instance ID",
+                )
         if took:
             used.append(str(path.relative_to(root)))
-    return items, {"files": used, "file_order": "sorted names", "sentence_pairs": len(items), "sentence_pairs_repeated": repeated,
-                   "axis": ["more of the style", "less of the style"]}
+    return items, {
+        "files": used,
+        "file_order": "sorted names",
+        "sentence_pairs": len(items),
+        "sentence_pairs_repeated": repeated,
+        "axis": ["more of the style", "less of the style"],
+    }

@@ -241,13 +241,18 @@ def test_steb_construction_reads_pairs_as_the_reference(tmp_path):
     """Issue 37 (steb/loaders/stel.py @4defec1c): sequences [more-style, less-style] from the ID, anchor pair then
     alternative pair, a pair seen before for its style type dropped, files in sorted name order, other types skipped."""
     _write(tmp_path / "characteristics" / "quad_questions_char_substitution.tsv", [
-        ["0", "plain 1", "L33T 1", "L33T 2", "plain 2", "2", "QQ_norm-1-leet-1_leet-2-norm-2--1", "-", "nbr_substitution"],
-        ["1", "L33T 2", "plain 2", "plain 3", "L33T 3", "2", "QQ_leet-2-norm-2_norm-3-leet-3--0", "-", "nbr_substitution"]])
+        ["0", "plain 1", "L33T 1", "L33T 2", "plain 2", "2", "QQ_norm-1-leet-1_leet-2-norm-2--1", "-",
+         "nbr_substitution"],
+        ["1", "L33T 2", "plain 2", "plain 3", "L33T 3", "2", "QQ_leet-2-norm-2_norm-3-leet-3--0", "-",
+         "nbr_substitution"]])
     _write(tmp_path / "characteristics" / "quad_questions_char_emotives.tsv", [
-        ["0", "smile :)", "smile \U0001F600", "wink ;)", "wink \U0001F609", "1", "QQ_emote12emoji12_emote7emoji7--0", "-", "emotives"],
-        ["1", "x", "y", "z", "w", "1", "QQ_sae-1-em-subj-pronoun-1_sae-2-em-subj-pronoun-2--0", "-", "em-subj-pronoun"]])
+        ["0", "smile :)", "smile \U0001F600", "wink ;)", "wink \U0001F609", "1", "QQ_emote12emoji12_emote7emoji7--0",
+         "-", "emotives"],
+        ["1", "x", "y", "z", "w", "1", "QQ_sae-1-em-subj-pronoun-1_sae-2-em-subj-pronoun-2--0", "-",
+         "em-subj-pronoun"]])
     _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [
-        ["0", "it is", "it's", "we'd", "we would", "2", "QQ_wiki-4-contraction-4_contraction-9-wiki-9--1", "-", "contraction"]])
+        ["0", "it is", "it's", "we'd", "we would", "2", "QQ_wiki-4-contraction-4_contraction-9-wiki-9--1", "-",
+         "contraction"]])
     items, info = stel_reference_items(tmp_path, "feature")
     assert [(i.style_type, i.texts) for i in items] == [
         ("contraction", ("it's", "it is")), ("contraction", ("we'd", "we would")),
@@ -257,7 +262,8 @@ def test_steb_construction_reads_pairs_as_the_reference(tmp_path):
     assert info["sentence_pairs_repeated"] == 1  # (L33T 2, plain 2) again in row 1
     bundle = _load("STEL_feature", tmp_path, per_class=2)  # the first 2 pairs of each style type, every pair of them
     assert [(g.style_type, g.anchors, g.alternatives) for g in bundle.order_groups if g.distractor is None] == [
-        ("contraction", ("it's", "it is"), ("we'd", "we would")), ("emotives", ("smile :)", "smile \U0001F600"), ("wink ;)", "wink \U0001F609")),
+        ("contraction", ("it's", "it is"), ("we'd", "we would")),
+        ("emotives", ("smile :)", "smile \U0001F600"), ("wink ;)", "wink \U0001F609")),
         ("nbr_substitution", ("L33T 1", "plain 1"), ("L33T 2", "plain 2"))]
 
 
@@ -278,7 +284,8 @@ def test_steb_construction_on_the_real_release():
 def test_id_half_without_both_sides_is_refused(tmp_path):
     row = _real_row(0, "formality", ("i", "f"), a1_marked=True, s1_marked=True)
     row[6] = "QQ_x-0-f-0_f-50-i-50--0"  # the anchor half names no informal sentence
-    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv", [_real_row(1, "formality", ("i", "f"), True, False), row])
+    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv",
+                  [_real_row(1, "formality", ("i", "f"), True, False), row])
     with pytest.raises(DataValidationError, match="does not name one more-formality") as err:
         _load("STEL_register", tmp_path)
     assert err.value.path == str(path) and err.value.field == "ID" and err.value.record.startswith("row 2")
@@ -289,7 +296,8 @@ def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
     _write(tmp_path / "quad_questions_char_contraction.tsv",
            [_real_row(i, "contraction", ("wiki", "ction"), i % 2 == 0, i % 3 == 0) for i in range(4)])
     name = "STEL_feature"
-    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path), options={"per_class": "all"}))
+    ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path), options={"per_class": "all"})
+    bundle = SPECS[name].loader(ctx)
     assert {g.style_type for g in bundle.order_groups} == {"contraction"}
 
 

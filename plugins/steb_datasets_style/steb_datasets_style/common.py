@@ -12,8 +12,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from steb_core import (DataSource, DatasetBundle, DatasetNotFoundError, DataValidationError, DatasetSpec, LabelledText, LoadContext,
-                       sample_classes, sampling_mode)
+from steb_core import (
+    DataSource,
+    DatasetBundle,
+    DatasetNotFoundError,
+    DataValidationError,
+    DatasetSpec,
+    LabelledText,
+    LoadContext,
+    sample_classes,
+    sampling_mode,
+)
 from steb_core.sampling import AUTO
 
 from . import releases  # pinned sources and BibTeX of the datasets whose catalogue entry carries none
@@ -82,7 +91,9 @@ def _per_class(value: Any) -> int | str | None:
         return None
     if text.isdigit() and int(text) > 0:
         return int(text)
-    raise DataValidationError(f"option per_class={value!r}", field="per_class", expected="auto, all or a positive integer")
+    raise DataValidationError(
+        f"option per_class={value!r}", field="per_class", expected="auto, all or a positive integer"
+    )
 
 
 def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], info: dict[str, Any]) -> DatasetBundle:
@@ -103,11 +114,16 @@ def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], info: dic
     if not records:
         raise DataValidationError(f"dataset '{ctx.dataset}': the release holds no usable text", path=info.get("root"))
     n = _per_class(option(ctx, "per_class", AUTO))
-    kept, sampling = sample_classes(records, lambda r: r.label, n, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset)
+    kept, sampling = sample_classes(
+        records, lambda r: r.label, n, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
+    )
     if not kept:
         sizes = sampling["class_counts_available"]
-        raise DataValidationError(f"dataset '{ctx.dataset}': every class has fewer than {sampling['per_class']} texts ({sizes}); "
-                                  "pass --dataset-option per_class=N", path=info.get("root"))
+        raise DataValidationError(
+            f"dataset '{ctx.dataset}': every class has fewer than {sampling['per_class']} texts ({sizes}); "
+            "pass --dataset-option per_class=N",
+            path=info.get("root"),
+        )
     return DatasetBundle(labelled_texts=kept, info={**info, **sampling})
 
 

@@ -24,8 +24,10 @@ def w(path: Path, text: str) -> None:
 
 
 def load(root: Path, name: str, **options):
-    """Every record the reader returns unless asked (``per_class=all``): the reader tests below use a few texts per class."""
-    return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options={"per_class": "all", **options}))
+    """Every record the reader returns unless asked (``per_class=all``): the reader tests below use a few texts per
+    class."""
+    ctx = LoadContext(dataset=name, data_dir=root / name, seed=0, options={"per_class": "all", **options})
+    return CORPORA[name].load(ctx)
 
 
 def records(sizes: dict[str, int]) -> list[LabelledText]:
@@ -39,7 +41,8 @@ def ctx(**options) -> LoadContext:
 
 def test_n_is_the_smallest_class_clamped_to_25_200_and_smaller_classes_are_dropped():
     b = labelled_bundle(ctx(), records({"a": 40, "b": 31, "c": 24}), {"root": "r"})  # smallest 24 -> N = 25: c dropped
-    assert b.info["class_counts"] == {"a": 25, "b": 25} and b.info["class_counts_available"] == {"a": 40, "b": 31, "c": 24}
+    assert b.info["class_counts"] == {"a": 25, "b": 25}
+    assert b.info["class_counts_available"] == {"a": 40, "b": 31, "c": 24}
     assert b.info["per_class"] == 25 and b.info["dropped_classes"] == {"c": 24}
     b = labelled_bundle(ctx(), records({"a": 40, "b": 29}), {"root": "r"})  # eWAVE-style: the smallest class sets N
     assert b.info["class_counts"] == {"a": 29, "b": 29} and "dropped_classes" not in b.info
@@ -55,10 +58,13 @@ def test_first_n_in_reader_order_class_by_class_in_order_of_first_appearance():
 
 def test_per_class_and_sampling_options():
     assert labelled_bundle(ctx(per_class="10"), records({"a": 40, "b": 9}), {}).info["class_counts"] == {"a": 10}
-    assert labelled_bundle(ctx(per_class="all"), records({"a": 40, "b": 9}), {}).info["class_counts"] == {"a": 40, "b": 9}
+    every = labelled_bundle(ctx(per_class="all"), records({"a": 40, "b": 9}), {})
+    assert every.info["class_counts"] == {"a": 40, "b": 9}
     drawn = labelled_bundle(ctx(sampling="random"), records({"a": 40, "b": 31}), {})
-    assert drawn.info["class_counts"] == {"a": 31, "b": 31} and drawn.info["sampling"] == "random" and drawn.info["seed"] == 3
-    assert [r.text for r in drawn.labelled_texts] != [r.text for r in labelled_bundle(ctx(), records({"a": 40, "b": 31}), {}).labelled_texts]
+    assert drawn.info["class_counts"] == {"a": 31, "b": 31}
+    assert drawn.info["sampling"] == "random" and drawn.info["seed"] == 3
+    first = labelled_bundle(ctx(), records({"a": 40, "b": 31}), {})
+    assert [r.text for r in drawn.labelled_texts] != [r.text for r in first.labelled_texts]
 
 
 def test_every_class_dropped_is_an_error():
@@ -115,18 +121,23 @@ def test_bible_reference_selection_same_sorted_references_in_every_version(tmp_p
         w(base / v / "John" / "John2.txt", f"10 Two ten {v}.\n9 Two nine {v}.\n9 Two nine again {v}.\n")
         w(base / v / "1John" / "1John1.txt", f"1 First John {v}.\n" + ("2 Only here.\n" if v == "KJV" else ""))
     b = load(tmp_path, "bible_versions", per_class=2)
-    refs = ["1John.1.1", "John.2.9"]  # "1John" < "John"; chapter 2 before 10 and verse 9 before 10 (numbers, not strings)
+    # "1John" < "John"; chapter 2 before 10 and verse 9 before 10 (numbers, not strings)
+    refs = ["1John.1.1", "John.2.9"]
     assert [r.id for r in b.labelled_texts] == [f"{v}:{ref}" for v in ("ASV", "KJV", "YLT") for ref in refs]
     every = load(tmp_path, "bible_versions")
-    assert [r.id for r in every.labelled_texts if r.label == "KJV"] == ["KJV:1John.1.1", "KJV:John.2.9", "KJV:John.2.10", "KJV:John.10.1"]
-    assert "Two nine again KJV." in {r.text for r in every.labelled_texts}  # a repeated verse number keeps its last text
-    assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3 and every.info["selection"] == "reference"
+    assert [r.id for r in every.labelled_texts if r.label == "KJV"] == [
+        "KJV:1John.1.1", "KJV:John.2.9", "KJV:John.2.10", "KJV:John.10.1"]
+    # a repeated verse number keeps its last text
+    assert "Two nine again KJV." in {r.text for r in every.labelled_texts}
+    assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3
+    assert every.info["selection"] == "reference"
 
 
 def test_bible_collision_free_selection_drops_shared_texts_and_shuffles_with_random_42(tmp_path):
     base = tmp_path / "bible_versions" / "Data" / "Bibles"
     for v in ("KJV", "ASV"):
-        w(base / v / "Acts" / "Acts1.txt", "".join(f"{n} Verse {n} of {v}.\n" for n in range(1, 13)) + "13 The  same.\n")
+        verses = "".join(f"{n} Verse {n} of {v}.\n" for n in range(1, 13))
+        w(base / v / "Acts" / "Acts1.txt", verses + "13 The  same.\n")
     w(base / "ASV" / "Acts" / "Acts1.txt", "".join(f"{n} Verse {n} of ASV.\n" for n in range(1, 13)) + "13 the same.\n")
     b = load(tmp_path, "bible_versions", selection="collision-free")
     expected = [("Acts", 1, n) for n in range(1, 13)]  # 1:13 dropped: the two versions read alike (case, spaces aside)
@@ -157,7 +168,8 @@ def test_bible_identical_rule_shared_or_all(tmp_path):
     shared = load(tmp_path, "bible_versions", selection="dedup")  # 11:35 all alike: 3 dropped; 11:36 none shared
     assert sorted(r.id for r in shared.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     w(base / "KJV" / "John" / "John11.txt", "35 Jesus wept.\n36 Rejoice  ALWAYS.\n")  # 11:36 now shared by ASV and KJV only
-    assert sorted(r.id for r in load(tmp_path, "bible_versions", selection="dedup").labelled_texts) == ["YLT:John.11.36"]
+    dedup = load(tmp_path, "bible_versions", selection="dedup")
+    assert sorted(r.id for r in dedup.labelled_texts) == ["YLT:John.11.36"]
     only_all = load(tmp_path, "bible_versions", selection="dedup", identical="all")
     assert sorted(r.id for r in only_all.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     assert only_all.info["dropped_identical"] == 3
@@ -236,7 +248,7 @@ def test_gede_database_four_authors_or_eight_levels(tmp_path):
     _gede_db(tmp_path / "gede_essay_detection" / "database" / "database.db")
     b = load(tmp_path, "gede_essay_detection", per_class=1)
     assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "meta-llama/Llama-3.3-70B-Instruct": 1,
-                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # the first 1 of each
+                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # first 1 each
     assert b.info["class_counts_available"]["gpt-4o-mini-2024-07-18"] == 2 and b.info["skipped_empty"] == 1
     levels = load(tmp_path, "gede_essay_detection", label="contribution_level")
     assert {r.label for r in levels.labelled_texts} == {"Human", "Task", "Rewrite-LLM", "Humanize", "Improved-Human"}

@@ -29,7 +29,8 @@ def jl(*objs) -> str:
 
 def load(root: Path, name: str, **options):
     """Load every record the reader returns (``per_class=all``) unless asked: these tests check the readers; the
-    reference's first-N rule (N from the smallest class, small classes dropped) is tested in test_style_class_budget.py."""
+    reference's first-N rule (N from the smallest class, small classes dropped) is tested in
+    test_style_class_budget.py."""
     options = {"per_class": "all", **options}
     return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options=options))
 
@@ -192,8 +193,10 @@ def _politeness(file_name):
 
 
 def ewave(d, bad):
-    w(d / "eWAVE" / "cldf" / "languages.csv", "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n3,Welsh English,\n")
-    ex = ('ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n3-1,3,"Only one.",\n'
+    w(d / "eWAVE" / "cldf" / "languages.csv",
+      "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n3,Welsh English,\n")
+    ex = ('ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n'
+          '3-1,3,"Only one.",\n'
           '2-2,2,"He so tall one.",\n1-2,1,"  We was there. ",\n')
     if bad:
         ex += "9-1,9,\"Unknown variety.\",\n"
@@ -307,11 +310,14 @@ CASES = {
     "ceeces": (ceeces, {"1680-1699", "1740-1759"},
                lambda b: sorted(r.text for r in b.labelled_texts) == ["Dear Sir, I received yours.", "Ever yours, J.", "My lord , fine"]
                and b.info["outside_periods"] == 1 and b.info["letters"] == 2, ["ceece_part1.xml", "letter 4 (L4)", "year"]),
-    "bible_versions": (bible_versions, {"KJV", "YLT", "LEB"},  # the reference's parse: no HTML decoding, "[[2" and "3 " skipped
+    # the reference's parse: no HTML decoding, "[[2" and "3 " skipped
+    "bible_versions": (bible_versions, {"KJV", "YLT", "LEB"},
                        lambda b: [r.text for r in b.labelled_texts] == [
-                           "In the beginning God created the heaven.", "And the earth was without form.", "At first &lt;God&gt; made it.",
+                           "In the beginning God created the heaven.", "And the earth was without form.",
+                           "At first &lt;God&gt; made it.",
                            "and void.", "In the beginning God made the sky.", "and the  EARTH was without form."]
-                       and b.info["lines_not_a_verse"] == 2 and b.info["references"] == 2 and "WEB" in b.info["versions_missing"],
+                       and b.info["lines_not_a_verse"] == 2 and b.info["references"] == 2
+                       and "WEB" in b.info["versions_missing"],
                        ["Chapter2.txt", "file name", "Genesis<chapter>.txt"]),
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
                lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\nSecond para" and len(b.labelled_texts) == 4,
@@ -331,18 +337,23 @@ CASES = {
     "stackexchange_politeness": (_politeness("stack-exchange.annotated.csv"), {"polite", "neutral", "impolite"}, lambda b: True,
                                  ["stack-exchange.annotated.csv", "row 2", "'Normalized Score'"]),
     "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"},  # Welsh: one example, dropped by the reader
-              lambda b: [r.text for r in b.labelled_texts] == ["I am been there.", "We was there.", "Can or not?", "He so tall one."]
+              lambda b: [r.text for r in b.labelled_texts] == [
+                  "I am been there.", "We was there.", "Can or not?", "He so tall one."]
               and b.info["dropped_varieties_under_2_examples"] == 1,
               ["examples.csv", "row 6", "'Language_ID'"]),
     "endive": (endive, {"SAE", "AAVE", "JamE"}, lambda b: len(b.labelled_texts) == 3, ["boolq.csv", "row 1", "SAE/AAVE"]),
     "enron_spam": (enron_spam, {"ham", "spam"}, lambda b: any("nöw" in r.text for r in b.labelled_texts), ["enron_spam", "ham/ or spam/"]),
     "sms_spam": (sms_spam, {"ham", "spam"}, lambda b: len(b.labelled_texts) == 2, ["SMSSpamCollection", "row 3", "'1'"]),
     "telegram-spam-ham": (telegram, {"ham", "spam"}, lambda b: True, ["dataset.csv", "row 1", "'text_type'"]),
-    "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["release"] == "sampled_test" and b.info["files"] == 2,
+    "hate_speech": (hate_speech, {"hate", "noHate"},
+                    lambda b: b.info["release"] == "sampled_test" and b.info["files"] == 2,
                     ["12834217_9.txt", "'file_id'", "has no row in annotations_metadata.csv"]),
     "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"},
-                                           lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts}
-                                           and b.info["class_order"] == ["neither", "offensive_language", "hate_speech"],  # rows 2, 1, 0
+                                           lambda b: "offensive\ntweet on two lines" in {
+                                               r.text for r in b.labelled_texts}
+                                           # rows 2, 1, 0
+                                           and b.info["class_order"] == ["neither", "offensive_language",
+                                                                         "hate_speech"],
                                            ["labeled_data.csv", "row 1", "'class'"]),
     "gede_essay_detection": (gede, {"human", "gpt-4o-mini-2024-07-18"}, lambda b: len(b.labelled_texts) == 2 and b.info["skipped_empty"] == 1,
                              ["essays.csv", "row 4", "'text_author'"]),
@@ -380,15 +391,20 @@ def test_malformed_release_is_located(tmp_path, name):
 
 
 def test_reference_first_n_by_default_seeded_draw_as_option(tmp_path):
-    """Issue 37: N = max(25, min(smallest class, 200)), the first N of each class in file order; sampling=random draws them."""
+    """Issue 37: N = max(25, min(smallest class, 200)), the first N of each class in file order; sampling=random
+    draws them."""
     w(tmp_path / "sms_spam" / "SMSSpamCollection", "".join(f"ham\tmessage number {i}\n" for i in range(250))
       + "".join(f"spam\tWIN {i}\n" for i in range(30)))
     a = CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=0))
-    assert a.info["class_counts"] == {"ham": 30, "spam": 30} and a.info["class_counts_available"] == {"ham": 250, "spam": 30}
-    assert [r.text for r in a.labelled_texts[:30]] == [f"message number {i}" for i in range(30)] and a.info["sampling"] == "first"
-    r0, r7 = (CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=s, options={"sampling": "random"}))
+    assert a.info["class_counts"] == {"ham": 30, "spam": 30}
+    assert a.info["class_counts_available"] == {"ham": 250, "spam": 30}
+    assert [r.text for r in a.labelled_texts[:30]] == [f"message number {i}" for i in range(30)]
+    assert a.info["sampling"] == "first"
+    r0, r7 = (CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=s,
+                                                   options={"sampling": "random"}))
               for s in (0, 7))
-    assert r0.info["class_counts"] == {"ham": 30, "spam": 30} and {r.text for r in r0.labelled_texts} != {r.text for r in r7.labelled_texts}
+    assert r0.info["class_counts"] == {"ham": 30, "spam": 30}
+    assert {r.text for r in r0.labelled_texts} != {r.text for r in r7.labelled_texts}
     assert len(load(tmp_path, "sms_spam", per_class=10).labelled_texts) == 20
     with pytest.raises(DataValidationError, match="per_class"):
         load(tmp_path, "sms_spam", per_class="many")
@@ -459,15 +475,19 @@ def test_pastel_duplicate_id_with_flipped_label_is_refused(tmp_path):
 
 
 def test_pastel_stories_as_the_reference_reads_them(tmp_path):
-    """Issue 37: story files sorted by full path (test/, train/, valid/; names as strings), the stripped sentences joined
-    by a space, the release's "Empty" value skipped, an exact copy kept twice; first N per class in that order."""
+    """Issue 37: story files sorted by full path (test/, train/, valid/; names as strings), the stripped sentences
+    joined by a space, the release's "Empty" value skipped, an exact copy kept twice; first N per class in that
+    order."""
     v2 = tmp_path / "PASTEL" / "data" / "v2" / "stories"
     for split, n, age in (("valid", 1, "18-24"), ("train", 10, "18-24"), ("train", 9, "25-34"), ("test", 30, "18-24"),
                           ("test", 4, "Empty"), ("train", 2, "25-34")):
-        w(v2 / split / f"{n}_1.json", json.dumps(_pastel_obj(n, {**PERSONA, "age": age}, [f" S{n}a. ", "", f"S{n}b.\n"], "stories")))
-    w(v2 / "valid" / "copy.json", json.dumps(_pastel_obj(2, {**PERSONA, "age": "25-34"}, [" S2a. ", "", "S2b.\n"], "stories")))
+        story = _pastel_obj(n, {**PERSONA, "age": age}, [f" S{n}a. ", "", f"S{n}b.\n"], "stories")
+        w(v2 / split / f"{n}_1.json", json.dumps(story))
+    copy = _pastel_obj(2, {**PERSONA, "age": "25-34"}, [" S2a. ", "", "S2b.\n"], "stories")
+    w(v2 / "valid" / "copy.json", json.dumps(copy))
     b = load(tmp_path, "pastel_age")
-    assert [r.text for r in b.labelled_texts] == ["S30a. S30b.", "S10a. S10b.", "S1a. S1b.", "S2a. S2b.", "S9a. S9b.", "S2a. S2b."]
+    assert [r.text for r in b.labelled_texts] == ["S30a. S30b.", "S10a. S10b.", "S1a. S1b.", "S2a. S2b.", "S9a. S9b.",
+                                                  "S2a. S2b."]
     assert b.info["no_attribute"] == 1 and b.info["duplicate_id"] == 1 and b.info["class_order"] == ["18-24", "25-34"]
 
 

@@ -19,8 +19,17 @@ from steb_core.io import unique_keys
 from ..common import family_dir, option, release_option
 from .base import make_record
 
-__all__ = ["CARLSON_VERSIONS", "SCROLLMAPPER_VERSIONS", "BIBLE_VERSIONS", "SELECTIONS", "normalised_verse", "aligned_records",
-           "bible_carlson", "bible_scrollmapper", "bible_versions"]
+__all__ = [
+    "CARLSON_VERSIONS",
+    "SCROLLMAPPER_VERSIONS",
+    "BIBLE_VERSIONS",
+    "SELECTIONS",
+    "normalised_verse",
+    "aligned_records",
+    "bible_carlson",
+    "bible_scrollmapper",
+    "bible_versions",
+]
 
 #: Verse = (book, chapter, verse number) -> [(version, text, file, record)]
 Verses = dict[tuple[str, str, str], list[tuple[str, str, Path, str]]]
@@ -195,7 +204,9 @@ def bible_carlson(ctx: LoadContext, obtain: str):
                                   path=root)
     selection = str(option(ctx, "selection", "reference")).strip().lower()
     if selection not in SELECTIONS:
-        raise DataValidationError(f"option selection={selection!r}", field="selection", expected=" or ".join(SELECTIONS))
+        raise DataValidationError(
+            f"option selection={selection!r}", field="selection", expected=" or ".join(SELECTIONS)
+        )
     choice = option(ctx, "versions", None)
     if choice is None:
         wanted = list(CARLSON_VERSIONS)

@@ -18,7 +18,8 @@ EWAVE_MIN_EXAMPLES = 2
 
 
 def ewave(ctx: LoadContext, obtain: str):
-    """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv`` (``ID``, ``Name``).
+    """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv``
+    (``ID``, ``Name``).
 
     As the STEB reference reads it (``steb/steb_datasets/ewave/loader.py`` @d6c16993 ``load_eWAVE_dataset``, config
     @1fbd5f22): the examples in file order, text = ``Primary_Text`` stripped (empty ones skipped), label = the

@@ -84,7 +84,9 @@ def pastel(attribute: str):
     (test/, train/, valid/), sorted by full path; text = :func:`_story_text`; label = ``str(persona[attribute])``;
     a story whose value is missing, empty or the release's ``"Empty"`` is skipped (``no_attribute``). An id seen
     twice with the same text and label is kept twice, as the reference keeps it (``duplicate_id``; at sentence level
-    once); with another label it is an error. ``--dataset-option unit=sentence`` reads the sentence level (39,778 sentences) instead."""
+    once); with another label it is an error. ``--dataset-option unit=sentence`` reads the sentence level (39,778
+    sentences) instead.
+    """
     keys = PASTEL_ATTRIBUTES[attribute]
 
     def read(ctx: LoadContext, obtain: str):
@@ -119,7 +121,9 @@ def pastel(attribute: str):
                                                       f"{first_fp[0]!r}, here {fingerprint[0]!r}", path=f, record=where, field="id",
                                                       expected="each id once")
                         stats["duplicate_id"] += 1
-                        if unit == "sentence":  # steb's sentence level keeps one copy; the reference's stories keep both
+                        if (
+                            unit == "sentence"
+                        ):  # steb's sentence level keeps one copy; the reference's stories keep both
                             continue
                     seen_ids[rid] = (f, where, fingerprint)
                 if value is None or not str(value).strip() or str(value) == "Empty":
@@ -135,5 +139,3 @@ def pastel(attribute: str):
         return out, {"root": str(base), "files": len(files), "attribute": attribute, "unit": unit, **stats}
 
     return read
-
-

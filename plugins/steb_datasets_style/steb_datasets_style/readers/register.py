@@ -72,7 +72,9 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
     protocol 2. File names come from the release and must stay inside it.
     """
     release = release_option(ctx, ("sampled_test", "all_files"))
-    layout = "annotations_metadata.csv and sampled_test/<file_id>.txt" + (" (all_files/ for release=all_files)" if release == "all_files" else "")
+    layout = "annotations_metadata.csv and sampled_test/<file_id>.txt" + (
+        " (all_files/ for release=all_files)" if release == "all_files" else ""
+    )
     root = family_dir(ctx, None, obtain, layout)
     meta = root / "annotations_metadata.csv"
     if not meta.is_file():
@@ -83,8 +85,10 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
     if release == "sampled_test":
         folder = root / "sampled_test"
         if not folder.is_dir():
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing folder {folder} (the release's test sample, 478 files). "
-                                       f"Obtain it: {obtain}; --dataset-option release=all_files reads all_files/ instead")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': missing folder {folder} (the release's test sample, 478 files). "
+                f"Obtain it: {obtain}; --dataset-option release=all_files reads all_files/ instead"
+            )
         files = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.name)
         for f in files:
             check_inside(f, root, what="release folder")
@@ -94,7 +98,13 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
                                           expected="a metadata row for every file of sampled_test/")
             if rec := make_record(_forum_text(f), labels[fid], fid, f, "file", stats):
                 out.append(rec)
-        return out, {"root": str(root), "release": "sampled_test", "files": len(files), "file_order": "sorted names", **stats}
+        return out, {
+            "root": str(root),
+            "release": "sampled_test",
+            "files": len(files),
+            "file_order": "sorted names",
+            **stats,
+        }
     for where, fid, _ in entries:
         label = labels[fid]
         if label not in ("hate", "noHate"):
@@ -138,5 +148,3 @@ def politeness(file_name: str):
         return out, {"root": str(root), "quartiles": [float(lo), float(hi)], **stats}
 
     return read
-
-
