@@ -112,14 +112,14 @@ def read_onestop(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict
                 items.append(
                     ParallelItem(tuple(triple), id=f"{key}:{i}", style_type="complexity", source=str(paths[0]))
                 )
-    return items, {
-        "construction": "line index (STEB reference)",
-        "axis": [name for _, _, name in LEVELS],
-        "articles": len(common),
-        "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
-        "files_not_utf8_read_as_empty": not_utf8,
-        "sequences": len(items),
-    }
+    info = _articles_info(files, common, "line index (STEB reference)")
+    return items, {**info, "files_not_utf8_read_as_empty": not_utf8, "sequences": len(items)}
+
+
+def _articles_info(files: dict[str, dict[str, Path]], common: list[str], construction: str) -> dict[str, Any]:
+    """What both constructions record: the construction, the level axis, the articles used and those lacking a level."""
+    return {"construction": construction, "axis": [name for _, _, name in LEVELS], "articles": len(common),
+            "articles_missing_a_level": sorted(set().union(*files.values()) - set(common))}
 
 
 def _read_article(path: Path, level_name: str, fallback: list[str]) -> str:
@@ -156,10 +156,4 @@ def read_onestop_articles(ctx: LoadContext, root: Path) -> tuple[list[ParallelIt
         )
         for key in common
     ]
-    return items, {
-        "construction": "one sequence per article (v2)",
-        "axis": [name for _, _, name in LEVELS],
-        "articles": len(items),
-        "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
-        "decoded_as_cp1252": fallback,
-    }
+    return items, {**_articles_info(files, common, "one sequence per article (v2)"), "decoded_as_cp1252": fallback}
