@@ -141,10 +141,12 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
         reg = load("SynthSTEL_register", tmp_path)
     with pytest.warns(UserWarning):
         feat = load("SynthSTEL_feature", tmp_path)
-    assert {g.style_type for g in reg.order_groups} == {"Formal / Informal", "polite / impolite", "With Humor / Without Humor"}
-    assert {g.style_type for g in feat.order_groups} == {"Informal slang / Standard language", "Self-focused / Inclusive",
-                                                         "Self-focused / You-focused"}
-    assert reg.info["register_features"] == ["Formal / Informal", "With Humor / Without Humor", "polite / impolite"]
+    # classes = feature, lower-cased as the reference's record handler does
+    assert {g.style_type for g in reg.order_groups} == {"formal / informal", "polite / impolite",
+                                                        "with humor / without humor"}
+    assert {g.style_type for g in feat.order_groups} == {"informal slang / standard language",
+                                                         "self-focused / inclusive", "self-focused / you-focused"}
+    assert reg.info["register_features"] == ["formal / informal", "polite / impolite", "with humor / without humor"]
     assert reg.info["class_column"] == "feature" and reg.info["features_in_release"] == 6
     assert reg.info["register_features_not_found"] == ["offensive / non-offensive", "with sarcasm / without sarcasm",
                                                        "positive / negative", "certain / uncertain", "complex / simple"]
@@ -153,7 +155,7 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
     content = lambda t: tuple(t.split()[1:])  # noqa: E731
     assert_aligned(reg.order_groups + feat.order_groups, style, content)
     chosen = load("SynthSTEL_register", tmp_path, register_features="Incorporation of Humor")  # a feature_clean name
-    assert {g.style_type for g in chosen.order_groups} == {"With Humor / Without Humor"}
+    assert {g.style_type for g in chosen.order_groups} == {"with humor / without humor"}
     assert chosen.info["register_features_not_found"] == []
 
 
@@ -164,6 +166,14 @@ def test_synthstel_register_list_is_the_eight_feature_values_steb_names():
     assert sorted(REGISTER_FEATURES) == sorted([
         "formal / informal", "polite / impolite", "offensive / non-offensive", "with sarcasm / without sarcasm",
         "positive / negative", "with humor / without humor", "certain / uncertain", "complex / simple"])
+
+
+def test_synthstel_rows_as_the_reference_reads_them(tmp_path):
+    """Issue 37 (steb/loaders/synthstel.py @de04732e): train rows then test rows, [positive, negative] stripped."""
+    make_synthstel(tmp_path, {FORMALITY: 4})  # rows 0-1 in train, 2-3 in test
+    bundle = load("SynthSTEL_register", tmp_path, distractors="no", register_features="Formal / Informal")
+    assert [g.anchors for g in bundle.order_groups[:3]] == [("WITH f0 0", "without f0 0")] * 3
+    assert [g.alternatives[0] for g in bundle.order_groups[:3]] == ["WITH f0 1", "WITH f0 2", "WITH f0 3"]
 
 
 def test_synthstel_empty_text(tmp_path):
@@ -570,7 +580,7 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     with pytest.warns(UserWarning, match="sarcasm"):
         ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data"), options={"per_class": "all"})
         bundle = SPECS[name].loader(ctx)
-    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"Formal / Informal"}
+    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"formal / informal"}
     # the hub cache: datasets--StyleDistance--synthstel/snapshots/<rev>/data/{train,test}-*.parquet, refs/main -> <rev>
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -587,7 +597,7 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
         cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature",
                                                                tmp_path / "nowhere" / "SynthSTEL_feature",
                                                                options={"per_class": "all"}))
-    assert {g.style_type for g in cached.order_groups} == {"With emojis / Without emojis"}
+    assert {g.style_type for g in cached.order_groups} == {"with emojis / without emojis"}
 
 
 def test_asset_hub_copy_validation_and_test(tmp_path):
