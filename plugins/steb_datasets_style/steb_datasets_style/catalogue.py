@@ -169,13 +169,18 @@ def labelled_corpora() -> list[Corpus]:
             citation=PASTEL_CITATION, sources=PASTEL_SOURCES,
             license="see release", homepage="https://github.com/dykang/PASTEL",
         ))
-    for name, file_name in (("wikipedia_politeness", "wikipedia.annotated.csv"), ("stackexchange_politeness", "stack-exchange.annotated.csv")):
+    politeness = (("wikipedia_politeness", "wikipedia.annotated.csv", "wikipedia-politeness-corpus"),
+                  ("stackexchange_politeness", "stack-exchange.annotated.csv", "stack-exchange-politeness-corpus"))
+    for name, file_name, convokit in politeness:
         out.append(Corpus(
-            name, f"Stanford Politeness Corpus ({file_name.split('.')[0]}): requests as polite / neutral / impolite (score quartiles).",
-            R.politeness(file_name), 200, ("register",), classes=3,
-            obtain=f"Stanford Politeness Corpus zip from cs.cornell.edu/~cristian/Politeness.html (the ConvoKit corpus format is "
-                   f"not read): unpack so that {file_name} (columns Community, Id, Request, Score1..5, TurkId1..5, Normalized Score) "
-                   "is in ROOT/<dataset>/ or the shared ROOT/Stanford_politeness_corpus/",
+            name, f"Stanford Politeness Corpus ({file_name.split('.')[0]}): requests as polite / neutral / impolite.",
+            R.politeness(file_name, convokit), 200, ("register",), classes=3,
+            obtain=f"the ConvoKit corpus {convokit} (as the STEB reference reads it: "
+                   f"`convokit.download('{convokit}')`, or the zip from zissou.infosci.cornell.edu/convokit/datasets/"
+                   f"{convokit}/), unpacked so that utterances.jsonl (text, meta.Binary 1/0/-1) is in ROOT/<dataset>/ or "
+                   f"ROOT/{convokit}/; the Stanford Politeness Corpus CSV "
+                   f"(cs.cornell.edu/~cristian/Politeness.html, {file_name}: quartiles of Normalized Score) with "
+                   "--dataset-option release=csv, in ROOT/<dataset>/ or ROOT/Stanford_politeness_corpus/",
             license="CC BY 4.0", homepage="https://www.cs.cornell.edu/~cristian/Politeness.html",
         ))
     out += [

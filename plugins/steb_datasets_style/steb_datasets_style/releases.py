@@ -277,7 +277,19 @@ _POLITENESS = DataSource(kind="manual", url="https://www.cs.cornell.edu/~cristia
                          licence="CC BY 4.0",
                          instructions="Download the Stanford Politeness Corpus zip (Stanford_politeness_corpus.zip) from the page and unzip it "
                                       "into ROOT/Stanford_politeness_corpus/ so that wikipedia.annotated.csv and stack-exchange.annotated.csv "
-                                      "sit there (shared by wikipedia_politeness and stackexchange_politeness; the ConvoKit format is not read).")
+                                      "sit there (shared by wikipedia_politeness and stackexchange_politeness); "
+                                      "read with --dataset-option release=csv.")
+
+
+def _convokit(corpus: str) -> DataSource:
+    """ConvoKit's politeness corpus, the release the STEB reference reads (utterances.jsonl with meta.Binary)."""
+    return DataSource(kind="manual", url=f"https://zissou.infosci.cornell.edu/convokit/datasets/{corpus}/",
+                      target=corpus, licence="CC BY 4.0",
+                      instructions=f"Download the ConvoKit corpus {corpus} (python -c \"import convokit; "
+                                   f"convokit.download('{corpus}')\", or {corpus}.zip from the URL) and unpack it into "
+                                   f"ROOT/{corpus}/ so that ROOT/{corpus}/utterances.jsonl exists (the release "
+                                   "the STEB reference reads; no checksum is published, so steb does not fetch it "
+                                   "itself).")
 _ENRON_SPAM = DataSource(kind="manual", url="https://www2.aueb.gr/users/ion/data/enron-spam/", target="enron_spam", licence="research use (see the page)",
                          instructions="Download the six pre-processed archives enron1.tar.gz ... enron6.tar.gz (folder preprocessed/) "
                                       "and unpack each into ROOT/enron_spam/ so that enron1..enron6/{ham,spam}/*.txt exist.")
@@ -317,8 +329,8 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
     "x_genre": (_XGENRE,),
     "masc_text_genre": (_MASC,),
     "fce_l1": (_FCE,),
-    "wikipedia_politeness": (_POLITENESS,),
-    "stackexchange_politeness": (_POLITENESS,),
+    "wikipedia_politeness": (_convokit("wikipedia-politeness-corpus"), _POLITENESS),
+    "stackexchange_politeness": (_convokit("stack-exchange-politeness-corpus"), _POLITENESS),
     "eWAVE": (_EWAVE,),
     "endive": (_ENDIVE,),
     "enron_spam": (_ENRON_SPAM,),

@@ -183,6 +183,21 @@ def _pastel(d, bad):
 POLITE_HEADER = "Community,Id,Request,Score1,Score2,Score3,Score4,Score5,TurkId1,TurkId2,TurkId3,TurkId4,TurkId5,Normalized Score\n"
 
 
+def _convokit(folder):
+    """ConvoKit's corpus as downloaded: <folder>/utterances.jsonl (one utterance a line: id, text, meta.Binary)."""
+    def write(d, bad):
+        rows = [{"id": str(i), "speaker": "s", "text": f"Request number {i}, please?",
+                 "meta": {"Binary": b, "Normalized Score": 0.1}} for i, b in enumerate([1, 0, -1, 0, 1, 0])]
+        # a blank text and a missing annotation: skipped
+        rows.insert(2, {"id": "x", "text": "  ", "meta": {"Binary": 1}})
+        rows.insert(3, {"id": "y", "text": "No annotation.", "meta": {}})
+        lines = [json.dumps(r) for r in rows]
+        if bad:
+            lines.insert(1, '{"id": "z", "text": "cut off')
+        w(d / folder / "utterances.jsonl", "".join(line + "\n" for line in lines))
+    return write
+
+
 def _politeness(file_name):
     def write(d, bad):
         rows = [f"Wikipedia,{i},\"Request number {i}, please?\",13,13,13,13,13,a,b,c,d,e,{s}\n" for i, s in enumerate([-1.5, -0.5, 0.0, 0.2, 0.4, 1.1, 1.6, 2.0])]
@@ -331,11 +346,14 @@ CASES = {
     "pastel_gender": (_pastel_stories, {"Female", "Male"}, lambda b: len(b.labelled_texts) == 2 and b.info["no_attribute"] == 1,
                       ["203_1.json", "'persona'"]),
     "pastel_politics": (_pastel_stories, {"LeftWing", "RightWing"}, lambda b: len(b.labelled_texts) == 3, ["203_1.json", "'persona'"]),
-    "wikipedia_politeness": (_politeness("wikipedia.annotated.csv"), {"polite", "neutral", "impolite"},
-                             lambda b: Counter(r.label for r in b.labelled_texts) == {"impolite": 2, "neutral": 4, "polite": 2},
-                             ["wikipedia.annotated.csv", "row 2", "'Normalized Score'"]),
-    "stackexchange_politeness": (_politeness("stack-exchange.annotated.csv"), {"polite", "neutral", "impolite"}, lambda b: True,
-                                 ["stack-exchange.annotated.csv", "row 2", "'Normalized Score'"]),
+    # ConvoKit's utterances.jsonl (the reference's release): meta.Binary 1 / 0 / -1, blank or unannotated skipped
+    "wikipedia_politeness": (_convokit("wikipedia-politeness-corpus"), {"polite", "neutral", "impolite"},
+                             lambda b: [r.label for r in b.labelled_texts] == ["polite", "polite", "neutral", "neutral",
+                                                                               "neutral", "impolite"]
+                             and b.info["skipped_empty"] == 1 and b.info["skipped_no_binary"] == 1,
+                             ["utterances.jsonl", "line 2"]),
+    "stackexchange_politeness": (_convokit("stack-exchange-politeness-corpus"), {"polite", "neutral", "impolite"},
+                                 lambda b: b.info["release"] == "convokit", ["utterances.jsonl", "line 2"]),
     "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"},  # Welsh: one example, dropped by the reader
               lambda b: [r.text for r in b.labelled_texts] == [
                   "I am been there.", "We was there.", "Can or not?", "He so tall one."]
@@ -489,6 +507,22 @@ def test_pastel_stories_as_the_reference_reads_them(tmp_path):
     assert [r.text for r in b.labelled_texts] == ["S30a. S30b.", "S10a. S10b.", "S1a. S1b.", "S2a. S2b.", "S9a. S9b.",
                                                   "S2a. S2b."]
     assert b.info["no_attribute"] == 1 and b.info["duplicate_id"] == 1 and b.info["class_order"] == ["18-24", "25-34"]
+
+
+@pytest.mark.parametrize("name,file_name", [("wikipedia_politeness", "wikipedia.annotated.csv"),
+                                            ("stackexchange_politeness", "stack-exchange.annotated.csv")])
+def test_politeness_csv_release_stays_an_option(tmp_path, name, file_name):
+    """The Stanford CSV (quartiles of Normalized Score), steb's reading before issue 37: --dataset-option
+    release=csv."""
+    _politeness(file_name)(tmp_path, False)
+    with pytest.raises(DatasetNotFoundError, match="release=csv"):  # only the CSV there: the error says how to read it
+        load(tmp_path / "Stanford_politeness_corpus", name)
+    b = load(tmp_path, name, release="csv")
+    assert Counter(r.label for r in b.labelled_texts) == {"impolite": 2, "neutral": 4, "polite": 2}
+    _politeness(file_name)(tmp_path, True)
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, name, release="csv")
+    assert all(n in str(err.value) for n in (file_name, "row 2", "'Normalized Score'")), str(err.value)
 
 
 def test_hate_speech_duplicate_file_id_with_flipped_label_is_refused(tmp_path):

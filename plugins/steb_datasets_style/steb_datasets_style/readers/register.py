@@ -14,7 +14,7 @@ from steb_core.io import check_inside, release_path, unique_keys
 from ..common import family_dir, read_text_lenient, release_option
 from .base import make_record, release_files
 
-__all__ = ["enron_spam", "hate_speech_forum", "politeness"]
+__all__ = ["enron_spam", "hate_speech_forum", "politeness", "CONVOKIT_POLITENESS"]
 
 
 def enron_spam(ctx: LoadContext, obtain: str):
@@ -119,11 +119,48 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
     return out, {"root": str(root), "release": "all_files", **stats}
 
 
-def politeness(file_name: str):
-    """Stanford Politeness Corpus CSV (``Request``, ``Normalized Score``): bottom quartile 'impolite',
-    top quartile 'polite', the rest 'neutral' (the quartile split of Danescu-Niculescu-Mizil et al. 2013)."""
+#: ConvoKit's ``meta.Binary`` politeness annotation -> STEB's class (the reference's mapping)
+CONVOKIT_POLITENESS = {1: "polite", 0: "neutral", -1: "impolite"}
+
+
+def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str):
+    """The ConvoKit corpus as the STEB reference reads it (``steb/loaders/politeness.py`` @645e127b
+    ``load_politeness_dataset``): ``utterances.jsonl`` in line order; text as given (a blank one skipped); class from
+    ``meta.Binary`` (1 polite, 0 neutral, -1 impolite; an utterance without an integer -1/0/1 is skipped, counted)."""
+    root = family_dir(ctx, folder, obtain, f"{folder}/utterances.jsonl (ConvoKit; meta.Binary 1/0/-1)")
+    path = root / "utterances.jsonl"
+    if not path.is_file():
+        csv_hint = (" It holds the Stanford CSV: read it with --dataset-option release=csv."
+                    if any(root.glob("*.annotated.csv")) else "")
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {path}.{csv_hint} Obtain it: {obtain}")
+    stats: Counter = Counter()
+    out = []
+    for where, row in read_table(path, "jsonl"):
+        text = row.get("text")
+        if not isinstance(text, str) or not text.strip():
+            stats["skipped_empty"] += 1
+            continue
+        meta = row.get("meta")
+        binary = meta.get("Binary") if isinstance(meta, dict) else None
+        if not isinstance(binary, int) or binary not in CONVOKIT_POLITENESS:
+            stats["skipped_no_binary"] += 1
+            continue
+        rid = None if row.get("id") is None else str(row["id"])
+        if rec := make_record(text, CONVOKIT_POLITENESS[binary], rid, path, where, stats):
+            out.append(rec)
+    return out, {"root": str(root), "release": "convokit", **stats}
+
+
+def politeness(file_name: str, convokit_folder: str):
+    """The politeness corpora: ConvoKit's release (default, as the STEB reference reads it:
+    :func:`_politeness_convokit`)
+    or ``--dataset-option release=csv``: the Stanford Politeness Corpus CSV (``Request``, ``Normalized Score``), bottom
+    quartile 'impolite', top quartile 'polite', the rest 'neutral' (the quartile split of Danescu-Niculescu-Mizil et
+    al. 2013; steb's reading before issue 37)."""
 
     def read(ctx: LoadContext, obtain: str):
+        if release_option(ctx, ("convokit", "csv")) == "convokit":
+            return _politeness_convokit(ctx, obtain, convokit_folder)
         root = family_dir(ctx, "Stanford_politeness_corpus", obtain, f"{file_name} with columns Request, Normalized Score")
         path = root / file_name
         rows = []
@@ -134,7 +171,8 @@ def politeness(file_name: str):
             try:
                 score = float(row["Normalized Score"])
             except ValueError:
-                raise DataValidationError(f"holds {row['Normalized Score']!r}", path=path, record=where, field="Normalized Score", expected="a number") from None
+                raise DataValidationError(f"holds {row['Normalized Score']!r}", path=path, record=where,
+                                          field="Normalized Score", expected="a number") from None
             rows.append((where, row, score))
         if not rows:
             raise DataValidationError("holds no request", path=path)
@@ -145,6 +183,6 @@ def politeness(file_name: str):
             label = "impolite" if score <= lo else ("polite" if score >= hi else "neutral")
             if rec := make_record(row["Request"], label, row.get("Id"), path, where, stats):
                 out.append(rec)
-        return out, {"root": str(root), "quartiles": [float(lo), float(hi)], **stats}
+        return out, {"root": str(root), "release": "csv", "quartiles": [float(lo), float(hi)], **stats}
 
     return read
