@@ -177,8 +177,8 @@ def labelled_corpora() -> list[Corpus]:
             R.politeness(file_name, convokit), 200, ("register",), classes=3,
             obtain=f"the ConvoKit corpus {convokit} (as the STEB reference reads it: "
                    f"`convokit.download('{convokit}')`, or the zip from zissou.infosci.cornell.edu/convokit/datasets/"
-                   f"{convokit}/), unpacked so that utterances.jsonl (text, meta.Binary 1/0/-1) is in ROOT/<dataset>/ or "
-                   f"ROOT/{convokit}/; the Stanford Politeness Corpus CSV "
+                   f"{convokit}/), unpacked so that utterances.jsonl (text, meta.Binary 1/0/-1) is in ROOT/<dataset>/ "
+                   f"or ROOT/{convokit}/; the Stanford Politeness Corpus CSV "
                    f"(cs.cornell.edu/~cristian/Politeness.html, {file_name}: quartiles of Normalized Score) with "
                    "--dataset-option release=csv, in ROOT/<dataset>/ or ROOT/Stanford_politeness_corpus/",
             license="CC BY 4.0", homepage="https://www.cs.cornell.edu/~cristian/Politeness.html",
