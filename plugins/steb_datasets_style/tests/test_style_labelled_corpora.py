@@ -299,13 +299,15 @@ def detectrl_binary(d, bad):
 def m4(d, bad):
     root = d / "M4" / "data"  # a clone of mbzuai-nlp/M4: data/<domain>_<model>.jsonl
     row = {"prompt": "Write an abstract", "source": "arxiv", "source_ID": "1"}
-    w(root / "arxiv_chatGPT.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "chatgpt abstract", "model": "gpt-3.5-turbo"}))
-    w(root / "arxiv_cohere.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "cohere abstract", "model": "cohere"}))
-    w(root / "arxiv_bloomz.jsonl", jl({**row, "human_text": "human abstract two", "machine_text": "bloomz abstract", "model": "bloomz"}))
+    w(root / "arxiv_chatGPT.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "chatgpt abstract",
+                                        "model": "gpt-3.5-turbo"}))
+    w(root / "arxiv_cohere.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "cohere abstract"},
+                                      {**row, "human_text": "human abstract three", "machine_text": "cohere abstract"}))
+    w(root / "arxiv_bloomz.jsonl", jl({"id": 1, "text": "bloomz abstract", "label": 1}))  # BloomZ: another schema
     w(root / "reddit_chatGPT.jsonl", jl({"human_text": "other domain", "machine_text": "other"}))
     w(d / "M4" / "README.md", "# M4\n")
     if bad:
-        w(root / "arxiv_dolly.jsonl", jl({"human_text": "h"}))
+        w(root / "arxiv_dolly.jsonl", '{"human_text": "h", "machine_text": \n')
 
 
 def mage(d, bad):
@@ -379,9 +381,13 @@ CASES = {
                                               ["multi_domains_arxiv_test.json", "item 3", "'label'", "robot"]),
     "machine_text_detection_DetectRL_paraphrase_attacks": (detectrl_binary, {"human", "llm"}, lambda b: len(b.labelled_texts) == 2,
                                                            ["paraphrase_attacks_llm_test.json", "item 2", "'text'"]),
-    "machine_text_detection_M4_arxiv": (m4, {"human", "chatGPT", "cohere"},
-                                        lambda b: Counter(r.label for r in b.labelled_texts)["human"] == 1 and "bloomz abstract" not in {r.text for r in b.labelled_texts},
-                                        ["arxiv_dolly.jsonl", "line 1", "'machine_text'"]),
+    # labels: the file's model field, else its name; repeated texts once per side; BloomZ's schema skipped
+    "machine_text_detection_M4_arxiv": (m4, {"human", "gpt-3.5-turbo", "arxiv_cohere.jsonl"},
+                                        lambda b: [r.text for r in b.labelled_texts] == [
+                                            "human abstract one", "human abstract three", "chatgpt abstract",
+                                            "cohere abstract"]
+                                        and b.info["files"] == ["arxiv_chatGPT.jsonl", "arxiv_cohere.jsonl"],
+                                        ["arxiv_dolly.jsonl", "line 1"]),
     "machine_text_detection_MAGE_cmv": (mage, {"human", "gpt-3.5-trubo", "opt_1.3b"},
                                         lambda b: Counter(r.label for r in b.labelled_texts)["gpt-3.5-trubo"] == 2, ["test.csv", "row 6", "'src'", "cmv_robot"]),
 }
@@ -574,12 +580,21 @@ def test_ewave_duplicate_language_id_is_refused(tmp_path):
     assert all(n in str(err.value) for n in ("languages.csv", "row 3", "'ID'", "conflicting")), str(err.value)
 
 
-def test_m4_files_at_the_folder_top_and_human_only_file(tmp_path):
+def test_m4_files_at_the_folder_top_and_peerread_lists(tmp_path):
+    """Issue 37 (steb/loaders/m4.py @567400cd): a record needs both texts (a human-only file gives nothing); peerread's
+    list-valued fields are flattened."""
     root = tmp_path / "machine_text_detection_M4_wikihow"  # files copied without the data/ folder
-    w(root / "wikihow_davinci.jsonl", jl({"human_text": "how to cook rice", "machine_text": "step one, rinse"}))
+    w(root / "wikihow_davinci.jsonl", jl({"human_text": "how to cook rice", "machine_text": "step one, rinse",
+                                          "model": "davinci"}))
     w(root / "wikihow_human.jsonl", jl({"human_text": "how to tie a knot"}))
     b = load(tmp_path, "machine_text_detection_M4_wikihow")
-    assert Counter(r.label for r in b.labelled_texts) == {"human": 2, "davinci": 1}
+    assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "davinci": 1}
+    peer = tmp_path / "machine_text_detection_M4_peerread"
+    w(peer / "peerread_llama.jsonl", jl({"human_text": ["review one", "review two"], "machine_text": ["llama review"],
+                                         "model": "llama"}))
+    p = load(tmp_path, "machine_text_detection_M4_peerread")
+    assert [(r.label, r.text) for r in p.labelled_texts] == [("human", "review one"), ("human", "review two"),
+                                                            ("llama", "llama review")]
 
 
 def test_detectrl_train_split_must_exist_when_asked(tmp_path):
@@ -679,7 +694,10 @@ M4_FILES = ("arabic_chatGPT arxiv_bloomz arxiv_chatGPT arxiv_cohere arxiv_davinc
 @pytest.mark.parametrize("domain, classes", [("arxiv", 6), ("peerread", 6), ("reddit", 6), ("wikihow", 5), ("wikipedia", 5)])
 def test_m4_clone_gives_the_catalogue_class_count(tmp_path, domain, classes):
     for stem in M4_FILES:
-        w(tmp_path / "M4" / "data" / f"{stem}.jsonl", jl({"human_text": f"human text of {stem}", "machine_text": f"machine text of {stem}"}))
+        row = ({"id": 1, "text": f"text of {stem}", "label": 1} if "bloomz" in stem else  # BloomZ: another schema
+               {"human_text": f"human text of {stem}", "machine_text": f"machine text of {stem}",
+                "model": stem.split("_")[-1]})
+        w(tmp_path / "M4" / "data" / f"{stem}.jsonl", jl(row))
     name = f"machine_text_detection_M4_{domain}"
     b = load(tmp_path, name)
     assert len({r.label for r in b.labelled_texts}) == classes == CORPORA[name].classes
