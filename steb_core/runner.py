@@ -611,6 +611,11 @@ class _Run:
             for text in bundle.iter_texts(sorted({t.shape for t in pending.tasks})):
                 total += 1
                 distinct.setdefault(text, None)
+            for task in pending.tasks:  # texts a task embeds beyond its records' (retrieval's joined collections)
+                if task.extra_texts is not None:
+                    for text in task.extra_texts(bundle.get(task.shape), self.dataset_options):
+                        total += 1
+                        distinct.setdefault(text, None)
             loaded.texts = list(distinct)
             loaded.hashes = [text_hash(t) for t in loaded.texts]  # the one place a text is hashed
             self.summary.texts_total += total

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle
@@ -317,6 +317,9 @@ class TaskSpec:
     companion_metrics: tuple[str, ...] = ()
     #: accepts sparse (scipy.sparse CSR) vectors from ``TaskContext.embed``; others get dense rows.
     accepts_sparse: bool = False
+    #: ``extra_texts(data, options) -> texts`` the task embeds besides its records' own texts (the runner
+    #: encodes them with the rest), e.g. retrieval's collections joined into one text each
+    extra_texts: Callable[[Any, Mapping[str, Any]], Iterable[str]] | None = None
 
     def main_metric_of(self, metrics: Mapping[str, Any]) -> str:
         """The metric that is this result's main score: ``main_metric``, else the first fallback present."""

@@ -45,7 +45,7 @@ scores E[1/(g + X)] (R@k: P(g + X <= k)). Without ties this is the usual 1/rank.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -249,6 +249,15 @@ def _joined_vectors(ctx: TaskContext, collections: Sequence[Sequence[str]]) -> A
     return ctx.embed([" ".join(c) for c in collections])
 
 
+def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
+    """The texts the ``reference`` rule embeds: every collection joined by a space (the runner encodes them)."""
+    nested = options.get("retrieval")
+    rule = options.get("retrieval.rule", nested.get("rule", "reference") if isinstance(nested, Mapping) else "reference")
+    if str(rule).strip().lower() != "reference":
+        return []
+    return [" ".join(c.texts_) for c in (*data.queries, *data.targets)]
+
+
 def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
     rule = str(option(ctx, "retrieval", "rule", "reference")).strip().lower()
@@ -304,6 +313,7 @@ SPEC = TaskSpec(
     shape="retrieval",
     main_metric="mrr",
     run=run_retrieval,
+    extra_texts=joined_texts,
     accepts_sparse=True,
     version="2",  # issue 37: the STEB reference's rule (joined collections, argsort ranks) by default
 )

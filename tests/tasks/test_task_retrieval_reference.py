@@ -89,3 +89,26 @@ def test_unknown_rule_is_an_error(make_ctx):
 
     with pytest.raises(DataValidationError, match="retrieval.rule"):
         SPEC.run(make_ctx("retrieval", _collections(0, 5), embed=WordCounts(), options={"retrieval.rule": "fast"}))
+
+
+def test_the_runner_encodes_the_joined_collections(tmp_path):
+    # the joined texts are not texts of the records: the task declares them (TaskSpec.extra_texts) so the
+    # runner encodes them with the rest; without that the task could not look their vectors up
+    import steb_core
+
+    class Enc:
+        name = "wordcounts"
+
+        def encode(self, texts):
+            return WordCounts()(list(texts))
+
+    data = _collections(4, authors=12)
+    rows = [{"author": c.author, "text": list(c.texts_), "split": side}
+            for side, cols in (("query", data.queries), ("target", data.targets)) for c in cols]
+    spec = steb_core.dataset_from(rows, shape="retrieval", name="joined", author="author", text="text", split="split")
+    got = steb_core.evaluate(Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False, errors="raise")
+    want = reference_metrics(data, WordCounts())
+    assert got.results[0].metrics["mrr"] == pytest.approx(want["mrr"], abs=1e-12)
+    counted = steb_core.evaluate(Enc(), [spec], output=tmp_path / "p", cache_dir=tmp_path / "c", progress=False, errors="raise",
+                                 dataset_options={"retrieval.rule": "counted"})
+    assert counted.results[0].metrics["rule"] == "counted"

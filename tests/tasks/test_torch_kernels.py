@@ -172,8 +172,9 @@ def test_retrieval_task_same_metrics_on_cpu_torch(make_ctx, table_encoder, torch
             out.append(TextCollection(author=f"a{a}", texts_=(name,)))
     table["t0"] = table["t1"]  # an exact tie
     data = RetrievalSet(queries=tuple(queries), targets=tuple(targets))
-    got = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options=CPU_TORCH))
-    ref = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options=NUMPY))
+    counted = {"retrieval.rule": "counted"}  # the torch kernel is the counted rule's; the reference rule runs on the CPU
+    got = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={**CPU_TORCH, **counted}))
+    ref = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={**NUMPY, **counted}))
     assert got == ref
     assert ref["n_queries_with_ties"] >= 1
     assert torch_calls == {"dense_ranks_torch": 1}
