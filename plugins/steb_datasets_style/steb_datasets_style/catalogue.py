@@ -86,12 +86,11 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "core", "CORE, Corpus of Online Registers of English: web documents by register; sub-register labels, "
             "a multi-label document appears under each of its labels.",
-            R.table("*.tsv.gz", format="tsv", header=False, columns={"label": 0, "id": 1, "text": 2}, multi_label=" ",
-                    label_map=R.lowercase_sub_labels, layout="train.tsv.gz, dev.tsv.gz, test.tsv.gz"),
+            R.core,
             25, ("genre",), classes=38,
-            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz): headerless "
-                   "TSV: labels (space separated, upper-case main "
-                   "registers, lower-case sub-registers), document id, text",
+            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz, or "
+                   "them unzipped): headerless TSV: labels (space separated main registers and sub-register codes), "
+                   "document id, text",
             license="CC BY 4.0", homepage="https://github.com/TurkuNLP/CORE-corpus",
         ),
         Corpus(

@@ -37,10 +37,10 @@ def load(root: Path, name: str, **options):
 
 # ---- fixture writers: (valid, malformed) per dataset; each returns nothing, writes under root ------------------
 def core(d, bad):
-    body = "NA ne\td1\tA news report about the town.\nIN dtp\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
-    if bad:
-        body += "OP rv\td4\n"
-    w(d / "core" / "train.tsv.gz", gzip.compress(body.encode()))
+    """The clone's gzipped splits; read train, dev, test in that order (the reference's), sub-register codes only."""
+    body = "NA ne\td1\tA news report about the town.\nIN dt\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
+    w(d / "core" / "train.tsv.gz", gzip.compress(body.encode() + (b"OP rv\td4\tcaf\xe9\n" if bad else b"")))
+    w(d / "core" / "dev.tsv.gz", gzip.compress("OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n".encode()))
 
 
 def x_genre(d, bad):
@@ -321,7 +321,8 @@ def mage(d, bad):
 
 # name -> (writer, expected labels, extra check, malformed needles)
 CASES = {
-    "core": (core, {"ne", "dtp", "sr"}, lambda b: Counter(r.id for r in b.labelled_texts)["d3"] == 2, ["train.tsv.gz", "row 4", "'2'"]),
+    "core": (core, {"ne", "dt", "sr"}, lambda b: [r.id for r in b.labelled_texts] == ["d1", "d3", "d6", "d2", "d3"],
+             ["train.tsv.gz", "line 4", "not UTF-8"]),
     "x_genre": (x_genre, {"Promotion", "News"}, lambda b: len(b.labelled_texts) == 2, ["X-GENRE-train.jsonl", "line 4", "'labels'"]),
     "masc_text_genre": (masc, {"blog", "telephone"}, lambda b: len(b.labelled_texts) == 4, ["masc_text_genre", "no file matches"]),
     "ceeces": (ceeces, {"1680-1699", "1740-1759"},
