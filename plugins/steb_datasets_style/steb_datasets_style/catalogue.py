@@ -88,7 +88,8 @@ def labelled_corpora() -> list[Corpus]:
             "a multi-label document appears under each of its labels.",
             R.core,
             25, ("genre",), classes=38,
-            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz, or "
+            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz, "
+                   "or "
                    "them unzipped): headerless TSV: labels (space separated main registers and sub-register codes), "
                    "document id, text",
             license="CC BY 4.0", homepage="https://github.com/TurkuNLP/CORE-corpus",

@@ -52,8 +52,8 @@ def x_genre(ctx: LoadContext, obtain: str):
 #: CORE's 47 sub-register codes (the release's register_label_abbreviations.txt minus the eight main registers IN,
 #: NA, HI, LY, SP, IP, ID, OP and OTHER): the labels the STEB reference keeps
 CORE_SUB_REGISTERS = frozenset(
-    "AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA RA RE RR RS RV SL "
-    "SR SS TA TB TR TS TV".split())
+    "AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA RA RE RR RS "
+    "RV SL SR SS TA TB TR TS TV".split())
 
 
 def core(ctx: LoadContext, obtain: str):
