@@ -137,12 +137,13 @@ def labelled_corpora() -> list[Corpus]:
             license="non-commercial research", homepage="https://ilexir.co.uk/datasets/index.html",
         ),
         Corpus(
-            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (10s: 13-17, 20s: 23-27, 30s: 33-48).",
+            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (10s: 13-17, 20s: 23-27, 30s: 33-47).",
             R.blog("age", 200), 200, ("demographics",), classes=3,
-            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split: `huggingface-cli download "
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, its train and validation splits (as the STEB "
+                   "reference reads it; --dataset-option split=validation for one): `huggingface-cli download "
                    "barilan/blog_authorship_corpus --repo-type dataset --local-dir ROOT/blogs` and unzip data/blogs.zip there "
                    "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per text "
-                   "line), or the hub's parquet conversion (refs/convert/parquet: blog_authorship_corpus/validation/*.parquet), "
+                   "line), or the hub's parquet conversion (refs/convert/parquet: blog_authorship_corpus/<split>/*.parquet), "
                    "a save_to_disk folder, or the local hub cache. All posts of the XML files "
                    "(blogs/<id>.<gender>.<age>.<industry>.<sign>.xml, Schler et al.): --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
@@ -151,7 +152,7 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "blog_gender", "Blog Authorship Corpus posts by the blogger's gender.",
             R.blog("gender", 200), 200, ("demographics",), classes=2,
-            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split (ROOT/blogs/ shared with blog_age, "
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, train then validation (ROOT/blogs/ shared with blog_age, "
                    "ROOT/blog_gender/, or the local hub cache); the Schler et al. XML files: --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
             license="non-commercial research", homepage="https://huggingface.co/datasets/barilan/blog_authorship_corpus",

@@ -301,13 +301,21 @@ def _blog_release(blogs: Path) -> None:
 
 def test_blog_hub_zip_unzipped_gives_the_hub_validation_split(tmp_path):
     _blog_release(tmp_path / "blogs" / "data" / "blogs")  # data/blogs.zip of the hub repository, unzipped in data/
-    b = load(tmp_path, "blog_age")
+    b = load(tmp_path, "blog_age", split="validation")
     assert sorted((r.label, r.text) for r in b.labelled_texts) == [
         ("10s", "first line of 1000"), ("10s", "second line of 1000"), ("20s", "first line of 1020"), ("20s", "second line of 1020"),
         ("30s", "first line of 1040"), ("30s", "second line of 1040")]
     assert b.info["files_in_release"] == 41 and b.info["files_in_split"] == 3 and b.info["split"] == "validation"
-    g = load(tmp_path, "blog_gender", per_class=2)
+    g = load(tmp_path, "blog_gender", per_class=2, split="validation")
     assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2
+    # the reference's default: the train files first (1001..1019, 1021..1039), then validation
+    both = load(tmp_path, "blog_age")
+    assert [r.text for r in both.labelled_texts[:2]] == ["first line of 1001", "second line of 1001"]
+    assert both.info["split"] == "train,validation" and len(both.labelled_texts) == 2 * 41
+    from steb_datasets_style.readers import blog_age_group
+
+    # the reference's buckets: 30s ends at 47
+    assert [blog_age_group(a) for a in (13, 17, 18, 33, 47, 48)] == ["10s", "10s", None, "30s", "30s", None]
     train = load(tmp_path, "blog_age", split="train")
     assert len(train.labelled_texts) == 2 * 38 and {r.label for r in train.labelled_texts} == {"10s"}
 

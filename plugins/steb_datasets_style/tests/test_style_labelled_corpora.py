@@ -340,9 +340,13 @@ CASES = {
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
                lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\nSecond para" and len(b.labelled_texts) == 4,
                ["doc2.xml", "candidate/personnel/language"]),
-    "blog_age": (blog_age, {"10s", "20s", "30s"}, lambda b: len(b.labelled_texts) == 3 and b.info["dropped_label"] == 1
-                 and b.info["skipped_empty"] == 1 and b.info["split"] == "validation", ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
-    "blog_gender": (blog_gender, {"male", "female"}, lambda b: len(b.labelled_texts) == 4 and "a train row" not in {r.text for r in b.labelled_texts},
+    # the reference reads every split, train first (issue 37)
+    "blog_age": (blog_age, {"10s", "20s", "30s"}, lambda b: [r.text for r in b.labelled_texts] == [
+                     "a train row", "teen post one", "twenties post", "thirties post"] and b.info["dropped_label"] == 1
+                 and b.info["skipped_empty"] == 1 and b.info["split"] == "train,validation",
+                 ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
+    "blog_gender": (blog_gender, {"male", "female"},
+                    lambda b: len(b.labelled_texts) == 5 and b.labelled_texts[0].text == "a train row",
                     ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
     "pastel_age": (_pastel_stories, {"25-34"}, lambda b: "One. Two. Three. Four. Five." in {r.text for r in b.labelled_texts}
                    and b.info["unit"] == "story", ["203_1.json", "'persona'"]),
