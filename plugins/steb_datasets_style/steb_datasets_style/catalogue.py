@@ -143,7 +143,8 @@ def labelled_corpora() -> list[Corpus]:
                    "reference reads it; --dataset-option split=validation for one): `huggingface-cli download "
                    "barilan/blog_authorship_corpus --repo-type dataset --local-dir ROOT/blogs` and unzip data/blogs.zip there "
                    "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per text "
-                   "line), or the hub's parquet conversion (refs/convert/parquet: blog_authorship_corpus/<split>/*.parquet), "
+                   "line), or the hub's parquet conversion (refs/convert/parquet: "
+                   "blog_authorship_corpus/<split>/*.parquet), "
                    "a save_to_disk folder, or the local hub cache. All posts of the XML files "
                    "(blogs/<id>.<gender>.<age>.<industry>.<sign>.xml, Schler et al.): --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
@@ -152,7 +153,8 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "blog_gender", "Blog Authorship Corpus posts by the blogger's gender.",
             R.blog("gender", 200), 200, ("demographics",), classes=2,
-            obtain="Hugging Face hub barilan/blog_authorship_corpus, train then validation (ROOT/blogs/ shared with blog_age, "
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, train then validation (ROOT/blogs/ shared with "
+                   "blog_age, "
                    "ROOT/blog_gender/, or the local hub cache); the Schler et al. XML files: --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
             license="non-commercial research", homepage="https://huggingface.co/datasets/barilan/blog_authorship_corpus",
