@@ -338,7 +338,7 @@ CASES = {
                        and "WEB" in b.info["versions_missing"],
                        ["Chapter2.txt", "file name", "Genesis<chapter>.txt"]),
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
-               lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\n\nSecond para"  # a blank line between
+               lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\n\nSecond para"
                and len(b.labelled_texts) == 4,
                ["doc2.xml", "candidate/personnel/language"]),
     # the reference reads every split, train first (issue 37)
