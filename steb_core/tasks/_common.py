@@ -210,12 +210,7 @@ class RankCounts:
         self.neg = np.zeros(N_KEYS, dtype=np.int64)
 
     def add(self, scores: np.ndarray, positive: np.ndarray) -> None:
-        scores = np.asarray(scores).reshape(-1)
-        positive = np.asarray(positive, dtype=bool).reshape(-1)
-        if scores.shape != positive.shape:
-            raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
-        if not np.isfinite(scores).all():
-            raise ValueError("similarity scores contain NaN or infinite values")
+        scores, positive = _checked_scores(scores, positive)
         keys = tie_keys(scores, self.scale)
         keys += 2**TIE_BITS
         np.clip(keys, 0, N_KEYS - 1, out=keys)
@@ -226,6 +221,17 @@ class RankCounts:
         """AUROC and AP over everything added (definitions: :func:`binary_ranking_metrics`)."""
         cells = np.flatnonzero((self.pos + self.neg) > 0)  # one ROC point per distinct key
         return _counted_metrics(self.pos[cells], self.neg[cells], what)
+
+
+def _checked_scores(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and labels as flat arrays of equal length, the scores finite (else a ValueError saying which)."""
+    scores = np.asarray(scores).reshape(-1)
+    positive = np.asarray(positive, dtype=bool).reshape(-1)
+    if scores.shape != positive.shape:
+        raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
+    if not np.isfinite(scores).all():
+        raise ValueError("similarity scores contain NaN or infinite values")
+    return scores, positive
 
 
 def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str) -> dict[str, float]:
@@ -252,12 +258,7 @@ def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str
     Used for the STEB reference's pair scores (float32 cosines, :func:`reference_pair_scores`), whose
     figures depend on which float32 values tie; the values are counted per distinct score after a sort.
     """
-    scores = np.asarray(scores).reshape(-1)
-    positive = np.asarray(positive, dtype=bool).reshape(-1)
-    if scores.shape != positive.shape:
-        raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
-    if not np.isfinite(scores).all():
-        raise ValueError("similarity scores contain NaN or infinite values")
+    scores, positive = _checked_scores(scores, positive)
     values, inverse = np.unique(scores, return_inverse=True)
     pos = np.bincount(inverse[positive], minlength=len(values))
     neg = np.bincount(inverse[~positive], minlength=len(values))

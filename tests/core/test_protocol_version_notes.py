@@ -23,15 +23,20 @@ def _data():
     return steb_core.dataset_from(rows, shape="labelled_texts", name="versions", tasks=["pair_all"])
 
 
-def test_old_protocol_result_is_recomputed_with_a_note(tmp_path):
-    out = tmp_path / "o"
-    first = steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
+def _rewritten(out, **changes):
+    """The stored result with ``changes`` (and another run key), written back as an older steb would have."""
     path = next(out.rglob("pair_all.json"))
     data = json.loads(path.read_text())
-    data.update(steb_protocol="STEB-2026.06 (arXiv:2606.31741v1)", run_key="old")
+    data.update(run_key="old", **changes)
     old = ResultRecord.from_dict(data)
     old.content_hash = ""
     old.write(out)
+
+
+def test_old_protocol_result_is_recomputed_with_a_note(tmp_path):
+    out = tmp_path / "o"
+    first = steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
+    _rewritten(out, steb_protocol="STEB-2026.06 (arXiv:2606.31741v1)")
     again = steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
     assert len(again.results) == 1 and not again.reused
     assert any("STEB-2026.06 (arXiv:2606.31741v1)" in n and STEB_PROTOCOL_VERSION in n and "recomputed" in n for n in again.notes)
@@ -41,11 +46,6 @@ def test_old_protocol_result_is_recomputed_with_a_note(tmp_path):
 def test_old_task_version_result_is_recomputed_with_a_note(tmp_path):
     out = tmp_path / "o"
     steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
-    path = next(out.rglob("pair_all.json"))
-    data = json.loads(path.read_text())
-    data.update(task_version="1", run_key="old")
-    old = ResultRecord.from_dict(data)
-    old.content_hash = ""
-    old.write(out)
+    _rewritten(out, task_version="1")
     again = steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
     assert any("version 1 of task 'pair_all'" in n for n in again.notes)
