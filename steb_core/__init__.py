@@ -8,7 +8,8 @@ Public API (plugins import only from here):
 - records: :class:`LabelledText`, :class:`TextPair`, :class:`OrderGroup`, :class:`TextCollection`,
   :class:`RetrievalSet`, :class:`FeatureText`, :class:`DatasetBundle`;
 - errors: :class:`StebError`, :class:`DataValidationError`, :class:`DatasetNotFoundError`, ...;
-- helpers for loaders (:mod:`steb_core.io`; which records per class: :mod:`steb_core.sampling`), encoders (:mod:`steb_core.encoders`), long texts
+- helpers for loaders (:mod:`steb_core.io`; which records per class: :mod:`steb_core.sampling`), encoders
+  (:mod:`steb_core.encoders`), long texts
   (:mod:`steb_core.longtext`);
 - running: :func:`evaluate`, :func:`get_manager`.
 """

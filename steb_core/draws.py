@@ -58,7 +58,8 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return mean, sd
 
 
-def combine_draws(per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[int], name: str, seed: int) -> list[ResultRecord]:
+def combine_draws(per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[int], name: str,
+                  seed: int) -> list[ResultRecord]:
     """One record per (dataset, task) present in every draw: means of the numeric metrics, sd and values beside."""
     keyed = [{(r.dataset, r.task): r for r in records} for records in per_draw]
     common = [key for key in keyed[0] if all(key in k for k in keyed[1:])]
@@ -66,11 +67,13 @@ def combine_draws(per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[in
     for key in common:
         records = [k[key] for k in keyed]
         first = records[0]
-        names = [m for m, v in first.metrics.items() if _numeric(v) and all(_numeric(r.metrics.get(m)) for r in records)]
+        names = [m for m, v in first.metrics.items()
+                 if _numeric(v) and all(_numeric(r.metrics.get(m)) for r in records)]
         values = {m: [float(r.metrics[m]) for r in records] for m in names}
         stats = {m: _mean_sd(v) for m, v in values.items()}
         metrics: dict[str, Any] = {m: stats[m][0] for m in names}
-        metrics["draws"] = {"k": len(records), "seeds": list(seeds), "sd": {m: stats[m][1] for m in names}, "values": values}
+        metrics["draws"] = {"k": len(records), "seeds": list(seeds), "sd": {m: stats[m][1] for m in names},
+                            "values": values}
         main = first.main_metric if first.main_metric in metrics else None
         out.append(dataclasses.replace(
             first,
@@ -103,7 +106,8 @@ def evaluate_draws(evaluate: Callable[..., Any], *, draws: int, seed: int, outpu
     options["sampling"] = "random"
     seeds = draw_seeds(seed, draws)
     root = Path(output)
-    summaries = [evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs) for s in seeds]
+    summaries = [evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs)
+                 for s in seeds]
     last = summaries[-1]
     name = draws_name(last.encoder, draws)
     per_draw = [list(s.results) + list(s.reused) for s in summaries]
@@ -111,7 +115,8 @@ def evaluate_draws(evaluate: Callable[..., Any], *, draws: int, seed: int, outpu
     for record in combined:
         record.write(root)
     notes = [f"draw seed {s}: {note}" for s, summary in zip(seeds, summaries) for note in summary.notes]
-    notes.append(f"{draws} random draws (seeds {', '.join(map(str, seeds))}) under {root / DRAWS_FOLDER}; their means and "
+    notes.append(f"{draws} random draws (seeds {', '.join(map(str, seeds))}) under {root / DRAWS_FOLDER}; "
+                 "their means and "
                  f"standard deviations are the results of '{name}' in {root}")
     return dataclasses.replace(
         last, encoder=name, output_dir=root, results=combined, reused=[], notes=notes,

@@ -115,9 +115,11 @@ def parse_budget(options: Mapping[str, Any], default: int | str | None, key: str
     try:
         budget = int(value)
     except (TypeError, ValueError):
-        raise DataValidationError(f"option {key}={value!r} is not a number", field=key, expected="a positive integer, 'auto' or 'all'") from None
+        raise DataValidationError(f"option {key}={value!r} is not a number", field=key,
+                                  expected="a positive integer, 'auto' or 'all'") from None
     if budget < 1:
-        raise DataValidationError(f"option {key}={budget} is not positive", field=key, expected="a positive integer, 'auto' or 'all'")
+        raise DataValidationError(f"option {key}={budget} is not positive", field=key,
+                                  expected="a positive integer, 'auto' or 'all'")
     return budget
 
 
@@ -177,7 +179,8 @@ def order_groups_from_parallel(
         return _reference_groups(list(items), seed=seed, salt=salt, per_class=per_class, distractors=distractors,
                                  sampling=sampling)
     if construction != ALL_PAIRS_CONSTRUCTION:
-        raise DataValidationError(f"construction {construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS))
+        raise DataValidationError(f"construction {construction!r}", field="construction",
+                                  expected=" or ".join(CONSTRUCTIONS))
     return _all_pairs_groups(items, seed=seed, salt=salt, per_class=None if per_class == AUTO else per_class,
                              distractors=distractors)
 
@@ -193,7 +196,8 @@ def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[st
     """
     construction = str(options.get("construction", CONSTRUCTION)).strip()
     if construction not in CONSTRUCTIONS:
-        raise DataValidationError(f"option construction={construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS))
+        raise DataValidationError(f"option construction={construction!r}", field="construction",
+                                  expected=" or ".join(CONSTRUCTIONS))
     raw = options.get("distractors", True)
     text = str(raw).strip().lower()
     if isinstance(raw, bool):
@@ -206,11 +210,12 @@ def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[st
         raise DataValidationError(f"option distractors={raw!r}", field="distractors", expected="true or false")
     default = AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget
     return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=parse_budget(options, default),
-                                      distractors=distractors, construction=construction, sampling=sampling_mode(options))
+                                      distractors=distractors, construction=construction,
+                                      sampling=sampling_mode(options))
 
 
-def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None, distractors: bool,
-                      sampling: str) -> tuple[list[OrderGroup], dict[str, Any]]:
+def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None,
+                      distractors: bool, sampling: str) -> tuple[list[OrderGroup], dict[str, Any]]:
     """``steb-reference/v1``: all ``itertools.combinations`` pairs of the first N items per class, three groups each.
 
     Follows ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate`` (pairs, the two

@@ -243,19 +243,23 @@ class FeatureText:
     def __post_init__(self) -> None:
         _check_text(self.text, "text")
         if not self.features and not self.bins:
-            raise DataValidationError("is empty", field="features", expected="feature name -> number (or released bins)")
+            raise DataValidationError("is empty", field="features",
+                                      expected="feature name -> number (or released bins)")
         for k, v in self.features.items():
             if not isinstance(v, (int, float)) or v != v:
                 raise DataValidationError(f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number")
-        if (self.bins is None) != (self.splits is None) or (self.bins is not None and set(self.bins) != set(self.splits or {})):
+        mismatched = self.bins is not None and set(self.bins) != set(self.splits or {})
+        if (self.bins is None) != (self.splits is None) or mismatched:
             raise DataValidationError("bins and splits name different features", field="splits",
                                       expected="a split for every released bin (label_<f> with split_<f>)")
         for k, b in (self.bins or {}).items():
             if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
-                raise DataValidationError(f"value {b!r}", field=f"label_{k}", expected="a bin index (integer >= 0) or null")
+                raise DataValidationError(f"value {b!r}", field=f"label_{k}",
+                                          expected="a bin index (integer >= 0) or null")
         for k, v in (self.splits or {}).items():
             if v is not None and v not in PROBING_SPLITS:
-                raise DataValidationError(f"value {v!r}", field=f"split_{k}", expected=" or ".join(PROBING_SPLITS) + " or null")
+                raise DataValidationError(f"value {v!r}", field=f"split_{k}",
+                                          expected=" or ".join(PROBING_SPLITS) + " or null")
 
     def texts(self) -> Iterator[str]:
         yield self.text

@@ -55,7 +55,16 @@ import numpy as np
 
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .context import TaskContext
-from .encoders import SCORING_DEFAULTS, Identity, encoder_device, encoder_info, encoder_scoring, has_similarity, has_vectors, identify
+from .encoders import (
+    SCORING_DEFAULTS,
+    Identity,
+    encoder_device,
+    encoder_info,
+    encoder_scoring,
+    has_similarity,
+    has_vectors,
+    identify,
+)
 from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
@@ -560,10 +569,12 @@ class _Run:
         is recomputed; other differences (encoder, options, seed) need no note."""
         parts = pending.parts[task.name]
         if stored.steb_protocol and stored.steb_protocol != STEB_PROTOCOL_VERSION:
-            self.summary.notes.append(f"stored result {path} follows STEB protocol {stored.steb_protocol!r}; this steb implements "
-                                      f"{STEB_PROTOCOL_VERSION!r} (see README, 'STEB protocol version'), so it is recomputed")
+            self.summary.notes.append(f"stored result {path} follows STEB protocol {stored.steb_protocol!r}; this steb "
+                                      f"implements {STEB_PROTOCOL_VERSION!r} (see README, 'STEB protocol version'), "
+                                      "so it is recomputed")
         elif str(stored.task_version) != str(task.version) and stored.encoder_fingerprint == self.fingerprint:
-            self.summary.notes.append(f"stored result {path} was computed by version {stored.task_version} of task '{task.name}'; "
+            self.summary.notes.append(f"stored result {path} was computed by version {stored.task_version} of task "
+                                      f"'{task.name}'; "
                                       f"this steb has version {task.version}, so it is recomputed")
         elif stored.run_key == run_key(**parts):
             self.summary.notes.append(f"stored result {path} was written by an older steb without a data fingerprint; "
@@ -1008,11 +1019,13 @@ def evaluate(
     go to ``output/.draws/`` and never replace the default result.
     """
     if draws is not None:
-        kwargs = {k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")}
+        kwargs = {k: v for k, v in locals().items()
+                  if k not in ("draws", "seed", "output", "dataset_options", "sampling")}
         from .draws import evaluate_draws  # noqa: PLC0415
 
         return evaluate_draws(evaluate, draws=draws, seed=seed, output=output,
-                              dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
+                              dataset_options={**(dataset_options or {}),
+                                               **({"sampling": sampling} if sampling else {})},
                               kwargs=kwargs)
     if sampling is not None:
         from .sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415

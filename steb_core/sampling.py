@@ -97,7 +97,8 @@ def _groups(items: Sequence[T], key: Callable[[T], Hashable]) -> dict[Hashable, 
     return out
 
 
-def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]], kept: Mapping[Hashable, list[int]]) -> dict[str, Any]:
+def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]],
+          kept: Mapping[Hashable, list[int]]) -> dict[str, Any]:
     dropped = {str(c): len(idx) for c, idx in groups.items() if c not in kept}
     info: dict[str, Any] = {
         "sampling": mode,
@@ -114,7 +115,8 @@ def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]], kept: 
     return info
 
 
-def first_n_per_class(items: Iterable[T], key: Callable[[T], Hashable], n: int | None) -> tuple[list[T], dict[str, Any]]:
+def first_n_per_class(items: Iterable[T], key: Callable[[T], Hashable],
+                      n: int | None) -> tuple[list[T], dict[str, Any]]:
     """The reference's pass 1 / pass 2: the first ``n`` items of every class with at least ``n`` items.
 
     Classes with fewer than ``n`` items are dropped (named with their sizes in the info). The result is
@@ -166,10 +168,12 @@ def sample_classes(items: Iterable[T], key: Callable[[T], Hashable], n: int | st
         resolved_from = {"per_class_rule": f"auto: max({floor}, min(smallest class, {cap}))"}
     elif n is None or isinstance(n, int):
         if isinstance(n, int) and n < 1:
-            raise DataValidationError(f"per-class count {n}", field="per_class", expected="a positive integer, 'auto' or None")
+            raise DataValidationError(f"per-class count {n}", field="per_class",
+                                      expected="a positive integer, 'auto' or None")
         per_class, resolved_from = n, {}
     else:
-        raise DataValidationError(f"per-class count {n!r}", field="per_class", expected="a positive integer, 'auto' or None")
+        raise DataValidationError(f"per-class count {n!r}", field="per_class",
+                                  expected="a positive integer, 'auto' or None")
     if mode == "first":
         kept, info = first_n_per_class(items, key, per_class)
     else:

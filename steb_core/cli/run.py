@@ -22,9 +22,14 @@ def run(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding downloaded datasets as DATA_DIR/<dataset-name>/ (default: $STEB_DATA_DIR)."),
     protocol: str = typer.Option("chunk-and-pool", "--protocol", help="Long-text protocol: chunk-and-pool (sentence chunks, mean-pooled) or truncate."),
     max_length: Optional[int] = typer.Option(None, "--max-length", help="Token limit for the long-text protocol (default: the encoder's own)."),
-    seed: int = typer.Option(42, "--seed", help="Run seed (default 42, the STEB reference's): draws the texts under --sampling random and seeds --draws."),
-    sampling: Optional[str] = typer.Option(None, "--sampling", help="Which texts per class: first (default: the STEB reference's first N in the release's order) or random (a draw seeded by --seed)."),
-    draws: Optional[int] = typer.Option(None, "--draws", min=2, help="K random draws (seeds derived from --seed): each score as mean ± sd, under the encoder name NAME~randomK; the default first-N result is kept."),
+    seed: int = typer.Option(42, "--seed", help=(
+        "Run seed (default 42, the STEB reference's): draws the texts under --sampling random and seeds --draws.")),
+    sampling: Optional[str] = typer.Option(None, "--sampling", help=(
+        "Which texts per class: first (default: the STEB reference's first N in the release's order) or random "
+        "(a draw seeded by --seed).")),
+    draws: Optional[int] = typer.Option(None, "--draws", min=2, help=(
+        "K random draws (seeds derived from --seed): each score as mean ± sd, under the encoder name NAME~randomK; "
+        "the default first-N result is kept.")),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (default: $STEB_CACHE_DIR or ~/.cache/steb/embeddings)."),
     executor: str = typer.Option("local", "--executor", help="Where encoding runs: local (default) or a registered executor such as ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Cluster address for distributed executors (none: start a local cluster)."),
@@ -108,7 +113,8 @@ def _print_summary(summary: Any) -> bool:
         for record in records:
             also = ", ".join(f"{k} {_fmt(v)}" for k, v in record.companions.items())
             sd = (record.metrics.get("draws") or {}).get("sd", {}).get(record.main_metric)
-            main = f"{record.main_metric} {_fmt(record.main_score)}" + (f" ± {sd:.4f}" if isinstance(sd, float) else "")
+            spread = f" ± {sd:.4f}" if isinstance(sd, float) else ""
+            main = f"{record.main_metric} {_fmt(record.main_score)}{spread}"
             table.add_row(record.dataset, record.task, main, also, status)
     for ds, tk, why in summary.skipped:
         table.add_row(ds, tk, "", "", f"skipped: {why}")

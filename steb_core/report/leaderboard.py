@@ -46,11 +46,12 @@ class DatasetCell:
     sd: float | None = None
 
     def text(self, digits: int = 4) -> str:
-        """``distractor_accuracy 0.0000 · accuracy 1.0000`` (or the missing mark); ``± sd`` for a result over draws."""
+        """``distractor_accuracy 0.0000 · accuracy 1.0000`` (or the missing mark); ``± sd`` over random draws."""
         if self.value is None:
             return "–"
         spread = f" ± {self.sd:.{digits}f}" if self.sd is not None else ""
-        parts = [f"{self.metric} {self.value:.{digits}f}{spread}"] + [f"{name} {v:.{digits}f}" for name, v in self.companions]
+        parts = [f"{self.metric} {self.value:.{digits}f}{spread}"]
+        parts += [f"{name} {v:.{digits}f}" for name, v in self.companions]
         return " · ".join(parts)
 
 
@@ -163,7 +164,8 @@ class Leaderboard:
                     companions.append((name, float(extra)))
         draws = rec.metrics.get("draws") if rec is not None else None
         sd = draws.get("sd", {}).get(used) if isinstance(draws, dict) and isinstance(draws.get("sd"), dict) else None
-        return DatasetCell(used, value, tuple(companions), float(sd) if isinstance(sd, (int, float)) and value is not None else None)
+        spread = float(sd) if isinstance(sd, (int, float)) and value is not None else None
+        return DatasetCell(used, value, tuple(companions), spread)
 
     def dataset_scores(self) -> tuple[list[tuple[str, str, str]], dict[str, dict[tuple[str, str], float | None]]]:
         """(dataset, task, metric) columns and encoder -> (dataset, task) -> value, using the operational metric."""

@@ -275,7 +275,8 @@ def pair_scores_mode(ctx: TaskContext, task: str) -> str:
     """``<task>.scores`` (``reference`` by default, see :data:`PAIR_SCORES`); similarity-only encoders use the grid."""
     mode = str(option(ctx, task, "scores", "reference")).strip().lower()
     if mode not in PAIR_SCORES:
-        raise DataValidationError(f"option {task}.scores={mode!r}", field=f"{task}.scores", expected=" or ".join(PAIR_SCORES))
+        raise DataValidationError(f"option {task}.scores={mode!r}", field=f"{task}.scores",
+                                  expected=" or ".join(PAIR_SCORES))
     return mode
 
 

@@ -51,11 +51,12 @@ def _accuracy(x: np.ndarray, y: np.ndarray, w: np.ndarray, b: np.ndarray) -> flo
 def _init(d: int, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """torch ``nn.Linear``'s initialisation: weights and bias uniform in ``±1/sqrt(d)``."""
     bound = 1.0 / math.sqrt(d)
-    return rng.uniform(-bound, bound, size=(k, d)).astype(np.float32), rng.uniform(-bound, bound, size=k).astype(np.float32)
+    weights = rng.uniform(-bound, bound, size=(k, d)).astype(np.float32)
+    return weights, rng.uniform(-bound, bound, size=k).astype(np.float32)
 
 
-def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, decay: float, w0: np.ndarray, b0: np.ndarray,
-                max_epoch: int = MAX_EPOCH) -> tuple[float, np.ndarray, np.ndarray]:
+def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, decay: float, w0: np.ndarray,
+                b0: np.ndarray, max_epoch: int = MAX_EPOCH) -> tuple[float, np.ndarray, np.ndarray]:
     """One model of the reference's recipe from ``(w0, b0)``: (best validation accuracy, its weights, its bias)."""
     k = w0.shape[0]
     w, b = w0.astype(np.float32).copy(), b0.astype(np.float32).copy()

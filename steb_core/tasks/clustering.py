@@ -70,7 +70,8 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
 
 SPEC = TaskSpec(
     name="clustering",
-    description="Mini-batch k-means (batch 32, k = number of gold labels, random_state 42 as the STEB reference); V-measure.",
+    description=("Mini-batch k-means (batch 32, k = number of gold labels, random_state 42 as the STEB reference); "
+                 "V-measure."),
     shape="labelled_texts",
     main_metric="v_measure",
     run=run_clustering,

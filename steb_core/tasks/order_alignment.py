@@ -467,7 +467,9 @@ def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[in
     return members, matrices
 
 
-def _reference_matrices(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+def _reference_matrices(
+    ctx: TaskContext, groups: Sequence[Any]
+) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """Similarity matrices computed as the reference computes them, bucketed by shape (anchors, candidates).
 
     Dense vectors: every text's vector in float64, divided by its norm (``np.linalg.norm`` over the row;
@@ -483,8 +485,8 @@ def _reference_matrices(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[t
     if not ctx.has_vectors or ctx.similarity_fn is not None:
         return _score_pairs(ctx, groups)
     text_id: dict[str, int] = {}
-    rows = [([text_id.setdefault(t, len(text_id)) for t in g.anchors], [text_id.setdefault(t, len(text_id)) for t in _candidates(g)])
-            for g in groups]
+    rows = [([text_id.setdefault(t, len(text_id)) for t in g.anchors],
+             [text_id.setdefault(t, len(text_id)) for t in _candidates(g)]) for g in groups]
     vectors = ctx.embed(list(text_id))
     if hasattr(vectors, "tocsr"):
         return _score_pairs(ctx, groups)
@@ -525,7 +527,8 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     groups = ctx.data
     ties = str(option(ctx, "order_alignment", "ties", "solver")).strip().lower()
     if ties not in TIES:
-        raise DataValidationError(f"order_alignment.ties={ties!r}", field="order_alignment.ties", expected=" or ".join(TIES))
+        raise DataValidationError(f"order_alignment.ties={ties!r}", field="order_alignment.ties",
+                                  expected=" or ".join(TIES))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
     members, matrices = _reference_matrices(ctx, groups)
     credit = np.zeros(len(groups), dtype=np.float64)
@@ -563,7 +566,8 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     if last or first:
         metrics["distractor_accuracy"] = float(np.mean(last + first))
         metrics["distractor_accuracy_by_style_type"] = _mean_by(distractor)
-        metrics["distractor_accuracy_by_variant"] = {k: float(np.mean(v)) for k, v in (("last", last), ("first", first)) if v}
+        variants = (("last", last), ("first", first))
+        metrics["distractor_accuracy_by_variant"] = {k: float(np.mean(v)) for k, v in variants if v}
         metrics["chance_distractor_accuracy"] = float(np.mean(chance_distractor))
     metrics.update(
         n_instances=len(plain_all),
@@ -598,7 +602,8 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
             if not has_distractor and math.perm(kc, m) == 1:
                 n_trivial += len(chosen)  # one alternative per anchor: nothing to decide
                 continue
-            answers = np.asarray([groups[index[i]].candidate_answer() for i in chosen], dtype=np.int64).reshape(len(chosen), m)
+            answers = np.asarray([groups[index[i]].candidate_answer() for i in chosen],
+                                 dtype=np.int64).reshape(len(chosen), m)
             credits, ties = alignment_credits(matrices[(m, kc)][chosen], answers, tie_tolerance=tolerance, exhaustive_limit=limit)
             n_capped += int(np.count_nonzero(ties == 0))
             target = with_distractor if has_distractor else plain

@@ -134,7 +134,8 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
     n_positive = int(sum(c * (c - 1) // 2 for c in np.bincount(codes).tolist()))
     mode = pair_scores_mode(ctx, "pair_all")
     pair_score = ctx.scoring.get("pair_score", "cosine")
-    if ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx)) and mode == "reference" and n_pairs <= EXACT_PAIRS_LIMIT:
+    scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
+    if scorable and mode == "reference" and n_pairs <= EXACT_PAIRS_LIMIT:
         vectors = ctx.embed(texts)
         with blas_limits(ctx, n * n * vectors.shape[1] // 2):
             scores = reference_all_pair_scores(vectors, pair_score)
@@ -142,7 +143,8 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
         metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)")
     elif uses_cosine(ctx):
         if pair_score != "cosine":
-            raise DataValidationError(f"the encoder declares pair_score={pair_score!r}, which the grid rule cannot score",
+            raise DataValidationError(f"the encoder declares pair_score={pair_score!r}, which the grid rule "
+                                      "cannot score",
                                       field="pair_all.scores", expected="reference (at most EXACT_PAIRS_LIMIT pairs)")
         vectors = ctx.embed(texts)
         device = None if sp.issparse(vectors) else kernel_device(ctx)

@@ -38,7 +38,8 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
     same = np.fromiter((p.same for p in pairs), dtype=bool, count=len(pairs))
     pair_score = ctx.scoring.get("pair_score", "cosine")
     metrics: dict[str, Any]
-    if ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx)) and pair_scores_mode(ctx, "pair_predefined") == "reference":
+    scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
+    if scorable and pair_scores_mode(ctx, "pair_predefined") == "reference":
         uniques, index = unique_index([t for p in pairs for t in (p.text_a, p.text_b)])
         scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score)
         metrics = exact_ranking_metrics(scores, same, what="same")

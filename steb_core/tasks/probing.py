@@ -290,7 +290,8 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     has_released = records[0].bins is not None
     mode = str(option(ctx, "probing", "splits", "released" if has_released else "steb")).strip().lower()
     if mode not in ("released", "steb"):
-        raise DataValidationError(f"option probing.splits={mode!r}", field="probing.splits", expected="released or steb")
+        raise DataValidationError(f"option probing.splits={mode!r}", field="probing.splits",
+                                  expected="released or steb")
     if mode == "released" and not has_released:
         raise DataValidationError("the records carry no released bins and splits", field="probing.splits",
                                   expected="probing.splits=steb for a corpus without released labels")
@@ -372,7 +373,8 @@ def _run_released(ctx: TaskContext) -> dict[str, Any]:
         if solver == "joint":
             device = None if sp.issparse(x) else kernel_device(ctx)
             # the solver reads labels of training rows only; -1 (no label / unseen class) elsewhere becomes 0 there
-            fits = fit_heads(x, [np.maximum(y, 0) for _, y, _ in targets], [split[0] for _, _, split in targets], strengths,
+            fits = fit_heads(x, [np.maximum(y, 0) for _, y, _ in targets], [split[0] for _, _, split in targets],
+                             strengths,
                              max_iter=MAX_ITER, tol=TOL, device=device)
             results = []
             for h, (_, y, (_, val, test)) in enumerate(targets):
@@ -386,8 +388,8 @@ def _run_released(ctx: TaskContext) -> dict[str, Any]:
     return _released_metrics(records, targets, results, blas_threads, solver)
 
 
-def _released_metrics(records: Sequence[Any], targets: Sequence[tuple[str, np.ndarray, Any]], results: Sequence[dict[str, Any]],
-                      blas_threads: int, solver: str) -> dict[str, Any]:
+def _released_metrics(records: Sequence[Any], targets: Sequence[tuple[str, np.ndarray, Any]],
+                      results: Sequence[dict[str, Any]], blas_threads: int, solver: str) -> dict[str, Any]:
     by_feature = {name: r["test_accuracy"] for (name, _, _), r in zip(targets, results)}
     return {
         "accuracy": float(np.mean(list(by_feature.values()))),

@@ -252,7 +252,8 @@ def _joined_vectors(ctx: TaskContext, collections: Sequence[Sequence[str]]) -> A
 def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
     """The texts the ``reference`` rule embeds: every collection joined by a space (the runner encodes them)."""
     nested = options.get("retrieval")
-    rule = options.get("retrieval.rule", nested.get("rule", "reference") if isinstance(nested, Mapping) else "reference")
+    default = nested.get("rule", "reference") if isinstance(nested, Mapping) else "reference"
+    rule = options.get("retrieval.rule", default)
     if str(rule).strip().lower() != "reference":
         return []
     return [" ".join(c.texts_) for c in (*data.queries, *data.targets)]
@@ -262,13 +263,15 @@ def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
     rule = str(option(ctx, "retrieval", "rule", "reference")).strip().lower()
     if rule not in RULES:
-        raise DataValidationError(f"option retrieval.rule={rule!r}", field="retrieval.rule", expected=" or ".join(RULES))
+        raise DataValidationError(f"option retrieval.rule={rule!r}", field="retrieval.rule",
+                                  expected=" or ".join(RULES))
     if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
         metrics = reference_retrieval(_joined_vectors(ctx, [q.texts_ for q in data.queries]),
                                       _joined_vectors(ctx, [t.texts_ for t in data.targets]),
                                       [q.author for q in data.queries], [t.author for t in data.targets])
         metrics.update(n_queries=len(data.queries), n_targets=len(data.targets),
-                       rule="reference" if ctx.collections_fn is None else "reference (the encoder's own collection vectors)")
+                       rule="reference" if ctx.collections_fn is None
+                       else "reference (the encoder's own collection vectors)")
         return metrics
     metrics = _run_counted(ctx)
     metrics["rule"] = "counted" if rule == "counted" else f"counted (over {REFERENCE_CELLS} query x target cells)"

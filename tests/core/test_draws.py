@@ -28,7 +28,8 @@ def _spec(seen: list) -> DatasetSpec:
 
     def load(ctx):
         seen.append((ctx.seed, dict(ctx.options)))
-        records = [LabelledText(text=f"{words[(i * 7 + c) % 8]} {i}", label=f"c{c}") for i in range(60) for c in range(3)]
+        records = [LabelledText(text=f"{words[(i * 7 + c) % 8]} {i}", label=f"c{c}")
+                   for i in range(60) for c in range(3)]
         kept, info = sample_classes(records, lambda r: r.label, 25, sampling=sampling_mode(ctx.options), seed=ctx.seed,
                                     salt=ctx.dataset)
         return DatasetBundle(labelled_texts=kept, info=info)
@@ -38,7 +39,8 @@ def _spec(seen: list) -> DatasetSpec:
 
 def test_default_seed_is_the_references_42(tmp_path):
     seen: list = []
-    summary = steb_core.evaluate(Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False)
+    summary = steb_core.evaluate(Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c",
+                                 progress=False)
     assert seen[0][0] == 42 and summary.results[0].seed == 42
     assert summary.results[0].dataset_info["sampling"] == "first"
 

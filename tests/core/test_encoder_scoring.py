@@ -37,7 +37,8 @@ def test_declared_neg_l1_scoring_is_used_and_recorded(tmp_path):
     table = dict(zip(texts, x))
     data = steb_core.dataset_from([{"text": t, "label": lab} for t, lab in zip(texts, labels)], shape="labelled_texts",
                                   name="scoring", tasks=["pair_all"])
-    lftk = steb_core.evaluate(Table(table, {"pair_score": "neg_l1", "cluster_input": "abs"}), [data], output=tmp_path / "a",
+    declared = Table(table, {"pair_score": "neg_l1", "cluster_input": "abs"})
+    lftk = steb_core.evaluate(declared, [data], output=tmp_path / "a",
                               progress=False, cache_dir=tmp_path / "c")
     cos = steb_core.evaluate(Table(table), [data], output=tmp_path / "b", progress=False, cache_dir=tmp_path / "c")
     rec, plain = lftk.results[0], cos.results[0]

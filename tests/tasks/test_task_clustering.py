@@ -68,7 +68,8 @@ def test_sparse_vectors_cluster_like_dense(make_ctx, table_encoder):
     dense = SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=2))
     sparse = SPEC.run(make_ctx("labelled_texts", records, embed=lambda t: sp.csr_matrix(enc(t)), seed=2))
     assert SPEC.accepts_sparse
-    ref = MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42).fit(sp.csr_matrix(vectors)).labels_
+    kmeans = MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42)
+    ref = kmeans.fit(sp.csr_matrix(vectors)).labels_
     assert sparse["v_measure"] == pytest.approx(v_measure_score(labels, ref))
     assert sparse["v_measure"] == pytest.approx(dense["v_measure"], abs=1e-9)
 
@@ -99,9 +100,10 @@ def test_random_state_is_42_unless_the_option_says_otherwise(make_ctx, table_enc
     fits = {rs: v_measure_score(labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=rs)
                                 .fit(vectors).labels_) for rs in (42, 7)}
     assert fits[42] != fits[7]  # the data separates the two seeds, so the check below can fail
-    assert SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=7))["v_measure"] == pytest.approx(fits[42], abs=0)
-    assert SPEC.run(make_ctx("labelled_texts", records, embed=enc, options={"clustering.random_state": 7}))["v_measure"] \
-        == pytest.approx(fits[7], abs=0)
+    run_seed_7 = SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=7))
+    assert run_seed_7["v_measure"] == pytest.approx(fits[42], abs=0)
+    state_7 = SPEC.run(make_ctx("labelled_texts", records, embed=enc, options={"clustering.random_state": 7}))
+    assert state_7["v_measure"] == pytest.approx(fits[7], abs=0)
 
 
 def test_cluster_input_abs_clusters_absolute_values(make_ctx, table_encoder):

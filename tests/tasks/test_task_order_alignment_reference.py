@@ -56,7 +56,8 @@ def items_of(texts: list[tuple[str, ...]], labels: list[str]) -> list[ParallelIt
     return [ParallelItem(t, id=f"s{i}", style_type=lab) for i, (t, lab) in enumerate(zip(texts, labels))]
 
 
-def context(groups: list[OrderGroup], info: dict, table: dict[str, np.ndarray], options: dict | None = None) -> TaskContext:
+def context(groups: list[OrderGroup], info: dict, table: dict[str, np.ndarray],
+            options: dict | None = None) -> TaskContext:
     spec = DatasetSpec(name="t", description="t", tasks=("order_alignment",), loader=lambda ctx: None, needs_data=False)
     bundle = DatasetBundle(order_groups=groups, info=info)
 

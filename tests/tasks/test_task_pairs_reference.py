@@ -33,7 +33,8 @@ def _counts_like(seed: int, n: int = 90, d: int = 12):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_pair_all_reference_equals_sklearn_float32_cosine_auc(make_ctx, table_encoder, seed):
     records, x, y = _counts_like(seed)
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x)))))
+    table = dict(zip([r.text for r in records], x))
+    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table)))
     s = cosine_similarity(x, x)
     assert s.dtype == np.float32
     iu = np.triu_indices(len(y), k=1)
@@ -41,7 +42,7 @@ def test_pair_all_reference_equals_sklearn_float32_cosine_auc(make_ctx, table_en
     assert got["auroc"] == pytest.approx(want, abs=1e-12)
     assert got["scores"].startswith("reference (cosine, float32")
     # the grid rule gives another figure on these scores (so the check above can fail)
-    grid = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x))),
+    grid = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
                                       options={"pair_all.scores": "grid"}))
     assert grid["auroc"] != got["auroc"]
 

@@ -34,7 +34,8 @@ def _sklearn_accuracy(x, labels, splits, usable, strength):
     train = np.flatnonzero((splits == "train") & usable)
     test = np.flatnonzero((splits == "test") & usable)
     scaler = StandardScaler().fit(x[train])
-    model = LogisticRegression(C=1.0 / (strength * len(train)), max_iter=1000, tol=1e-8).fit(scaler.transform(x[train]), labels[train])
+    model = LogisticRegression(C=1.0 / (strength * len(train)), max_iter=1000, tol=1e-8)
+    model.fit(scaler.transform(x[train]), labels[train])
     return float(np.mean(model.predict(scaler.transform(x[test])) == labels[test]))
 
 
@@ -42,16 +43,19 @@ def _sklearn_accuracy(x, labels, splits, usable, strength):
 def test_released_splits_are_used_and_match_sklearn(make_ctx, table_encoder, solver):
     recs, x, truth = _records()
     enc = table_encoder({r.text: v for r, v in zip(recs, x)})
-    got = SPEC.run(make_ctx("feature_texts", recs, embed=enc, options={"probing.strengths": [1e-3], "probing.solver": solver}))
+    options = {"probing.strengths": [1e-3], "probing.solver": solver}
+    got = SPEC.run(make_ctx("feature_texts", recs, embed=enc, options=options))
     assert got["probe"] == solver
     assert got["splits"] == "released" and list(got["accuracy_by_feature"]) == ["feat_a", "feat_b"]
     usable_b = np.array([i % 17 != 0 for i in range(len(recs))])
     want = {
-        "feat_a": _sklearn_accuracy(x, truth["feat_a"][0], np.asarray(truth["feat_a"][1], dtype=object), np.ones(len(recs), bool), 1e-3),
+        "feat_a": _sklearn_accuracy(x, truth["feat_a"][0], np.asarray(truth["feat_a"][1], dtype=object),
+                                    np.ones(len(recs), bool), 1e-3),
         "feat_b": _sklearn_accuracy(x, truth["feat_b"][0], truth["feat_b"][1], usable_b, 1e-3),
     }
     for name, value in want.items():
-        assert got["accuracy_by_feature"][name] == pytest.approx(value, abs=1.0 / 40), name  # solver tolerance: < 1 test text
+        # solver tolerance: less than one test text
+        assert got["accuracy_by_feature"][name] == pytest.approx(value, abs=1.0 / 40), name
     assert got["accuracy"] == pytest.approx(np.mean(list(got["accuracy_by_feature"].values())))
     n_train_b = int(np.sum((truth["feat_b"][1] == "train") & usable_b))
     assert got["n_texts_by_split"]["feat_b"][0] == n_train_b
@@ -86,7 +90,8 @@ def test_reference_probe_training_equals_torch_from_the_same_start():
     y = np.digitize(x[:, 0] + x[:, 1], [-1, 0, 1])
     w0 = rng.uniform(-0.3, 0.3, size=(4, 7)).astype(np.float32)
     b0 = rng.uniform(-0.3, 0.3, size=4).astype(np.float32)
-    epochs = 1  # six Adam steps (batches of 512 in order); epoch 1 is always the best so far, so its parameters are kept
+    # one epoch = six Adam steps (batches of 512 in order); epoch 1 is always the best so far: its parameters are kept
+    epochs = 1
     _, w, b = train_probe(x, y, x[:1], y[:1], 1e-3, w0, b0, max_epoch=epochs)
     model = torch.nn.Linear(7, 4)
     with torch.no_grad():

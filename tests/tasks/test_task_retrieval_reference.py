@@ -56,7 +56,10 @@ def reference_metrics(data: RetrievalSet, embed) -> dict[str, float]:
     common = np.intersect1d(qa, ta)
     q, qa = q[np.isin(qa, common)], qa[np.isin(qa, common)]
     t, ta = t[np.isin(ta, common)], ta[np.isin(ta, common)]
-    unit = lambda x: x / np.where(np.linalg.norm(x, axis=-1, keepdims=True) == 0, 1.0, np.linalg.norm(x, axis=-1, keepdims=True))  # noqa: E731
+    def unit(x):
+        norms = np.linalg.norm(x, axis=-1, keepdims=True)
+        return x / np.where(norms == 0, 1.0, norms)
+
     dist = pairwise_distances(unit(q), unit(t), metric="cosine", n_jobs=-1)
     mrr, hits = [], {k: [] for k in (1, 8, 16)}
     for i in range(len(qa)):
@@ -106,9 +109,10 @@ def test_the_runner_encodes_the_joined_collections(tmp_path):
     rows = [{"author": c.author, "text": list(c.texts_), "split": side}
             for side, cols in (("query", data.queries), ("target", data.targets)) for c in cols]
     spec = steb_core.dataset_from(rows, shape="retrieval", name="joined", author="author", text="text", split="split")
-    got = steb_core.evaluate(Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False, errors="raise")
+    got = steb_core.evaluate(Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False,
+                             errors="raise")
     want = reference_metrics(data, WordCounts())
     assert got.results[0].metrics["mrr"] == pytest.approx(want["mrr"], abs=1e-12)
-    counted = steb_core.evaluate(Enc(), [spec], output=tmp_path / "p", cache_dir=tmp_path / "c", progress=False, errors="raise",
-                                 dataset_options={"retrieval.rule": "counted"})
+    counted = steb_core.evaluate(Enc(), [spec], output=tmp_path / "p", cache_dir=tmp_path / "c", progress=False,
+                                 errors="raise", dataset_options={"retrieval.rule": "counted"})
     assert counted.results[0].metrics["rule"] == "counted"

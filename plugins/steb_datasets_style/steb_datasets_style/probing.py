@@ -193,7 +193,8 @@ def steb_probing_records(path: Path) -> tuple[list[FeatureText], dict[str, Any]]
         stats["lines"] += 1
         value = row.get("text")
         if not isinstance(value, str):
-            raise DataValidationError("is missing or not a text", path=path, record=where, field="text", expected="the probed text")
+            raise DataValidationError("is missing or not a text", path=path, record=where, field="text",
+                                      expected="the probed text")
         names = [k[len("label_"):] for k in row if k.startswith("label_")]
         if names:
             for n in names:
@@ -343,14 +344,16 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
         steb_file = steb_probing_file(ctx, family)
         labels = str(option(ctx, "probing_labels", "released")).strip().lower()
         if labels not in ("released", "recompute"):
-            raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels", expected="released or recompute")
+            raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels",
+                                      expected="released or recompute")
         released = steb_probing_records(steb_file) if steb_file is not None and labels == "released" else None
         if released is not None:
             records, stats = released
             if not records:
                 raise DataValidationError("holds no text", path=steb_file, expected="the STEB probing release")
             return DatasetBundle(feature_texts=records, info={
-                "dataset": ctx.dataset, "root": str(steb_file.parent), "source": "STEB probing release", "file": str(steb_file),
+                "dataset": ctx.dataset, "root": str(steb_file.parent), "source": "STEB probing release",
+                "file": str(steb_file),
                 "probing_labels": "released", "features": list(records[0].bins or {}), "texts": len(records), **stats})
         if steb_file is not None:
             texts, root = steb_probing_texts(steb_file), steb_file.parent

@@ -196,8 +196,10 @@ def test_released_bins_and_splits_are_read_as_released(tmp_path, stub_extractor)
 
 def test_released_labels_can_be_ignored_and_recomputed(tmp_path, stub_extractor):
     jl(tmp_path / "probing" / "stackexchange.jsonl", *[_released_line(i) for i in range(8)])
-    b = load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="recompute", feature_extractor="stub-probing")
-    assert all(r.bins is None and set(r.features) == {"n_chars", "n_words"} for r in b.feature_texts) and StubExtractor.calls
+    b = load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="recompute",
+             feature_extractor="stub-probing")
+    assert all(r.bins is None and set(r.features) == {"n_chars", "n_words"} for r in b.feature_texts)
+    assert StubExtractor.calls
     with pytest.raises(DataValidationError, match="probing_labels"):
         load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="mine")
 
