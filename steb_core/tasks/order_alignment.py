@@ -10,7 +10,9 @@ Two scoring rules; the bundle's ``info["order_alignment_scoring"]`` (set by the 
 (the default of every STEB order-alignment dataset built by :func:`steb_core.order_groups_from_parallel`):
 
 * vectors L2-normalised in float64 (zero vectors unchanged), similarity = cosine, negatives clamped to
-  0, cost = ``1 - max(cos, 0)``; the anchors are assigned to the candidates (in :meth:`OrderGroup.candidates`
+  0, cost = ``1 - max(cos, 0)``; the cosines are fixed-order compensated dot products, the same on every
+  CPU (``order_alignment.products=exact``; ``=blas`` is the reference's own BLAS product, whose last-bit
+  ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned to the candidates (in :meth:`OrderGroup.candidates`
   order, the reference's column order) by ``scipy.optimize.linear_sum_assignment``;
 * credit = the fraction of anchors assigned to their own candidate (k = 2: 0 or 1; k = 3 plain: 0, 1/3,
   2/3, 1; a distractor instance with two anchors: 0, 1/2, 1); a group with fewer than two candidates
@@ -467,21 +469,77 @@ def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[in
     return members, matrices
 
 
-def _reference_matrices(
-    ctx: TaskContext, groups: Sequence[Any]
-) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
-    """Similarity matrices computed as the reference computes them, bucketed by shape (anchors, candidates).
+#: Veltkamp's splitter for float64 (2**27 + 1): splits a double into two halves whose products are exact
+_SPLITTER = 134217729.0
+#: text pairs whose similarity is computed per block of the compensated dot product (bounds memory: two
+#: float64 blocks of this many rows, 128 MiB at 512 dimensions)
+_DOT_PAIRS = 16384
+#: how the reference rule computes the similarities: ``exact`` (default, the same on every CPU) or ``blas``
+PRODUCTS = ("exact", "blas")
 
-    Dense vectors: every text's vector in float64, divided by its norm (``np.linalg.norm`` over the row;
-    zero rows unchanged: the reference's ``l2_normalize``), then per group one matrix product
-    ``anchors @ candidates.T`` of the same shape as the reference's (``emb_src @ emb_tgt.T`` in
-    ``align_and_score``). Why not one batched product: which similarities tie *exactly* -- and so what
-    the solver decides -- depends on the last bits of each product, and those depend on how the BLAS
-    kernel sums a product of that shape; on function-word vectors (many rational cosines) a row-wise
-    einsum and the reference's product disagree on enough ties to move ``acc_mean`` by 3e-3. The
-    reference's figures carry the same dependence on its BLAS. Sparse vectors and similarity-only
-    encoders use the float64 pair similarities of :func:`_score_pairs`.
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a * b`` and its rounding error, exactly (Dekker's product with Veltkamp's split; elementwise IEEE only)."""
+    p = a * b
+    t = _SPLITTER * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLITTER * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def compensated_dots(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Row ``i`` of ``left`` dotted with row ``i`` of ``right`` (float64), as if summed in twice the precision.
+
+    Ogita, Rump and Oishi's Dot2 (2005): every product split exactly into value + error, the values summed
+    with TwoSum, all errors carried, in a fixed order over the columns, with elementwise IEEE operations
+    only -- no BLAS kernel, SIMD reduction or fused multiply-add decides a digit, so the result is the same
+    on every CPU, and it is the correctly rounded dot product except for sums within ~1e-32 of a rounding
+    boundary (the error bound is eps + n eps**2 cond).
     """
+    left = np.ascontiguousarray(np.asarray(left, dtype=np.float64).T)
+    right = np.ascontiguousarray(np.asarray(right, dtype=np.float64).T)
+    total = np.zeros(left.shape[1])
+    carry = np.zeros(left.shape[1])
+    for k in range(left.shape[0]):  # columns of the inputs, rows of the transposed copies: contiguous
+        p, e = _two_product(left[k], right[k])
+        t = total + p
+        z = t - total
+        carry += ((total - (t - z)) + (p - z)) + e
+        total = t
+    return total + carry
+
+
+def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows divided by their norm, the norm from :func:`compensated_dots` (zero rows unchanged)."""
+    x = np.asarray(vectors, dtype=np.float64)
+    norms = np.sqrt(np.concatenate([compensated_dots(x[i:i + _DOT_PAIRS], x[i:i + _DOT_PAIRS])
+                                    for i in range(0, len(x), _DOT_PAIRS)] or [np.zeros(0)]))
+    return x / np.where(norms == 0, 1.0, norms)[:, None]
+
+
+def _reference_matrices(
+    ctx: TaskContext, groups: Sequence[Any], products: str = "exact"
+) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+    """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
+
+    Why not a BLAS product: on vectors with many rational cosines (function words: counts over lengths)
+    thousands of assignments tie exactly or to the last bit, and which way a last-bit tie falls depends
+    on how a BLAS kernel orders its sums -- the reference's figures for function words are those of
+    OpenBLAS's Haswell kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. So
+    by default (``order_alignment.products=exact``) every text's vector is L2-normalised and every
+    (anchor, candidate) cosine computed with :func:`compensated_dots`, a fixed-order dot product
+    that is the same on every CPU (and, but for ~1e-32 cases, correctly rounded). ``products=blas`` is
+    the reference's own computation (float64 unit rows, one ``anchors @ candidates.T`` per group, as
+    ``align_and_score`` in steb/tasks/order_alignment.py @8a036408), which reproduces its figures on the
+    BLAS kernel they were made with and differs by CPU. Sparse vectors and similarity-only encoders use
+    the float64 pair similarities of :func:`_score_pairs`.
+    """
+    if products not in PRODUCTS:
+        raise DataValidationError(f"order_alignment.products={products!r}", field="order_alignment.products",
+                                  expected=" or ".join(PRODUCTS))
     if not ctx.has_vectors or ctx.similarity_fn is not None:
         return _score_pairs(ctx, groups)
     text_id: dict[str, int] = {}
@@ -490,19 +548,34 @@ def _reference_matrices(
     vectors = ctx.embed(list(text_id))
     if hasattr(vectors, "tocsr"):
         return _score_pairs(ctx, groups)
-    unit = np.asarray(vectors, dtype=np.float64)
-    norms = np.linalg.norm(unit, axis=-1, keepdims=True)
-    unit = unit / np.where(norms == 0, 1.0, norms)
     members: dict[tuple[int, int], list[int]] = defaultdict(list)
     for gi, (a, c) in enumerate(rows):
         members[(len(a), len(c))].append(gi)
     matrices: dict[tuple[int, int], np.ndarray] = {}
-    for shape, index in members.items():
-        out = np.empty((len(index), *shape), dtype=np.float64)
-        for n, gi in enumerate(index):
-            a, c = rows[gi]
-            out[n] = unit[a] @ unit[c].T
-        matrices[shape] = out
+    if products == "blas":
+        unit = np.asarray(vectors, dtype=np.float64)
+        norms = np.linalg.norm(unit, axis=-1, keepdims=True)
+        unit = unit / np.where(norms == 0, 1.0, norms)
+        for shape, index in members.items():
+            out = np.empty((len(index), *shape), dtype=np.float64)
+            for n, gi in enumerate(index):
+                a, c = rows[gi]
+                out[n] = unit[a] @ unit[c].T
+            matrices[shape] = out
+        return members, matrices
+    unit = _exact_unit_rows(vectors)
+    n_texts = max(len(text_id), 1)
+    codes = {shape: np.asarray([[[a * n_texts + c for c in rows[gi][1]] for a in rows[gi][0]] for gi in index],
+                               dtype=np.int64).reshape(len(index), *shape) for shape, index in members.items()}
+    unique, inverse = np.unique(np.concatenate([c.ravel() for c in codes.values()]), return_inverse=True)
+    cos = np.empty(len(unique))
+    for i in range(0, len(unique), _DOT_PAIRS):
+        block = unique[i:i + _DOT_PAIRS]
+        cos[i:i + _DOT_PAIRS] = compensated_dots(unit[block // n_texts], unit[block % n_texts])
+    pos = 0
+    for shape, c in codes.items():
+        matrices[shape] = cos[inverse[pos:pos + c.size]].reshape(c.shape)
+        pos += c.size
     return members, matrices
 
 
@@ -530,7 +603,8 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
         raise DataValidationError(f"order_alignment.ties={ties!r}", field="order_alignment.ties",
                                   expected=" or ".join(TIES))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    members, matrices = _reference_matrices(ctx, groups)
+    products = str(option(ctx, "order_alignment", "products", "exact")).strip().lower()
+    members, matrices = _reference_matrices(ctx, groups, products)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)
     for (m, kc), index in members.items():
@@ -576,6 +650,7 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
         n_distractor_tied=n_distractor_tied,
         scoring="steb-reference",
         ties=ties,
+        products=products,
         reference_metric={"accuracy": "acc_mean", "distractor_accuracy": "distractor_acc_mean"},
     )
     return metrics

@@ -9,6 +9,7 @@ and its tie handling are checked against it, never against themselves.
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,24 +17,40 @@ from scipy.optimize import linear_sum_assignment
 
 from steb_core import DatasetBundle, DatasetSpec, OrderGroup, TaskContext
 from steb_core.parallel import ParallelItem, order_groups_from_parallel
-from steb_core.tasks.order_alignment import reference_credits, run_order_alignment
+from steb_core.tasks.order_alignment import compensated_dots, reference_credits, run_order_alignment
 
 
 # --- the reference, written out from its description ------------------------------------------------------
-def scipy_credit(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
+def scipy_credit(src: np.ndarray, tgt: np.ndarray, offset: int = 0, product=lambda a, b: a @ b.T) -> float:
     """One instance: cost 1 - max(cos, 0) of unit rows, scipy's assignment, fraction of rows at row + offset."""
     if tgt.shape[0] < 2:
         return 0.0
-    cost = 1.0 - np.maximum(src @ tgt.T, 0.0)
+    cost = 1.0 - np.maximum(product(src, tgt), 0.0)
     rows, cols = linear_sum_assignment(cost)
     return float(np.mean(cols[np.argsort(rows)] == np.arange(src.shape[0]) + offset))
 
 
-def reference_scores(vectors: list[np.ndarray], labels: list[str]) -> dict[str, float]:
-    """acc_mean and distractor_acc_mean as the reference computes them (pooled over labels)."""
+def exact_cosines(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
+    """``src @ tgt.T`` with every entry the correctly rounded dot product (exact rational sums)."""
+    return np.array([[float(sum(Fraction(float(a)) * Fraction(float(b)) for a, b in zip(r, c))) for c in tgt] for r in src])
+
+
+def exact_unit(x: np.ndarray) -> np.ndarray:
+    """Rows over their norm, the sum of squares correctly rounded (steb's ``products=exact``)."""
+    norms = np.sqrt(np.array([float(sum(Fraction(float(v)) ** 2 for v in row)) for row in x]))
+    return x / np.where(norms == 0, 1.0, norms)[:, None]
+
+
+def reference_scores(vectors: list[np.ndarray], labels: list[str], exact: bool = True) -> dict[str, float]:
+    """acc_mean and distractor_acc_mean as the reference computes them (pooled over labels); ``exact``: with
+    correctly rounded cosines (steb's default, the same on every CPU) instead of the reference's BLAS products."""
     emb = np.array(vectors, dtype=float)
-    norms = np.linalg.norm(emb, axis=-1, keepdims=True)
-    emb = emb / np.where(norms == 0, 1.0, norms)
+    if exact:
+        emb = np.stack([exact_unit(e) for e in emb])
+    else:
+        norms = np.linalg.norm(emb, axis=-1, keepdims=True)
+        emb = emb / np.where(norms == 0, 1.0, norms)
+    product = exact_cosines if exact else (lambda a, b: a @ b.T)
     by_label: dict[str, list[int]] = {}
     for i, lab in enumerate(labels):
         by_label.setdefault(lab, []).append(i)
@@ -41,13 +58,13 @@ def reference_scores(vectors: list[np.ndarray], labels: list[str]) -> dict[str, 
     for idxs in by_label.values():
         for i, j in itertools.combinations(idxs, 2):
             ei, ej = emb[i], emb[j]
-            plain.append(scipy_credit(ei, ej))
+            plain.append(scipy_credit(ei, ej, product=product))
             tl = ej.copy()
             tl[-1] = ei[-1]
-            last.append(scipy_credit(ei[:-1], tl))
+            last.append(scipy_credit(ei[:-1], tl, product=product))
             tf = ej.copy()
             tf[0] = ei[0]
-            first.append(scipy_credit(ei[1:], tf, offset=1))
+            first.append(scipy_credit(ei[1:], tf, offset=1, product=product))
     return {"acc_mean": float(np.mean(plain)), "distractor_acc_mean": float(np.mean(last + first))}
 
 
@@ -208,3 +225,29 @@ def test_scoring_option_overrides_the_bundle():
     groups, info = order_groups_from_parallel(items_of(texts, ["x"] * 3), seed=0, salt="d", per_class=None)
     assert run_order_alignment(context(groups, info, table, {"order_alignment.scoring": "stel"}))["scoring"] == "stel"
     assert run_order_alignment(context(groups, {}, table))["scoring"] == "stel"  # groups without a declared rule
+
+
+def test_compensated_dots_are_the_correctly_rounded_dot_products():
+    # the default products=exact: the same digits on every CPU; checked against exact rational arithmetic
+    rng = np.random.default_rng(11)
+    a = rng.normal(size=(300, 37)) * np.exp(rng.normal(size=(300, 37)))
+    b = rng.normal(size=(300, 37))
+    a[:50] = (rng.integers(0, 4, size=(50, 37)) / 7.0).astype(np.float32)  # function-word-like: rational, ties
+    b[:50] = (rng.integers(0, 4, size=(50, 37)) / 9.0).astype(np.float32)
+    got = compensated_dots(a, b)
+    want = [float(sum(Fraction(float(x)) * Fraction(float(y)) for x, y in zip(r, c))) for r, c in zip(a, b)]
+    assert got.tolist() == want
+    naive = [float(np.float64(0.0) + sum(x * y for x, y in zip(r, c))) for r, c in zip(a, b)]
+    assert naive != want  # a plain float sum differs in the last bits, so the check above can fail
+
+
+def test_blas_products_option_is_the_references_own_computation():
+    rng = np.random.default_rng(5)
+    labels = ["x"] * 10
+    vectors = rng.integers(-1, 2, size=(10, 2, 5)).astype(float)
+    table = {f"t{i}.{p}": vectors[i, p].astype(np.float32) for i in range(10) for p in range(2)}
+    texts = [tuple(f"t{i}.{p}" for p in range(2)) for i in range(10)]
+    groups, info = order_groups_from_parallel(items_of(texts, labels), seed=0, salt="d", per_class=None)
+    got = run_order_alignment(context(groups, info, table, {"order_alignment.products": "blas"}))
+    want = reference_scores([vectors[i].astype(np.float32) for i in range(10)], labels, exact=False)
+    assert got["accuracy"] == pytest.approx(want["acc_mean"], abs=1e-12) and got["products"] == "blas"
