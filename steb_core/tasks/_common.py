@@ -54,6 +54,7 @@ __all__ = [
     "reference_all_pair_scores",
     "pair_scores_mode",
     "PAIR_SCORES",
+    "option_choice",
 ]
 
 #: pairs handed to a similarity-only encoder per call: bounds memory and the size of text lists.
@@ -271,13 +272,18 @@ def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str
 PAIR_SCORES = ("reference", "grid")
 
 
+def option_choice(ctx: TaskContext, task: str, name: str, choices: Sequence[str], default: str) -> str:
+    """``<task>.<name>`` lower-cased, one of ``choices`` (else an error naming the option and the choices)."""
+    value = str(option(ctx, task, name, default)).strip().lower()
+    if value not in choices:
+        raise DataValidationError(f"option {task}.{name}={value!r}", field=f"{task}.{name}",
+                                  expected=" or ".join(choices))
+    return value
+
+
 def pair_scores_mode(ctx: TaskContext, task: str) -> str:
     """``<task>.scores`` (``reference`` by default, see :data:`PAIR_SCORES`); similarity-only encoders use the grid."""
-    mode = str(option(ctx, task, "scores", "reference")).strip().lower()
-    if mode not in PAIR_SCORES:
-        raise DataValidationError(f"option {task}.scores={mode!r}", field=f"{task}.scores",
-                                  expected=" or ".join(PAIR_SCORES))
-    return mode
+    return option_choice(ctx, task, "scores", PAIR_SCORES, "reference")
 
 
 def _float32_unit_rows(matrix: Any) -> Any:

@@ -109,7 +109,7 @@ import numpy as np
 from ..context import TaskContext
 from ..errors import DataValidationError
 from ..specs import TaskSpec
-from ._common import option, pair_similarities
+from ._common import option, option_choice, pair_similarities
 
 __all__ = [
     "reference_credits",
@@ -582,11 +582,7 @@ def _reference_matrices(
 def scoring_of(ctx: TaskContext) -> str:
     """The scoring rule for this run: option ``order_alignment.scoring``, else the bundle's, else ``stel``."""
     declared = (ctx.bundle.info or {}).get("order_alignment_scoring") if ctx.bundle is not None else None
-    scoring = str(option(ctx, "order_alignment", "scoring", declared or "stel")).strip().lower()
-    if scoring not in SCORINGS:
-        raise DataValidationError(f"order_alignment.scoring={scoring!r}", field="order_alignment.scoring",
-                                  expected=" or ".join(SCORINGS))
-    return scoring
+    return option_choice(ctx, "order_alignment", "scoring", SCORINGS, declared or "stel")
 
 
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
@@ -598,12 +594,9 @@ def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
 def run_reference(ctx: TaskContext) -> dict[str, Any]:
     """The reference rule over every group (module docstring); metrics named as steb's, the reference's beside."""
     groups = ctx.data
-    ties = str(option(ctx, "order_alignment", "ties", "solver")).strip().lower()
-    if ties not in TIES:
-        raise DataValidationError(f"order_alignment.ties={ties!r}", field="order_alignment.ties",
-                                  expected=" or ".join(TIES))
+    ties = option_choice(ctx, "order_alignment", "ties", TIES, "solver")
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    products = str(option(ctx, "order_alignment", "products", "exact")).strip().lower()
+    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "exact")
     members, matrices = _reference_matrices(ctx, groups, products)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)

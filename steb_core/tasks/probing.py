@@ -88,7 +88,7 @@ from ..context import TaskContext
 from ..errors import DataValidationError
 from ..io import seeded_rng
 from ..specs import TaskSpec
-from ._common import option, unique_index
+from ._common import option, option_choice, unique_index
 from ._device import kernel_device
 from ._probe_solver import fit_heads
 from ._reference_probe import reference_probe
@@ -288,10 +288,7 @@ def _share(hits: np.ndarray) -> float:
 def run_probing(ctx: TaskContext) -> dict[str, Any]:
     records = ctx.data
     has_released = records[0].bins is not None
-    mode = str(option(ctx, "probing", "splits", "released" if has_released else "steb")).strip().lower()
-    if mode not in ("released", "steb"):
-        raise DataValidationError(f"option probing.splits={mode!r}", field="probing.splits",
-                                  expected="released or steb")
+    mode = option_choice(ctx, "probing", "splits", ("released", "steb"), "released" if has_released else "steb")
     if mode == "released" and not has_released:
         raise DataValidationError("the records carry no released bins and splits", field="probing.splits",
                                   expected="probing.splits=steb for a corpus without released labels")

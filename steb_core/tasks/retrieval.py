@@ -51,9 +51,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..context import TaskContext
-from ..errors import DataValidationError
 from ..specs import TaskSpec
-from ._common import option, tie_keys, unit_rows
+from ._common import option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
 from ._threads import blas_limits
@@ -261,10 +260,7 @@ def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
 
 def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
-    rule = str(option(ctx, "retrieval", "rule", "reference")).strip().lower()
-    if rule not in RULES:
-        raise DataValidationError(f"option retrieval.rule={rule!r}", field="retrieval.rule",
-                                  expected=" or ".join(RULES))
+    rule = option_choice(ctx, "retrieval", "rule", RULES, "reference")
     if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
         metrics = reference_retrieval(_joined_vectors(ctx, [q.texts_ for q in data.queries]),
                                       _joined_vectors(ctx, [t.texts_ for t in data.targets]),
