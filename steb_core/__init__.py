@@ -8,7 +8,8 @@ Public API (plugins import only from here):
 - records: :class:`LabelledText`, :class:`TextPair`, :class:`OrderGroup`, :class:`TextCollection`,
   :class:`RetrievalSet`, :class:`FeatureText`, :class:`DatasetBundle`;
 - errors: :class:`StebError`, :class:`DataValidationError`, :class:`DatasetNotFoundError`, ...;
-- helpers for loaders (:mod:`steb_core.io`), encoders (:mod:`steb_core.encoders`), long texts
+- helpers for loaders (:mod:`steb_core.io`; which records per class: :mod:`steb_core.sampling`), encoders
+  (:mod:`steb_core.encoders`), long texts
   (:mod:`steb_core.longtext`);
 - running: :func:`evaluate`, :func:`get_manager`.
 """
@@ -58,6 +59,7 @@ from .io import (
 )
 from .longtext import LongTextProtocol, encode_with_protocol, pool_chunks, split_sentences
 from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from .sampling import first_n_per_class, random_n_per_class, reference_per_class, sample_classes, sampling_mode
 from .scores import ScoreResult
 from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
 from .sources import SOURCE_KINDS, DataSource

@@ -12,9 +12,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .encoders import cosine_rows
+from .encoders import SCORING_DEFAULTS, cosine_rows
 from .records import DatasetBundle
-from .specs import DatasetSpec
+from .specs import DEFAULT_SEED, DatasetSpec
 
 __all__ = ["TaskContext", "VectorsUnavailable"]
 
@@ -37,7 +37,7 @@ class TaskContext:
     dataset: DatasetSpec
     bundle: DatasetBundle
     data: Any
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     options: Mapping[str, Any] = field(default_factory=dict)
     embed_fn: Callable[[Sequence[str]], np.ndarray] | None = None
     similarity_fn: Callable[[Sequence[str], Sequence[str]], np.ndarray] | None = None
@@ -49,6 +49,9 @@ class TaskContext:
     #: None when unknown or not torch: with option ``tasks.device=auto`` (the default) vector tasks run
     #: their heavy kernels there when it is a GPU (``steb_core.tasks._device``)
     device: str | None = None
+    #: how the tasks compare the encoder's vectors (:func:`steb_core.encoders.encoder_scoring`): ``pair_score``
+    #: (cosine / neg_l1) for the pair tasks, ``cluster_input`` (raw / abs) for k-means
+    scoring: Mapping[str, str] = field(default_factory=lambda: dict(SCORING_DEFAULTS))
 
     @property
     def has_vectors(self) -> bool:

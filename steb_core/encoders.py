@@ -14,7 +14,9 @@ An encoder needs only ``encode(texts: list[str]) -> array (n, d)``. Optional mem
 - ``similarity(texts_a, texts_b) -> array (n,)``: a pairwise similarity (similarity-only methods, or an
   encoder whose similarity is not the cosine);
 - ``encode_collections(collections: list[list[str]]) -> array``: multi-text (episode) encoders like LUAR;
-- ``info() -> dict``: extra facts recorded in results (model revision, dtype, device).
+- ``info() -> dict``: extra facts recorded in results (model revision, dtype, device);
+- ``scoring: Mapping[str, str]``: how the tasks compare this encoder's vectors when cosine and raw
+  vectors are not right for it (:func:`encoder_scoring`), e.g. the STEB reference's LFTK modes.
 """
 
 from __future__ import annotations
@@ -46,7 +48,20 @@ __all__ = [
     "cosine_rows",
     "profile_cosine",
     "encoder_device",
+    "encoder_scoring",
+    "SCORING_DEFAULTS",
+    "SCORING_CHOICES",
 ]
+
+#: How tasks compare vectors unless the encoder declares otherwise (its ``scoring`` attribute):
+#: ``pair_score`` -- the score of a text pair in the pair tasks (``cosine``, or ``neg_l1`` = minus the L1
+#: distance); ``cluster_input`` -- what k-means clusters (``raw`` vectors, or ``abs`` = their absolute
+#: values). The non-default values are the STEB reference's modes for its LFTK models
+#: (github.com/rrivera1849/STEB ``steb/core.py`` @18c49153 ``evaluate``: ``score_mode="abs_diff"`` for
+#: the pair tasks, ``distance_mode="l1_diff"`` for clustering, chosen there by ``isinstance(model,
+#: LFTKModel)``; steb makes it a declared property of the encoder instead of a class check).
+SCORING_DEFAULTS: dict[str, str] = {"pair_score": "cosine", "cluster_input": "raw"}
+SCORING_CHOICES: dict[str, tuple[str, ...]] = {"pair_score": ("cosine", "neg_l1"), "cluster_input": ("raw", "abs")}
 
 
 @runtime_checkable
@@ -349,6 +364,28 @@ def encoder_info(encoder: Any) -> dict[str, Any]:
             return {}
         return dict(value) if isinstance(value, dict) else {}
     return {}
+
+
+def encoder_scoring(encoder: Any) -> dict[str, str]:
+    """The encoder's declared scoring modes (``scoring`` attribute) over :data:`SCORING_DEFAULTS`.
+
+    Why declared, not detected: the modes change every pair and clustering figure, so they must be
+    part of what the encoder *is* (its fingerprint and the run key), not a guess from its class.
+    An unknown key or value is an error naming the choices.
+    """
+    declared = getattr(encoder, "scoring", None)
+    if callable(declared):
+        declared = declared()
+    out = dict(SCORING_DEFAULTS)
+    if declared is None:
+        return out
+    if not isinstance(declared, Mapping):
+        raise ValueError(f"{encoder_name(encoder)}.scoring must be a mapping like {SCORING_DEFAULTS}, got {declared!r}")
+    for key, value in declared.items():
+        if key not in SCORING_CHOICES or value not in SCORING_CHOICES[key]:
+            raise ValueError(f"{encoder_name(encoder)}.scoring[{key!r}] = {value!r}; choices: {SCORING_CHOICES}")
+        out[key] = value
+    return out
 
 
 def encoder_device(encoder: Any) -> str | None:

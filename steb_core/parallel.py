@@ -2,48 +2,52 @@
 
 Why a shared builder: every parallel corpus in STEB (SynthSTEL, GYAFC, StylePTB, Shakespeare,
 OneStopEnglish, ASSET, graded formality, Twitter AAE/SAE, Corpus of Diverse Styles) becomes order
-alignment the same way, and the seeded pairing, shuffling and held-out style must not differ between
-loaders. It is part of the core's public API so dataset plugins share one implementation.
+alignment the same way, and the pairing and held-out styles must not differ between loaders. It is
+part of the core's public API so dataset plugins share one implementation. Every :class:`ParallelItem`
+holds one content in ``k >= 2`` styles, ``texts[s]`` being style ``s`` along the axis (most to least
+of the style, as the reference orders its sequences); all items of a class have the same ``k``.
 
-Construction (STEB §3, order alignment, and appendix C; STEL: Wegmann & Nguyen, 2021), per class
-(e.g. per SynthSTEL feature or StylePTB transformation):
+Two constructions, named in the returned info (``construction``):
 
-1. Every :class:`ParallelItem` holds one content in ``k >= 2`` styles, ``texts[s]`` being style ``s``
-   along the axis (e.g. informal, formal). All items of a class must have the same ``k``. Items of a
-   class with exactly the same texts are kept once (STEL reuses a sentence pair across instances, so
-   a loader that turns instances into items sees it several times); the count is in the info.
-2. **Pairing.** STEB pairs each style-transfer item with every other item of the same class. A
-   pairing is an *unordered* pair ``{i, j}`` of distinct items, so a class of ``n`` items has
-   ``n (n - 1) / 2`` pairings. Unordered, because the ordered pair ``(j, i)`` would repeat ``(i, j)``:
-   for a symmetric similarity, the plain decision of ``(j, i)`` uses the same ``k^2`` similarities,
-   transposed, and STEL's rule gives the same result. Which of the two items gives the ordered set is
-   a seeded coin flip per pairing.
-3. **Budget.** ``per_class`` caps the number of pairings per class (STEB Table 15's budget): that
-   many are drawn with a seeded RNG, without replacement, from the ``n (n - 1) / 2`` pairings. The
-   pairings are never listed: ``random.Random.sample(range(N), per_class)`` draws distinct *ranks*
-   (it stores only the draws, not the population) and each rank is unranked into its pair with exact
-   integer arithmetic (:func:`pair_of_rank`), so a class of 10^5 items costs memory in the budget,
-   not in n^2. ``per_class=None`` takes every pairing (grows quadratically: use a budget on big classes).
-4. **Plain instance** (one :class:`OrderGroup` without distractor): the ordered set A is the ``k`` texts
-   of the anchor item in axis order, the unordered set B the ``k`` texts of the other item in a seeded
-   random order; ``answer[s]`` is the position in B of style ``s``. For ``k = 2`` this is exactly the
-   STEL quadruple (A1, A2; S1, S2). Chance level with unrelated similarities: ``1 / k!``.
-5. **Distractor instance** (with ``distractors=True``; one more group, the content-independence variant,
-   STEL-or-Content generalised): one style ``h`` is held out (seeded, uniformly). The ordered set is A
-   without ``h`` (``k - 1`` anchors, axis order), the alternatives are B without ``h`` (seeded order),
-   and the distractor is ``A_h`` -- the anchors' own content in the style none of them has. The
-   order-alignment task adds the distractor to the candidates (``k`` candidates for ``k - 1``
-   anchors), so an encoder driven by content is lured to it. For ``k = 2`` this is exactly
-   STEL-or-Content: anchor ``A1``, candidates ``S1`` (same style, other content) and ``A2`` (same
-   content, other style). Chance level: ``(k - (k - 1))! / k! = 1 / k!`` (0.5 for ``k = 2``).
+**``steb-reference/v1`` (the default)** -- the STEB authors' reference code (github.com/rrivera1849/STEB):
+the items a class contributes are chosen by ``steb/dataset_loader.py`` (index file 62147402711; see
+:mod:`steb_core.sampling`: ``N = max(25, min(smallest class, 200))`` sequences per class, the first N in
+loader order, smaller classes dropped, classes in order of first appearance), and the instances are
+those of ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate``:
 
-Chance levels: with exchangeable similarities every injective assignment of ``m`` anchors to ``c``
-candidates is equally likely to be the best one (the candidates' permutations act transitively on
-the assignments), so chance is ``(c - m)! / c!``; both variants have ``c = k``, hence ``1 / k!``.
+1. Within a class, every unordered pair ``(i, j)`` of its N items in ``itertools.combinations`` order
+   (``(0, 1), (0, 2), ..., (1, 2), ...``); the earlier item ``i`` is always the anchor side. No
+   de-duplication and no random choice. ``N (N - 1) / 2`` pairs: 19,900 for N = 200.
+2. Per pair, three groups, in this order:
+
+   * **plain**: anchors = the k texts of ``i`` in axis order, alternatives = the k texts of ``j`` in
+     axis order (``answer = (0, ..., k - 1)``);
+   * **distractor "last"**: anchors = ``i`` without its last text; candidates = ``j``'s texts with its
+     last one replaced by ``i``'s last (``distractor_at=None``: the distractor in the last column);
+   * **distractor "first"**: anchors = ``i`` without its first text; candidates = ``j``'s texts with its
+     first one replaced by ``i``'s first (``distractor_at=0``, expected columns ``1 .. k - 1``).
+
+   The candidate order is the reference's column order, which decides exact ties under its solver.
+3. Scoring (``order_alignment_scoring = "steb-reference"`` in the info, read by the order-alignment
+   task): cost ``1 - max(cos, 0)``, ``scipy.optimize.linear_sum_assignment``, credit = the fraction of
+   anchors assigned to their own position (:mod:`steb_core.tasks.order_alignment`).
+
+``sampling="random"`` draws the N items of a class with the run seed instead of taking the first N
+(same classes, same N, same pairs among the drawn items).
+
+**``steb-all-pairs/v1``** -- steb's earlier construction, kept as an option: items of a class with
+exactly the same texts kept once; every unordered pair of distinct items, ``per_class`` of them drawn
+with a seeded RNG (pairs unranked from ranks, :func:`pair_of_rank`, so a class of 10^5 items costs
+memory in the budget, not in n^2); a seeded coin flip picks the anchor item; plain group = the anchor
+item's k texts vs. the other item's k texts in a seeded order; distractor group (``distractors=True``)
+= one seeded held-out style ``h``: anchors ``A \\ h``, alternatives ``B \\ h``, distractor ``A_h``
+(STEL-or-Content for k = 2). Scored by STEL's rule (``order_alignment_scoring = "stel"``). Chance
+level with exchangeable similarities: ``(c - m)! / c! = 1 / k!`` for both variants.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -52,15 +56,33 @@ from typing import Any, Iterable, Mapping
 from .errors import DataValidationError
 from .io import located, seeded_rng
 from .records import OrderGroup
+from .sampling import AUTO, DEFAULT_SAMPLING, sample_classes, sampling_mode
 from .specs import STEB_PROTOCOL_VERSION
 
-__all__ = ["ParallelItem", "order_groups_from_parallel", "parse_budget", "pair_of_rank", "BUDGET_ALL", "CONSTRUCTION"]
+__all__ = [
+    "ParallelItem",
+    "order_groups_from_parallel",
+    "order_groups_from_options",
+    "parse_budget",
+    "pair_of_rank",
+    "BUDGET_ALL",
+    "CONSTRUCTION",
+    "REFERENCE_CONSTRUCTION",
+    "ALL_PAIRS_CONSTRUCTION",
+    "CONSTRUCTIONS",
+    "order_groups_from_options",
+]
 
 #: Option values that switch the per-class budget off.
 BUDGET_ALL = ("all", "none", "", "0", "-1")
 
-#: Name of the construction recorded in the returned info (bump when the groups a seed gives change).
-CONSTRUCTION = "steb-all-pairs/v1"
+#: The STEB reference's construction (module docstring), the default.
+REFERENCE_CONSTRUCTION = "steb-reference/v1"
+#: steb's earlier seeded construction (module docstring), kept as an option.
+ALL_PAIRS_CONSTRUCTION = "steb-all-pairs/v1"
+CONSTRUCTIONS = (REFERENCE_CONSTRUCTION, ALL_PAIRS_CONSTRUCTION)
+#: The default construction (bump the name when the groups it gives change).
+CONSTRUCTION = REFERENCE_CONSTRUCTION
 
 
 @dataclass(frozen=True)
@@ -80,19 +102,24 @@ class ParallelItem:
         object.__setattr__(self, "texts", tuple(self.texts))
 
 
-def parse_budget(options: Mapping[str, Any], default: int | None, key: str = "per_class") -> int | None:
-    """The per-class budget from loader options: an int, or ``all``/``none`` for no cap; else ``default``."""
+def parse_budget(options: Mapping[str, Any], default: int | str | None, key: str = "per_class") -> int | str | None:
+    """The per-class budget from loader options: an int, ``auto`` (the reference's rule, :data:`AUTO`), or
+    ``all``/``none`` for no cap; else ``default``."""
     if key not in options:
         return default
     value = options[key]
+    if isinstance(value, str) and value.strip().lower() == AUTO:
+        return AUTO
     if value is None or str(value).strip().lower() in BUDGET_ALL:
         return None
     try:
         budget = int(value)
     except (TypeError, ValueError):
-        raise DataValidationError(f"option {key}={value!r} is not a number", field=key, expected="a positive integer or 'all'") from None
+        raise DataValidationError(f"option {key}={value!r} is not a number", field=key,
+                                  expected="a positive integer, 'auto' or 'all'") from None
     if budget < 1:
-        raise DataValidationError(f"option {key}={budget} is not positive", field=key, expected="a positive integer or 'all'")
+        raise DataValidationError(f"option {key}={budget} is not positive", field=key,
+                                  expected="a positive integer, 'auto' or 'all'")
     return budget
 
 
@@ -133,19 +160,124 @@ def order_groups_from_parallel(
     *,
     seed: int,
     salt: str,
+    per_class: int | str | None = AUTO,
+    distractors: bool = True,
+    construction: str = CONSTRUCTION,
+    sampling: str = DEFAULT_SAMPLING,
+) -> tuple[list[OrderGroup], dict[str, Any]]:
+    """Order-alignment groups from parallel items by ``construction`` (see the module docstring).
+
+    ``steb-reference/v1`` (default): ``per_class`` is the number of *items* (sequences) per class,
+    ``"auto"`` for the reference's rule, an int, or None for all; ``sampling`` is ``first`` (the
+    reference) or ``random`` (seeded by ``seed`` and ``salt``). ``steb-all-pairs/v1``: ``per_class``
+    caps the *pairings* per class (``"auto"`` or None: all of them) and ``sampling`` is ignored.
+    ``salt`` (normally the dataset name) keeps datasets' random streams apart under one run seed. The
+    info records the construction, the scoring rule the task applies
+    (``order_alignment_scoring``) and :data:`steb_core.specs.STEB_PROTOCOL_VERSION`.
+    """
+    if construction == REFERENCE_CONSTRUCTION:
+        return _reference_groups(list(items), seed=seed, salt=salt, per_class=per_class, distractors=distractors,
+                                 sampling=sampling)
+    if construction != ALL_PAIRS_CONSTRUCTION:
+        raise DataValidationError(f"construction {construction!r}", field="construction",
+                                  expected=" or ".join(CONSTRUCTIONS))
+    return _all_pairs_groups(items, seed=seed, salt=salt, per_class=None if per_class == AUTO else per_class,
+                             distractors=distractors)
+
+
+def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
+                              legacy_budget: int | None = None) -> tuple[list[OrderGroup], dict[str, Any]]:
+    """:func:`order_groups_from_parallel` with its settings read from loader options, so every plugin reads them alike.
+
+    Options: ``construction`` (``steb-reference/v1``, default, or ``steb-all-pairs/v1``), ``per_class``
+    (``auto``, an int or ``all``; for the reference construction items per class, default ``auto``; for
+    ``steb-all-pairs/v1`` pairings per class, default ``legacy_budget``), ``distractors`` (true/false,
+    default true) and ``sampling`` (``first``/``random``, :func:`steb_core.sampling.sampling_mode`).
+    """
+    construction = str(options.get("construction", CONSTRUCTION)).strip()
+    if construction not in CONSTRUCTIONS:
+        raise DataValidationError(f"option construction={construction!r}", field="construction",
+                                  expected=" or ".join(CONSTRUCTIONS))
+    raw = options.get("distractors", True)
+    text = str(raw).strip().lower()
+    if isinstance(raw, bool):
+        distractors = raw
+    elif text in ("1", "true", "yes", "on"):
+        distractors = True
+    elif text in ("0", "false", "no", "off"):
+        distractors = False
+    else:
+        raise DataValidationError(f"option distractors={raw!r}", field="distractors", expected="true or false")
+    default = AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget
+    return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=parse_budget(options, default),
+                                      distractors=distractors, construction=construction,
+                                      sampling=sampling_mode(options))
+
+
+def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None,
+                      distractors: bool, sampling: str) -> tuple[list[OrderGroup], dict[str, Any]]:
+    """``steb-reference/v1``: all ``itertools.combinations`` pairs of the first N items per class, three groups each.
+
+    Follows ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate`` (pairs, the two
+    distractor variants and their column order) on the items ``steb/dataset_loader.py`` (index file
+    62147402711) keeps.
+    """
+    arity: dict[str, int] = {}
+    for item in items:
+        _check_item(item, arity.get(item.style_type))
+        arity.setdefault(item.style_type, len(item.texts))
+    kept, sample_info = sample_classes(items, lambda it: it.style_type, per_class, sampling=sampling, seed=seed,
+                                       salt=salt)
+    by_class: dict[str, list[ParallelItem]] = {}
+    for item in kept:
+        by_class.setdefault(item.style_type, []).append(item)
+    groups: list[OrderGroup] = []
+    classes: dict[str, dict[str, int]] = {}
+    for cls, members in by_class.items():  # first-appearance order, as the reference's label dict
+        n, k = len(members), arity[cls]
+        classes[cls] = {"items": sample_info["class_counts_available"][cls], "sequences": n,
+                        "pairs": n * (n - 1) // 2, "groups": 0}
+        last, before = k - 1, len(groups)
+        for i, j in itertools.combinations(range(n), 2):
+            a, b = members[i], members[j]
+            pair_id = f"{a.id}|{b.id}"
+            groups.append(OrderGroup(anchors=a.texts, alternatives=b.texts, answer=tuple(range(k)), id=pair_id,
+                                     style_type=cls))
+            if distractors:
+                groups.append(OrderGroup(anchors=a.texts[:last], alternatives=b.texts[:last], answer=tuple(range(last)),
+                                         distractor=a.texts[last], id=f"{pair_id}|distractor:last", style_type=cls))
+                groups.append(OrderGroup(anchors=a.texts[1:], alternatives=b.texts[1:], answer=tuple(range(last)),
+                                         distractor=a.texts[0], distractor_at=0, id=f"{pair_id}|distractor:first",
+                                         style_type=cls))
+        classes[cls]["groups"] = len(groups) - before
+    info: dict[str, Any] = {
+        "construction": REFERENCE_CONSTRUCTION,
+        "construction_description": (
+            "STEB reference (rrivera1849/STEB steb/tasks/order_alignment.py @8a036408): per class the first N "
+            "sequences (N = max(25, min(smallest class, 200)), steb/dataset_loader.py), every itertools.combinations "
+            "pair with the earlier sequence as anchor; plain group = both sequences in axis order"
+            + ("; distractor groups 'last' and 'first' = the anchor sequence without its last / first text, the other "
+               "sequence with that text of the anchor put in its place" if distractors else "")
+        ),
+        "order_alignment_scoring": "steb-reference",
+        "protocol": STEB_PROTOCOL_VERSION,
+        "distractors": distractors,
+        "per_class_counts": "sequences (parallel items) per class",
+        "classes": classes,
+        **{key: value for key, value in sample_info.items() if key != "class_counts"},
+    }
+    return groups, info
+
+
+def _all_pairs_groups(
+    items: Iterable[ParallelItem],
+    *,
+    seed: int,
+    salt: str,
     per_class: int | None = None,
     distractors: bool = True,
 ) -> tuple[list[OrderGroup], dict[str, Any]]:
-    """Order-alignment groups from parallel items (STEB's construction, see the module docstring).
-
-    Per drawn pairing: one plain group (all ``k`` styles both sides, no distractor) and, when
-    ``distractors`` is true, one distractor group (held-out style ``h``: anchors ``A \\ h``,
-    alternatives ``B \\ h``, distractor ``A_h``). ``per_class`` caps the *pairings* per class (so a
-    class yields at most ``2 * per_class`` groups with distractors). ``salt`` (normally the dataset
-    name) keeps datasets' random streams apart under one run seed. Classes with fewer than two
-    distinct items cannot form a pairing; they are listed in the returned info, which also records
-    the construction and :data:`steb_core.specs.STEB_PROTOCOL_VERSION`.
-    """
+    """``steb-all-pairs/v1`` (module docstring): seeded pairings, seeded anchor side, one held-out style."""
     by_class: dict[str, list[ParallelItem]] = defaultdict(list)
     seen: dict[str, set[tuple[str, ...]]] = defaultdict(set)
     arity: dict[str, int] = {}
@@ -162,7 +294,7 @@ def order_groups_from_parallel(
     classes: dict[str, dict[str, int]] = {}
     skipped: list[str] = []
     for cls, members in by_class.items():  # first-appearance order: deterministic for a given release
-        rng = seeded_rng(seed, "parallel-order-groups", CONSTRUCTION, salt, cls)
+        rng = seeded_rng(seed, "parallel-order-groups", ALL_PAIRS_CONSTRUCTION, salt, cls)
         n, k = len(members), arity[cls]
         n_pairs = n * (n - 1) // 2
         if per_class is not None and n_pairs > per_class:
@@ -211,9 +343,10 @@ def order_groups_from_parallel(
                 )
                 stats["groups"] += 1
     info: dict[str, Any] = {
-        "construction": CONSTRUCTION,
+        "construction": ALL_PAIRS_CONSTRUCTION,
+        "order_alignment_scoring": "stel",
         "construction_description": (
-            "STEB order alignment: every unordered pair of distinct items of a class (seeded sample of "
+            "steb's earlier order alignment: every unordered pair of distinct items of a class (seeded sample of "
             "per_class pairings), seeded choice of the anchor item; plain group = all k styles of the anchor "
             "item vs. the other item's k styles shuffled"
             + ("; distractor group = one seeded held-out style h: anchors A without h, alternatives B without "

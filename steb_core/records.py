@@ -90,6 +90,12 @@ class OrderGroup:
 
     STEL quadruple: anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for "Correct Alternative" 1
     and (1, 0) for 2. STEL triple: anchors (A1,), alternatives (S1, S2), answer (index of the match,).
+
+    ``distractor_at`` is where the distractor stands among the candidates (:meth:`candidates`); None puts
+    it after the alternatives. Why it matters: the STEB reference solves the assignment with
+    ``scipy.optimize.linear_sum_assignment``, whose answer on an exact tie depends on the column order,
+    and its "first" distractor variant puts the distractor in the first column (``steb/tasks/
+    order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate``).
     """
 
     anchors: tuple[str, ...]
@@ -98,6 +104,7 @@ class OrderGroup:
     distractor: str | None = None
     id: str | None = None
     style_type: str | None = None
+    distractor_at: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "anchors", tuple(self.anchors))
@@ -131,6 +138,28 @@ class OrderGroup:
             )
         if self.distractor is not None:
             _check_text(self.distractor, "distractor")
+        if self.distractor_at is not None and (
+            self.distractor is None or isinstance(self.distractor_at, bool) or not isinstance(self.distractor_at, int)
+            or not 0 <= self.distractor_at <= len(self.alternatives)
+        ):
+            raise DataValidationError(
+                f"is {self.distractor_at!r}" + (" without a distractor" if self.distractor is None else ""),
+                field="distractor_at",
+                expected=f"None, or with a distractor an integer in 0..{len(self.alternatives)}",
+            )
+
+    def candidates(self) -> tuple[str, ...]:
+        """The texts the anchors are aligned with: the alternatives, the distractor at ``distractor_at``."""
+        if self.distractor is None:
+            return self.alternatives
+        at = len(self.alternatives) if self.distractor_at is None else self.distractor_at
+        return self.alternatives[:at] + (self.distractor,) + self.alternatives[at:]
+
+    def candidate_answer(self) -> tuple[int, ...]:
+        """``answer`` as indices into :meth:`candidates` (shifted past the distractor where it precedes them)."""
+        if self.distractor is None or self.distractor_at is None:
+            return self.answer
+        return tuple(a + 1 if a >= self.distractor_at else a for a in self.answer)
 
     def texts(self) -> Iterator[str]:
         yield from self.anchors
@@ -191,21 +220,46 @@ class RetrievalSet:
             yield from c.texts_
 
 
+#: the split names of released probing files (the STEB reference's ``split_<feature>`` values)
+PROBING_SPLITS = ("train", "val", "test")
+
+
 @dataclass(frozen=True, slots=True)
 class FeatureText:
-    """A text with numeric linguistic feature values (probing); the task bins them."""
+    """A text with numeric linguistic feature values (probing); the task bins them.
+
+    ``bins`` and ``splits`` carry a release's own bin label (an int) and split (``train``, ``val``,
+    ``test``) per feature, None where the text is not used for that feature: the STEB authors' probing
+    files hold them as ``label_<feature>`` / ``split_<feature>`` (made with unseeded draws, so only the
+    released ones reproduce their numbers). A record with ``bins`` may have no ``features``.
+    """
 
     text: str
     features: Mapping[str, float]
     id: str | None = None
+    bins: Mapping[str, int | None] | None = None
+    splits: Mapping[str, str | None] | None = None
 
     def __post_init__(self) -> None:
         _check_text(self.text, "text")
-        if not self.features:
-            raise DataValidationError("is empty", field="features", expected="feature name -> number")
+        if not self.features and not self.bins:
+            raise DataValidationError("is empty", field="features",
+                                      expected="feature name -> number (or released bins)")
         for k, v in self.features.items():
             if not isinstance(v, (int, float)) or v != v:
                 raise DataValidationError(f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number")
+        mismatched = self.bins is not None and set(self.bins) != set(self.splits or {})
+        if (self.bins is None) != (self.splits is None) or mismatched:
+            raise DataValidationError("bins and splits name different features", field="splits",
+                                      expected="a split for every released bin (label_<f> with split_<f>)")
+        for k, b in (self.bins or {}).items():
+            if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
+                raise DataValidationError(f"value {b!r}", field=f"label_{k}",
+                                          expected="a bin index (integer >= 0) or null")
+        for k, v in (self.splits or {}).items():
+            if v is not None and v not in PROBING_SPLITS:
+                raise DataValidationError(f"value {v!r}", field=f"split_{k}",
+                                          expected=" or ".join(PROBING_SPLITS) + " or null")
 
     def texts(self) -> Iterator[str]:
         yield self.text

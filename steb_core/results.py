@@ -247,7 +247,7 @@ def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[Res
     if not root.is_dir():
         raise DataValidationError("results folder does not exist", path=root, expected="the --output folder of `steb run`")
     for path in sorted(root.rglob("*.json")):
-        if path.name.startswith("."):
+        if any(part.startswith(".") for part in path.relative_to(root).parts):  # temp files; .draws/ (steb_core.draws)
             continue
         try:
             text = path.read_text(encoding="utf-8")

@@ -58,7 +58,16 @@ import numpy as np
 from .cache import CachedCollections, EmbeddingCache, ShardError, cache_key, default_cache_dir, is_sparse, sweep_stale_temp_files, text_hash
 from .containment import check_inside
 from .context import TaskContext
-from .encoders import Identity, encoder_device, encoder_info, has_similarity, has_vectors, identify
+from .encoders import (
+    SCORING_DEFAULTS,
+    Identity,
+    encoder_device,
+    encoder_info,
+    encoder_scoring,
+    has_similarity,
+    has_vectors,
+    identify,
+)
 from .errors import DatasetNotFoundError, DataValidationError, StebError
 from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor
 from .longtext import LongTextProtocol
@@ -67,7 +76,7 @@ from .pipeline import Prefetch, WorkerDied
 from .plugins import StebPlugins, get_manager
 from .records import DatasetBundle
 from .results import ResultRecord, legacy_result_path, library_versions, result_path, run_key
-from .specs import STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
+from .specs import DEFAULT_SEED, STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext, TaskSpec
 
 __all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets", "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order"]
 
@@ -466,6 +475,8 @@ class _Run:
         self.fingerprint = identity.fingerprint or f"{UNIDENTIFIED_PREFIX}{uuid.uuid4().hex}"
         self.vectors_ok = has_vectors(obj)
         self.own_similarity = has_similarity(obj)
+        #: the encoder's declared scoring modes (part of every run key: they change the pair/cluster figures)
+        self.scoring = encoder_scoring(obj)
         self.versions = library_versions()
         self._info: dict[str, Any] | None = None  # taken after encoding: device, dtype as actually used
         self.failed_hashes: dict[str, str] = {}
@@ -482,6 +493,8 @@ class _Run:
     def info(self) -> dict[str, Any]:
         if self._info is None:
             self._info = {**encoder_info(self.obj), **({"options": dict(self.ref.options)} if self.ref.options else {})}
+            if self.scoring != SCORING_DEFAULTS:
+                self._info["scoring"] = dict(self.scoring)
         return self._info
 
     def collections_fn(self) -> Callable[..., Any] | None:
@@ -519,7 +532,7 @@ class _Run:
                 parts[task.name] = dict(
                     encoder=self.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
                     task_version=task.version, protocol=self.proto.key(), seed=self.seed,
-                    dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION)
+                    dataset_options=self.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION, scoring=self.scoring)
                 pending.append(task)
             if pending:
                 plan.append(_Pending(spec, pending, parts, provider))
@@ -597,10 +610,19 @@ class _Run:
         return True
 
     def _why_stale(self, path: Path, stored: ResultRecord, pending: _Pending, task: TaskSpec) -> None:
-        """A note when a stored result differs only in its data (or predates data fingerprints), so the user
-        sees why a number they had is recomputed; other differences (encoder, protocol) need no note."""
+        """A note when a stored result is recomputed because steb's protocol or the task's code changed, or
+        because its data changed (or it predates data fingerprints), so the user sees why a number they had
+        is recomputed; other differences (encoder, options, seed) need no note."""
         parts = pending.parts[task.name]
-        if stored.run_key == run_key(**parts):
+        if stored.steb_protocol and stored.steb_protocol != STEB_PROTOCOL_VERSION:
+            self.summary.notes.append(f"stored result {path} follows STEB protocol {stored.steb_protocol!r}; this steb "
+                                      f"implements {STEB_PROTOCOL_VERSION!r} (see README, 'STEB protocol version'), "
+                                      "so it is recomputed")
+        elif str(stored.task_version) != str(task.version) and stored.encoder_fingerprint == self.fingerprint:
+            self.summary.notes.append(f"stored result {path} was computed by version {stored.task_version} of task "
+                                      f"'{task.name}'; "
+                                      f"this steb has version {task.version}, so it is recomputed")
+        elif stored.run_key == run_key(**parts):
             self.summary.notes.append(f"stored result {path} was written by an older steb without a data fingerprint; "
                                       "recomputing it (a result is reused only for the data it was computed on)")
         elif stored.run_key == run_key(**parts, data_fingerprint=stored.data_fingerprint,
@@ -652,6 +674,11 @@ class _Run:
             for text in bundle.iter_texts(sorted({t.shape for t in pending.tasks})):
                 total += 1
                 distinct.setdefault(text, None)
+            for task in pending.tasks:  # texts a task embeds beyond its records' (retrieval's joined collections)
+                if task.extra_texts is not None:
+                    for text in task.extra_texts(bundle.get(task.shape), self.dataset_options):
+                        total += 1
+                        distinct.setdefault(text, None)
             loaded.texts = list(distinct)
             loaded.hashes = [text_hash(t) for t in loaded.texts]  # the one place a text is hashed
             self.summary.texts_total += total
@@ -759,6 +786,7 @@ class _Run:
                 options=dict(self.dataset_options), embed_fn=embed,
                 similarity_fn=self.obj.similarity if self.own_similarity else None,
                 collections_fn=self.collections_fn(), threads=self.task_threads(), device=encoder_device(self.obj),
+                scoring=dict(self.scoring),
             )
             try:
                 metrics = dict(task.run(ctx))
@@ -1016,7 +1044,7 @@ def evaluate(
     data_dir: str | Path | None = None,
     protocol: str = "chunk-and-pool",
     max_length: int | None = None,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     cache_dir: str | Path | None = None,
     executor: str | Executor = "local",
     executor_options: Mapping[str, Any] | None = None,
@@ -1035,6 +1063,8 @@ def evaluate(
     prefetch: int = 4,
     prefetch_mode: str = "auto",
     strict: bool = False,
+    sampling: str | None = None,
+    draws: int | None = None,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -1080,7 +1110,27 @@ def evaluate(
     per costly one (bench/full_steb §1b: 0.56-0.58x of the sequential wall with 4). Memory: up to ``prefetch``
     more loaded datasets (their records and texts, not their vectors) are held beside the ``max_memory``
     group being processed, plus the worker process's own (1.22-1.27x the sequential peak in that bench).
+
+    Which texts: every loader takes the STEB reference's sample by default (the first N texts per class in
+    the release's order, :mod:`steb_core.sampling`); ``sampling="random"`` (the dataset option ``sampling``)
+    draws them with ``seed`` instead. ``seed`` defaults to 42, the reference's. ``draws=K`` runs K random
+    draws with seeds derived from ``seed`` and writes each score as the mean over them, the standard
+    deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core.draws`); the single draws
+    go to ``output/.draws/`` and never replace the default result.
     """
+    if draws is not None:
+        kwargs = {k: v for k, v in locals().items()
+                  if k not in ("draws", "seed", "output", "dataset_options", "sampling")}
+        from .draws import evaluate_draws  # noqa: PLC0415
+
+        return evaluate_draws(evaluate, draws=draws, seed=seed, output=output,
+                              dataset_options={**(dataset_options or {}),
+                                               **({"sampling": sampling} if sampling else {})},
+                              kwargs=kwargs)
+    if sampling is not None:
+        from .sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415
+
+        dataset_options = {**(dataset_options or {}), SAMPLING_OPTION: sampling_mode({SAMPLING_OPTION: sampling})}
     started = time.perf_counter()
     if errors not in ERRORS:
         raise StebError(f"errors={errors!r} is not one of {', '.join(ERRORS)}")

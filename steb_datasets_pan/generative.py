@@ -10,9 +10,14 @@ Two release layouts are read:
   ``text``); the file name is the class.
 
 Texts become :class:`LabelledText` for clustering: the class is ``human`` or the model name
-(``machine`` where only the binary label exists), or the task-2 category. STEB's per-class budgets
-are applied with :func:`steb_core.sample_per_class`. The files are scanned once for ids, labels and
-byte offsets; texts are parsed again only for sampled records, so memory follows the sample size.
+(``machine`` where only the binary label exists), or the task-2 category. As the STEB reference reads
+them (``steb/loaders/pan.py`` @a8445f54 ``load_pan24_generative_authorship``,
+``load_pan25_26_generative_ai_detection``, ``load_pan25_collaborative_text_classification``): records in
+file order (PAN24: ``human.jsonl`` then ``machines/*.jsonl`` sorted), texts not stripped, a blank text
+skipped (counted); then the reference's first N per class (:func:`steb_core.sample_classes`, N =
+max(25, min(smallest class, 200)); ``per_class`` and ``sampling`` options). The files are scanned once
+for ids, labels and byte offsets; texts are parsed again only for the kept records, so memory follows
+the sample size.
 """
 
 from __future__ import annotations
@@ -22,8 +27,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from steb_core import DataValidationError, DatasetBundle, LabelledText, LoadContext, located, sample_per_class
+from steb_core import (
+    DataValidationError,
+    DatasetBundle,
+    LabelledText,
+    LoadContext,
+    located,
+    sample_classes,
+    sampling_mode,
+)
 from steb_core.io import check_inside, release_path, unique_keys
+from steb_core.parallel import parse_budget
+from steb_core.sampling import AUTO
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
@@ -36,7 +51,7 @@ _HUMAN = {"human", "human-written", "human_written"}
 
 @dataclass(frozen=True)
 class GenerativeSource:
-    """One STEB AI-detection dataset: which genre, how texts are labelled, the per-class budget."""
+    """One STEB AI-detection dataset: which genre, how texts are labelled, Table 15's per-class budget (listings)."""
 
     release: str
     genre: str | None = None
@@ -66,30 +81,45 @@ def _is_truth(p: Path) -> bool:
 
 
 def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> DatasetBundle:
-    """Labelled texts of one genre with the per-class budget. Options: ``texts_file``, ``truth_file``,
-    ``per_class`` (None = every text)."""
+    """Labelled texts of one genre, the reference's first N per class. Options: ``texts_file``, ``truth_file``,
+    ``per_class`` (``auto``, ``all`` or an int), ``sampling`` (``random``: N drawn with the run seed)."""
     root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", RELEASE_WORDS, task="generative")
     folder = find_folder(root, lambda f: any(f.glob("*.jsonl")))
     if folder is None:
         ctx.require_file("dataset.jsonl", obtain, source.layout())
         folder = root
     classify = partial(_classify, source=source, dataset=ctx.dataset)
+    blank: list[str] = []
     if (folder / "human.jsonl").is_file():
-        entries, files = _scan_per_source(folder, classify)
+        entries, files = _scan_per_source(folder, classify, blank)
     else:
-        entries, files = _scan_with_truth(folder, ctx.options, classify)
+        entries, files = _scan_with_truth(folder, ctx.options, classify, blank)
     if not entries:
         raise DataValidationError(f"holds no texts of genre '{source.genre}'", path=files[0])
-    classes_available = _counts(entries)
-    per_class = ctx.options.get("per_class", source.per_class)
-    per_class = None if per_class is None else int(per_class)
-    chosen = sample_per_class(entries, key=lambda e: e.label, per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
-    texts = []
-    for path in dict.fromkeys(e.path for e in chosen):  # file by file, one handle each, input order kept
-        mine = [e for e in chosen if e.path == path]
+    default = (
+        AUTO if source.per_class is not None else None
+    )  # a set outside STEB's catalogue (the smoke test): every text
+    chosen, sampled = sample_classes(
+        entries,
+        lambda e: e.label,
+        parse_budget(ctx.options, default),
+        sampling=sampling_mode(ctx.options),
+        seed=ctx.seed,
+        salt=ctx.dataset,
+    )
+    if not chosen:
+        raise DataValidationError(
+            f"every class has fewer than {sampled['per_class']} texts ({sampled['class_counts_available']}); "
+            "pass --dataset-option per_class=N",
+            path=files[0],
+        )
+    by_entry: dict[int, LabelledText] = {}
+    for path in dict.fromkeys(e.path for e in chosen):  # file by file, one handle each
+        mine = sorted((e for e in chosen if e.path == path), key=lambda e: e.offset)
         for e, obj in zip(mine, read_jsonl_at(path, ((e.offset, e.lineno) for e in mine))):
             with located(e.path, e.id):
-                texts.append(LabelledText(text=obj["text"].strip(), label=e.label, id=e.id))
+                by_entry[id(e)] = LabelledText(text=obj["text"], label=e.label, id=e.id)
+    texts = [by_entry[id(e)] for e in chosen]  # class by class, as sample_classes ordered them
     return DatasetBundle(
         labelled_texts=texts,
         info={
@@ -97,27 +127,25 @@ def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> 
             "files": [str(f) for f in files],
             "genre": source.genre,
             "labelling": source.labelling,
-            "per_class": per_class,
-            "seed": ctx.seed,
-            "classes_available": classes_available,
-            "classes_sampled": _counts(chosen),
-            "texts": len(texts),
+            "catalogue_per_class": source.per_class,
+            "blank_texts_skipped": len(blank),
+            **sampled,
         },
     )
 
 
-def _counts(entries: list[_Entry]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for e in entries:
-        out[e.label] = out.get(e.label, 0) + 1
-    return dict(sorted(out.items()))
-
-
-def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | None] | None, extra: dict[str, Any] | None = None) -> Iterator[_Entry]:
+def _scan_texts(
+    path: Path,
+    seen: set[str],
+    classify: Callable[[_Entry], str | None] | None,
+    extra: dict[str, Any] | None = None,
+    blank: list[str] | None = None,
+) -> Iterator[_Entry]:
     """Entries (id, position, label fields) of every record of ``path``; the text is checked, not kept.
 
     With ``classify`` the entry is labelled at once and dropped when it is of another genre, so a
-    large release costs memory only for the texts of the requested genre.
+    large release costs memory only for the texts of the requested genre. A blank text is skipped and
+    its id appended to ``blank`` (the reference skips it too).
     """
     for row in scan_jsonl(path):
         obj = row.obj
@@ -128,6 +156,9 @@ def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | N
         if not isinstance(text, str):
             raise DataValidationError("is missing" if text is None else f"is a {type(text).__name__}", path=path, record=rid, field="text", expected="text")
         if not text.strip():
+            if blank is not None:
+                blank.append(rid)
+                continue
             raise DataValidationError("is empty", path=path, record=rid, field="text", expected="non-empty text")
         if rid in seen:
             raise DataValidationError(f"appears twice (again at line {row.lineno})", path=path, record=rid, field="id", expected="unique ids")
@@ -144,7 +175,9 @@ def _scan_texts(path: Path, seen: set[str], classify: Callable[[_Entry], str | N
         yield entry
 
 
-def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None]) -> tuple[list[_Entry], list[Path]]:
+def _scan_per_source(
+    folder: Path, classify: Callable[[_Entry], str | None], blank: list[str]
+) -> tuple[list[_Entry], list[Path]]:
     files = [folder / "human.jsonl"]
     machines = folder / "machines"
     files += sorted(machines.glob("*.jsonl")) if machines.is_dir() else sorted(p for p in folder.glob("*.jsonl") if p.name != "human.jsonl")
@@ -153,16 +186,25 @@ def _scan_per_source(folder: Path, classify: Callable[[_Entry], str | None]) -> 
     for path in files:
         check_inside(path, folder, what="release folder")  # found by glob: a link may lead outside the release
         model = "human" if path.name == "human.jsonl" else path.stem
-        entries.extend(_scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}))
+        entries.extend(
+            _scan_texts(path, seen, classify, {"model": model, "label": 0 if model == "human" else 1}, blank)
+        )
     return entries, files
 
 
-def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None]) -> tuple[list[_Entry], list[Path]]:
+def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None],
+                     blank: list[str]) -> tuple[list[_Entry], list[Path]]:
     jsonl = sorted(folder.glob("*.jsonl"))
     if options.get("texts_file"):
         texts_path = release_path(folder, options["texts_file"], path=folder, field="texts_file")
     else:
-        texts_path = choose_one([p for p in jsonl if not _is_truth(p)], "texts file (*.jsonl)", folder, "texts_file", preferred=("test", "val", "dataset"))
+        texts_path = choose_one(
+            [p for p in jsonl if not _is_truth(p)],
+            "texts file (*.jsonl)",
+            folder,
+            "texts_file",
+            preferred=("test", "val", "dev", "dataset"),
+        )  # the reference reads val.jsonl (task 1), dev.jsonl (task 2)
     truth_candidates = [p for p in jsonl if _is_truth(p)]
     truth_path: Path | None
     if options.get("truth_file"):
@@ -175,8 +217,10 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
         if found is not None:
             check_inside(found, folder, what="release folder")
     if truth_path is None:  # labels inline: classify while scanning
-        return list(_scan_texts(texts_path, set(), classify)), [texts_path]
-    entries = {e.id: e for e in _scan_texts(texts_path, set(), None)}
+        return list(_scan_texts(texts_path, set(), classify, blank=blank)), [texts_path]
+    entries = {
+        e.id: e for e in _scan_texts(texts_path, set(), None)
+    }  # a truth-file release (the smoke test): blank is an error
     truth = unique_keys(_truth_rows(truth_path, texts_path, entries), path=truth_path, field="id", what="truth")
     for rid, fields in truth.items():
         entries[rid].fields.update(fields)

@@ -4,19 +4,31 @@ One parser serves every edition; an :class:`Edition` says what differs: how the 
 named, what a line of ``problem-N.txt`` is (paragraph or sentence), which folder names the release
 uses for its difficulty levels, and whether pairs are down-sampled.
 
-- PAN22–26: ``problem-N.txt`` with one unit per line and ``truth-problem-N.json`` whose ``changes``
-  holds one 0/1 per pair of consecutive units (1 = the author changes). Each consecutive pair
-  becomes a :class:`TextPair` with ``same = changes[i] == 0`` and ``group`` = the document.
-- PAN18: ``problem-N.txt`` and ``problem-N.truth`` whose ``changes`` is a single boolean for the
-  whole document (no positions). The edition defines no per-paragraph labels, so one trial is made
-  per document: its first half against its second half (split at a paragraph boundary), ``same``
-  when the document has no style change. This uses the label only as the edition defines it.
-- PAN26: pairs are heavily imbalanced (most consecutive sentences share an author), so per document
-  every different-author pair is kept and the same number of same-author pairs is drawn, seeded.
+As the STEB reference builds the trials (``steb/loaders/pan.py`` @a8445f54 ``load_pan18_style_change``,
+``_load_pan_style_change_dataset`` and the PAN22-26 wrappers):
+
+- PAN22–26: documents ``problem-N.txt`` in sorted file-name order (``problem-10`` before ``problem-2``),
+  read as text mode reads them (UTF-8, errors replaced); units = the non-blank lines of ``str.splitlines``,
+  not stripped; ``truth-problem-N.json`` ``changes`` holds one 0/1 per pair of consecutive units
+  (1 = the author changes). A document with fewer than two units or a ``changes`` list of another length
+  is skipped, as the reference skips it (counted and named in the info). Each consecutive pair becomes a
+  :class:`TextPair` with ``same = changes[i] == 0`` and ``group`` = the document; per document the
+  same-author pairs come first, then the changes.
+- PAN18: ``problem-N.txt`` and ``problem-N.truth`` with ``changes`` (a boolean for the whole document)
+  and, for a document with changes, ``positions`` (character offsets where a new author starts). One
+  trial per document: with changes, ``text[:p0]`` vs ``text[p0:p1]`` (or to the end), different
+  authors; without, the text split after the whitespace nearest its character midpoint (searching
+  left, then right, outward), same author; a trial with a blank side is skipped.
+- PAN26 (balanced): the pairs are heavily imbalanced, so same-author pairs are kept at one global
+  rate (all changes / all same-author pairs): per document ``round(rate x its same pairs)`` (at most
+  all) drawn with ``random.Random(42).sample``, one generator running across the documents in order;
+  every change is kept. ``downsample=per-document`` is steb's earlier seeded per-document rule (as many
+  same-author pairs as changes), ``downsample=false`` keeps every pair.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,12 +39,10 @@ from steb_core import (
     LoadContext,
     TextPair,
     read_json,
-    read_lines,
-    read_text,
     require_field,
     seeded_rng,
 )
-from steb_core.io import check_inside
+from steb_core.io import check_inside, read_bytes
 
 from .files import find_folder, name_matches, release_candidates
 
@@ -95,56 +105,117 @@ class StyleChangeSource:
         return "sentence" if (self.year == 2022 and self.level == "sentence") else self.edition.unit
 
 
+#: ``downsample`` option values: the reference's global rate (PAN26's default), steb's earlier per-document rule, none
+DOWNSAMPLE_RULES = ("reference", "per-document", "none")
+
+
+def _downsample_rule(ctx: LoadContext, ed: "Edition") -> str:
+    value = ctx.options.get("downsample", ed.downsample)
+    text = str(value).strip().lower()
+    if isinstance(value, bool) or text in ("true", "false", "1", "0", "yes", "no"):
+        return "reference" if text in ("true", "1", "yes") else "none"
+    if text not in DOWNSAMPLE_RULES:
+        raise DataValidationError(
+            f"option downsample={value!r}",
+            field="downsample",
+            expected=" or ".join(DOWNSAMPLE_RULES) + " (or true/false)",
+        )
+    return text
+
+
 def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> DatasetBundle:
     """Read one edition/level of style-change data into predefined pairs (see the module docstring).
 
     Options: ``split`` (``train``/``validation``/``test``; default: the first present of test,
-    validation, train), ``downsample`` (PAN26 only, default true), ``max_documents`` (first N documents,
-    for quick runs).
+    validation, train), ``downsample`` (``reference``/true -- PAN26's default --, ``per-document``, or
+    ``none``/false), ``max_documents`` (first N documents, for quick runs).
     """
     root, folder = _find_problem_folder(ctx, source, obtain)
     ed = source.edition
-    downsample = bool(ctx.options.get("downsample", ed.downsample))
+    rule = _downsample_rule(ctx, ed)
     max_docs = ctx.options.get("max_documents")
     documents = _documents(folder, ed)
     if max_docs is not None:
         documents = documents[: int(max_docs)]
 
-    pairs: list[TextPair] = []
-    stats = {"documents": 0, "pairs_total": 0, "same_total": 0, "different_total": 0, "same_kept": 0, "different_kept": 0}
+    read: list[tuple[str, Path, list[str], list[bool]]] = []
+    skipped: list[str] = []
     for number, text_path in documents:
         doc = f"problem-{number}"
         truth_path = folder / ed.truth_name(number)
         for path in (text_path, truth_path):  # found by listing the folder: a link may lead outside the release
             check_inside(path, root, record=doc, what="release folder")
-        units, same = _read_document(text_path, truth_path, doc, ed)
-        n_same = sum(same)
-        stats["documents"] += 1
-        stats["pairs_total"] += len(same)
-        stats["same_total"] += n_same
-        stats["different_total"] += len(same) - n_same
-        keep = _downsample(same, ctx.seed, ctx.dataset, doc) if downsample else range(len(same))
-        doc_pairs = _make_pairs(units, same, keep, doc, text_path, ed.document_level)
-        kept_same = sum(p.same for p in doc_pairs)
-        stats["same_kept"] += kept_same
-        stats["different_kept"] += len(doc_pairs) - kept_same
-        pairs.extend(doc_pairs)
+        got = _read_document(text_path, truth_path, doc, ed)
+        if got is None:
+            skipped.append(doc)
+        else:
+            read.append((doc, text_path, *got))
+    keep = _kept_indices([same for *_, same in read], rule, ctx.seed, ctx.dataset, [doc for doc, *_ in read])
+    pairs: list[TextPair] = []
+    for (doc, text_path, units, same), kept in zip(read, keep):
+        pairs.extend(_make_pairs(units, same, kept, doc, text_path, ed.document_level))
     if not pairs:
         raise DataValidationError("yields no pairs", path=folder, expected="documents with at least two units")
+    n_same = sum(sum(same) for *_, same in read)
+    n_pairs = sum(len(same) for *_, same in read)
+    kept_same = sum(p.same for p in pairs)
     info = {
         "source": f"PAN{ed.year % 100} style change" + (f" ({source.level})" if source.level else ""),
         "folder": str(folder),
         "split": folder.name,
         "unit": source.unit_name,
-        "pairing": "document halves, same = not changes" if ed.document_level else "consecutive units, same = (changes[i] == 0)",
-        "downsampled": downsample,
-        "seed": ctx.seed,
-        **stats,
+        "pairing": "document halves at the truth's positions / midpoint, same = not changes" if ed.document_level
+        else "consecutive units, same = (changes[i] == 0)",
+        "documents": len(read),
+        "documents_skipped": len(skipped),
+        "documents_skipped_first": skipped[:10],
+        "pairs_total": n_pairs, "same_total": n_same, "different_total": n_pairs - n_same,
+        "same_kept": kept_same, "different_kept": len(pairs) - kept_same,
+        "downsample": rule,
         "pairs_kept": len(pairs),
     }
-    if downsample:
-        info["sampling"] = "per document: all different-author pairs + an equal number of same-author pairs drawn without replacement (fewer if the document has fewer)"
+    if skipped:
+        info["documents_skipped_why"] = (
+            "fewer than two non-blank units or a changes list of another length (the reference skips them)"
+            if not ed.document_level
+            else "a blank half (the reference skips it)"
+        )
+    if rule == "per-document":
+        info["sampling"] = (
+            "per document: all different-author pairs + an equal number of same-author pairs drawn without "
+            "replacement (seeded)"
+        )
+        info["seed"] = ctx.seed
+    elif rule == "reference":
+        info["sampling"] = (
+            "same-author pairs kept at the global rate all changes / all same pairs, per document round(rate x "
+            "its same pairs), drawn with one random.Random(42) across the documents in order (the STEB reference)"
+        )
     return DatasetBundle(pairs=pairs, info=info)
+
+
+def _kept_indices(docs_same: list[list[bool]], rule: str, seed: int, dataset: str, names: list[str]) -> list[list[int]]:
+    """Per document, the pair indices kept, in emission order: the same-author pairs kept, then every change."""
+    if rule == "per-document":
+        return [_downsample(same, seed, dataset, doc) for same, doc in zip(docs_same, names)]
+    same_idx = [[i for i, s in enumerate(same) if s] for same in docs_same]
+    diff_idx = [[i for i, s in enumerate(same) if not s] for same in docs_same]
+    if rule == "none":
+        return [a + b for a, b in zip(same_idx, diff_idx)]
+    total_same, total_diff = sum(map(len, same_idx)), sum(map(len, diff_idx))
+    if total_same == 0 or total_diff == 0:
+        raise DataValidationError(
+            f"has {total_same} same-author and {total_diff} different-author pairs",
+            field="changes",
+            expected="both kinds, to balance them (or --dataset-option downsample=none)",
+        )
+    rate = total_diff / total_same
+    rng = random.Random(42)  # the reference's generator, whatever the run seed (it is the reference's fixed sample)
+    out = []
+    for same, diff in zip(same_idx, diff_idx):
+        n = min(len(same), round(rate * len(same)))
+        out.append((rng.sample(same, n) if n > 0 else []) + diff)
+    return out
 
 
 #: Words in PAN's official release folder names for this task (``pan26-style-change-smoketest``,
@@ -198,24 +269,31 @@ def _problem_folder(root: Path, source: StyleChangeSource, split: str | None, ob
 
 
 def _documents(folder: Path, ed: Edition) -> list[tuple[str, Path]]:
-    """(number, text path) for every ``problem-N.txt``, numerically ordered; truth files without a text are errors."""
-    docs = []
-    for path in folder.iterdir():
-        m = _PROBLEM_RE.match(path.name)
-        if m:
-            docs.append((int(m.group(1)), m.group(1), path))
-    docs.sort()
-    numbers = {n for _, n, _ in docs}
+    """(number, text path) for every ``problem-N.txt`` in sorted file-name order, as the reference's
+    ``sorted(glob(...))``
+    gives them (``problem-10`` before ``problem-2``); truth files without a text are errors."""
+    docs = sorted(
+        ((m.group(1), path) for path in folder.iterdir() if (m := _PROBLEM_RE.match(path.name))),
+        key=lambda d: d[1].name,
+    )
+    numbers = {n for n, _ in docs}
     glob = "problem-*.truth" if ed.document_level else "truth-problem-*.json"
     for truth in sorted(folder.glob(glob)):
         number = truth.name.removeprefix("truth-").removeprefix("problem-").split(".")[0]
         if number not in numbers:
             raise DataValidationError(f"has no text file problem-{number}.txt beside it", path=truth, record=f"problem-{number}")
-    return [(n, p) for _, n, p in docs]
+    return docs
 
 
-def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> tuple[list[str], list[bool]]:
-    """A document's units and, per pair of consecutive units, whether they share an author (validated)."""
+def _reference_text(path: Path) -> str:
+    """A document as the reference reads it: ``open(path, encoding="utf-8", errors="replace").read()``
+    (universal newlines)."""
+    return read_bytes(path).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> tuple[list[str], list[bool]] | None:
+    """A document's units and, per pair of consecutive units, whether they share an author; None for a document the
+    reference skips (fewer than two units, or ``changes`` of another length than units - 1)."""
     if not truth_path.is_file():
         raise DataValidationError(f"has no truth file {truth_path.name}", path=text_path, record=doc, expected="a truth file for every problem")
     truth = read_json(truth_path, record=doc)  # a key given twice ("changes") is refused, never the last kept
@@ -224,12 +302,9 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
     if ed.document_level:
         return _halves(text_path, truth_path, truth, doc)
     changes = require_field(truth, "changes", path=truth_path, record=doc, types=list, expected="a list of 0/1")
-    units = [u.strip() for u in read_lines(text_path)]
-    if len(changes) != len(units) - 1:
-        raise DataValidationError(
-            f"has {len(changes)} entries but {text_path.name} has {len(units)} non-empty lines",
-            path=truth_path, record=doc, field="changes", expected=f"lines - 1 = {len(units) - 1} entries",
-        )
+    units = [u for u in _reference_text(text_path).splitlines() if u.strip()]
+    if len(units) < 2 or len(changes) != len(units) - 1:
+        return None
     for i, change in enumerate(changes):
         if change not in (0, 1) or isinstance(change, float):
             raise DataValidationError(f"entry {i} is {change!r}", path=truth_path, record=doc, field="changes", expected="0 or 1")
@@ -250,23 +325,48 @@ def _make_pairs(units: list[str], same: list[bool], keep, doc: str, text_path: P
         raise exc.located(path=text_path, record=f"{doc} lines {i + 1}-{i + 2}") from None
 
 
-def _halves(text_path: Path, truth_path: Path, truth: dict, doc: str) -> tuple[list[str], list[bool]]:
-    """PAN18: the document's first and second half (at a paragraph boundary), same = no style change."""
+def _midpoint_split(text: str) -> int:
+    """Where the reference cuts a document without changes: after the whitespace nearest ``len(text) // 2``, looking
+    left then right at each distance; the midpoint itself when the text has no whitespace."""
+    mid = len(text) // 2
+    for offset in range(len(text)):
+        left, right = mid - offset, mid + offset
+        if left >= 0 and text[left].isspace():
+            return left + 1
+        if right < len(text) and text[right].isspace():
+            return right + 1
+    return mid
+
+
+def _halves(text_path: Path, truth_path: Path, truth: dict, doc: str) -> tuple[list[str], list[bool]] | None:
+    """PAN18: two sides per document (module docstring); None when a side is blank (the reference skips the trial)."""
     changes = require_field(truth, "changes", path=truth_path, record=doc, types=bool, expected="true or false")
-    text = read_text(text_path).strip()
-    parts = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
-    if len(parts) < 2:
-        parts = [ln.strip() for ln in text.split("\n") if ln.strip()]
-    if len(parts) < 2:
-        raise DataValidationError(
-            f"has {len(parts)} paragraph(s)", path=text_path, record=doc, field="text", expected="at least two paragraphs to split in halves"
+    text = _reference_text(text_path)
+    if changes:
+        positions = require_field(
+            truth, "positions", path=truth_path, record=doc, types=list, expected="the change positions"
         )
-    mid = len(parts) // 2
-    return ["\n\n".join(parts[:mid]), "\n\n".join(parts[mid:])], [not changes]
+        if not positions or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
+            raise DataValidationError(
+                f"is {positions!r}",
+                path=truth_path,
+                record=doc,
+                field="positions",
+                expected="character offsets of the changes (a document with changes has at least one)",
+            )
+        end = positions[1] if len(positions) > 1 else len(text)
+        a, b = text[: positions[0]], text[positions[0]: end]
+    else:
+        split = _midpoint_split(text)
+        a, b = text[:split], text[split:]
+    if not a.strip() or not b.strip():
+        return None
+    return [a, b], [not changes]
 
 
 def _downsample(same: list[bool], seed: int, dataset: str, doc: str) -> list[int]:
-    """Indices of all different-author pairs plus as many same-author pairs, drawn with a per-document seeded RNG."""
+    """``downsample=per-document`` (steb before protocol 2): all different-author pairs plus as many same-author pairs,
+    drawn with a per-document seeded RNG, in document order."""
     different = [i for i, s in enumerate(same) if not s]
     same_idx = [i for i, s in enumerate(same) if s]
     rng = seeded_rng(seed, "pan-style-change-downsample", dataset, doc)

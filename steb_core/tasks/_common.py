@@ -49,6 +49,12 @@ __all__ = [
     "plain",
     "option",
     "TIE_BITS",
+    "exact_ranking_metrics",
+    "reference_pair_scores",
+    "reference_all_pair_scores",
+    "pair_scores_mode",
+    "PAIR_SCORES",
+    "option_choice",
 ]
 
 #: pairs handed to a similarity-only encoder per call: bounds memory and the size of text lists.
@@ -205,12 +211,7 @@ class RankCounts:
         self.neg = np.zeros(N_KEYS, dtype=np.int64)
 
     def add(self, scores: np.ndarray, positive: np.ndarray) -> None:
-        scores = np.asarray(scores).reshape(-1)
-        positive = np.asarray(positive, dtype=bool).reshape(-1)
-        if scores.shape != positive.shape:
-            raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
-        if not np.isfinite(scores).all():
-            raise ValueError("similarity scores contain NaN or infinite values")
+        scores, positive = _checked_scores(scores, positive)
         keys = tie_keys(scores, self.scale)
         keys += 2**TIE_BITS
         np.clip(keys, 0, N_KEYS - 1, out=keys)
@@ -219,21 +220,137 @@ class RankCounts:
 
     def metrics(self, *, what: str = "pairs") -> dict[str, float]:
         """AUROC and AP over everything added (definitions: :func:`binary_ranking_metrics`)."""
-        n_pos, n_neg = int(self.pos.sum()), int(self.neg.sum())
-        if n_pos == 0 or n_neg == 0:
-            kind = "positive (same)" if n_neg == 0 else "negative (different)"
-            raise DataValidationError(
-                f"are all {kind}: AUROC needs both kinds", field=what, expected="both same and different pairs"
-            )
-        cells = np.flatnonzero((self.pos + self.neg) > 0)[::-1]  # one ROC point per distinct key, descending
-        tps = np.cumsum(self.pos[cells])
-        fps = np.cumsum(self.neg[cells])
-        tpr = np.concatenate([[0.0], tps / n_pos])
-        fpr = np.concatenate([[0.0], fps / n_neg])
-        auroc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
-        precision = tps / (tps + fps)
-        average_precision = float(np.sum(np.diff(tpr) * precision))
-        return {"auroc": auroc, "average_precision": average_precision}
+        cells = np.flatnonzero((self.pos + self.neg) > 0)  # one ROC point per distinct key
+        return _counted_metrics(self.pos[cells], self.neg[cells], what)
+
+
+def _checked_scores(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and labels as flat arrays of equal length, the scores finite (else a ValueError saying which)."""
+    scores = np.asarray(scores).reshape(-1)
+    positive = np.asarray(positive, dtype=bool).reshape(-1)
+    if scores.shape != positive.shape:
+        raise ValueError(f"{len(scores)} scores for {len(positive)} labels")
+    if not np.isfinite(scores).all():
+        raise ValueError("similarity scores contain NaN or infinite values")
+    return scores, positive
+
+
+def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str) -> dict[str, float]:
+    """AUROC and AP from positive/negative counts per distinct score, scores in ascending order."""
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    if n_pos == 0 or n_neg == 0:
+        kind = "positive (same)" if n_neg == 0 else "negative (different)"
+        raise DataValidationError(
+            f"are all {kind}: AUROC needs both kinds", field=what, expected="both same and different pairs"
+        )
+    tps = np.cumsum(pos[::-1])  # thresholds from the highest score down
+    fps = np.cumsum(neg[::-1])
+    tpr = np.concatenate([[0.0], tps / n_pos])
+    fpr = np.concatenate([[0.0], fps / n_neg])
+    auroc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+    precision = tps / (tps + fps)
+    average_precision = float(np.sum(np.diff(tpr) * precision))
+    return {"auroc": auroc, "average_precision": average_precision}
+
+
+def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs") -> dict[str, float]:
+    """AUROC and AP with ties = exactly equal scores (no grid): what ``roc_auc_score`` computes on ``scores``.
+
+    Used for the STEB reference's pair scores (float32 cosines, :func:`reference_pair_scores`), whose
+    figures depend on which float32 values tie; the values are counted per distinct score after a sort.
+    """
+    scores, positive = _checked_scores(scores, positive)
+    values, inverse = np.unique(scores, return_inverse=True)
+    pos = np.bincount(inverse[positive], minlength=len(values))
+    neg = np.bincount(inverse[~positive], minlength=len(values))
+    return _counted_metrics(pos, neg, what)
+
+
+#: pair-score rules of the pair tasks: ``reference`` -- the STEB reference's scores (cosine as
+#: scikit-learn's ``cosine_similarity`` computes it: float32 vectors give float32 scores; -L1 in float64)
+#: with ties = equal scores; ``grid`` -- steb's earlier float64 cosines on the tie grid (module docstring)
+PAIR_SCORES = ("reference", "grid")
+
+
+def option_choice(ctx: TaskContext, task: str, name: str, choices: Sequence[str], default: str) -> str:
+    """``<task>.<name>`` lower-cased, one of ``choices`` (else an error naming the option and the choices)."""
+    value = str(option(ctx, task, name, default)).strip().lower()
+    if value not in choices:
+        raise DataValidationError(f"option {task}.{name}={value!r}", field=f"{task}.{name}",
+                                  expected=" or ".join(choices))
+    return value
+
+
+def pair_scores_mode(ctx: TaskContext, task: str) -> str:
+    """``<task>.scores`` (``reference`` by default, see :data:`PAIR_SCORES`); similarity-only encoders use the grid."""
+    return option_choice(ctx, task, "scores", PAIR_SCORES, "reference")
+
+
+def _float32_unit_rows(matrix: Any) -> Any:
+    """Rows scaled to unit length as scikit-learn's ``normalize`` does, in the vectors' own dtype (zero rows stay)."""
+    from sklearn.preprocessing import normalize  # noqa: PLC0415
+
+    return normalize(matrix, norm="l2", copy=True)
+
+
+def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str) -> np.ndarray:
+    """The reference's score of the pairs ``(vectors[ia[k]], vectors[ib[k]])``, higher = more alike.
+
+    ``cosine``: as ``sklearn.metrics.pairwise.cosine_similarity`` (rows normalised by scikit-learn in
+    their dtype, float32 for steb's vectors, then dot products in that dtype): the STEB reference's
+    ``_pair_score`` (``steb/tasks/pre_defined_pair_classification.py`` @63f649ce). ``neg_l1``: minus the
+    sum of absolute differences, in float64 (its ``score_mode="abs_diff"``).
+    """
+    out = np.empty(len(ia), dtype=np.float64)
+    if pair_score == "neg_l1":
+        dense = vectors.toarray() if sp.issparse(vectors) else np.asarray(vectors)
+        step = max(1, GATHER_CELLS // max(1, dense.shape[1]))
+        for start in range(0, len(ia), step):
+            a = dense[ia[start:start + step]].astype(np.float64)
+            b = dense[ib[start:start + step]].astype(np.float64)
+            out[start:start + step] = -np.abs(a - b).sum(axis=1)
+        return out
+    unit = _float32_unit_rows(sp.csr_matrix(vectors) if sp.issparse(vectors) else np.asarray(vectors))
+    step = SIMILARITY_BATCH if sp.issparse(unit) else max(256, GATHER_CELLS // max(1, unit.shape[1]))
+    for start in range(0, len(ia), step):
+        a, b = unit[ia[start:start + step]], unit[ib[start:start + step]]
+        if sp.issparse(unit):
+            dots = np.asarray(a.multiply(b).sum(axis=1)).reshape(-1)
+        else:
+            dots = np.einsum("ij,ij->i", a, b)
+        out[start:start + step] = dots
+    return out
+
+
+def reference_all_pair_scores(vectors: Any, pair_score: str, *, block_cells: int = GATHER_CELLS) -> np.ndarray:
+    """Scores of every pair ``i < j`` in row-major order (as ``np.triu_indices(n, 1)``), as the reference.
+
+    ``cosine``: ``sklearn.metrics.pairwise.cosine_similarity`` on row blocks (float32 vectors give float32
+    scores, exactly the values of the reference's whole-matrix call up to BLAS blocking);
+    ``neg_l1``: ``-sum |e_i - e_j|`` in float64, the reference's ``_pair_scores_matrix`` (index file
+    62020154535). The scores keep their dtype (float32 cosines stay float32, so their ties are the reference's).
+    """
+    n = vectors.shape[0]
+    dense = None
+    if pair_score == "neg_l1":
+        dense = (vectors.toarray() if sp.issparse(vectors) else np.asarray(vectors)).astype(np.float64)
+    pieces = []
+    r0 = 0
+    while r0 < n - 1:
+        rows = max(1, min(n - r0 - 1, block_cells // max(1, (n - r0) * (vectors.shape[1] if dense is not None else 1))))
+        r1 = r0 + rows
+        if dense is not None:
+            block = -np.abs(dense[r0:r1, None, :] - dense[None, r0 + 1:, :]).sum(axis=2)
+        else:
+            from sklearn.metrics.pairwise import cosine_similarity  # noqa: PLC0415
+
+            block = cosine_similarity(vectors[r0:r1], vectors[r0 + 1:])
+        for i in range(rows):  # row r0 + i keeps the columns j > r0 + i
+            pieces.append(block[i, i:])
+        r0 = r1
+    if not pieces:
+        return np.zeros(0, dtype=np.float64)
+    return np.concatenate(pieces)
 
 
 def binary_ranking_metrics(

@@ -1,6 +1,37 @@
-"""Order alignment (STEL generalised): match set B's shuffled texts to set A's style order.
+"""Order alignment (STEL generalised): match set B's texts to set A's style order.
 
 STEB §3 (order alignment) and appendix C; STEL: Wegmann & Nguyen (2021), "Does It Capture STEL?".
+
+Two scoring rules; the bundle's ``info["order_alignment_scoring"]`` (set by the construction,
+:mod:`steb_core.parallel`) chooses, the run option ``order_alignment.scoring`` overrides it:
+
+**``steb-reference``** -- the STEB authors' reference code, github.com/rrivera1849/STEB
+``steb/tasks/order_alignment.py`` @8a036408 ``align_and_score`` and ``OrderAlignmentTask.evaluate``
+(the default of every STEB order-alignment dataset built by :func:`steb_core.order_groups_from_parallel`):
+
+* vectors L2-normalised in float64 (zero vectors unchanged), similarity = cosine, negatives clamped to
+  0, cost = ``1 - max(cos, 0)``; the cosines are fixed-order compensated dot products, the same on every
+  CPU (``order_alignment.products=exact``; ``=blas`` is the reference's own BLAS product, whose last-bit
+  ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned to the candidates (in :meth:`OrderGroup.candidates`
+  order, the reference's column order) by ``scipy.optimize.linear_sum_assignment``;
+* credit = the fraction of anchors assigned to their own candidate (k = 2: 0 or 1; k = 3 plain: 0, 1/3,
+  2/3, 1; a distractor instance with two anchors: 0, 1/2, 1); a group with fewer than two candidates
+  scores 0, as the reference's ``n_tgt < 2`` guard;
+* ``accuracy`` = the reference's ``acc_mean`` (mean over every plain group of every class, pooled);
+  ``distractor_accuracy`` = ``distractor_acc_mean`` (mean over the list of every "last" score followed
+  by every "first" score, pooled); per style type as its ``_per_label``;
+* exact ties (``ties=solver``, default): the assignment the solver returns. Instances whose best
+  assignment (by the float sum of its costs, every injective assignment enumerated at once, vectorised)
+  is ahead of every other by more than ``REFERENCE_TIE_WINDOW`` are decided by that sum: the solver
+  returns an optimum, so it returns that one. The others -- exact ties above all, e.g. identical
+  vectors or similarities clamped to 0 -- are handed to ``linear_sum_assignment`` itself on the same
+  cost matrix, so its tie behaviour (the identity, which is the expected answer as the reference lays
+  it out) is reproduced by construction, not imitated. ``ties=split`` is the fair variant (not the
+  reference's): the credit is the mean credit of all assignments whose exact (rational) cost sum is
+  minimal, so an exact tie counts as a fair coin would.
+
+**``stel``** -- STEL's rule, for STEL's own instances (quadruples, triples, STEL-or-Content; the ``stel``
+suite) and for groups of steb's earlier construction ``steb-all-pairs/v1``; described below.
 
 Instances (:class:`steb_core.OrderGroup`; built for parallel corpora by
 :func:`steb_core.parallel.order_groups_from_parallel`):
@@ -22,7 +53,7 @@ instances scored, the mean of ``(c - m)! / c!`` for ``m`` anchors and ``c`` cand
 similarities make every injective assignment equally likely to be best): ``1 / k!`` for STEB's
 construction with ``k`` styles, 0.5 for STEL's quadruple and for STEL-or-Content.
 
-Decision rule, for the similarity matrix ``s[i, j] = sim(anchor i, candidate j)``:
+STEL's decision rule, for the similarity matrix ``s[i, j] = sim(anchor i, candidate j)``:
 
 * one anchor (STEL's *triple*, STEL-or-Content): pick the candidate with the highest similarity
   (STEL compares s11 with s12 directly, so we do too rather than comparing 1 - s, which differs for
@@ -76,10 +107,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..context import TaskContext
+from ..errors import DataValidationError
 from ..specs import TaskSpec
-from ._common import option, pair_similarities
+from ._common import option, option_choice, pair_similarities
 
 __all__ = [
+    "reference_credits",
+    "SCORINGS",
+    "TIES",
+    "REFERENCE_TIE_WINDOW",
     "alignment_credit",
     "alignment_credits",
     "chance_level",
@@ -99,6 +135,12 @@ PREFILTER_RTOL = 1e-12
 _PREFILTER_ATOL = 1e-300
 _HUNGARIAN_RTOL = 1e-9
 UNSPECIFIED = "unspecified"
+#: scoring rules (module docstring); groups whose bundle names none are scored by STEL's rule
+SCORINGS = ("steb-reference", "stel")
+#: exact-tie handling of the reference rule: as the solver returns (the reference) or split fairly
+TIES = ("solver", "split")
+#: best assignment cost sums closer than this (absolute; the sums are at most k) are decided by the solver
+REFERENCE_TIE_WINDOW = 1e-12
 
 
 @lru_cache(maxsize=64)
@@ -243,7 +285,7 @@ def _near_optimal(cost: np.ndarray, limit: float) -> list[tuple[int, ...]] | Non
 
 
 def _candidates(group: Any) -> tuple[str, ...]:
-    return group.alternatives + ((group.distractor,) if group.distractor is not None else ())
+    return group.candidates()
 
 
 def _mean_by(values: dict[str, list[float]]) -> dict[str, float]:
@@ -312,6 +354,88 @@ def alignment_credits(
     return credits, ties
 
 
+def _exact_sum(values: Sequence[float]) -> Fraction:
+    return sum((Fraction(float(v)) for v in values), Fraction(0))
+
+
+def _solver_columns(cost: np.ndarray) -> np.ndarray:
+    """The columns ``linear_sum_assignment`` gives anchors 0..m-1 (rows come back sorted)."""
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415
+
+    rows, cols = linear_sum_assignment(cost)
+    return cols[np.argsort(rows)]
+
+
+def reference_credits(sims: np.ndarray, expected: np.ndarray, *, ties: str = "solver",
+                      exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> tuple[np.ndarray, np.ndarray]:
+    """Credits of the reference rule for same-shape instances: ``sims`` (n, m, c), ``expected`` (n, m) columns.
+
+    Returns (credit per instance, number of exactly tied optimal assignments per instance; 0 when not
+    counted, i.e. beyond ``exhaustive_limit`` assignments). See the module docstring for the rule and
+    ``ties``. Equal to ``linear_sum_assignment`` on ``1 - max(sims, 0)`` instance by instance (ties
+    included) for ``ties="solver"``; the tests check this against scipy on random and tied inputs.
+    """
+    if ties not in TIES:
+        raise ValueError(f"ties={ties!r}; choose one of {', '.join(TIES)}")
+    sims = np.asarray(sims, dtype=np.float64)
+    expected = np.asarray(expected, dtype=np.int64)
+    n, m, c = sims.shape
+    credits = np.zeros(n, dtype=np.float64)
+    n_tied = np.zeros(n, dtype=np.int64)
+    if n == 0 or c < 2:  # the reference scores a target with fewer than two positions 0
+        return credits, n_tied
+    cost = 1.0 - np.maximum(sims, 0.0)
+    if math.perm(c, m) > exhaustive_limit:
+        for g in range(n):
+            cols = _solver_columns(cost[g])
+            if ties == "split":
+                credits[g], n_tied[g] = _split_large(cost[g], expected[g], cols)
+            else:
+                credits[g] = float(np.mean(cols == expected[g]))
+        return credits, n_tied
+    assignments = _assignments(c, m)  # (P, m), lexicographic
+    step = max(1, _BATCH_ELEMENTS // (len(assignments) * m))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        terms = cost[lo:hi][:, np.arange(m), assignments]  # (batch, P, m)
+        sums = terms[:, :, 0].copy()
+        for j in range(1, m):  # left to right, elementwise: the same float on every CPU
+            sums += terms[:, :, j]
+        right = (assignments[None, :, :] == expected[lo:hi, None, :]).mean(axis=2)  # (batch, P) credit of each
+        best = sums.min(axis=1)
+        near = sums <= (best + REFERENCE_TIE_WINDOW)[:, None]
+        alone = near.sum(axis=1) == 1
+        idx = np.arange(lo, hi)
+        credits[idx[alone]] = right[alone, sums[alone].argmin(axis=1)]
+        n_tied[idx[alone]] = 1
+        for b in np.flatnonzero(~alone).tolist():
+            g = lo + b
+            candidates = np.flatnonzero(near[b])
+            exact = [_exact_sum(terms[b, p]) for p in candidates.tolist()]
+            low = min(exact)
+            tied = [int(p) for p, v in zip(candidates.tolist(), exact) if v == low]
+            n_tied[g] = len(tied)
+            if ties == "split":
+                credits[g] = float(np.mean(right[b, tied]))
+            else:
+                credits[g] = float(np.mean(_solver_columns(cost[g]) == expected[g]))
+    return credits, n_tied
+
+
+def _split_large(cost: np.ndarray, expected: np.ndarray, cols: np.ndarray) -> tuple[float, int]:
+    """``ties="split"`` beyond the enumeration limit: mean credit of the exactly optimal assignments."""
+    m = cost.shape[0]
+    optimum = float(cost[np.arange(m), cols].sum())
+    near = _near_optimal(cost, optimum + _HUNGARIAN_RTOL * (optimum + float(cost.max())) + _PREFILTER_ATOL)
+    if near is None:  # more than TIE_COUNT_CAP near-optimal assignments: the solver's answer
+        return float(np.mean(cols == expected)), 0
+    exact = [_exact_sum(cost[np.arange(m), list(p)]) for p in near]
+    low = min(exact)
+    tied = [p for p, v in zip(near, exact) if v == low]
+    return float(np.mean([np.mean(np.asarray(p) == expected) for p in tied])), len(tied)
+
+
+
 def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """Similarity matrices of all groups, bucketed by shape (anchors, candidates).
 
@@ -345,7 +469,188 @@ def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[in
     return members, matrices
 
 
+#: Veltkamp's splitter for float64 (2**27 + 1): splits a double into two halves whose products are exact
+_SPLITTER = 134217729.0
+#: text pairs whose similarity is computed per block of the compensated dot product (bounds memory: two
+#: float64 blocks of this many rows, 128 MiB at 512 dimensions)
+_DOT_PAIRS = 16384
+#: how the reference rule computes the similarities: ``exact`` (default, the same on every CPU) or ``blas``
+PRODUCTS = ("exact", "blas")
+
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a * b`` and its rounding error, exactly (Dekker's product with Veltkamp's split; elementwise IEEE only)."""
+    p = a * b
+    t = _SPLITTER * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLITTER * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def compensated_dots(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Row ``i`` of ``left`` dotted with row ``i`` of ``right`` (float64), as if summed in twice the precision.
+
+    Ogita, Rump and Oishi's Dot2 (2005): every product split exactly into value + error, the values summed
+    with TwoSum, all errors carried, in a fixed order over the columns, with elementwise IEEE operations
+    only -- no BLAS kernel, SIMD reduction or fused multiply-add decides a digit, so the result is the same
+    on every CPU, and it is the correctly rounded dot product except for sums within ~1e-32 of a rounding
+    boundary (the error bound is eps + n eps**2 cond).
+    """
+    left = np.ascontiguousarray(np.asarray(left, dtype=np.float64).T)
+    right = np.ascontiguousarray(np.asarray(right, dtype=np.float64).T)
+    total = np.zeros(left.shape[1])
+    carry = np.zeros(left.shape[1])
+    for k in range(left.shape[0]):  # columns of the inputs, rows of the transposed copies: contiguous
+        p, e = _two_product(left[k], right[k])
+        t = total + p
+        z = t - total
+        carry += ((total - (t - z)) + (p - z)) + e
+        total = t
+    return total + carry
+
+
+def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows divided by their norm, the norm from :func:`compensated_dots` (zero rows unchanged)."""
+    x = np.asarray(vectors, dtype=np.float64)
+    norms = np.sqrt(np.concatenate([compensated_dots(x[i:i + _DOT_PAIRS], x[i:i + _DOT_PAIRS])
+                                    for i in range(0, len(x), _DOT_PAIRS)] or [np.zeros(0)]))
+    return x / np.where(norms == 0, 1.0, norms)[:, None]
+
+
+def _reference_matrices(
+    ctx: TaskContext, groups: Sequence[Any], products: str = "exact"
+) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+    """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
+
+    Why not a BLAS product: on vectors with many rational cosines (function words: counts over lengths)
+    thousands of assignments tie exactly or to the last bit, and which way a last-bit tie falls depends
+    on how a BLAS kernel orders its sums -- the reference's figures for function words are those of
+    OpenBLAS's Haswell kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. So
+    by default (``order_alignment.products=exact``) every text's vector is L2-normalised and every
+    (anchor, candidate) cosine computed with :func:`compensated_dots`, a fixed-order dot product
+    that is the same on every CPU (and, but for ~1e-32 cases, correctly rounded). ``products=blas`` is
+    the reference's own computation (float64 unit rows, one ``anchors @ candidates.T`` per group, as
+    ``align_and_score`` in steb/tasks/order_alignment.py @8a036408), which reproduces its figures on the
+    BLAS kernel they were made with and differs by CPU. Sparse vectors and similarity-only encoders use
+    the float64 pair similarities of :func:`_score_pairs`.
+    """
+    if products not in PRODUCTS:
+        raise DataValidationError(f"order_alignment.products={products!r}", field="order_alignment.products",
+                                  expected=" or ".join(PRODUCTS))
+    if not ctx.has_vectors or ctx.similarity_fn is not None:
+        return _score_pairs(ctx, groups)
+    text_id: dict[str, int] = {}
+    rows = [([text_id.setdefault(t, len(text_id)) for t in g.anchors],
+             [text_id.setdefault(t, len(text_id)) for t in _candidates(g)]) for g in groups]
+    vectors = ctx.embed(list(text_id))
+    if hasattr(vectors, "tocsr"):
+        return _score_pairs(ctx, groups)
+    members: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for gi, (a, c) in enumerate(rows):
+        members[(len(a), len(c))].append(gi)
+    matrices: dict[tuple[int, int], np.ndarray] = {}
+    if products == "blas":
+        unit = np.asarray(vectors, dtype=np.float64)
+        norms = np.linalg.norm(unit, axis=-1, keepdims=True)
+        unit = unit / np.where(norms == 0, 1.0, norms)
+        for shape, index in members.items():
+            out = np.empty((len(index), *shape), dtype=np.float64)
+            for n, gi in enumerate(index):
+                a, c = rows[gi]
+                out[n] = unit[a] @ unit[c].T
+            matrices[shape] = out
+        return members, matrices
+    unit = _exact_unit_rows(vectors)
+    n_texts = max(len(text_id), 1)
+    codes = {shape: np.asarray([[[a * n_texts + c for c in rows[gi][1]] for a in rows[gi][0]] for gi in index],
+                               dtype=np.int64).reshape(len(index), *shape) for shape, index in members.items()}
+    unique, inverse = np.unique(np.concatenate([c.ravel() for c in codes.values()]), return_inverse=True)
+    cos = np.empty(len(unique))
+    for i in range(0, len(unique), _DOT_PAIRS):
+        block = unique[i:i + _DOT_PAIRS]
+        cos[i:i + _DOT_PAIRS] = compensated_dots(unit[block // n_texts], unit[block % n_texts])
+    pos = 0
+    for shape, c in codes.items():
+        matrices[shape] = cos[inverse[pos:pos + c.size]].reshape(c.shape)
+        pos += c.size
+    return members, matrices
+
+
+def scoring_of(ctx: TaskContext) -> str:
+    """The scoring rule for this run: option ``order_alignment.scoring``, else the bundle's, else ``stel``."""
+    declared = (ctx.bundle.info or {}).get("order_alignment_scoring") if ctx.bundle is not None else None
+    return option_choice(ctx, "order_alignment", "scoring", SCORINGS, declared or "stel")
+
+
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
+    if scoring_of(ctx) == "steb-reference":
+        return run_reference(ctx)
+    return run_stel(ctx)
+
+
+def run_reference(ctx: TaskContext) -> dict[str, Any]:
+    """The reference rule over every group (module docstring); metrics named as steb's, the reference's beside."""
+    groups = ctx.data
+    ties = option_choice(ctx, "order_alignment", "ties", TIES, "solver")
+    limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
+    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "exact")
+    members, matrices = _reference_matrices(ctx, groups, products)
+    credit = np.zeros(len(groups), dtype=np.float64)
+    tied = np.zeros(len(groups), dtype=np.int64)
+    for (m, kc), index in members.items():
+        expected = np.asarray([groups[gi].candidate_answer() for gi in index], dtype=np.int64).reshape(len(index), m)
+        credit[index], tied[index] = reference_credits(matrices[(m, kc)], expected, ties=ties, exhaustive_limit=limit)
+    plain: dict[str, list[float]] = defaultdict(list)
+    distractor: dict[str, list[float]] = defaultdict(list)
+    plain_all: list[float] = []
+    last: list[float] = []  # distractor in the last column (the reference's "last" variant)
+    first: list[float] = []  # distractor elsewhere (the reference's "first" variant puts it in column 0)
+    chance_plain: list[float] = []
+    chance_distractor: list[float] = []
+    n_tied = n_distractor_tied = 0
+    for gi, g in enumerate(groups):
+        style = g.style_type or UNSPECIFIED
+        value = float(credit[gi])
+        n_candidates = len(g.alternatives) + (g.distractor is not None)
+        if g.distractor is None:
+            plain_all.append(value)
+            plain[style].append(value)
+            chance_plain.append(1.0 / n_candidates)
+            n_tied += int(tied[gi] > 1)
+        else:
+            (last if g.distractor_at is None or g.distractor_at == len(g.alternatives) else first).append(value)
+            distractor[style].append(value)
+            chance_distractor.append(1.0 / n_candidates)
+            n_distractor_tied += int(tied[gi] > 1)
+    metrics: dict[str, Any] = {}
+    if plain_all:
+        metrics["accuracy"] = float(np.mean(plain_all))
+        metrics["accuracy_by_style_type"] = _mean_by(plain)
+        metrics["chance_accuracy"] = float(np.mean(chance_plain))
+    if last or first:
+        metrics["distractor_accuracy"] = float(np.mean(last + first))
+        metrics["distractor_accuracy_by_style_type"] = _mean_by(distractor)
+        variants = (("last", last), ("first", first))
+        metrics["distractor_accuracy_by_variant"] = {k: float(np.mean(v)) for k, v in variants if v}
+        metrics["chance_distractor_accuracy"] = float(np.mean(chance_distractor))
+    metrics.update(
+        n_instances=len(plain_all),
+        n_distractor_instances=len(last) + len(first),
+        n_tied=n_tied,
+        n_distractor_tied=n_distractor_tied,
+        scoring="steb-reference",
+        ties=ties,
+        products=products,
+        reference_metric={"accuracy": "acc_mean", "distractor_accuracy": "distractor_acc_mean"},
+    )
+    return metrics
+
+
+def run_stel(ctx: TaskContext) -> dict[str, Any]:
+    """STEL's rule (quadruple/triple, STEL-or-Content; exact ties 1/t), see the module docstring."""
     groups = ctx.data
     tolerance = float(option(ctx, "order_alignment", "tie_tolerance", 0.0))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
@@ -365,7 +670,8 @@ def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
             if not has_distractor and math.perm(kc, m) == 1:
                 n_trivial += len(chosen)  # one alternative per anchor: nothing to decide
                 continue
-            answers = np.asarray([groups[index[i]].answer for i in chosen], dtype=np.int64).reshape(len(chosen), m)
+            answers = np.asarray([groups[index[i]].candidate_answer() for i in chosen],
+                                 dtype=np.int64).reshape(len(chosen), m)
             credits, ties = alignment_credits(matrices[(m, kc)][chosen], answers, tie_tolerance=tolerance, exhaustive_limit=limit)
             n_capped += int(np.count_nonzero(ties == 0))
             target = with_distractor if has_distractor else plain
@@ -395,6 +701,7 @@ def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
         n_tied=n_tied,
         n_distractor_tied=n_distractor_tied,
         n_tie_count_capped=n_capped,
+        scoring="stel",
     )
     return metrics
 
@@ -411,4 +718,5 @@ SPEC = TaskSpec(
     companion_metrics=("accuracy",),
     run=run_order_alignment,
     needs_vectors=False,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

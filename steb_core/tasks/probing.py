@@ -1,6 +1,22 @@
 """Probing: can a linear probe on frozen embeddings recover each linguistic feature's quantile bin?
 
-Per feature (e.g. LFTK counts from the stylometry plugin, attached to the records by the dataset):
+Bins and splits, two sources (option ``probing.splits``):
+
+* ``released`` (the default whenever the records carry them): the bin label and split of every text
+  and feature as the dataset's release gives them (``FeatureText.bins`` / ``.splits``: the STEB authors'
+  probing files' ``label_<f>`` / ``split_<f>``). Their ``split_probing_datasets.py`` balanced every bin
+  to the smallest and split 80/10/10 with unseeded draws, so only the released labels reproduce their
+  numbers. As the reference (github.com/rrivera1849/STEB ``steb/tasks/probing.py`` @acb3a009
+  ``ProbingTask.evaluate``): features in the first record's order; per feature the texts whose label
+  and split are both set; classes = the distinct training labels; ``accuracy`` = the mean of the
+  features' test accuracies (the reference's ``average``). The probe is the reference's too
+  (``probing.solver=reference``, :mod:`._reference_probe`: a linear layer + sigmoid trained with Adam
+  and early stopping, seeded from the run seed, since the reference's own initialisation depends on the
+  process's RNG history): steb's fast probe (step 3, ``probing.solver=joint``) gives materially other
+  figures on the same splits (``bench/probing_reference/README.md``: function words 0.32 vs 0.27).
+* ``steb``: steb's own rule for corpora without released labels, steps 1-2 below.
+
+Per feature (``steb``) (e.g. LFTK counts from the stylometry plugin, attached to the records by the dataset):
 
 1. Binning: 5 quantile bins with edges at the 0, 20, ..., 100 % quantiles, right-closed intervals,
    lowest value included, duplicate edges dropped (``pandas.qcut(..., duplicates="drop")``). Count
@@ -72,9 +88,10 @@ from ..context import TaskContext
 from ..errors import DataValidationError
 from ..io import seeded_rng
 from ..specs import TaskSpec
-from ._common import option, unique_index
+from ._common import option, option_choice, unique_index
 from ._device import kernel_device
 from ._probe_solver import fit_heads
+from ._reference_probe import reference_probe
 from ._threads import blas_limits
 
 __all__ = ["quantile_bins", "split_keys", "stratified_split", "fit_probe", "probe_features", "select_strength", "run_probing", "SPEC", "STRENGTHS"]
@@ -234,8 +251,49 @@ def probe_features(
     return results
 
 
+def released_targets(records: Sequence[Any]) -> list[tuple[str, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Per released feature (first record's order): labels coded 0..k-1 over the training labels, and the splits.
+
+    Rows outside the feature's three splits get label 0 and no split; a validation or test label that no
+    training text has gets -1 (never predicted, so it counts as wrong, where the reference would fail).
+    """
+    names = list(records[0].bins)
+    for i, rec in enumerate(records):
+        if rec.bins is None or list(rec.bins) != names:
+            raise DataValidationError("has other released features than the first record" if rec.bins is not None
+                                      else "has no released bins while the first record has", record=rec.id or i,
+                                      field="bins", expected=f"label_/split_ fields for {names}")
+    out = []
+    for name in names:
+        bins = np.asarray([-1 if r.bins[name] is None or r.splits[name] is None else r.bins[name] for r in records])
+        split = np.asarray([r.splits[name] or "" for r in records])
+        parts = tuple(np.flatnonzero((split == s) & (bins >= 0)) for s in ("train", "val", "test"))
+        classes = np.unique(bins[parts[0]])
+        if len(classes) < 2:
+            continue  # one training class: nothing to probe (the reference would train a one-class layer)
+        coded = np.full(len(records), -1, dtype=np.int64)
+        used = bins >= 0
+        pos = np.searchsorted(classes, bins[used])
+        known = (pos < len(classes)) & (classes[np.minimum(pos, len(classes) - 1)] == bins[used])
+        coded[np.flatnonzero(used)[known]] = pos[known]
+        out.append((name, coded, parts))
+    return out
+
+
+def _share(hits: np.ndarray) -> float:
+    """Fraction of true entries; 0.0 for none (the reference's test accuracy of an empty test split)."""
+    return float(np.mean(hits)) if len(hits) else 0.0
+
+
 def run_probing(ctx: TaskContext) -> dict[str, Any]:
     records = ctx.data
+    has_released = records[0].bins is not None
+    mode = option_choice(ctx, "probing", "splits", ("released", "steb"), "released" if has_released else "steb")
+    if mode == "released" and not has_released:
+        raise DataValidationError("the records carry no released bins and splits", field="probing.splits",
+                                  expected="probing.splits=steb for a corpus without released labels")
+    if mode == "released":
+        return _run_released(ctx)
     names, values = _feature_matrix(records)
     uniques, index = unique_index(r.text for r in records)
     x = ctx.embed(uniques)[index]
@@ -285,6 +343,64 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
         "n_texts": len(records),
         "n_fits_not_converged": int(sum(r["not_converged"] for r in results)),
         "blas_threads": int(blas_threads),
+        "splits": "steb",
+    }
+
+
+def _run_released(ctx: TaskContext) -> dict[str, Any]:
+    """``probing.splits=released``: the release's bins and splits (module docstring), steb's probe."""
+    records = ctx.data
+    targets = released_targets(records)
+    if not targets:
+        raise DataValidationError("no released feature has two or more training labels", field="bins",
+                                  expected="label_<f> values of at least two bins among the train texts")
+    uniques, index = unique_index(r.text for r in records)
+    x = ctx.embed(uniques)[index]
+    strengths = tuple(option(ctx, "probing", "strengths", STRENGTHS))
+    solver = str(option(ctx, "probing", "solver", "reference"))
+    if solver not in ("reference", "joint", "sklearn"):
+        raise ValueError(f"probing.solver must be 'reference', 'joint' or 'sklearn', got {solver!r}")
+    if solver == "reference":
+        dense = np.asarray(x.toarray() if sp.issparse(x) else x, dtype=np.float32)
+        with blas_limits(ctx, 0, result_sensitive=True) as blas_threads:
+            results = [reference_probe(dense, y, split, seed=ctx.seed, name=name) for name, y, split in targets]
+        return _released_metrics(records, targets, results, blas_threads, solver)
+    work = 2 * 40 * x.shape[0] * x.shape[1] * N_BINS * len(targets) * len(strengths)
+    with blas_limits(ctx, work if solver == "joint" else 0, result_sensitive=True) as blas_threads:
+        if solver == "joint":
+            device = None if sp.issparse(x) else kernel_device(ctx)
+            # the solver reads labels of training rows only; -1 (no label / unseen class) elsewhere becomes 0 there
+            fits = fit_heads(x, [np.maximum(y, 0) for _, y, _ in targets], [split[0] for _, _, split in targets],
+                             strengths,
+                             max_iter=MAX_ITER, tol=TOL, device=device)
+            results = []
+            for h, (_, y, (_, val, test)) in enumerate(targets):
+                val_acc = {lam: _share(fit["pred"][val, h] == y[val]) for lam, fit in fits.items()}
+                best = select_strength(val_acc, n_val=len(val))
+                results.append({"test_accuracy": _share(fits[best]["pred"][test, h] == y[test]), "strength": best,
+                                "not_converged": int(sum(fit["iterations"][h] >= MAX_ITER for fit in fits.values()))})
+        else:
+            dense = x.toarray() if sp.issparse(x) else x
+            results = [fit_probe(dense, y, split, strengths=strengths) for _, y, split in targets]
+    return _released_metrics(records, targets, results, blas_threads, solver)
+
+
+def _released_metrics(records: Sequence[Any], targets: Sequence[tuple[str, np.ndarray, Any]],
+                      results: Sequence[dict[str, Any]], blas_threads: int, solver: str) -> dict[str, Any]:
+    by_feature = {name: r["test_accuracy"] for (name, _, _), r in zip(targets, results)}
+    return {
+        "accuracy": float(np.mean(list(by_feature.values()))),
+        "accuracy_by_feature": by_feature,
+        "regularisation_by_feature": {name: r["strength"] for (name, _, _), r in zip(targets, results)},
+        "n_bins_by_feature": {name: int(y[split[0]].max()) + 1 for name, y, split in targets},
+        "n_texts_by_split": {name: [len(p) for p in split] for name, _, split in targets},
+        "n_features": len(by_feature),
+        "n_texts": len(records),
+        "n_fits_not_converged": int(sum(r["not_converged"] for r in results)),
+        "blas_threads": int(blas_threads),
+        "splits": "released",
+        "probe": solver,
+        "reference_metric": {"accuracy": "average"},
     }
 
 
@@ -296,6 +412,7 @@ SPEC = TaskSpec(
     run=run_probing,
     accepts_sparse=True,
     # 2: 2026-11-23, splits from keys shared by all features (step 2); 3: 2026-11-24, the near-tie rule (step 3);
-    # 4: 2026-11-24, one BLAS thread unless --threads (recorded as blas_threads), not the load
-    version="4",
+    # 4: 2026-11-24, one BLAS thread unless --threads (recorded as blas_threads), not the load;
+    # 5: issue 37, released bins and splits used when the records carry them (probing.splits)
+    version="5",
 )

@@ -1,6 +1,26 @@
 """Authorship retrieval: rank every target collection by cosine for each query; MRR, R@1, R@8.
 
-A collection's vector is the encoder's own multi-text embedding when it has one, else the mean of
+Two rules (option ``retrieval.rule``):
+
+``reference`` (default) -- the STEB authors' reference code (github.com/rrivera1849/STEB
+``steb/tasks/retrieval.py`` @39e4722e ``RetrievalTask.evaluate``, ``steb/metrics.py`` @4b43dda3
+``calculate_retrieval_metrics``, ``steb/core.py`` @18c49153 ``extract_features`` with episode size -1):
+
+* a collection is **one text**: all of its texts joined by a space, embedded once (the reference puts all
+  texts of ``<author>_query`` in one episode position, which its models embed as the space-joined text);
+  an encoder with its own multi-text embedding (LUAR) embeds the collection itself;
+* vectors L2-normalised, authors kept only when they have both a query and a target (the reference's
+  ``common_labels`` filter); cosine distances as scikit-learn's ``pairwise_distances(metric="cosine")``
+  (float32 vectors: float32 distances), per query ``np.argsort`` of its row (ties in the order that sort
+  gives, as the reference); the 1-based ranks of the query's true targets;
+* ``mrr`` = mean over queries of mean(1 / rank), ``mean_rank``, ``recall_at_k`` for k in 1, 8, 16, 32,
+  64, 128 = the share of true targets within the first k. Distances are held per block of queries; above
+  ``REFERENCE_CELLS`` (queries x targets) the ``counted`` rule is used and ``rule`` says so.
+
+``counted`` -- steb's earlier rule: collection vector = the mean of its texts' vectors, ranks counted
+exactly on the tie grid, ties in expectation (below).
+
+For ``counted``: a collection's vector is the encoder's own multi-text embedding when it has one, else the mean of
 its texts' vectors (``ctx.embed_collections``). Relevant targets are those by the query's author.
 
 Exact and blocked: the best relevant target's score r* is computed in float64 for every query,
@@ -25,14 +45,14 @@ scores E[1/(g + X)] (R@k: P(g + X <= k)). Without ties this is the usual 1/rank.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..context import TaskContext
 from ..specs import TaskSpec
-from ._common import option, tie_keys, unit_rows
+from ._common import option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
 from ._threads import blas_limits
@@ -46,12 +66,19 @@ __all__ = [
     "screen_margin",
     "SPEC",
     "BLOCK_BYTES",
+    "reference_retrieval",
+    "RULES",
 ]
 
 #: bytes of scores (4 a score) per block of the sparse path; the dense path's blocks are cache-sized
 #: (``_rank_count.BLOCK_BYTES``)
 BLOCK_BYTES = 256 * 2**20
 CUTOFFS = (1, 8)
+#: the reference's recall cut-offs (``calculate_retrieval_metrics`` ks)
+REFERENCE_CUTOFFS = (1, 8, 16, 32, 64, 128)
+#: queries x targets up to which the ``reference`` rule runs (an argsort per query); beyond, ``counted``
+REFERENCE_CELLS = 2**26
+RULES = ("reference", "counted")
 
 
 def relevant_pairs(query_authors: np.ndarray, target_authors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -176,7 +203,78 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return (sums / lengths[:, None]).astype(np.float32)
 
 
+def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: Sequence[str],
+                        target_authors: Sequence[str]) -> dict[str, Any]:
+    """The reference's metrics (module docstring) for one vector per query and per target collection."""
+    from sklearn.metrics import pairwise_distances  # noqa: PLC0415
+
+    qa, ta = np.asarray(query_authors), np.asarray(target_authors)
+    common = np.intersect1d(qa, ta)
+    keep_q, keep_t = np.isin(qa, common), np.isin(ta, common)
+    q = _reference_unit(query_vectors)[keep_q]
+    t = _reference_unit(target_vectors)[keep_t]
+    qa, ta = qa[keep_q], ta[keep_t]
+    rr, mean_ranks = np.zeros(len(qa)), np.zeros(len(qa))
+    recall = {k: np.zeros(len(qa)) for k in REFERENCE_CUTOFFS}
+    rows = max(1, REFERENCE_CELLS // 8 // max(1, len(ta)))
+    for r0 in range(0, len(qa), rows):
+        dist = pairwise_distances(q[r0:r0 + rows], t, metric="cosine")
+        for i in range(dist.shape[0]):
+            ranks = np.where(qa[r0 + i] == ta[np.argsort(dist[i])])[0] + 1
+            rr[r0 + i] = np.mean(1.0 / ranks)
+            mean_ranks[r0 + i] = np.mean(ranks)
+            for k in REFERENCE_CUTOFFS:
+                recall[k][r0 + i] = np.count_nonzero(ranks <= k) / ranks.size
+    out: dict[str, Any] = {"mrr": float(rr.mean()), "mean_rank": float(mean_ranks.mean())}
+    out.update({f"recall_at_{k}": float(v.mean()) for k, v in recall.items()})
+    out.update(n_queries_scored=int(len(qa)), n_targets_scored=int(len(ta)))
+    return out
+
+
+def _reference_unit(vectors: Any) -> Any:
+    """Rows divided by their L2 norm in their own dtype, zero rows unchanged (the reference's ``l2_normalize``)."""
+    if sp.issparse(vectors):
+        vectors = vectors.toarray()
+    vectors = np.asarray(vectors)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms).astype(vectors.dtype)
+
+
+def _joined_vectors(ctx: TaskContext, collections: Sequence[Sequence[str]]) -> Any:
+    """One vector per collection as the reference makes it: the encoder's own multi-text embedding, else the
+    embedding of the collection's texts joined by a space."""
+    if ctx.collections_fn is not None:
+        return ctx.collections_fn(collections)
+    return ctx.embed([" ".join(c) for c in collections])
+
+
+def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
+    """The texts the ``reference`` rule embeds: every collection joined by a space (the runner encodes them)."""
+    nested = options.get("retrieval")
+    default = nested.get("rule", "reference") if isinstance(nested, Mapping) else "reference"
+    rule = options.get("retrieval.rule", default)
+    if str(rule).strip().lower() != "reference":
+        return []
+    return [" ".join(c.texts_) for c in (*data.queries, *data.targets)]
+
+
 def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
+    data = ctx.data
+    rule = option_choice(ctx, "retrieval", "rule", RULES, "reference")
+    if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
+        metrics = reference_retrieval(_joined_vectors(ctx, [q.texts_ for q in data.queries]),
+                                      _joined_vectors(ctx, [t.texts_ for t in data.targets]),
+                                      [q.author for q in data.queries], [t.author for t in data.targets])
+        metrics.update(n_queries=len(data.queries), n_targets=len(data.targets),
+                       rule="reference" if ctx.collections_fn is None
+                       else "reference (the encoder's own collection vectors)")
+        return metrics
+    metrics = _run_counted(ctx)
+    metrics["rule"] = "counted" if rule == "counted" else f"counted (over {REFERENCE_CELLS} query x target cells)"
+    return metrics
+
+
+def _run_counted(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
     authors: dict[str, int] = {}
     target_codes = np.asarray([authors.setdefault(t.author, len(authors)) for t in data.targets], dtype=np.int64)
@@ -214,5 +312,7 @@ SPEC = TaskSpec(
     shape="retrieval",
     main_metric="mrr",
     run=run_retrieval,
+    extra_texts=joined_texts,
     accepts_sparse=True,
+    version="2",  # issue 37: the STEB reference's rule (joined collections, argsort ranks) by default
 )

@@ -40,12 +40,17 @@ def pan14(tmp_path: Path, write) -> Path:
     return tmp_path
 
 
-def test_known_texts_are_joined_and_problems_filtered_by_prefix(pan14: Path) -> None:
+def test_known01_only_unstripped_and_problems_filtered_by_prefix(pan14: Path) -> None:
+    """Issue 37: PAN14/15 as the reference's load_pan15_dataset reads them: known01.txt vs unknown.txt, problems in
+    sorted id order, texts not stripped (CRLF read as text mode reads it, a BOM kept); known=all joins every known
+    text."""
     bundle = load("pan14_authorship_verification_corpus2_english_essays_test", pan14)
     assert [(p.id, p.text_a, p.text_b, p.same) for p in bundle.pairs] == [
-        ("EE001", "First known essay.\n\nSecond known essay.", "Unknown essay.", True),
-        ("EE002", "Only known.", "Other unknown.", False),  # BOM inside the file is dropped as well
+        ("EE001", "First known essay.\n", "Unknown essay.\n", True),
+        ("EE002", "Only known.\n", "\ufeffOther unknown.\n", False),
     ]
+    joined = load("pan14_authorship_verification_corpus2_english_essays_test", pan14, known="all")
+    assert joined.pairs[0].text_a == "First known essay.\n\n\nSecond known essay.\n"
     novels = load("pan14_authorship_verification_corpus2_english_novels_test", pan14)
     assert [(p.id, p.same) for p in novels.pairs] == [("EN001", False)]
     dutch = load("pan14_authorship_verification_corpus2_dutch_essays_test", pan14)
@@ -57,8 +62,11 @@ def test_pan13_single_truth_file_for_all_languages(tmp_path: Path, write) -> Non
     _problem(root, "EN01", ["Known A."], "Unknown A.", write)
     _problem(root, "GR01", ["Γνωστό κείμενο."], "Άγνωστο κείμενο.", write)
     _problem(root, "SP01", ["Texto conocido."], "Texto desconocido.", write)
-    write(root / "truth.txt", "EN01 Y\nGR01 N\nSP01 Y\n")
-    assert [p.id for p in load("pan13_authorship_verification_english_test", tmp_path).pairs] == ["EN01"]
+    _problem(root, "EN00", ["Known one.", "Known two."], "Unknown B.", write)
+    write(root / "truth.txt", "EN01 Y\nGR01 N\nSP01 Y\nEN00 N\n")
+    # sorted ids; PAN13 joins all known texts
+    english = load("pan13_authorship_verification_english_test", tmp_path).pairs
+    assert [(p.id, p.text_a) for p in english] == [("EN00", "Known one.\n\nKnown two."), ("EN01", "Known A.")]
     greek = load("pan13_authorship_verification_greek_test", tmp_path).pairs
     assert [(p.id, p.text_a, p.same) for p in greek] == [("GR01", "Γνωστό κείμενο.", False)]
 

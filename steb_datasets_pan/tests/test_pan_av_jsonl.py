@@ -1,4 +1,5 @@
-"""PAN20/21 jsonl authorship verification: balanced seeded sampling, official names, bad fixtures."""
+"""PAN20/21 jsonl authorship verification: every pair (the reference), balanced seeded sampling as an option, official
+names, bad fixtures."""
 
 from __future__ import annotations
 
@@ -41,10 +42,17 @@ def test_balanced_seeded_sample(tmp_path: Path, write_jsonl) -> None:
     assert [p.id for p in load(tmp_path, seed=8, pairs_per_class=5).pairs] != [p.id for p in bundle.pairs]
 
 
-def test_default_budget_keeps_small_classes_whole(tmp_path: Path, write_jsonl) -> None:
+def test_default_is_every_pair_in_file_order_unstripped(tmp_path: Path, write_jsonl) -> None:
+    """Issue 37 (load_pan_jsonl_dataset @a8445f54): the folder is taken as subsampled already: every pair, file order,
+    pair[0] and pair[1] as they are."""
     _release(tmp_path, write_jsonl, official=False)
+    rows = [{"id": f"x{i}", "fandoms": ["a", "b"], "pair": [f" A{i} ", f"B{i}\n"]} for i in (3, 1, 2)]
+    write_jsonl(tmp_path / "pairs.jsonl", rows)
+    write_jsonl(tmp_path / "truth.jsonl", [{"id": f"x{i}", "same": i != 2, "authors": ["1", "2"]} for i in (1, 2, 3)])
     bundle = load(tmp_path, name="pan21_authorship_verification_test")
-    assert len(bundle.pairs) == 20 and bundle.info["pairs_per_class"] == 250 and bundle.info["same"] == 12
+    assert [(p.id, p.text_a, p.text_b, p.same) for p in bundle.pairs] == [
+        ("x3", " A3 ", "B3\n", True), ("x1", " A1 ", "B1\n", True), ("x2", " A2 ", "B2\n", False)]
+    assert bundle.info["pairs_per_class"] is None and bundle.info["sampling"].startswith("every pair")
 
 
 def test_missing_truth_for_an_id(tmp_path: Path, write_jsonl, write) -> None:

@@ -50,9 +50,9 @@ def test_mendeley_layout_is_the_default_reader(release: Path) -> None:
     bundle = load_from_root(release)
     assert [(p.id, p.same) for p in bundle.pairs] == [("Jane.Doe", True), ("John.Roe", False), ("Max.Moe", True)]
     jane = bundle.pairs[0]
-    # file-name order, as the STEB authors read them: "Mail_12" sorts before "Mail_3"
-    assert jane.text_a == "Jane mail twelve.\n\nJane mail three.\n\nJane mail forty.\n\nJane mail seven."
-    assert jane.text_b == "Jane unknown mail."
+    # file-name order, as the STEB authors read them: "Mail_12" sorts before "Mail_3"; texts not stripped (issue 37)
+    assert jane.text_a == "Jane mail twelve.\n\nJane mail three.\n\n\nJane mail forty.\n\nJane mail seven."
+    assert jane.text_b == "Jane unknown mail.\n"
     assert bundle.pairs[1].text_b == "Someone else wrote this."
     assert bundle.info["labels_from"] == "truth.txt" and (bundle.info["same"], bundle.info["different"]) == (2, 1)
     assert bundle.info["folder"].endswith(RELEASE)

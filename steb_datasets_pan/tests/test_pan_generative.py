@@ -30,7 +30,7 @@ def test_pan26_smoke_test_labels_follow_truth_file(pan_data: Path) -> None:
     assert len(bundle.labelled_texts) == len(truth) == 34
     assert {t.id: t.label for t in bundle.labelled_texts} == truth
     first = json.loads((folder / "dataset.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert bundle.labelled_texts[0].text == first["text"].strip()
+    assert first["text"] in {t.text for t in bundle.labelled_texts}  # not stripped (issue 37)
 
 
 def _pan25(folder: Path, write_jsonl, **enc) -> None:
@@ -49,13 +49,20 @@ def test_pan25_genre_split_model_labels_and_budget(tmp_path: Path, write_jsonl) 
     _pan25(tmp_path, write_jsonl, bom=True, crlf=True)
     full = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=None)
     assert Counter(t.label for t in full.labelled_texts) == {"human": 6, "gpt-4o": 3, "llama-3.1-8b": 3}
+    # the first 2 of each, file order
     capped = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=2, seed=5)
-    assert Counter(t.label for t in capped.labelled_texts) == {"human": 2, "gpt-4o": 2, "llama-3.1-8b": 2}
+    assert [t.id for t in capped.labelled_texts] == ["essays-human-0", "essays-human-1", "essays-gpt-4o-0",
+                                                     "essays-gpt-4o-1",
+                                                     "essays-llama-3.1-8b-0", "essays-llama-3.1-8b-1"]
     for t in capped.labelled_texts:  # texts belong to their ids
         genre, model, k = t.id.split("-", 1)[0], t.label, t.id.rsplit("-", 1)[1]
         assert t.text == f"A {genre} text by {model}, number {k}."
-    assert capped.info["files"][0].endswith("val.jsonl") and capped.info["classes_available"]["human"] == 6
-    news = load("machine_text_detection_PAN25_26_news", tmp_path)
+    assert capped.info["files"][0].endswith("val.jsonl") and capped.info["class_counts_available"]["human"] == 6
+    drawn = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=2, sampling="random", seed=5)
+    assert Counter(t.label for t in drawn.labelled_texts) == {"human": 2, "gpt-4o": 2, "llama-3.1-8b": 2}
+    with pytest.raises(DataValidationError, match="fewer than 25"):  # the reference's N: max(25, smallest class)
+        load("machine_text_detection_PAN25_26_essays", tmp_path)
+    news = load("machine_text_detection_PAN25_26_news", tmp_path, per_class="all")
     assert {t.label for t in news.labelled_texts} == {"human", "gemini-pro"}
 
 
@@ -63,15 +70,24 @@ def test_pan24_one_file_per_source(tmp_path: Path, write_jsonl) -> None:
     write_jsonl(tmp_path / "human.jsonl", [{"id": f"articles/h{i}", "text": f"Human article {i}."} for i in range(3)])
     for model in ("alpaca-7b", "gpt-4-turbo"):
         write_jsonl(tmp_path / "machines" / f"{model}.jsonl", [{"id": f"{model}/a{i}", "text": f"{model} article {i}."} for i in range(2)])
-    bundle = load("machine_text_detection_PAN24_news", tmp_path)
-    assert Counter(t.label for t in bundle.labelled_texts) == {"human": 3, "alpaca-7b": 2, "gpt-4-turbo": 2}
+    write_jsonl(tmp_path / "machines" / "zephyr.jsonl",
+                [{"id": "z/a0", "text": " \n"}, {"id": "z/a1", "text": " Zephyr article. "}])
+    bundle = load("machine_text_detection_PAN24_news", tmp_path, per_class="all")
+    assert Counter(t.label for t in bundle.labelled_texts) == {"human": 3, "alpaca-7b": 2, "gpt-4-turbo": 2,
+                                                               "zephyr": 1}
+    # human, then the machines sorted
+    assert [t.label for t in bundle.labelled_texts][::3] == ["human", "alpaca-7b", "gpt-4-turbo"]
+    assert bundle.labelled_texts[-1].text == " Zephyr article. " and bundle.info["blank_texts_skipped"] == 1
     assert SPECS["machine_text_detection_PAN24_news"].extra["per_class"] == 200
 
 
 def test_pan25_collaborative_categories(tmp_path: Path, write_jsonl) -> None:
     cats = ["fully human-written", "human-written, machine-polished", "deeply-mixed text"]
     write_jsonl(tmp_path / "dev.jsonl", [{"id": str(i), "text": f"text {i}", "label": i % 3, "label_text": cats[i % 3], "model": "x"} for i in range(9)])
-    bundle = load("machine_text_detection_PAN25_collaborative", tmp_path)
+    write_jsonl(tmp_path / "train.jsonl",
+                [{"id": "x", "text": "train text", "label": 0, "label_text": cats[0], "model": "x"}])
+    # dev.jsonl, as the reference reads it
+    bundle = load("machine_text_detection_PAN25_collaborative", tmp_path, per_class="all")
     assert Counter(t.label for t in bundle.labelled_texts) == {c: 3 for c in cats}
 
 

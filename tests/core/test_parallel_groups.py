@@ -17,8 +17,19 @@ from collections import Counter
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.parallel import CONSTRUCTION, ParallelItem, order_groups_from_parallel, pair_of_rank, parse_budget
+from steb_core.parallel import (
+    ALL_PAIRS_CONSTRUCTION,
+    ParallelItem,
+    order_groups_from_parallel,
+    pair_of_rank,
+    parse_budget,
+)
 from steb_core.specs import STEB_PROTOCOL_VERSION
+
+
+def all_pairs(*args, **kwargs):
+    """steb's earlier construction (steb-all-pairs/v1), which these tests check; the default is the reference's."""
+    return order_groups_from_parallel(*args, construction=ALL_PAIRS_CONSTRUCTION, **kwargs)
 
 
 def _items(n: int, k: int, cls: str = "c") -> list[ParallelItem]:
@@ -56,7 +67,7 @@ def test_pair_of_rank_is_colex_order_of_all_pairs():
 @pytest.mark.parametrize("k", [2, 3, 5])
 def test_plain_groups_cover_every_unordered_pair_once(k):
     n = 7
-    groups, info = order_groups_from_parallel(_items(n, k), seed=3, salt="d", distractors=False)
+    groups, info = all_pairs(_items(n, k), seed=3, salt="d", distractors=False)
     assert all(g.distractor is None for g in groups)
     assert len(groups) == math.comb(n, 2)
     assert info["classes"]["c"] == {"items": n, "distinct_items": n, "pairings_possible": 21, "pairings": 21, "groups": 21}
@@ -74,7 +85,7 @@ def test_plain_groups_cover_every_unordered_pair_once(k):
 
 @pytest.mark.parametrize("k", [2, 3, 5])
 def test_each_pairing_gives_a_plain_and_a_held_out_distractor_group(k):
-    groups, _ = order_groups_from_parallel(_items(9, k), seed=0, salt="d")
+    groups, _ = all_pairs(_items(9, k), seed=0, salt="d")
     plain, with_d = _split(groups)
     assert len(plain) == len(with_d) == math.comb(9, 2)
     by_pairing = {(_content(g.anchors), _content(g.alternatives)): g for g in plain}
@@ -94,7 +105,7 @@ def test_each_pairing_gives_a_plain_and_a_held_out_distractor_group(k):
 
 
 def test_k2_groups_are_stel_quadruple_and_stel_or_content():
-    groups, _ = order_groups_from_parallel(_items(5, 2), seed=1, salt="d")
+    groups, _ = all_pairs(_items(5, 2), seed=1, salt="d")
     plain, with_d = _split(groups)
     for g in plain:  # STEL quadruple: (A1, A2), (S1, S2) shuffled, answer (0, 1) or (1, 0)
         assert len(g.anchors) == 2 and len(g.alternatives) == 2 and g.answer in {(0, 1), (1, 0)}
@@ -107,7 +118,7 @@ def test_k2_groups_are_stel_quadruple_and_stel_or_content():
 
 def test_positions_roles_and_held_out_styles_are_balanced():
     # 2,000 pairings; each count is binomial with p = 1/2 (or 1/3): 5 standard errors is about +-112 (+-105)
-    groups, _ = order_groups_from_parallel(_items(400, 3), seed=5, salt="d", per_class=2000)
+    groups, _ = all_pairs(_items(400, 3), seed=5, salt="d", per_class=2000)
     plain, with_d = _split(groups)
     assert len(plain) == 2000
     identity = sum(g.answer == (0, 1, 2) for g in plain)
@@ -120,7 +131,7 @@ def test_positions_roles_and_held_out_styles_are_balanced():
 
 def test_budget_caps_pairings_per_class_and_skips_small_classes():
     items = _items(30, 2, "big") + _items(5, 2, "small") + _items(1, 2, "single")
-    groups, info = order_groups_from_parallel(items, seed=0, salt="d", per_class=12)
+    groups, info = all_pairs(items, seed=0, salt="d", per_class=12)
     plain, with_d = _split(groups)
     assert Counter(g.style_type for g in plain) == {"big": 12, "small": 10}  # small: all C(5, 2) = 10 pairings
     assert Counter(g.style_type for g in with_d) == {"big": 12, "small": 10}
@@ -136,7 +147,7 @@ def test_budget_draws_pairings_uniformly():
     # times: 450 +- 17.7; 5 standard errors allowed
     counts = Counter()
     for seed in range(1500):
-        groups, _ = order_groups_from_parallel(_items(5, 2), seed=seed, salt="u", per_class=3, distractors=False)
+        groups, _ = all_pairs(_items(5, 2), seed=seed, salt="u", per_class=3, distractors=False)
         counts.update(frozenset((_content(g.anchors), _content(g.alternatives))) for g in groups)
     assert len(counts) == 10
     assert all(abs(c - 450) < 5 * math.sqrt(1500 * 0.3 * 0.7) for c in counts.values()), counts
@@ -147,7 +158,7 @@ def test_big_class_is_sampled_without_listing_its_pairs():
     items = _items(10_000, 2)
     tracemalloc.start()
     try:
-        groups, info = order_groups_from_parallel(items, seed=2, salt="big", per_class=500)
+        groups, info = all_pairs(items, seed=2, salt="big", per_class=500)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -158,28 +169,28 @@ def test_big_class_is_sampled_without_listing_its_pairs():
 
 def test_duplicate_items_are_kept_once():
     items = _items(4, 2) + [ParallelItem(("c:0:0", "c:0:1"), id="again", style_type="c")]
-    groups, info = order_groups_from_parallel(items, seed=0, salt="d", distractors=False)
+    groups, info = all_pairs(items, seed=0, salt="d", distractors=False)
     assert len(groups) == 6 and info["duplicate_items_skipped"] == {"c": 1}
     assert info["classes"]["c"]["items"] == 5 and info["classes"]["c"]["distinct_items"] == 4
 
 
 def test_info_records_construction_and_protocol():
-    _, info = order_groups_from_parallel(_items(3, 2), seed=9, salt="d", per_class=2)
-    assert info["construction"] == CONSTRUCTION and info["protocol"] == STEB_PROTOCOL_VERSION
+    _, info = all_pairs(_items(3, 2), seed=9, salt="d", per_class=2)
+    assert info["construction"] == ALL_PAIRS_CONSTRUCTION and info["protocol"] == STEB_PROTOCOL_VERSION
     assert info["per_class"] == 2 and info["seed"] == 9 and info["distractors"] is True
     assert "pairings" in info["per_class_counts"]
 
 
 def test_seeded_and_salted():
-    a, _ = order_groups_from_parallel(_items(20, 3), seed=1, salt="x")
-    b, _ = order_groups_from_parallel(_items(20, 3), seed=1, salt="x")
-    c, _ = order_groups_from_parallel(_items(20, 3), seed=1, salt="y")
-    d, _ = order_groups_from_parallel(_items(20, 3), seed=2, salt="x")
+    a, _ = all_pairs(_items(20, 3), seed=1, salt="x")
+    b, _ = all_pairs(_items(20, 3), seed=1, salt="x")
+    c, _ = all_pairs(_items(20, 3), seed=1, salt="y")
+    d, _ = all_pairs(_items(20, 3), seed=2, salt="x")
     assert a == b and a != c and a != d
 
 
 def test_ids_are_unique_and_name_the_pairing():
-    groups, _ = order_groups_from_parallel(_items(6, 3), seed=0, salt="d")
+    groups, _ = all_pairs(_items(6, 3), seed=0, salt="d")
     assert len({g.id for g in groups}) == len(groups)
     for g in groups:
         a_id, b_id = g.id.split("|")[:2]
@@ -189,10 +200,10 @@ def test_ids_are_unique_and_name_the_pairing():
 def test_inconsistent_arity_names_source_item_field():
     items = _items(3, 2) + [ParallelItem(("x", "y", "z"), id="odd", style_type="c", source="corpus/file.tsv")]
     with pytest.raises(DataValidationError) as err:
-        order_groups_from_parallel(items, seed=0, salt="d")
+        all_pairs(items, seed=0, salt="d")
     assert err.value.path == "corpus/file.tsv" and err.value.record == "odd" and err.value.field == "texts"
     with pytest.raises(DataValidationError) as err:
-        order_groups_from_parallel([ParallelItem(("x", " "), id="e", source="g.txt")], seed=0, salt="d")
+        all_pairs([ParallelItem(("x", " "), id="e", source="g.txt")], seed=0, salt="d")
     assert err.value.field == "texts[1]" and err.value.record == "e"
 
 
@@ -202,3 +213,22 @@ def test_parse_budget():
     assert parse_budget({"per_class": "12"}, 7) == 12
     with pytest.raises(DataValidationError):
         parse_budget({"per_class": "many"}, 7)
+
+
+def test_order_groups_from_options_reads_construction_budget_distractors_and_sampling():
+    from steb_core.parallel import REFERENCE_CONSTRUCTION, order_groups_from_options
+
+    items = _items(30, 2) + _items(26, 2, cls="e")
+    groups, info = order_groups_from_options(items, {}, seed=0, salt="d", legacy_budget=7)
+    assert info["construction"] == REFERENCE_CONSTRUCTION and info["per_class"] == 26  # auto: max(25, min(26, 200))
+    assert len(groups) == 2 * 3 * 26 * 25 // 2
+    groups, info = order_groups_from_options(items, {"per_class": "all", "distractors": "false"}, seed=0, salt="d")
+    assert len(groups) == 30 * 29 // 2 + 26 * 25 // 2 and info["per_class"] is None
+    groups, info = order_groups_from_options(items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d",
+                                             legacy_budget=7)
+    assert info["construction"] == ALL_PAIRS_CONSTRUCTION and len(groups) == 2 * 2 * 7
+    _, info = order_groups_from_options(items, {"sampling": "random", "per_class": "10"}, seed=0, salt="d")
+    assert info["sampling"] == "random" and info["per_class"] == 10
+    assert parse_budget({"per_class": "auto"}, 5) == "auto"
+    with pytest.raises(DataValidationError, match="construction"):
+        order_groups_from_options(items, {"construction": "v0"}, seed=0, salt="d")

@@ -85,13 +85,13 @@ def test_enron_spam_mail_linking_outside_is_refused(tmp_path: Path) -> None:
     secret = _write(tmp_path / "secret" / "mail.txt", SECRET)
     link = folder / "spam" / "0007.2003-12-18.GP.spam.txt"
     link.symlink_to(secret)
-    _refused("enron_spam", tmp_path / "data", link, balanced="false", min_class_size=0)
+    _refused("enron_spam", tmp_path / "data", link, per_class="all")
 
 
 def test_enron_spam_mail_linking_inside_is_followed(tmp_path: Path) -> None:
     folder = _enron_spam(tmp_path / "data")
     (folder / "spam" / "0007.copy.spam.txt").symlink_to(folder / "ham" / "0001.1999-12-10.farmer.ham.txt")
-    bundle = load("enron_spam", tmp_path / "data", balanced="false", min_class_size=0)
+    bundle = load("enron_spam", tmp_path / "data", per_class="all")
     ham = "Subject: meeting\nsee you at ten"
     assert sorted(r.text for r in bundle.labelled_texts) == ["Subject: cheap meds\nbuy now", ham, ham]
 
@@ -126,7 +126,7 @@ def test_twitter_aae_file_linking_inside_is_followed(tmp_path: Path) -> None:
     folder = tmp_path / "data" / "twitter_aave_sae"
     _write(folder / "sae_samples.txt", _lines("sae"))
     (folder / "aave_samples.txt").symlink_to(_write(folder / "kept" / "aae.txt", _lines("aae")))
-    assert load("twitter_aave_sae", tmp_path / "data").info["pairs"] == 5
+    assert load("twitter_aave_sae", tmp_path / "data", per_class="all").info["pairs"] == 5
 
 
 # -- a Hugging Face save_to_disk folder (SynthSTEL) ----------------------------------------------------------------

@@ -90,7 +90,8 @@ def _pan15(data: Path) -> Path:
 
 def test_pan15_known_text_linking_outside_is_refused(tmp_path: Path, secret: Path) -> None:
     corpus = _pan15(tmp_path / "data")
-    link = corpus / "EN001" / "known02.txt"
+    link = corpus / "EN001" / "known01.txt"  # PAN15 reads known01.txt only (the STEB reference's loader)
+    link.unlink()
     link.symlink_to(secret)
     _refused("pan15_authorship_verification_english_test", tmp_path / "data", link)
 
@@ -106,8 +107,8 @@ def test_pan15_known_text_linking_inside_is_followed(tmp_path: Path) -> None:
     data = tmp_path / "data"
     corpus = _pan15(data)
     (corpus / "EN001" / "known02.txt").symlink_to(_write(data / "extra" / "k.txt", "Second known.\n"))
-    pair = load("pan15_authorship_verification_english_test", data).pairs[0]
-    assert (pair.text_a, pair.text_b, pair.same) == ("Known text.\n\nSecond known.", "Unknown text.", True)
+    pair = load("pan15_authorship_verification_english_test", data, known="all").pairs[0]  # every known text joined
+    assert (pair.text_a, pair.text_b, pair.same) == ("Known text.\n\n\nSecond known.\n", "Unknown text.\n", True)
 
 
 # -- PAN18 attribution: candidate folders' known texts found by glob ---------------------------------------------

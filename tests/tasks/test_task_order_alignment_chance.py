@@ -27,11 +27,16 @@ import math
 import numpy as np
 import pytest
 
-from steb_core.parallel import ParallelItem, order_groups_from_parallel
+from steb_core.parallel import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import SPEC
 
 # k -> independent pairings (one per two-item class)
 CASES = {2: 3000, 3: 4000, 5: 12000}
+
+
+def all_pairs(*args, **kwargs):
+    """steb's earlier construction (steb-all-pairs/v1), which these tests check; the default is the reference's."""
+    return order_groups_from_parallel(*args, construction=ALL_PAIRS_CONSTRUCTION, **kwargs)
 
 
 def random_similarity(seed: int):
@@ -54,7 +59,7 @@ def random_similarity(seed: int):
 def test_chance_levels_of_plain_and_distractor_variants(make_ctx, k):
     pairings = CASES[k]
     items = [ParallelItem(tuple(f"{i}:{s}" for s in range(k)), id=str(i), style_type=f"c{i // 2}") for i in range(2 * pairings)]
-    groups, info = order_groups_from_parallel(items, seed=k, salt="chance")
+    groups, info = all_pairs(items, seed=k, salt="chance")
     assert sum(c["pairings"] for c in info["classes"].values()) == pairings
     got = SPEC.run(make_ctx("order_groups", groups, similarity=random_similarity(seed=10 + k)))
     p = 1 / math.factorial(k)

@@ -18,12 +18,17 @@ import numpy as np
 import pytest
 
 from steb_core import OrderGroup, read_tsv
-from steb_core.parallel import ParallelItem, order_groups_from_parallel
+from steb_core.parallel import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import SPEC, alignment_credit
 
 pytestmark = pytest.mark.realdata
 
 COLUMNS = ["Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "Correct Alternative", "ID", "style type"]
+
+
+def all_pairs(*args, **kwargs):
+    """steb's earlier construction (steb-all-pairs/v1), which these tests check; the default is the reference's."""
+    return order_groups_from_parallel(*args, construction=ALL_PAIRS_CONSTRUCTION, **kwargs)
 
 
 def load_stel(folder):
@@ -201,7 +206,7 @@ def test_steb_construction_on_stel_pairs_is_stel_quadruple_and_stel_or_content(s
     # STEB §3: for k = 2 the plain instance is exactly a STEL quadruple and the distractor instance exactly
     # STEL-or-Content; each is scored here by STEL's rules written out, from the texts alone
     rows = load_stel(shared_data)
-    groups, info = order_groups_from_parallel(stel_items(rows), seed=4, salt="STEL", per_class=150)
+    groups, info = all_pairs(stel_items(rows), seed=4, salt="STEL", per_class=150)
     plain = [g for g in groups if g.distractor is None]
     with_d = [g for g in groups if g.distractor is not None]
     assert len(plain) == len(with_d) == sum(c["pairings"] for c in info["classes"].values())

@@ -78,7 +78,9 @@ def test_all_pair_counts_heavy_ties():
 def test_pair_all_matches_python_pair_loop(make_ctx, table_encoder, seed):
     records, vectors = _labelled(seed)
     table = {r.text: v for r, v in zip(records, vectors)}
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table)))
+    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
+                                     options={"pair_all.scores": "grid"}))
+    assert got["scores"].startswith("grid")
     scores, same = [], []
     for i, j in itertools.combinations(range(len(records)), 2):
         a, b = vectors[i].astype(np.float64), vectors[j].astype(np.float64)

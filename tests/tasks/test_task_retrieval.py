@@ -14,6 +14,9 @@ from sklearn.metrics.pairwise import cosine_similarity
 from steb_core import RetrievalSet, TextCollection
 from steb_core.tasks.retrieval import SPEC, first_relevant_ranks, tie_expectations
 
+#: steb's earlier counted rule (the tests below check it); the reference rule: test_task_retrieval_reference.py
+COUNTED = {"retrieval.rule": "counted"}
+
 
 def _retrieval(seed, n_authors=60, d=12, extra_targets=0, texts_per=2):
     rng = np.random.default_rng(seed)
@@ -43,7 +46,7 @@ def _mean_vectors(collections, table):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_single_relevant_target_matches_sklearn(make_ctx, table_encoder, seed):
     data, table = _retrieval(seed)
-    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table)))
+    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options=COUNTED))
     scores = cosine_similarity(_mean_vectors(data.queries, table), _mean_vectors(data.targets, table))
     truth = np.eye(len(data.queries), dtype=int)  # target i is query i's author
     # with one relevant target per query, label-ranking average precision is the MRR
@@ -56,7 +59,8 @@ def test_single_relevant_target_matches_sklearn(make_ctx, table_encoder, seed):
 
 def test_several_relevant_targets_match_brute_force(make_ctx, table_encoder):
     data, table = _retrieval(2, n_authors=40, extra_targets=30)
-    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={"retrieval.block_bytes": 4 * 70 * 3}))
+    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table),
+                            options={**COUNTED, "retrieval.block_bytes": 4 * 70 * 3}))
     scores = cosine_similarity(_mean_vectors(data.queries, table), _mean_vectors(data.targets, table))
     rr, hit1, hit8 = [], [], []
     for i, q in enumerate(data.queries):
@@ -104,7 +108,8 @@ def test_constant_encoder_scores_chance(make_ctx):
     # every score ties: 1 relevant among n targets -> E[1/X] with X uniform on 1..n
     data, table = _retrieval(0, n_authors=10)
     const = {k: np.ones(4) for k in table}
-    got = SPEC.run(make_ctx("retrieval", data, embed=lambda texts: np.stack([const[t] for t in texts]).astype(np.float32)))
+    got = SPEC.run(make_ctx("retrieval", data, options=COUNTED,
+                            embed=lambda texts: np.stack([const[t] for t in texts]).astype(np.float32)))
     assert got["mrr"] == pytest.approx(np.mean(1 / np.arange(1, 11)))
     assert got["recall_at_1"] == pytest.approx(0.1)
     assert got["recall_at_8"] == pytest.approx(0.8)
@@ -114,7 +119,7 @@ def test_constant_encoder_scores_chance(make_ctx):
 def test_encoder_collection_embedding_is_used(make_ctx):
     data, _ = _retrieval(0, n_authors=5)
     author_vec = lambda c: np.eye(5)[int(c[0][1:].split("-")[0])]  # collection -> its author's axis
-    ctx = make_ctx("retrieval", data, embed=lambda texts: np.zeros((len(texts), 5), np.float32))
+    ctx = make_ctx("retrieval", data, embed=lambda texts: np.zeros((len(texts), 5), np.float32), options=COUNTED)
     ctx.collections_fn = lambda cols: np.stack([author_vec(c) for c in cols]).astype(np.float32)
     got = SPEC.run(ctx)
     assert got["mrr"] == 1.0 and got["recall_at_1"] == 1.0
@@ -268,7 +273,8 @@ def test_mrr_with_ties_matches_placement_enumeration(make_ctx, table_encoder):
         queries=tuple(TextCollection(author=f"a{a}", texts_=(f"q{i}",)) for i, a in enumerate(qa)),
         targets=tuple(TextCollection(author=f"a{a}", texts_=(f"t{j}",)) for j, a in enumerate(ta)),
     )
-    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={"retrieval.block_bytes": 4 * 8 * 5}))
+    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table),
+                            options={**COUNTED, "retrieval.block_bytes": 4 * 8 * 5}))
     above, rel, irr = _argsort_reference(q, t, qa, ta)
     expected = np.mean([_expected_rr_by_placement(a, r, i) for a, r, i in zip(above, rel, irr)])
     assert got["mrr"] == pytest.approx(expected, abs=1e-12)
@@ -320,8 +326,8 @@ def test_sparse_vectors_give_the_dense_numbers(make_ctx, table_encoder):
     data, table = _retrieval(3, n_authors=30, extra_targets=10)
     table = {k: np.where(np.abs(v) > 1.5, v, 0.0) for k, v in table.items()}
     enc = table_encoder(table)
-    dense = SPEC.run(make_ctx("retrieval", data, embed=enc))
-    sparse = SPEC.run(make_ctx("retrieval", data, embed=lambda texts: sp.csr_matrix(enc(texts))))
+    dense = SPEC.run(make_ctx("retrieval", data, embed=enc, options=COUNTED))
+    sparse = SPEC.run(make_ctx("retrieval", data, embed=lambda texts: sp.csr_matrix(enc(texts)), options=COUNTED))
     assert SPEC.accepts_sparse
     for key in ("mrr", "recall_at_1", "recall_at_8"):
         assert sparse[key] == pytest.approx(dense[key], abs=1e-12)

@@ -172,8 +172,9 @@ def test_retrieval_task_same_metrics_on_cpu_torch(make_ctx, table_encoder, torch
             out.append(TextCollection(author=f"a{a}", texts_=(name,)))
     table["t0"] = table["t1"]  # an exact tie
     data = RetrievalSet(queries=tuple(queries), targets=tuple(targets))
-    got = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options=CPU_TORCH))
-    ref = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options=NUMPY))
+    counted = {"retrieval.rule": "counted"}  # the torch kernel is the counted rule's; the reference's runs on the CPU
+    got = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={**CPU_TORCH, **counted}))
+    ref = retrieval.SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table), options={**NUMPY, **counted}))
     assert got == ref
     assert ref["n_queries_with_ties"] >= 1
     assert torch_calls == {"dense_ranks_torch": 1}
@@ -207,8 +208,10 @@ def test_pair_all_task_same_metrics_on_cpu_torch(make_ctx, table_encoder, torch_
     centres = rng.normal(size=(5, 24))
     records = [LabelledText(text=f"t{i}", label=f"c{i % 5}") for i in range(150)]
     table = {r.text: centres[i % 5] + rng.normal(scale=2.0, size=24) for i, r in enumerate(records)}
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table), options=CPU_TORCH))
-    ref = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table), options=NUMPY))
+    grid = {"pair_all.scores": "grid"}  # the torch kernel counts on the grid; the reference rule runs on the CPU
+    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
+                                     options={**CPU_TORCH, **grid}))
+    ref = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table), options={**NUMPY, **grid}))
     assert got == ref
     assert torch_calls == {"all_pair_counts_torch": 1}
 

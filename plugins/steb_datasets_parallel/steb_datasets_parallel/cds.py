@@ -1,7 +1,8 @@
 """Corpus of Diverse Styles (Krishna et al., 2020, STRAP): one dataset, three STEB tasks.
 
-STEB uses CDS for clustering and all-to-all pairs (11 styles x 200 sentences) and for order alignment
-(11 styles x 400, each sentence against its style-stripping STRAP paraphrase, via the shared builder).
+STEB uses CDS for clustering and all-to-all pairs and for order alignment (each sentence with its
+style-stripping STRAP paraphrase as one sequence, via the shared builder); Table 15 lists 11 x 200 and
+11 x 400, the reference's construction takes the first N sequences per style (:func:`load_cds`).
 
 Releases read (the first found wins):
 
@@ -17,12 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, LabelledText, LoadContext, sample_per_class
+from steb_core import (
+    DataValidationError,
+    DatasetBundle,
+    DatasetNotFoundError,
+    LabelledText,
+    LoadContext,
+    sample_classes,
+    sampling_mode,
+)
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
-from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from steb_core.parallel import ParallelItem, order_groups_from_options, parse_budget
+from steb_core.sampling import AUTO
 
 from .aligned import read_aligned
-from .common import option_flag
 
 __all__ = ["HUB_ID", "OBTAIN", "LAYOUT", "load_cds", "CLUSTER_BUDGET", "ORDER_BUDGET"]
 
@@ -82,18 +91,35 @@ def _rows_from_strap(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]],
 
 
 def load_cds(ctx: LoadContext) -> DatasetBundle:
-    """Labelled texts (clustering, all-to-all; ``per_class`` default 200) and order groups (order alignment;
-    ``order_per_class`` default 400, ``distractors`` default true), from one read of the release."""
+    """Labelled texts (clustering, all-to-all) and order groups (order alignment) from one read of the release, as
+    the STEB reference builds them (``steb/steb_datasets/corpus-of-diverse-styles/loader.py`` @2b98f55
+    ``corpus_of_diverse_styles_record_handler``; config: hub ``billray110/corpus-of-diverse-styles``, split train):
+    one sequence per row, [text, paraphrase], label = the style, rows in release order. Clustering and all-to-all
+    see the first text of each of the first N sequences per style, order alignment every pair of the same N
+    sequences (N = max(25, min(smallest style, 200)); :func:`steb_core.sample_classes`).
+
+    Options: ``per_class`` (``auto``, ``all`` or an int; both tasks), ``order_per_class`` (order alignment only),
+    ``sampling``, ``construction`` (``steb-all-pairs/v1`` with Table 15's 400 pairings per style) and
+    ``distractors``. Where steb is stricter than the reference: a row without a paraphrase is an error (the
+    reference would make a one-text sequence of it; the release has none)."""
     found = _rows_from_hub(ctx) or _rows_from_strap(ctx)
     rows, info = found
     texts = [LabelledText(text, label, id=record) for record, text, label, _ in rows]
-    per_class = parse_budget(ctx.options, CLUSTER_BUDGET)
-    labelled = sample_per_class(texts, key=lambda t: t.label, per_class=per_class, seed=ctx.seed, salt=ctx.dataset)
-    items = [ParallelItem((para, text), id=record, style_type=label, source=info["location"]) for record, text, label, para in rows]
-    groups, built = order_groups_from_parallel(items, seed=ctx.seed, salt=ctx.dataset,
-                                               per_class=parse_budget(ctx.options, ORDER_BUDGET, key="order_per_class"),
-                                               distractors=option_flag(ctx, "distractors", True))
+    per_class = parse_budget(ctx.options, AUTO)
+    labelled, sampled = sample_classes(
+        texts, lambda t: t.label, per_class, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
+    )
+    items = [
+        ParallelItem((text, para), id=record, style_type=label, source=info["location"])
+        for record, text, label, para in rows
+    ]
+    order_options = dict(ctx.options)
+    if "order_per_class" in order_options:
+        order_options["per_class"] = order_options["order_per_class"]
+    groups, built = order_groups_from_options(
+        items, order_options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=ORDER_BUDGET
+    )
     styles = sorted({label for _, _, label, _ in rows})
     return DatasetBundle(labelled_texts=labelled, order_groups=groups,
-                         info={**info, **built, "styles": styles, "rows": len(rows), "per_class": per_class,
-                               "axis": ["paraphrase", "original"], "seed": ctx.seed})
+                         info={**info, **built, "styles": styles, "rows": len(rows), "labelled_sampling": sampled,
+                               "axis": ["text", "paraphrase"]})

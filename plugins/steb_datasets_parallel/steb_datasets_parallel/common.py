@@ -1,7 +1,8 @@
 """The loader shape every corpus here shares: read items from the release, then build order groups.
 
-A corpus module only knows its release layout (``read(ctx, root) -> (items, info)``); budgets, the
-distractor switch and the seeded construction come from :mod:`steb_core.parallel` so every
+A corpus module only knows its release layout (``read(ctx, root) -> (items, info)``: the sequences in the
+STEB reference's loader order and unit); which sequences are kept, the pairs, the distractor groups and
+the construction's options come from :func:`steb_core.parallel.order_groups_from_options`, so every
 parallel dataset is built the same way.
 """
 
@@ -12,7 +13,7 @@ from typing import Any, Callable
 
 from steb_core import DatasetBundle, DatasetNotFoundError, LoadContext
 from steb_core.hub import hub_cache_snapshot
-from steb_core.parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from steb_core.parallel import ParallelItem, order_groups_from_options
 
 __all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
 
@@ -48,10 +49,14 @@ def locate_file(ctx: LoadContext, root: Path, candidates: list[str], obtain: str
 
 def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout: str,
                 shared_folder: str | None = None, hub_id: str | None = None) -> Callable[[LoadContext], DatasetBundle]:
-    """A dataset loader: ``read`` the release under the dataset folder, then build seeded order groups.
+    """A dataset loader: ``read`` the release under the dataset folder, then build the order groups.
 
-    Options: ``per_class`` (int or ``all``), ``distractors`` (default true: one held-out style of the
-    anchors' content is attached as distractor), plus whatever ``read`` understands. ``shared_folder``
+    Default: the STEB reference's construction (the first N = max(25, min(smallest class, 200)) sequences
+    per class in the reader's order, every pair of them, plain + two distractor groups per pair). Options
+    (:func:`steb_core.parallel.order_groups_from_options`): ``construction`` (``steb-all-pairs/v1``: steb's
+    earlier seeded construction, capped by ``default_budget``, Table 15's pairings per class), ``per_class``
+    (``auto``, ``all`` or an int), ``distractors`` (default true), ``sampling`` (``random``: N drawn with the
+    run seed), plus whatever ``read`` understands. ``shared_folder``
     names a release folder that several datasets read (``ROOT/SynthSTEL`` for both SynthSTEL datasets);
     ``hub_id`` lets a Hugging Face release be found in the local hub cache when no data folder exists.
     """
@@ -67,15 +72,15 @@ def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout
         items, info = read(ctx, root)
         if not items:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")
-        groups, built = order_groups_from_parallel(
-            items,
-            seed=ctx.seed,
-            salt=ctx.dataset,
-            per_class=parse_budget(ctx.options, default_budget),
-            distractors=option_flag(ctx, "distractors", True),
+        groups, built = order_groups_from_options(
+            items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=default_budget
         )
         if not groups:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every class under {root} has fewer than 2 parallel items")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': every class under {root} has fewer sequences than the per-class count "
+                f"({built.get('per_class')}; classes: {built.get('class_counts_available')}), or fewer than 2; "
+                "pass --dataset-option per_class=all or a number"
+            )
         return DatasetBundle(order_groups=groups, info={**info, **built, "parallel_items": len(items)})
 
     return load

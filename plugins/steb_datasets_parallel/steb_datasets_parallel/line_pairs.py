@@ -5,6 +5,7 @@ Each reader names its files by role; :func:`steb_datasets_parallel.aligned.read_
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +17,26 @@ from steb_core.parallel import ParallelItem
 from .aligned import read_aligned
 from .common import locate_file, option_flag
 
-__all__ = ["read_shakespeare", "read_twitter_aae", "read_asset", "SHAKESPEARE", "TWITTER_AAE", "ASSET"]
+__all__ = [
+    "read_shakespeare",
+    "read_twitter_aae",
+    "read_asset",
+    "asset_simplification_index",
+    "SHAKESPEARE",
+    "TWITTER_AAE",
+    "ASSET",
+]
 
 SHAKESPEARE = {
     "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of data/align/plays/merged/ are "
               "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of https://github.com/harsh19/Shakespearizing-Modern-English "
               "(data/{split}.{original,modern}.nltktok) is read with option split=train|valid|test",
-    "layout": "<data-dir>/parallel_shakespeare/ holding the cocoxu/Shakespeare clone: data/align/plays_list and "
+    "layout": "<data-dir>/parallel_shakespeare/ holding the cocoxu/Shakespeare clone: "
               "data/align/plays/merged/<play>_{original,modern}.snt.aligned, line-aligned; or (option split) "
               "[data/]{split}.original.nltktok and {split}.modern.nltktok",
 }
-#: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays and their list.
+#: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays.
 XU_MERGED = "data/align/plays/merged"
-XU_PLAYS_LIST = "data/align/plays_list"
 TWITTER_AAE = {
     "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE side, "
               "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
@@ -55,39 +63,57 @@ def _in_root_or(root: Path, sub: str, name: str) -> list[str]:
     return [name, f"{sub}/{name}"]
 
 
-def _xu_plays(root: Path, merged: Path) -> tuple[list[str], str]:
-    """The plays of the release: its ``plays_list`` (17 plays) when present, else every ``*_original`` file in merged/."""
-    listed = root / XU_PLAYS_LIST
-    if listed.is_file():
-        return [p.strip() for p in read_lines(listed) if p.strip()], XU_PLAYS_LIST
-    return sorted(p.name[: -len("_original.snt.aligned")] for p in merged.glob("*_original.snt.aligned")), f"{XU_MERGED}/*_original.snt.aligned"
+def _xu_plays(merged: Path) -> list[str]:
+    """The plays of a clone as the reference finds them: every ``*_original.snt.aligned`` of merged/, sorted by path
+    (the 17 plays of ``data/align/plays_list``, in that list's alphabetical order)."""
+    return [p.name[: -len("_original.snt.aligned")] for p in sorted(merged.glob("*_original.snt.aligned"))]
 
 
 def _same_line(original: str, modern: str) -> bool:
-    """True when the "modern" rewrite left the line as it was (case and spacing aside)."""
-    return " ".join(original.split()).casefold() == " ".join(modern.split()).casefold()
+    """True when the "modern" rewrite left the line as it was: the reference's ``_normalise`` (whitespace runs
+    collapsed, ``str.lower``) gives the same string for both sides."""
+    return " ".join(original.split()).lower() == " ".join(modern.split()).lower()
 
 
-def _changed_pairs(ctx: LoadContext, rows: list[dict[str, str]]) -> tuple[list[tuple[int, dict[str, str]]], int]:
-    """(1-based line, row) of the pairs whose two sides differ, and how many unchanged pairs were dropped.
+def _stripped_pairs(files: dict[str, Path]) -> list[tuple[int, str, str]]:
+    """(1-based line, original, modern) of two line-aligned files, each line stripped; the files must have the same
+    number of lines (an error naming both otherwise), blank lines are kept here and dropped by the caller."""
+    original, modern = (read_lines(files[role], keep_empty=True) for role in ("original", "modern"))
+    if len(original) != len(modern):
+        raise DataValidationError(
+            f"has {len(original)} lines but {files['modern'].name} has {len(modern)}",
+            path=files["original"],
+            field="original",
+            expected="line-aligned files of equal length",
+        )
+    return [(i, o.strip(), m.strip()) for i, (o, m) in enumerate(zip(original, modern), start=1)]
 
-    STEB's loader skips a pair whose modern side equals the original ignoring case and spacing (1,333 of the
-    release's 21,079 line pairs): such a pair has no style difference to order. Option ``keep_unchanged``
-    keeps them.
-    """
-    numbered = list(enumerate(rows, start=1))
-    if option_flag(ctx, "keep_unchanged", False):
-        return numbered, 0
-    kept = [(i, r) for i, r in numbered if not _same_line(r["original"], r["modern"])]
-    return kept, len(numbered) - len(kept)
+
+def _kept_pairs(
+    ctx: LoadContext, rows: list[tuple[int, str, str]]
+) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
+    """The pairs the reference keeps and how many of each kind it drops: a pair with a blank side, and (unless
+    option ``keep_unchanged``) a pair whose modern side equals the original (:func:`_same_line`; 1,333 of the
+    release's 21,079 line pairs): such a pair has no style difference to order."""
+    keep_unchanged = option_flag(ctx, "keep_unchanged", False)
+    kept, blank, unchanged = [], 0, 0
+    for i, o, m in rows:
+        if not o or not m:
+            blank += 1
+        elif not keep_unchanged and _same_line(o, m):
+            unchanged += 1
+        else:
+            kept.append((i, o, m))
+    return kept, {"blank_pairs_dropped": blank, "unchanged_pairs_dropped": unchanged}
 
 
 def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-    """Every play of a cocoxu/Shakespeare clone (``<play>_original/_modern.snt.aligned``), or those named by
-    the ``plays`` option (STEB's default population: all 17 plays, 21,079 line pairs, 19,746 once the unchanged
-    ones are dropped)."""
+    """A cocoxu/Shakespeare clone as the reference reads it (``steb/steb_datasets/parallel_shakespeare/loader.py``
+    @7e3c0424 ``load_parallel_shakespeare_dataset``, config @88541806): the plays of :func:`_xu_plays` in sorted
+    order (option ``plays`` picks some), line by line, [original, modern] (both stripped), label ``shakespeare``.
+    On the release: 19,746 pairs; the first 200 are from antony-and-cleopatra."""
     merged = root / XU_MERGED
-    plays, listed_in = _xu_plays(root, merged)
+    plays = _xu_plays(merged)
     wanted = ctx.options.get("plays")
     if wanted:
         wanted_list = [w.strip() for w in (wanted.split(",") if isinstance(wanted, str) else wanted)]
@@ -95,34 +121,40 @@ def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], di
         if unknown:
             raise DataValidationError(f"names plays {unknown} the release does not have", path=merged, field="plays",
                                       expected=f"some of {plays}")
-        plays = wanted_list
+        plays = [p for p in plays if p in wanted_list]
     items: list[ParallelItem] = []
     per_play: dict[str, int] = {}
-    unchanged = 0
+    dropped = {"blank_pairs_dropped": 0, "unchanged_pairs_dropped": 0}
     for play in plays:
         files = {"original": merged / f"{play}_original.snt.aligned", "modern": merged / f"{play}_modern.snt.aligned"}
-        for role, path in files.items():
-            if not path.is_file():
-                raise DataValidationError(f"is missing ({play} is listed in {listed_in})" if role == "original" else "has no modern counterpart",
-                                          path=path if role == "original" else files["original"], field=role,
-                                          expected=f"{path.name} in {XU_MERGED}")
-        rows = read_aligned(files)
-        kept, dropped = _changed_pairs(ctx, rows)
+        if not files["modern"].is_file():
+            raise DataValidationError("has no modern counterpart", path=files["original"], field="modern",
+                                      expected=f"{files['modern'].name} in {XU_MERGED}")
+        rows = _stripped_pairs(files)
+        kept, counts = _kept_pairs(ctx, rows)
         per_play[play] = len(rows)
-        unchanged += dropped
-        items.extend(ParallelItem((r["original"], r["modern"]), id=f"{play}:{i}", style_type="shakespeare",
-                                  source=str(files["original"])) for i, r in kept)
-    return items, {"release": "cocoxu/Shakespeare clone", "plays": plays, "plays_from": listed_in,
-                   "line_pairs_per_play": per_play, "unchanged_pairs_dropped": unchanged, "axis": ["original", "modern"]}
+        dropped = {k: dropped[k] + counts[k] for k in dropped}
+        items.extend(
+            ParallelItem((o, m), id=f"{play}:{i}", style_type="shakespeare", source=str(files["original"]))
+            for i, o, m in kept
+        )
+    return items, {
+        "release": "cocoxu/Shakespeare clone",
+        "plays": plays,
+        "plays_from": f"{XU_MERGED}/*_original.snt.aligned (sorted)",
+        "line_pairs_per_play": per_play,
+        **dropped,
+        "axis": ["original", "modern"],
+    }
 
 
 def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
     """(original, modern) line pairs: the time axis runs from Shakespeare's text to its modern rewrite.
 
-    Default (STEB §C): all 17 plays of Xu et al.'s release; in either release a pair whose modern side is the
-    original unchanged (case and spacing aside) is dropped, as STEB's loader does. With option ``split`` (or when only harsh19's
-    split files are present) one harsh19 split is read instead -- a subset of the same plays, so scores
-    differ by population; the info names which release was read.
+    Default (STEB §C and the reference loader, :func:`_read_xu_clone`): all 17 plays of Xu et al.'s release; in
+    either release a pair with a blank side or whose modern side is the original unchanged (case and spacing
+    aside) is dropped. With option ``split`` (or when only harsh19's split files are present) one harsh19 split
+    is read instead -- a subset of the same plays, so scores differ by population; the info names the release.
     """
     split = ctx.options.get("split")
     if split is None and (root / XU_MERGED).is_dir():
@@ -130,11 +162,13 @@ def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
     split = str(split or "test")
     files = {role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
              for role in ("original", "modern")}
-    kept, unchanged = _changed_pairs(ctx, read_aligned(files))
-    items = [ParallelItem((r["original"], r["modern"]), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"]))
-             for i, r in kept]
+    kept, dropped = _kept_pairs(ctx, _stripped_pairs(files))
+    items = [
+        ParallelItem((o, m), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"]))
+        for i, o, m in kept
+    ]
     return items, {"release": f"harsh19 {split} split (not STEB's default: all 17 plays of cocoxu/Shakespeare)", "split": split,
-                   "unchanged_pairs_dropped": unchanged, "axis": ["original", "modern"]}
+                   **dropped, "axis": ["original", "modern"]}
 
 
 def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[str]]:
@@ -211,19 +245,68 @@ def _asset_splits(ctx: LoadContext) -> tuple[str, ...]:
     return tuple(s.strip() for s in value.split(",") if s.strip())
 
 
-def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-    """(source, one simplification) pairs over validation + test (STEB, as the ASSET paper does: the test split
-    alone has 359 sources, not 400); which of the 10 simplifications is drawn per source with the run seed."""
-    splits = _asset_splits(ctx)
+#: which simplification of a row: ``sha256`` (the reference: int(sha256(original)) mod 10) or ``random`` (steb's earlier
+#: seeded draw, salted by the dataset name)
+SIMPLIFICATION_CHOICES = ("sha256", "random")
+
+
+def asset_simplification_index(original: str, n: int) -> int:
+    """The reference's choice among a row's ``n`` simplifications: int(sha256(original as UTF-8), 16) mod n.
+
+    ``steb/steb_datasets/ASSET/loader.py`` @29e74df9 ``asset_record_handler`` (two stored docstrings, same rule).
+    """
+    return int(hashlib.sha256(original.encode("utf-8")).hexdigest(), 16) % n
+
+
+def _asset_chooser(ctx: LoadContext):
+    """``k = choose(original, n)`` for the ``simplification`` option (default ``sha256``, the reference)."""
+    choice = str(ctx.options.get("simplification", "sha256")).strip().lower()
+    if choice not in SIMPLIFICATION_CHOICES:
+        raise DataValidationError(
+            f"option simplification={choice!r}", field="simplification", expected=" or ".join(SIMPLIFICATION_CHOICES)
+        )
+    if choice == "sha256":
+        return choice, asset_simplification_index
     rng = seeded_rng(ctx.seed, "asset-simplification", ctx.dataset)
+    return choice, lambda original, n: rng.randrange(n)
+
+
+def _asset_item(
+    original: str, simplifications: list[str], choose, split: str, i: int, source: str
+) -> ParallelItem | None:
+    """One reference sequence [simplification, original] (both stripped), label ``simple``; None when the chosen
+    simplification is blank (the reference's handler skips such a row; the release has none)."""
+    k = choose(original, len(simplifications))
+    simple = simplifications[k].strip()
+    if not simple:
+        return None
+    return ParallelItem((simple, original.strip()), id=f"{split}:{i}:simp.{k}", style_type="simple", source=source)
+
+
+def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
+    """ASSET as the STEB reference reads it: one sequence per row, [simplification, original], label ``simple``.
+
+    The reference (``steb/steb_datasets/ASSET/config.json`` @5b0858f7 = @a86611be, ``loader.py`` @29e74df9
+    ``asset_record_handler``) reads Hugging Face ``facebook/asset``, config ``simplification``, split
+    ``validation+test``: validation rows 0..1999, then test rows 0..358; of each row's ten simplifications it
+    takes number int(sha256(original)) mod 10 (:func:`asset_simplification_index`), so nothing is random, and
+    orders the sequence simple -> complex. The GitHub release files hold the same rows
+    (``dataset/asset.{valid,test}.orig`` and ``.simp.0..9``, line i = row i); lines are stripped as the hub's
+    rows are. With the reference's first-N rule the 200 sequences evaluated are validation rows 0-199.
+
+    Options: ``split`` (default ``valid,test``), ``simplification=random`` (steb's earlier seeded draw of one
+    simplification per row, salted by the dataset name).
+    """
+    splits = _asset_splits(ctx)
+    mode, choose = _asset_chooser(ctx)
     items: list[ParallelItem] = []
-    chosen: list[int] = []
     per_split: dict[str, int] = {}
+    skipped = 0
     clone = any((root / rel).is_file() for s in splits for rel in (f"asset.{s}.orig", f"dataset/asset.{s}.orig"))
     if not clone:
         location = find_hub_location(root, ASSET_HUB_ID)
         if location is not None and any(p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file()):
-            return _asset_from_hub(ctx, location, splits, rng)
+            return _asset_from_hub(ctx, location, splits, mode, choose)
     for split in splits:
         orig = locate_file(ctx, root, _in_root_or(root, "dataset", f"asset.{split}.orig"), **ASSET)
         simps = sorted(orig.parent.glob(f"asset.{split}.simp.[0-9]*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
@@ -232,16 +315,21 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
         rows = read_aligned({"orig": orig, **{p.name: p for p in simps}})
         per_split[split] = len(rows)
         for i, r in enumerate(rows, start=1):
-            k = rng.randrange(len(simps))
-            chosen.append(k)
-            items.append(ParallelItem((r["orig"], r[simps[k].name]), id=f"{split}:{i}:simp.{k}", style_type="simplification", source=str(orig)))
-    return items, {"splits": list(splits), "sources_per_split": per_split, "axis": ["source", "simplification"],
-                   "times_each_simplification_drawn": [chosen.count(k) for k in range(max(chosen, default=-1) + 1)]}
+            item = _asset_item(r["orig"].strip(), [r[p.name] for p in simps], choose, split, i, str(orig))
+            if item is None:
+                skipped += 1
+            else:
+                items.append(item)
+    return items, {"splits": list(splits), "sources_per_split": per_split, "axis": ["simplification", "original"],
+                   "simplification_choice": mode, "rows_with_blank_simplification": skipped}
 
 
-def _asset_from_hub(ctx: LoadContext, location: Path, splits: tuple[str, ...], rng) -> tuple[list[ParallelItem], dict[str, Any]]:
+def _asset_from_hub(
+    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose
+) -> tuple[list[ParallelItem], dict[str, Any]]:
     items: list[ParallelItem] = []
     per_split: dict[str, int] = {}
+    skipped = 0
     for split in splits:
         hub_split = "validation" if split in ("valid", "validation") else split
         rows = load_hub_split(location, ASSET_HUB_ID, split=hub_split, config="simplification", dataset=ctx.dataset)
@@ -250,9 +338,19 @@ def _asset_from_hub(ctx: LoadContext, location: Path, splits: tuple[str, ...], r
             original, simps = row.get("original"), row.get("simplifications")
             if not isinstance(original, str) or not original.strip():
                 raise DataValidationError("is empty or missing", path=location, record=f"{hub_split} row {i}", field="original", expected="the source sentence")
-            if not isinstance(simps, list) or not simps or not all(isinstance(t, str) and t.strip() for t in simps):
+            if not isinstance(simps, list) or not simps or not all(isinstance(t, str) for t in simps):
                 raise DataValidationError("is not a list of texts", path=location, record=f"{hub_split} row {i}", field="simplifications",
                                           expected="the 10 simplifications")
-            k = rng.randrange(len(simps))
-            items.append(ParallelItem((original, simps[k]), id=f"{split}:{i}:simp.{k}", style_type="simplification", source=str(location)))
-    return items, {"splits": list(splits), "sources_per_split": per_split, "axis": ["source", "simplification"], "release": f"hub {ASSET_HUB_ID}"}
+            item = _asset_item(original, simps, choose, split, i, str(location))
+            if item is None:
+                skipped += 1
+            else:
+                items.append(item)
+    return items, {
+        "splits": list(splits),
+        "sources_per_split": per_split,
+        "axis": ["simplification", "original"],
+        "release": f"hub {ASSET_HUB_ID}",
+        "simplification_choice": mode,
+        "rows_with_blank_simplification": skipped,
+    }

@@ -1,9 +1,13 @@
 """Hook implementations of steb-datasets-parallel: one order-alignment dataset per parallel corpus.
 
-Every dataset is built by :func:`steb_core.parallel.order_groups_from_parallel` (seeded
-pairing, shuffled alternatives, by default one same-content distractor per group so the task reports
-accuracy and distractor accuracy). Common options: ``per_class`` (int or ``all``; defaults are STEB's
-budgets, in groups per class), ``distractors`` (true/false); corpus options are documented per module.
+Each reader returns the sequences in the STEB reference's loader order and unit; every dataset is then
+built by :func:`steb_core.parallel.order_groups_from_options` -- by default the reference's construction
+(the first N = max(25, min(smallest class, 200)) sequences per class, every pair of them, a plain group
+and two distractor groups per pair, so the task reports accuracy and distractor accuracy). Common
+options: ``per_class`` (``auto``, ``all`` or an int), ``construction`` (``steb-all-pairs/v1``: steb's
+earlier seeded construction, capped by Table 15's budget), ``sampling`` (``random``), ``distractors``
+(true/false); corpus options are documented per module. ``OneStopEnglishCorpus.v2`` is the corrected
+OneStop construction (one sequence per article) beside the reference's line-index one.
 """
 
 from __future__ import annotations
@@ -116,22 +120,37 @@ def parallel_specs() -> list[DatasetSpec]:
               homepage="https://github.com/cocoxu/Shakespeare",
               size="400 pairings cap (17 plays, 21,079 line pairs; 19,746 after dropping the 1,333 left unchanged)",
               classes=1,
-              options={"plays": "comma list of play names (default: the release's plays_list)",
+              options={"plays": "comma list of play names (default: every *_original.snt.aligned of merged/)",
                        "keep_unchanged": "true/false (default false: a pair whose modern side equals the original is dropped)",
                        "split": "train|valid|test: read harsh19's split files instead"}),
         _spec("OneStopEnglishCorpus", read=onestop.read_onestop, budget=600, obtain=onestop.OBTAIN, layout=onestop.LAYOUT,
               category="register",
-              description="OneStopEnglish articles at elementary, intermediate and advanced level: 3-element ordered sets.",
+              description="OneStopEnglish at advanced, intermediate and elementary level, as the STEB reference "
+                          "builds it: one 3-element sequence per line index of an article's three files (the levels "
+                          "are not line-aligned; OneStopEnglishCorpus.v2 aligns whole articles).",
               citation=citations.ONESTOP,
               license="CC BY-SA 4.0", homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
-              size="189 articles x 3 levels (600 pairings cap)", classes=1),
+              size="2,117 line triplets from 189 articles (first 200 taken; Table 15: 600 pairings)", classes=1,
+              options={"int_folder": "nested (Int-Txt/Int-Txt, the reference) or top (Int-Txt)"}),
+        _spec("OneStopEnglishCorpus.v2", read=onestop.read_onestop_articles, budget=600, obtain=onestop.OBTAIN,
+              layout=onestop.LAYOUT,
+              category="register", steb=False, shared_folder="OneStopEnglishCorpus",
+              description="OneStopEnglish, corrected construction: one 3-element sequence per article (its "
+                          "advanced, intermediate and elementary texts whole), instead of the reference's line-index "
+                          "triplets.",
+              citation=citations.ONESTOP,
+              license="CC BY-SA 4.0", homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
+              size="189 articles x 3 levels", classes=1,
+              options={"int_folder": "nested (Int-Txt/Int-Txt) or top (Int-Txt)"}),
         _spec("ASSET", read=line_pairs.read_asset, budget=400, obtain=line_pairs.ASSET["obtain"], layout=line_pairs.ASSET["layout"],
               category="register",
-              description="ASSET: each source sentence vs one of its 10 simplifications, drawn with the run seed.",
+              description="ASSET: one sequence per source sentence, [simplification, original], the "
+                          "simplification chosen as the STEB reference does (int(sha256(original)) mod 10).",
               citation=citations.ASSET,
               license="CC BY-NC 4.0", homepage="https://github.com/facebookresearch/asset",
-              size="400 pairings cap over validation + test (2,359 sources; the test split alone has 359)", classes=1,
-              options={"split": "comma list of valid,test (default both)"}),
+              size="2,359 sources over validation + test (the first 200 taken; Table 15: 400 pairings)", classes=1,
+              options={"split": "comma list of valid,test (default both)",
+                       "simplification": "sha256 (reference) or random"}),
         _spec("graded_formality", read=graded.read_graded_formality, budget=1000, obtain=graded.GRADED["obtain"],
               layout=graded.GRADED["layout"], category="register",
               description="Five-level graded formality paraphrase sets: 5-element ordered sets (informal -> formal).",

@@ -54,6 +54,11 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         files=("Texts-SeparatedByReadingLevel/Ele-Txt", "Texts-SeparatedByReadingLevel/Int-Txt",
                "Texts-SeparatedByReadingLevel/Adv-Txt", "LICENSE.markdown"),
         target="OneStopEnglishCorpus", licence="CC BY-SA 4.0"),),
+    "OneStopEnglishCorpus.v2": (DataSource(
+        kind="git", url="https://github.com/nishkalavallabhi/OneStopEnglishCorpus", revision="37f8db3945cd2f3cc0caafe45674147b224349be",
+        files=("Texts-SeparatedByReadingLevel/Ele-Txt", "Texts-SeparatedByReadingLevel/Int-Txt",
+               "Texts-SeparatedByReadingLevel/Adv-Txt", "LICENSE.markdown"),
+        target="OneStopEnglishCorpus", licence="CC BY-SA 4.0"),),
     "ASSET": (DataSource(
         kind="git", url="https://github.com/facebookresearch/asset", revision="9d659040d0d8942dbc4cd65cf357563b43fd9ab4",
         files=tuple(f"dataset/asset.{split}.{part}" for split in ("valid", "test")

@@ -5,11 +5,14 @@ Release (Hugging Face ``StyleDistance/synthstel``, MIT): ``data/train-*.parquet`
 (the same content without it), ``feature`` (the contrast as "presence / absence", e.g. ``polite /
 impolite``) and ``feature_clean`` (a readable name). 100 pairs per feature over train + test.
 
-Each row is one parallel item on the axis (without feature, with feature). The class is the ``feature``
-column: it has the release's 40 distinct values, while ``feature_clean`` has 38 (it folds three
-self-focused contrasts -- vs. inclusive, vs. you-focused, vs. third person -- into one name), so only
-``feature`` gives STEB Table 15's 8 register + 32 linguistic-feature classes. Both splits are read
-(option ``splits`` picks one).
+Each row is one parallel item, as the STEB reference reads it (``steb/loaders/synthstel.py`` @de04732e
+``load_synthstel``, HF split ``train+test``; ``steb/steb_datasets/SynthSTEL/loader.py``
+``synthstel_record_handler``, the version with ``feature``): rows of train then test in release order, the
+sequence [positive, negative] (most to least of the feature), both stripped; the class is the ``feature``
+column, stripped and lower-cased: it has the release's 40 distinct values, while ``feature_clean`` has 38 (it
+folds three self-focused contrasts -- vs. inclusive, vs. you-focused, vs. third person -- into one name; an
+older stored handler used it), so only ``feature`` gives STEB Table 15's 8 register + 32 linguistic-feature
+classes. Option ``splits`` picks the splits.
 
 The release does not mark which features are register features, so they are a stated list,
 :data:`REGISTER_FEATURES`: the eight ``feature`` values STEB's own loader (rrivera1849/STEB,
@@ -114,7 +117,8 @@ def make_synthstel_reader(register: bool):
         register_names: set[str] = set()
         feature_names: set[str] = set()
         matched: set[str] = set()
-        files = sorted(p for s in splits for p in [*root.glob(f"data/{s}-*.parquet"), *root.glob(f"{s}-*.parquet")])
+        # split by split in the order asked (train, then test: the reference's "train+test"), shards sorted
+        files = [p for s in splits for p in sorted([*root.glob(f"data/{s}-*.parquet"), *root.glob(f"{s}-*.parquet")])]
         sources = [(path, path.name, _read_rows(path)) for path in files] if files else _hub_rows(ctx, root, splits)
         for path, name_of_file, rows in sources:
             for i, row in enumerate(rows, start=1):
@@ -125,20 +129,21 @@ def make_synthstel_reader(register: bool):
                 if not isinstance(name, str) or not name.strip():
                     raise DataValidationError("is empty", path=path, record=f"row {i}", field=CLASS_COLUMN,
                                               expected="a feature name (the class)")
-                name = " ".join(name.split())
+                name = " ".join(name.split()).lower()
                 hits = {names[_norm(row[c])] for c in match_columns if isinstance(row.get(c), str) and _norm(row[c]) in names}
                 matched |= hits
                 is_reg = bool(hits)
                 (register_names if is_reg else feature_names).add(name)
                 if is_reg == register:
-                    items.append(ParallelItem((row["negative"], row["positive"]), id=f"{name_of_file}:{i}", style_type=name, source=str(path)))
+                    texts = (row["positive"].strip(), row["negative"].strip())
+                    items.append(ParallelItem(texts, id=f"{name_of_file}:{i}", style_type=name, source=str(path)))
         stated = list(chosen) if chosen else list(REGISTER_FEATURES)
         not_found = [c for c in stated if c not in matched]
         if not_found:
             warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under {root}; "
                           f"its features are {sorted(register_names | feature_names)} (option register_features names them exactly)",
                           stacklevel=2)
-        info = {"files": [name for _, name, _ in sources], "axis": ["without feature", "with feature"],
+        info = {"files": [name for _, name, _ in sources], "axis": ["with feature", "without feature"],
                 "class_column": CLASS_COLUMN, "features_in_release": len(register_names | feature_names),
                 "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
                 "register_selection": "option register_features (exact feature / feature_clean names)" if chosen

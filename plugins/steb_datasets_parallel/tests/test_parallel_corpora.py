@@ -14,7 +14,9 @@ SPECS = {s.name: s for s in parallel_specs()}
 
 
 def load(name: str, root: Path, seed: int = 0, **options):
-    return SPECS[name].loader(LoadContext(name, root, seed=seed, options=options))
+    """Every sequence the reader returns (``per_class=all``) unless asked: the fixtures hold a few per class, fewer than
+    the reference's N (at least 25); the construction itself is tested in tests/core/test_parallel_groups.py."""
+    return SPECS[name].loader(LoadContext(name, root, seed=seed, options={"per_class": "all", **options}))
 
 
 def write(path: Path, lines: list[str]) -> Path:
@@ -139,10 +141,12 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
         reg = load("SynthSTEL_register", tmp_path)
     with pytest.warns(UserWarning):
         feat = load("SynthSTEL_feature", tmp_path)
-    assert {g.style_type for g in reg.order_groups} == {"Formal / Informal", "polite / impolite", "With Humor / Without Humor"}
-    assert {g.style_type for g in feat.order_groups} == {"Informal slang / Standard language", "Self-focused / Inclusive",
-                                                         "Self-focused / You-focused"}
-    assert reg.info["register_features"] == ["Formal / Informal", "With Humor / Without Humor", "polite / impolite"]
+    # classes = feature, lower-cased as the reference's record handler does
+    assert {g.style_type for g in reg.order_groups} == {"formal / informal", "polite / impolite",
+                                                        "with humor / without humor"}
+    assert {g.style_type for g in feat.order_groups} == {"informal slang / standard language",
+                                                         "self-focused / inclusive", "self-focused / you-focused"}
+    assert reg.info["register_features"] == ["formal / informal", "polite / impolite", "with humor / without humor"]
     assert reg.info["class_column"] == "feature" and reg.info["features_in_release"] == 6
     assert reg.info["register_features_not_found"] == ["offensive / non-offensive", "with sarcasm / without sarcasm",
                                                        "positive / negative", "certain / uncertain", "complex / simple"]
@@ -151,7 +155,7 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
     content = lambda t: tuple(t.split()[1:])  # noqa: E731
     assert_aligned(reg.order_groups + feat.order_groups, style, content)
     chosen = load("SynthSTEL_register", tmp_path, register_features="Incorporation of Humor")  # a feature_clean name
-    assert {g.style_type for g in chosen.order_groups} == {"With Humor / Without Humor"}
+    assert {g.style_type for g in chosen.order_groups} == {"with humor / without humor"}
     assert chosen.info["register_features_not_found"] == []
 
 
@@ -162,6 +166,14 @@ def test_synthstel_register_list_is_the_eight_feature_values_steb_names():
     assert sorted(REGISTER_FEATURES) == sorted([
         "formal / informal", "polite / impolite", "offensive / non-offensive", "with sarcasm / without sarcasm",
         "positive / negative", "with humor / without humor", "certain / uncertain", "complex / simple"])
+
+
+def test_synthstel_rows_as_the_reference_reads_them(tmp_path):
+    """Issue 37 (steb/loaders/synthstel.py @de04732e): train rows then test rows, [positive, negative] stripped."""
+    make_synthstel(tmp_path, {FORMALITY: 4})  # rows 0-1 in train, 2-3 in test
+    bundle = load("SynthSTEL_register", tmp_path, distractors="no", register_features="Formal / Informal")
+    assert [g.anchors for g in bundle.order_groups[:3]] == [("WITH f0 0", "without f0 0")] * 3
+    assert [g.alternatives[0] for g in bundle.order_groups[:3]] == ["WITH f0 1", "WITH f0 2", "WITH f0 3"]
 
 
 def test_synthstel_empty_text(tmp_path):
@@ -186,7 +198,8 @@ def test_styleptb_kept_transfers_splits_combined_and_tokens_as_released(tmp_path
     assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP"}  # NAR (antonyms) is not kept
     assert bundle.info["parallel_items"] == 100 and bundle.info["splits"] == ["train", "valid", "test"]
     assert bundle.info["pairs_per_transfer"]["TFU"] == 50 and "NAR" not in bundle.info["pairs_per_transfer"]
-    assert len(bundle.order_groups) == 2 * 50 * 2  # 2 codes x 50 pairings x (plain + distractor)
+    # 2 codes x every pair of 50 x (plain + 2 distractor groups)
+    assert len(bundle.order_groups) == 2 * 3 * (50 * 49 // 2)
     assert all(t.endswith(" 's") for g in bundle.order_groups for t in g.alternatives)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[2])
     assert "NAR" not in bundle.info["transfers"] and len(bundle.info["missing_transfers"]) == 13
@@ -195,14 +208,14 @@ def test_styleptb_kept_transfers_splits_combined_and_tokens_as_released(tmp_path
 def test_styleptb_class_below_the_minimum_size_is_left_out_and_named(tmp_path):
     make_styleptb(tmp_path, n=45)
     write(tmp_path / "ATP" / "train.tsv", [f"src ATP train{i}\ttgt ATP train{i}" for i in range(44)])  # 49 pairs
-    bundle = load("StylePTB", tmp_path)
+    bundle = load("StylePTB", tmp_path, per_class="auto")  # the minimum class size: Table 15's 50
     assert {g.style_type for g in bundle.order_groups} == {"TFU"}
     assert bundle.info["left_out_below_min_pairs"] == {"ATP": 49} and "50 distinct pairs" in bundle.info["class_rule"]
     assert {g.style_type for g in load("StylePTB", tmp_path, min_pairs=49).order_groups} == {"TFU", "ATP"}
     test_only = load("StylePTB", tmp_path, split="test", min_pairs=2)
     assert test_only.info["parallel_items"] == 6 and {t.split()[2] for g in test_only.order_groups for t in g.anchors} <= {"test0", "test1", "test2"}
     with pytest.raises(DatasetNotFoundError, match="min_pairs"):
-        load("StylePTB", tmp_path, split="test")
+        load("StylePTB", tmp_path, split="test", per_class="auto")
 
 
 def test_styleptb_kept_codes_are_the_21_minus_antonyms_and_synonyms():
@@ -245,12 +258,17 @@ def test_shakespeare_unchanged_pairs_are_dropped_as_steb_does(tmp_path):
     assert kept.info["parallel_items"] == 5 and kept.info["unchanged_pairs_dropped"] == 0
 
 
-def test_shakespeare_empty_line(tmp_path):
-    write(tmp_path / "test.original.nltktok", ["thou 0", "", "thou 2"])
+def test_shakespeare_blank_side_is_skipped_and_line_counts_must_match(tmp_path):
+    """As the reference loader (@7e3c0424): a pair with a blank side gives no sequence; files of unequal length are
+    an error."""
+    write(tmp_path / "test.original.nltktok", ["thou 0", "  ", "thou 2"])
     write(tmp_path / "test.modern.nltktok", ["you 0", "you 1", "you 2"])
+    bundle = load("parallel_shakespeare", tmp_path)
+    assert bundle.info["parallel_items"] == 2 and bundle.info["blank_pairs_dropped"] == 1
+    write(tmp_path / "test.modern.nltktok", ["you 0", "you 1"])
     with pytest.raises(DataValidationError) as err:
         load("parallel_shakespeare", tmp_path)
-    assert err.value.path.endswith("test.original.nltktok") and err.value.record == "line 2" and err.value.field == "original"
+    assert err.value.path.endswith("test.original.nltktok") and "has 3 lines" in str(err.value)
 
 
 def test_twitter_aae(tmp_path):
@@ -265,19 +283,26 @@ def test_twitter_aae(tmp_path):
     assert err.value.path.endswith("sae_samples.txt") and err.value.record == "line 5" and err.value.field == "sae"
 
 
-def test_asset_draws_one_simplification_per_source(tmp_path):
-    write(tmp_path / "dataset" / "asset.test.orig", [f"complex {i}" for i in range(8)])
+def test_asset_simplification_by_sha256_of_the_original(tmp_path):
+    """Issue 37 (ASSET/loader.py @29e74df9): one sequence per row, [simplification, original], the simplification being
+    number int(sha256(original)) mod 10; ``simplification=random`` is steb's earlier seeded draw."""
+    import hashlib
+
+    originals = [f"complex {i}" for i in range(8)]
+    write(tmp_path / "dataset" / "asset.test.orig", originals)
     for k in range(10):
-        write(tmp_path / "dataset" / f"asset.test.simp.{k}", [f"simple{k} {i}" for i in range(8)])
+        write(tmp_path / "dataset" / f"asset.test.simp.{k}", [f" simple{k} {i} " for i in range(8)])
     a = load("ASSET", tmp_path, seed=3, split="test")
-    b = load("ASSET", tmp_path, seed=3, split="test")
-    assert a.order_groups == b.order_groups
-    drawn = {g.id.split("|")[0].rsplit(":", 1)[1] for g in a.order_groups}
-    assert len(drawn) > 1  # not always the same reference file
-    assert sum(a.info["times_each_simplification_drawn"]) == 8
-    assert_aligned(a.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
-    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test").order_groups) for s in range(4)}
+    chosen = [int(hashlib.sha256(o.encode("utf-8")).hexdigest(), 16) % 10 for o in originals]
+    plain = [g for g in a.order_groups if g.distractor is None]
+    assert [g.anchors for g in plain[:7]] == [(f"simple{chosen[0]} 0", "complex 0")] * 7  # row 0 anchors its 7 pairs
+    assert [g.alternatives for g in plain[:7]] == [(f"simple{chosen[j]} {j}", f"complex {j}") for j in range(1, 8)]
+    assert a.info["simplification_choice"] == "sha256"
+    assert a.order_groups == load("ASSET", tmp_path, seed=9, split="test").order_groups
+    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test", simplification="random").order_groups)
+             for s in range(4)}
     assert len(seeds) > 1
+    assert_aligned(a.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
 
 
 def test_asset_misaligned_simplification(tmp_path):
@@ -307,32 +332,67 @@ def test_asset_combines_validation_and_test_by_default(tmp_path):
 # ------------------------------------------------------------------ OneStopEnglish
 
 def make_onestop(root: Path, titles: list[str]) -> Path:
+    """The release's layout: Adv-Txt/, Ele-Txt/, and Int-Txt/ twice -- Int-Txt/Int-Txt/ (UTF-8 with a BOM, read by the
+    reference) and Int-Txt/ itself (the same texts with a first line "Intermediate")."""
     base = root / "Texts-SeparatedByReadingLevel"
     for suffix, folder, name in (("ele", "Ele-Txt", "Elementary"), ("int", "Int-Txt", "Intermediate"), ("adv", "Adv-Txt", "Advanced")):
         for t in titles:
-            write(base / folder / f"{t}-{suffix}.txt", [name, f"{suffix} text of {t}.", "Second paragraph."])
+            body = [f"{suffix} text of {t}.", "", f"{suffix} second paragraph of {t}."]
+            if suffix == "int":
+                write(base / folder / f"{t}-{suffix}.txt", [name, *body])
+                path = base / folder / folder / f"{t}-{suffix}.txt"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes("\ufeff".encode() + "".join(f"{line}\n" for line in body).encode())
+            else:
+                write(base / folder / f"{t}-{suffix}.txt", body)
     return root
 
 
-def test_onestop_three_levels(tmp_path):
-    make_onestop(tmp_path, ["Amazon", "Banks", "Cats", "Dogs"])
-    (tmp_path / "Texts-SeparatedByReadingLevel" / "Adv-Txt" / "Dogs-adv.txt").unlink()
+def test_onestop_reference_sequences_are_line_triplets(tmp_path):
+    """Issue 37 (OneStopEnglishCorpus/loader.py @7cca21e6): per article (sorted) and line index, [adv, int, ele] when
+    all three lines exist and are non-empty; Int read from Int-Txt/Int-Txt/ (BOM dropped); label 'complexity'."""
+    make_onestop(tmp_path, ["Banks", "Amazon", "Cats"])
+    base = tmp_path / "Texts-SeparatedByReadingLevel"
+    (base / "Adv-Txt" / "Cats-adv.txt").unlink()
+    write(base / "Ele-Txt" / "Banks-ele.txt",
+          ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."])
     bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
+    assert bundle.info["parallel_items"] == 4 and bundle.info["articles_missing_a_level"] == ["Cats"]
+    amazon = ("adv text of Amazon.", "int text of Amazon.", "ele text of Amazon.")
+    assert [g.anchors for g in bundle.order_groups[:3]] == [amazon] * 3
+    assert [g.alternatives[0] for g in bundle.order_groups] == [
+        "adv second paragraph of Amazon.", "adv text of Banks.", "adv second paragraph of Banks.",
+        "adv text of Banks.", "adv second paragraph of Banks.", "adv second paragraph of Banks."]
+    assert {g.style_type for g in bundle.order_groups} == {"complexity"}
+    top = load("OneStopEnglishCorpus", tmp_path, int_folder="top", distractors="no")  # the header shifts Int by one
+    assert top.order_groups[0].anchors == ("adv text of Amazon.", "Intermediate", "ele text of Amazon.")
+
+
+def test_onestop_v2_one_sequence_per_article(tmp_path):
+    make_onestop(tmp_path / "OneStopEnglishCorpus", ["Amazon", "Banks", "Cats", "Dogs"])
+    (tmp_path / "OneStopEnglishCorpus" / "Texts-SeparatedByReadingLevel" / "Adv-Txt" / "Dogs-adv.txt").unlink()
+    name = "OneStopEnglishCorpus.v2"  # reads the OneStopEnglishCorpus folder
+    bundle = SPECS[name].loader(LoadContext(name, tmp_path / name, options={"per_class": "all"}))
     assert bundle.info["parallel_items"] == 3 and bundle.info["articles_missing_a_level"] == ["Dogs"]
-    for g in bundle.order_groups:
-        assert [a.split()[0] for a in g.anchors] == ["ele", "int", "adv"]  # the level header line is dropped
-        assert g.anchors[0].endswith("Second paragraph.")
+    plain = [g for g in bundle.order_groups if g.distractor is None]
+    assert [a.split()[0] for a in plain[0].anchors] == ["adv", "int", "ele"]
+    assert plain[0].anchors[1].endswith("second paragraph of Amazon.")
+    assert not plain[0].anchors[1].startswith("Intermediate")
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[3])
-    with_d = load("OneStopEnglishCorpus", tmp_path)
-    held_out = [g for g in with_d.order_groups if g.distractor is not None]
+    held_out = [g for g in bundle.order_groups if g.distractor is not None]
     assert held_out and all(len(g.anchors) == 2 and len(g.alternatives) == 2 for g in held_out)
+    assert "steb" not in SPECS[name].suites
 
 
-def test_onestop_empty_article(tmp_path):
+def test_onestop_empty_article_and_undecodable_file(tmp_path):
     make_onestop(tmp_path, ["Amazon", "Banks"])
-    bad = write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Banks-int.txt", ["Intermediate", "  "])
+    base = tmp_path / "Texts-SeparatedByReadingLevel"
+    (base / "Int-Txt" / "Int-Txt" / "Banks-int.txt").write_bytes("caf\xe9 text.\n".encode("cp1252"))
+    ref = load("OneStopEnglishCorpus", tmp_path, distractors="no")  # the reference reads a non-UTF-8 file as empty
+    assert ref.info["files_not_utf8_read_as_empty"] == ["Banks-int.txt"] and ref.info["parallel_items"] == 2
+    bad = write(base / "Int-Txt" / "Int-Txt" / "Banks-int.txt", ["  "])
     with pytest.raises(DataValidationError) as err:
-        load("OneStopEnglishCorpus", tmp_path)
+        load("OneStopEnglishCorpus.v2", tmp_path)
     assert err.value.path == str(bad) and err.value.record == "Banks-int" and err.value.field == "text"
 
 
@@ -471,14 +531,14 @@ def test_styleptb_reads_fulldata_as_cloned_all_splits_and_the_minimum_class_size
             lines += [f"{code}{k}", f"src {code} {i} 's", f"tgt {code} {i} 's"]
             k += 1
     write(tmp_path / "fulldata.h16", lines)
-    bundle = load("StylePTB", tmp_path)
+    bundle = load("StylePTB", tmp_path, per_class="auto")  # N = 50 (IAD), the minimum class size 50
     assert bundle.info["read_from"] == "fulldata.h16"
     assert bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 60 and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
     assert "NSR" not in bundle.info["pairs_per_transfer_all_splits"]  # WordNet synonyms: dropped by STEB
     assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP", "IAD"}
     assert bundle.info["left_out_below_min_pairs"] == {"PBF": 7, "ARR": 49}
     assert bundle.info["parallel_items"] == 60 + 55 + 50
-    assert len(bundle.order_groups) == 3 * 50 * 2
+    assert len(bundle.order_groups) == 3 * 3 * (50 * 49 // 2)  # the first 50 of each code, every pair, 3 groups each
     # every pair index of TFU can appear (train+valid+test), not only the checkout's test slice 3..5
     seen = {t.split()[2] for g in bundle.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)}
     assert len(seen) > 6
@@ -533,8 +593,9 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
         str(tmp_path / "data" / "SynthSTEL"))
     name = "SynthSTEL_register"
     with pytest.warns(UserWarning, match="sarcasm"):
-        bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data")))
-    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"Formal / Informal"}
+        ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data"), options={"per_class": "all"})
+        bundle = SPECS[name].loader(ctx)
+    assert bundle.info["parallel_items"] == 4 and {g.style_type for g in bundle.order_groups} == {"formal / informal"}
     # the hub cache: datasets--StyleDistance--synthstel/snapshots/<rev>/data/{train,test}-*.parquet, refs/main -> <rev>
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -548,8 +609,10 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     (cache / "datasets--StyleDistance--synthstel" / "refs" / "main").write_text("abc123", encoding="utf-8")
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     with pytest.warns(UserWarning):
-        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature"))
-    assert {g.style_type for g in cached.order_groups} == {"With emojis / Without emojis"}
+        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature",
+                                                               tmp_path / "nowhere" / "SynthSTEL_feature",
+                                                               options={"per_class": "all"}))
+    assert {g.style_type for g in cached.order_groups} == {"with emojis / without emojis"}
 
 
 def test_asset_hub_copy_validation_and_test(tmp_path):
@@ -573,10 +636,10 @@ def test_asset_hub_copy_validation_and_test(tmp_path):
 def test_onestop_two_files_for_one_article_level_are_refused(tmp_path):
     """Issue 20: a second file naming the same article and level used to replace the first silently."""
     make_onestop(tmp_path, ["Amazon", "Banks"])
-    write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Banks_int.txt", ["Intermediate", "another text."])
-    with pytest.raises(DataValidationError, match="title 'Banks'") as err:
+    write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Int-Txt" / "Banks-INT.txt", ["another text."])
+    with pytest.raises(DataValidationError, match="article 'Banks'") as err:
         load("OneStopEnglishCorpus", tmp_path)
-    assert err.value.path.endswith("Int-Txt") and err.value.field == "title" and err.value.record == "Banks_int.txt"
+    assert err.value.path.endswith("Int-Txt") and err.value.field == "article" and err.value.record == "Banks-int.txt"
 
 
 def test_shakespeare_from_a_cocoxu_clone(tmp_path):
@@ -598,23 +661,22 @@ def test_shakespeare_from_a_cocoxu_clone(tmp_path):
         load("parallel_shakespeare", tmp_path)
 
 
-def test_shakespeare_default_is_every_play_of_the_plays_list(tmp_path):
-    """STEB §C: all plays of cocoxu/Shakespeare (data/align/plays_list names them; 17 in the release); harsh19's
-    split files are read only when asked for with option split."""
+def test_shakespeare_default_is_every_play_of_merged_sorted(tmp_path):
+    """STEB §C and the reference loader (@7e3c0424): every <play>_original.snt.aligned of merged/ in sorted order, lines
+    stripped, [original, modern]; harsh19's split files are read only when asked for with option split."""
     merged = tmp_path / "data" / "align" / "plays" / "merged"
-    plays = {"hamlet": 4, "lear": 3, "msnd": 2}
+    plays = {"msnd": 2, "hamlet": 4, "lear": 3}
     for play, n in plays.items():
-        write(merged / f"{play}_original.snt.aligned", [f"thou {play} {i}" for i in range(n)])
+        write(merged / f"{play}_original.snt.aligned", [f" thou {play} {i} " for i in range(n)])
         write(merged / f"{play}_modern.snt.aligned", [f"you {play} {i}" for i in range(n)])
-    write(tmp_path / "data" / "align" / "plays_list", list(plays))
+    write(tmp_path / "data" / "align" / "plays_list", ["msnd", "lear"])  # not what the reference reads
     write(tmp_path / "data" / "test.original.nltktok", [f"thou harsh {i}" for i in range(5)])
     write(tmp_path / "data" / "test.modern.nltktok", [f"you harsh {i}" for i in range(5)])
-    bundle = load("parallel_shakespeare", tmp_path)
-    assert bundle.info["parallel_items"] == 9 and bundle.info["plays_from"] == "data/align/plays_list"
-    assert bundle.info["line_pairs_per_play"] == plays and bundle.info["release"] == "cocoxu/Shakespeare clone"
+    bundle = load("parallel_shakespeare", tmp_path, distractors="no")
+    assert bundle.info["parallel_items"] == 9 and bundle.info["plays"] == ["hamlet", "lear", "msnd"]
+    assert bundle.info["line_pairs_per_play"] == {"hamlet": 4, "lear": 3, "msnd": 2}
+    assert bundle.info["release"] == "cocoxu/Shakespeare clone"
+    assert bundle.order_groups[0].anchors == ("thou hamlet 0", "you hamlet 0")
+    assert bundle.order_groups[-1].alternatives == ("thou msnd 1", "you msnd 1")
     harsh = load("parallel_shakespeare", tmp_path, split="test")
     assert harsh.info["parallel_items"] == 5 and harsh.info["release"].startswith("harsh19 test split")
-    write(tmp_path / "data" / "align" / "plays_list", [*plays, "tempest"])
-    with pytest.raises(DataValidationError, match="tempest is listed in data/align/plays_list") as err:
-        load("parallel_shakespeare", tmp_path)
-    assert err.value.path.endswith("tempest_original.snt.aligned")

@@ -20,6 +20,7 @@ HEX40 = re.compile(r"[0-9a-f]{40}")
 VENUE_FIELDS = ("booktitle", "journal", "howpublished")
 #: release folders several datasets read (target != dataset name)
 SHARED_TARGETS = {"SynthSTEL": {"SynthSTEL_feature", "SynthSTEL_register"},
+                  "OneStopEnglishCorpus": {"OneStopEnglishCorpus", "OneStopEnglishCorpus.v2"},
                   "STEL": {"STEL_register", "STEL_feature", "STEL_register_official", "STEL_feature_official",
                            "STEL-or-Content_register", "STEL-or-Content_feature"}}
 

@@ -3,10 +3,13 @@
 Two ways to use the same release (issue 15), kept as separate dataset names so a result always says which:
 
 - ``STEL_register`` / ``STEL_feature`` (suite ``steb``): the **STEB construction**. STEL's instances are
-  taken apart into their sentence pairs (one content in both styles: (A1, A2) and (S1, S2)), oriented
-  by the style tokens of the instance ID, and fed to the shared builder
-  :func:`steb_core.parallel.order_groups_from_parallel` with STEB's budgets (Table 15: 392 per dimension,
-  200 per characteristic), like every other parallel corpus; the task reports accuracy and distractor
+  taken apart into their sentence pairs (one content in both styles: (A1, A2) and (S1, S2)) as the STEB
+  reference reads them (:func:`steb_datasets_stel.stel.stel_reference_items`: [more-style, less-style] by
+  the instance ID, repeated pairs dropped) and fed to the shared builder
+  :func:`steb_core.parallel.order_groups_from_options` like every other parallel corpus (by default the
+  reference's construction: the first N = 100 pairs per characteristic, 196 per dimension on the public
+  release, every pair of them; ``construction=steb-all-pairs/v1`` for steb's earlier one with Table 15's
+  pairing budgets, 392 per dimension and 200 per characteristic); the task reports accuracy and distractor
   accuracy (content independence).
 - ``STEL_register_official`` / ``STEL_feature_official`` (suite ``stel``): STEL's **official quadruples**,
   in official order with their IDs, to reproduce the STEL paper. Option ``variant``: ``quadruple``
@@ -14,10 +17,10 @@ Two ways to use the same release (issue 15), kept as separate dataset names so a
 - ``STEL-or-Content_register`` / ``STEL-or-Content_feature`` (suite ``stel``): Wegmann et al. (2022) on
   the same instances. Not part of the ``steb`` suite (STEB's catalogue does not list them).
 
-Options: ``per_class`` (int or ``all``; defaults: STEB's budgets for the STEB construction, every
-instance for the official ones), ``distractors`` (STEB construction, default true), ``style_types``
-(feature datasets: comma list of STEL ``style type`` values, or ``all`` for every characteristic found;
-default contraction, nbr_substitution, emotives).
+Options: ``per_class`` (``auto``, an int or ``all``; defaults: the reference's ``auto`` for the STEB
+construction, every instance for the official ones), ``construction``, ``sampling`` and ``distractors``
+(STEB construction), ``style_types`` (official feature datasets: comma list of STEL ``style type``
+values, or ``all`` for every characteristic found; default contraction, nbr_substitution, emotives).
 
 What the public release can give (stated in the listing): the public repository holds 100-instance
 *samples* of the formality and simplicity dimensions (about 196 sentence pairs each, not STEB's 392)
@@ -32,15 +35,16 @@ from typing import Any, Callable, Mapping
 
 from steb_core import SHARED_BIBTEX, DataSource, DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
 
-from steb_core.parallel import order_groups_from_parallel, parse_budget
+from steb_core.parallel import order_groups_from_options, parse_budget
 
 from .stel import (
     STEL_FEATURE_DEFAULT_TYPES,
     STEL_REGISTER_TYPES,
     VARIANTS,
+    REFERENCE_GROUPS,
     load_stel_instances,
     stel_groups,
-    stel_parallel_items,
+    stel_reference_items,
 )
 
 STEL_CITATION = SHARED_BIBTEX["wegmann2021does"]
@@ -157,23 +161,39 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
 
 
 def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
-    """A loader of the STEB construction for ``kind``: STEL's sentence pairs through the shared builder."""
+    """A loader of the STEB construction for ``kind``: STEL's sentence pairs as the STEB reference reads them
+    (:func:`steb_datasets_stel.stel.stel_reference_items`) through the shared builder
+    (:func:`steb_core.parallel.order_groups_from_options`: by default the reference's first N pairs per style type,
+    N = max(25, min(smallest, 200)) -- 100 per characteristic, 196 per dimension on the public release -- every
+    pair of them, plain + two distractor groups each)."""
 
     def load(ctx: LoadContext) -> DatasetBundle:
-        instances, info = _instances(ctx, kind)
-        items, pairs_info = stel_parallel_items(instances)
-        budget = parse_budget(ctx.options, REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET)
-        distractors = str(ctx.options.get("distractors", True)).strip().lower() not in ("0", "false", "no", "off")
-        groups, built = order_groups_from_parallel(items, seed=ctx.seed, salt=ctx.dataset, per_class=budget, distractors=distractors)
+        root = stel_root(ctx)
+        items, info = stel_reference_items(root, kind)
+        if not items:
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no STEL sentence pairs of "
+                                       f"{sorted(REFERENCE_GROUPS[kind])} under {root}. Obtain them: {OBTAIN}. "
+                                       f"Expected layout: {LAYOUT}")
+        budget = REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET
+        groups, built = order_groups_from_options(items, ctx.options, seed=ctx.seed, salt=ctx.dataset,
+                                                  legacy_budget=budget)
         if not groups:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {info['root']} has fewer than 2 sentence pairs")
-        info.update({"stel_construction": "STEB: STEL sentence pairs through steb_core.parallel.order_groups_from_parallel",
-                     "per_class": budget, "seed": ctx.seed, **pairs_info, **built})
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {root} has fewer sentence "
+                                       f"pairs than N ({built.get('per_class')}) or fewer than 2; pass "
+                                       "--dataset-option per_class=all or a number")
+        info.update({"root": str(root),
+                     "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them (steb/loaders/"
+                                          "stel.py @4defec1c), through steb_core.parallel.order_groups_from_options",
+                     **built})
         return DatasetBundle(order_groups=groups, info=info)
 
     return load
 
 
+#: the options of the STEB-construction datasets (:func:`steb_core.parallel.order_groups_from_options`)
+STEB_OPTIONS = {"per_class": "auto, int or 'all' (sentence pairs per style type)",
+                "construction": "steb-reference/v1 or steb-all-pairs/v1", "sampling": "first or random",
+                "distractors": "true/false"}
 #: STEB catalogue (Table 15) rows of the STEB-construction datasets.
 EXPECTED = {
     "register": {"order_alignment": {"classes": 2, "per_class": REGISTER_BUDGET, "texts": 2 * REGISTER_BUDGET}},
@@ -181,11 +201,11 @@ EXPECTED = {
 }
 #: What the public release can give, stated in the listing (issue 16).
 PUBLIC_SIZE = {
-    "register": ("pairings are drawn from the sentence pairs found: the public repository holds 100-instance samples per "
-                 "dimension, about 196 distinct sentence pairs each (the paper's full 815-instance dimension files need GYAFC "
+    "register": ("the public repository holds 100-instance samples per dimension, 196 (formality) and 197 "
+                 "(simplicity) distinct sentence pairs (the paper's full 815-instance dimension files need GYAFC "
                  "permission)"),
-    "feature": ("pairings are drawn from the sentence pairs found: the public files hold 100 (contraction), 100 (nbr_substitution) "
-                "and 200 (emotives) instances -- about 100/100/200 distinct sentence pairs, not 200 instances per characteristic"),
+    "feature": ("the public files hold 100 (contraction), 100 (nbr_substitution) and 200 (emotives) instances -- "
+                "101/100/200 distinct sentence pairs, not 200 instances per characteristic"),
 }
 
 
@@ -209,7 +229,8 @@ def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, 
         expected=expected or {},
         sources=(STEL_GIT, STEL_FULL_DIMENSIONS) if register else (STEL_GIT,),
         extra={"layout": LAYOUT, "options": {"per_class": "int or 'all'", **(options or {}),
-                                             **({} if register else {"style_types": "comma list or 'all'"})}},
+                                             **({} if register or "construction" in (options or {})
+                                                else {"style_types": "comma list or 'all'"})}},
     )
 
 
@@ -220,13 +241,15 @@ def stel_specs() -> list[DatasetSpec]:
               "STEL formality and simplicity in the STEB construction: STEL's sentence pairs (one content, both styles) "
               "grouped by the shared order-alignment builder, with a same-content distractor.",
               loader=make_steb_loader("register"), suites=("steb",), content_independence=True,
-              size=f"STEB: 2 dimensions x {REGISTER_BUDGET} pairings cap; {PUBLIC_SIZE['register']}",
-              expected=EXPECTED["register"], options={"distractors": "true/false"}),
+              size=f"STEB reference: the first N sentence pairs per dimension (N = 196 on the public release), every "
+                   f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
+              expected=EXPECTED["register"], options=STEB_OPTIONS),
         _spec("STEL_feature", "feature",
               f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared builder.",
               loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
-              size=f"STEB: 3 characteristics x {FEATURE_BUDGET} pairings cap; {PUBLIC_SIZE['feature']}",
-              expected=EXPECTED["feature"], options={"distractors": "true/false"}),
+              size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
+                   f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
+              expected=EXPECTED["feature"], options=STEB_OPTIONS),
         _spec("STEL_register_official", "register",
               "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the STEL "
               "paper. Option variant=triple|triple-distractor.",

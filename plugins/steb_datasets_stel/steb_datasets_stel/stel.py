@@ -41,8 +41,8 @@ __all__ = [
     "find_stel_files",
     "load_stel_instances",
     "stel_groups",
-    "stel_parallel_items",
-    "STYLE_TOKENS",
+    "stel_reference_items",
+    "REFERENCE_GROUPS",
 ]
 
 A1, A2, S1, S2 = "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2"
@@ -175,85 +175,153 @@ def stel_groups(instances: Iterable[StelInstance], variant: str = "quadruple") -
     return groups
 
 
-# --- STEB construction: STEL's sentence pairs as parallel items -------------------------------------------
+# --- STEB reference: the sentence pairs as ``steb/loaders/stel.py`` reads them -------------------------------------
+#
+# github.com/rrivera1849/STEB ``steb/loaders/stel.py`` @4defec1c ``load_stel`` (configs STEL_feature @60e5fc59,
+# STEL_register @4defec1c). Each row of every ``*.tsv`` of ``characteristics/`` and ``dimensions/`` gives up to two
+# sequences [more-style, less-style] -- the anchor pair and the alternative pair -- whose order is read from the
+# instance ID ``QQ_<anchor ids>_<alternative ids>--<n>``; a (more, less) pair already seen for the style type is
+# dropped; label = the style type. Re-implemented from that description (same decisions, steb's own code).
 
-#: Style tokens of STEL's instance IDs per style type, (unmarked, marked): axis 0 -> axis 1 of a parallel item.
-#: ``QQ_i-454-f-454_f-2482-i-2482--1`` names A1 (informal 454), A2 (formal 454), S1 (formal 2482), S2
-#: (informal 2482); simplicity marks its simple side ``s``, ``s-t1`` .. ``s-t3`` (several simplifiers).
-STYLE_TOKENS: dict[str, tuple[str, str]] = {
-    "formality": (r"i", r"f"),
-    "simplicity": (r"c", r"s(?:-t\d+)?"),
-    "contraction": (r"wiki", r"ction"),
-    "nbr_substitution": (r"norm", r"leet"),
-    "emotives": (r"emote", r"emoji"),
-    "em-subj-pronoun": (r"sae", r"em-subj-pronoun"),
-}
-_GENERIC_TOKEN = r"[A-Za-z](?:[A-Za-z-]*[A-Za-z])?"
-_HALF = r"^(?P<x>{tok})-?(?P<n>\d+)-(?P<y>{tok})-?(?P<m>\d+)$"
+#: STEB's two STEL subsets, by the last component of the reference's data_dir (STEL/feature, STEL/register)
+REFERENCE_GROUPS = {"register": frozenset({"formality", "simplicity"}),
+                    "feature": frozenset({"contraction", "emotives", "nbr_substitution"})}
 
 
-def _half(text: str, style_type: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
-    """``(token, number)`` of both sentences of one half of a STEL ID (``i-454-f-454``), or None."""
-    tokens = STYLE_TOKENS.get(style_type)
-    tok = "|".join(f"(?:{t})" for t in tokens) if tokens else _GENERIC_TOKEN
-    m = re.match(_HALF.format(tok=tok), text)
-    return ((m["x"], m["n"]), (m["y"], m["m"])) if m else None
+def _position(component: str, style_type: str) -> int | None:
+    """0 when an ID component names the more-style sentence, 1 the less-style one, None when it names neither:
+    formal ``f-`` / informal ``i-``; simple ``s-`` / complex ``c-`` or ``x-``; contracted ``...ction-`` / ``wiki-``;
+    emoticon ``emote`` / ``emoji``; (nbr_)substitution ``leet-`` / ``norm-``."""
+    c = component.lower().strip()
+    more_less = {
+        "formality": (("f-",), ("i-",)),
+        "simplicity": (("s-",), ("x-", "c-")),
+        "emotives": (("emote",), ("emoji",)),
+    }
+    if style_type in more_less:
+        more, less = more_less[style_type]
+        return 0 if c.startswith(more) else (1 if c.startswith(less) else None)
+    if style_type == "contraction":
+        if "ction-" in c:
+            return 0 if re.search(r"ction-(.+)", c) else None
+        return 1 if c.startswith("wiki-") else None
+    if "substitution" in style_type:
+        return 0 if c.startswith("leet-") else (1 if c.startswith("norm-") else None)
+    return None
 
 
-def _axis_of(token: str, style_type: str, seen: dict[str, list[str]]) -> int | None:
-    tokens = STYLE_TOKENS.get(style_type)
-    if tokens:
-        for axis, pattern in enumerate(tokens):
-            if re.fullmatch(pattern, token):
-                return axis
+def _components(ids: str, style_type: str) -> list[str]:
+    """The two sentence components of one half of an ID (``i-454-f-454`` -> ``i-454``, ``f-454``) as the reference
+    cuts them: at the style prefixes, by ``-`` (emotives: at the first ``emote`` and ``emoji``; contraction: at
+    ``ction-`` and ``wiki-``). Any other count than two means the half gives no sequence."""
+    ids = ids.lower().strip()
+    if style_type == "contraction":
+        if "ction-" not in ids or "wiki-" not in ids:
+            return []
+        c, w = ids.find("ction-"), ids.find("wiki-")
+        return [ids[c:w].rstrip("-"), ids[w:]] if c < w else [ids[w:c].rstrip("-"), ids[c:]]
+    if style_type == "emotives":
+        starts = sorted((i, p) for p in ("emote", "emoji") if (i := ids.find(p)) >= 0)
+        ends = [i for i, _ in starts[1:]] + [len(ids)]
+        return [ids[i:end].strip("-").strip("_") for (i, _), end in zip(starts, ends)]
+    prefixes = {"formality": ("i", "f"), "simplicity": ("s", "c", "x")}.get(style_type)
+    if prefixes is None and "substitution" in style_type:
+        prefixes = ("leet", "norm")
+    if prefixes is None:
+        return []
+    components: list[list[str]] = []
+    for part in (p.strip() for p in ids.split("-")):
+        if not part:
+            continue
+        if part.startswith(prefixes) or not components:
+            components.append([part])
+        else:
+            components[-1].append(part)
+    return ["-".join(c) for c in components]
+
+
+def _oriented(texts: tuple[str, str], ids: str, style_type: str) -> tuple[str, str] | None:
+    """``texts`` (first, second of an ID half) as (more-style, less-style), or None when the half cannot be read.
+    The reference decides by the first component alone: more-style first iff it is position 0."""
+    comps = _components(ids, style_type)
+    if len(comps) != 2:
         return None
-    order = seen.setdefault(style_type, [])  # unknown style type: first token seen is axis 0
-    if token not in order:
-        order.append(token)
-    return order.index(token) if len(order) <= 2 else None
+    first, second = (_position(c, style_type) for c in comps)
+    if first is None or second is None:
+        return None
+    return texts if first == 0 else (texts[1], texts[0])
 
 
-def stel_parallel_items(instances: Iterable[StelInstance]) -> tuple[list[ParallelItem], dict[str, Any]]:
-    """STEL's sentence pairs as :class:`ParallelItem` ``(unmarked style, marked style)`` for the STEB construction.
+def stel_reference_items(root: Path, group: str) -> tuple[list[ParallelItem], dict[str, Any]]:
+    """STEL's sentence pairs for STEB's ``group`` (``feature`` or ``register``) as the STEB reference reads them.
 
-    Each instance holds two pairs of one content in the two styles: (A1, A2) and (S1, S2). Which sentence
-    has which style is read from the instance ``ID`` (see :data:`STYLE_TOKENS`) and checked against
-    ``Correct Alternative``; a pair used by several instances becomes one item (first occurrence kept).
+    Files: every ``*.tsv`` of ``characteristics/`` then ``dimensions/`` under ``Data/STEL`` (or ``root`` itself; a
+    folder with neither subfolder is read flat);
+    the reference lists them with ``os.listdir``, whose order depends on the file system: steb sorts the names
+    (each style type lives in one file, so this only orders the labels: contraction, emotives, nbr_substitution;
+    formality, simplicity). Rows of other style types (``em-subj-pronoun``, the other group) are not read. Where
+    steb is stricter than the reference (which skips such rows silently; the release has none): a blank sentence
+    or ID, or an ID half that does not name one sentence of each side, is an error naming file, row and column.
+    A pair seen before for the style type counts only against that type, as in the reference. Order alignment
+    pools its pairs over the labels, so the label order does not change a score.
     """
+    wanted = REFERENCE_GROUPS[group]
+    base = root / "Data" / "STEL" if (root / "Data" / "STEL").exists() else root
+    subs = [base / sub for sub in ("characteristics", "dimensions") if (base / sub).is_dir()] or [
+        base
+    ]  # or a flat folder
+    files = [f for sub in subs for f in sorted(sub.glob("*.tsv"), key=lambda p: p.name) if f.is_file()]
+    for path in files:
+        check_inside(path, root, what="release folder")
     items: list[ParallelItem] = []
-    keys: set[tuple[str, tuple]] = set()
-    seen_tokens: dict[str, list[str]] = {}
+    seen: dict[str, set[tuple[str, str]]] = {}
     repeated = 0
-    for inst in instances:
-        record = f"row {inst.row} (ID {inst.id})"
-        body = inst.id.removeprefix("QQ_").rsplit("--", 1)[0]
-        halves = body.split("_")
-        parsed = [_half(h, inst.style_type) for h in halves] if len(halves) == 2 else [None]
-        if any(p is None for p in parsed):
-            raise DataValidationError(
-                f"cannot be read as two sentence pairs of style type {inst.style_type!r}", path=inst.path, record=record, field=ID,
-                expected="QQ_<style>-<n>-<style>-<n>_<style>-<m>-<style>-<m>--<k> with the style tokens of STEL's release",
-            )
-        (a1, a2), (s1, s2) = parsed
-        axes = [_axis_of(tok, inst.style_type, seen_tokens) for tok, _ in (a1, a2, s1, s2)]
-        if None in axes or axes[0] == axes[1] or axes[2] == axes[3]:
-            raise DataValidationError(
-                f"names styles {[t for t, _ in (a1, a2, s1, s2)]}, not one sentence in each of two styles per pair",
-                path=inst.path, record=record, field=ID, expected=f"two distinct style tokens of {inst.style_type!r} per pair",
-            )
-        if (axes[0] == axes[2]) != (inst.correct == 1):
-            raise DataValidationError(
-                f"says Anchor 1 is {a1[0]!r} and Alternative 1.1 is {s1[0]!r}, but Correct Alternative is {inst.correct}",
-                path=inst.path, record=record, field=CORRECT, expected="the answer the ID's style tokens imply",
-            )
-        for (first, second), texts, part in (((a1, a2), (inst.anchor1, inst.anchor2), "anchors"),
-                                             ((s1, s2), (inst.alternative1, inst.alternative2), "alternatives")):
-            oriented = texts if _axis_of(first[0], inst.style_type, seen_tokens) == 0 else texts[::-1]
-            key = (inst.style_type, tuple(sorted((first, second))))
-            if key in keys:
-                repeated += 1
+    used: list[str] = []
+    for path in files:
+        took = False
+        for i, row in enumerate(read_tsv(path, required=(A1, A2, S1, S2, ID, STYLE)), start=1):
+            style = (row.get(STYLE) or "").strip().lower()
+            if style not in wanted:  # other style types (em-subj-pronoun, the other group) are not read
                 continue
-            keys.add(key)
-            items.append(ParallelItem(tuple(oriented), id=f"{inst.id}:{part}", style_type=inst.style_type, source=inst.path))
-    axes_info = {t: list(STYLE_TOKENS.get(t, seen_tokens.get(t, []))) for t in sorted({i.style_type for i in items})}
-    return items, {"sentence_pairs": len(items), "sentence_pairs_repeated_across_instances": repeated, "axis_tokens": axes_info}
+            a1, a2, s1, s2, qid = ((row.get(c) or "").strip() for c in (A1, A2, S1, S2, ID))
+            record = f"row {i}" + (f" (ID {qid})" if qid else "")
+            for column, value in zip((A1, A2, S1, S2, ID), (a1, a2, s1, s2, qid)):
+                if not value:  # the reference skips such a row silently; the release has none
+                    raise DataValidationError(
+                        "is empty", path=path, record=record, field=column, expected="a non-empty value"
+                    )
+            m = re.match(r"QQ_([^_]+)_([^_]+)", qid)
+            halves = [((a1, a2), m[1], "anchors"), ((s1, s2), m[2], "alternatives")] if m else []
+            for texts, ids, part in halves:
+                pair = _oriented(texts, ids, style)
+                if pair is None:
+                    raise DataValidationError(
+                        f"half {ids!r} does not name one more-{style} and one less-{style} sentence",
+                        path=path,
+                        record=record,
+                        field=ID,
+                        expected=f"QQ_<ids>_<ids>--<n> with the style prefixes of {style}",
+                    )
+                if pair in seen.setdefault(style, set()):
+                    repeated += 1
+                    continue
+                seen[style].add(pair)
+                items.append(ParallelItem(pair, id=f"{qid}:{part}", style_type=style, source=str(path)))
+                took = True
+            if m is None:
+                raise DataValidationError(
+                    "is not of the form QQ_<anchor ids>_<alternative ids>",
+                    path=path,
+                    record=record,
+                    field=ID,
+                    expected="a STEL instance ID",
+                )
+        if took:
+            used.append(str(path.relative_to(root)))
+    return items, {
+        "files": used,
+        "file_order": "sorted names",
+        "sentence_pairs": len(items),
+        "sentence_pairs_repeated": repeated,
+        "axis": ["more of the style", "less of the style"],
+    }

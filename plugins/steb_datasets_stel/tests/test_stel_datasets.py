@@ -9,6 +9,7 @@ import pytest
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, new_manager
 from steb_datasets_stel.plugin import stel_specs
+from steb_datasets_stel.stel import stel_reference_items
 
 SPECS = {s.name: s for s in stel_specs()}
 HEADER = ["", "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "Correct Alternative", "ID",
@@ -196,7 +197,7 @@ def test_quote_swallowing_two_rows_is_refused(tmp_path):
 def test_missing_data_dir_says_what_to_download(tmp_path):
     with pytest.raises(DatasetNotFoundError, match="nlpsoc/STEL"):
         _load("STEL_register", tmp_path / "absent")
-    with pytest.raises(DatasetNotFoundError, match="no STEL instances"):
+    with pytest.raises(DatasetNotFoundError, match="no STEL sentence pairs"):
         _load("STEL_register", tmp_path)
     with pytest.raises(ValueError, match="unknown variant"):
         _load("STEL_register_official", tmp_path, variant="pentuple")
@@ -236,20 +237,49 @@ def test_steb_construction_orients_pairs_by_id_and_uses_the_shared_builder(tmp_p
     _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", rows)
     simple = [_real_row(i, "simplicity", ("c", "s-t2"), a1_marked=i % 2 == 1, s1_marked=True) for i in range(4)]
     _write(tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", simple)
-    bundle = _load("STEL_register", tmp_path, seed=2)
-    assert bundle.info["stel_construction"].startswith("STEB")
-    assert bundle.info["sentence_pairs"] == 20 and bundle.info["per_class"] == 392
+    bundle = _load("STEL_register", tmp_path, per_class="all")
+    assert bundle.info["stel_construction"].startswith("STEB") and bundle.info["construction"] == "steb-reference/v1"
+    assert bundle.info["sentence_pairs"] == 20
     groups = bundle.order_groups
     assert {g.style_type for g in groups} == {"formality", "simplicity"}
-    for g in groups:  # anchors in axis order (plain, MARKED), and the answers follow the styles
-        assert [a.split()[0] for a in g.anchors] == (["plain", "MARKED"] if g.distractor is None else [g.anchors[0].split()[0]])
+    for g in groups:  # sequences [more-style, less-style]: the plain group's anchors are (MARKED, plain)
+        if g.distractor is None:
+            assert [a.split()[0] for a in g.anchors] == ["MARKED", "plain"] and g.answer == (0, 1)
         for anchor, pos in zip(g.anchors, g.answer):
             assert anchor.split()[0] == g.alternatives[pos].split()[0]
         if g.distractor is not None:  # same content as the anchor, the other style
             assert g.distractor.split()[0] != g.anchors[0].split()[0] and g.distractor.split()[-1] == g.anchors[0].split()[-1]
-    assert any(g.distractor is not None for g in groups) and any(g.distractor is None for g in groups)
-    again = _load("STEL_register", tmp_path, seed=2)
-    assert [(g.anchors, g.alternatives, g.answer) for g in groups] == [(g.anchors, g.alternatives, g.answer) for g in again.order_groups]
+    assert len(groups) == 3 * (12 * 11 // 2 + 8 * 7 // 2)  # every pair of a style type, plain + two distractor groups
+
+
+def test_steb_construction_reads_pairs_as_the_reference(tmp_path):
+    """Issue 37 (steb/loaders/stel.py @4defec1c): sequences [more-style, less-style] from the ID, anchor pair then
+    alternative pair, a pair seen before for its style type dropped, files in sorted name order, other types skipped."""
+    _write(tmp_path / "characteristics" / "quad_questions_char_substitution.tsv", [
+        ["0", "plain 1", "L33T 1", "L33T 2", "plain 2", "2", "QQ_norm-1-leet-1_leet-2-norm-2--1", "-",
+         "nbr_substitution"],
+        ["1", "L33T 2", "plain 2", "plain 3", "L33T 3", "2", "QQ_leet-2-norm-2_norm-3-leet-3--0", "-",
+         "nbr_substitution"]])
+    _write(tmp_path / "characteristics" / "quad_questions_char_emotives.tsv", [
+        ["0", "smile :)", "smile \U0001F600", "wink ;)", "wink \U0001F609", "1", "QQ_emote12emoji12_emote7emoji7--0",
+         "-", "emotives"],
+        ["1", "x", "y", "z", "w", "1", "QQ_sae-1-em-subj-pronoun-1_sae-2-em-subj-pronoun-2--0", "-",
+         "em-subj-pronoun"]])
+    _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [
+        ["0", "it is", "it's", "we'd", "we would", "2", "QQ_wiki-4-contraction-4_contraction-9-wiki-9--1", "-",
+         "contraction"]])
+    items, info = stel_reference_items(tmp_path, "feature")
+    assert [(i.style_type, i.texts) for i in items] == [
+        ("contraction", ("it's", "it is")), ("contraction", ("we'd", "we would")),
+        ("emotives", ("smile :)", "smile \U0001F600")), ("emotives", ("wink ;)", "wink \U0001F609")),
+        ("nbr_substitution", ("L33T 1", "plain 1")), ("nbr_substitution", ("L33T 2", "plain 2")),
+        ("nbr_substitution", ("L33T 3", "plain 3"))]
+    assert info["sentence_pairs_repeated"] == 1  # (L33T 2, plain 2) again in row 1
+    bundle = _load("STEL_feature", tmp_path, per_class=2)  # the first 2 pairs of each style type, every pair of them
+    assert [(g.style_type, g.anchors, g.alternatives) for g in bundle.order_groups if g.distractor is None] == [
+        ("contraction", ("it's", "it is"), ("we'd", "we would")),
+        ("emotives", ("smile :)", "smile \U0001F600"), ("wink ;)", "wink \U0001F609")),
+        ("nbr_substitution", ("L33T 1", "plain 1"), ("L33T 2", "plain 2"))]
 
 
 @pytest.mark.realdata
@@ -259,19 +289,21 @@ def test_steb_construction_on_the_real_release():
     counts = {}
     for g in bundle.order_groups:
         counts[g.style_type] = counts.get(g.style_type, 0) + 1
-    assert set(counts) == {"formality", "simplicity"}
+    assert counts == {"formality": 3 * 196 * 195 // 2, "simplicity": 3 * 196 * 195 // 2}  # N = min(196, 197)
     assert bundle.info["sentence_pairs"] == 393  # what the 100-instance public samples hold (196 + 197 sentence pairs)
     feat = _load("STEL_feature", root)
     assert {g.style_type for g in feat.order_groups} == {"contraction", "nbr_substitution", "emotives"}
+    assert feat.info["class_counts_available"] == {"contraction": 101, "emotives": 200, "nbr_substitution": 100}
 
 
-def test_id_contradicting_the_answer_is_refused(tmp_path):
+def test_id_half_without_both_sides_is_refused(tmp_path):
     row = _real_row(0, "formality", ("i", "f"), a1_marked=True, s1_marked=True)
-    row[5] = "2"  # the ID says A1 and S1 are both formal, so the answer must be 1
-    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv", [row, _real_row(1, "formality", ("i", "f"), True, False)])
-    with pytest.raises(DataValidationError, match="Correct Alternative is 2") as err:
+    row[6] = "QQ_x-0-f-0_f-50-i-50--0"  # the anchor half names no informal sentence
+    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv",
+                  [_real_row(1, "formality", ("i", "f"), True, False), row])
+    with pytest.raises(DataValidationError, match="does not name one more-formality") as err:
         _load("STEL_register", tmp_path)
-    assert err.value.path == str(path) and err.value.field == "Correct Alternative" and err.value.record.startswith("row 1")
+    assert err.value.path == str(path) and err.value.field == "ID" and err.value.record.startswith("row 2")
 
 
 def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
@@ -279,7 +311,8 @@ def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
     _write(tmp_path / "quad_questions_char_contraction.tsv",
            [_real_row(i, "contraction", ("wiki", "ction"), i % 2 == 0, i % 3 == 0) for i in range(4)])
     name = "STEL_feature"
-    bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path)))
+    ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path), options={"per_class": "all"})
+    bundle = SPECS[name].loader(ctx)
     assert {g.style_type for g in bundle.order_groups} == {"contraction"}
 
 

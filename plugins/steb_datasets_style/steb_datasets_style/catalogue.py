@@ -1,8 +1,8 @@
 """The catalogue: STEB's labelled corpora as data (names, budgets, categories from the STEB paper).
 
-Each entry names the official release, the files and fields its reader expects, and the per-class
-budget of STEB (a balanced seeded sample of min(budget, smallest kept class) texts per class, classes
-under ``min_class_size`` dropped; see :class:`.common.ClassRule`, recorded in ``bundle.info``). The
+Each entry names the official release, the files and fields its reader expects, and STEB Table 15's
+per-class budget (for listings; a run takes the STEB reference's first N texts per class in the reader's
+order, N = max(25, min(smallest class, 200)), classes under N dropped: :func:`.common.labelled_bundle`). The
 datasets of issue 25 §2 (Bible versions, PASTEL, CEECE, blogs, GEDE) carry their pinned sources and
 BibTeX here; every other entry takes them from :mod:`.releases`. Retrieval and probing datasets live
 in :mod:`.retrieval` and :mod:`.probing`.
@@ -89,12 +89,12 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "core", "CORE, Corpus of Online Registers of English: web documents by register; sub-register labels, "
             "a multi-label document appears under each of its labels.",
-            R.table("*.tsv.gz", format="tsv", header=False, columns={"label": 0, "id": 1, "text": 2}, multi_label=" ",
-                    label_map=R.lowercase_sub_labels, layout="train.tsv.gz, dev.tsv.gz, test.tsv.gz"),
+            R.core,
             25, ("genre",), classes=38,
-            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz): headerless "
-                   "TSV: labels (space separated, upper-case main "
-                   "registers, lower-case sub-registers), document id, text",
+            obtain="git clone github.com/TurkuNLP/CORE-corpus into ROOT/core/ (train.tsv.gz, dev.tsv.gz, test.tsv.gz, "
+                   "or "
+                   "them unzipped): headerless TSV: labels (space separated main registers and sub-register codes), "
+                   "document id, text",
             license="CC BY 4.0", homepage="https://github.com/TurkuNLP/CORE-corpus",
         ),
         Corpus(
@@ -134,18 +134,20 @@ def labelled_corpora() -> list[Corpus]:
         ),
         Corpus(
             "fce_l1", "FCE learner essays (Cambridge First Certificate): label = the candidate's first language.",
-            R.fce, 25, ("demographics",), classes=15, min_class_size=25,
+            R.fce, 25, ("demographics",), classes=15,
             obtain="FCE dataset release (ilexir.co.uk/datasets): fce-released-dataset/dataset/<batch>/*.xml with "
                    "head/candidate/personnel/language and answerN/coded_answer/p (NS error markup; <i> kept, <c> dropped)",
             license="non-commercial research", homepage="https://ilexir.co.uk/datasets/index.html",
         ),
         Corpus(
-            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (10s: 13-17, 20s: 23-27, 30s: 33-48).",
+            "blog_age", "Blog Authorship Corpus posts by the blogger's age band (10s: 13-17, 20s: 23-27, 30s: 33-47).",
             R.blog("age", 200), 200, ("demographics",), classes=3,
-            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split: `huggingface-cli download "
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, its train and validation splits (as the STEB "
+                   "reference reads it; --dataset-option split=validation for one): `huggingface-cli download "
                    "barilan/blog_authorship_corpus --repo-type dataset --local-dir ROOT/blogs` and unzip data/blogs.zip there "
                    "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per text "
-                   "line), or the hub's parquet conversion (refs/convert/parquet: blog_authorship_corpus/validation/*.parquet), "
+                   "line), or the hub's parquet conversion (refs/convert/parquet: "
+                   "blog_authorship_corpus/<split>/*.parquet), "
                    "a save_to_disk folder, or the local hub cache. All posts of the XML files "
                    "(blogs/<id>.<gender>.<age>.<industry>.<sign>.xml, Schler et al.): --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
@@ -154,19 +156,18 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "blog_gender", "Blog Authorship Corpus posts by the blogger's gender.",
             R.blog("gender", 200), 200, ("demographics",), classes=2,
-            obtain="Hugging Face hub barilan/blog_authorship_corpus, its validation split (ROOT/blogs/ shared with blog_age, "
+            obtain="Hugging Face hub barilan/blog_authorship_corpus, train then validation (ROOT/blogs/ shared with "
+                   "blog_age, "
                    "ROOT/blog_gender/, or the local hub cache); the Schler et al. XML files: --dataset-option release=schler",
             citation=BLOG_CITATION, sources=BLOG_SOURCES,
             license="non-commercial research", homepage="https://huggingface.co/datasets/barilan/blog_authorship_corpus",
         ),
     ]
     pastel_budget = {"age": (25, 6), "education": (25, 8), "ethnic": (25, 9), "gender": (55, 3), "politics": (200, 3), "tod": (200, 5)}
-    #: STEB keeps 6 of 8 age, 8 of 10 education and 9 of 10 ethnic values: classes under the budget (25 stories) are dropped
-    pastel_min_class = {"age": 25, "education": 25, "ethnic": 25}
     for attr, (budget, classes) in pastel_budget.items():
         out.append(Corpus(
             f"pastel_{attr}", f"PASTEL five-sentence stories by the writer's persona attribute '{attr}'.",
-            R.pastel(attr), budget, ("demographics",), classes=classes, min_class_size=pastel_min_class.get(attr, 0),
+            R.pastel(attr), budget, ("demographics",), classes=classes,
             obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
                    "unzip data/data_v2.zip in data/ (data/v2/stories/{train,valid,test}/*.json: one object per file with persona "
                    "{age, education, ethnic, gender, politics, tod, country} and output.sentences, the story's five sentences); "
@@ -174,13 +175,18 @@ def labelled_corpora() -> list[Corpus]:
             citation=PASTEL_CITATION, sources=PASTEL_SOURCES,
             license="see release", homepage="https://github.com/dykang/PASTEL",
         ))
-    for name, file_name in (("wikipedia_politeness", "wikipedia.annotated.csv"), ("stackexchange_politeness", "stack-exchange.annotated.csv")):
+    politeness = (("wikipedia_politeness", "wikipedia.annotated.csv", "wikipedia-politeness-corpus"),
+                  ("stackexchange_politeness", "stack-exchange.annotated.csv", "stack-exchange-politeness-corpus"))
+    for name, file_name, convokit in politeness:
         out.append(Corpus(
-            name, f"Stanford Politeness Corpus ({file_name.split('.')[0]}): requests as polite / neutral / impolite (score quartiles).",
-            R.politeness(file_name), 200, ("register",), classes=3,
-            obtain=f"Stanford Politeness Corpus zip from cs.cornell.edu/~cristian/Politeness.html (the ConvoKit corpus format is "
-                   f"not read): unpack so that {file_name} (columns Community, Id, Request, Score1..5, TurkId1..5, Normalized Score) "
-                   "is in ROOT/<dataset>/ or the shared ROOT/Stanford_politeness_corpus/",
+            name, f"Stanford Politeness Corpus ({file_name.split('.')[0]}): requests as polite / neutral / impolite.",
+            R.politeness(file_name, convokit), 200, ("register",), classes=3,
+            obtain=f"the ConvoKit corpus {convokit} (as the STEB reference reads it: "
+                   f"`convokit.download('{convokit}')`, or the zip from zissou.infosci.cornell.edu/convokit/datasets/"
+                   f"{convokit}/), unpacked so that utterances.jsonl (text, meta.Binary 1/0/-1) is in ROOT/<dataset>/ "
+                   f"or ROOT/{convokit}/; the Stanford Politeness Corpus CSV "
+                   f"(cs.cornell.edu/~cristian/Politeness.html, {file_name}: quartiles of Normalized Score) with "
+                   "--dataset-option release=csv, in ROOT/<dataset>/ or ROOT/Stanford_politeness_corpus/",
             license="CC BY 4.0", homepage="https://www.cs.cornell.edu/~cristian/Politeness.html",
         ))
     out += [

@@ -10,17 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections import Counter
 from typing import Any, Callable, Sequence
 
-from steb_core import DataSource, DatasetBundle, DatasetNotFoundError, DataValidationError, DatasetSpec, LabelledText, LoadContext
-from steb_core.generic import budgeted
+from steb_core import (
+    DataSource,
+    DatasetBundle,
+    DatasetNotFoundError,
+    DataValidationError,
+    DatasetSpec,
+    LabelledText,
+    LoadContext,
+    sample_classes,
+    sampling_mode,
+)
+from steb_core.sampling import AUTO
 from steb_core.io import read_bytes
 
 from . import releases  # pinned sources and BibTeX of the datasets whose catalogue entry carries none
 from .suite import suite_fields
 
-__all__ = ["family_dir", "read_text_lenient", "Corpus", "ClassRule", "class_budget", "labelled_bundle", "option", "release_option"]
+__all__ = ["family_dir", "read_text_lenient", "Corpus", "labelled_bundle", "option", "release_option"]
 
 
 def family_dir(ctx: LoadContext, family: str | None, obtain: str, layout: str = "") -> Path:
@@ -72,67 +81,51 @@ def release_option(ctx: LoadContext, choices: Sequence[str]) -> str:
 Reader = Callable[[LoadContext, str], "tuple[list[LabelledText], dict[str, Any]]"]
 
 
-@dataclass(frozen=True)
-class ClassRule:
-    """STEB's class-budget rule (issue 25): which classes are kept and how many texts each contributes.
-
-    Table 15's odd budgets equal the release's smallest class (eWAVE 29, MAGE cmv 60): the budget is a
-    *balanced* sample of ``min(budget, smallest kept class)`` texts per class. Classes the paper leaves out
-    (FCE 16 first languages -> 15; PASTEL age/education/ethnic 8/10/10 values -> 6/8/9) are dropped by one
-    stated rule: a class with fewer than ``min_class_size`` texts is dropped. ``balanced=False`` gives the
-    earlier reading, a plain per-class cap (``--dataset-option balanced=false``).
-    """
-
-    min_class_size: int = 0
-    balanced: bool = True
-
-
-def _flag(value: Any) -> bool:
-    if isinstance(value, bool):
+def _per_class(value: Any) -> int | str | None:
+    """``--dataset-option per_class=...``: ``auto`` (the reference's rule), ``all``, or a positive integer."""
+    if value is None or isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise DataValidationError(f"option value {value!r}", field="balanced", expected="true or false")
+    if text == AUTO:
+        return AUTO
+    if text in ("all", "none"):
+        return None
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise DataValidationError(
+        f"option per_class={value!r}", field="per_class", expected="auto, all or a positive integer"
+    )
 
 
-def class_budget(counts: Counter, per_class: int | None, rule: ClassRule) -> tuple[int | None, dict[str, int], dict[str, Any]]:
-    """(texts per class, dropped class -> its size, info) for class sizes ``counts`` under ``rule``."""
-    dropped = {label: n for label, n in sorted(counts.items()) if n < rule.min_class_size}
-    kept = {label: n for label, n in counts.items() if label not in dropped}
-    info: dict[str, Any] = {"class_rule": {"min_class_size": rule.min_class_size, "balanced": rule.balanced}}
-    if dropped:
-        info["dropped_classes"] = dropped
-        info["dropped_classes_why"] = f"fewer than {rule.min_class_size} texts (min_class_size)"
-    if not kept:
-        return per_class, dropped, info
-    effective = per_class
-    if rule.balanced:
-        smallest = min(kept.values())
-        effective = smallest if per_class is None else min(per_class, smallest)
-    info["per_class_effective"] = effective
-    return effective, dropped, info
+def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], info: dict[str, Any]) -> DatasetBundle:
+    """The texts a run evaluates, chosen as the STEB reference code chooses them, and how, in ``bundle.info``.
 
+    Default (github.com/rrivera1849/STEB ``steb/dataset_loader.py`` ``DatasetLoader.load``, index file
+    62147402711, with ``n_episodes_per_class="auto"``, every task's default in ``steb/core.py`` @18c49153):
+    N = max(25, min(smallest class, 200)) texts per class; classes with fewer than N texts are dropped; the
+    first N texts of each kept class *in the reader's order* are kept (nothing is random); the records come
+    out class by class, classes in order of first appearance -- the order the reference's tasks see, which
+    its k-means (random_state 42) depends on. This is :func:`steb_core.sample_classes`.
 
-def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], per_class: int | None, info: dict[str, Any],
-                    rule: ClassRule = ClassRule()) -> DatasetBundle:
-    """Apply STEB's class-budget rule (:class:`ClassRule`; the sample is seeded by run seed + dataset name)
-    and record it in ``bundle.info``: the nominal budget (``per_class``), the texts per class actually
-    drawn (``per_class_effective``), and the classes dropped with their sizes and the reason."""
+    Options: ``per_class`` (``auto``, ``all`` or an integer: the first that many of every class with at least
+    that many) and ``sampling=random`` (the same classes and N, the texts drawn with the run seed; salted by the
+    dataset name, as before protocol 2). STEB Table 15's budget (``Corpus.per_class``) is what ``auto`` gives on
+    the release the paper used; it is kept in the catalogue for listings and ``steb data check``.
+    """
     if not records:
         raise DataValidationError(f"dataset '{ctx.dataset}': the release holds no usable text", path=info.get("root"))
-    rule = ClassRule(int(option(ctx, "min_class_size", rule.min_class_size)), _flag(option(ctx, "balanced", rule.balanced)))
-    counts = Counter(r.label for r in records)
-    effective, dropped, rule_info = class_budget(counts, per_class, rule)
-    if len(dropped) == len(counts):
-        raise DataValidationError(f"dataset '{ctx.dataset}': every class has fewer than {rule.min_class_size} texts "
-                                  f"({dict(sorted(counts.items()))}); lower --dataset-option min_class_size", path=info.get("root"))
-    kept_records = [r for r in records if r.label not in dropped]
-    kept, sampling = budgeted(kept_records, lambda r: r.label, effective, ctx.seed, salt=ctx.dataset)
-    sampling["per_class"] = per_class
-    return DatasetBundle(labelled_texts=kept, info={**info, **sampling, **rule_info})
+    n = _per_class(option(ctx, "per_class", AUTO))
+    kept, sampling = sample_classes(
+        records, lambda r: r.label, n, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
+    )
+    if not kept:
+        sizes = sampling["class_counts_available"]
+        raise DataValidationError(
+            f"dataset '{ctx.dataset}': every class has fewer than {sampling['per_class']} texts ({sizes}); "
+            "pass --dataset-option per_class=N",
+            path=info.get("root"),
+        )
+    return DatasetBundle(labelled_texts=kept, info={**info, **sampling})
 
 
 @dataclass(frozen=True)
@@ -161,13 +154,10 @@ class Corpus:
     size_note: str = ""
     #: the pinned public release(s) the reader reads (``steb data get``); empty -> ``releases.SOURCES``
     sources: tuple[DataSource, ...] = ()
-    #: classes smaller than this are dropped (the classes STEB leaves out; see :class:`ClassRule`)
-    min_class_size: int = 0
 
     def load(self, ctx: LoadContext) -> DatasetBundle:
         records, info = self.reader(ctx, self.obtain)
-        return labelled_bundle(ctx, records, option(ctx, "per_class", self.per_class), {"dataset": self.name, **info},
-                               ClassRule(self.min_class_size))
+        return labelled_bundle(ctx, records, {"dataset": self.name, "catalogue_per_class": self.per_class, **info})
 
     def spec(self) -> DatasetSpec:
         size = f"{self.classes} classes x <= {self.per_class} texts" if self.classes else ""
@@ -186,7 +176,7 @@ class Corpus:
             obtain=self.obtain,
             homepage=self.homepage,
             size=size,
-            extra={"per_class": self.per_class, "classes": self.classes, "min_class_size": self.min_class_size, **self.extra},
+            extra={"per_class": self.per_class, "classes": self.classes, **self.extra},
             sources=self.sources or tuple(releases.SOURCES.get(self.name, ())),
             **suite_fields(self.name, self.tasks),
         )

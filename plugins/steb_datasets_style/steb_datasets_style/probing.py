@@ -9,8 +9,14 @@ records carry raw values.
 
 Texts come, in this order of preference, from (1) the STEB authors' redistributed probing texts
 (``probing/<corpus>.jsonl`` of github.com/rrivera1849/STEB download_datasets.sh: one JSON object per
-line with ``text`` and the paper's bins, of which only ``text`` is read; the features are recomputed),
-in ROOT/probing/ or the dataset's folder; (2) the raw release the paper names: for probing_reddit the
+line with ``text`` and, per feature f, the paper's bin ``label_f`` and split ``split_f``), in
+ROOT/probing/ or the dataset's folder. Their bins and splits are used as released (option
+``probing_labels=released``, the default): the reference's ``probing_record_handler``
+(``steb/loaders/probing.py``, index file 62253283422) reads ``label_*`` / ``split_*`` by feature name,
+every line is one item (a line repeating another's text, labels and splits is kept once), and no
+feature is recomputed; the release's bins came from unseeded draws, so only they reproduce the
+authors' numbers. ``probing_labels=recompute`` reads only ``text`` and recomputes the features, which
+the task then bins and splits by steb's rule; (2) the raw release the paper names: for probing_reddit the
 test split of the Hugging Face dataset AnnaWegmann/StyleEmbeddingData (Wegmann et al. 2022), its
 ``Anchor (A)`` column; for probing_blog the Blog Authorship Corpus as Kaggle's rtatman/blog-authorship-corpus
 ``blogtext.csv`` (its ``text`` column), else the original ``blogs/*.xml``; for Amazon and Stack Exchange
@@ -40,7 +46,18 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from steb_core import DataValidationError, DatasetBundle, DatasetNotFoundError, DatasetSpec, FeatureText, LoadContext, atomic_write_bytes, get_feature_extractor, seeded_rng
+from steb_core import (
+    DataValidationError,
+    DatasetBundle,
+    DatasetNotFoundError,
+    DatasetSpec,
+    FeatureText,
+    LoadContext,
+    atomic_write_bytes,
+    get_feature_extractor,
+    located,
+    seeded_rng,
+)
 from steb_core.cache import default_cache_dir, shard_digest
 from steb_core.generic import read_table
 
@@ -208,6 +225,50 @@ def steb_probing_file(ctx: LoadContext, family: str) -> Path | None:
     return None
 
 
+def steb_probing_records(path: Path) -> tuple[list[FeatureText], dict[str, Any]] | None:
+    """A STEB probing file's lines with their released bins and splits, or None when it carries none.
+
+    Feature names are the line's ``label_<f>`` keys in order (each needs its ``split_<f>``); older files
+    with positional ``label`` / ``split`` lists give ``task_0``, ``task_1``, ... as the older reference did.
+    """
+    records: list[FeatureText] = []
+    seen: set[str] = set()
+    stats = {"lines": 0, "duplicates": 0, "empty_texts": 0}
+    for where, row in read_table(path, "jsonl"):
+        stats["lines"] += 1
+        value = row.get("text")
+        if not isinstance(value, str):
+            raise DataValidationError("is missing or not a text", path=path, record=where, field="text",
+                                      expected="the probed text")
+        names = [k[len("label_"):] for k in row if k.startswith("label_")]
+        if names:
+            for n in names:
+                if f"split_{n}" not in row:
+                    raise DataValidationError("is missing", path=path, record=where, field=f"split_{n}",
+                                              expected=f"a split (train/val/test or null) beside label_{n}")
+            bins = {n: row[f"label_{n}"] for n in names}
+            splits = {n: row[f"split_{n}"] for n in names}
+        elif isinstance(row.get("label"), list) and isinstance(row.get("split"), list):
+            bins = {f"task_{i}": v for i, v in enumerate(row["label"])}
+            splits = {f"task_{i}": v for i, v in enumerate(row["split"])}
+        elif records:
+            raise DataValidationError("has no label_<feature> fields while earlier lines do", path=path, record=where,
+                                      field="label_*", expected="the released bins on every line")
+        else:
+            return None
+        if not value.strip():
+            stats["empty_texts"] += 1
+            continue
+        key = json.dumps([value, bins, splits], sort_keys=False)
+        if key in seen:  # the reference keys a line by md5(text) + labels + splits and keeps the first
+            stats["duplicates"] += 1
+            continue
+        seen.add(key)
+        with located(path, where):
+            records.append(FeatureText(text=value, features={}, id=text_key(value)[:16], bins=bins, splits=splits))
+    return records, stats
+
+
 def steb_probing_texts(path: Path) -> list[str]:
     """The ``text`` of every line of a STEB probing file, de-duplicated (its bins are not read)."""
     seen: dict[str, None] = {}
@@ -326,6 +387,19 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
         n = int(option(ctx, "texts", n_texts))
         src: dict[str, Any] = {}
         steb_file = steb_probing_file(ctx, family)
+        labels = str(option(ctx, "probing_labels", "released")).strip().lower()
+        if labels not in ("released", "recompute"):
+            raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels",
+                                      expected="released or recompute")
+        released = steb_probing_records(steb_file) if steb_file is not None and labels == "released" else None
+        if released is not None:
+            records, stats = released
+            if not records:
+                raise DataValidationError("holds no text", path=steb_file, expected="the STEB probing release")
+            return DatasetBundle(feature_texts=records, info={
+                "dataset": ctx.dataset, "root": str(steb_file.parent), "source": "STEB probing release",
+                "file": str(steb_file),
+                "probing_labels": "released", "features": list(records[0].bins or {}), "texts": len(records), **stats})
         if steb_file is not None:
             texts, root = steb_probing_texts(steb_file), steb_file.parent
             src = {"source": "STEB probing release", "file": str(steb_file)}

@@ -303,6 +303,14 @@ _ENRON_SPAM = tuple(DataSource(kind="url", url=f"https://www2.aueb.gr/users/ion/
 #: the UCI archive of the SMS Spam Collection (dataset 228): SMSSpamCollection and a readme
 _SMS = DataSource(kind="url", url="https://archive.ics.uci.edu/static/public/228/sms+spam+collection.zip", target="sms_spam",
                   files=("sms+spam+collection.zip",), unpack=("sms+spam+collection.zip",), licence="CC BY 4.0")
+
+
+def _convokit(corpus: str) -> DataSource:
+    """ConvoKit's politeness corpus, the release the STEB reference reads (utterances.jsonl with meta.Binary), from
+    the URL the STEB authors' download_datasets.sh fetches; the zip unpacks into ``<corpus>/``, moved up so that
+    ROOT/<corpus>/utterances.jsonl exists. No checksum is published: pinned by steb's first download."""
+    return DataSource(kind="url", url=f"https://zissou.infosci.cornell.edu/convokit/datasets/{corpus}/{corpus}.zip",
+                      target=corpus, unpack=(f"{corpus}.zip",), strip=corpus, licence="CC BY 4.0")
 _TELEGRAM = DataSource(kind="hf", url="thehamkercat/telegram-spam-ham", revision="dbf0a97b4b8cb0a8223378c85b6fc7e4526d43fb",
                        files=("dataset.csv",), target="telegram-spam-ham", licence="WTFPL")
 _ENDIVE = DataSource(kind="manual", url="https://huggingface.co/abhaygupta1266", target="endive", licence="see the dataset cards",
@@ -336,8 +344,8 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
     "x_genre": (_XGENRE,),
     "masc_text_genre": (_MASC,),
     "fce_l1": (_FCE,),
-    "wikipedia_politeness": (_POLITENESS,),
-    "stackexchange_politeness": (_POLITENESS,),
+    "wikipedia_politeness": (_convokit("wikipedia-politeness-corpus"), _POLITENESS),
+    "stackexchange_politeness": (_convokit("stack-exchange-politeness-corpus"), _POLITENESS),
     "eWAVE": (_EWAVE,),
     "endive": (_ENDIVE,),
     "enron_spam": _ENRON_SPAM,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from steb_core import DataValidationError, LabelledText, LoadContext
 from steb_datasets_style.catalogue import labelled_corpora
-from steb_datasets_style.common import ClassRule, class_budget, labelled_bundle
+from steb_datasets_style.common import labelled_bundle
 from steb_datasets_style.readers import twenty_year_period
 
 CORPORA = {c.name: c for c in labelled_corpora()}
@@ -23,41 +24,59 @@ def w(path: Path, text: str) -> None:
 
 
 def load(root: Path, name: str, **options):
-    return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options=options))
+    """Every record the reader returns unless asked (``per_class=all``): the reader tests below use a few texts per
+    class."""
+    ctx = LoadContext(dataset=name, data_dir=root / name, seed=0, options={"per_class": "all", **options})
+    return CORPORA[name].load(ctx)
 
 
 def records(sizes: dict[str, int]) -> list[LabelledText]:
     return [LabelledText(text=f"text {label} {i}", label=label) for label, n in sizes.items() for i in range(n)]
 
 
-# ---- the rule ---------------------------------------------------------------------------------------------
-def test_budget_is_min_of_budget_and_smallest_kept_class():
-    effective, dropped, info = class_budget(Counter({"a": 30, "b": 27, "c": 10}), 200, ClassRule(min_class_size=25))
-    assert effective == 27 and dropped == {"c": 10}  # c < 25 dropped; then min(200, 27)
-    assert info["dropped_classes"] == {"c": 10} and "fewer than 25" in info["dropped_classes_why"]
-    assert class_budget(Counter({"a": 30, "b": 27}), 25, ClassRule())[0] == 25  # min(25, 27)
-    assert class_budget(Counter({"a": 30, "b": 27}), 200, ClassRule(balanced=False))[0] == 200  # the earlier plain cap
+# ---- the rule: the STEB reference's first N per class (issue 37) -------------------------------------------------
+def ctx(**options) -> LoadContext:
+    return LoadContext(dataset="x", data_dir=None, seed=3, options=options)
 
 
-def test_bundle_is_balanced_and_records_what_was_dropped():
-    ctx = LoadContext(dataset="x", data_dir=None, seed=3)
-    b = labelled_bundle(ctx, records({"a": 40, "b": 31, "c": 24}), 29, {"root": "r"}, ClassRule(min_class_size=25))
-    assert b.info["class_counts"] == {"a": 29, "b": 29} and b.info["class_counts_available"] == {"a": 40, "b": 31}
-    assert b.info["per_class"] == 29 and b.info["per_class_effective"] == 29 and b.info["dropped_classes"] == {"c": 24}
-    b = labelled_bundle(ctx, records({"a": 40, "b": 20}), 29, {"root": "r"})  # eWAVE-style: the smallest class sets the budget
-    assert b.info["class_counts"] == {"a": 20, "b": 20} and "dropped_classes" not in b.info
-    capped = labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=3, options={"balanced": "false"}), records({"a": 40, "b": 20}), 29, {})
-    assert capped.info["class_counts"] == {"a": 29, "b": 20}
+def test_n_is_the_smallest_class_clamped_to_25_200_and_smaller_classes_are_dropped():
+    b = labelled_bundle(ctx(), records({"a": 40, "b": 31, "c": 24}), {"root": "r"})  # smallest 24 -> N = 25: c dropped
+    assert b.info["class_counts"] == {"a": 25, "b": 25}
+    assert b.info["class_counts_available"] == {"a": 40, "b": 31, "c": 24}
+    assert b.info["per_class"] == 25 and b.info["dropped_classes"] == {"c": 24}
+    b = labelled_bundle(ctx(), records({"a": 40, "b": 29}), {"root": "r"})  # eWAVE-style: the smallest class sets N
+    assert b.info["class_counts"] == {"a": 29, "b": 29} and "dropped_classes" not in b.info
+    assert labelled_bundle(ctx(), records({"a": 900, "b": 300}), {}).info["per_class"] == 200  # capped at 200
+
+
+def test_first_n_in_reader_order_class_by_class_in_order_of_first_appearance():
+    recs = [LabelledText(text=f"t{i}", label="ba"[i % 2]) for i in range(70)] + [LabelledText(text="late b", label="b")]
+    b = labelled_bundle(ctx(), recs, {})  # b, a, b, a, ...: b has 36, a 35 -> N = 35
+    assert [r.text for r in b.labelled_texts] == [f"t{i}" for i in range(0, 70, 2)] + [f"t{i}" for i in range(1, 70, 2)]
+    assert b.info["class_order"] == ["b", "a"] and b.info["sampling"] == "first"
+
+
+def test_per_class_and_sampling_options():
+    assert labelled_bundle(ctx(per_class="10"), records({"a": 40, "b": 9}), {}).info["class_counts"] == {"a": 10}
+    every = labelled_bundle(ctx(per_class="all"), records({"a": 40, "b": 9}), {})
+    assert every.info["class_counts"] == {"a": 40, "b": 9}
+    drawn = labelled_bundle(ctx(sampling="random"), records({"a": 40, "b": 31}), {})
+    assert drawn.info["class_counts"] == {"a": 31, "b": 31}
+    assert drawn.info["sampling"] == "random" and drawn.info["seed"] == 3
+    first = labelled_bundle(ctx(), records({"a": 40, "b": 31}), {})
+    assert [r.text for r in drawn.labelled_texts] != [r.text for r in first.labelled_texts]
 
 
 def test_every_class_dropped_is_an_error():
-    with pytest.raises(DataValidationError, match="every class has fewer than 25"):
-        labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=0), records({"a": 3, "b": 2}), 25, {}, ClassRule(min_class_size=25))
+    with pytest.raises(DataValidationError, match="every class has fewer than 10"):
+        labelled_bundle(ctx(per_class=10), records({"a": 3, "b": 2}), {})
 
 
-def test_bad_balanced_option_is_refused():
-    with pytest.raises(DataValidationError, match="balanced"):
-        labelled_bundle(LoadContext(dataset="x", data_dir=None, seed=0, options={"balanced": "maybe"}), records({"a": 3}), 25, {})
+def test_bad_options_are_refused():
+    with pytest.raises(DataValidationError, match="sampling"):
+        labelled_bundle(ctx(sampling="maybe"), records({"a": 3}), {})
+    with pytest.raises(DataValidationError, match="per_class"):
+        labelled_bundle(ctx(per_class="-3"), records({"a": 3}), {})
 
 
 def _story(i: int, age: str) -> dict:
@@ -76,17 +95,12 @@ def test_pastel_age_drops_small_classes_by_the_stated_rule(tmp_path):
             split = ("train", "valid", "test")[i % 3]
             w(tmp_path / "PASTEL" / "data" / "v2" / "stories" / split / f"{i}_1.json", json.dumps(_story(i, age)))
             i += 1
-    b = load(tmp_path, "pastel_age")
-    assert b.info["class_counts"] == {"18-24": 25, "25-34": 25}  # min(budget 25, smallest kept 26) each
+    b = load(tmp_path, "pastel_age", per_class="auto")
+    assert b.info["class_counts"] == {"18-24": 25, "25-34": 25}  # N = max(25, smallest 3) = 25: the classes under 25 go
     assert b.info["dropped_classes"] == {"75<": 24, "Under12": 3} and b.info["unit"] == "story"
     assert all(r.text.count("sentence") == 5 for r in b.labelled_texts)
-    kept_all = load(tmp_path, "pastel_age", min_class_size=0)
-    assert kept_all.info["class_counts"] == {a: 3 for a in sizes}  # no class dropped: min(25, 3) each
-
-
-def test_fce_and_pastel_rules_are_in_the_catalogue():
-    assert {n: CORPORA[n].min_class_size for n in ("fce_l1", "pastel_age", "pastel_education", "pastel_ethnic", "pastel_gender", "eWAVE")} == {
-        "fce_l1": 25, "pastel_age": 25, "pastel_education": 25, "pastel_ethnic": 25, "pastel_gender": 0, "eWAVE": 0}
+    kept_all = load(tmp_path, "pastel_age", per_class=3)
+    assert kept_all.info["class_counts"] == {a: 3 for a in sizes}  # no class dropped: 3 each
 
 
 # ---- bible_versions: StyleTransferBibleData --------------------------------------------------------------------
@@ -98,9 +112,45 @@ def _bible(root: Path) -> Path:
     return base
 
 
+def test_bible_reference_selection_same_sorted_references_in_every_version(tmp_path):
+    """Issue 37: the references every version has, sorted (book as a string, chapter and verse as numbers), one record
+    per version in version order; the first N of each version are then the same verses."""
+    base = tmp_path / "bible_versions" / "Data" / "Bibles"
+    for v in ("KJV", "ASV", "YLT"):
+        w(base / v / "John" / "John10.txt", f"1 Ten one {v}.\n")
+        w(base / v / "John" / "John2.txt", f"10 Two ten {v}.\n9 Two nine {v}.\n9 Two nine again {v}.\n")
+        w(base / v / "1John" / "1John1.txt", f"1 First John {v}.\n" + ("2 Only here.\n" if v == "KJV" else ""))
+    b = load(tmp_path, "bible_versions", per_class=2)
+    # "1John" < "John"; chapter 2 before 10 and verse 9 before 10 (numbers, not strings)
+    refs = ["1John.1.1", "John.2.9"]
+    assert [r.id for r in b.labelled_texts] == [f"{v}:{ref}" for v in ("ASV", "KJV", "YLT") for ref in refs]
+    every = load(tmp_path, "bible_versions")
+    assert [r.id for r in every.labelled_texts if r.label == "KJV"] == [
+        "KJV:1John.1.1", "KJV:John.2.9", "KJV:John.2.10", "KJV:John.10.1"]
+    # a repeated verse number keeps its last text
+    assert "Two nine again KJV." in {r.text for r in every.labelled_texts}
+    assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3
+    assert every.info["selection"] == "reference"
+
+
+def test_bible_collision_free_selection_drops_shared_texts_and_shuffles_with_random_42(tmp_path):
+    base = tmp_path / "bible_versions" / "Data" / "Bibles"
+    for v in ("KJV", "ASV"):
+        verses = "".join(f"{n} Verse {n} of {v}.\n" for n in range(1, 13))
+        w(base / v / "Acts" / "Acts1.txt", verses + "13 The  same.\n")
+    w(base / "ASV" / "Acts" / "Acts1.txt", "".join(f"{n} Verse {n} of ASV.\n" for n in range(1, 13)) + "13 the same.\n")
+    b = load(tmp_path, "bible_versions", selection="collision-free")
+    expected = [("Acts", 1, n) for n in range(1, 13)]  # 1:13 dropped: the two versions read alike (case, spaces aside)
+    random.Random(42).shuffle(expected)
+    assert [r.id for r in b.labelled_texts if r.label == "KJV"] == [f"KJV:Acts.1.{n}" for _, _, n in expected]
+    assert b.info["references_with_a_shared_text_dropped"] == 1
+    with pytest.raises(DataValidationError, match="selection"):
+        load(tmp_path, "bible_versions", selection="newest")
+
+
 def test_bible_carlson_versions_option_and_identical_verses(tmp_path):
     _bible(tmp_path)
-    b = load(tmp_path, "bible_versions", balanced="false")
+    b = load(tmp_path, "bible_versions", selection="dedup")
     assert b.info["versions"] == ["DRA", "KJV", "ASV"] or sorted(b.info["versions"]) == ["ASV", "DRA", "KJV"]
     assert b.info["dropped_identical"] == 3 and b.info["files"] == 6  # 1 John 1:2 is the same in all three
     assert Counter(r.label for r in b.labelled_texts) == {"ASV": 2, "KJV": 2, "DRA": 2}
@@ -115,15 +165,16 @@ def test_bible_identical_rule_shared_or_all(tmp_path):
     texts = {"ASV": ("Jesus wept.", "Rejoice  always."), "KJV": ("JESUS  wept.", "Rejoice evermore."), "YLT": ("Jesus wept.", "Always rejoice.")}
     for v, (a, b) in texts.items():
         w(base / v / "John" / "John11.txt", f"35 {a}\n36 {b}\n")
-    shared = load(tmp_path, "bible_versions", balanced="false")  # 11:35 all alike: 3 dropped; 11:36 none shared
+    shared = load(tmp_path, "bible_versions", selection="dedup")  # 11:35 all alike: 3 dropped; 11:36 none shared
     assert sorted(r.id for r in shared.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     w(base / "KJV" / "John" / "John11.txt", "35 Jesus wept.\n36 Rejoice  ALWAYS.\n")  # 11:36 now shared by ASV and KJV only
-    assert sorted(r.id for r in load(tmp_path, "bible_versions", balanced="false").labelled_texts) == ["YLT:John.11.36"]
-    only_all = load(tmp_path, "bible_versions", balanced="false", identical="all")
+    dedup = load(tmp_path, "bible_versions", selection="dedup")
+    assert sorted(r.id for r in dedup.labelled_texts) == ["YLT:John.11.36"]
+    only_all = load(tmp_path, "bible_versions", selection="dedup", identical="all")
     assert sorted(r.id for r in only_all.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
     assert only_all.info["dropped_identical"] == 3
     with pytest.raises(DataValidationError, match="identical"):
-        load(tmp_path, "bible_versions", identical="some")
+        load(tmp_path, "bible_versions", selection="dedup", identical="some")
 
 
 def test_bible_file_name_outside_the_layout_is_refused(tmp_path):
@@ -195,9 +246,9 @@ def _gede_db(path: Path) -> None:
 
 def test_gede_database_four_authors_or_eight_levels(tmp_path):
     _gede_db(tmp_path / "gede_essay_detection" / "database" / "database.db")
-    b = load(tmp_path, "gede_essay_detection")
+    b = load(tmp_path, "gede_essay_detection", per_class=1)
     assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "meta-llama/Llama-3.3-70B-Instruct": 1,
-                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # balanced: min(200, 1)
+                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # first 1 each
     assert b.info["class_counts_available"]["gpt-4o-mini-2024-07-18"] == 2 and b.info["skipped_empty"] == 1
     levels = load(tmp_path, "gede_essay_detection", label="contribution_level")
     assert {r.label for r in levels.labelled_texts} == {"Human", "Task", "Rewrite-LLM", "Humanize", "Improved-Human"}
@@ -250,14 +301,22 @@ def _blog_release(blogs: Path) -> None:
 
 def test_blog_hub_zip_unzipped_gives_the_hub_validation_split(tmp_path):
     _blog_release(tmp_path / "blogs" / "data" / "blogs")  # data/blogs.zip of the hub repository, unzipped in data/
-    b = load(tmp_path, "blog_age")
+    b = load(tmp_path, "blog_age", split="validation")
     assert sorted((r.label, r.text) for r in b.labelled_texts) == [
         ("10s", "first line of 1000"), ("10s", "second line of 1000"), ("20s", "first line of 1020"), ("20s", "second line of 1020"),
         ("30s", "first line of 1040"), ("30s", "second line of 1040")]
     assert b.info["files_in_release"] == 41 and b.info["files_in_split"] == 3 and b.info["split"] == "validation"
-    g = load(tmp_path, "blog_gender")
-    assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2: balanced min(200, 2)
-    train = load(tmp_path, "blog_age", split="train", balanced="false")
+    g = load(tmp_path, "blog_gender", per_class=2, split="validation")
+    assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2
+    # the reference's default: the train files first (1001..1019, 1021..1039), then validation
+    both = load(tmp_path, "blog_age")
+    assert [r.text for r in both.labelled_texts[:2]] == ["first line of 1001", "second line of 1001"]
+    assert both.info["split"] == "train,validation" and len(both.labelled_texts) == 2 * 41
+    from steb_datasets_style.readers import blog_age_group
+
+    # the reference's buckets: 30s ends at 47
+    assert [blog_age_group(a) for a in (13, 17, 18, 33, 47, 48)] == ["10s", "10s", None, "30s", "30s", None]
+    train = load(tmp_path, "blog_age", split="train")
     assert len(train.labelled_texts) == 2 * 38 and {r.label for r in train.labelled_texts} == {"10s"}
 
 

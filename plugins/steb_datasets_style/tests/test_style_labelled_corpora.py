@@ -28,18 +28,19 @@ def jl(*objs) -> str:
 
 
 def load(root: Path, name: str, **options):
-    """Load with the class-budget rule off (plain cap, no minimum class size) unless asked: these tests check the
-    readers; the rule (balanced min(budget, smallest class), dropped classes) is tested in test_style_class_budget.py."""
-    options = {"balanced": "false", "min_class_size": 0, **options}
+    """Load every record the reader returns (``per_class=all``) unless asked: these tests check the readers; the
+    reference's first-N rule (N from the smallest class, small classes dropped) is tested in
+    test_style_class_budget.py."""
+    options = {"per_class": "all", **options}
     return CORPORA[name].load(LoadContext(dataset=name, data_dir=root / name, seed=0, options=options))
 
 
 # ---- fixture writers: (valid, malformed) per dataset; each returns nothing, writes under root ------------------
 def core(d, bad):
-    body = "NA ne\td1\tA news report about the town.\nIN dtp\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
-    if bad:
-        body += "OP rv\td4\n"
-    w(d / "core" / "train.tsv.gz", gzip.compress(body.encode()))
+    """The clone's gzipped splits; read train, dev, test in that order (the reference's), sub-register codes only."""
+    body = "NA ne\td1\tA news report about the town.\nIN dt\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
+    w(d / "core" / "train.tsv.gz", gzip.compress(body.encode() + (b"OP rv\td4\tcaf\xe9\n" if bad else b"")))
+    w(d / "core" / "dev.tsv.gz", gzip.compress("OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n".encode()))
 
 
 def x_genre(d, bad):
@@ -84,7 +85,7 @@ def bible_versions(d, bad):
     w(base / "YLT" / "Genesis" / "Genesis1.txt", "1 In the beginning God made the sky. \n2 and the  EARTH was without form.\n3 \n")
     w(base / "LEB" / "Genesis" / "Genesis1.txt", "1 At first &lt;God&gt; made it.\n[[2 The earth was empty.\n2 and void.\n")
     if bad:
-        w(base / "LEB" / "Genesis" / "Genesis2.txt", "1 A verse.\nno number here\n")
+        w(base / "LEB" / "Genesis" / "Chapter2.txt", "1 A verse.\n")
 
 
 def bible_scrollmapper(d, bad):
@@ -182,6 +183,21 @@ def _pastel(d, bad):
 POLITE_HEADER = "Community,Id,Request,Score1,Score2,Score3,Score4,Score5,TurkId1,TurkId2,TurkId3,TurkId4,TurkId5,Normalized Score\n"
 
 
+def _convokit(folder):
+    """ConvoKit's corpus as downloaded: <folder>/utterances.jsonl (one utterance a line: id, text, meta.Binary)."""
+    def write(d, bad):
+        rows = [{"id": str(i), "speaker": "s", "text": f"Request number {i}, please?",
+                 "meta": {"Binary": b, "Normalized Score": 0.1}} for i, b in enumerate([1, 0, -1, 0, 1, 0])]
+        # a blank text and a missing annotation: skipped
+        rows.insert(2, {"id": "x", "text": "  ", "meta": {"Binary": 1}})
+        rows.insert(3, {"id": "y", "text": "No annotation.", "meta": {}})
+        lines = [json.dumps(r) for r in rows]
+        if bad:
+            lines.insert(1, '{"id": "z", "text": "cut off')
+        w(d / folder / "utterances.jsonl", "".join(line + "\n" for line in lines))
+    return write
+
+
 def _politeness(file_name):
     def write(d, bad):
         rows = [f"Wikipedia,{i},\"Request number {i}, please?\",13,13,13,13,13,a,b,c,d,e,{s}\n" for i, s in enumerate([-1.5, -0.5, 0.0, 0.2, 0.4, 1.1, 1.6, 2.0])]
@@ -192,8 +208,11 @@ def _politeness(file_name):
 
 
 def ewave(d, bad):
-    w(d / "eWAVE" / "cldf" / "languages.csv", "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n")
-    ex = 'ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n2-2,2,"He so tall one.",\n'
+    w(d / "eWAVE" / "cldf" / "languages.csv",
+      "ID,Name,Glottocode\n1,Orkney and Shetland English,\n2,Singapore English,\n3,Welsh English,\n")
+    ex = ('ID,Language_ID,Primary_Text,Translated_Text\n1-1,1,"I am been there.",\n2-1,2,"Can or not?",\n'
+          '3-1,3,"Only one.",\n'
+          '2-2,2,"He so tall one.",\n1-2,1,"  We was there. ",\n')
     if bad:
         ex += "9-1,9,\"Unknown variety.\",\n"
     w(d / "eWAVE" / "cldf" / "examples.csv", ex)
@@ -221,11 +240,14 @@ def telegram(d, bad):
 
 
 def hate_speech(d, bad):
+    """A clone: the metadata, all_files/ (every sentence) and sampled_test/ (the test sample the reference reads)."""
     root = d / "hate_speech"
     w(root / "annotations_metadata.csv", "file_id,user_id,subforum_id,num_contexts,label\n12834217_1,572066,1346,0,noHate\n12834217_2,572066,1346,0,hate\n"
-      "12834217_3,572066,1346,0,idk/skip\n" + ("12834217_9,1,1,0,hate\n" if bad else ""))
+      "12834217_3,572066,1346,0,idk/skip\n")
     for i in (1, 2, 3):
         w(root / "all_files" / f"12834217_{i}.txt", f"sentence {i} of the forum")
+    for i in (1, 2) + ((9,) if bad else ()):  # bad: a test file without a metadata row
+        w(root / "sampled_test" / f"12834217_{i}.txt", f"sentence {i} of the forum\n")
 
 
 def davidson(d, bad):
@@ -277,13 +299,15 @@ def detectrl_binary(d, bad):
 def m4(d, bad):
     root = d / "M4" / "data"  # a clone of mbzuai-nlp/M4: data/<domain>_<model>.jsonl
     row = {"prompt": "Write an abstract", "source": "arxiv", "source_ID": "1"}
-    w(root / "arxiv_chatGPT.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "chatgpt abstract", "model": "gpt-3.5-turbo"}))
-    w(root / "arxiv_cohere.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "cohere abstract", "model": "cohere"}))
-    w(root / "arxiv_bloomz.jsonl", jl({**row, "human_text": "human abstract two", "machine_text": "bloomz abstract", "model": "bloomz"}))
+    w(root / "arxiv_chatGPT.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "chatgpt abstract",
+                                        "model": "gpt-3.5-turbo"}))
+    w(root / "arxiv_cohere.jsonl", jl({**row, "human_text": "human abstract one", "machine_text": "cohere abstract"},
+                                      {**row, "human_text": "human abstract three", "machine_text": "cohere abstract"}))
+    w(root / "arxiv_bloomz.jsonl", jl({"id": 1, "text": "bloomz abstract", "label": 1}))  # BloomZ: another schema
     w(root / "reddit_chatGPT.jsonl", jl({"human_text": "other domain", "machine_text": "other"}))
     w(d / "M4" / "README.md", "# M4\n")
     if bad:
-        w(root / "arxiv_dolly.jsonl", jl({"human_text": "h"}))
+        w(root / "arxiv_dolly.jsonl", '{"human_text": "h", "machine_text": \n')
 
 
 def mage(d, bad):
@@ -297,46 +321,65 @@ def mage(d, bad):
 
 # name -> (writer, expected labels, extra check, malformed needles)
 CASES = {
-    "core": (core, {"ne", "dtp", "sr"}, lambda b: Counter(r.id for r in b.labelled_texts)["d3"] == 2, ["train.tsv.gz", "row 4", "'2'"]),
+    "core": (core, {"ne", "dt", "sr"}, lambda b: [r.id for r in b.labelled_texts] == ["d1", "d3", "d6", "d2", "d3"],
+             ["train.tsv.gz", "line 4", "not UTF-8"]),
     "x_genre": (x_genre, {"Promotion", "News"}, lambda b: len(b.labelled_texts) == 2, ["X-GENRE-train.jsonl", "line 4", "'labels'"]),
     "masc_text_genre": (masc, {"blog", "telephone"}, lambda b: len(b.labelled_texts) == 4, ["masc_text_genre", "no file matches"]),
     "ceeces": (ceeces, {"1680-1699", "1740-1759"},
                lambda b: sorted(r.text for r in b.labelled_texts) == ["Dear Sir, I received yours.", "Ever yours, J.", "My lord , fine"]
                and b.info["outside_periods"] == 1 and b.info["letters"] == 2, ["ceece_part1.xml", "letter 4 (L4)", "year"]),
+    # the reference's parse: no HTML decoding, "[[2" and "3 " skipped
     "bible_versions": (bible_versions, {"KJV", "YLT", "LEB"},
-                       lambda b: sorted(r.text for r in b.labelled_texts) == ["At first <God> made it.", "In the beginning God created the heaven.",
-                                                                                "In the beginning God made the sky.", "Let there be light.",
-                                                                                "The earth was empty. and void."]
-                       and b.info["skipped_missing_verse"] == 1 and b.info["dropped_identical"] == 2 and b.info["joined_repeated_verse"] == 1
-                       and b.info["bracketed_verse"] == 1 and "WEB" in b.info["versions_missing"],
-                       ["Genesis2.txt", "line 2", "verse line"]),
+                       lambda b: [r.text for r in b.labelled_texts] == [
+                           "In the beginning God created the heaven.", "And the earth was without form.",
+                           "At first &lt;God&gt; made it.",
+                           "and void.", "In the beginning God made the sky.", "and the  EARTH was without form."]
+                       and b.info["lines_not_a_verse"] == 2 and b.info["references"] == 2
+                       and "WEB" in b.info["versions_missing"],
+                       ["Chapter2.txt", "file name", "Genesis<chapter>.txt"]),
     "fce_l1": (fce_l1, {"Catalan", "Japanese"},
-               lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\nSecond para" and len(b.labelled_texts) == 4,
+               lambda b: b.labelled_texts[0].text == "Dear Sir, I am agree with you.\n\nSecond para"
+               and len(b.labelled_texts) == 4,
                ["doc2.xml", "candidate/personnel/language"]),
-    "blog_age": (blog_age, {"10s", "20s", "30s"}, lambda b: len(b.labelled_texts) == 3 and b.info["dropped_label"] == 1
-                 and b.info["skipped_empty"] == 1 and b.info["split"] == "validation", ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
-    "blog_gender": (blog_gender, {"male", "female"}, lambda b: len(b.labelled_texts) == 4 and "a train row" not in {r.text for r in b.labelled_texts},
+    # the reference reads every split, train first (issue 37)
+    "blog_age": (blog_age, {"10s", "20s", "30s"}, lambda b: [r.text for r in b.labelled_texts] == [
+                     "a train row", "teen post one", "twenties post", "thirties post"] and b.info["dropped_label"] == 1
+                 and b.info["skipped_empty"] == 1 and b.info["split"] == "train,validation",
+                 ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
+    "blog_gender": (blog_gender, {"male", "female"},
+                    lambda b: len(b.labelled_texts) == 5 and b.labelled_texts[0].text == "a train row",
                     ["barilan/blog_authorship_corpus validation row 6", "'text'"]),
     "pastel_age": (_pastel_stories, {"25-34"}, lambda b: "One. Two. Three. Four. Five." in {r.text for r in b.labelled_texts}
                    and b.info["unit"] == "story", ["203_1.json", "'persona'"]),
     "pastel_gender": (_pastel_stories, {"Female", "Male"}, lambda b: len(b.labelled_texts) == 2 and b.info["no_attribute"] == 1,
                       ["203_1.json", "'persona'"]),
     "pastel_politics": (_pastel_stories, {"LeftWing", "RightWing"}, lambda b: len(b.labelled_texts) == 3, ["203_1.json", "'persona'"]),
-    "wikipedia_politeness": (_politeness("wikipedia.annotated.csv"), {"polite", "neutral", "impolite"},
-                             lambda b: Counter(r.label for r in b.labelled_texts) == {"impolite": 2, "neutral": 4, "polite": 2},
-                             ["wikipedia.annotated.csv", "row 2", "'Normalized Score'"]),
-    "stackexchange_politeness": (_politeness("stack-exchange.annotated.csv"), {"polite", "neutral", "impolite"}, lambda b: True,
-                                 ["stack-exchange.annotated.csv", "row 2", "'Normalized Score'"]),
-    "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"}, lambda b: len(b.labelled_texts) == 3,
-              ["examples.csv", "row 4", "'Language_ID'"]),
+    # ConvoKit's utterances.jsonl (the reference's release): meta.Binary 1 / 0 / -1, blank or unannotated skipped
+    "wikipedia_politeness": (_convokit("wikipedia-politeness-corpus"), {"polite", "neutral", "impolite"},
+                             lambda b: [r.label for r in b.labelled_texts] == ["polite", "polite", "neutral", "neutral",
+                                                                               "neutral", "impolite"]
+                             and b.info["skipped_empty"] == 1 and b.info["skipped_no_binary"] == 1,
+                             ["utterances.jsonl", "line 2"]),
+    "stackexchange_politeness": (_convokit("stack-exchange-politeness-corpus"), {"polite", "neutral", "impolite"},
+                                 lambda b: b.info["release"] == "convokit", ["utterances.jsonl", "line 2"]),
+    "eWAVE": (ewave, {"Orkney and Shetland English", "Singapore English"},  # Welsh: one example, dropped by the reader
+              lambda b: [r.text for r in b.labelled_texts] == [
+                  "I am been there.", "We was there.", "Can or not?", "He so tall one."]
+              and b.info["dropped_varieties_under_2_examples"] == 1,
+              ["examples.csv", "row 6", "'Language_ID'"]),
     "endive": (endive, {"SAE", "AAVE", "JamE"}, lambda b: len(b.labelled_texts) == 3, ["boolq.csv", "row 1", "SAE/AAVE"]),
     "enron_spam": (enron_spam, {"ham", "spam"}, lambda b: any("nöw" in r.text for r in b.labelled_texts), ["enron_spam", "ham/ or spam/"]),
     "sms_spam": (sms_spam, {"ham", "spam"}, lambda b: len(b.labelled_texts) == 2, ["SMSSpamCollection", "row 3", "'1'"]),
     "telegram-spam-ham": (telegram, {"ham", "spam"}, lambda b: True, ["dataset.csv", "row 1", "'text_type'"]),
-    "hate_speech": (hate_speech, {"hate", "noHate"}, lambda b: b.info["dropped_label"] == 1,
-                    ["annotations_metadata.csv", "row 4", "'file_id'"]),
+    "hate_speech": (hate_speech, {"hate", "noHate"},
+                    lambda b: b.info["release"] == "sampled_test" and b.info["files"] == 2,
+                    ["12834217_9.txt", "'file_id'", "has no row in annotations_metadata.csv"]),
     "hate_speech_and_offensive_language": (davidson, {"hate_speech", "offensive_language", "neither"},
-                                           lambda b: "offensive\ntweet on two lines" in {r.text for r in b.labelled_texts},
+                                           lambda b: "offensive\ntweet on two lines" in {
+                                               r.text for r in b.labelled_texts}
+                                           # rows 2, 1, 0
+                                           and b.info["class_order"] == ["neither", "offensive_language",
+                                                                         "hate_speech"],
                                            ["labeled_data.csv", "row 1", "'class'"]),
     "gede_essay_detection": (gede, {"human", "gpt-4o-mini-2024-07-18"}, lambda b: len(b.labelled_texts) == 2 and b.info["skipped_empty"] == 1,
                              ["essays.csv", "row 4", "'text_author'"]),
@@ -344,9 +387,13 @@ CASES = {
                                               ["multi_domains_arxiv_test.json", "item 3", "'label'", "robot"]),
     "machine_text_detection_DetectRL_paraphrase_attacks": (detectrl_binary, {"human", "llm"}, lambda b: len(b.labelled_texts) == 2,
                                                            ["paraphrase_attacks_llm_test.json", "item 2", "'text'"]),
-    "machine_text_detection_M4_arxiv": (m4, {"human", "chatGPT", "cohere"},
-                                        lambda b: Counter(r.label for r in b.labelled_texts)["human"] == 1 and "bloomz abstract" not in {r.text for r in b.labelled_texts},
-                                        ["arxiv_dolly.jsonl", "line 1", "'machine_text'"]),
+    # labels: the file's model field, else its name; repeated texts once per side; BloomZ's schema skipped
+    "machine_text_detection_M4_arxiv": (m4, {"human", "gpt-3.5-turbo", "arxiv_cohere.jsonl"},
+                                        lambda b: [r.text for r in b.labelled_texts] == [
+                                            "human abstract one", "human abstract three", "chatgpt abstract",
+                                            "cohere abstract"]
+                                        and b.info["files"] == ["arxiv_chatGPT.jsonl", "arxiv_cohere.jsonl"],
+                                        ["arxiv_dolly.jsonl", "line 1"]),
     "machine_text_detection_MAGE_cmv": (mage, {"human", "gpt-3.5-trubo", "opt_1.3b"},
                                         lambda b: Counter(r.label for r in b.labelled_texts)["gpt-3.5-trubo"] == 2, ["test.csv", "row 6", "'src'", "cmv_robot"]),
 }
@@ -359,8 +406,8 @@ def test_loader_reads_official_layout(tmp_path, name):
     bundle = load(tmp_path, name)
     assert {r.label for r in bundle.labelled_texts} == labels
     assert check(bundle), [(r.label, r.text) for r in bundle.labelled_texts]
-    assert bundle.info["per_class"] == CORPORA[name].per_class and bundle.info["seed"] == 0
-    assert bundle.info["class_counts"] == dict(sorted(Counter(r.label for r in bundle.labelled_texts).items()))
+    assert bundle.info["per_class"] is None and bundle.info["sampling"] == "first"
+    assert bundle.info["class_counts"] == dict(Counter(r.label for r in bundle.labelled_texts))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -373,13 +420,24 @@ def test_malformed_release_is_located(tmp_path, name):
         assert needle in str(err.value), (needle, str(err.value))
 
 
-def test_budget_is_seeded_cap_recorded_in_info(tmp_path):
-    w(tmp_path / "sms_spam" / "SMSSpamCollection", "".join(f"ham\tmessage number {i}\n" for i in range(250)) + "spam\tWIN\nspam\tFREE\n")
-    a, b, c = (load(tmp_path, "sms_spam"), load(tmp_path, "sms_spam"), CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=7)))
-    assert a.info["class_counts"] == {"ham": 200, "spam": 2} and a.info["class_counts_available"] == {"ham": 250, "spam": 2}
-    assert [r.text for r in a.labelled_texts] == [r.text for r in b.labelled_texts]
-    assert {r.text for r in a.labelled_texts} != {r.text for r in c.labelled_texts}
-    assert len(load(tmp_path, "sms_spam", per_class=10).labelled_texts) == 12
+def test_reference_first_n_by_default_seeded_draw_as_option(tmp_path):
+    """Issue 37: N = max(25, min(smallest class, 200)), the first N of each class in file order; sampling=random
+    draws them."""
+    w(tmp_path / "sms_spam" / "SMSSpamCollection", "".join(f"ham\tmessage number {i}\n" for i in range(250))
+      + "".join(f"spam\tWIN {i}\n" for i in range(30)))
+    a = CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=0))
+    assert a.info["class_counts"] == {"ham": 30, "spam": 30}
+    assert a.info["class_counts_available"] == {"ham": 250, "spam": 30}
+    assert [r.text for r in a.labelled_texts[:30]] == [f"message number {i}" for i in range(30)]
+    assert a.info["sampling"] == "first"
+    r0, r7 = (CORPORA["sms_spam"].load(LoadContext("sms_spam", tmp_path / "sms_spam", seed=s,
+                                                   options={"sampling": "random"}))
+              for s in (0, 7))
+    assert r0.info["class_counts"] == {"ham": 30, "spam": 30}
+    assert {r.text for r in r0.labelled_texts} != {r.text for r in r7.labelled_texts}
+    assert len(load(tmp_path, "sms_spam", per_class=10).labelled_texts) == 20
+    with pytest.raises(DataValidationError, match="per_class"):
+        load(tmp_path, "sms_spam", per_class="many")
 
 
 def test_missing_release_says_what_to_obtain(tmp_path):
@@ -446,6 +504,39 @@ def test_pastel_duplicate_id_with_flipped_label_is_refused(tmp_path):
     assert all(n in str(err.value) for n in ("copy.json", "'100_1_2'", "'id'", "conflicting", "'75<'")), str(err.value)
 
 
+def test_pastel_stories_as_the_reference_reads_them(tmp_path):
+    """Issue 37: story files sorted by full path (test/, train/, valid/; names as strings), the stripped sentences
+    joined by a space, the release's "Empty" value skipped, an exact copy kept twice; first N per class in that
+    order."""
+    v2 = tmp_path / "PASTEL" / "data" / "v2" / "stories"
+    for split, n, age in (("valid", 1, "18-24"), ("train", 10, "18-24"), ("train", 9, "25-34"), ("test", 30, "18-24"),
+                          ("test", 4, "Empty"), ("train", 2, "25-34")):
+        story = _pastel_obj(n, {**PERSONA, "age": age}, [f" S{n}a. ", "", f"S{n}b.\n"], "stories")
+        w(v2 / split / f"{n}_1.json", json.dumps(story))
+    copy = _pastel_obj(2, {**PERSONA, "age": "25-34"}, [" S2a. ", "", "S2b.\n"], "stories")
+    w(v2 / "valid" / "copy.json", json.dumps(copy))
+    b = load(tmp_path, "pastel_age")
+    assert [r.text for r in b.labelled_texts] == ["S30a. S30b.", "S10a. S10b.", "S1a. S1b.", "S2a. S2b.", "S9a. S9b.",
+                                                  "S2a. S2b."]
+    assert b.info["no_attribute"] == 1 and b.info["duplicate_id"] == 1 and b.info["class_order"] == ["18-24", "25-34"]
+
+
+@pytest.mark.parametrize("name,file_name", [("wikipedia_politeness", "wikipedia.annotated.csv"),
+                                            ("stackexchange_politeness", "stack-exchange.annotated.csv")])
+def test_politeness_csv_release_stays_an_option(tmp_path, name, file_name):
+    """The Stanford CSV (quartiles of Normalized Score), steb's reading before issue 37: --dataset-option
+    release=csv."""
+    _politeness(file_name)(tmp_path, False)
+    with pytest.raises(DatasetNotFoundError, match="release=csv"):  # only the CSV there: the error says how to read it
+        load(tmp_path / "Stanford_politeness_corpus", name)
+    b = load(tmp_path, name, release="csv")
+    assert Counter(r.label for r in b.labelled_texts) == {"impolite": 2, "neutral": 4, "polite": 2}
+    _politeness(file_name)(tmp_path, True)
+    with pytest.raises(DataValidationError) as err:
+        load(tmp_path, name, release="csv")
+    assert all(n in str(err.value) for n in (file_name, "row 2", "'Normalized Score'")), str(err.value)
+
+
 def test_hate_speech_duplicate_file_id_with_flipped_label_is_refused(tmp_path):
     hate_speech(tmp_path, False)
     meta = tmp_path / "hate_speech" / "annotations_metadata.csv"
@@ -461,8 +552,30 @@ def test_hate_speech_file_id_outside_the_release_is_refused(tmp_path):
     meta = tmp_path / "hate_speech" / "annotations_metadata.csv"
     meta.write_text(meta.read_text(encoding="utf-8") + "../../secret,1,1,0,hate\n", encoding="utf-8")
     with pytest.raises(DataValidationError) as err:
-        load(tmp_path, "hate_speech")
+        load(tmp_path, "hate_speech", release="all_files")
     assert all(n in str(err.value) for n in ("annotations_metadata.csv", "row 4", "outside the release")), str(err.value)
+
+
+def test_hate_speech_reads_sampled_test_sorted_whole_files(tmp_path):
+    """Issue 37: the reference reads sampled_test/ (not all_files/), one record per file, the whole content unstripped
+    (CRLF read as text mode reads it), files in sorted name order (steb's portable stand-in for os.listdir)."""
+    root = tmp_path / "hate_speech"
+    names = ["30000000_1", "12834217_10", "12834217_2", "20000000_3"]
+    labels = {"30000000_1": "hate", "12834217_10": "noHate", "12834217_2": "hate", "20000000_3": "noHate"}
+    w(root / "annotations_metadata.csv", "file_id,user_id,subforum_id,num_contexts,label\n"
+      + "".join(f"{n},1,1,0,{labels[n]}\n" for n in names) + "99999999_1,1,1,0,relation\n")
+    for n in names:  # written in a scrambled order
+        (root / "sampled_test").mkdir(parents=True, exist_ok=True)
+        (root / "sampled_test" / f"{n}.txt").write_bytes(f"  text of {n}\r\nsecond line \n".encode())
+        w(root / "all_files" / f"{n}.txt", f"text of {n}")
+    w(root / "all_files" / "99999999_1.txt", "only in all_files")
+    b = load(tmp_path, "hate_speech")
+    # names sorted as strings ("_10" before "_2"); class by class in order of first appearance
+    assert [r.id for r in b.labelled_texts] == ["12834217_10", "20000000_3", "12834217_2", "30000000_1"]
+    assert b.labelled_texts[0].text == "  text of 12834217_10\nsecond line \n"
+    assert b.info["class_order"] == ["noHate", "hate"]
+    old = load(tmp_path, "hate_speech", release="all_files")  # the earlier reading stays selectable
+    assert old.info["release"] == "all_files" and old.info["dropped_label"] == 1
 
 
 def test_ewave_duplicate_language_id_is_refused(tmp_path):
@@ -473,12 +586,21 @@ def test_ewave_duplicate_language_id_is_refused(tmp_path):
     assert all(n in str(err.value) for n in ("languages.csv", "row 3", "'ID'", "conflicting")), str(err.value)
 
 
-def test_m4_files_at_the_folder_top_and_human_only_file(tmp_path):
+def test_m4_files_at_the_folder_top_and_peerread_lists(tmp_path):
+    """Issue 37 (steb/loaders/m4.py @567400cd): a record needs both texts (a human-only file gives nothing); peerread's
+    list-valued fields are flattened."""
     root = tmp_path / "machine_text_detection_M4_wikihow"  # files copied without the data/ folder
-    w(root / "wikihow_davinci.jsonl", jl({"human_text": "how to cook rice", "machine_text": "step one, rinse"}))
+    w(root / "wikihow_davinci.jsonl", jl({"human_text": "how to cook rice", "machine_text": "step one, rinse",
+                                          "model": "davinci"}))
     w(root / "wikihow_human.jsonl", jl({"human_text": "how to tie a knot"}))
     b = load(tmp_path, "machine_text_detection_M4_wikihow")
-    assert Counter(r.label for r in b.labelled_texts) == {"human": 2, "davinci": 1}
+    assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "davinci": 1}
+    peer = tmp_path / "machine_text_detection_M4_peerread"
+    w(peer / "peerread_llama.jsonl", jl({"human_text": ["review one", "review two"], "machine_text": ["llama review"],
+                                         "model": "llama"}))
+    p = load(tmp_path, "machine_text_detection_M4_peerread")
+    assert [(r.label, r.text) for r in p.labelled_texts] == [("human", "review one"), ("human", "review two"),
+                                                            ("llama", "llama review")]
 
 
 def test_detectrl_train_split_must_exist_when_asked(tmp_path):
@@ -578,7 +700,10 @@ M4_FILES = ("arabic_chatGPT arxiv_bloomz arxiv_chatGPT arxiv_cohere arxiv_davinc
 @pytest.mark.parametrize("domain, classes", [("arxiv", 6), ("peerread", 6), ("reddit", 6), ("wikihow", 5), ("wikipedia", 5)])
 def test_m4_clone_gives_the_catalogue_class_count(tmp_path, domain, classes):
     for stem in M4_FILES:
-        w(tmp_path / "M4" / "data" / f"{stem}.jsonl", jl({"human_text": f"human text of {stem}", "machine_text": f"machine text of {stem}"}))
+        row = ({"id": 1, "text": f"text of {stem}", "label": 1} if "bloomz" in stem else  # BloomZ: another schema
+               {"human_text": f"human text of {stem}", "machine_text": f"machine text of {stem}",
+                "model": stem.split("_")[-1]})
+        w(tmp_path / "M4" / "data" / f"{stem}.jsonl", jl(row))
     name = f"machine_text_detection_M4_{domain}"
     b = load(tmp_path, name)
     assert len({r.label for r in b.labelled_texts}) == classes == CORPORA[name].classes

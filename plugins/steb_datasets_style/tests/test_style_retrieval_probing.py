@@ -197,3 +197,43 @@ def test_luar_folder_without_pair_names_the_missing_file(tmp_path):
     with pytest.raises(Exception) as err:
         load("amazon", tmp_path / "amazon")
     assert "test_queries.jsonl" in str(err.value) and "Obtain" in str(err.value)
+
+
+# ---- probing: the STEB release's own bins and splits (issue 37) ------------------------------------------
+def _released_line(i: int) -> dict:
+    # the layout of the STEB authors' probing/<corpus>.jsonl: text, then label_<f> / split_<f> per feature
+    return {"text": f"post number {i}", "label_n_word": i % 3, "split_n_word": ("train", "val", "test", None)[i % 4],
+            "label_a_char_pw": None if i == 5 else i % 2, "split_a_char_pw": "train" if i < 6 else "test",
+            "label": [i % 3, i % 2], "split": ["train", "test"]}
+
+
+def test_released_bins_and_splits_are_read_as_released(tmp_path, stub_extractor):
+    lines = [_released_line(i) for i in range(8)] + [_released_line(2)]  # a repeated line is kept once
+    jl(tmp_path / "probing" / "stackexchange.jsonl", *lines)
+    b = load("probing_stackexchange", tmp_path / "probing_stackexchange", feature_extractor="stub-probing")
+    assert [r.text for r in b.feature_texts] == [f"post number {i}" for i in range(8)]
+    first = b.feature_texts[0]
+    assert list(first.bins) == ["n_word", "a_char_pw"]  # the label_ keys in file order, by name
+    assert b.feature_texts[5].bins == {"n_word": 2, "a_char_pw": None}
+    assert b.feature_texts[3].splits == {"n_word": None, "a_char_pw": "train"}
+    assert first.features == {} and b.info["probing_labels"] == "released" and b.info["duplicates"] == 1
+    assert StubExtractor.calls == []  # nothing recomputed
+
+
+def test_released_labels_can_be_ignored_and_recomputed(tmp_path, stub_extractor):
+    jl(tmp_path / "probing" / "stackexchange.jsonl", *[_released_line(i) for i in range(8)])
+    b = load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="recompute",
+             feature_extractor="stub-probing")
+    assert all(r.bins is None and set(r.features) == {"n_chars", "n_words"} for r in b.feature_texts)
+    assert StubExtractor.calls
+    with pytest.raises(DataValidationError, match="probing_labels"):
+        load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="mine")
+
+
+def test_released_file_with_a_bad_split_names_file_line_and_field(tmp_path, stub_extractor):
+    bad = _released_line(1)
+    bad["split_n_word"] = "dev"
+    jl(tmp_path / "probing" / "stackexchange.jsonl", _released_line(0), bad)
+    with pytest.raises(DataValidationError) as err:
+        load("probing_stackexchange", tmp_path / "probing_stackexchange")
+    assert "stackexchange.jsonl" in str(err.value) and "line 2" in str(err.value) and "split_n_word" in str(err.value)

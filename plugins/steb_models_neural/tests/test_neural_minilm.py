@@ -34,7 +34,7 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
     spec = steb_isolated.manager().datasets().get("demo_style_features")
     from steb_core import LoadContext
 
-    bundle = spec.loader(LoadContext("demo_style_features", None, 0))
+    bundle = spec.loader(LoadContext("demo_style_features", None, record.seed))  # the run's seed (42 by default)
     texts = sorted(set(bundle.iter_texts()))
     cache = EmbeddingCache(steb_isolated.root / "cache", record.encoder_fingerprint, LongTextProtocol(**record.protocol).key())
     through_steb = cache.get(text_hashes(texts))

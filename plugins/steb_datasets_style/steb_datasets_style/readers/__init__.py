@@ -19,7 +19,7 @@ from .learner import fce
 from .pastel import PASTEL_ATTRIBUTES, PASTEL_LEVELS, pastel, pastel_level_files, pastel_sentence_files
 from .register import enron_spam, hate_speech_forum, politeness
 from .tables import first_match, release_root, table
-from .web import XGENRE_HUB_ID, english_rows, lowercase_sub_labels, masc, paragraphs, x_genre
+from .web import CORE_SUB_REGISTERS, XGENRE_HUB_ID, core, english_rows, masc, paragraphs, x_genre
 
 __all__ = [
     "make_record", "release_files",
@@ -34,5 +34,5 @@ __all__ = [
     "PASTEL_ATTRIBUTES", "PASTEL_LEVELS", "pastel", "pastel_level_files", "pastel_sentence_files",
     "enron_spam", "hate_speech_forum", "politeness",
     "first_match", "release_root", "table",
-    "XGENRE_HUB_ID", "english_rows", "lowercase_sub_labels", "masc", "paragraphs", "x_genre",
+    "CORE_SUB_REGISTERS", "XGENRE_HUB_ID", "core", "english_rows", "masc", "paragraphs", "x_genre",
 ]

@@ -19,8 +19,9 @@ __all__ = ["BLOG_AGE_GROUPS", "BLOG_HUB_ID", "BLOG_HUB_REVISION", "blog_age_grou
 
 _BLOG_NAME = re.compile(r"^(?P<id>\d+)\.(?P<gender>male|female)\.(?P<age>\d+)\.[^.]*\.[^.]*\.xml$")
 _POST = re.compile(r"<post>(.*?)</post>", re.S)
-#: the corpus holds three age bands with gaps between them (Schler et al. 2006), named as the hub card names them
-BLOG_AGE_GROUPS = (("10s", 13, 17), ("20s", 23, 27), ("30s", 33, 48))
+#: the corpus holds three age bands with gaps between them (Schler et al. 2006), named as the hub card names them; the
+#: STEB reference's ``_age_bucket`` (``steb/loaders/blog.py`` @45257350) ends the 30s at 47, so 48-year-olds are dropped
+BLOG_AGE_GROUPS = (("10s", 13, 17), ("20s", 23, 27), ("30s", 33, 47))
 
 
 def blog_age_group(age: int) -> str | None:
@@ -111,12 +112,15 @@ def hub_builder_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[LabelledText], dict[str, Any]]:
-    """The Hugging Face release ``barilan/blog_authorship_corpus``, its ``validation`` split (STEB's reading).
+    """The Hugging Face release ``barilan/blog_authorship_corpus``, as the STEB reference reads it
+    (``steb/loaders/blog.py`` @45257350 ``load_blog``: every split of the release concatenated, train then
+    validation; option ``split=validation`` or ``train`` reads one).
 
     Rows carry ``text``, ``date``, ``gender``, ``age``, ``horoscope``, ``job``; the hub's loading script makes
-    the validation split from every 20th blog file (sorted by name) and one row per non-blank text line of a
-    post (37,919 rows), so the unit is the post line as the hub gives it. Label = ``gender``, or the age
-    bucket ``10s``/``20s``/``30s`` (13-17, 23-27, 33-48); any other age is dropped and counted.
+    the validation split from every 20th blog file (sorted by name, 37,919 rows), the train split from the others,
+    and one row per non-blank text line of a post, so the unit is the post line as the hub gives it. Label =
+    ``gender`` (``male``/``female``), or the age bucket ``10s``/``20s``/``30s`` (13-17, 23-27, 33-47, the
+    reference's buckets); any other value is dropped and counted.
 
     The hub repository (main, :data:`BLOG_HUB_REVISION`) ships ``data/blogs.zip`` and the script, not the
     rows: when the folder holds the unzipped blog files (``blogs/`` or ``data/blogs/``), the script's split and
@@ -127,7 +131,8 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     """
     from steb_core.hub import hub_cache_snapshot, load_hub_split
 
-    split = str(option(ctx, "split", "validation"))
+    splits = [s.strip() for s in str(option(ctx, "split", "train,validation")).split(",") if s.strip()]
+    split = ",".join(splits)
     location = None
     for cand in (ctx.data_dir, None if ctx.data_dir is None else ctx.data_dir.parent / "blogs"):
         if cand is not None and cand.is_dir():
@@ -136,21 +141,22 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     location = location or hub_cache_snapshot(BLOG_HUB_ID)
     if location is None:
         family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")  # raises
-    if split not in ("train", "validation"):
-        raise DataValidationError(f"option split={split!r}", field="split", expected="validation or train (the hub's two splits)")
+    if not splits or any(s not in ("train", "validation") for s in splits):
+        raise DataValidationError(f"option split={split!r}", field="split",
+                                  expected="train, validation or both as train,validation (the hub's two splits)")
     xml_dir = blog_xml_dir(location)
     extra: dict[str, Any] = {}
     rows: Iterable[tuple[Path, str, dict[str, Any]]]
     if xml_dir is not None:
         all_files = sorted(xml_dir.glob("*.xml"))
-        chosen = hub_split_files(all_files, split)
+        chosen = [f for s in splits for f in hub_split_files(all_files, s)]
         rows = ((f, f"{f.name} line {n}", row) for f in chosen for n, row in hub_builder_rows(f))
         extra = {"from": "blogs.zip, the hub script's split rule", "files_in_release": len(all_files), "files_in_split": len(chosen)}
     elif zips := [z for z in (location / "data" / "blogs.zip", location / "blogs.zip") if z.is_file()]:
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: {obtain}")
     else:
-        hub_rows = load_hub_split(location, BLOG_HUB_ID, split=split, dataset=ctx.dataset)
-        rows = ((location, f"{BLOG_HUB_ID} {split} row {i + 1}", row) for i, row in enumerate(hub_rows))
+        rows = ((location, f"{BLOG_HUB_ID} {s} row {i + 1}", row) for s in splits
+                for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset)))
         extra = {"from": "hub data files"}
     stats: Counter = Counter()
     out: list[LabelledText] = []
@@ -160,7 +166,7 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
                 raise DataValidationError("is missing", path=path, record=where, field=col,
                                           expected="hub fields text, date, gender, age, horoscope, job")
         if attribute == "gender":
-            label = str(row["gender"]).strip().lower() or None
+            label = row["gender"] if row["gender"] in ("male", "female") else None
         else:
             try:
                 label = blog_age_group(int(row["age"]))
@@ -182,7 +188,8 @@ def blog(attribute: str, per_class: int):
     def read(ctx: LoadContext, obtain: str):
         if release_option(ctx, ("hf", "schler")) == "hf":
             return blog_hub(ctx, obtain, attribute)
-        return blog_posts(ctx, obtain, attribute, option(ctx, "per_class", per_class))
+        want = str(option(ctx, "per_class", per_class))  # auto/all: read as for the catalogue budget
+        return blog_posts(ctx, obtain, attribute, int(want) if want.isdigit() else per_class)
 
     return read
 

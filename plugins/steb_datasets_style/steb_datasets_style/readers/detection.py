@@ -16,7 +16,8 @@ from ..common import family_dir, option, release_option
 from .base import make_record, release_files
 from .tables import table
 
-__all__ = ["MAGE_DOMAINS", "mage_generator", "DETECTRL_FILES", "detectrl_files", "detectrl", "m4", "GEDE_LABELS", "gede"]
+__all__ = ["MAGE_DOMAINS", "mage_generator", "DETECTRL_FILES", "detectrl_files", "detectrl", "M4_LIST_DOMAINS", "m4",
+           "GEDE_LABELS", "gede"]
 
 
 #: MAGE ``src`` values: ``<domain>_human`` or ``<domain>_machine_<prompt method>_<generator>``.
@@ -105,44 +106,52 @@ def detectrl(setting: str, binary: bool):
     return read
 
 
+#: M4 domains whose text fields are lists (several reviews per record), flattened by the reference
+M4_LIST_DOMAINS = ("peerread",)
+
+
 def m4(domain: str):
     """M4 (Wang et al. 2024): ``data/<domain>_<model>.jsonl`` in a clone of github.com/mbzuai-nlp/M4 (or the
     files in the folder itself), with ``human_text`` and ``machine_text`` per line.
 
-    Label = 'human' or the model named by the file (the ``model`` field is not used: it is absent or
-    spelled differently in some files); BloomZ files are dropped as in STEB; a human text repeated
-    across the model files is kept once; a ``<domain>_human.jsonl`` file contributes human texts only.
+    As the STEB reference reads it (``steb/loaders/m4.py`` @567400cd ``load_m4``): the domain's files in sorted name
+    order; a file whose first record has no ``human_text`` is skipped (BloomZ's files have another schema); a record
+    without both fields is skipped; per record its human text (label ``human``) then its machine text (label = the
+    file's first record's ``model`` field, else the file name); a text already seen for its side is not repeated;
+    peerread's list-valued fields are flattened into one record per item; empty texts are skipped.
     """
 
     def read(ctx: LoadContext, obtain: str):
         root = family_dir(ctx, "M4", obtain, f"data/{domain}_<model>.jsonl with human_text, machine_text")
         base = root / "data" if (root / "data").is_dir() else root  # a clone keeps the files in data/
-        files = [f for f in release_files(base, f"{domain}_*.jsonl", obtain) if "bloomz" not in f.stem.lower()]
-        stats: Counter = Counter({"dropped_bloomz_files": len(list(base.glob(f"{domain}_*.jsonl"))) - len(files)})
-        seen_human: set[str] = set()
+        files = release_files(base, f"{domain}_*.jsonl", obtain)  # sorted names
+        stats: Counter = Counter()
+        seen: dict[str, set[str]] = {"human": set(), "machine": set()}
         out = []
+        used = []
         for f in files:
-            file_model = f.stem[len(domain) + 1:]
-            human_only = file_model.lower() == "human"
-            for where, row in read_table(f, "jsonl"):
-                for col in ("human_text",) + (() if human_only else ("machine_text",)):
-                    if col not in row:
-                        raise DataValidationError("is missing", path=f, record=where, field=col, expected="M4 fields human_text, machine_text")
-                human = row["human_text"]
-                if isinstance(human, str):
-                    if human not in seen_human:
-                        seen_human.add(human)
-                        if rec := make_record(human, "human", None, f, where, stats):
-                            out.append(rec)
-                elif human is not None:
-                    raise DataValidationError(f"holds {type(human).__name__}", path=f, record=where, field="human_text", expected="text")
-                if human_only:
+            rows = list(read_table(f, "jsonl"))
+            if not rows or "human_text" not in rows[0][1]:
+                stats["files_without_human_text_skipped"] += 1
+                continue
+            used.append(f.name)
+            model = str(rows[0][1].get("model", f.name))
+            for where, row in rows:
+                human, machine = row.get("human_text"), row.get("machine_text")
+                if human is None or machine is None:
+                    stats["records_without_both_texts"] += 1
                     continue
-                if not isinstance(row["machine_text"], str):
-                    raise DataValidationError("is not text", path=f, record=where, field="machine_text")
-                if rec := make_record(row["machine_text"], file_model, None, f, where, stats):
-                    out.append(rec)
-        return out, {"root": str(base), "files": [f.name for f in files], **stats}
+                sides = (("human", "human", human), ("machine", model, machine))
+                for side, label, value in sides:
+                    items = value if domain in M4_LIST_DOMAINS and isinstance(value, list) else [value]
+                    for text in items:
+                        if not isinstance(text, str) or not text or text in seen[side]:
+                            stats[f"{side}_texts_repeated_or_empty"] += 1
+                            continue
+                        seen[side].add(text)
+                        if rec := make_record(text, label, None, f, where, stats):
+                            out.append(rec)
+        return out, {"root": str(base), "files": used, **stats}
 
     return read
 

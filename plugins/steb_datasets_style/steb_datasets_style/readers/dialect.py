@@ -11,11 +11,23 @@ from steb_core.io import unique_keys
 from ..common import family_dir, option
 from .base import make_record, release_files
 
-__all__ = ["ewave", "ENDIVE_DIALECTS", "endive"]
+__all__ = ["ewave", "EWAVE_MIN_EXAMPLES", "ENDIVE_DIALECTS", "endive"]
+
+#: the reference's ``_MIN_EXAMPLES_PER_VARIETY``: a variety with fewer examples is dropped by the reader
+EWAVE_MIN_EXAMPLES = 2
 
 
 def ewave(ctx: LoadContext, obtain: str):
-    """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv`` (``ID``, ``Name``)."""
+    """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv``
+    (``ID``, ``Name``).
+
+    As the STEB reference reads it (``steb/steb_datasets/ewave/loader.py`` @d6c16993 ``load_eWAVE_dataset``, config
+    @1fbd5f22): the examples in file order, text = ``Primary_Text`` stripped (empty ones skipped), label = the
+    variety's ``Name``; varieties with fewer than 2 examples are dropped *before* the per-class count is taken
+    (on the release: 53 varieties, the smallest with 29 examples, so N = 29). Where steb is stricter: an example
+    naming a language ``languages.csv`` lacks, or an example ID given twice, is an error (the reference skips
+    the former; the release has neither).
+    """
     root = family_dir(ctx, None, obtain, "cldf/examples.csv and cldf/languages.csv (CLDF)")
     base = root / "cldf" if (root / "cldf").is_dir() else root
     entries = []
@@ -40,8 +52,13 @@ def ewave(ctx: LoadContext, obtain: str):
                 raise DataValidationError(f"duplicate example ID {row['ID']!r}: first at {example_ids[row['ID']]}", path=path, record=where,
                                           field="ID", expected="each ID once")
             example_ids[row["ID"]] = where
-        if rec := make_record(row["Primary_Text"] or "", names[lang], row.get("ID"), path, where, stats):
+        if rec := make_record((row["Primary_Text"] or "").strip(), names[lang], row.get("ID"), path, where, stats):
             out.append(rec)
+    sizes = Counter(r.label for r in out)
+    rare = {label: n for label, n in sizes.items() if n < EWAVE_MIN_EXAMPLES}
+    if rare:
+        out = [r for r in out if r.label not in rare]
+        stats["dropped_varieties_under_2_examples"] = len(rare)
     return out, {"root": str(root), **stats}
 
 

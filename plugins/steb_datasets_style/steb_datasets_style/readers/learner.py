@@ -27,7 +27,11 @@ def _learner_text(elem: ET.Element) -> str:
 def fce(ctx: LoadContext, obtain: str):
     """FCE (Yannakoudakis et al. 2011): ``dataset/<batch>/*.xml``; one text per answer, label = candidate L1.
 
-    Fields: ``head/candidate/personnel/language`` and ``head/text/answer1|answer2/coded_answer/p``.
+    Fields: ``head/candidate/personnel/language`` and ``head/text/answer1|answer2/coded_answer/p``. As the STEB
+    reference reads it (``steb/steb_datasets/fce_l1/loader.py`` @e389b9af ``load_fce_l1_dataset``): files in sorted
+    path order; per answer its ``<p>`` paragraphs (the coded answer's own children), each the learner's text with
+    whitespace runs collapsed, joined by a blank line. (Its one stored config, @c6a2c76f, asks for 100 texts per class;
+    STEB Table 15's 15 x 25 is the ``auto`` rule's N, which steb follows.)
     """
     root = family_dir(ctx, None, obtain, "fce-released-dataset/dataset/<batch>/<script>.xml")
     files = release_files(root, "**/*.xml", obtain)
@@ -47,8 +51,9 @@ def fce(ctx: LoadContext, obtain: str):
             coded = answer.find("coded_answer")
             if coded is None:
                 raise DataValidationError("has no coded_answer", path=f, record=answer.tag, field="coded_answer")
-            paras = [re.sub(r"\s+", " ", _learner_text(p)).strip() for p in coded.iter("p")]
-            rec = make_record("\n".join(p for p in paras if p), lang.text.strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
+            paras = [re.sub(r"\s+", " ", _learner_text(p)).strip() for p in coded.findall("p")]
+            text = "\n\n".join(p for p in paras if p)
+            rec = make_record(text, lang.text.strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
             if rec:
                 out.append(rec)
     return out, {"root": str(root), "files": len(files), **stats}

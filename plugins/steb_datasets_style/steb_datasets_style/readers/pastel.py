@@ -51,8 +51,9 @@ def pastel_level_files(root: Path, level: str, obtain: str) -> tuple[list[Path],
         base = chosen[0]
     else:
         base = root
-    files = sorted(p for p in base.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
-                   and other not in p.relative_to(base).parts)
+    # sorted by the full path as a string, as the reference's sorted(glob(...)) is (test/, train/, valid/)
+    files = sorted((p for p in base.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
+                    and other not in p.relative_to(base).parts), key=str)
     if not files:
         raise DataValidationError(f"no {level}-level .json file (data/v2/{level}/<split>/*.json) under this folder. Obtain it: {obtain}",
                                   path=root)
@@ -64,13 +65,28 @@ def pastel_sentence_files(root: Path, obtain: str) -> tuple[list[Path], Path]:
     return pastel_level_files(root, "sentences", obtain)
 
 
+def _story_text(obj: Mapping[str, Any]) -> Any:
+    """A story as the reference joins it: the stripped, non-empty strings of ``output.sentences`` joined by a space."""
+    sentences = obj.get("output.sentences")
+    if not isinstance(sentences, list):
+        return sentences
+    return " ".join(t.strip() for t in sentences if isinstance(t, str) and t.strip())
+
+
 def pastel(attribute: str):
     """PASTEL (Kang et al. 2019): one JSON object per ``.json`` file (or per ``.jsonl`` line) with ``persona``
     {``age``, ``education``, ``gender``, ``ethnic``, ``politics``, ``tod``, ``country``} and the annotated
-    text under ``output.sentences``; label = the persona attribute; empty attribute values are skipped.
+    text under ``output.sentences``; label = the persona attribute.
 
-    STEB's unit is the story (``stories/``: five annotated sentences, joined with a space; 7,933 stories in
-    v2). ``--dataset-option unit=sentence`` reads the sentence level (39,778 sentences) instead."""
+    STEB's unit is the story, read as the STEB reference reads it (``steb/loaders/pastel.py`` @ccaa9dfc
+    ``load_pastel``, the config form used for all six attributes; other stored versions have per-attribute
+    functions and pastel_tod @0770049a reads the test split only): every story file under ``v2/stories/``
+    (test/, train/, valid/), sorted by full path; text = :func:`_story_text`; label = ``str(persona[attribute])``;
+    a story whose value is missing, empty or the release's ``"Empty"`` is skipped (``no_attribute``). An id seen
+    twice with the same text and label is kept twice, as the reference keeps it (``duplicate_id``; at sentence level
+    once); with another label it is an error. ``--dataset-option unit=sentence`` reads the sentence level (39,778
+    sentences) instead.
+    """
     keys = PASTEL_ATTRIBUTES[attribute]
 
     def read(ctx: LoadContext, obtain: str):
@@ -105,20 +121,21 @@ def pastel(attribute: str):
                                                       f"{first_fp[0]!r}, here {fingerprint[0]!r}", path=f, record=where, field="id",
                                                       expected="each id once")
                         stats["duplicate_id"] += 1
-                        continue
+                        if (
+                            unit == "sentence"
+                        ):  # steb's sentence level keeps one copy; the reference's stories keep both
+                            continue
                     seen_ids[rid] = (f, where, fingerprint)
-                if value is None or not str(value).strip():
+                if value is None or not str(value).strip() or str(value) == "Empty":
                     stats["no_attribute"] += 1
                     continue
-                text = _pastel_text(obj)
+                text = _story_text(obj) if unit == "story" else _pastel_text(obj)
                 if not isinstance(text, str):
                     raise DataValidationError(f"holds {type(text).__name__}", path=f, record=where, field="output.sentences",
                                               expected=f"the annotated {unit} (a string or a list of strings)")
-                rec = make_record(text, str(value).strip(), rid, f, where, stats)
+                rec = make_record(text, str(value) if unit == "story" else str(value).strip(), rid, f, where, stats)
                 if rec:
                     out.append(rec)
         return out, {"root": str(base), "files": len(files), "attribute": attribute, "unit": unit, **stats}
 
     return read
-
-

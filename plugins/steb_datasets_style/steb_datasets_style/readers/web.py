@@ -7,12 +7,13 @@ from collections import Counter
 from typing import Any, Mapping
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core.io import open_gzip, read_bytes
 
 from ..common import family_dir, option, read_text_lenient, with_dir
 from .base import make_record, release_files
 from .tables import table
 
-__all__ = ["XGENRE_HUB_ID", "x_genre", "lowercase_sub_labels", "english_rows", "paragraphs", "masc"]
+__all__ = ["XGENRE_HUB_ID", "x_genre", "CORE_SUB_REGISTERS", "core", "english_rows", "paragraphs", "masc"]
 
 XGENRE_HUB_ID = "TajaKuzman/X-GENRE-text-genre-dataset"
 
@@ -48,9 +49,51 @@ def x_genre(ctx: LoadContext, obtain: str):
     return out, {"root": str(location), **stats}
 
 
-def lowercase_sub_labels(label: str) -> str | None:
-    """CORE: sub-register labels are lower case (``ne``, ``dtp``); upper-case main registers are dropped."""
-    return label if label.islower() else None
+#: CORE's 47 sub-register codes (the release's register_label_abbreviations.txt minus the eight main registers IN,
+#: NA, HI, LY, SP, IP, ID, OP and OTHER): the labels the STEB reference keeps
+CORE_SUB_REGISTERS = frozenset(
+    "AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA RA RE RR RS "
+    "RV SL SR SS TA TB TR TS TV".split())
+
+
+def core(ctx: LoadContext, obtain: str):
+    """CORE (github.com/TurkuNLP/CORE-corpus) as the STEB reference reads it (``steb/steb_datasets/core/loader.py``
+    @7b9c3179 ``load_core_dataset``, config @b9669f70): train, dev, then test (``<split>.tsv`` or the release's
+    ``.tsv.gz``), lines of headerless TSV (labels, id, text); a line with fewer than three fields or a blank text is
+    skipped; one record per label token that is a sub-register code (case aside: :data:`CORE_SUB_REGISTERS`), so a
+    multi-label document appears under each of its sub-registers; text = the third field as written. Label = the
+    code in lower case."""
+    root = family_dir(ctx, None, obtain, "train.tsv.gz, dev.tsv.gz, test.tsv.gz")
+    stats: Counter = Counter()
+    out = []
+    files = []
+    for split in ("train", "dev", "test"):
+        path = next((root / f"{split}{ext}" for ext in (".tsv", ".tsv.gz") if (root / f"{split}{ext}").is_file()), None)
+        if path is None:
+            continue
+        files.append(path.name)
+        if path.suffix == ".gz":
+            with open_gzip(path) as handle:  # decompressed size capped: a gzip bomb is refused, not unpacked
+                raw = handle.read()
+        else:
+            raw = read_bytes(path)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise DataValidationError(f"is not UTF-8 ({exc.reason})", path=path, record=f"line {line}") from None
+        for i, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+            parts = line.split("\t")
+            if len(parts) < 3 or not parts[2].strip():
+                stats["lines_skipped"] += bool(line)
+                continue
+            for token in parts[0].split():
+                if token.upper() in CORE_SUB_REGISTERS:
+                    if rec := make_record(parts[2], token.lower(), parts[1], path, f"line {i}", stats):
+                        out.append(rec)
+    if not files:
+        raise DataValidationError(f"holds none of train/dev/test.tsv(.gz). Obtain it: {obtain}", path=root)
+    return out, {"root": str(root), "files": files, **stats}
 
 
 def english_rows(row: Mapping[Any, Any]) -> bool:
