@@ -16,7 +16,23 @@ from .encoders import SCORING_DEFAULTS, cosine_rows
 from .records import DatasetBundle
 from .specs import DEFAULT_SEED, DatasetSpec
 
-__all__ = ["TaskContext", "VectorsUnavailable"]
+__all__ = ["TaskContext", "VectorsUnavailable", "task_option"]
+
+
+def task_option(options: Mapping[str, Any] | None, task: str, name: str, default: Any) -> Any:
+    """A run option for one task: ``options["<task>.<name>"]`` or ``options[<task>][<name>]``, else ``default``.
+
+    Lives beside the context (not among the task helpers) so that every task module, the kernels' device
+    choice included, reads options one way without importing the helpers that dispatch to those kernels.
+    """
+    opts = options or {}
+    key = f"{task}.{name}"
+    if key in opts:
+        return opts[key]
+    nested = opts.get(task)
+    if isinstance(nested, dict) and name in nested:
+        return nested[name]
+    return default
 
 
 class VectorsUnavailable(RuntimeError):
@@ -52,6 +68,10 @@ class TaskContext:
     #: how the tasks compare the encoder's vectors (:func:`steb_core.encoders.encoder_scoring`): ``pair_score``
     #: (cosine / neg_l1) for the pair tasks, ``cluster_input`` (raw / abs) for k-means
     scoring: Mapping[str, str] = field(default_factory=lambda: dict(SCORING_DEFAULTS))
+
+    def option(self, task: str, name: str, default: Any = None) -> Any:
+        """The run option ``<task>.<name>`` (flat or nested in :attr:`options`), else ``default``."""
+        return task_option(self.options, task, name, default)
 
     @property
     def has_vectors(self) -> bool:

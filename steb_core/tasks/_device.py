@@ -36,8 +36,7 @@ import os
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from ..context import TaskContext
-from ._common import option
+from ..context import TaskContext, task_option
 
 __all__ = ["kernel_device", "ENV_VAR", "torch_precision"]
 
@@ -47,7 +46,7 @@ _NUMPY = "numpy"
 
 
 def _choice(ctx: TaskContext | None) -> str:
-    value = option(ctx, "tasks", "device", None) if ctx is not None else None
+    value = task_option(ctx.options, "tasks", "device", None) if ctx is not None else None
     if value in (None, ""):
         value = os.environ.get(ENV_VAR, "") or _AUTO
     return str(value).strip().lower()

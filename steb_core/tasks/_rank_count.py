@@ -2,7 +2,7 @@
 
 Retrieval needs, for every query i and its best relevant key b_i, how many irrelevant targets have a
 key above b_i and how many tie with it (keys: cosines in float64 snapped to the 2**-20 grid,
-:mod:`._common`). Exact float64 cosines for every pair would cost a float64 product of the whole
+:mod:`._ties`). Exact float64 cosines for every pair would cost a float64 product of the whole
 score matrix; instead a float32 matrix product screens every pair and only the pairs it cannot
 decide are recomputed in float64 (the arithmetic of :func:`._common.row_cosines`; 0.04 % of the pairs
 in the 20k x 20k benchmark). The result is the all-float64 one.
@@ -46,7 +46,7 @@ from typing import Iterator
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from ._common import TIE_BITS, tie_keys
+from ._ties import TIE_BITS, tie_keys
 
 __all__ = ["screen_margin", "dense_ranks", "unit_rows_into", "row_counts", "BLOCK_BYTES", "BLOCK_COLS"]
 

@@ -9,9 +9,9 @@ computed elsewhere; what may differ is only what a different summation order cha
   as the product is real float32: TF32 is switched off, :func:`._device.torch_precision`); pairs in
   the band are recomputed in float64 as ``_rank_count`` does (dot of the upcast rows times the
   float64 inverse norms). Counts equal the numpy path's unless a float64 cosine lies within a few
-  ulps of a cell edge (the caveat between any two CPUs, ``_common``).
+  ulps of a cell edge (the caveat between any two CPUs, ``_ties``).
 - :func:`all_pair_counts_torch` (all-to-all): float64 unit rows, float64 block products, the same
-  keys and per-key counts (:class:`._common.RankCounts`); same caveat.
+  keys and per-key counts (:class:`._ties.RankCounts`); same caveat.
 - :func:`row_cosines_torch` (order alignment and aligned pairs): float64 cosines, equal to numpy's
   within a few ulps.
 - :class:`DeviceRows` (probing): the solver's float32 ``X V`` and ``X^T G`` products on the device.
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from ._common import N_KEYS, TIE_BITS, RankCounts
 from ._device import torch_precision
 from ._rank_count import screen_margin
+from ._ties import N_KEYS, TIE_BITS, RankCounts
 
 __all__ = ["dense_ranks_torch", "all_pair_counts_torch", "row_cosines_torch", "DeviceRows", "BLOCK_CELLS"]
 
@@ -77,7 +77,7 @@ def _pair_cosines(x: Any, inv_x: Any, rows: Any, y: Any, inv_y: Any, cols: Any) 
 
 
 def _keys(scores: Any) -> Any:
-    """Grid keys of float64 scores: round half to even, as ``np.rint`` (``_common.tie_keys``)."""
+    """Grid keys of float64 scores: round half to even, as ``np.rint`` (``_ties.tie_keys``)."""
     torch = _torch()
     return torch.round(scores * float(2**TIE_BITS)).to(torch.int64)
 
