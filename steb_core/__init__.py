@@ -94,7 +94,7 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
 
-from .runner import RunFailed, RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
+from .run import RunFailed, RunSummary, evaluate  # noqa: E402 - the real signature and docstring (help(steb.evaluate))
 from .results import ResultRecord, load_results  # noqa: E402
 from .inmemory import dataset_from  # noqa: E402
 from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION  # noqa: E402
@@ -113,7 +113,7 @@ def get_datasets(
     can be passed to :func:`evaluate`.
     """
     from .choices import check_values, language_codes
-    from .runner import suite_members
+    from .run.selection import suite_members
 
     manager = get_manager()
     everything = list(manager.datasets())

@@ -224,7 +224,7 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
         return DataCheck(spec.name, "missing" if missing else "error", expected=spec.expected,
                          message=str(exc) if not missing else (spec.obtain or str(exc)), seconds=time.perf_counter() - started)
     except (Exception, SystemExit) as exc:  # a plugin's KeyError or sys.exit fails this dataset's check only
-        from .runner import describe_failure  # noqa: PLC0415 - the runner imports much; only needed here
+        from .run.summary import describe_failure  # noqa: PLC0415 - the run engine imports much; only needed here
 
         return DataCheck(spec.name, "error", expected=spec.expected, message=describe_failure(exc),
                          seconds=time.perf_counter() - started)

@@ -8,7 +8,7 @@ Loaders and pure-Python encoders hold the GIL, so a thread overlaps almost nothi
 process does. Load against encode + score is the most even split of the three phases; the wall time
 approaches the larger half only when the loader always has something to load while the caller works:
 in the order of registration (datasets grouped by task type) it does not (0.83x of the sequential
-wall), so the runner orders the run by estimated cost (``steb_core.runner.execution_order``) and loads
+wall), so the runner orders the run by estimated cost (``steb_core.run.order.execution_order``) and loads
 several datasets ahead (0.56-0.58x, see the bench). Encoding stays in the runner's process, in the run's
 order, so batch plans, the cache and every result are those of a sequential run.
 

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Sequence
 import pytest
 
 from . import plugins as _plugins
-from .runner import RunSummary, evaluate
+from .run import RunSummary, evaluate
 
 
 @dataclass

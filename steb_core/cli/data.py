@@ -28,7 +28,7 @@ def data_check(
     loads vs the catalogue, and how to obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's
     data is there but fails to load or differs from what steb fetched."""
     from ..catalogue import check_dataset
-    from ..runner import resolve_selection
+    from ..run.selection import resolve_selection
 
     manager = common.manager(plugin)
     selection = resolve_selection(manager, dataset, suite) if (dataset or suite) else [(s, s.tasks) for s in manager.datasets()]

@@ -47,7 +47,7 @@ def data_get(
     from ..catalogue import check_dataset
     from ..obtain import DownloadPolicy, make_plan
     from ..obtain.mirror import mirrors
-    from ..runner import resolve_selection
+    from ..run.selection import resolve_selection
 
     mirrors()  # a malformed $STEB_DATA_MIRROR is an error before anything else happens
     manager = common.manager(plugin)

@@ -26,7 +26,7 @@ def list_components(
 ) -> None:
     """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to obtain)."""
     from ..catalogue import component_rows, dataset_rows
-    from ..runner import suite_members
+    from ..run.selection import suite_members
 
     if kind not in common.LIST_KINDS:
         import difflib

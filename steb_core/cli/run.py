@@ -53,7 +53,7 @@ def run(
     Interrupt with Ctrl-C at any time: finished results and encoded batches are kept, and the same
     command resumes where it stopped.
     """
-    from ..runner import evaluate
+    from ..run import evaluate
 
     # third-party bars (weight loading, hub downloads) would interleave with steb's display, and must not
     # print at all under --no-progress: steb's own display (or its absence) is the only one

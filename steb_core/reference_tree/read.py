@@ -222,7 +222,7 @@ def _read_one(root: Path, file: Path, **fields: Any) -> ResultRecord:
 def _meta_function(specs: Mapping[str, Any] | None):
     if not specs:
         return lambda name: {}
-    from ..runner import dataset_meta  # noqa: PLC0415 - only when specs are given
+    from ..run.stored import dataset_meta  # noqa: PLC0415 - only when specs are given
 
     return lambda name: dataset_meta(specs[name]) if name in specs else {}
 

@@ -20,7 +20,7 @@ from steb_core import DataValidationError, LoadContext, iter_jsonl, parse_json, 
 from steb_core import plugins as plugins_module
 from steb_core.cli import main
 from steb_core.results import ResultRecord, load_results
-from steb_core.runner import evaluate
+from steb_core import evaluate
 
 from .conftest import CountingEncoder
 

@@ -24,7 +24,7 @@ from steb_core.cache import EmbeddingCache, write_shard
 from steb_core.cli import main
 from steb_core.io import atomic_write_text
 from steb_core.results import load_results
-from steb_core.runner import evaluate
+from steb_core import evaluate
 
 from .conftest import CountingEncoder
 

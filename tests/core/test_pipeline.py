@@ -7,7 +7,7 @@ write time (and the content hash, which covers them), the cache's shard files (n
 hashes they hold, so equal names mean equal batch plans) and vectors, and the run summary. Both runs
 use ``threads=1``, so BLAS thread counts chosen from the machine's load cannot differ between them.
 
-Both modes run the datasets in :func:`steb_core.runner.execution_order` (costly-to-score datasets first):
+Both modes run the datasets in :func:`steb_core.run.order.execution_order` (costly-to-score datasets first):
 the order depends on the selection only, and the summary lists datasets as selected.
 
 Also the :class:`steb_core.pipeline.Prefetch` contract: order, the bound on work done ahead, errors
@@ -17,7 +17,6 @@ re-raised at their item, results that cannot be pickled computed by the caller i
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,12 +24,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from steb_core import evaluate
 from steb_core.errors import StebError
 from steb_core.pipeline import Prefetch, WorkerDied
-from steb_core.runner import evaluate
 
-ROOT = Path(__file__).resolve().parents[2]
-SYNTHETIC = ROOT / "bench" / "full_steb" / "synthetic_steb.py"
+from .run_records import SYNTHETIC, synthetic_selection
+
 VOLATILE = ("timings", "created", "content_hash")
 
 
@@ -90,25 +89,12 @@ def test_demo_suite_prefetched_equals_sequential(tmp_path, mode):
     assert_same(sequential, prefetched, f"demo, {mode}")
 
 
-def _synthetic_selection() -> list[str]:
-    """Two synthetic datasets per task type (bench/full_steb), as the plugin registers them."""
-    sys.path.insert(0, str(SYNTHETIC.parent))
-    try:
-        import synthetic_steb  # noqa: PLC0415
-    finally:
-        sys.path.remove(str(SYNTHETIC.parent))
-    by_task: dict[str, list[str]] = {}
-    for spec in synthetic_steb.synthetic_datasets():
-        by_task.setdefault(spec.tasks[0], []).append(spec.name)
-    return [name for names in by_task.values() for name in names[:2]]
-
-
 @pytest.mark.parametrize("extra", [{}, {"max_memory": "64K", "prefetch": 2}], ids=["one-at-a-time", "groups-depth-2"])
 def test_multi_dataset_synthetic_run_prefetched_equals_sequential(tmp_path, extra):
     """A dozen synthetic STEB datasets of every task type (texts shared between the clustering and
     all-to-all rows of a corpus, so the cache's run-wide counters matter), tiny scale; with and without
     --max-memory groups."""
-    names = _synthetic_selection()
+    names = synthetic_selection()
     assert len(names) == 12
     common = dict(plugins=(str(SYNTHETIC),), dataset_options={"scale": 0.0005}, max_memory=extra.get("max_memory"))
     sequential = run(tmp_path, "seq", datasets=names, prefetch=0, **common)
@@ -244,10 +230,10 @@ def test_task_threads_do_not_depend_on_the_loader(threads, busy):
     another strength on probing_blog), so a timing-dependent count would make records depend on timing."""
     from types import SimpleNamespace
 
-    from steb_core.runner import _Run
+    from steb_core.run.engine import Engine
 
-    run = SimpleNamespace(threads=threads, _prefetch=_Busy(busy))
-    assert _Run.task_threads(run) == threads
+    run = SimpleNamespace(settings=SimpleNamespace(threads=threads), prefetch=_Busy(busy))
+    assert Engine.task_threads(run) == threads
 
 
 def _spec(name: str, task: str, size: str = "", expected: dict | None = None):
@@ -257,7 +243,7 @@ def _spec(name: str, task: str, size: str = "", expected: dict | None = None):
 
 
 def test_execution_order_puts_costly_scoring_first_smallest_first_then_cheap_largest_first():
-    from steb_core.runner import execution_order, size_hint
+    from steb_core.run.order import execution_order, size_hint
 
     items = [
         (_spec("pairs-small", "pair_predefined", "1,000 texts"), ["pair_predefined"]),
@@ -280,9 +266,9 @@ def test_summary_lists_datasets_in_selection_order_though_they_run_in_another(tm
     """The synthetic selection runs costly-to-score datasets first; the summary (and so the CLI's table)
     still lists them as selected, and the records equal those of a sequential run (test above)."""
     from steb_core.plugins import get_manager
-    from steb_core.runner import execution_order
+    from steb_core.run.order import execution_order
 
-    names = _synthetic_selection()
+    names = synthetic_selection()
     manager = get_manager((str(SYNTHETIC),))
     specs = [manager.datasets().get(n) for n in names]
     order = execution_order([(s, s.tasks) for s in specs])

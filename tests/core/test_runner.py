@@ -71,10 +71,8 @@ def test_interrupt_during_encoding_resumes_without_loss(toy_plugin, tmp_path):
 
 
 def test_interrupt_during_tasks_keeps_finished_results(toy_plugin, tmp_path, monkeypatch):
-    import steb_core.runner as runner_module
-
     calls = {"n": 0}
-    original = runner_module.ResultRecord.write
+    original = ResultRecord.write
 
     def write_then_interrupt(self, output_dir):
         calls["n"] += 1
@@ -82,10 +80,10 @@ def test_interrupt_during_tasks_keeps_finished_results(toy_plugin, tmp_path, mon
             raise KeyboardInterrupt
         return original(self, output_dir)
 
-    monkeypatch.setattr(runner_module.ResultRecord, "write", write_then_interrupt)
+    monkeypatch.setattr(ResultRecord, "write", write_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
         run(CountingEncoder(), toy_plugin, tmp_path)
-    monkeypatch.setattr(runner_module.ResultRecord, "write", original)
+    monkeypatch.setattr(ResultRecord, "write", original)
     assert len(list(load_results(tmp_path / "out"))) == 3
     summary = run(CountingEncoder(), toy_plugin, tmp_path)
     assert len(summary.reused) == 3 and len(summary.results) == 3

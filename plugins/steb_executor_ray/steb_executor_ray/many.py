@@ -63,7 +63,7 @@ class JobOutcome:
 
     encoder: str
     dataset: str
-    summary: Any = None  # steb_core.runner.RunSummary
+    summary: Any = None  # steb_core.RunSummary
     error: BaseException | None = None
 
     @property
