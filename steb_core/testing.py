@@ -8,9 +8,9 @@ Installed as a pytest plugin (entry point ``pytest11``), so in any project with 
 
 Each use gets a fresh plugin manager (no leakage between tests: installed plugins are loaded only when
 named in ``installed=``, environment variables are ignored), a private cache and output folder.
-``steb_shared_data`` finds real sample data kept beside a checkout (``../shared/data``) or skips;
-``steb_catalogue`` reads the STEB catalogue note beside it (``../shared/notes/steb-catalogue.md``) into
-``{(task type, dataset): (classes, per class, texts)}``, so every plugin's suite test parses it one way.
+
+Only what a plugin author needs ships here; the repository's own test support (a fake hub/HTTP server, fixtures
+for the sample data beside the checkout) lives in its ``tests/support/``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, Iterator, Sequence
 import pytest
 
 from . import plugins as _plugins
-from .run import RunSummary, evaluate
+from . import RunSummary, evaluate
 
 
 @dataclass
@@ -61,51 +61,3 @@ def steb_isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[I
     _plugins.reset_manager()
     yield IsolatedSteb(tmp_path)
     _plugins.reset_manager()
-
-
-def find_shared_data(start: Path, relative: str = "shared/data") -> Path | None:
-    """The first ``<ancestor>/shared/data`` above ``start`` (a checkout with ``shared/`` beside it), or None."""
-    for parent in Path(start).resolve().parents:
-        candidate = parent / relative
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-@pytest.fixture
-def steb_shared_data(request: pytest.FixtureRequest) -> Path:
-    """Real sample data in ``../shared/data`` beside the checkout; the test is skipped when it is absent."""
-    found = find_shared_data(Path(str(request.path)))
-    if found is None:
-        pytest.skip("real sample data (../shared/data beside the checkout) is not available")
-    return found
-
-
-#: The catalogue's task headings and steb's task type names.
-CATALOGUE_TASKS = {
-    "Clustering": "clustering",
-    "All-to-All Pair Classification": "pair_all",
-    "Pre-Defined Pair Classification": "pair_predefined",
-    "Order Alignment": "order_alignment",
-    "Retrieval": "retrieval",
-    "Probing": "probing",
-}
-
-
-def read_steb_catalogue(path: Path) -> dict[tuple[str, str], tuple[int, int, int]]:
-    """``{(task type, dataset): (classes, per class, texts)}`` from the table rows of the STEB catalogue note."""
-    rows: dict[tuple[str, str], tuple[int, int, int]] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 6 and cells[0] in CATALOGUE_TASKS:
-            rows[(CATALOGUE_TASKS[cells[0]], cells[1])] = tuple(int(c.replace(",", "")) for c in cells[2:5])  # type: ignore[assignment]
-    return rows
-
-
-@pytest.fixture
-def steb_catalogue(steb_shared_data: Path) -> dict[tuple[str, str], tuple[int, int, int]]:
-    """The STEB catalogue rows (see :func:`read_steb_catalogue`); skipped when the note is absent."""
-    path = steb_shared_data.parent / "notes" / "steb-catalogue.md"
-    if not path.is_file():
-        pytest.skip("../shared/notes/steb-catalogue.md is absent")
-    return read_steb_catalogue(path)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core.testing import find_shared_data
+from tests.support.shared_data import find_shared_data
 
 ROOT = Path(__file__).resolve().parents[2]
 STEB = Path(sys.executable).with_name("steb")

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Mapping
 import pytest
 
 from steb_core import plugins as plugins_module
-from steb_core.testing_http import FakeServer
+from tests.support.fake_http import FakeServer
 
 PLUGIN = '''
 import json

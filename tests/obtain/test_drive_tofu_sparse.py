@@ -17,7 +17,7 @@ from steb_core.obtain import MANIFEST, DownloadPolicy
 from steb_core.obtain.errors import FetchError
 from steb_core.obtain.gdrive import fetch_gdrive
 from steb_core.obtain.git import fetch_git
-from steb_core.testing_http import FakeServer
+from tests.support.fake_http import FakeServer
 
 from .conftest import ROWS, jsonl, make_git_repo, write_plugin
 

@@ -1,4 +1,4 @@
-"""`steb models get` and `steb run --download` against a local fake hub (steb_core.testing_http), offline.
+"""`steb models get` and `steb run --download` against a local fake hub (tests/support/fake_http.py), offline.
 
 A tiny random BERT is served as a hub model repository at a pinned commit; a test plugin registers a named
 configuration pointing at it. Nothing is downloaded until asked; after `steb models get` the weights are in
@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from steb_core.testing_http import FakeServer
+from tests.support.fake_http import FakeServer
 
 REPO = "test-org/tiny-bert"
 

@@ -1,5 +1,8 @@
 """A local HTTP server that plays the Hugging Face Hub, Zenodo and plain download URLs, for offline tests.
 
+Test support of this repository (moved out of the installed ``steb_core`` in issue 40); the obtain tests and the
+neural plugin's ``steb models get`` tests use it.
+
 steb must never reach the internet in tests, yet ``steb data get`` and ``steb models get`` talk to three
 kinds of host. This module plays all three on ``127.0.0.1`` (a free port, one thread per request), so a
 test points ``HF_ENDPOINT`` or ``STEB_DATA_MIRROR`` at :attr:`FakeServer.url` and exercises the real client
@@ -9,7 +12,7 @@ short, or ignore ``Range`` headers. Every request is logged in :attr:`FakeServer
 
 Usage::
 
-    from steb_core.testing_http import FakeServer
+    from tests.support.fake_http import FakeServer
 
     with FakeServer() as server:
         url = server.add_file("files/corpus.zip", data)          # plain URL
