@@ -32,11 +32,33 @@ from .run.selection import refused_suite_members
 from .run.stored import dataset_meta
 from .run.summary import describe_failure
 
-__all__ = ["evaluate", "RunSummary", "Failure", "MissingData", "RunFailed", "ERRORS", "resolve_datasets",
-           "resolve_selection", "suite_members", "known_suites", "parse_memory", "execution_order", "CHEAP_TO_SCORE",
-           "dataset_meta", "describe_failure", "loader_exit_message", "refused_suite_members", "size_hint",
-           "unregistered_reason", "worker_death_message"]
+__all__ = [
+    "evaluate",
+    "RunSummary",
+    "Failure",
+    "MissingData",
+    "RunFailed",
+    "ERRORS",
+    "resolve_datasets",
+    "resolve_selection",
+    "suite_members",
+    "known_suites",
+    "parse_memory",
+    "execution_order",
+    "CHEAP_TO_SCORE",
+    "dataset_meta",
+    "describe_failure",
+    "loader_exit_message",
+    "refused_suite_members",
+    "size_hint",
+    "unregistered_reason",
+    "worker_death_message",
+]
 
-warnings.warn("steb_core.runner is now the steb_core.run package; import evaluate and the summary types from "
-              "steb_core (or steb_core.run), the rest from steb_core.run's modules; steb_core.runner goes in the "
-              "next release", DeprecationWarning, stacklevel=2)
+warnings.warn(
+    "steb_core.runner is now the steb_core.run package; import evaluate and the summary types from "
+    "steb_core (or steb_core.run), the rest from steb_core.run's modules; steb_core.runner goes in the "
+    "next release",
+    DeprecationWarning,
+    stacklevel=2,
+)

@@ -47,6 +47,18 @@ from .selection import known_suites, resolve_datasets, resolve_selection, suite_
 from .settings import RunSettings
 from .summary import ERRORS, Failure, MissingData, RunFailed, RunSummary
 
-__all__ = ["ERRORS", "Failure", "MissingData", "RunFailed", "RunSettings", "RunSummary", "evaluate",
-           "execution_order", "known_suites", "parse_memory", "resolve_datasets", "resolve_selection",
-           "suite_members"]
+__all__ = [
+    "ERRORS",
+    "Failure",
+    "MissingData",
+    "RunFailed",
+    "RunSettings",
+    "RunSummary",
+    "evaluate",
+    "execution_order",
+    "known_suites",
+    "parse_memory",
+    "resolve_datasets",
+    "resolve_selection",
+    "suite_members",
+]

@@ -8,8 +8,9 @@ one frozen :class:`~steb_core.run.settings.RunSettings` and one :class:`~steb_co
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..cache import cache_key, sweep_stale_temp_files
 from ..errors import StebError
@@ -114,14 +115,19 @@ def evaluate(
     go to ``output/.draws/`` and never replace the default result.
     """
     if draws is not None:
-        kwargs = {k: v for k, v in locals().items()
-                  if k not in ("draws", "seed", "output", "dataset_options", "sampling")}
+        kwargs = {
+            k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")
+        }
         from ..draws import evaluate_draws  # noqa: PLC0415 - draws runs evaluate itself, once per draw
 
-        return evaluate_draws(evaluate, draws=draws, seed=seed, output=output,
-                              dataset_options={**(dataset_options or {}),
-                                               **({"sampling": sampling} if sampling else {})},
-                              kwargs=kwargs)
+        return evaluate_draws(
+            evaluate,
+            draws=draws,
+            seed=seed,
+            output=output,
+            dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
+            kwargs=kwargs,
+        )
     if sampling is not None:
         from ..sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415
 
@@ -147,14 +153,33 @@ def evaluate(
     if output_dir.is_dir():
         sweep_stale_temp_files(output_dir, recursive=True)
     settings = RunSettings(
-        output_dir=output_dir, protocol=proto, seed=seed, data_dir=data_dir, cache_dir=cache_dir,
-        dataset_options=dict(dataset_options or {}), executor=executor, executor_options=dict(executor_options or {}),
-        batch_size=batch_size, progress=progress, overwrite=overwrite, fail_fast=fail_fast, threads=threads,
-        max_memory=parse_memory(max_memory), prefetch=check_prefetch(prefetch, prefetch_mode),
-        prefetch_mode=prefetch_mode, batch_tokens=check_batch_tokens(batch_tokens), strict=strict)
+        output_dir=output_dir,
+        protocol=proto,
+        seed=seed,
+        data_dir=data_dir,
+        cache_dir=cache_dir,
+        dataset_options=dict(dataset_options or {}),
+        executor=executor,
+        executor_options=dict(executor_options or {}),
+        batch_size=batch_size,
+        progress=progress,
+        overwrite=overwrite,
+        fail_fast=fail_fast,
+        threads=threads,
+        max_memory=parse_memory(max_memory),
+        prefetch=check_prefetch(prefetch, prefetch_mode),
+        prefetch_mode=prefetch_mode,
+        batch_tokens=check_batch_tokens(batch_tokens),
+        strict=strict,
+    )
     run_encoder, notes = name_encoder(built, identity, name, output_dir, encoder)
-    summary = RunSummary(encoder=run_encoder.name, output_dir=output_dir, identity=dict(identity.evidence),
-                         notes=notes, data_dir=str(data_dir) if data_dir else None)
+    summary = RunSummary(
+        encoder=run_encoder.name,
+        output_dir=output_dir,
+        identity=dict(identity.evidence),
+        notes=notes,
+        data_dir=str(data_dir) if data_dir else None,
+    )
     if suite:  # a member refused because two plugins register its name is not silently left out
         summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
     plan = plan_run(manager, settings, run_encoder, selection, tasks, summary)
@@ -177,6 +202,8 @@ def _missing_note(summary: RunSummary) -> str:
     """The note for datasets skipped for missing data: which, and the command that fetches them."""
     n = len(summary.missing)
     names = ", ".join(m.dataset for m in summary.missing)
-    return (f"{n} dataset{'s' if n != 1 else ''} skipped for missing data ({names}); get {'them' if n != 1 else 'it'} "
-            f"with `{summary.get_data_command()}` (add --dry-run to see what must be done by hand), then run the same "
-            "command again")
+    return (
+        f"{n} dataset{'s' if n != 1 else ''} skipped for missing data ({names}); get {'them' if n != 1 else 'it'} "
+        f"with `{summary.get_data_command()}` (add --dry-run to see what must be done by hand), then run the same "
+        "command again"
+    )

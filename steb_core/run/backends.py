@@ -36,8 +36,9 @@ class Backends:
         root = self.settings.cache_root()
         if self.encoder.identity.fingerprint is None:  # never written where another run could find it
             self._scratch = root = Path(tempfile.mkdtemp(prefix="steb-unidentified-"))
-        return EmbeddingCache(root, self.encoder.fingerprint, self.settings.protocol.key(),
-                              evidence=self.encoder.identity.evidence)
+        return EmbeddingCache(
+            root, self.encoder.fingerprint, self.settings.protocol.key(), evidence=self.encoder.identity.evidence
+        )
 
     def _make_executor(self) -> Executor:
         executor = self.settings.executor
@@ -54,8 +55,12 @@ class Backends:
             self.executor.close()
         notes = []
         if self.cache is not None:
-            notes = [f"cache shard {p} was invalid ({why}); set aside and recomputed" if p.name != "meta.json"
-                     else f"cache {p}: {why}" for p, why in self.cache.problems]
+            notes = [
+                f"cache shard {p} was invalid ({why}); set aside and recomputed"
+                if p.name != "meta.json"
+                else f"cache {p}: {why}"
+                for p, why in self.cache.problems
+            ]
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
         return notes

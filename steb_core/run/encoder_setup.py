@@ -12,9 +12,10 @@ import dataclasses
 import inspect
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..encoders import Identity, encoder_scoring, has_similarity, has_vectors, identify
 from ..errors import StebError
@@ -70,8 +71,11 @@ def check_encoder_options(name: str, factory: Any, options: Mapping[str, Any]) -
         return
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return
-    accepted = [n for n, p in params.items()
-                if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+    accepted = [
+        n
+        for n, p in params.items()
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]
     unknown = [k for k in options if k not in accepted]
     if unknown:
         raise StebError(
@@ -80,8 +84,9 @@ def check_encoder_options(name: str, factory: Any, options: Mapping[str, Any]) -
         )
 
 
-def build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any],
-                  local_plugins: tuple[str, ...]) -> BuiltEncoder:
+def build_encoder(
+    plugins: StebPlugins, encoder: Any, options: Mapping[str, Any], local_plugins: tuple[str, ...]
+) -> BuiltEncoder:
     """The encoder object for ``evaluate``'s ``encoder`` argument (see :class:`BuiltEncoder`)."""
     if isinstance(encoder, str):
         registry = plugins.encoders()
@@ -99,19 +104,24 @@ def build_encoder(plugins: StebPlugins, encoder: Any, options: Mapping[str, Any]
             bad = re.search(r"unexpected keyword argument '([^']+)'", str(exc))
             accepted = ", ".join(spec.options_help) or "see `steb list encoders`"
             if bad:
-                raise StebError(f"encoder '{encoder}' does not take option {bad.group(1)}; "
-                                f"it accepts: {accepted}") from None
-            raise StebError(f"encoder '{encoder}' could not be built with options {dict(options)}: {exc} "
-                            f"(accepted options: {accepted})") from None
+                raise StebError(
+                    f"encoder '{encoder}' does not take option {bad.group(1)}; it accepts: {accepted}"
+                ) from None
+            raise StebError(
+                f"encoder '{encoder}' could not be built with options {dict(options)}: {exc} "
+                f"(accepted options: {accepted})"
+            ) from None
         version, _ = plugins.provider_version(registry.provider(encoder))  # a local plugin: its source hash
-        return BuiltEncoder(obj, EncoderRef(encoder, dict(options), True, local_plugins, obj), encoder, spec.family,
-                            version)
+        return BuiltEncoder(
+            obj, EncoderRef(encoder, dict(options), True, local_plugins, obj), encoder, spec.family, version
+        )
     if not callable(getattr(encoder, "encode", None)) and not has_similarity(encoder):
         raise StebError(f"{type(encoder).__name__} has neither encode(texts) nor similarity(texts_a, texts_b)")
     encoder = _adapt(encoder)
     name = default_name(encoder) or ""  # "" when nothing names it: evaluate names it by class and identity
-    return BuiltEncoder(encoder, EncoderRef(name, {}, False, local_plugins, encoder), name,
-                        getattr(encoder, "family", "custom"), None)
+    return BuiltEncoder(
+        encoder, EncoderRef(name, {}, False, local_plugins, encoder), name, getattr(encoder, "family", "custom"), None
+    )
 
 
 def _adapt(encoder: Any) -> Any:
@@ -125,9 +135,13 @@ def identify_encoder(plugins: StebPlugins, built: BuiltEncoder, options: Mapping
     """What the built encoder is (:func:`steb_core.encoders.identify`): a registered one by its name, options
     and plugin version, probed too when a local plugin provides it; an object by its evidence and a probe."""
     ref = built.ref
-    return identify(built.obj, registered_name=ref.name if ref.registered else None, options=options,
-                    provider_version=built.provider_version,
-                    probe=_probe_registered(plugins, ref.name, built.obj) if ref.registered else None)
+    return identify(
+        built.obj,
+        registered_name=ref.name if ref.registered else None,
+        options=options,
+        provider_version=built.provider_version,
+        probe=_probe_registered(plugins, ref.name, built.obj) if ref.registered else None,
+    )
 
 
 def _probe_registered(plugins: StebPlugins, name: str, obj: Any) -> bool | None:
@@ -141,8 +155,9 @@ def _probe_registered(plugins: StebPlugins, name: str, obj: Any) -> bool | None:
     return True if local and has_vectors(obj) else None
 
 
-def name_encoder(built: BuiltEncoder, identity: Identity, name: str | None, output_dir: Path,
-                 given: Any) -> tuple[RunEncoder, list[str]]:
+def name_encoder(
+    built: BuiltEncoder, identity: Identity, name: str | None, output_dir: Path, given: Any
+) -> tuple[RunEncoder, list[str]]:
     """The encoder with its fingerprint and the name its results go under, and the notes the user should read.
 
     ``name`` is ``evaluate``'s (None: the shown name, or the class and identity when nothing names the
@@ -156,16 +171,22 @@ def name_encoder(built: BuiltEncoder, identity: Identity, name: str | None, outp
     shown = built.shown
     if name is None and not shown:
         shown = f"{type(obj).__name__}-{identity.fingerprint[:8] if identity.fingerprint else 'unidentified'}"
-        notes.append(f"nothing in the {type(obj).__name__} object names its model; its results are under '{shown}' "
-                     "(pass name=... to evaluate for a readable name)")
+        notes.append(
+            f"nothing in the {type(obj).__name__} object names its model; its results are under '{shown}' "
+            "(pass name=... to evaluate for a readable name)"
+        )
     wanted = str(name).strip() if name is not None else shown
     claimed = claim_name(output_dir, wanted, fingerprint)
     if claimed != wanted:
-        notes.append(f"results of another model are already under '{wanted}' in {output_dir}; this model's results "
-                     f"go under '{claimed}' so neither replaces the other (pass name=... to choose a name)")
+        notes.append(
+            f"results of another model are already under '{wanted}' in {output_dir}; this model's results "
+            f"go under '{claimed}' so neither replaces the other (pass name=... to choose a name)"
+        )
     ref = built.ref if built.ref.registered else dataclasses.replace(built.ref, name=claimed)  # errors name it so
     if identity.fingerprint is None:
-        notes.append(f"the identity of encoder '{claimed}' cannot be established: {identity.reason}; "
-                     "nothing is reused for it (vectors and results are computed fresh)")
+        notes.append(
+            f"the identity of encoder '{claimed}' cannot be established: {identity.reason}; "
+            "nothing is reused for it (vectors and results are computed fresh)"
+        )
     source = given if isinstance(given, str) and given != claimed else ""
     return RunEncoder(obj, ref, claimed, built.family, identity, fingerprint, source), notes

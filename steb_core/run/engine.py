@@ -3,22 +3,18 @@
 :class:`Engine` holds what changes while a run goes (the embedding cache and the executor, opened on
 first need; the hashes already counted or failed; the summary) and reads every choice from its frozen
 :class:`~steb_core.run.settings.RunSettings`. The phases themselves live beside it: plan
-(:mod:`.plan`), load (:mod:`.load`), the stored-result policy and the records (:mod:`.stored`), the
-cache and executor (:mod:`.backends`); encoding and scoring are the methods here that touch the cache.
+(:mod:`.plan`), load (:mod:`.load`), what a task runs with (:mod:`.score`), the stored-result policy and
+the records (:mod:`.stored`), the cache and executor (:mod:`.backends`); the methods here encode, score
+and write, in the run's order.
 """
 
 from __future__ import annotations
 
-import inspect
 import time
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
-import numpy as np
-
-from ..cache import CachedCollections, ShardError, is_sparse, text_hash
-from ..context import TaskContext
-from ..encoders import SCORING_DEFAULTS, encoder_device, encoder_info
+from ..cache import ShardError, is_sparse, text_hash
 from ..errors import StebError
 from ..executors import EncodeJob, EncodingError
 from ..pipeline import Prefetch, WorkerDied
@@ -31,8 +27,9 @@ from .load import Loaded, LoadResult, load_dataset, worker_death_message
 from .order import execution_order
 from .plan import Pending
 from .progress import NoProgress, display_paused, progress_display
+from .score import embedder, task_context
 from .settings import RunSettings
-from .stored import new_record
+from .stored import encoder_record_info, new_record
 from .summary import Failure, RunSummary, plan_order
 
 __all__ = ["Engine"]
@@ -62,8 +59,12 @@ class Engine:
         of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
         put back in plan order at the end."""
         ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan])]
-        stream = Prefetch(len(ordered), partial(self._load_item, ordered), ahead=self.settings.prefetch,
-                          mode=self.settings.prefetch_mode)
+        stream = Prefetch(
+            len(ordered),
+            partial(self._load_item, ordered),
+            ahead=self.settings.prefetch,
+            mode=self.settings.prefetch_mode,
+        )
         stream.start()  # a forked loader starts before the progress display starts its thread
         try:
             self._consume(ordered, stream)
@@ -144,7 +145,7 @@ class Engine:
             return
         distinct: dict[str, str] = {}
         for loaded in group:
-            for text, h in zip(loaded.texts, loaded.hashes):
+            for text, h in zip(loaded.texts, loaded.hashes, strict=True):
                 distinct.setdefault(text, h)
         new = [h for h in distinct.values() if h not in self.seen_hashes]
         self.seen_hashes.update(new)
@@ -158,8 +159,16 @@ class Engine:
         enc_bar = bar.add_task(f"encoding with {self.encoder.name}", total=len(missing))
         protocol = self.settings.protocol
         key = (self.encoder.fingerprint, protocol.key())
-        job = EncodeJob(self.encoder.ref, missing, protocol, str(cache.root), key, self.settings.batch_size,
-                        hashes=[distinct[t] for t in missing], batch_tokens=self.settings.batch_tokens)
+        job = EncodeJob(
+            self.encoder.ref,
+            missing,
+            protocol,
+            str(cache.root),
+            key,
+            self.settings.batch_size,
+            hashes=[distinct[t] for t in missing],
+            batch_tokens=self.settings.batch_tokens,
+        )
         before = len(cache)
         try:
             self.summary.texts_encoded += executor.encode(job, cache, lambda n: bar.advance(enc_bar, n))
@@ -197,9 +206,18 @@ class Engine:
         for task in loaded.pending.tasks:
             t0 = time.perf_counter()
             bar.update(task_bar, description=f"{spec.name} / {task.name}")
-            embed = None if vectors is None else _embedder(vectors, row_of, densify=sparse and not task.accepts_sparse)
+            embed = None if vectors is None else embedder(vectors, row_of, densify=sparse and not task.accepts_sparse)
+            ctx = task_context(
+                self.settings,
+                self.encoder,
+                loaded,
+                task,
+                embed=embed,
+                cache=self.backends.cache,
+                threads=self.task_threads(),
+            )
             try:
-                metrics = dict(task.run(self._task_context(loaded, task, embed)))
+                metrics = dict(task.run(ctx))
             except Exception as exc:
                 if self.settings.fail_fast:
                     raise
@@ -223,17 +241,6 @@ class Engine:
                 self.encode([loaded], NoProgress())
         raise AssertionError("unreachable")
 
-    def _task_context(self, loaded: Loaded, task: TaskSpec,
-                      embed: Callable[[Sequence[str]], Any] | None) -> TaskContext:
-        obj = self.encoder.obj
-        return TaskContext(
-            dataset=loaded.pending.spec, bundle=loaded.bundle, data=loaded.bundle.get(task.shape),
-            seed=self.settings.seed, options=dict(self.settings.dataset_options), embed_fn=embed,
-            similarity_fn=obj.similarity if self.encoder.own_similarity else None,
-            collections_fn=self.collections_fn(), threads=self.task_threads(), device=encoder_device(obj),
-            scoring=dict(self.encoder.scoring),
-        )
-
     def task_threads(self) -> int | None:
         """``--threads`` when given, else None (the task chooses from its work size and the free cores).
 
@@ -243,42 +250,30 @@ class Engine:
         """
         return self.settings.threads
 
-    def collections_fn(self) -> Callable[..., Any] | None:
-        """The encoder's own multi-text embedding, given the run's long-text protocol when it takes one,
-        behind the run's cache (each distinct collection encoded once per model and protocol)."""
-        fn = getattr(self.encoder.obj, "encode_collections", None)
-        if fn is None:
-            return None
-        try:
-            takes_protocol = "protocol" in inspect.signature(fn).parameters
-        except (TypeError, ValueError):
-            takes_protocol = False
-        fn = partial(fn, protocol=self.settings.protocol) if takes_protocol else fn
-        cache = self.backends.cache
-        return fn if cache is None else CachedCollections(fn, cache)
-
     def info(self) -> dict[str, Any]:
         """The encoder's info for records, taken at the first write (after encoding: the device and dtype used)."""
         if self._info is None:
-            ref = self.encoder.ref
-            self._info = {**encoder_info(self.encoder.obj), **({"options": dict(ref.options)} if ref.options else {})}
-            if self.encoder.scoring != SCORING_DEFAULTS:
-                self._info["scoring"] = dict(self.encoder.scoring)
+            self._info = encoder_record_info(self.encoder)
         return self._info
 
     def write(self, loaded: Loaded, task: TaskSpec, metrics: dict[str, Any], task_seconds: float) -> None:
         """One result record written atomically as soon as its task is done, and listed in the summary."""
-        timings = {"load_s": round(loaded.load_seconds, 4), "encode_s": round(self.encode_seconds, 4),
-                   "task_s": round(task_seconds, 4)}
-        record = new_record(self.settings, self.encoder, loaded.pending, loaded.bundle, task, metrics,
-                            info=self.info(), versions=self.versions, summary=self.summary, timings=timings)
+        timings = {
+            "load_s": round(loaded.load_seconds, 4),
+            "encode_s": round(self.encode_seconds, 4),
+            "task_s": round(task_seconds, 4),
+        }
+        record = new_record(
+            self.settings,
+            self.encoder,
+            loaded.pending,
+            loaded.bundle,
+            task,
+            metrics,
+            info=self.info(),
+            versions=self.versions,
+            summary=self.summary,
+            timings=timings,
+        )
         record.write(self.settings.output_dir)
         self.summary.results.append(record)
-
-
-def _embedder(matrix: Any, row_of: dict[str, int], *, densify: bool) -> Callable[[Sequence[str]], Any]:
-    def embed(batch: Sequence[str]) -> Any:
-        rows = matrix[np.fromiter((row_of[t] for t in batch), dtype=np.int64, count=len(batch))]
-        return rows.toarray() if densify else rows
-
-    return embed

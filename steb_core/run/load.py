@@ -78,8 +78,9 @@ def load_dataset(settings: RunSettings, encoder: RunEncoder, pending: Pending) -
     """Load ``pending``'s dataset, complete its run keys, set reusable results aside and gather the distinct
     texts its remaining tasks embed. A loader's error fails this dataset only (raised with ``fail_fast``);
     missing data is a skip with ``summary.missing`` (a failure with ``strict``)."""
-    work = dataclasses.replace(pending, tasks=list(pending.tasks), keys=dict(pending.keys),
-                               fingerprints=dict(pending.fingerprints))
+    work = dataclasses.replace(
+        pending, tasks=list(pending.tasks), keys=dict(pending.keys), fingerprints=dict(pending.fingerprints)
+    )
     found = LoadResult()
     t0 = time.perf_counter()
     bundle = _read(settings, work, found)
@@ -96,15 +97,21 @@ def _read(settings: RunSettings, pending: Pending, found: LoadResult) -> Dataset
     """The dataset's records with its run keys completed, or None with the failure or gap noted in ``found``."""
     spec = pending.spec
     try:
-        ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, settings.data_dir), settings.seed,
-                          dict(settings.dataset_options))
+        ctx = LoadContext(
+            spec.name,
+            LoadContext.resolve_data_dir(spec.name, settings.data_dir),
+            settings.seed,
+            dict(settings.dataset_options),
+        )
         bundle = spec.loader(ctx)
         if not isinstance(bundle, DatasetBundle):
             raise StebError(f"loader of '{spec.name}' returned {type(bundle).__name__}, expected DatasetBundle")
         for task in pending.tasks:
             if bundle.get(task.shape) is None:
-                raise StebError(f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no "
-                                f"'{task.shape}' records")
+                raise StebError(
+                    f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no "
+                    f"'{task.shape}' records"
+                )
         complete_keys(pending, bundle)
     except DatasetNotFoundError as exc:  # not on this machine: skipped as missing data unless strict
         if settings.strict:
@@ -152,5 +159,7 @@ def loader_exit_message(pending: Pending, exc: SystemExit) -> str:
 
 def worker_death_message(pending: Pending, exc: WorkerDied) -> str:
     """The failure line for a dataset whose prefetch worker died while loading it: the plugin and how it died."""
-    return (f"the prefetch worker process running its loader ({pending.plugin_phrase()}) {exc.how} before sending "
-            "the dataset; the datasets after it are loaded by a new worker")
+    return (
+        f"the prefetch worker process running its loader ({pending.plugin_phrase()}) {exc.how} before sending "
+        "the dataset; the datasets after it are loaded by a new worker"
+    )

@@ -8,7 +8,7 @@ records (see :func:`execution_order`).
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import StebError
 from ..specs import DatasetSpec
@@ -40,8 +40,9 @@ def parse_memory(value: str | int | None) -> int | None:
 def size_hint(spec: DatasetSpec) -> int:
     """Texts the dataset is expected to hold, from ``spec.expected`` (its ``texts`` counts) or an
     "N texts" in ``spec.size``; 0 when neither says (counted as small). Only orders the run."""
-    counts = [int(v) for promise in spec.expected.values() for k, v in promise.items()
-              if k == "texts" and isinstance(v, int)]
+    counts = [
+        int(v) for promise in spec.expected.values() for k, v in promise.items() if k == "texts" and isinstance(v, int)
+    ]
     if counts:
         return max(counts)
     found = _TEXTS_IN_SIZE.search(spec.size or "")
@@ -67,6 +68,7 @@ def execution_order(items: Sequence[tuple[DatasetSpec, Sequence[str]]]) -> list[
     the run-wide counters in each record, so a run with ``prefetch=0`` uses it too and every run of a
     selection writes the same records.
     """
+
     def key(i: int) -> tuple[int, int, int]:
         spec, tasks = items[i]
         n = size_hint(spec)

@@ -7,8 +7,9 @@ and the providing plugin's version; the load phase adds the data fingerprint tha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..plugins import StebPlugins
 from ..records import DatasetBundle
@@ -38,9 +39,14 @@ class Pending:
         return f"plugin '{self.provider[0]}'" if self.provider[0] else "a dataset object given to evaluate()"
 
 
-def plan_run(plugins: StebPlugins, settings: RunSettings, encoder: RunEncoder,
-             selection: list[tuple[DatasetSpec, tuple[str, ...]]], only_tasks: Sequence[str] | None,
-             summary: RunSummary) -> list[Pending]:
+def plan_run(
+    plugins: StebPlugins,
+    settings: RunSettings,
+    encoder: RunEncoder,
+    selection: list[tuple[DatasetSpec, tuple[str, ...]]],
+    only_tasks: Sequence[str] | None,
+    summary: RunSummary,
+) -> list[Pending]:
     """The datasets with work, in selection order; tasks nobody registers are failures, and tasks that need
     vectors from a similarity-only encoder are skipped (both noted in ``summary``)."""
     task_registry = plugins.tasks()
@@ -60,10 +66,17 @@ def plan_run(plugins: StebPlugins, settings: RunSettings, encoder: RunEncoder,
                 summary.skipped.append((spec.name, task_name, "encoder is similarity-only; task needs vectors"))
                 continue
             parts[task.name] = dict(
-                encoder=encoder.fingerprint, dataset=spec.name, dataset_version=spec.version, task=task.name,
-                task_version=task.version, protocol=settings.protocol.key(), seed=settings.seed,
-                dataset_options=settings.dataset_options, steb_protocol=STEB_PROTOCOL_VERSION,
-                scoring=encoder.scoring)
+                encoder=encoder.fingerprint,
+                dataset=spec.name,
+                dataset_version=spec.version,
+                task=task.name,
+                task_version=task.version,
+                protocol=settings.protocol.key(),
+                seed=settings.seed,
+                dataset_options=settings.dataset_options,
+                steb_protocol=STEB_PROTOCOL_VERSION,
+                scoring=encoder.scoring,
+            )
             pending.append(task)
         if pending:
             plan.append(Pending(spec, pending, parts, provider))
@@ -86,8 +99,11 @@ def complete_keys(pending: Pending, bundle: DatasetBundle) -> None:
     for task in pending.tasks:
         if task.shape not in pending.fingerprints:
             pending.fingerprints[task.shape] = bundle.fingerprint(task.shape)
-        pending.keys[task.name] = run_key(**pending.parts[task.name], data_fingerprint=pending.fingerprints[task.shape],
-                                          dataset_provider_version=pending.provider[1])
+        pending.keys[task.name] = run_key(
+            **pending.parts[task.name],
+            data_fingerprint=pending.fingerprints[task.shape],
+            dataset_provider_version=pending.provider[1],
+        )
 
 
 def unregistered_reason(registry: Any, name: str) -> str:

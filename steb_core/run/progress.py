@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = ["LineProgress", "NoProgress", "display_paused", "progress_display"]
 

@@ -6,14 +6,21 @@ for, so they import it from here and not from the engine.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..errors import StebError
 from ..plugins import StebPlugins
 from ..specs import DatasetSpec
 
-__all__ = ["as_specs", "known_suites", "refused_suite_members", "resolve_datasets", "resolve_selection",
-           "suite_members"]
+__all__ = [
+    "as_specs",
+    "known_suites",
+    "refused_suite_members",
+    "resolve_datasets",
+    "resolve_selection",
+    "suite_members",
+]
 
 
 def known_suites(plugins: StebPlugins) -> list[str]:
@@ -25,8 +32,9 @@ def suite_members(plugins: StebPlugins, suite: str) -> list[DatasetSpec]:
     """The datasets of ``suite``; an unknown suite is an error listing the known ones."""
     members = [spec for spec in plugins.datasets() if suite in spec.suites]
     if not members:
-        raise StebError(f"no dataset belongs to suite '{suite}'; known suites: "
-                        f"{', '.join(known_suites(plugins)) or 'none'}")
+        raise StebError(
+            f"no dataset belongs to suite '{suite}'; known suites: {', '.join(known_suites(plugins)) or 'none'}"
+        )
     return members
 
 
@@ -35,8 +43,9 @@ def resolve_datasets(plugins: StebPlugins, datasets: Iterable[Any] | None, suite
     return [spec for spec, _ in resolve_selection(plugins, datasets, suite)]
 
 
-def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None,
-                      suite: str | None) -> list[tuple[DatasetSpec, tuple[str, ...]]]:
+def resolve_selection(
+    plugins: StebPlugins, datasets: Iterable[Any] | None, suite: str | None
+) -> list[tuple[DatasetSpec, tuple[str, ...]]]:
     """(spec, task types to run) for named datasets (all their tasks) and suite members (the suite's tasks)."""
     registry = plugins.datasets()
     out: list[tuple[DatasetSpec, tuple[str, ...]]] = []
@@ -57,8 +66,10 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None,
             other = unique[i][0]
             same_loader = other.loader == spec.loader or spec.version.startswith("mem-")
             if other is not spec and (other.version != spec.version or not same_loader):
-                raise StebError(f"two different datasets are named '{spec.name}' in one run (versions {other.version} "
-                                f"and {spec.version}); their results would share one folder: give them different names")
+                raise StebError(
+                    f"two different datasets are named '{spec.name}' in one run (versions {other.version} "
+                    f"and {spec.version}); their results would share one folder: give them different names"
+                )
             unique[i] = (spec, tuple(dict.fromkeys([*unique[i][1], *task_names])))
             continue
         seen[spec.name] = len(unique)
@@ -69,10 +80,15 @@ def resolve_selection(plugins: StebPlugins, datasets: Iterable[Any] | None,
 def refused_suite_members(plugins: StebPlugins, suite: str) -> list[tuple[str, str]]:
     """(dataset name, why) for each dataset of ``suite`` whose name two plugins register (both refused)."""
     registry = plugins.datasets()
-    return [(name, f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(map(repr, providers))}, "
-                   "so the name is refused; switch one plugin off (-p no:NAME)")
-            for name, providers in registry.conflicts.items()
-            if any(suite in spec.suites for spec in registry.refused.get(name, ()))]
+    return [
+        (
+            name,
+            f"dataset '{name}' of suite '{suite}' is registered by {' and '.join(map(repr, providers))}, "
+            "so the name is refused; switch one plugin off (-p no:NAME)",
+        )
+        for name, providers in registry.conflicts.items()
+        if any(suite in spec.suites for spec in registry.refused.get(name, ()))
+    ]
 
 
 def as_specs(datasets: Iterable[Any] | None) -> list[Any] | None:

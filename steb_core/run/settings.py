@@ -6,9 +6,10 @@ attributes bound after construction; :func:`steb_core.evaluate` keeps its keywor
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..cache import default_cache_dir
 from ..errors import StebError
@@ -60,8 +61,9 @@ def check_batch_tokens(batch_tokens: Any) -> int | None:
     if batch_tokens is None:
         return None
     if isinstance(batch_tokens, bool) or not isinstance(batch_tokens, int) or batch_tokens < 1:
-        raise StebError(f"batch_tokens={batch_tokens!r}: expected a number of padded tokens per encoding batch, "
-                        "1 or more")
+        raise StebError(
+            f"batch_tokens={batch_tokens!r}: expected a number of padded tokens per encoding batch, 1 or more"
+        )
     return batch_tokens
 
 
@@ -70,6 +72,7 @@ def check_prefetch(prefetch: Any, mode: str) -> int:
     if mode not in PREFETCH_MODES:
         raise StebError(f"prefetch_mode={mode!r} is not one of {', '.join(PREFETCH_MODES)}")
     if isinstance(prefetch, bool) or not isinstance(prefetch, int) or prefetch < 0:
-        raise StebError(f"prefetch={prefetch!r}: expected a number of datasets to load ahead, 0 or more "
-                        "(0: one after another)")
+        raise StebError(
+            f"prefetch={prefetch!r}: expected a number of datasets to load ahead, 0 or more (0: one after another)"
+        )
     return prefetch

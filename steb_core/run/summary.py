@@ -14,8 +14,17 @@ from typing import Any
 from ..errors import StebError
 from ..results import ResultRecord
 
-__all__ = ["ERRORS", "Failure", "MissingData", "RunFailed", "RunSummary", "describe_failure", "handle_failures",
-           "plan_order", "raised_at"]
+__all__ = [
+    "ERRORS",
+    "Failure",
+    "MissingData",
+    "RunFailed",
+    "RunSummary",
+    "describe_failure",
+    "handle_failures",
+    "plan_order",
+    "raised_at",
+]
 
 
 @dataclass
@@ -81,8 +90,14 @@ class RunSummary:
         out = []
         for status, records in (("reused", self.reused), ("new", self.results)):
             for r in records:
-                row = {"encoder": r.encoder, "dataset": r.dataset, "task": r.task, "main_metric": r.main_metric,
-                       "main_score": r.main_score, "status": status}
+                row = {
+                    "encoder": r.encoder,
+                    "dataset": r.dataset,
+                    "task": r.task,
+                    "main_metric": r.main_metric,
+                    "main_score": r.main_score,
+                    "status": status,
+                }
                 row.update({f"{k}": v for k, v in r.companions.items()})
                 out.append(row)
         return out
@@ -120,8 +135,10 @@ class RunFailed(StebError):
         failures = list(getattr(summary, "failures", None) or [])
         done = len(getattr(summary, "results", None) or []) + len(getattr(summary, "reused", None) or [])
         lines = "; ".join(_failure_line(f) for f in failures)
-        super().__init__(f"{len(failures)} failure{'s' if len(failures) != 1 else ''} ({done} results written to "
-                         f"{getattr(summary, 'output_dir', '?')}): {lines}")
+        super().__init__(
+            f"{len(failures)} failure{'s' if len(failures) != 1 else ''} ({done} results written to "
+            f"{getattr(summary, 'output_dir', '?')}): {lines}"
+        )
 
 
 def _failure_line(failure: Any) -> str:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SYNTHETIC = ROOT / "bench" / "full_steb" / "synthetic_steb.py"
@@ -111,7 +112,8 @@ def differences(expected: Any, got: Any, where: str = "") -> list[str]:
             return [f"{where}: keys {sorted(set(expected) ^ set(got))} only on one side"]
         return [d for k in expected for d in differences(expected[k], got[k], f"{where}/{k}")]
     if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
-        return [d for i, (a, b) in enumerate(zip(expected, got)) for d in differences(a, b, f"{where}[{i}]")]
+        pairs = enumerate(zip(expected, got, strict=True))
+        return [d for i, (a, b) in pairs for d in differences(a, b, f"{where}[{i}]")]
     return [] if expected == got and type(expected) is type(got) else [f"{where}: {expected!r} != {got!r}"]
 
 
