@@ -58,7 +58,7 @@ from .io import (
     seeded_rng,
 )
 from .longtext import LongTextProtocol, encode_with_protocol, pool_chunks, split_sentences
-from .parallel import ParallelItem, order_groups_from_parallel, parse_budget
+from .parallel_corpora import ParallelItem, order_groups_from_parallel, parse_budget
 from .sampling import first_n_per_class, random_n_per_class, reference_per_class, sample_classes, sampling_mode
 from .scores import ScoreResult
 from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir

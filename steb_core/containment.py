@@ -12,7 +12,7 @@ Three pieces:
 - :func:`release_scope`: entered by the core around every loader call (:class:`ScopedLoader`, which
   :class:`steb_core.DatasetSpec` wraps each loader in). Inside it, every file opened through steb_core's
   readers (:func:`steb_core.io.read_text`, ``read_bytes``, ``open_release``, ``iter_jsonl``, ``read_tsv``,
-  ``open_gzip``, :func:`steb_core.generic.read_table`, :func:`steb_core.hub.load_hub_split`) passes
+  ``open_gzip``, :func:`steb_core.tables.read_table`, :func:`steb_core.hub.load_hub_split`) passes
   :func:`release_file`, so a loader cannot forget the check for one file it opens;
 - :func:`release_file`: the check for one path, for a loader that hands a path to another library
   (``zipfile``, ``sqlite3``, pyarrow).

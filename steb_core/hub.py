@@ -142,7 +142,7 @@ def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> l
     import pyarrow  # noqa: PLC0415 - installed with datasets
 
     if kind == "csv":
-        from .generic import read_table  # noqa: PLC0415 - generic is not needed for the other formats
+        from .tables import read_table  # noqa: PLC0415 - generic is not needed for the other formats
 
         for path in paths:
             for _ in read_table(path, "tsv" if path.lower().endswith(".tsv") else "csv", line_breaks=line_breaks):

@@ -2,7 +2,7 @@
 dicts, turned into a dataset steb can evaluate (``steb.evaluate(model, datasets=[steb.dataset_from(df,
 shape="labelled_texts", text="sentence", label="register")])``).
 
-The rows go through the generic loader's column mapping (:func:`steb_core.generic.records_from_rows`),
+The rows go through the generic loader's column mapping (:func:`steb_core.tables.records_from_rows`),
 so validation errors are the same as for files: the row, the column and what was expected.
 """
 
@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping, Sequence
 
-from .generic import records_from_rows
+from .tables import records_from_rows
 from .records import SHAPES, DatasetBundle, RetrievalSet
 from .specs import DatasetSpec, LoadContext
 

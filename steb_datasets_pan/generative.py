@@ -37,7 +37,7 @@ from steb_core import (
     sampling_mode,
 )
 from steb_core.io import check_inside, release_path, unique_keys
-from steb_core.parallel import parse_budget
+from steb_core.parallel_corpora import parse_budget
 from steb_core.sampling import AUTO
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside

@@ -17,7 +17,7 @@ from typing import Any
 from ..cache import ShardError, is_sparse, text_hash
 from ..errors import StebError
 from ..executors import EncodeJob, EncodingError
-from ..pipeline import Prefetch, WorkerDied
+from ..prefetch import Prefetch, WorkerDied
 from ..plugins import StebPlugins
 from ..results import library_versions
 from ..specs import TaskSpec
@@ -54,7 +54,7 @@ class Engine:
         """Load, encode and score every planned dataset, in :func:`~steb_core.run.order.execution_order`.
 
         With ``prefetch`` N > 0 the loads of the next N datasets run in a worker (a forked process by
-        default, :mod:`steb_core.pipeline`) while this process encodes and scores; the loads' results
+        default, :mod:`steb_core.prefetch`) while this process encodes and scores; the loads' results
         are applied here in that order, so groups, batch plans, the cache and every record are those
         of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
         put back in plan order at the end."""

@@ -1,6 +1,6 @@
 """Phase 2, load: one dataset's records read, fingerprinted and checked for reusable results, as plain data.
 
-A load may run in a prefetch worker (a forked process or a thread, :mod:`steb_core.pipeline`), so it
+A load may run in a prefetch worker (a forked process or a thread, :mod:`steb_core.prefetch`), so it
 changes nothing the run holds: it works on a copy of the planned dataset and returns what it found (a
 :class:`LoadResult`: the records, the completed run keys, the tasks left after reuse, the distinct texts
 and their hashes, and what the summary gets), which the engine applies in the run's order. A run with
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..cache import text_hash
 from ..errors import DatasetNotFoundError, StebError
-from ..pipeline import WorkerDied
+from ..prefetch import WorkerDied
 from ..records import DatasetBundle
 from ..results import ResultRecord
 from ..specs import LoadContext

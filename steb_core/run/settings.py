@@ -15,7 +15,7 @@ from ..cache import default_cache_dir
 from ..errors import StebError
 from ..executors import Executor
 from ..longtext import LongTextProtocol
-from ..pipeline import PREFETCH_MODES
+from ..prefetch import PREFETCH_MODES
 from ..specs import DEFAULT_SEED
 
 __all__ = ["RunSettings", "check_batch_tokens", "check_prefetch"]
@@ -45,7 +45,7 @@ class RunSettings:
     threads: int | None = None
     #: bytes of vectors a group of datasets may hold (:func:`steb_core.run.order.parse_memory`); None: one at a time
     max_memory: int | None = None
-    #: datasets loaded ahead of the one being encoded and scored, and where (:mod:`steb_core.pipeline`)
+    #: datasets loaded ahead of the one being encoded and scored, and where (:mod:`steb_core.prefetch`)
     prefetch: int = 0
     prefetch_mode: str = "auto"
     #: missing data is a failure (True) or a skipped dataset with a note (False, the default)

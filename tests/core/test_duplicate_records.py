@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataValidationError, LoadContext, iter_jsonl, parse_json, read_json, read_tsv
-from steb_core.generic import generic_loader, read_table
+from steb_core.tables import generic_loader, read_table
 from steb_core.results import ResultRecord
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"

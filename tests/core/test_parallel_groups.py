@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.parallel import (
+from steb_core.parallel_corpora import (
     ALL_PAIRS_CONSTRUCTION,
     ParallelItem,
     order_groups_from_parallel,
@@ -216,7 +216,7 @@ def test_parse_budget():
 
 
 def test_order_groups_from_options_reads_construction_budget_distractors_and_sampling():
-    from steb_core.parallel import REFERENCE_CONSTRUCTION, order_groups_from_options
+    from steb_core.parallel_corpora import REFERENCE_CONSTRUCTION, order_groups_from_options
 
     items = _items(30, 2) + _items(26, 2, cls="e")
     groups, info = order_groups_from_options(items, {}, seed=0, salt="d", legacy_budget=7)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.generic import budgeted, generic_dataset, generic_loader, infer_format, read_table
+from steb_core.tables import budgeted, generic_dataset, generic_loader, infer_format, read_table
 
 
 def ctx(tmp_path: Path, name: str = "ds", seed: int = 0, **options) -> LoadContext:
@@ -222,7 +222,7 @@ def test_generic_dataset_registers_and_loads(tmp_path):
 
 
 def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
-    from steb_core.generic import generic_loader
+    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
 
     (tmp_path / "a.csv").write_text("text,label\nhello there,x\nbad one,NaN\n")
@@ -234,7 +234,7 @@ def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
 
 
 def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
-    from steb_core.generic import generic_loader
+    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
 
     raw = 'text,label\nhello,x\n"two\nlines",y\n'.encode() + b"caf\xe9 time,y\n"
@@ -247,7 +247,7 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
 
 def test_json_boolean_and_string_labels_are_one_class(tmp_path):
     """Issue 41, item 9: JSON true became "True" while the string "true" stayed "true": two classes of one label."""
-    from steb_core.generic import generic_loader
+    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
 
     rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},

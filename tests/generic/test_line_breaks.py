@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataValidationError, LoadContext
-from steb_core.generic import generic_loader, read_table
+from steb_core.tables import generic_loader, read_table
 from steb_core.hub import load_hub_split
 from steb_core.io import read_tsv
 

@@ -222,7 +222,7 @@ def assert_same_run(ref_out: Path, ref_cache: Path, out: Path, cache: Path, what
 @pytest.fixture(scope="session")
 def warm_imports():
     """Import what a demo run needs once, so each forked run starts in milliseconds."""
-    from steb_core import cli, runner  # noqa: F401,PLC0415
+    from steb_core import cli, run  # noqa: F401,PLC0415
     from steb_core import plugins as plugins_module  # noqa: PLC0415
     from steb_core.tasks import builtin_tasks  # noqa: PLC0415
 

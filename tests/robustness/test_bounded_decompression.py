@@ -21,7 +21,7 @@ import pytest
 
 from steb_core import DataValidationError, LoadContext
 from steb_core.cache import EmbeddingCache
-from steb_core.generic import generic_loader
+from steb_core.tables import generic_loader
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from steb_core import hookimpl
-from steb_core.generic import generic_dataset
+from steb_core.tables import generic_dataset
 
 DATA = Path(__file__).parent / "data"
 

@@ -28,7 +28,7 @@ from steb_core import (
     sampling_mode,
 )
 from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
-from steb_core.parallel import ParallelItem, order_groups_from_options, parse_budget
+from steb_core.parallel_corpora import ParallelItem, order_groups_from_options, parse_budget
 from steb_core.sampling import AUTO
 
 from .aligned import read_aligned

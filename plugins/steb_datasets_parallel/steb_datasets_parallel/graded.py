@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_tsv
-from steb_core.parallel import ParallelItem
+from steb_core.parallel_corpora import ParallelItem
 
 from .common import locate_file, option_list
 

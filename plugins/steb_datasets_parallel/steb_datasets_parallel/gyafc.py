@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.parallel import ParallelItem
+from steb_core.parallel_corpora import ParallelItem
 
 from .aligned import read_aligned
 from .common import option_list

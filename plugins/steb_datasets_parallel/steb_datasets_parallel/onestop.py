@@ -28,7 +28,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, read_text
 from steb_core.io import read_bytes, unique_keys
-from steb_core.parallel import ParallelItem
+from steb_core.parallel_corpora import ParallelItem
 
 __all__ = ["read_onestop", "read_onestop_articles", "OBTAIN", "LAYOUT", "LEVELS", "onestop_level_files"]
 

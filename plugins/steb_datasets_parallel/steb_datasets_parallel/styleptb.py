@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, read_lines
-from steb_core.parallel import ParallelItem, parse_budget
+from steb_core.parallel_corpora import ParallelItem, parse_budget
 from steb_core.sampling import AUTO
 
 from .common import option_list

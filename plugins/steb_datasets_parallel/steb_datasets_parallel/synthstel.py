@@ -34,7 +34,7 @@ from typing import Any
 from steb_core import DataValidationError, LoadContext
 from steb_core.hub import load_hub_split
 from steb_core.io import release_file
-from steb_core.parallel import ParallelItem
+from steb_core.parallel_corpora import ParallelItem
 
 from .common import option_list
 

@@ -30,7 +30,7 @@ from typing import Any, Iterable
 
 from steb_core import DataValidationError, OrderGroup, located, read_tsv
 from steb_core.io import check_inside
-from steb_core.parallel import ParallelItem
+from steb_core.parallel_corpora import ParallelItem
 
 __all__ = [
     "StelInstance",

@@ -59,7 +59,7 @@ from steb_core import (
     seeded_rng,
 )
 from steb_core.cache import default_cache_dir, shard_digest
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 
 from . import readers as R
 from .common import option

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from steb_core import DatasetBundle, DatasetSpec, DataValidationError, LoadContext, RetrievalSet, TextCollection
-from steb_core.generic import GenericLoader
+from steb_core.tables import GenericLoader
 from steb_core.io import open_release, parse_json
 
 from .common import family_dir, option, with_dir

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from steb_core import DataValidationError, LabelledText, LoadContext, located
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 from steb_core.io import read_bytes, unique_keys
 
 from ..common import family_dir, option, release_option

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 from steb_core.io import release_file
 
 from ..common import family_dir, option, release_option

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from steb_core import DataValidationError, LoadContext
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 from steb_core.io import unique_keys
 
 from ..common import family_dir, option

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from steb_core import DataValidationError, LoadContext, parse_json
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 
 from ..common import family_dir, option, read_text_lenient
 from .base import make_record

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.generic import read_table
+from steb_core.tables import read_table
 from steb_core.io import check_inside, read_bytes, release_path, unique_keys
 
 from ..common import family_dir, read_text_lenient, release_option

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from steb_core import DatasetNotFoundError, LoadContext
-from steb_core.generic import GenericLoader
+from steb_core.tables import GenericLoader
 
 from ..common import family_dir, with_dir
 
@@ -27,7 +27,7 @@ def table(
 
     ``path`` may be a tuple of candidate globs (the file at the top of the release, or where a clone
     keeps it, e.g. ``data/labeled_data.csv``): the first one that matches a file is read.
-    ``line_breaks`` (see :class:`steb_core.generic.GenericLoader`): these releases quote texts that span
+    ``line_breaks`` (see :class:`steb_core.tables.GenericLoader`): these releases quote texts that span
     lines (tweets, reviews, generated essays), so ``"any"`` unless a release says it has one record per line.
     """
 

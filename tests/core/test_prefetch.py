@@ -10,7 +10,7 @@ use ``threads=1``, so BLAS thread counts chosen from the machine's load cannot d
 Both modes run the datasets in :func:`steb_core.run.order.execution_order` (costly-to-score datasets first):
 the order depends on the selection only, and the summary lists datasets as selected.
 
-Also the :class:`steb_core.pipeline.Prefetch` contract: order, the bound on work done ahead, errors
+Also the :class:`steb_core.prefetch.Prefetch` contract: order, the bound on work done ahead, errors
 re-raised at their item, results that cannot be pickled computed by the caller instead.
 """
 
@@ -26,7 +26,7 @@ import pytest
 
 from steb_core import evaluate
 from steb_core.errors import StebError
-from steb_core.pipeline import Prefetch, WorkerDied
+from steb_core.prefetch import Prefetch, WorkerDied
 
 from .run_records import SYNTHETIC, synthetic_selection
 
