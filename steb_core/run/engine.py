@@ -17,8 +17,8 @@ from typing import Any
 from ..cache import ShardError, is_sparse, text_hash
 from ..errors import StebError
 from ..executors import EncodeJob, EncodingError
-from ..prefetch import Prefetch, WorkerDied
 from ..plugins import StebPlugins
+from ..prefetch import Prefetch, WorkerDied
 from ..results import library_versions
 from ..specs import TaskSpec
 from .backends import Backends
