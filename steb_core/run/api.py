@@ -120,7 +120,7 @@ def evaluate(
         }
         from ..draws import evaluate_draws  # noqa: PLC0415 - draws runs evaluate itself, once per draw
 
-        return evaluate_draws(
+        combined: RunSummary = evaluate_draws(
             evaluate,
             draws=draws,
             seed=seed,
@@ -128,6 +128,7 @@ def evaluate(
             dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
             kwargs=kwargs,
         )
+        return combined
     if sampling is not None:
         from ..sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415
 

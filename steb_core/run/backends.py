@@ -46,7 +46,8 @@ class Backends:
             return executor
         if executor == "local":
             return LocalExecutor()
-        return self.plugins.executors().get(executor).factory(**dict(self.settings.executor_options))
+        built: Executor = self.plugins.executors().get(executor).factory(**dict(self.settings.executor_options))
+        return built
 
     def close(self) -> list[str]:
         """Close the executor and remove an unidentified encoder's scratch cache; the notes on the cache's
