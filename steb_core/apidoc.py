@@ -9,21 +9,46 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import sys
-from typing import Any
+from typing import Any, Mapping
 
-__all__ = ["render", "SECTIONS"]
+__all__ = ["render", "SECTIONS", "CONSTANTS"]
 
-#: (section title, names in ``steb``) in reading order
+#: (section title, names in ``steb``) in reading order: the groups of ``steb_core.__all__``, in its order (a test
+#: checks both list the same names), so every public name is documented here
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Running", ("evaluate", "RunSummary", "get_datasets", "get_encoders", "get_encoder", "get_scorer",
-                 "get_feature_extractor", "dataset_from", "load_results", "ResultRecord")),
+    ("Running", ("evaluate", "RunSummary", "RunFailed", "get_datasets", "get_encoders", "get_encoder", "get_scorer",
+                 "get_feature_extractor", "dataset_from", "load_results", "ResultRecord", "STEB_PROTOCOL_VERSION",
+                 "STEB_PAPER_BIBTEX", "SHARED_BIBTEX")),
+    ("Plugins", ("hookimpl", "get_manager", "new_manager", "reset_manager", "register_object")),
     ("Specs (what plugins register)", ("DatasetSpec", "EncoderSpec", "TaskSpec", "AggregatorSpec", "ScorerSpec",
-                                       "FeatureExtractorSpec", "ExecutorSpec", "LoadContext")),
+                                       "FeatureExtractorSpec", "ExecutorSpec", "LoadContext", "Availability",
+                                       "DataSource", "SOURCE_KINDS", "TASK_TYPES", "CATEGORIES", "APPLICATIONS")),
     ("Records (the typed data model)", ("LabelledText", "TextPair", "OrderGroup", "TextCollection", "RetrievalSet",
                                         "FeatureText", "DatasetBundle")),
-    ("Plugins", ("hookimpl", "get_manager", "new_manager")),
     ("Errors", ("StebError", "DataValidationError", "DatasetNotFoundError", "ModelNotFoundError", "PluginError",
-                "DuplicateComponentError", "UnknownComponentError")),
+                "DuplicateComponentError", "UnknownComponentError", "EncodingError", "retry_may_help")),
+    ("Dataset loaders: reading release files", ("read_text", "read_lines", "read_json", "parse_json", "iter_jsonl",
+                                                "read_tsv", "read_bytes", "open_release", "open_gzip",
+                                                "read_zip_member", "release_file", "release_path", "check_inside",
+                                                "require_field", "located", "reject_duplicate_keys", "unique_keys",
+                                                "atomic_write_text", "atomic_write_bytes")),
+    ("Dataset loaders: which records per class", ("sample_per_class", "seeded_rng", "sample_classes", "sampling_mode",
+                                                  "first_n_per_class", "random_n_per_class", "reference_per_class",
+                                                  "AUTO_PER_CLASS")),
+    ("Dataset loaders: datasets from one table", ("generic_dataset", "generic_loader", "GenericLoader", "read_table")),
+    ("Dataset loaders: parallel corpora", ("ParallelItem", "order_groups_from_parallel", "order_groups_from_options",
+                                           "parse_budget")),
+    ("Hub releases and model weights", ("load_hub_split", "find_hub_location", "hub_cache_snapshot",
+                                        "HUB_DATA_SUFFIXES", "hub_cache_dir", "cached_weights", "download_weights",
+                                        "FetchedWeights", "refusing_unsafe_weights", "unsafe_pickle_reason")),
+    ("Encoders", ("Encoder", "SimilarityEncoder", "encoder_name", "encoder_fingerprint", "encoder_scoring",
+                  "cosine_rows", "l2_normalise", "profile_cosine", "to_float32_matrix", "LongTextProtocol",
+                  "encode_with_protocol", "split_sentences", "plan_chunks", "pool_chunks")),
+    ("Task types", ("TaskContext", "VectorsUnavailable")),
+    ("Style-transfer scorers", ("Scorer", "ScoreResult")),
+    ("Executors and the embedding cache", ("Executor", "LocalExecutor", "EncodeJob", "EncoderRef", "encode_batch",
+                                           "plan_batches", "EmbeddingCache", "default_cache_dir", "cache_key",
+                                           "text_hash", "text_hashes", "shard_digest", "write_shard")),
 )
 
 
@@ -38,8 +63,37 @@ def _signature(name: str, obj: Any) -> str:
         return name
 
 
+#: what each public constant is (a constant has no docstring of its own; its value is shown below this)
+CONSTANTS = {
+    "STEB_PROTOCOL_VERSION": "The STEB protocol version this code implements; recorded in every result (an older "
+                             "version's results are recomputed, with a note).",
+    "STEB_PAPER_BIBTEX": "BibTeX of the STEB paper, the one entry `steb cite` and every plugin citing it print.",
+    "SHARED_BIBTEX": "Key -> BibTeX entry of works several distributions cite (read-only): refer to them, do not "
+                     "copy them.",
+    "SOURCE_KINDS": "The kinds of `DataSource` `steb data get` fetches (or, for `manual`, explains).",
+    "TASK_TYPES": "The built-in task type names (plugins may register more).",
+    "CATEGORIES": "Definitional-score categories a dataset may carry (STEB's columns).",
+    "APPLICATIONS": "Application tags used by the per-application aggregators.",
+    "AUTO_PER_CLASS": "The per-class count `auto`: the reference's N from the class sizes (`reference_per_class`).",
+    "HUB_DATA_SUFFIXES": "Data file suffix -> the `datasets` builder that reads it, for hub releases.",
+}
+
+
+def _value(obj: Any) -> str:
+    """A constant shown by value (its type's docstring would say nothing about it), long ones summarised."""
+    if isinstance(obj, Mapping):
+        keys = ", ".join(map(str, list(obj)[:6]))
+        return f"a dict of {len(obj)} entries ({keys}{', ...' if len(obj) > 6 else ''})"
+    if isinstance(obj, str) and ("\n" in obj or len(obj) > 100):
+        return f"a text of {len(obj.splitlines())} lines, starting {obj.strip().splitlines()[0][:80]!r}"
+    text = repr(sorted(obj) if isinstance(obj, (set, frozenset)) else obj)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def _entry(name: str, obj: Any) -> list[str]:
     lines = [f"### `{name}`", ""]
+    if not (callable(obj) or inspect.isclass(obj) or inspect.ismodule(obj)):
+        return [*lines, "```", f"{name} = {_value(obj)}", "```", "", CONSTANTS.get(name, "(undocumented)"), ""]
     if inspect.isclass(obj) and dataclasses.is_dataclass(obj):
         fields = ", ".join(f.name for f in dataclasses.fields(obj))
         lines += ["```", f"{name}({fields})", "```", ""]

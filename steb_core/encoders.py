@@ -66,15 +66,22 @@ SCORING_CHOICES: dict[str, tuple[str, ...]] = {"pair_score": ("cosine", "neg_l1"
 
 @runtime_checkable
 class Encoder(Protocol):
+    """What steb needs of an encoder: one vector per text (numpy, torch, a list or ``scipy.sparse``, row i for
+    ``texts[i]``). Optional extras (``fingerprint``, ``max_length``, ``encode_collections``, ...): CONTRIBUTING."""
+
     def encode(self, texts: list[str]) -> Any: ...
 
 
 @runtime_checkable
 class SimilarityEncoder(Protocol):
+    """A similarity-only method: one score per aligned pair ``(texts_a[i], texts_b[i])``, higher = more alike.
+    Tasks that need vectors are skipped for it."""
+
     def similarity(self, texts_a: list[str], texts_b: list[str]) -> Any: ...
 
 
 def encoder_name(encoder: Any) -> str:
+    """A readable name of any encoder object: its ``name``, a sentence-transformers model id, else its class name."""
     name = getattr(encoder, "name", None)
     if isinstance(name, str) and name:
         return name

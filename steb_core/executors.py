@@ -163,6 +163,8 @@ def plan_batches(
 
 
 class Executor(Protocol):
+    """Where encoding runs (``--executor NAME``; an :class:`~steb_core.ExecutorSpec`'s factory builds one)."""
+
     name: str
 
     def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[int], Any] | None = None) -> int:

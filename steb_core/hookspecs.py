@@ -11,13 +11,24 @@ A plugin module implements any subset::
         register(EncoderSpec(name="my-encoder", description="...", factory=MyEncoder))
 
 The core's own tasks, aggregators and demo datasets are registered through these same hooks.
+
+A module-level function whose name looks like a hook but is not one (``register_dataset``) is refused when its
+plugin loads (pluggy's ``check_pending``, :mod:`steb_core.plugins`): the error names the plugin and the hook it
+probably meant, instead of the plugin registering nothing without a word.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pluggy
+
+from .specs import AggregatorSpec, DatasetSpec, EncoderSpec, ExecutorSpec, FeatureExtractorSpec, ScorerSpec, TaskSpec
+
+if TYPE_CHECKING:
+    import typer
+
+    from .encoders import Encoder, SimilarityEncoder
 
 PROJECT_NAME = "steb"
 
@@ -26,7 +37,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 
 @hookspec
-def register_datasets(register: Callable[[Any], None]) -> None:
+def register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     """Register datasets: call ``register(DatasetSpec(...))`` once per dataset.
 
     Called when the catalogue is first needed (``steb list datasets``, ``steb run``). The spec's
@@ -35,7 +46,7 @@ def register_datasets(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
-def register_encoders(register: Callable[[Any], None]) -> None:
+def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
     """Register encoders: call ``register(EncoderSpec(...))`` once per named encoder configuration.
 
     The factory is only called when the encoder is used, so registration must not load weights.
@@ -43,7 +54,7 @@ def register_encoders(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
-def register_tasks(register: Callable[[Any], None]) -> None:
+def register_tasks(register: Callable[[TaskSpec], None]) -> None:
     """Register evaluation task types: call ``register(TaskSpec(...))``.
 
     The core registers its six built-in task types here; a plugin may add a new one, which any
@@ -52,27 +63,27 @@ def register_tasks(register: Callable[[Any], None]) -> None:
 
 
 @hookspec
-def register_aggregators(register: Callable[[Any], None]) -> None:
+def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
     """Register leaderboard aggregators: call ``register(AggregatorSpec(...))``."""
 
 
 @hookspec
-def register_scorers(register: Callable[[Any], None]) -> None:
+def register_scorers(register: Callable[[ScorerSpec], None]) -> None:
     """Register style-transfer scorers: call ``register(ScorerSpec(...))``."""
 
 
 @hookspec
-def register_feature_extractors(register: Callable[[Any], None]) -> None:
+def register_feature_extractors(register: Callable[[FeatureExtractorSpec], None]) -> None:
     """Register per-text linguistic feature extractors (probing): call ``register(FeatureExtractorSpec(...))``."""
 
 
 @hookspec
-def register_executors(register: Callable[[Any], None]) -> None:
+def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     """Register executors (where encoding and evaluation run): call ``register(ExecutorSpec(...))``."""
 
 
 @hookspec
-def register_commands(cli: Any) -> None:
+def register_commands(cli: typer.Typer) -> None:
     """Add sub-commands to the ``steb`` CLI; ``cli`` is the root ``typer.Typer`` application.
 
     Example: the stylometry plugin adds ``steb fit-tfidf``, the scorers plugin ``steb meta-eval``.
@@ -80,7 +91,7 @@ def register_commands(cli: Any) -> None:
 
 
 @hookspec(firstresult=True)
-def resolve_encoder(name: str, options: dict) -> Any:
+def resolve_encoder(name: str, options: dict[str, Any]) -> Encoder | SimilarityEncoder | None:
     """Build an encoder for a name that no plugin registered, or return None to pass.
 
     Lets ``steb run --encoder path/to/model`` and ``steb.evaluate("org/model-id")`` work for any

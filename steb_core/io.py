@@ -439,6 +439,7 @@ def _umask() -> int:
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
+    """:func:`atomic_write_bytes` of ``text`` in UTF-8: a reader sees the old file or the whole new one."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 

@@ -21,6 +21,7 @@ The plugin manager is the only global state in steb (see :func:`get_manager`).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.machinery
@@ -191,9 +192,38 @@ class StebPlugins:
             if source in NAMED_SOURCES:  # `--plugin pan` finding a local pan.py while the installed 'pan' is loaded
                 self._refuse_name_clash(name, source, location)
             return
-        self.pm.register(module, name=name)
+        problem = self._register_checked(module, name)
+        if problem is not None:
+            message = f"plugin '{name}' ({source}: {location}) {problem}"
+            self._fail(PluginFailure(name, source, problem, message))  # `steb plugins` and the warning show `problem`
+            if source in NAMED_SOURCES or source == "builtin":
+                raise PluginError(message)
+            return
         self.loaded.append(PluginInfo(name, source, location, version, content_hash))
         self._registries.clear()
+
+    def _register_checked(self, plugin: Any, name: str) -> str | None:
+        """Register ``plugin`` with pluggy and run pluggy's ``check_pending``; on a problem, unregister it again and
+        return what is wrong (None when it registered cleanly).
+
+        Why: pluggy accepts a ``@hookimpl`` whose name matches no hook specification (``register_dataset``, one
+        letter short) and never calls it, so the plugin loaded and registered nothing without a word. Every plugin
+        that registers earlier passed this check, so a pending hook found now is this plugin's. A hook whose
+        arguments do not match its specification is refused by ``register`` itself; that is reported the same way
+        (an installed plugin's mistake no longer stops every other plugin from loading).
+        """
+        try:
+            self.pm.register(plugin, name=name)
+        except pluggy.PluginValidationError as exc:
+            return f"has an invalid hook implementation: {exc}"
+        try:
+            self.pm.check_pending()
+        except pluggy.PluginValidationError:
+            unknown = sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or () if not caller.has_spec())
+            known = sorted(hook for hook, caller in vars(self.pm.hook).items() if caller.has_spec())
+            self.pm.unregister(plugin)
+            return _unknown_hooks_message(unknown, known)
+        return None
 
     def load_builtins(self) -> None:
         for mod_name in BUILTIN_MODULES:
@@ -429,6 +459,16 @@ def _command_names(cli: Any) -> list[str]:
     return [n for n in (_command_name(i) for i in infos) if n is not None]
 
 
+def _unknown_hooks_message(unknown: list[str], known: list[str]) -> str:
+    """What to tell the author of a plugin whose ``@hookimpl`` functions ``unknown`` match none of the ``known``."""
+    parts = []
+    for hook in unknown:
+        close = difflib.get_close_matches(hook, known, n=1, cutoff=0.6)
+        parts.append(f"'{hook}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+    return (f"implements unknown hook{'s' if len(parts) > 1 else ''} {', '.join(parts)}, so it would register "
+            f"nothing through {'them' if len(parts) > 1 else 'it'}; steb's hooks are {', '.join(known)}")
+
+
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return f"SystemExit({exc.code!r}) raised while loading (a plugin must not exit the process)"
@@ -583,7 +623,9 @@ def reset_manager() -> None:
 def register_object(module_or_object: Any, name: str) -> Callable[[], None]:
     """Register an in-memory plugin object (tests and notebooks); returns a function that removes it."""
     plugins = get_manager()
-    plugins.pm.register(module_or_object, name=name)  # in-memory objects are named by the caller
+    problem = plugins._register_checked(module_or_object, name)  # in-memory objects are named by the caller
+    if problem is not None:
+        raise PluginError(f"plugin '{name}' (in-memory: {module_or_object!r}) {problem}")
     plugins.loaded.append(PluginInfo(name, "in-memory", repr(module_or_object)))
     plugins._registries.clear()
 

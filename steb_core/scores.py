@@ -1,16 +1,17 @@
-"""What every style-transfer scorer returns: per-item scores, an optional corpus score, the direction.
+"""What a style-transfer scorer is (:class:`Scorer`) and what it returns (:class:`ScoreResult`).
 
-Part of the core API so the meta-evaluation, reports and any plugin can consume any scorer's output.
+Part of the core API so the meta-evaluation, reports and any plugin can call any scorer and consume its
+output: a :class:`~steb_core.specs.ScorerSpec`'s factory builds a :class:`Scorer`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-__all__ = ["ScoreResult"]
+__all__ = ["ScoreResult", "Scorer"]
 
 
 @dataclass
@@ -60,3 +61,28 @@ class ScoreResult:
             "components": {k: clean(v) for k, v in self.components.items()},
             "details": self.details,
         }
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """A style-transfer metric, as a :class:`~steb_core.specs.ScorerSpec`'s factory builds it.
+
+    ``score`` takes aligned lists: ``sources[i]`` was rewritten as ``outputs[i]``; ``references[i]`` is one
+    reference text or a list of them (metrics that compare with references; the others ignore it), and
+    ``target_style`` one style name for every item or one per item (style and judge metrics). It returns one
+    score per output (:class:`ScoreResult`). A scorer declares the protocol by subclassing it (as the
+    ``steb-scorers`` classes do), so a type checker holds every ``score`` to this signature; any object with a
+    ``name`` and such a ``score`` satisfies it.
+    """
+
+    name: str
+
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[str | Sequence[str]] | None = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
+        """Score each output against its source (and reference or target style, where the metric uses one)."""
+        ...

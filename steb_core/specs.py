@@ -10,13 +10,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .containment import ScopedLoader
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle
 from .results import check_storable_name
 from .sources import DataSource
+
+if TYPE_CHECKING:
+    from .executors import Executor
+    from .scores import Scorer
 
 __all__ = [
     "CATEGORIES",
@@ -354,7 +358,7 @@ class AggregatorSpec:
 
 @dataclass(frozen=True)
 class ScorerSpec:
-    """A style-transfer metric: ``factory(**options)`` builds an object with ``score(...)``.
+    """A style-transfer metric: ``factory(**options)`` builds a :class:`~steb_core.Scorer` (``name``, ``score(...)``).
 
     ``aspect`` is one of content, style, fluency, overall, judge. ``higher_is_better`` tells the
     meta-evaluation to report absolute correlations for lower-is-better metrics such as perplexity.
@@ -362,7 +366,7 @@ class ScorerSpec:
 
     name: str
     description: str
-    factory: Callable[..., Any]
+    factory: Callable[..., Scorer]
     aspect: str = "content"
     higher_is_better: bool = True
     requires: str = ""
@@ -387,4 +391,4 @@ class ExecutorSpec:
 
     name: str
     description: str
-    factory: Callable[..., Any]
+    factory: Callable[..., Executor]

@@ -8,7 +8,7 @@ per problem ``problem-info.json`` (``{"unknown-folder": "unknown", "candidate-au
 text one query. As STEB §C.9 says, a candidate's known texts are concatenated (blank line between them)
 into one document, so each target is a single text. Every file name taken from the release
 (problem names, candidate folders, the unknown folder, ``unknown-text``) is resolved with
-:func:`steb_core.io.release_path` (nothing outside the release folder is read) and every key joined with
+:func:`steb_core.release_path` (nothing outside the release folder is read) and every key joined with
 labels (problem names, candidate names, ``unknown-text``) must be unique. Problems of the language are pooled; author ids become ``problem/candidate`` so
 candidates of different problems never collide. Unknown texts whose true author is ``<UNK>``
 (open-set answers, not in any candidate list) have no target and are left out (counted in info).
@@ -21,17 +21,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from steb_core import (
-    DataValidationError,
     DatasetBundle,
+    DataValidationError,
     LoadContext,
     RetrievalSet,
     TextCollection,
+    check_inside,
     located,
+    read_bytes,
     read_json,
+    release_path,
     require_field,
+    unique_keys,
 )
 
-from steb_core.io import check_inside, read_bytes, release_path, unique_keys
 
 from .files import find_folder, read_nonempty_text, release_dir
 

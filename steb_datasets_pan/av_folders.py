@@ -21,9 +21,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, read_lines
+from steb_core import (
+    DatasetBundle,
+    DataValidationError,
+    LoadContext,
+    TextPair,
+    check_inside,
+    located,
+    read_lines,
+    release_path,
+    unique_keys,
+)
 
-from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import read_reference_text, release_dir
 

@@ -19,9 +19,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, require_field, sample_per_class
+from steb_core import (
+    DatasetBundle,
+    DataValidationError,
+    LoadContext,
+    TextPair,
+    check_inside,
+    located,
+    release_path,
+    require_field,
+    sample_per_class,
+    unique_keys,
+)
 
-from steb_core.io import check_inside, release_path, unique_keys
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 

@@ -27,8 +27,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from steb_core import DataValidationError, DatasetBundle, LoadContext, TextPair, located, read_lines
-from steb_core.io import check_inside, unique_keys
+from steb_core import (
+    DatasetBundle,
+    DataValidationError,
+    LoadContext,
+    TextPair,
+    check_inside,
+    located,
+    read_lines,
+    unique_keys,
+)
 
 from .av_folders import AVFolderSource, load_av_folders
 from .files import read_reference_text, release_dir

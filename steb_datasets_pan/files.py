@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from steb_core import DataValidationError, LoadContext, parse_json, read_text
-from steb_core.io import open_release, read_bytes
+from steb_core import DataValidationError, LoadContext, open_release, parse_json, read_bytes, read_text
 
 __all__ = [
     "JsonlRow",

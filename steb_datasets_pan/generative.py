@@ -28,17 +28,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from steb_core import (
-    DataValidationError,
+    AUTO_PER_CLASS,
     DatasetBundle,
+    DataValidationError,
     LabelledText,
     LoadContext,
+    check_inside,
     located,
+    parse_budget,
+    release_path,
     sample_classes,
     sampling_mode,
+    unique_keys,
 )
-from steb_core.io import check_inside, release_path, unique_keys
-from steb_core.parallel_corpora import parse_budget
-from steb_core.sampling import AUTO
 
 from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
 
@@ -97,7 +99,7 @@ def load_generative(ctx: LoadContext, source: GenerativeSource, obtain: str) -> 
     if not entries:
         raise DataValidationError(f"holds no texts of genre '{source.genre}'", path=files[0])
     default = (
-        AUTO if source.per_class is not None else None
+        AUTO_PER_CLASS if source.per_class is not None else None
     )  # a set outside STEB's catalogue (the smoke test): every text
     chosen, sampled = sample_classes(
         entries,

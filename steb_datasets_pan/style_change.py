@@ -33,16 +33,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from steb_core import (
-    DataValidationError,
-    DatasetNotFoundError,
     DatasetBundle,
+    DatasetNotFoundError,
+    DataValidationError,
     LoadContext,
     TextPair,
+    check_inside,
+    read_bytes,
     read_json,
     require_field,
     seeded_rng,
 )
-from steb_core.io import check_inside, read_bytes
 
 from .files import find_folder, name_matches, release_candidates
 

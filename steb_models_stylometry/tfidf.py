@@ -58,8 +58,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from steb_core import DataValidationError, parse_json
-from steb_core.io import open_gzip
+from steb_core import DataValidationError, open_gzip, parse_json
 
 from .base import PACKAGE_VERSION, RESOURCES, StylometryEncoder, file_digest
 

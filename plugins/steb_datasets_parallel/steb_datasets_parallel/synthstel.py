@@ -31,10 +31,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, LoadContext
-from steb_core.hub import load_hub_split
-from steb_core.io import release_file
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import DataValidationError, LoadContext, ParallelItem, load_hub_split, release_file
 
 from .common import option_list
 

@@ -6,7 +6,7 @@ Two ways to use the same release (issue 15), kept as separate dataset names so a
   taken apart into their sentence pairs (one content in both styles: (A1, A2) and (S1, S2)) as the STEB
   reference reads them (:func:`steb_datasets_stel.stel.stel_reference_items`: [more-style, less-style] by
   the instance ID, repeated pairs dropped) and fed to the shared builder
-  :func:`steb_core.parallel_corpora.order_groups_from_options` like every other parallel corpus (by default the
+  :func:`steb_core.order_groups_from_options` like every other parallel corpus (by default the
   reference's construction: the first N = 100 pairs per characteristic, 196 per dimension on the public
   release, every pair of them; ``construction=steb-all-pairs/v1`` for steb's earlier one with Table 15's
   pairing budgets, 392 per dimension and 200 per characteristic); the task reports accuracy and distractor
@@ -33,9 +33,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from steb_core import SHARED_BIBTEX, DataSource, DatasetBundle, DatasetNotFoundError, DatasetSpec, LoadContext, hookimpl, sample_per_class
+from steb_core import (
+    SHARED_BIBTEX,
+    DatasetBundle,
+    DatasetNotFoundError,
+    DatasetSpec,
+    DataSource,
+    LoadContext,
+    hookimpl,
+    order_groups_from_options,
+    parse_budget,
+    sample_per_class,
+)
 
-from steb_core.parallel_corpora import order_groups_from_options, parse_budget
 
 from .stel import (
     STEL_FEATURE_DEFAULT_TYPES,
@@ -163,7 +173,7 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
 def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
     """A loader of the STEB construction for ``kind``: STEL's sentence pairs as the STEB reference reads them
     (:func:`steb_datasets_stel.stel.stel_reference_items`) through the shared builder
-    (:func:`steb_core.parallel_corpora.order_groups_from_options`: by default the reference's first N pairs per style type,
+    (:func:`steb_core.order_groups_from_options`: by default the reference's first N pairs per style type,
     N = max(25, min(smallest, 200)) -- 100 per characteristic, 196 per dimension on the public release -- every
     pair of them, plain + two distractor groups each)."""
 
@@ -181,16 +191,17 @@ def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {root} has fewer sentence "
                                        f"pairs than N ({built.get('per_class')}) or fewer than 2; pass "
                                        "--dataset-option per_class=all or a number")
+        # the text is recorded in every result's dataset_info: it keeps the module's old name (issue 40)
         info.update({"root": str(root),
                      "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them (steb/loaders/"
-                                          "stel.py @4defec1c), through steb_core.parallel_corpora.order_groups_from_options",
+                                          "stel.py @4defec1c), through steb_core.parallel.order_groups_from_options",
                      **built})
         return DatasetBundle(order_groups=groups, info=info)
 
     return load
 
 
-#: the options of the STEB-construction datasets (:func:`steb_core.parallel_corpora.order_groups_from_options`)
+#: the options of the STEB-construction datasets (:func:`steb_core.order_groups_from_options`)
 STEB_OPTIONS = {"per_class": "auto, int or 'all' (sentence pairs per style type)",
                 "construction": "steb-reference/v1 or steb-all-pairs/v1", "sampling": "first or random",
                 "distractors": "true/false"}

@@ -28,9 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from steb_core import DataValidationError, OrderGroup, located, read_tsv
-from steb_core.io import check_inside
-from steb_core.parallel_corpora import ParallelItem
+from steb_core import DataValidationError, OrderGroup, ParallelItem, check_inside, located, read_tsv
 
 __all__ = [
     "StelInstance",

@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from steb_core import (
-    DataSource,
+    AUTO_PER_CLASS,
     DatasetBundle,
     DatasetNotFoundError,
-    DataValidationError,
     DatasetSpec,
+    DataSource,
+    DataValidationError,
     LabelledText,
     LoadContext,
+    read_bytes,
     sample_classes,
     sampling_mode,
 )
-from steb_core.sampling import AUTO
-from steb_core.io import read_bytes
 
 from . import releases  # pinned sources and BibTeX of the datasets whose catalogue entry carries none
 from .suite import suite_fields
@@ -86,8 +86,8 @@ def _per_class(value: Any) -> int | str | None:
     if value is None or isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    if text == AUTO:
-        return AUTO
+    if text == AUTO_PER_CLASS:
+        return AUTO_PER_CLASS
     if text in ("all", "none"):
         return None
     if text.isdigit() and int(text) > 0:
@@ -114,7 +114,7 @@ def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], info: dic
     """
     if not records:
         raise DataValidationError(f"dataset '{ctx.dataset}': the release holds no usable text", path=info.get("root"))
-    n = _per_class(option(ctx, "per_class", AUTO))
+    n = _per_class(option(ctx, "per_class", AUTO_PER_CLASS))
     kept, sampling = sample_classes(
         records, lambda r: r.label, n, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
     )

@@ -47,19 +47,20 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from steb_core import (
-    DataValidationError,
     DatasetBundle,
     DatasetNotFoundError,
     DatasetSpec,
+    DataValidationError,
     FeatureText,
     LoadContext,
     atomic_write_bytes,
+    default_cache_dir,
     get_feature_extractor,
     located,
+    read_table,
     seeded_rng,
+    shard_digest,
 )
-from steb_core.cache import default_cache_dir, shard_digest
-from steb_core.tables import read_table
 
 from . import readers as R
 from .common import option
@@ -91,7 +92,7 @@ def extractor_identity(name: str, options: dict[str, Any], extractor: Any) -> st
 
 def _rows_digest(keys: np.ndarray, values: np.ndarray, names: np.ndarray) -> str:
     """The digest binding a feature cache's keys to its rows and feature names, in order: the embedding cache's
-    :func:`steb_core.cache.shard_digest` (rows rotated against their keys would give every text another text's
+    :func:`steb_core.shard_digest` (rows rotated against their keys would give every text another text's
     features and pass every other check)."""
     return shard_digest(keys, {"values": values, "names": names})
 

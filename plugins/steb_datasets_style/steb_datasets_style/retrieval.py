@@ -29,9 +29,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from steb_core import DatasetBundle, DatasetSpec, DataValidationError, LoadContext, RetrievalSet, TextCollection
-from steb_core.tables import GenericLoader
-from steb_core.io import open_release, parse_json
+from steb_core import (
+    DatasetBundle,
+    DatasetSpec,
+    DataValidationError,
+    GenericLoader,
+    LoadContext,
+    RetrievalSet,
+    TextCollection,
+    open_release,
+    parse_json,
+)
 
 from .common import family_dir, option, with_dir
 from .releases import CITATIONS, SOURCES, licence_of

@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from steb_core import DataValidationError, FeatureExtractorSpec, LoadContext, hookimpl
-from steb_core.plugins import register_object
+from steb_core import DataValidationError, FeatureExtractorSpec, LoadContext, hookimpl, register_object
 from steb_datasets_style.catalogue import all_specs
 from steb_datasets_style.probing import STYLE_EMBEDDING_TEST, n_tokens
 from steb_datasets_style.releases import CITATIONS, SOURCES

@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from steb_core import DataValidationError, FeatureExtractorSpec, LoadContext, hookimpl
-from steb_core.plugins import register_object
+from steb_core import DataValidationError, FeatureExtractorSpec, LoadContext, hookimpl, register_object
 from steb_datasets_style.catalogue import all_specs
 
 SPECS = {s.name: s for s in all_specs()}

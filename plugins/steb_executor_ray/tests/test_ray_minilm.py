@@ -26,8 +26,16 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from steb_core import EncodeJob, LongTextProtocol, ModelNotFoundError, evaluate, get_manager, plan_batches, reset_manager
-from steb_core.executors import encode_batch
+from steb_core import (
+    EncodeJob,
+    LongTextProtocol,
+    ModelNotFoundError,
+    encode_batch,
+    evaluate,
+    get_manager,
+    plan_batches,
+    reset_manager,
+)
 from steb_executor_ray.cluster import connect
 
 ENCODER = "all-MiniLM-L6-v2"

@@ -23,9 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from steb_core.longtext import plan_chunks
-from steb_core.pickled_weights import refusing_unsafe_weights
-from steb_core.longtext import pool_chunks as mean_by_owner
+from steb_core import plan_chunks, pool_chunks as mean_by_owner, refusing_unsafe_weights
 
 from .errors import EncoderOptionError
 from .identity import folder_evidence

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from steb_core.longtext import plan_chunks
+from steb_core import plan_chunks
 
 from .base import TokenizerEncoder, choose_max_length
 from .identity import token_limit_from_files

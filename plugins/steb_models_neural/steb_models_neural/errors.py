@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from steb_core import StebError
-from steb_core.errors import ModelNotFoundError
+from steb_core import ModelNotFoundError, StebError
 
 __all__ = ["ModelNotAvailableError", "EncoderOptionError"]
 

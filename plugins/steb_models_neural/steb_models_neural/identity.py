@@ -57,7 +57,7 @@ _memos: dict[Path, dict[str, Any]] = {}
 # -- memoised file hashes ------------------------------------------------------------------------
 def memo_path() -> Path:
     """``<steb cache dir>/../file-hashes.json`` (next to the embedding cache, honours STEB_CACHE_DIR)."""
-    from steb_core.cache import default_cache_dir
+    from steb_core import default_cache_dir
 
     return default_cache_dir().parent / "file-hashes.json"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from steb_core.longtext import pool_chunks
+from steb_core import pool_chunks
 
 __all__ = ["masked_mean", "last_token", "last_token_index", "position_ids_from_mask", "mean_by_owner", "POOLINGS"]
 

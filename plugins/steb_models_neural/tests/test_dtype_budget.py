@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from steb_core.executors import EncodeJob, EncoderRef, LocalExecutor, plan_batches
-from steb_core.longtext import LongTextProtocol
+from steb_core import EncodeJob, EncoderRef, LocalExecutor, LongTextProtocol, plan_batches
 from steb_models_neural.batching import token_batches
 from steb_models_neural.errors import EncoderOptionError
 from steb_models_neural.runtime import autocast_context, autocast_label

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from steb_core.errors import StebError
+from steb_core import StebError
 from steb_models_neural.catalogue import LISA_NOTE, NAMED_MODELS, encoder_specs
 from steb_models_neural.errors import EncoderOptionError, ModelNotAvailableError
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from steb_core.cache import EmbeddingCache, text_hashes
-from steb_core.longtext import LongTextProtocol
+from steb_core import EmbeddingCache, LongTextProtocol, text_hashes
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from steb_core.longtext import LongTextProtocol
+from steb_core import LongTextProtocol
 from steb_models_neural.catalogue import NAMED_MODELS, encoder_specs
 
 SPECS = {spec.name: spec for spec in encoder_specs()}

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import steb_core.longtext as longtext
-from steb_core.longtext import LongTextProtocol, plan_chunks
+from steb_core import LongTextProtocol, plan_chunks
 from steb_models_neural.transformer import TransformerEncoder
 
 WORDS = "alpha beta gamma delta the author writes unbelievably naïve xyzzy style of text , ; -- 42".split()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from steb_core.longtext import LongTextProtocol
+from steb_core import LongTextProtocol
 from steb_models_neural.pooling import last_token_index, masked_mean
 from steb_models_neural.transformer import TransformerEncoder
 

@@ -13,6 +13,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from .result import ScoreResult, check_aligned, comparison_texts
 
 __all__ = ["BertScoreScorer", "packaged_baseline"]
@@ -26,7 +28,7 @@ def packaged_baseline(model_type: str, lang: str = "en") -> str | None:
     return path if os.path.isfile(path) else None
 
 
-class BertScoreScorer:
+class BertScoreScorer(Scorer):
     """Per-item BERTScore F1 (or P / R via ``component``); the best reference counts with several."""
 
     name = "bertscore"

@@ -36,8 +36,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from steb_core import parse_json
-from steb_core.pickled_weights import refusing_unsafe_weights
+from steb_core import parse_json, refusing_unsafe_weights
 
 __all__ = ["BleurtRegressor", "is_bleurt_folder", "load_bleurt", "spm_tokenizer"]
 

@@ -2,7 +2,7 @@
 
 A scorer never downloads weights while it scores (runs must be reproducible offline and must not stall on
 a network): a hub id is looked up in the local cache only, and a missing one raises
-``steb_core.errors.ModelNotFoundError`` naming the command that fetches it (``steb models get HUB_ID``,
+``steb_core.ModelNotFoundError`` naming the command that fetches it (``steb models get HUB_ID``,
 or ``hf download`` on another machine and the cache copied here).
 """
 
@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from steb_core.errors import ModelNotFoundError
+from steb_core import ModelNotFoundError
 
 __all__ = ["resolve_checkpoint", "resolve_pretrained", "download_hint", "ModelNotFoundError"]
 

@@ -51,8 +51,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from steb_core import parse_json
-from steb_core.pickled_weights import unsafe_pickle_reason
+from steb_core import parse_json, unsafe_pickle_reason
 
 from .checkpoints import resolve_pretrained
 

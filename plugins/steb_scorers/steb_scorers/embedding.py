@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from steb_core import cosine_rows, encoder_name, get_encoder, to_float32_matrix
+from steb_core import Scorer, cosine_rows, encoder_name, get_encoder, to_float32_matrix
 
 from .result import ScoreResult, check_aligned, comparison_texts
 
@@ -37,7 +37,7 @@ def encode_unique(encoder: Any, texts: Sequence[str]) -> tuple[np.ndarray, np.nd
     return vectors, rows
 
 
-class EmbeddingCosineScorer:
+class EmbeddingCosineScorer(Scorer):
     """Cosine of output and comparison-text embeddings; with several references the best one counts."""
 
     name = "embedding-cosine"

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from steb_core.pickled_weights import refusing_unsafe_weights
+from steb_core import Scorer, refusing_unsafe_weights
 
 from .checkpoints import resolve_checkpoint
 from .result import ScoreResult, check_aligned, comparison_texts, per_item_styles
@@ -117,7 +117,7 @@ def wmd(tokens_a: Sequence[str], tokens_b: Sequence[str], vectors: Mapping[str, 
     return float(ot.emd2(a, b, cost))
 
 
-class WMDScorer:
+class WMDScorer(Scorer):
     """Word Mover's Distance of each output to its source or reference(s) (the closest reference); lower is better."""
 
     name = "wmd"
@@ -174,7 +174,7 @@ def _regress(tok: Any, net: Any, first: Sequence[str], second: Sequence[str] | N
     return out
 
 
-class BleurtScorer:
+class BleurtScorer(Scorer):
     """BLEURT of each output given its reference (or source): the regression head's output on (reference, candidate).
 
     ``model`` is a local folder, a hub id in the local cache, or a short name of :data:`BLEURT_CHECKPOINTS`.
@@ -214,7 +214,7 @@ class BleurtScorer:
                                     "format": "bleurt-pytorch" if self.bleurt is not None else "transformers sequence regression"})
 
 
-class RegressionStyleScorer:
+class RegressionStyleScorer(Scorer):
     """Style strength from a sequence-regression model predicting a style score (e.g. formality) per output.
 
     The prediction is the score for items whose target style is the model's positive style; for a target
@@ -255,7 +255,7 @@ def _comet_checkpoint(model: Any) -> Path:
     return ckpt
 
 
-class CometScorer:
+class CometScorer(Scorer):
     """COMET's reference-based regression estimator (:mod:`steb_scorers.comet_model`): src = source, mt = output,
     ref = reference (the first one; or the source with ``against=source``).
 

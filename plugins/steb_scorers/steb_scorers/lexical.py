@@ -26,6 +26,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from .result import ScoreResult, check_aligned, comparison_texts
 
 __all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats",
@@ -75,7 +77,7 @@ def _corpus_streams(compare: list[list[str]]) -> list[list[str]] | None:
     return [[c[j] for c in compare] for j in range(k)]
 
 
-class _SacrebleuScorer:
+class _SacrebleuScorer(Scorer):
     name = "sacrebleu"
 
     def __init__(self, against: str = "reference") -> None:
@@ -215,7 +217,7 @@ class ChrfScorer(_SacrebleuScorer):
         return CHRF(char_order=self.char_order, word_order=self.word_order, beta=self.beta, lowercase=self.lowercase)
 
 
-class RougeScorer:
+class RougeScorer(Scorer):
     """ROUGE F-measure (rouge-score, Porter stemming); the chosen variant is ``scores``, all three in ``components``.
 
     With several references the best-matching one counts (rouge-score's ``score_multi``). No corpus
@@ -316,7 +318,7 @@ class _NoSynonyms:
         return []
 
 
-class MeteorScorer:
+class MeteorScorer(Scorer):
     """METEOR (nltk) over whitespace tokens, 0-1.
 
     ``synonyms=True`` (the standard metric) needs nltk's WordNet data; without it a clear error says

@@ -39,6 +39,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from .lm import CausalLM, load_causal_lm
 from .result import ScoreResult, check_aligned, per_item_styles
 
@@ -84,7 +86,7 @@ PROMPT_FORMATS = ("chat", "plain", "pauli-llama3")
 WINDOWS = ("pauli", "output")
 
 
-class LikelihoodScorer:
+class LikelihoodScorer(Scorer):
     """C (content, ``component='content'``) or S (style change, ``component='style'``) as ``scores``; both in components.
 
     ``prompt_format``: ``pauli-llama3`` (the authors' literal prompt string; needs the Llama 3 special
@@ -215,7 +217,7 @@ class LikelihoodScorer:
         )
 
 
-class PerplexityScorer:
+class PerplexityScorer(Scorer):
     """Fluency as perplexity of the output under a causal LM (lower is better).
 
     The output is scored after the tokenizer's BOS token (or EOS, GPT-2 style) so that every output

@@ -118,7 +118,7 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
         import torch
 
         kwargs["dtype"] = getattr(torch, dtype)
-    from steb_core.pickled_weights import refusing_unsafe_weights
+    from steb_core import refusing_unsafe_weights
 
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     with refusing_unsafe_weights(folder, "causal LM"):

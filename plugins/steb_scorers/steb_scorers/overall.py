@@ -12,6 +12,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from .result import ScoreResult
 
 __all__ = ["normalise", "combine", "OverallScorer"]
@@ -48,7 +50,7 @@ def combine(normalised: Mapping[str, np.ndarray], method: str = "harmonic") -> n
     raise ValueError(f"method must be 'harmonic' or 'geometric', not {method!r}")
 
 
-class OverallScorer:
+class OverallScorer(Scorer):
     """Runs component scorers (objects or registered names) and combines their normalised scores."""
 
     def __init__(self, components: Mapping[str, Any] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None, method: str = "harmonic") -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from steb_core import ScorerSpec, hookimpl
+from steb_core import Scorer, ScorerSpec, hookimpl
 
 
-def _lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Any]:
-    def factory(**options: Any) -> Any:
+def _lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Scorer]:
+    def factory(**options: Any) -> Scorer:
         import importlib
 
         cls = getattr(importlib.import_module(f"steb_scorers.{module}"), attr)

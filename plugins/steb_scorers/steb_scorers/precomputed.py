@@ -19,12 +19,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from .result import ScoreResult, check_aligned
 
 __all__ = ["PrecomputedScorer"]
 
 
-class PrecomputedScorer:
+class PrecomputedScorer(Scorer):
     name = "precomputed"
 
     def __init__(self, files: str | None = None, column: int | None = None, source_field: int = 1, output_field: int = 2,

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from steb_core.scores import ScoreResult
+from steb_core import ScoreResult
 
 __all__ = ["ScoreResult", "check_aligned", "normalise_references", "comparison_texts", "per_item_styles"]
 

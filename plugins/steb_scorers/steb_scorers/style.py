@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from steb_core import DataValidationError, encoder_name, read_lines, to_float32_matrix
-from steb_core.pickled_weights import refusing_unsafe_weights
+from steb_core import DataValidationError, Scorer, encoder_name, read_lines, refusing_unsafe_weights, to_float32_matrix
 
 from .embedding import resolve_encoder
 from .result import ScoreResult, check_aligned, per_item_styles
@@ -45,7 +44,7 @@ def _column_for(name: str, classes: Sequence[str], styles: Sequence[str]) -> np.
     return np.asarray(cols, dtype=np.int64)
 
 
-class EncoderStyleClassifier:
+class EncoderStyleClassifier(Scorer):
     """Logistic regression on encoder embeddings; ``scores`` = P(target style)."""
 
     name = "style-classifier"
@@ -75,7 +74,7 @@ class EncoderStyleClassifier:
                            details={"encoder": encoder_name(self.encoder), "classes": classes, "n_train": self.n_train})
 
 
-class TransformersStyleClassifier:
+class TransformersStyleClassifier(Scorer):
     """A fine-tuned sequence classifier (local folder); ``scores`` = softmax probability of the target style."""
 
     name = "style-transformer"

@@ -12,9 +12,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from steb_core import DataValidationError, LabelledText, LoadContext, located
-from steb_core.tables import read_table
-from steb_core.io import read_bytes, unique_keys
+from steb_core import DataValidationError, LabelledText, LoadContext, located, read_bytes, read_table, unique_keys
 
 from ..common import family_dir, option, release_option
 from .base import make_record

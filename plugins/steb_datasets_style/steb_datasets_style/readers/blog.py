@@ -7,8 +7,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, seeded_rng
-from steb_core.io import open_release
+from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, open_release, seeded_rng
 
 from ..common import family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
@@ -129,7 +128,7 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     ``blog_authorship_corpus/validation/0000.parquet``), or a ``save_to_disk`` folder. Looked for in the
     dataset folder, the shared ``ROOT/blogs/`` folder, then the local hub cache.
     """
-    from steb_core.hub import hub_cache_snapshot, load_hub_split
+    from steb_core import hub_cache_snapshot, load_hub_split
 
     splits = [s.strip() for s in str(option(ctx, "split", "train,validation")).split(",") if s.strip()]
     split = ",".join(splits)

@@ -11,8 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from steb_core import DataValidationError, LabelledText, LoadContext
-from steb_core.io import read_bytes
+from steb_core import DataValidationError, LabelledText, LoadContext, read_bytes
 
 from ..common import family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files

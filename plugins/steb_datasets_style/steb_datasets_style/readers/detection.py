@@ -8,9 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.tables import read_table
-from steb_core.io import release_file
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, read_table, release_file
 
 from ..common import family_dir, option, release_option
 from .base import make_record, release_files

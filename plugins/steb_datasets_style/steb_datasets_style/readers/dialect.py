@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from steb_core import DataValidationError, LoadContext
-from steb_core.tables import read_table
-from steb_core.io import unique_keys
+from steb_core import DataValidationError, LoadContext, read_table, unique_keys
 
 from ..common import family_dir, option
 from .base import make_record, release_files

@@ -7,8 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from steb_core import DataValidationError, LoadContext, parse_json
-from steb_core.tables import read_table
+from steb_core import DataValidationError, LoadContext, parse_json, read_table
 
 from ..common import family_dir, option, read_text_lenient
 from .base import make_record

@@ -7,9 +7,16 @@ from pathlib import Path
 
 import numpy as np
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.tables import read_table
-from steb_core.io import check_inside, read_bytes, release_path, unique_keys
+from steb_core import (
+    DatasetNotFoundError,
+    DataValidationError,
+    LoadContext,
+    check_inside,
+    read_bytes,
+    read_table,
+    release_path,
+    unique_keys,
+)
 
 from ..common import family_dir, read_text_lenient, release_option
 from .base import make_record, release_files

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from steb_core import DatasetNotFoundError, LoadContext
-from steb_core.tables import GenericLoader
+from steb_core import DatasetNotFoundError, GenericLoader, LoadContext
 
 from ..common import family_dir, with_dir
 
@@ -27,7 +26,7 @@ def table(
 
     ``path`` may be a tuple of candidate globs (the file at the top of the release, or where a clone
     keeps it, e.g. ``data/labeled_data.csv``): the first one that matches a file is read.
-    ``line_breaks`` (see :class:`steb_core.tables.GenericLoader`): these releases quote texts that span
+    ``line_breaks`` (see :class:`steb_core.GenericLoader`): these releases quote texts that span
     lines (tweets, reviews, generated essays), so ``"any"`` unless a release says it has one record per line.
     """
 
@@ -49,7 +48,7 @@ def release_root(ctx: LoadContext, family: str | None, obtain: str, layout: str,
         return family_dir(ctx, family, obtain, layout)
     except DatasetNotFoundError:
         if hub_id:
-            from steb_core.hub import hub_cache_snapshot
+            from steb_core import hub_cache_snapshot
 
             snap = hub_cache_snapshot(hub_id)
             if snap is not None:

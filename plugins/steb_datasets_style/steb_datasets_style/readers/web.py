@@ -6,8 +6,7 @@ import re
 from collections import Counter
 from typing import Any, Mapping
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
-from steb_core.io import open_gzip, read_bytes
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, open_gzip, read_bytes
 
 from ..common import family_dir, option, read_text_lenient, with_dir
 from .base import make_record, release_files
@@ -23,7 +22,7 @@ def x_genre(ctx: LoadContext, obtain: str):
     (fields ``text``, ``labels``, ``dataset``, ``language``): read from the dataset folder (a
     ``huggingface-cli download --local-dir`` copy or a ``save_to_disk`` folder) or the local hub cache.
     All three splits are read; rows not in English are dropped."""
-    from steb_core.hub import find_hub_location, load_hub_split
+    from steb_core import find_hub_location, load_hub_split
 
     layout = "X-GENRE-train.jsonl, X-GENRE-dev.jsonl, X-GENRE-test.jsonl (text, labels, language)"
     location = find_hub_location(ctx.data_dir, XGENRE_HUB_ID) or family_dir(ctx, None, obtain, layout)  # the latter raises "obtain it"

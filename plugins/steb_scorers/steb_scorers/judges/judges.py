@@ -25,6 +25,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from steb_core import Scorer
+
 from ..result import ScoreResult, check_aligned, comparison_texts, per_item_styles
 from .agreement import count_table, majority, randolph_kappa
 from .backends import make_backend
@@ -47,7 +49,7 @@ def _consistency(rows: list[list[int]], n_categories: int) -> dict[str, Any]:
     return {"randolph_kappa": value, "items": len(complete), "items_excluded_for_parse_failures": len(rows) - len(complete)}
 
 
-class _Judge:
+class _Judge(Scorer):
     def __init__(self, prompt: Any, backend: Any, url: str | None, model: Any, n_samples: int, temperature: float, seed: int,
                  max_tokens: int | None, prompts_file: str | None, backend_options: dict[str, Any] | None, cache: str | None) -> None:
         if int(n_samples) < 1:
