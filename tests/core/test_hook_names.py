@@ -65,7 +65,8 @@ def test_an_in_memory_plugin_with_a_misspelt_hook_is_refused() -> None:
 
     module.register_scorer = register_scorer  # type: ignore[attr-defined]
     try:
-        with pytest.raises(PluginError, match=r"plugin 'typo_mem'.*'register_scorer' \(did you mean 'register_scorers'\?\)"):
+        expected = r"plugin 'typo_mem'.*'register_scorer' \(did you mean 'register_scorers'\?\)"
+        with pytest.raises(PluginError, match=expected):
             register_object(module, "typo_mem")
         from steb_core import get_manager
 

@@ -99,7 +99,8 @@ def test_plugins_import_only_public_names(package: Package) -> None:
              for module_name, path in package.modules().items()
              for line, module, name in _steb_core_imports(path, module_name)
              if module != "steb_core" or (name is not None and name not in public)]
-    assert not wrong, "plugins import only `from steb_core import NAME`, NAME in steb_core.__all__:\n" + "\n".join(wrong)
+    rule = "plugins import only `from steb_core import NAME`, NAME in steb_core.__all__:\n"
+    assert not wrong, rule + "\n".join(wrong)
 
 
 @pytest.mark.parametrize("package", [p for p in PLUGINS if p.tests], ids=lambda p: p.name)
@@ -128,7 +129,8 @@ def test_the_checker_sees_submodule_and_private_imports(tmp_path: Path) -> None:
     folder = tmp_path / "fake_plugin"
     folder.mkdir()
     (folder / "__init__.py").write_text("from steb_core import hookimpl\n")
-    (folder / "loader.py").write_text("from steb_core.io import read_bytes\n\ndef f():\n    from steb_core import _moved\n")
+    (folder / "loader.py").write_text("from steb_core.io import read_bytes\n\n\ndef f():\n"
+                                      "    from steb_core import _moved\n")
     package = Package("fake_plugin", folder)
     found = [(module, name) for mod, path in package.modules().items() for _, module, name in
              _steb_core_imports(path, mod)]
