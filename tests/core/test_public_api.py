@@ -9,8 +9,8 @@ authors) and ``steb_core.cli`` (the ``steb`` command); the few white-box tests t
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import importlib.util
 import re

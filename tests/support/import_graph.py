@@ -10,7 +10,7 @@ under ``if TYPE_CHECKING:`` are left out, since they never run.
 from __future__ import annotations
 
 import ast
-import tomllib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -163,11 +163,16 @@ def plugin_packages(repo: Path = REPO) -> list[Package]:
     for pyproject in sorted(repo.rglob("pyproject.toml")):
         if pyproject.parent == repo or ".venv" in pyproject.parts:
             continue
-        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
-        for target in project.get("entry-points", {}).get("steb", {}).values():
+        for target in _steb_entry_points(pyproject.read_text(encoding="utf-8")):
             name = target.split(":")[0].split(".")[0]
             dist = pyproject.parent
             folder = dist / name if (dist / name / "__init__.py").is_file() else dist
             tests = dist / "tests"
             found[name] = Package(name, folder, tests if tests.is_dir() else None)
     return [found[name] for name in sorted(found)]
+
+
+def _steb_entry_points(pyproject: str) -> list[str]:
+    """The targets (``package.module``) of a pyproject's ``[project.entry-points.steb]`` table (tomllib is 3.11+)."""
+    table = re.search(r"^\[project\.entry-points\.steb\]\s*$(.*?)(?=^\[|\Z)", pyproject, flags=re.M | re.S)
+    return re.findall(r"^\s*[\w.-]+\s*=\s*[\"']([^\"']+)[\"']", table.group(1), flags=re.M) if table else []
