@@ -68,7 +68,7 @@ __all__ = [
     "k_blocks",
     "dgemm_chains",
     "dgemv_t_haswell",
-    "reference_products",
+    "alignment_products",
     "sdot_haswell",
     "ssyrk_haswell",
     "DGEMM_Q",
@@ -356,26 +356,51 @@ def dgemv_t_haswell(vector: np.ndarray, rows: np.ndarray, column: int, n_columns
     return out
 
 
-def reference_products(left: np.ndarray, right: np.ndarray, anchors: int, candidates: int,
-                       column: np.ndarray | int) -> np.ndarray:
-    """Entries of numpy's ``anchors_matrix @ candidates_matrix.T`` (float64) as the reference machine computed them.
+def _gemv_kernel(column: int, n_columns: int) -> int:
+    """Which ``dgemv_t_4.c`` kernel serves a column: 0 (4x4), 1 (4x2) or 2 (4x1)."""
+    fours = n_columns - (n_columns & 3)
+    return 0 if column < fours else 1 if column < fours + (n_columns & 2) else 2
 
-    ``left[p]`` / ``right[p]``: the anchor row and candidate row of product p; ``anchors`` x ``candidates``:
-    the shape of the matrix product it belongs to; ``column``: its column (the candidate's position),
-    per product or one for all. numpy's matmul sends a (1, K) @ (K, n) product to gemv and the others
-    (m, n >= 2) to gemm (a (m, K) @ (K, 1) product, n = 1, never occurs: order alignment has k >= 2
-    candidates).
+
+_GEMV_COLUMNS = {0: (0, 4), 1: (0, 2), 2: (0, 1)}  # a (column, n_columns) that selects each kernel
+
+
+def alignment_products(unit: np.ndarray, anchors: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Every group's ``unit[anchors] @ unit[candidates].T`` (float64) as the reference machine computed it.
+
+    ``unit``: (texts, K) float64 unit rows; ``anchors`` (G, m) and ``candidates`` (G, c): row indices of
+    G groups of one shape. numpy's matmul sends a (1, K) @ (K, c) product to dgemv (the k = 2 distractor
+    variants) and the others (m >= 2) to dgemm. A product's value depends only on its two rows and on
+    that kernel (both are symmetric in the two rows: every FMA's product is commutative), so each
+    distinct (kernel, pair of texts) is emulated once.
     """
-    if candidates < 2:
-        raise NotImplementedError("products with a single candidate (gemv on the other side) are not emulated")
-    if anchors >= 2:
-        return dgemm_chains(left, right)
-    columns = np.broadcast_to(np.asarray(column, dtype=np.int64), (len(left),))
-    out = np.empty(len(left))
-    for col in np.unique(columns).tolist():
-        sel = np.flatnonzero(columns == col)
-        out[sel] = dgemv_t_haswell(left[sel], right[sel], col, candidates)
-    return out
+    anchors = np.asarray(anchors, dtype=np.int64)
+    candidates = np.asarray(candidates, dtype=np.int64)
+    n_groups, m = anchors.shape
+    c = candidates.shape[1]
+    out = np.empty((n_groups, m, c))
+    if n_groups == 0:
+        return out
+    if c < 2:
+        raise NotImplementedError("a single candidate (numpy's matrix-vector gemv) is not emulated")
+    left = np.broadcast_to(anchors[:, :, None], (n_groups, m, c))
+    right = np.broadcast_to(candidates[:, None, :], (n_groups, m, c))
+    kind = np.zeros(c, dtype=np.int64) if m >= 2 else 1 + np.asarray([_gemv_kernel(j, c) for j in range(c)])
+    n = max(int(unit.shape[0]), 1)
+    lo = np.minimum(left, right)
+    hi = np.maximum(left, right)
+    codes = (np.broadcast_to(kind[None, None, :], (n_groups, m, c)) * n + lo) * n + hi
+    unique, inverse = np.unique(codes.ravel(), return_inverse=True)
+    values = np.empty(len(unique))
+    kinds, rest = np.divmod(unique, n * n)
+    rows_a, rows_b = np.divmod(rest, n)
+    for kd in np.unique(kinds).tolist():
+        sel = np.flatnonzero(kinds == kd)
+        for start in range(0, len(sel), _PAIR_CHUNK):
+            part = sel[start:start + _PAIR_CHUNK]
+            a, b = unit[rows_a[part]], unit[rows_b[part]]
+            values[part] = dgemm_chains(a, b) if kd == 0 else dgemv_t_haswell(a, b, *_GEMV_COLUMNS[kd - 1])
+    return values[inverse].reshape(n_groups, m, c)
 
 
 # --- float32: pair scores ----------------------------------------------------------------------------

@@ -110,6 +110,7 @@ from ..context import TaskContext
 from ..errors import DataValidationError
 from ..specs import TaskSpec
 from ._common import option, option_choice, pair_similarities
+from ._reference_products import alignment_products
 
 __all__ = [
     "reference_credits",
@@ -474,8 +475,9 @@ _SPLITTER = 134217729.0
 #: text pairs whose similarity is computed per block of the compensated dot product (bounds memory: two
 #: float64 blocks of this many rows, 128 MiB at 512 dimensions)
 _DOT_PAIRS = 16384
-#: how the reference rule computes the similarities: ``exact`` (default, the same on every CPU) or ``blas``
-PRODUCTS = ("exact", "blas")
+#: how the reference rule computes the similarities: ``reference`` (default: the reference machine's products,
+#: emulated, the same on every CPU), ``exact`` (correctly rounded, the same on every CPU) or ``blas`` (this CPU's BLAS)
+PRODUCTS = ("reference", "exact", "blas")
 
 
 def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -521,21 +523,23 @@ def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
 
 
 def _reference_matrices(
-    ctx: TaskContext, groups: Sequence[Any], products: str = "exact"
+    ctx: TaskContext, groups: Sequence[Any], products: str = "reference"
 ) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
 
     Why not a BLAS product: on vectors with many rational cosines (function words: counts over lengths)
     thousands of assignments tie exactly or to the last bit, and which way a last-bit tie falls depends
-    on how a BLAS kernel orders its sums -- the reference's figures for function words are those of
-    OpenBLAS's Haswell kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. So
-    by default (``order_alignment.products=exact``) every text's vector is L2-normalised and every
-    (anchor, candidate) cosine computed with :func:`compensated_dots`, a fixed-order dot product
-    that is the same on every CPU (and, but for ~1e-32 cases, correctly rounded). ``products=blas`` is
-    the reference's own computation (float64 unit rows, one ``anchors @ candidates.T`` per group, as
-    ``align_and_score`` in steb/tasks/order_alignment.py @8a036408), which reproduces its figures on the
-    BLAS kernel they were made with and differs by CPU. Sparse vectors and similarity-only encoders use
-    the float64 pair similarities of :func:`_score_pairs`.
+    on how a BLAS kernel orders its sums -- the reference's figures are those of OpenBLAS's Haswell
+    kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. The reference's own
+    computation (``align_and_score`` in steb/tasks/order_alignment.py @8a036408): float64 unit rows
+    (``np.linalg.norm``, as its ``l2_normalize``), one ``anchors @ candidates.T`` per group. By default
+    (``order_alignment.products=reference``) those products are computed as the reference machine's
+    OpenBLAS Haswell kernels did, emulated with elementwise operations
+    (:func:`._reference_products.alignment_products`): the reference's figures, the same on every CPU.
+    ``products=exact`` is every cosine correctly rounded (:func:`compensated_dots`, a fixed-order dot
+    product: the same on every CPU, but not the reference's last bits); ``products=blas`` calls this
+    CPU's BLAS as the reference did (its figures only on a Haswell kernel). Sparse vectors and
+    similarity-only encoders use the float64 pair similarities of :func:`_score_pairs`.
     """
     if products not in PRODUCTS:
         raise DataValidationError(f"order_alignment.products={products!r}", field="order_alignment.products",
@@ -552,10 +556,20 @@ def _reference_matrices(
     for gi, (a, c) in enumerate(rows):
         members[(len(a), len(c))].append(gi)
     matrices: dict[tuple[int, int], np.ndarray] = {}
-    if products == "blas":
+    if products in ("blas", "reference"):
         unit = np.asarray(vectors, dtype=np.float64)
         norms = np.linalg.norm(unit, axis=-1, keepdims=True)
         unit = unit / np.where(norms == 0, 1.0, norms)
+    if products == "reference":
+        for (m, c), index in members.items():
+            if c < 2:  # scored 0 without a product (the reference's ``n_tgt < 2`` guard)
+                matrices[(m, c)] = np.zeros((len(index), m, c))
+                continue
+            anchors = np.asarray([rows[gi][0] for gi in index], dtype=np.int64).reshape(len(index), m)
+            candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), c)
+            matrices[(m, c)] = alignment_products(unit, anchors, candidates)
+        return members, matrices
+    if products == "blas":
         for shape, index in members.items():
             out = np.empty((len(index), *shape), dtype=np.float64)
             for n, gi in enumerate(index):
@@ -596,7 +610,7 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     groups = ctx.data
     ties = option_choice(ctx, "order_alignment", "ties", TIES, "solver")
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "exact")
+    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "reference")
     members, matrices = _reference_matrices(ctx, groups, products)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)
@@ -718,5 +732,7 @@ SPEC = TaskSpec(
     companion_metrics=("accuracy",),
     run=run_order_alignment,
     needs_vectors=False,
-    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
+    # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's products,
+    # emulated (``order_alignment.products=reference``, :mod:`._reference_products`)
+    version="3",
 )
