@@ -658,18 +658,33 @@ _MID_MASK = np.int64(0x1FFFFFFF)
 _MID_BITS = np.int64(0x10000000)
 #: rows (and columns) of one tile of the score matrix emulated at once
 _TILE = 256
+_F32_MIN_NORMAL = 2.0**-126
 
 
-def _fma32_step(p: np.ndarray, acc: np.ndarray) -> np.ndarray:
+def _no_subnormal_sums(x: np.ndarray) -> bool:
+    """True when no FMA chain over products of these float32 values can reach float32's subnormal range.
+
+    With every nonzero |x| in [2**-40, 2**40], every product is a multiple of 2**-126 and below 2**80,
+    every float32 rounding of a sum of such multiples is again one (it is exact below 2**-102 and rounds
+    to a grid of at least 2**-126 above), so a nonzero partial sum is at least 2**-126: normal.
+    """
+    a = np.abs(x[x != 0])
+    return bool(a.size == 0 or (a.min() >= 2.0**-40 and a.max() <= 2.0**40))
+
+
+def _fma32_step(p: np.ndarray, acc: np.ndarray, normal: bool = False) -> np.ndarray:
     """float32 ``fma`` with the exact float64 product ``p`` and a float32 accumulator held in float64.
 
     ``p + acc`` is rounded to float64 and then to float32; that is the correctly rounded float32 sum
-    unless the float64 sum fell exactly on a float32 midpoint (or the float32 range is subnormal), which
+    unless the float64 sum fell exactly on a float32 midpoint (or in float32's subnormal range), which
     the few such elements settle with the exact error of the float64 sum (:func:`_round_exact_to_f32`).
+    ``normal``: the caller knows no nonzero sum can be subnormal (:func:`_no_subnormal_sums`).
     """
     s = p + acc
     r = s.astype(np.float32)
-    odd = ((s.view(np.int64) & _MID_MASK) == _MID_BITS) | (np.abs(r) < np.float32(1.1754944e-38))
+    odd = (s.view(np.int64) & _MID_MASK) == _MID_BITS
+    if not normal:
+        odd |= (s != 0) & (np.abs(s) < _F32_MIN_NORMAL)
     if odd.any():
         idx = np.nonzero(odd)
         s_odd, e_odd = _two_sum(p[idx], acc[idx])
@@ -677,23 +692,24 @@ def _fma32_step(p: np.ndarray, acc: np.ndarray) -> np.ndarray:
     return r.astype(np.float64)
 
 
-def _tile_block(xr: np.ndarray, xc: np.ndarray, lo: int, hi: int, split: np.ndarray | None) -> np.ndarray:
+def _tile_block(xr: np.ndarray, xc: np.ndarray, lo: int, hi: int, split: np.ndarray | None,
+                normal: bool) -> np.ndarray:
     """One K block of a tile: rows' and columns' values (K, R) and (K, C) float64, returns float32 values (R, C)."""
     acc = np.zeros((xr.shape[1], xc.shape[1]))
     if split is None:
         for k in range(lo, hi):
-            acc = _fma32_step(xr[k][:, None] * xc[k][None, :], acc)
+            acc = _fma32_step(xr[k][:, None] * xc[k][None, :], acc, normal)
         return acc.astype(np.float32)
     odd_acc = np.zeros_like(acc)
     paired_end = lo + ((hi - lo) // 8) * 8  # the k2 loop runs over whole groups of eight
     for k in range(lo, hi):
         p = xr[k][:, None] * xc[k][None, :]
         if k < paired_end and (k - lo) & 1:
-            both = _fma32_step(p, np.where(split, odd_acc, acc))
+            both = _fma32_step(p, np.where(split, odd_acc, acc), normal)
             odd_acc = np.where(split, both, odd_acc)
             acc = np.where(split, acc, both)
         else:
-            acc = _fma32_step(p, acc)
+            acc = _fma32_step(p, acc, normal)
     total = np.where(split, (acc + odd_acc).astype(np.float32), acc.astype(np.float32))
     return total
 
@@ -718,6 +734,7 @@ def ssyrk_haswell(x: np.ndarray, threads: int = REFERENCE_THREADS) -> np.ndarray
     if n < 2:
         return out
     pattern = ssyrk_patterns(n, k, threads)
+    normal = _no_subnormal_sums(x)
     cols64 = np.ascontiguousarray(x.T.astype(np.float64))  # (K, n): one k is a contiguous row
     blocks = k_blocks(k, SGEMM_Q, None)
     starts = np.concatenate([[0], np.cumsum(np.arange(n - 1, 0, -1))])  # flat index of pair (a, a + 1)
@@ -731,7 +748,7 @@ def ssyrk_haswell(x: np.ndarray, threads: int = REFERENCE_THREADS) -> np.ndarray
             split = code == _SPLIT
             c = np.zeros((r1 - r0, c1 - c0), dtype=np.float32)
             for lo, hi in blocks:
-                part = _tile_block(cols64[:, r0:r1], cols64[:, c0:c1], lo, hi, split if split.any() else None)
+                part = _tile_block(cols64[:, r0:r1], cols64[:, c0:c1], lo, hi, split if split.any() else None, normal)
                 c = _add32(c, part)
             rows, cols = np.nonzero(np.arange(r0, r1)[:, None] > np.arange(c0, c1)[None, :])
             a = cols + c0  # row-major upper (a < b) is the lower (b, a)

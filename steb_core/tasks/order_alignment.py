@@ -522,8 +522,61 @@ def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
     return x / np.where(norms == 0, 1.0, norms)[:, None]
 
 
+def _assignment_margins(sims: np.ndarray, exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> np.ndarray:
+    """Per group (n, m, c): how far the second-best assignment's cost sum is above the best one's.
+
+    The sums are those :func:`reference_credits` compares (``1 - max(s, 0)`` added left to right over
+    the anchors, every injective assignment); 0 where the assignments are too many to enumerate.
+    """
+    n, m, c = sims.shape
+    margins = np.zeros(n)
+    if n == 0 or c < 2 or math.perm(c, m) > exhaustive_limit or math.perm(c, m) < 2:
+        return margins
+    assignments = _assignments(c, m)
+    cost = 1.0 - np.maximum(sims, 0.0)
+    step = max(1, _BATCH_ELEMENTS // (len(assignments) * m))
+    for lo in range(0, n, step):
+        terms = cost[lo:lo + step][:, np.arange(m), assignments]
+        sums = terms[:, :, 0].copy()
+        for j in range(1, m):
+            sums += terms[:, :, j]
+        two = np.partition(sums, 1, axis=1)
+        margins[lo:lo + step] = two[:, 1] - two[:, 0]
+    return margins
+
+
+def _emulated_where_undecided(unit: np.ndarray, anchors: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Cosines that decide every group exactly as the emulated reference products do, emulating few of them.
+
+    Any float64 dot product of two rows, in any order, with or without FMA, is within
+    ``gamma_K * sum |a_k c_k| <= gamma_K |a| |c|`` of the exact one (Higham, Accuracy and Stability of
+    Numerical Algorithms, 2nd ed., Thm 3.1; ``gamma_K = K u / (1 - K u)``), so this CPU's BLAS product and
+    the emulated one differ by at most ``beta = 2 gamma_K |a| |c|``; a cost ``1 - max(s, 0)`` then by
+    ``beta + 2u (1 + beta)`` and a left-to-right sum of m of them by ``delta`` below. A group whose best
+    assignment leads by more than ``REFERENCE_TIE_WINDOW + 2 delta`` with the BLAS products leads by more
+    than ``REFERENCE_TIE_WINDOW`` with the emulated ones, with the same assignment, so
+    :func:`reference_credits` gives it the same credit (and one tied assignment) either way: those groups
+    keep the fast products, all others (ties above all) get the emulated ones. On ASSET with function words
+    a third of the plain groups and 1 % of the distractor groups are emulated.
+    """
+    n_groups, m, c = len(anchors), anchors.shape[1], candidates.shape[1]
+    fast = np.empty((n_groups, m, c))
+    for lo in range(0, n_groups, _DOT_PAIRS // max(1, m * c)):
+        hi = lo + _DOT_PAIRS // max(1, m * c)
+        fast[lo:hi] = np.matmul(unit[anchors[lo:hi]], unit[candidates[lo:hi]].transpose(0, 2, 1))
+    k = unit.shape[1]
+    u = 2.0**-53
+    norm = float(np.sqrt(np.max(np.einsum("ij,ij->i", unit, unit), initial=0.0))) * (1 + 1e-9)
+    beta = 2 * (k * u / (1 - k * u)) * norm * norm
+    gamma_m = m * u / (1 - m * u)
+    delta = m * (beta + 2 * u * (1 + beta)) + 2 * gamma_m * m * (1 + beta)
+    undecided = np.flatnonzero(~(_assignment_margins(fast) > REFERENCE_TIE_WINDOW + 2 * delta))
+    fast[undecided] = alignment_products(unit, anchors[undecided], candidates[undecided])
+    return fast
+
+
 def _reference_matrices(
-    ctx: TaskContext, groups: Sequence[Any], products: str = "reference"
+    ctx: TaskContext, groups: Sequence[Any], products: str = "reference", *, prefilter: bool = True
 ) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
 
@@ -536,6 +589,9 @@ def _reference_matrices(
     (``order_alignment.products=reference``) those products are computed as the reference machine's
     OpenBLAS Haswell kernels did, emulated with elementwise operations
     (:func:`._reference_products.alignment_products`): the reference's figures, the same on every CPU.
+    ``prefilter`` (the task's way) emulates only the groups whose decision the products' last bits
+    could change and keeps this CPU's BLAS products for the others, which provably decide them the same
+    (:func:`_emulated_where_undecided`); ``prefilter=False`` returns the emulated products everywhere.
     ``products=exact`` is every cosine correctly rounded (:func:`compensated_dots`, a fixed-order dot
     product: the same on every CPU, but not the reference's last bits); ``products=blas`` calls this
     CPU's BLAS as the reference did (its figures only on a Haswell kernel). Sparse vectors and
@@ -567,7 +623,10 @@ def _reference_matrices(
                 continue
             anchors = np.asarray([rows[gi][0] for gi in index], dtype=np.int64).reshape(len(index), m)
             candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), c)
-            matrices[(m, c)] = alignment_products(unit, anchors, candidates)
+            if prefilter:
+                matrices[(m, c)] = _emulated_where_undecided(unit, anchors, candidates)
+            else:
+                matrices[(m, c)] = alignment_products(unit, anchors, candidates)
         return members, matrices
     if products == "blas":
         for shape, index in members.items():
