@@ -67,14 +67,14 @@ def order_alignment_rows(repeat: int) -> list[tuple[str, str, float]]:
         what = f"order alignment, 19,900 pairs x 3 groups, k = {k}, K = 458"
         for products in oa.PRODUCTS:
             seconds = timed(lambda: oa._reference_matrices(ctx, groups, products), repeat)
-            rows.append((what, products + (" (the task's: emulated where undecided)" if products == "reference" else ""),
-                         seconds))
+            note = " (the task's: emulated where undecided)" if products == "reference" else ""
+            rows.append((what, products + note, seconds))
         seconds = timed(lambda: oa._reference_matrices(ctx, groups, "reference", prefilter=False), repeat)
         rows.append((what, "reference, every group emulated", seconds))
         _, every = oa._reference_matrices(ctx, groups, "reference", prefilter=False)
         for shape, m in every.items():
-            print(f"k = {k}, groups {shape}: {len(m)}, exact ties: {int(np.count_nonzero(oa._assignment_margins(m) == 0))}",
-                  file=sys.stderr)
+            ties = int(np.count_nonzero(oa._assignment_margins(m) == 0))
+            print(f"k = {k}, groups {shape}: {len(m)}, exact ties: {ties}", file=sys.stderr)
     return rows
 
 

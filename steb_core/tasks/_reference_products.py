@@ -1,7 +1,7 @@
 """The STEB reference machine's dot products, bit for bit, on every CPU.
 
 Why: the STEB reference figures (github.com/rrivera1849/STEB, run as described in
-``/work/shared/data/steb-reference/README.md``) were computed by numpy 2.4.6, whose bundled OpenBLAS
+``shared/data/steb-reference/README.md`` beside the checkout) were computed by numpy 2.4.6, whose bundled OpenBLAS
 0.3.31 ran its **Haswell** kernels (AVX2 + FMA) on two threads. Thousands of order-alignment assignments
 on function-word vectors tie exactly or to the last bit, and which way a last-bit tie falls -- like the
 last bits of the float32 cosines whose ties decide an AUROC -- depends on how the kernel orders its
@@ -28,27 +28,36 @@ What is emulated, from the OpenBLAS sources (github.com/OpenMathLib/OpenBLAS; th
   ``GEMM_UNROLL_M``) with ``DGEMM_DEFAULT_Q = 256``, ``DGEMM_DEFAULT_UNROLL_M = 4`` (``param.h``,
   HASWELL), and adds the block results to C in order (``C += alpha * acc`` with alpha = 1, C = 0 first).
 * **dgemv_t** (numpy ``a @ B.T`` with a (1, K): numpy's matmul calls ``cblas_dgemv``;
-  :func:`dgemv_t_haswell`): ``kernel/x86_64/dgemv_t_4.c`` with ``dgemv_kernel_4x2`` (SSE2 ``mulpd`` /
-  ``addpd``, no FMA: two lanes, even and odd k, then ``haddpd``) for two columns and ``dgemv_kernel_4x1``
-  (four lanes: k mod 4, paired, then added) for a third; rows in blocks of ``NBMAX = 2048`` (the last
-  one rounded down to a multiple of 4), each block's result added to y; the last ``K mod 4`` rows added
-  by the C tail, which the compiler contracted to FMAs: ``y + fma(a2, x2, fma(a0, x0, a1 * x1))`` (one
-  row: ``fma(a0, x0, y)``).
+  :func:`dgemv_t_haswell`): ``kernel/x86_64/dgemv_t_4.c``: groups of four columns through
+  ``dgemv_kernel_4x4`` (``dgemv_t_microk_haswell-4.c``: four FMA lanes, k mod 4), a pair through
+  ``dgemv_kernel_4x2`` (SSE2 ``mulpd`` / ``addpd``, no FMA: two lanes, even and odd k, then ``haddpd``), a
+  last odd column through ``dgemv_kernel_4x1`` (four lanes, k mod 4, paired, then added); rows in blocks
+  of ``NBMAX = 2048`` (the last one rounded down to a multiple of 4), each block's result added to y;
+  the last ``K mod 4`` rows added by the C tail, which the compiler contracted to FMAs:
+  ``y + fma(a2, x2, fma(a0, x0, a1 * x1))`` (one row: ``fma(a0, x0, y)``; found by testing the
+  candidate contractions against the library).
 * **sdot** (numpy ``(1, K) @ (K, 1)`` float32, scikit-learn's ``cosine_similarity`` of two single
   rows; :func:`sdot_haswell`): ``kernel/x86_64/sdot.c`` + ``sdot_microk_haswell-2.c``: 32 lanes of
   float32 FMA chains over ``K & -32`` elements, reduced pairwise (hi/lo halves, then registers, then two
   ``vhaddps``), the tail added in float64 (``double dot += y[i] * x[i]``, each product rounded to
   float32), the sum rounded to float32.
 * **ssyrk** (numpy ``X @ X.T`` of one array, as scikit-learn's ``cosine_similarity(X)`` computes it;
-  :func:`ssyrk_haswell`): see that function.
+  :func:`ssyrk_haswell`): the drivers ``driver/level3/level3_syrk.c`` (one thread) and
+  ``level3_syrk_threaded.c`` (the reference machine's two threads; other thread counts are simulated by
+  the same code but were only checked against the library for one and two), ``syrk_kernel.c`` and the
+  accumulation paths of ``sgemm_kernel_8x4_haswell_2.c``.
+
+The sources were read at OpenBLAS commit 72461f1c8 (0.3.28 + 170, October 2024); the library numpy ships
+is 0.3.31, and every emulated shape was checked against it (the tests), which is what counts.
 
 Which reference calls produce these BLAS calls (so which emulation each steb task needs):
 
 * order alignment, ``steb/tasks/order_alignment.py`` @8a036408 ``align_and_score``:
-  ``emb_src @ emb_tgt.T`` on float64 unit rows (``OrderAlignmentTask.evaluate`` turns the list of
-  float32 episodes into a float64 array with ``np.array(embeddings, dtype=float)`` and
-  ``steb/metrics.py`` @4b43dda3 ``l2_normalize`` divides by ``np.linalg.norm``) -> dgemm for
-  (k, k) and (k - 1, k) with k >= 3, dgemv_t for the k = 2 distractor variants ((1, K) @ (K, 2));
+  ``emb_src @ emb_tgt.T`` on float64 unit rows (``steb/core.py`` @18c49153 ``extract_features`` hands
+  the task a list of float32 episodes, which ``OrderAlignmentTask.evaluate`` turns into a float64 array
+  with ``np.array(embeddings, dtype=float)``; ``steb/metrics.py`` @4b43dda3 ``l2_normalize`` divides by
+  ``np.linalg.norm``) -> dgemm for the plain (k, k) groups and the (k - 1, k) distractors with k >= 3,
+  dgemv_t for the k = 2 distractors ((1, K) @ (K, 2));
 * all-to-all pairs, ``steb/tasks/all_to_all_pair_classification.py`` (index file 62020154535)
   ``_pair_scores_matrix``: ``cosine_similarity(emb, emb)`` on float32 rows -> ssyrk;
 * pre-defined pairs, ``steb/tasks/pre_defined_pair_classification.py`` @63f649ce ``_pair_score``:
@@ -71,6 +80,7 @@ __all__ = [
     "alignment_products",
     "sdot_haswell",
     "ssyrk_haswell",
+    "ssyrk_patterns",
     "DGEMM_Q",
     "DGEMM_UNROLL_M",
     "SGEMM_Q",

@@ -10,10 +10,12 @@ Two scoring rules; the bundle's ``info["order_alignment_scoring"]`` (set by the 
 (the default of every STEB order-alignment dataset built by :func:`steb_core.order_groups_from_parallel`):
 
 * vectors L2-normalised in float64 (zero vectors unchanged), similarity = cosine, negatives clamped to
-  0, cost = ``1 - max(cos, 0)``; the cosines are fixed-order compensated dot products, the same on every
-  CPU (``order_alignment.products=exact``; ``=blas`` is the reference's own BLAS product, whose last-bit
-  ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned to the candidates (in :meth:`OrderGroup.candidates`
-  order, the reference's column order) by ``scipy.optimize.linear_sum_assignment``;
+  0, cost = ``1 - max(cos, 0)``; the cosines are the reference's ``anchors @ candidates.T`` as the
+  reference machine's OpenBLAS Haswell kernels computed them, emulated, the same on every CPU
+  (``order_alignment.products=reference``; ``=exact``: correctly rounded cosines; ``=blas``: this CPU's
+  BLAS, whose last-bit ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned
+  to the candidates (in :meth:`OrderGroup.candidates` order, the reference's column order) by
+  ``scipy.optimize.linear_sum_assignment``;
 * credit = the fraction of anchors assigned to their own candidate (k = 2: 0 or 1; k = 3 plain: 0, 1/3,
   2/3, 1; a distractor instance with two anchors: 0, 1/2, 1); a group with fewer than two candidates
   scores 0, as the reference's ``n_tgt < 2`` guard;
