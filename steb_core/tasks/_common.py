@@ -25,6 +25,7 @@ from ._ties import (  # the grid and rank counting live in _ties; imported here 
     tie_keys,
     tie_scale,
 )
+from ._reference_products import sdot_haswell, ssyrk_haswell
 
 __all__ = [
     "unique_index",
@@ -167,6 +168,13 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
 #: scikit-learn's ``cosine_similarity`` computes it: float32 vectors give float32 scores; -L1 in float64)
 #: with ties = equal scores; ``grid`` -- steb's earlier float64 cosines on the tie grid (:mod:`._ties`)
 PAIR_SCORES = ("reference", "grid")
+#: with ties = equal scores, the float32 cosines' products as the reference machine's OpenBLAS Haswell
+#: kernels computed them (emulated, the same on every CPU: :mod:`._reference_products`); ``blas`` -- the
+#: same rule with this CPU's BLAS products (the reference's own calls; their last bits depend on the
+#: kernel); ``grid`` -- steb's earlier float64 cosines on the tie grid (module docstring)
+PAIR_SCORES = ("reference", "blas", "grid")
+#: the whole cosine matrix in one ``cosine_similarity(X, X)`` call (the reference's) up to this many cells
+WHOLE_MATRIX_CELLS = 2**26
 
 
 def option_choice(ctx: TaskContext, task: str, name: str, choices: Sequence[str], default: str) -> str:
@@ -190,13 +198,23 @@ def _float32_unit_rows(matrix: Any) -> Any:
     return normalize(matrix, norm="l2", copy=True)
 
 
-def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str) -> np.ndarray:
+def _emulated(unit: Any, products: str) -> bool:
+    """Whether the reference machine's float32 products are emulated for these unit rows (dense float32 only)."""
+    return products == "reference" and not sp.issparse(unit) and np.asarray(unit).dtype == np.float32
+
+
+def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str,
+                          products: str = "reference") -> np.ndarray:
     """The reference's score of the pairs ``(vectors[ia[k]], vectors[ib[k]])``, higher = more alike.
 
-    ``cosine``: as ``sklearn.metrics.pairwise.cosine_similarity`` (rows normalised by scikit-learn in
-    their dtype, float32 for steb's vectors, then dot products in that dtype): the STEB reference's
-    ``_pair_score`` (``steb/tasks/pre_defined_pair_classification.py`` @63f649ce). ``neg_l1``: minus the
-    sum of absolute differences, in float64 (its ``score_mode="abs_diff"``).
+    ``cosine``: as ``sklearn.metrics.pairwise.cosine_similarity`` of the two rows (rows normalised by
+    scikit-learn in their dtype, float32 for steb's vectors, then one ``(1, d) @ (d, 1)`` product, which
+    numpy hands to ``cblas_sdot``): the STEB reference's ``_pair_score``
+    (``steb/tasks/pre_defined_pair_classification.py`` @63f649ce). ``products="reference"``: that sdot as
+    the reference machine's Haswell kernel computed it (:func:`._reference_products.sdot_haswell`, the
+    same on every CPU); ``"blas"``: this CPU's sdot; other dtypes and sparse rows: row-wise sums
+    (einsum / sparse multiply). ``neg_l1``: minus the sum of absolute differences, in float64 (its
+    ``score_mode="abs_diff"``).
     """
     out = np.empty(len(ia), dtype=np.float64)
     if pair_score == "neg_l1":
@@ -209,26 +227,49 @@ def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_sco
         return out
     unit = _float32_unit_rows(sp.csr_matrix(vectors) if sp.issparse(vectors) else np.asarray(vectors))
     step = SIMILARITY_BATCH if sp.issparse(unit) else max(256, GATHER_CELLS // max(1, unit.shape[1]))
+    emulated = _emulated(unit, products)
+    blas = products == "blas" and not sp.issparse(unit)
     for start in range(0, len(ia), step):
         a, b = unit[ia[start:start + step]], unit[ib[start:start + step]]
         if sp.issparse(unit):
             dots = np.asarray(a.multiply(b).sum(axis=1)).reshape(-1)
+        elif emulated:
+            dots = sdot_haswell(a, b)
+        elif blas:  # the reference's call, one (1, d) @ (d, 1) product (cblas_sdot / ddot) per pair
+            dots = np.array([(a[i:i + 1] @ b[i:i + 1].T)[0, 0] for i in range(len(a))], dtype=a.dtype)
         else:
             dots = np.einsum("ij,ij->i", a, b)
         out[start:start + step] = dots
     return out
 
 
-def reference_all_pair_scores(vectors: Any, pair_score: str, *, block_cells: int = GATHER_CELLS) -> np.ndarray:
+def reference_all_pair_scores(vectors: Any, pair_score: str, *, products: str = "reference",
+                              block_cells: int = GATHER_CELLS) -> np.ndarray:
     """Scores of every pair ``i < j`` in row-major order (as ``np.triu_indices(n, 1)``), as the reference.
 
-    ``cosine``: ``sklearn.metrics.pairwise.cosine_similarity`` on row blocks (float32 vectors give float32
-    scores, exactly the values of the reference's whole-matrix call up to BLAS blocking);
-    ``neg_l1``: ``-sum |e_i - e_j|`` in float64, the reference's ``_pair_scores_matrix`` (index file
-    62020154535). The scores keep their dtype (float32 cosines stay float32, so their ties are the reference's).
+    ``cosine``: the reference's ``_pair_scores_matrix`` (index file 62020154535) calls
+    ``sklearn.metrics.pairwise.cosine_similarity(X, X)``: rows normalised by scikit-learn in their dtype,
+    then ``X @ X.T`` of one array, which numpy hands to ``cblas_ssyrk`` (float32 vectors give float32
+    scores). ``products="reference"``: that ssyrk as the reference machine's OpenBLAS computed it (Haswell
+    kernels, two threads: :func:`._reference_products.ssyrk_haswell`, the same on every CPU);
+    ``"blas"`` (and float64 or sparse vectors): scikit-learn's call on this CPU (one call up to
+    ``WHOLE_MATRIX_CELLS`` cells, else row blocks, whose gemm products may differ from syrk's in the
+    last bits). ``neg_l1``: ``-sum |e_i - e_j|`` in float64 (the reference's LFTK ``score_mode``), summed
+    by numpy over the last axis as the reference's ``np.sum(..., axis=2)``. The scores keep their dtype
+    (float32 cosines stay float32, so their ties are the reference's).
     """
     n = vectors.shape[0]
     dense = None
+    if pair_score != "neg_l1":
+        unit = _float32_unit_rows(vectors)
+        if _emulated(unit, products):
+            return ssyrk_haswell(unit)
+        if n * n <= WHOLE_MATRIX_CELLS:
+            from sklearn.metrics.pairwise import cosine_similarity  # noqa: PLC0415
+
+            whole = cosine_similarity(vectors, vectors)
+            whole = whole.toarray() if sp.issparse(whole) else np.asarray(whole)
+            return whole[np.triu_indices(n, 1)]
     if pair_score == "neg_l1":
         dense = (vectors.toarray() if sp.issparse(vectors) else np.asarray(vectors)).astype(np.float64)
     pieces = []

@@ -10,10 +10,12 @@ Two scoring rules; the bundle's ``info["order_alignment_scoring"]`` (set by the 
 (the default of every STEB order-alignment dataset built by :func:`steb_core.order_groups_from_parallel`):
 
 * vectors L2-normalised in float64 (zero vectors unchanged), similarity = cosine, negatives clamped to
-  0, cost = ``1 - max(cos, 0)``; the cosines are fixed-order compensated dot products, the same on every
-  CPU (``order_alignment.products=exact``; ``=blas`` is the reference's own BLAS product, whose last-bit
-  ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned to the candidates (in :meth:`OrderGroup.candidates`
-  order, the reference's column order) by ``scipy.optimize.linear_sum_assignment``;
+  0, cost = ``1 - max(cos, 0)``; the cosines are the reference's ``anchors @ candidates.T`` as the
+  reference machine's OpenBLAS Haswell kernels computed them, emulated, the same on every CPU
+  (``order_alignment.products=reference``; ``=exact``: correctly rounded cosines; ``=blas``: this CPU's
+  BLAS, whose last-bit ties depend on the kernel: :func:`_reference_matrices`); the anchors are assigned
+  to the candidates (in :meth:`OrderGroup.candidates` order, the reference's column order) by
+  ``scipy.optimize.linear_sum_assignment``;
 * credit = the fraction of anchors assigned to their own candidate (k = 2: 0 or 1; k = 3 plain: 0, 1/3,
   2/3, 1; a distractor instance with two anchors: 0, 1/2, 1); a group with fewer than two candidates
   scores 0, as the reference's ``n_tgt < 2`` guard;
@@ -110,6 +112,7 @@ from ..context import TaskContext
 from ..errors import DataValidationError
 from ..specs import TaskSpec
 from ._common import option, option_choice, pair_similarities
+from ._reference_products import alignment_products
 
 __all__ = [
     "reference_credits",
@@ -474,8 +477,9 @@ _SPLITTER = 134217729.0
 #: text pairs whose similarity is computed per block of the compensated dot product (bounds memory: two
 #: float64 blocks of this many rows, 128 MiB at 512 dimensions)
 _DOT_PAIRS = 16384
-#: how the reference rule computes the similarities: ``exact`` (default, the same on every CPU) or ``blas``
-PRODUCTS = ("exact", "blas")
+#: how the reference rule computes the similarities: ``reference`` (default: the reference machine's products,
+#: emulated, the same on every CPU), ``exact`` (correctly rounded, the same on every CPU) or ``blas`` (this CPU's BLAS)
+PRODUCTS = ("reference", "exact", "blas")
 
 
 def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -520,22 +524,80 @@ def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
     return x / np.where(norms == 0, 1.0, norms)[:, None]
 
 
+def _assignment_margins(sims: np.ndarray, exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> np.ndarray:
+    """Per group (n, m, c): how far the second-best assignment's cost sum is above the best one's.
+
+    The sums are those :func:`reference_credits` compares (``1 - max(s, 0)`` added left to right over
+    the anchors, every injective assignment); 0 where the assignments are too many to enumerate.
+    """
+    n, m, c = sims.shape
+    margins = np.zeros(n)
+    if n == 0 or c < 2 or math.perm(c, m) > exhaustive_limit or math.perm(c, m) < 2:
+        return margins
+    assignments = _assignments(c, m)
+    cost = 1.0 - np.maximum(sims, 0.0)
+    step = max(1, _BATCH_ELEMENTS // (len(assignments) * m))
+    for lo in range(0, n, step):
+        terms = cost[lo:lo + step][:, np.arange(m), assignments]
+        sums = terms[:, :, 0].copy()
+        for j in range(1, m):
+            sums += terms[:, :, j]
+        two = np.partition(sums, 1, axis=1)
+        margins[lo:lo + step] = two[:, 1] - two[:, 0]
+    return margins
+
+
+def _emulated_where_undecided(unit: np.ndarray, anchors: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Cosines that decide every group exactly as the emulated reference products do, emulating few of them.
+
+    Any float64 dot product of two rows, in any order, with or without FMA, is within
+    ``gamma_K * sum |a_k c_k| <= gamma_K |a| |c|`` of the exact one (Higham, Accuracy and Stability of
+    Numerical Algorithms, 2nd ed., Thm 3.1; ``gamma_K = K u / (1 - K u)``), so this CPU's BLAS product and
+    the emulated one differ by at most ``beta = 2 gamma_K |a| |c|``; a cost ``1 - max(s, 0)`` then by
+    ``beta + 2u (1 + beta)`` and a left-to-right sum of m of them by ``delta`` below. A group whose best
+    assignment leads by more than ``REFERENCE_TIE_WINDOW + 2 delta`` with the BLAS products leads by more
+    than ``REFERENCE_TIE_WINDOW`` with the emulated ones, with the same assignment, so
+    :func:`reference_credits` gives it the same credit (and one tied assignment) either way: those groups
+    keep the fast products, all others (ties above all) get the emulated ones. On ASSET with function words
+    a third of the plain groups and 1 % of the distractor groups are emulated.
+    """
+    n_groups, m, c = len(anchors), anchors.shape[1], candidates.shape[1]
+    fast = np.empty((n_groups, m, c))
+    for lo in range(0, n_groups, _DOT_PAIRS // max(1, m * c)):
+        hi = lo + _DOT_PAIRS // max(1, m * c)
+        fast[lo:hi] = np.matmul(unit[anchors[lo:hi]], unit[candidates[lo:hi]].transpose(0, 2, 1))
+    k = unit.shape[1]
+    u = 2.0**-53
+    norm = float(np.sqrt(np.max(np.einsum("ij,ij->i", unit, unit), initial=0.0))) * (1 + 1e-9)
+    beta = 2 * (k * u / (1 - k * u)) * norm * norm
+    gamma_m = m * u / (1 - m * u)
+    delta = m * (beta + 2 * u * (1 + beta)) + 2 * gamma_m * m * (1 + beta)
+    undecided = np.flatnonzero(~(_assignment_margins(fast) > REFERENCE_TIE_WINDOW + 2 * delta))
+    fast[undecided] = alignment_products(unit, anchors[undecided], candidates[undecided])
+    return fast
+
+
 def _reference_matrices(
-    ctx: TaskContext, groups: Sequence[Any], products: str = "exact"
+    ctx: TaskContext, groups: Sequence[Any], products: str = "reference", *, prefilter: bool = True
 ) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
 
     Why not a BLAS product: on vectors with many rational cosines (function words: counts over lengths)
     thousands of assignments tie exactly or to the last bit, and which way a last-bit tie falls depends
-    on how a BLAS kernel orders its sums -- the reference's figures for function words are those of
-    OpenBLAS's Haswell kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. So
-    by default (``order_alignment.products=exact``) every text's vector is L2-normalised and every
-    (anchor, candidate) cosine computed with :func:`compensated_dots`, a fixed-order dot product
-    that is the same on every CPU (and, but for ~1e-32 cases, correctly rounded). ``products=blas`` is
-    the reference's own computation (float64 unit rows, one ``anchors @ candidates.T`` per group, as
-    ``align_and_score`` in steb/tasks/order_alignment.py @8a036408), which reproduces its figures on the
-    BLAS kernel they were made with and differs by CPU. Sparse vectors and similarity-only encoders use
-    the float64 pair similarities of :func:`_score_pairs`.
+    on how a BLAS kernel orders its sums -- the reference's figures are those of OpenBLAS's Haswell
+    kernel; the SkylakeX kernel of an AVX-512 CPU moves ASSET's acc_mean by 2e-4. The reference's own
+    computation (``align_and_score`` in steb/tasks/order_alignment.py @8a036408): float64 unit rows
+    (``np.linalg.norm``, as its ``l2_normalize``), one ``anchors @ candidates.T`` per group. By default
+    (``order_alignment.products=reference``) those products are computed as the reference machine's
+    OpenBLAS Haswell kernels did, emulated with elementwise operations
+    (:func:`._reference_products.alignment_products`): the reference's figures, the same on every CPU.
+    ``prefilter`` (the task's way) emulates only the groups whose decision the products' last bits
+    could change and keeps this CPU's BLAS products for the others, which provably decide them the same
+    (:func:`_emulated_where_undecided`); ``prefilter=False`` returns the emulated products everywhere.
+    ``products=exact`` is every cosine correctly rounded (:func:`compensated_dots`, a fixed-order dot
+    product: the same on every CPU, but not the reference's last bits); ``products=blas`` calls this
+    CPU's BLAS as the reference did (its figures only on a Haswell kernel). Sparse vectors and
+    similarity-only encoders use the float64 pair similarities of :func:`_score_pairs`.
     """
     if products not in PRODUCTS:
         raise DataValidationError(f"order_alignment.products={products!r}", field="order_alignment.products",
@@ -552,10 +614,23 @@ def _reference_matrices(
     for gi, (a, c) in enumerate(rows):
         members[(len(a), len(c))].append(gi)
     matrices: dict[tuple[int, int], np.ndarray] = {}
-    if products == "blas":
+    if products in ("blas", "reference"):
         unit = np.asarray(vectors, dtype=np.float64)
         norms = np.linalg.norm(unit, axis=-1, keepdims=True)
         unit = unit / np.where(norms == 0, 1.0, norms)
+    if products == "reference":
+        for (m, c), index in members.items():
+            if c < 2:  # scored 0 without a product (the reference's ``n_tgt < 2`` guard)
+                matrices[(m, c)] = np.zeros((len(index), m, c))
+                continue
+            anchors = np.asarray([rows[gi][0] for gi in index], dtype=np.int64).reshape(len(index), m)
+            candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), c)
+            if prefilter:
+                matrices[(m, c)] = _emulated_where_undecided(unit, anchors, candidates)
+            else:
+                matrices[(m, c)] = alignment_products(unit, anchors, candidates)
+        return members, matrices
+    if products == "blas":
         for shape, index in members.items():
             out = np.empty((len(index), *shape), dtype=np.float64)
             for n, gi in enumerate(index):
@@ -596,7 +671,7 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     groups = ctx.data
     ties = option_choice(ctx, "order_alignment", "ties", TIES, "solver")
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "exact")
+    products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "reference")
     members, matrices = _reference_matrices(ctx, groups, products)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)
@@ -718,5 +793,7 @@ SPEC = TaskSpec(
     companion_metrics=("accuracy",),
     run=run_order_alignment,
     needs_vectors=False,
-    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
+    # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's products,
+    # emulated (``order_alignment.products=reference``, :mod:`._reference_products`)
+    version="3",
 )

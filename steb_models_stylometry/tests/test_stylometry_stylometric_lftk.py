@@ -14,11 +14,13 @@ def enc() -> LftkStylometricEncoder:
     return LftkStylometricEncoder()
 
 
-def test_the_58_keys_are_lftks_surface_domain_then_its_pos_family():
+def test_the_58_keys_are_lftks_pos_family_then_its_surface_domain():
+    # the reference's order (steb/models/lftk_model.py @4a648c59 _resolve_feature_keys: families, then domains)
     keys = surface_pos_keys()
     assert len(keys) == 58 and len(set(keys)) == 58
-    assert keys[:8] == ["t_word", "t_stopword", "t_syll", "t_syll2", "t_syll3", "t_uword", "t_sent", "t_char"]
-    assert {"a_word_ps", "fkre", "smog", "rt_slow", "n_noun", "n_uspace"} <= set(keys) and keys[-1] == "n_uspace"
+    assert keys[:3] == ["n_adj", "n_adp", "n_adv"] and keys[33] == "n_uspace"
+    assert keys[34:42] == ["t_word", "t_stopword", "t_syll", "t_syll2", "t_syll3", "t_uword", "t_sent", "t_char"]
+    assert {"a_word_ps", "fkre", "smog", "n_noun"} <= set(keys) and keys[-1] == "rt_slow"
 
 
 def test_pipeline_is_the_reference_codes(enc):
