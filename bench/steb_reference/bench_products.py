@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from steb_core import DatasetBundle, DatasetSpec, TaskContext  # noqa: E402
-from steb_core.parallel import ParallelItem, order_groups_from_parallel  # noqa: E402
+from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel  # noqa: E402
 from steb_core.tasks import order_alignment as oa  # noqa: E402
 from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores  # noqa: E402
 
