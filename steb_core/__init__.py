@@ -72,7 +72,8 @@ from .records import DatasetBundle, FeatureText, LabelledText, OrderGroup, Retri
 from .results import ResultRecord, load_results
 from .run import RunFailed, RunSummary, evaluate
 from .sampling import AUTO as AUTO_PER_CLASS
-from .sampling import first_n_per_class, random_n_per_class, reference_per_class, sample_classes, sampling_mode
+from .sampling import REFERENCE_N_KEY, first_n_per_class, random_n_per_class, reference_per_class, sample_classes
+from .sampling import sampling_mode
 from .scores import Scorer, ScoreResult
 from .sources import SOURCE_KINDS, DataSource
 from .specs import (
@@ -185,6 +186,7 @@ __all__ = [
     "random_n_per_class",
     "reference_per_class",
     "AUTO_PER_CLASS",
+    "REFERENCE_N_KEY",
     # dataset loaders: datasets from one table (the generic loader)
     "generic_dataset",
     "generic_loader",

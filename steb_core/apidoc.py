@@ -34,7 +34,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                                 "atomic_write_text", "atomic_write_bytes")),
     ("Dataset loaders: which records per class", ("sample_per_class", "seeded_rng", "sample_classes", "sampling_mode",
                                                   "first_n_per_class", "random_n_per_class", "reference_per_class",
-                                                  "AUTO_PER_CLASS")),
+                                                  "AUTO_PER_CLASS", "REFERENCE_N_KEY")),
     ("Dataset loaders: datasets from one table", ("generic_dataset", "generic_loader", "GenericLoader", "read_table")),
     ("Dataset loaders: parallel corpora", ("ParallelItem", "order_groups_from_parallel", "order_groups_from_options",
                                            "parse_budget")),
@@ -75,6 +75,9 @@ CONSTANTS = {
     "CATEGORIES": "Definitional-score categories a dataset may carry (STEB's columns).",
     "APPLICATIONS": "Application tags used by the per-application aggregators.",
     "AUTO_PER_CLASS": "The per-class count `auto`: the reference's N from the class sizes (`reference_per_class`).",
+    "REFERENCE_N_KEY": "The `bundle.info` key holding the N per class a loader took (the reference's "
+                       "`n_episodes_per_class`, its results folder `1_<N>`; read by `steb export`); "
+                       "`sample_classes` sets it.",
     "HUB_DATA_SUFFIXES": "Data file suffix -> the `datasets` builder that reads it, for hub releases.",
 }
 

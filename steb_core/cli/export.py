@@ -83,7 +83,7 @@ def export(
         con.print(f"[yellow]note ({key}):[/] {why}", highlight=False)
     missing = report.missing_keys()
     if missing:
-        con.print("[yellow]not written (steb does not compute them, so no number is made up):[/] "
+        con.print("[yellow]not written (not in the records, so no number is made up; the manifest says why):[/] "
                   + ", ".join(f"{k} ({n} file(s))" for k, n in sorted(missing.items())), highlight=False)
     for item in report.skipped:
         con.print(f"[yellow]skipped[/] {item.dataset}/{item.task}: {item.reason}", highlight=False)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..io import seeded_rng
+from ..sampling import REFERENCE_N_KEY
 from ..records import (
     DatasetBundle,
     FeatureText,
@@ -42,17 +43,27 @@ def _quadruples(pair_maker: Callable[[random.Random], tuple[str, str]], n: int, 
     return groups
 
 
+#: quadruples per style type of the demo's order-alignment sets
+_INSTANCES = 60
+
+
+def _order_info(ctx: LoadContext) -> dict[str, object]:
+    """The info of a demo order-alignment set; its N per class is the sequences each style type holds (two per
+    quadruple, X and Y), as the reference counts a label's sequences (``steb export`` names the folder by it)."""
+    return {"generator": "steb demo", "seed": ctx.seed, REFERENCE_N_KEY: 2 * _INSTANCES}
+
+
 def load_demo_style_features(ctx: LoadContext) -> DatasetBundle:
     rng = seeded_rng(ctx.seed, ctx.dataset)
-    groups = _quadruples(T.contraction_pair, 60, rng, "contraction", "contraction")
-    groups += _quadruples(T.number_pair, 60, rng, "nbr_substitution", "number")
-    return DatasetBundle(order_groups=groups, info={"generator": "steb demo", "seed": ctx.seed})
+    groups = _quadruples(T.contraction_pair, _INSTANCES, rng, "contraction", "contraction")
+    groups += _quadruples(T.number_pair, _INSTANCES, rng, "nbr_substitution", "number")
+    return DatasetBundle(order_groups=groups, info=_order_info(ctx))
 
 
 def load_demo_formality(ctx: LoadContext) -> DatasetBundle:
     rng = seeded_rng(ctx.seed, ctx.dataset)
-    return DatasetBundle(order_groups=_quadruples(T.formality_pair, 60, rng, "formality", "formality"),
-                         info={"generator": "steb demo", "seed": ctx.seed})
+    return DatasetBundle(order_groups=_quadruples(T.formality_pair, _INSTANCES, rng, "formality", "formality"),
+                         info=_order_info(ctx))
 
 
 def load_demo_registers(ctx: LoadContext) -> DatasetBundle:
@@ -62,7 +73,8 @@ def load_demo_registers(ctx: LoadContext) -> DatasetBundle:
         for register in sorted(T.REGISTERS)
         for i in range(40)
     ]
-    return DatasetBundle(labelled_texts=records, info={"generator": "steb demo", "seed": ctx.seed, "per_class": 40})
+    return DatasetBundle(labelled_texts=records,
+                         info={"generator": "steb demo", "seed": ctx.seed, "per_class": 40, REFERENCE_N_KEY: 40})
 
 
 @dataclass(frozen=True)

@@ -2,25 +2,29 @@
 
 :func:`export_tree` writes ``OUT/<dataset>/<short_name>/<episode>/<task>/metrics.json`` for one encoder's records
 exactly as the reference's ``steb/core.py`` @18c49153 ``evaluate`` writes them (:mod:`.layout`), with the keys of
-:data:`.names.METRIC_KEYS`: a key is written only when the record holds the same number (never estimated). What
-the reference writes but steb does not compute (``eer``, the partial AUCs ``auc@...``, ``mean_rank``, recall beyond
-8) is listed in the returned :class:`ExportReport` and in ``OUT/steb-export-<short_name>.json``, a manifest beside the
-dataset folders (the reference's scripts and ``scripts/validate_submission.py`` only look inside dataset folders).
+:data:`.names.METRIC_KEYS`: a key is written only when the record holds the same number (never estimated). A key
+the reference writes that a record lacks (``eer`` and ``auc@...`` of a pair result scored by the grid rule or stored
+before steb computed them, ``mean_rank`` and the recalls of retrieval's ``counted`` rule) is listed, with why, in
+the returned :class:`ExportReport` and in ``OUT/steb-export-<short_name>.json``, a manifest beside the dataset
+folders (the reference's scripts and ``scripts/validate_submission.py`` only look inside dataset folders).
 
 Refused unless asked for (the export then says so in its report and manifest):
 
 * records made under another STEB protocol version than this steb's (``steb_core.specs.STEB_PROTOCOL_VERSION``,
-  read when the export runs) or with the ``truncate`` long-text protocol (the reference puts a token-capped run in
-  ``tokens_<N>/``, which its leaderboard scripts never read): ``allow_other_protocol``;
+  read when the export runs), with the ``truncate`` long-text protocol (the reference puts a token-capped run in
+  ``tokens_<N>/``, which its leaderboard scripts never read) or with ``sampling=random`` (``--sampling random``,
+  ``--draws K``: other texts than the reference's first N per class): ``allow_other_protocol``;
 * a partial suite (fewer (dataset, task) pairs than ``--suite steb`` has): ``allow_partial``;
 * datasets, or (dataset, task) pairs, that are not STEB's (demo, STEL official quadruples, GYAFC, ...): written
   under steb's names with ``include_other``, else listed as skipped. The reference's scripts skip such folders.
 
 The episode folder holds the N per class the run used (``1_200``); steb finds it in the record (``dataset_info``
-keys ``episode_config`` or ``reference_n_per_class``, set by a loader that follows the reference's sampling, or by
-:mod:`.read` on import), or from the metrics where the arithmetic is exact (clustering: texts / clusters; all-to-all
-pairs: 2 * same-label pairs / texts + 1 for balanced classes), or takes ``episodes`` from the caller
-(``--episode DATASET:TASK=1_N``); a record whose N is unknown is skipped and listed, never given a made-up folder.
+key ``episode_config``, set by :mod:`.read` on import, or ``reference_n_per_class``, the N of the reference's
+``DatasetLoader`` that :func:`steb_core.sample_classes` resolves for every loader taking the first N per class,
+an int or a mapping task -> int when a bundle's tasks use different N), or from the metrics where the arithmetic is
+exact (clustering: texts / clusters; all-to-all pairs: 2 * same-label pairs / texts + 1 for balanced classes), or
+takes ``episodes`` from the caller (``--episode DATASET:TASK=1_N``); a record whose N is unknown is skipped and
+listed, never given a made-up folder.
 """
 
 from __future__ import annotations
@@ -35,13 +39,15 @@ from typing import Any, Iterable, Mapping
 from ..errors import StebError
 from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
+from ..tasks._roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
 from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
 
 __all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config",
            "export_tree", "submission_entry", "models_line", "parse_episode_option"]
 
-MANIFEST_SCHEMA = "steb.leaderboard-export/1"
+#: 2: "not_computed_by_steb" became "missing_keys" (steb computes every key now; a record may still lack some)
+MANIFEST_SCHEMA = "steb.leaderboard-export/2"
 STEB_SUITE = "steb"
 _EXPORT_SUITES = ("steb", "steb-multilingual")
 
@@ -54,7 +60,7 @@ class ExportItem:
     task: str
     path: str  # relative to the export folder
     keys: tuple[str, ...]
-    missing: tuple[str, ...]  # reference keys steb has no number for
+    missing: tuple[str, ...]  # reference keys the record has no number for (why: in notes)
     notes: tuple[str, ...] = ()
     unchanged: bool = False
 
@@ -79,7 +85,7 @@ class ExportReport:
     manifest: Path | None = None
 
     def missing_keys(self) -> dict[str, int]:
-        """Reference key -> in how many written files steb had no number for it."""
+        """Reference key -> in how many written files the record had no number for it."""
         counts: dict[str, int] = {}
         for item in self.written:
             for key in item.missing:
@@ -98,7 +104,7 @@ class ExportReport:
             "written": [{"dataset": i.dataset, "task": i.task, "path": i.path, "missing_keys": list(i.missing),
                          "notes": list(i.notes)} for i in self.written],
             "skipped": [{"dataset": s.dataset, "task": s.task, "reason": s.reason} for s in self.skipped],
-            "not_computed_by_steb": self.missing_keys(),
+            "missing_keys": self.missing_keys(),
         }
 
 
@@ -144,11 +150,26 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
             missing.append(key.reference)
             continue
         out[key.reference] = value
+    if missing:
+        notes.append(_why_missing(record, missing))
     if record.task == "order_alignment":
         per_label = _per_label(metrics)
         if per_label is not None:
             out["_per_label"] = per_label
     return out, missing, notes
+
+
+def _why_missing(record: ResultRecord, missing: list[str]) -> str:
+    """Why ``record`` lacks the reference keys ``missing``: what the record says, else what steb knows of it."""
+    keys = ", ".join(missing)
+    said = record.metrics.get(ROC_NOTE)
+    if isinstance(said, str):
+        return f"{keys}: {said}"
+    rule = record.metrics.get("rule")
+    if record.task == "retrieval" and isinstance(rule, str) and rule.startswith("counted"):
+        return f"{keys}: not computed by retrieval's rule '{rule}' (the reference rule computes them)"
+    return (f"{keys}: not in the record (made before steb computed them, or imported without them); "
+            "`steb run ... --overwrite` recomputes the result with them")
 
 
 def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None:
@@ -182,6 +203,8 @@ def episode_config(
     if isinstance(stated, str) and parse_episode_folder(stated):
         return stated, "the record"
     n = info.get("reference_n_per_class")
+    if isinstance(n, Mapping):  # a bundle whose tasks use different N (corpus-of-diverse-styles' order_per_class)
+        n = n.get(record.task)
     if isinstance(n, int) and not isinstance(n, bool) and n > 0:
         return f"1_{n}", "the record"
     m = record.metrics
@@ -270,12 +293,16 @@ def export_tree(
 
     other = sorted({r.steb_protocol or "unknown" for r in records} - {current})
     truncated = sorted({f"{r.dataset}/{r.task}" for r in records if (r.protocol or {}).get("name") == "truncate"})
+    drawn = sorted({f"{r.dataset}/{r.task}" for r in records if (r.dataset_info or {}).get("sampling") == "random"})
     problems = []
     if other:
         problems.append(f"made under STEB protocol {', '.join(other)}, not this steb's {current}")
     if truncated:
         problems.append(f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a "
                         "token-capped run in tokens_<N>/, which its leaderboard scripts do not read)")
+    if drawn:
+        problems.append(f"sampling=random ({len(drawn)} results, e.g. {drawn[0]}: texts drawn with a seed, not the "
+                        "reference's first N per class)")
     if problems and not allow_other_protocol:
         raise StebError("results " + "; ".join(problems) + ": export them anyway with --allow-other-protocol "
                         "(the export then says so)")

@@ -17,13 +17,17 @@ Sources (github.com/rrivera1849/STEB, read through the search index):
   STEB catalogue uses the same names (the paper's Table 15 misspells two, ``ceces`` and ``fce_11``).
 
 The reference's ``auc@...`` keys are its partial AUCs "at an FPR threshold" (McClish-standardised
-``roc_auc_score(max_fpr=...)``); steb computes neither them nor the EER, so an export lists them as missing
-rather than writing a number steb did not compute.
+``roc_auc_score(max_fpr=...)``). steb's pair tasks compute them and the EER from the reference's exact scores
+(``scores=reference``, :mod:`steb_core.tasks._roc`) under the same names; a result scored otherwise, or stored
+before steb computed them, lacks them, and an export lists them as missing rather than writing a number steb did
+not compute. steb's retrieval records every recall cut-off as ``recall_at_<k>``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..tasks._roc import FPR_THRESHOLDS
 
 __all__ = [
     "REFERENCE_DATASETS",
@@ -101,7 +105,6 @@ DEFAULT_EPISODE_SIZE: dict[str, int] = {task: (-1 if task == "retrieval" else 1)
 #: fixed N (pre-defined pairs: 2 texts per trial; probing: each text its own class; retrieval: one episode).
 FIXED_EPISODE_CONFIG: dict[str, str] = {"pair_predefined": "1_2", "probing": "1_1", "retrieval": "-1_1"}
 
-FPR_THRESHOLDS = (0.01, 0.05, 0.10, 0.20, 0.30, 0.50)
 RECALL_CUTOFFS = (1, 8, 16, 32, 64, 128)
 
 
@@ -154,7 +157,7 @@ METRIC_KEYS: tuple[MetricKey, ...] = (
     MetricKey("retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True,
               condition=_ONE_TARGET),
     MetricKey("retrieval", "mean_rank", "mean_rank", "mean rank of the true target", condition=_ONE_TARGET),
-    *(MetricKey("retrieval", f"recall@{k}", f"recall_at_{k}" if k in (1, 8) else f"recall@{k}",
+    *(MetricKey("retrieval", f"recall@{k}", f"recall_at_{k}",
                 f"share of queries whose true target is within the first {k}", condition=_ONE_TARGET)
       for k in RECALL_CUTOFFS),
     MetricKey("probing", "average", "accuracy", "mean over features of the probe's test accuracy", primary=True),

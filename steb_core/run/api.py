@@ -20,6 +20,7 @@ from ..plugins import get_manager
 from ..specs import DEFAULT_SEED
 from .encoder_setup import build_encoder, identify_encoder, name_encoder
 from .engine import Engine
+from .option_use import check_task_options
 from .order import parse_memory
 from .plan import plan_run
 from .selection import as_specs, refused_suite_members, resolve_selection
@@ -184,6 +185,8 @@ def evaluate(
     if suite:  # a member refused because two plugins register its name is not silently left out
         summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
     plan = plan_run(manager, settings, run_encoder, selection, tasks, summary)
+    # a task option no task of the run reads is refused now; loader options once the loaders have run (engine)
+    check_task_options(settings.dataset_options, [t for p in plan for t in p.tasks], list(manager.tasks()))
     if run_encoder.vectors_ok and identity.fingerprint is not None:  # a killed write's temp file goes, all reused too
         sweep_stale_temp_files(settings.cache_root() / cache_key(run_encoder.fingerprint, proto.key()))
     if plan:

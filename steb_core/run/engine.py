@@ -24,6 +24,7 @@ from ..specs import TaskSpec
 from .backends import Backends
 from .encoder_setup import RunEncoder
 from .load import Loaded, LoadResult, load_dataset, worker_death_message
+from .option_use import OptionUse, task_option_keys
 from .order import execution_order
 from .plan import Pending
 from .progress import NoProgress, display_paused, progress_display
@@ -59,6 +60,8 @@ class Engine:
         of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
         put back in plan order at the end."""
         ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan])]
+        task_keys = task_option_keys(self.settings.dataset_options, self.plugins.tasks().names())
+        self.option_use = OptionUse(self.settings.dataset_options, task_keys, len(ordered))
         stream = Prefetch(
             len(ordered),
             partial(self._load_item, ordered),
@@ -92,11 +95,13 @@ class Engine:
                     if self.settings.fail_fast:
                         raise StebError(f"dataset '{pending.spec.name}': {why}") from None
                     self.summary.failures.append(Failure(pending.spec.name, None, why))
+                    self._options_read(pending, ())
                     bar.advance(task_bar, planned)
                     with display_paused(bar):  # a fork copies no thread: the display's must not hold a lock then
                         stream.start()
                     continue
                 loaded = step.apply(pending, self.summary)
+                self._options_read(pending, step.options_read, loaded is not None)
                 if loaded is None:
                     missing = any(m.dataset == pending.spec.name for m in self.summary.missing)
                     why = "data missing" if missing else "failed to load"
@@ -112,12 +117,21 @@ class Engine:
                 group.append(loaded)
                 estimate = self.estimated_bytes(loaded)
                 group_bytes += estimate or 0
+                if self.option_use.waiting():  # an option no loader read yet: nothing is encoded before all load
+                    continue
                 if max_memory is None or estimate is None or group_bytes >= max_memory:
                     self._process(group, bar, task_bar)
                     group, group_bytes = [], 0
             if group:
                 self._process(group, bar, task_bar)
             bar.update(task_bar, description="done")
+
+    def _options_read(self, pending: Pending, asked: Any, loaded: bool = False) -> None:
+        """Note the options a dataset's loader asked for; after the last load, settle them (raises when a given
+        option was read by no loader: nothing has been encoded then, :meth:`_consume` waits for it)."""
+        self.option_use.add(pending.spec.name, asked, loaded)
+        if self.option_use.left == 0:
+            self.summary.notes.extend(self.option_use.settle())
 
     def _process(self, group: list[Loaded], bar: Any, task_bar: int) -> None:
         self.encode(group, bar)

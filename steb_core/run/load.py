@@ -20,6 +20,7 @@ from ..records import DatasetBundle
 from ..results import ResultRecord
 from ..specs import LoadContext
 from .encoder_setup import RunEncoder
+from .option_use import OptionReads
 from .plan import Pending, complete_keys
 from .settings import RunSettings
 from .stored import split_reused
@@ -58,6 +59,8 @@ class LoadResult:
     notes: list[str] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     missing: list[MissingData] = field(default_factory=list)
+    #: the option names the loader asked for, read or not (:class:`~.option_use.OptionReads`), even if it failed
+    options_read: list[str] = field(default_factory=list)
 
     def apply(self, pending: Pending, summary: RunSummary) -> Loaded | None:
         """Bring ``pending`` and ``summary`` to where a load in this process would have left them."""
@@ -96,14 +99,18 @@ def load_dataset(settings: RunSettings, encoder: RunEncoder, pending: Pending) -
 def _read(settings: RunSettings, pending: Pending, found: LoadResult) -> DatasetBundle | None:
     """The dataset's records with its run keys completed, or None with the failure or gap noted in ``found``."""
     spec = pending.spec
+    options = OptionReads(settings.dataset_options)
     try:
         ctx = LoadContext(
             spec.name,
             LoadContext.resolve_data_dir(spec.name, settings.data_dir),
             settings.seed,
-            dict(settings.dataset_options),
+            options,
         )
-        bundle = spec.loader(ctx)
+        try:
+            bundle = spec.loader(ctx)
+        finally:  # what the loader asked for, even when it raised (it may have read the option first)
+            found.options_read = sorted(options.asked)
         if not isinstance(bundle, DatasetBundle):
             raise StebError(f"loader of '{spec.name}' returned {type(bundle).__name__}, expected DatasetBundle")
         for task in pending.tasks:

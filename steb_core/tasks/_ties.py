@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from ..errors import DataValidationError
+from ._roc import reference_roc_metrics
 
 __all__ = ["TIE_BITS", "N_KEYS", "tie_scale", "tie_keys", "RankCounts", "exact_ranking_metrics"]
 
@@ -95,8 +96,9 @@ def _checked_scores(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarra
     return scores, positive
 
 
-def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str) -> dict[str, float]:
-    """AUROC and AP from positive/negative counts per distinct score, scores in ascending order."""
+def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str, roc: bool = False) -> dict[str, float]:
+    """AUROC and AP from positive/negative counts per distinct score, scores in ascending order; with ``roc``
+    also the reference's EER and partial AUCs (:func:`._roc.reference_roc_metrics`)."""
     n_pos, n_neg = int(pos.sum()), int(neg.sum())
     if n_pos == 0 or n_neg == 0:
         kind = "positive (same)" if n_neg == 0 else "negative (different)"
@@ -110,17 +112,23 @@ def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str) -> dict[str, f
     auroc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
     precision = tps / (tps + fps)
     average_precision = float(np.sum(np.diff(tpr) * precision))
-    return {"auroc": auroc, "average_precision": average_precision}
+    out = {"auroc": auroc, "average_precision": average_precision}
+    if roc:
+        out.update(reference_roc_metrics(pos, neg))
+    return out
 
 
-def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs") -> dict[str, float]:
+def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs",
+                          roc: bool = False) -> dict[str, float]:
     """AUROC and AP with ties = exactly equal scores (no grid): what ``roc_auc_score`` computes on ``scores``.
 
     Used for the STEB reference's pair scores (float32 cosines, :func:`reference_pair_scores`), whose
     figures depend on which float32 values tie; the values are counted per distinct score after a sort.
+    ``roc``: also ``eer`` and ``auc@0.01`` ... ``auc@0.50`` as the reference computes them from the same
+    scores (:mod:`._roc`; no second sort).
     """
     scores, positive = _checked_scores(scores, positive)
     values, inverse = np.unique(scores, return_inverse=True)
     pos = np.bincount(inverse[positive], minlength=len(values))
     neg = np.bincount(inverse[~positive], minlength=len(values))
-    return _counted_metrics(pos, neg, what)
+    return _counted_metrics(pos, neg, what, roc)

@@ -77,4 +77,5 @@ SPEC = TaskSpec(
     run=run_clustering,
     accepts_sparse=True,
     version="2",  # issue 37: the STEB reference's rules (see the module docstring)
+    options=("batch_size", "random_state"),
 )

@@ -796,4 +796,5 @@ SPEC = TaskSpec(
     # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's products,
     # emulated (``order_alignment.products=reference``, :mod:`._reference_products`)
     version="3",
+    options=("scoring", "ties", "exhaustive_limit", "products", "tie_tolerance"),
 )

@@ -8,13 +8,15 @@ Scores (option ``pair_all.scores``):
   every pair ``i < j`` of the texts in record order scored by scikit-learn's ``cosine_similarity``
   (float32 vectors give float32 scores) or, for an encoder declaring ``pair_score="neg_l1"`` (the
   reference's LFTK ``score_mode="abs_diff"``), by ``-sum |e_i - e_j|``; AUROC with ties = equal scores,
-  as ``roc_auc_score``. Why float32: on eWAVE with function words the AUROC of the float32 scores and
+  as ``roc_auc_score``; from the same scores ``eer`` and ``auc@0.01`` ... ``auc@0.50``, the reference's
+  other keys (:mod:`._roc`). Why float32: on eWAVE with function words the AUROC of the float32 scores and
   of exact cosines differ by 4e-6, so only the same float32 scores give the reference's figure. Those
   scores' last bits depend on the BLAS kernel and thread count (about 1e-7 of AUROC), so the float32
   products are computed as the reference machine's OpenBLAS did (Haswell kernels, two threads; emulated
   with elementwise operations, the same on every CPU: :func:`._reference_products.ssyrk_haswell`).
   The scores are held in memory: above ``EXACT_PAIRS_LIMIT`` pairs the grid rule below is used and
-  ``scores`` says so. They are computed on the CPU even when the encoder runs on a GPU, so the figure
+  ``scores`` says so (that rule keeps no scores, so ``eer`` and ``auc@f`` are not computed there and
+  ``eer_and_partial_aucs`` says so). They are computed on the CPU even when the encoder runs on a GPU, so the figure
   is the same.
 * ``blas``: the reference rule with this CPU's BLAS (scikit-learn's own call), for checking.
 * ``grid``: steb's earlier rule, below.
@@ -55,6 +57,7 @@ from ._common import (
     uses_cosine,
 )
 from ._device import kernel_device
+from ._roc import GRID_ROC_NOTE, ROC_NOTE
 from ._threads import blas_limits
 
 __all__ = ["run_pair_all", "all_pair_counts", "upper_triangle_same", "SPEC", "BLOCK_CELLS", "EXACT_PAIRS_LIMIT"]
@@ -143,7 +146,7 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
         vectors = ctx.embed(texts)
         with blas_limits(ctx, n * n * vectors.shape[1] // 2):
             scores = reference_all_pair_scores(vectors, pair_score, products=mode)
-        metrics = exact_ranking_metrics(scores, upper_triangle_same(codes), what="label")
+        metrics = exact_ranking_metrics(scores, upper_triangle_same(codes), what="label", roc=True)
         metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)", products=mode)
     elif uses_cosine(ctx):
         if pair_score != "cosine":
@@ -160,11 +163,12 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
             with blas_limits(ctx, n * n * vectors.shape[1] // 2):
                 counts = all_pair_counts(vectors, codes)
         metrics = counts.metrics(what="label")
-        metrics.update(scores="grid (float64 cosine, ties within 2**-20)")
+        metrics.update(scores="grid (float64 cosine, ties within 2**-20)", **{ROC_NOTE: GRID_ROC_NOTE})
     else:
         scores = _similarity_scores(ctx, texts)
         metrics = binary_ranking_metrics(scores, upper_triangle_same(codes), what="label")
-        metrics.update(scores="grid (the encoder's similarity, ties within 2**-20 of its scale)")
+        metrics.update(scores="grid (the encoder's similarity, ties within 2**-20 of its scale)",
+                       **{ROC_NOTE: GRID_ROC_NOTE})
     metrics.update(n_texts=n, n_pairs=n_pairs, n_positive_pairs=n_positive)
     return metrics
 
@@ -180,4 +184,5 @@ SPEC = TaskSpec(
     # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's float32
     # products, emulated (``pair_all.scores=reference``, :mod:`._reference_products`)
     version="3",
+    options=("scores",),
 )

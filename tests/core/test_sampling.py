@@ -10,7 +10,14 @@ from __future__ import annotations
 import pytest
 
 from steb_core import DataValidationError, sample_per_class
-from steb_core.sampling import first_n_per_class, random_n_per_class, reference_per_class, sample_classes, sampling_mode
+from steb_core.sampling import (
+    REFERENCE_N_KEY,
+    first_n_per_class,
+    random_n_per_class,
+    reference_per_class,
+    sample_classes,
+    sampling_mode,
+)
 
 
 def test_reference_per_class_is_smallest_class_clamped_to_25_200():
@@ -72,3 +79,13 @@ def test_sampling_mode_option():
         sampling_mode({"sampling": "shuffle"})
     with pytest.raises(DataValidationError):
         sample_classes([("a", 1)], key=lambda x: x[0], n=0)
+
+
+def test_the_resolved_n_is_recorded_for_the_reference_folder_name():
+    """steb export names the folder 1_<N> from this key (the reference's resolved n_episodes_per_class)."""
+    items = [("x", i) for i in range(300)] + [("y", i) for i in range(29)]
+    assert REFERENCE_N_KEY == "reference_n_per_class"
+    assert sample_classes(items, key=lambda x: x[0])[1][REFERENCE_N_KEY] == 29  # auto: eWAVE's 1_29
+    assert sample_classes(items, key=lambda x: x[0], n=50)[1][REFERENCE_N_KEY] == 50  # y dropped, N as given
+    assert sample_classes(items, key=lambda x: x[0], n=7, sampling="random", seed=1)[1][REFERENCE_N_KEY] == 7
+    assert REFERENCE_N_KEY not in sample_classes(items, key=lambda x: x[0], n=None)[1]  # everything: no such folder

@@ -98,7 +98,7 @@ def test_a_hand_written_reference_tree_is_read(tmp_path):
     assert (pa.main_metric, pa.main_score, pa.metrics["eer"], pa.metrics["auc@0.01"]) == ("auroc", 0.68, 0.36, 0.52)
     ret = got[("LUAR-MUD", "amazon", "retrieval")]
     assert ret.metrics["mrr"] == 0.7 and ret.metrics["recall_at_1"] == pytest.approx(0.5 + 1 / 256)
-    assert ret.metrics["recall@128"] == 1.0 and ret.dataset_info["episode_config"] == "-1_1"
+    assert ret.metrics["recall_at_128"] == 1.0 and ret.dataset_info["episode_config"] == "-1_1"
     probe = got[("LUAR-MUD", "probing_blog", "probing")]
     assert (probe.main_metric, probe.main_score) == ("accuracy", 0.6)
     assert probe.metrics["accuracy_by_feature"] == {"t_word": 0.5, "n_noun": 0.7}
@@ -200,7 +200,8 @@ def test_export_writes_the_reference_layout(tmp_path):
     assert (tmp_path / "out/gede_essay_detection/my-model/1_200/clustering/metrics.json").exists()  # 800 texts / 4
     manifest = json.loads(report.manifest.read_text())
     assert manifest["allowed"]["partial"].startswith(f"{len(recs)} of 121")
-    assert manifest["not_computed_by_steb"]["eer"] == 8  # 5 all-to-all + 3 pre-defined files
+    assert manifest["missing_keys"]["eer"] == 8  # 5 all-to-all + 3 pre-defined files, made without them
+    assert any("--overwrite" in n for n in item.notes)
 
 
 def test_export_round_trips_to_equal_records_and_equal_aggregates(tmp_path):
@@ -403,7 +404,7 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
                               "my-model", "--allow-partial", "--hf-id", "org/my-model", "--contributor", "octocat"])
     assert res.exit_code == 0, res.output
     assert '- short_name: "my-model"\n  hf_id: "org/my-model"' in res.output and "\norg/my-model\n" in res.output
-    assert "eer (8 file(s))" in res.output  # what steb does not compute is said, not written
+    assert "eer (8 file(s))" in res.output  # what the records lack is said, not written
     assert (out / "core/my-model/1_200/clustering/metrics.json").exists()
     imported = tmp_path / "imported"
     res = runner.invoke(app, ["import", str(out), "--out", str(imported)])
@@ -420,3 +421,58 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
     data = json.loads(frozen.read_text())
     assert data["name"] == "published" and data["n_models"] == 4
     assert set(TASK_FOLDERS) >= set(data["tasks"])
+
+
+# --- follow-ups: every dataset's N per class in the record, every key the reference writes ---------------------------
+
+
+def test_the_demo_exports_every_dataset_and_every_key_with_no_episode_option(tmp_path):
+    """A run's records carry the N per class of the reference's folder (no --episode), and every metric it writes."""
+    from steb_core import evaluate
+    from steb_core.reference_tree.names import metric_keys
+
+    summary = evaluate("function-words", suite="demo", output=tmp_path / "run", cache_dir=tmp_path / "cache",
+                       progress=False, threads=1, prefetch=0, errors="raise")
+    report = _export(summary.results, tmp_path / "out", "fw", include_other=True)
+    assert not report.skipped and not report.missing_keys()
+    folders = {(i.dataset, i.task): i.path.split("/")[2] for i in report.written}
+    assert folders == {
+        ("demo_registers", "clustering"): "1_40", ("demo_registers", "pair_all"): "1_40",  # 40 texts per register
+        ("demo_style_features", "order_alignment"): "1_120", ("demo_formality", "order_alignment"): "1_120",
+        ("demo_authors_verification", "pair_predefined"): "1_2", ("demo_authors_retrieval", "retrieval"): "-1_1",
+        ("demo_probing", "probing"): "1_1",
+    }
+    for item in report.written:
+        keys = [k.reference for k in metric_keys(item.task)]
+        data = json.loads((tmp_path / "out" / item.path).read_text())
+        assert [k for k in data if k in keys] == keys, item.path  # all of them, in the reference's order
+
+
+def test_the_n_per_class_of_a_task_and_random_draws(tmp_path):
+    recs = _steb_records("e", 0)
+    oa = next(r for r in recs if r.dataset == "ASSET")
+    per_task = ResultRecord(**{**vars(oa), "dataset_info": {"reference_n_per_class": {"order_alignment": 150,
+                                                                                      "clustering": 200}}})
+    assert episode_config(per_task) == ("1_150", "the record")
+    other_task = ResultRecord(**{**vars(oa), "dataset_info": {"reference_n_per_class": {"clustering": 200}}})
+    assert episode_config(other_task)[0] is None
+    drawn = [ResultRecord(**{**vars(r), "dataset_info": {**r.dataset_info, "sampling": "random"}}) for r in recs]
+    with pytest.raises(StebError, match="sampling=random"):
+        _export(drawn, tmp_path / "a", "m")
+    report = _export(drawn, tmp_path / "a", "m", allow_other_protocol=True)
+    assert "sampling=random" in report.allowed["other_protocol"]
+
+
+def test_why_a_key_is_missing_is_said(tmp_path):
+    recs = _steb_records("e", 0)
+    pa = next(r for r in recs if r.task == "pair_all")
+    grid = ResultRecord(**{**vars(pa), "metrics": {**pa.metrics, "eer_and_partial_aucs": "not computed: grid"}})
+    counted = ResultRecord(**{**vars(next(r for r in recs if r.task == "retrieval")),
+                              "metrics": {"mrr": 0.5, "recall_at_1": 0.2, "recall_at_8": 0.6, "rule": "counted",
+                                          "n_queries": 500, "n_targets": 500}})
+    report = _export([grid, counted], tmp_path / "o", "m")
+    notes = {(i.dataset, i.task): i.notes for i in report.written}
+    assert notes[(pa.dataset, "pair_all")][0] == ("eer, auc@0.01, auc@0.05, auc@0.10, auc@0.20, auc@0.30, auc@0.50: "
+                                                  "not computed: grid")
+    assert "mean_rank, recall@16, recall@32, recall@64, recall@128: not computed by retrieval's rule 'counted'" in (
+        notes[("amazon", "retrieval")][0])

@@ -21,6 +21,7 @@ from typing import Any
 from steb_core import (
     AUTO_PER_CLASS,
     HUB_DATA_SUFFIXES,
+    REFERENCE_N_KEY,
     DatasetBundle,
     DatasetNotFoundError,
     DataValidationError,
@@ -124,6 +125,10 @@ def load_cds(ctx: LoadContext) -> DatasetBundle:
         items, order_options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=ORDER_BUDGET
     )
     styles = sorted({label for _, _, label, _ in rows})
+    # one N per task: clustering and all-to-all take the labelled sample's, order alignment its own (order_per_class)
+    per_task = {task: n for task, n in (("clustering", sampled.get(REFERENCE_N_KEY)),
+                                        ("pair_all", sampled.get(REFERENCE_N_KEY)),
+                                        ("order_alignment", built.get(REFERENCE_N_KEY))) if n is not None}
     return DatasetBundle(labelled_texts=labelled, order_groups=groups,
                          info={**info, **built, "styles": styles, "rows": len(rows), "labelled_sampling": sampled,
-                               "axis": ["text", "paraphrase"]})
+                               "axis": ["text", "paraphrase"], REFERENCE_N_KEY: per_task})

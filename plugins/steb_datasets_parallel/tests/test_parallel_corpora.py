@@ -454,6 +454,8 @@ def test_cds_hub_release_feeds_three_tasks_with_budgets(tmp_path):
     for t in bundle.labelled_texts:
         counts[t.label] = counts.get(t.label, 0) + 1
     assert counts == {"bible": 4, "tweets": 4, "switchboard": 4}
+    # the reference's folder N of each task (steb export reads it): the labelled sample's, and order alignment's own
+    assert bundle.info["reference_n_per_class"] == {"clustering": 4, "pair_all": 4, "order_alignment": 5}
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: (t.split()[1], t.split()[2].rstrip(",")))
     spec = SPECS["corpus-of-diverse-styles"]
     assert spec.tasks == ("clustering", "pair_all", "order_alignment") and spec.suites == ("steb",)
