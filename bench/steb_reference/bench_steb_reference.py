@@ -5,7 +5,7 @@ repository) and two full ``steb run`` passes. The unit tests check every loader 
 synthetic fixtures; this script checks that, put together on the real data, they give the reference's
 numbers.
 
-What it does, in three steps, each general (a new release or figure is a data entry, not new code):
+What it does, in four steps, each general (a new release or figure is a data entry, not new code):
 
 1. **Lay out** the public releases the figures need from ``fetch`` mirrors (bare git repositories under
    ``--mirrors``, e.g. ``/work/.mirror/facebookresearch+asset/repo``) at the commit each figure file names,
@@ -17,7 +17,11 @@ What it does, in three steps, each general (a new release or figure is a data en
    exact-subset.json``, the reference's as-written figures, and ``reference_figures.json`` beside this
    script, figures computed with the notes' rules for releases the shared file does not cover) with the
    ``steb_metric`` of steb's result, and print the table: figure, reference value, steb value, |diff|,
-   tolerance, ok. A figure with ``alternatives`` is met by the closest of its value and alternatives.
+   tolerance, ok. A figure with ``alternatives`` is met by the closest of its value and alternatives. The
+   ``other_reference_metrics`` of a run whose auc is the figure's value (eer, auc@f) are figures too
+   (:func:`_other_figures`; the others, made on inputs ``steb run`` does not use: ``bench_other_metrics.py``).
+4. **Export** each run with ``steb export`` (no ``--episode``) and check that every figure's result lands in
+   the reference's folder ``1_<reference_n_per_class>`` (the last column; a wrong folder fails the figure).
 
 Usage::
 
