@@ -9,8 +9,8 @@ over every installed plugin, that a key has one text and a work one key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from .specs import STEB_PAPER_BIBTEX
 

@@ -98,7 +98,7 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
     The first pass decompresses in 1 MiB chunks and keeps nothing, so a bomb costs seconds and no memory
     instead of whatever the caller builds from its content; a corrupt file fails there too, naming it.
     """
-    import gzip  # noqa: PLC0415
+    import gzip
 
     cap = decompression_limit() if limit is None else limit
     checked = release_file(path)
@@ -129,7 +129,7 @@ def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int |
 def check_zip_members(path: str | Path, *, limit: int | None = None) -> None:
     """Refuse a zip file (an ``.npz`` cache shard, say) with a member declaring more than the cap; the zip reader
     returns no more than a member declares, so this bounds what ``numpy.load`` or ``zipfile`` then read."""
-    import zipfile  # noqa: PLC0415
+    import zipfile
 
     cap = decompression_limit() if limit is None else limit
     with zipfile.ZipFile(path) as archive:

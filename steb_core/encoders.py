@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -171,7 +172,7 @@ def _weights_hash(module: Any) -> str:
         digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}".encode())
         try:
             digest.update(tensor.view(-1).view(dtype=__import__("torch").uint8).numpy().tobytes())
-        except Exception:  # dtypes numpy cannot view (e.g. some quantised types): hash their string form
+        except Exception:  # noqa: BLE001 - dtypes numpy cannot view (e.g. some quantised types): hash their string form
             digest.update(repr(tensor.tolist()).encode())
     return digest.hexdigest()
 
@@ -194,7 +195,7 @@ def _config_of(encoder: Any) -> dict[str, Any] | None:
 def _first_st_module(encoder: Any) -> Any:
     try:
         return encoder[0] if _is_sentence_transformer(encoder) else None
-    except Exception:
+    except Exception:  # noqa: BLE001 - an object that merely looks like one: no module
         return None
 
 
@@ -207,7 +208,7 @@ def _tokenizer_hash(encoder: Any) -> str | None:
     if callable(vocab):
         try:
             payload["vocab"] = sorted(vocab().items())
-        except Exception:
+        except Exception:  # noqa: BLE001 - the vocabulary is evidence only
             pass
     for attr in ("model_max_length", "padding_side", "truncation_side", "do_lower_case"):
         if hasattr(tokenizer, attr):
@@ -313,7 +314,7 @@ def identify(
             evidence.update(registered_name=registered_name, options=dict(options or {}))
         try:
             evidence["probe_hash"] = _probe(encoder)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure: identity cannot be established
             return Identity(None, evidence, f"its behavioural probe failed ({type(exc).__name__}: {exc})")
         return Identity(_digest(evidence), evidence)
     evidence: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
@@ -332,7 +333,7 @@ def identify(
     for module in _torch_modules(encoder):
         try:
             evidence["weights_hash"] = _weights_hash(module)
-        except Exception as exc:  # weights are evidence, the probe still identifies behaviour
+        except Exception as exc:  # noqa: BLE001 - weights are evidence, the probe still identifies behaviour
             evidence["weights_hash_error"] = f"{type(exc).__name__}: {exc}"
     tok = _tokenizer_hash(encoder)
     if tok is not None:
@@ -343,7 +344,7 @@ def identify(
     if probe:
         try:
             evidence["probe_hash"] = _probe(encoder)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure: identity cannot be established
             reason = f"its behavioural probe failed ({type(exc).__name__}: {exc})"
             return Identity(None, evidence, reason)
     elif registered_name is None and "weights_hash" not in evidence:
@@ -356,7 +357,7 @@ def _own_identity(encoder: Any) -> dict[str, Any]:
     if callable(fn):
         try:
             value = fn()
-        except Exception:
+        except Exception:  # noqa: BLE001 - identity() is a plugin's best-effort evidence
             return {}
         return dict(value) if isinstance(value, Mapping) else {}
     return {}
@@ -367,7 +368,7 @@ def encoder_info(encoder: Any) -> dict[str, Any]:
     if callable(info):
         try:
             value = info()
-        except Exception:  # info is best-effort metadata
+        except Exception:  # noqa: BLE001 - info is best-effort metadata
             return {}
         return dict(value) if isinstance(value, dict) else {}
     return {}
@@ -415,7 +416,7 @@ def encoder_device(encoder: Any) -> str | None:
         cuda = getattr(torch, "cuda", None) if torch is not None else None
         try:
             return "cuda" if cuda is not None and cuda.is_available() else None
-        except Exception:  # a broken CUDA set-up: the tasks stay on the CPU
+        except Exception:  # noqa: BLE001 - a broken CUDA set-up: the tasks stay on the CPU
             return None
     return name or None
 

@@ -100,7 +100,7 @@ class DataValidationError(StebError, ValueError):
             text += f" (expected {expected})"
         super().__init__(text)
 
-    def located(self, *, path: str | Path | None = None, record: str | int | None = None) -> "DataValidationError":
+    def located(self, *, path: str | Path | None = None, record: str | int | None = None) -> DataValidationError:
         """Return a copy with missing location parts filled in (used when a record error bubbles up to a loader)."""
         return DataValidationError(
             self.reason,

@@ -18,8 +18,9 @@ so executors leave it as the worker's environment sets it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from .cache import EmbeddingCache, text_hash
 from .encoders import EncoderOutputError, to_float32_matrix

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from .tables import records_from_rows
 from .records import SHAPES, DatasetBundle, RetrievalSet
 from .specs import DatasetSpec, LoadContext
+from .tables import records_from_rows
 
 __all__ = ["dataset_from", "DEFAULT_TASKS"]
 

@@ -13,9 +13,10 @@ import random
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .containment import check_inside, release_file, release_path, release_scope
 from .decompress import (
@@ -84,7 +85,7 @@ def open_release(path: str | Path, mode: str = "rb", **kwargs: Any) -> Any:
         raise ValueError(f"open_release is for reading, not mode {mode!r}")
     path = release_file(path)
     try:
-        return open(path, mode, **kwargs)  # noqa: SIM115 - the caller closes it
+        return open(path, mode, **kwargs)
     except FileNotFoundError:
         raise DataValidationError("file does not exist", path=path) from None
 
@@ -195,7 +196,7 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
             f"missing column(s) {missing}; the header has {header}", path=path, record="header", expected=f"columns {list(required)}"
         )
     rows = []
-    for i, (line, fields) in enumerate(records, start=1):
+    for i, (_line, fields) in enumerate(records, start=1):
         if len(fields) > len(header):
             raise DataValidationError(f"has {len(fields)} fields for {len(header)} columns", path=path, record=f"row {i}")
         row = dict(zip(header, fields))

@@ -14,8 +14,9 @@ no special tokens; None if unavailable): a cut then costs one tokenizer call on 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,9 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
             n = next(sentence_lengths)
             if n > max_tokens:  # a sentence over the limit: flush, then cut it at the limit repeatedly
                 if current:
-                    chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                    chunks.append(" ".join(current))
+                    owner.append(i)
+                    current, current_len = [], 0
                 if whitespace:
                     pieces = _cut_words(sentence, max_tokens)
                 else:
@@ -126,11 +129,14 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
                 owner.extend([i] * len(pieces))
                 continue
             if current and current_len + n > max_tokens:
-                chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                chunks.append(" ".join(current))
+                owner.append(i)
+                current, current_len = [], 0
             current.append(sentence)
             current_len += n
         if current:
-            chunks.append(" ".join(current)); owner.append(i)
+            chunks.append(" ".join(current))
+            owner.append(i)
     return chunks, np.asarray(owner, dtype=np.int64)
 
 

@@ -16,10 +16,10 @@ and without ``truncate_dim``) would replace each other's result files. The rules
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .io import parse_json
 
@@ -71,7 +71,7 @@ def _config_path(encoder: Any) -> str | None:
     holders = [encoder, getattr(encoder, "model", None), getattr(encoder, "auto_model", None)]
     try:
         holders.append(getattr(encoder[0], "auto_model", None))  # a SentenceTransformer's Transformer module
-    except Exception:  # not indexable: not a module list
+    except Exception:  # noqa: BLE001 - not indexable: not a module list
         pass
     for holder in holders:
         config = getattr(holder, "config", None)
@@ -141,7 +141,7 @@ def claim_name(output_dir: str | Path, name: str, fingerprint: str) -> str:
     ``<id>`` is the first 10 characters of the fingerprint (``unidentified`` for an encoder whose
     identity cannot be established), so the same model finds the same folder on every run.
     """
-    from .results import readable_slug, slug  # noqa: PLC0415 - results imports nothing from here; lazy: no cycle
+    from .results import readable_slug, slug  # results imports nothing from here; lazy: no cycle
 
     root = Path(output_dir)
     stored = _stored_fingerprints(root / slug(name))

@@ -30,10 +30,11 @@ import importlib.util
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 import pluggy
 
@@ -121,7 +122,7 @@ class Registry(Generic[S]):
         self.notes: list[str] = []
 
     def add(self, spec: S, provider: str) -> None:
-        name = getattr(spec, "name")
+        name = spec.name
         if name in self.conflicts:
             self.conflicts[name].append(provider)
             self.refused[name].append(spec)
@@ -249,7 +250,7 @@ class StebPlugins:
                 continue
             try:
                 obj = ep.load()
-            except (Exception, SystemExit) as exc:  # an installed plugin must not take steb down, sys.exit() included
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - an installed plugin must not take steb down, sys.exit() included
                 self._fail(PluginFailure(ep.name, f"entry point ({dist_name})", _describe(exc), traceback.format_exc()))
                 continue
             self._register_module(obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None)
@@ -371,7 +372,7 @@ class StebPlugins:
 
                 try:
                     impl.function(register=register)
-                except (Exception, SystemExit) as exc:
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's hook must not take steb down
                     failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
                     self._fail(failure)
                     self._refuse_named_failure(provider, hook_name, failure, exc)
@@ -421,7 +422,7 @@ class StebPlugins:
             before = (list(cli.registered_commands), list(cli.registered_groups))
             try:
                 impl.function(cli=cli)
-            except (Exception, SystemExit) as exc:
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's hook must not take steb down
                 self._fail(PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc()))
             for attr, old in (("registered_commands", before[0]), ("registered_groups", before[1])):
                 kept = []
@@ -444,7 +445,7 @@ class StebPlugins:
 
 def _command_name(info: Any) -> str | None:
     """The name a typer ``CommandInfo`` or ``TyperInfo`` will have on the command line (None: unnamed)."""
-    from typer.main import get_command_name  # noqa: PLC0415 - typer is imported only by the CLI
+    from typer.main import get_command_name  # typer is imported only by the CLI
 
     name = getattr(info, "name", None)
     if not name and getattr(info, "typer_instance", None) is not None:

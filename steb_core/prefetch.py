@@ -47,7 +47,8 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .errors import StebError
 
@@ -86,7 +87,7 @@ class Prefetch:
         self.taken = 0
         self._started = False
         self._thread: threading.Thread | None = None
-        self._results: "queue.Queue[tuple[int, bool, Any]]" = queue.Queue()
+        self._results: queue.Queue[tuple[int, bool, Any]] = queue.Queue()
         self._credits = threading.Semaphore(0)
         self._stop = threading.Event()
         self._child: int | None = None
@@ -344,7 +345,7 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes  # noqa: PLC0415
+        import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from .errors import DataValidationError
 

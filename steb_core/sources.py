@@ -15,8 +15,8 @@ first download instead: its sha256 is recorded in the folder's manifest then, pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 __all__ = ["DataSource", "SOURCE_KINDS", "PINNED_BY_PUBLISHER", "PINNED_BY_FIRST_DOWNLOAD", "NOT_PINNED"]
 

@@ -33,13 +33,21 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Any
 
-from .errors import DataValidationError, DatasetNotFoundError
+from .errors import DatasetNotFoundError, DataValidationError
 from .io import (
-    LINE_BREAKS, check_inside, located, open_gzip, parse_json, read_delimited_rows, release_file, sample_per_class,
+    LINE_BREAKS,
+    check_inside,
+    located,
+    open_gzip,
+    parse_json,
+    read_delimited_rows,
+    release_file,
+    sample_per_class,
     seeded_rng,
 )
 from .records import (
@@ -90,7 +98,7 @@ SHAPE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "feature_texts": (("text", "features"), ("id",)),
 }
 
-Column = Union[str, int]
+Column = str | int
 Row = tuple[str, Mapping[Any, Any]]  # (location such as "row 3" or "line 7", values by column)
 
 
@@ -116,7 +124,7 @@ def _open_text(path: Path) -> io.TextIOBase:
     """A text handle (UTF-8, BOM dropped, universal newlines off so csv sees quoted newlines)."""
     if path.suffix.lower() == ".gz":
         return io.TextIOWrapper(open_gzip(path), encoding="utf-8-sig", newline="")  # decompressed size capped
-    return open(path, "r", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
 
 
 def _checked(path: Path) -> Path:
@@ -256,20 +264,20 @@ def _read_json_array(path: Path) -> Iterator[Row]:
 def _read_parquet(path: Path) -> Iterator[Row]:
     """Parquet through polars, else pyarrow; both optional (``steb-core[parquet]``)."""
     try:
-        import polars as pl  # noqa: PLC0415 - optional dependency, imported on use
+        import polars as pl  # optional dependency, imported on use
 
         frame = pl.read_parquet(path)
         rows: Iterable[dict[str, Any]] = frame.iter_rows(named=True)
     except ImportError:
         try:
-            import pyarrow.parquet as pq  # noqa: PLC0415
+            import pyarrow.parquet as pq
         except ImportError:
             raise DataValidationError(
                 "needs polars or pyarrow to read Parquet", path=path,
                 expected="`pip install steb-core[parquet]` (or polars / pyarrow)",
             ) from None
         rows = pq.read_table(path).to_pylist()
-    except Exception as exc:  # a corrupt file: say which
+    except Exception as exc:  # noqa: BLE001 - a corrupt file: say which
         raise DataValidationError(f"cannot be read as Parquet: {exc}", path=path) from None
     for i, row in enumerate(rows, start=1):
         yield f"row {i}", row
@@ -577,7 +585,7 @@ def budgeted(
 # --------------------------------------------------------------------------------------------
 # the loader
 # --------------------------------------------------------------------------------------------
-PathSpec = Union[str, Path, Mapping[str, Union[str, Path]]]
+PathSpec = str | Path | Mapping[str, str | Path]
 
 
 @dataclass(frozen=True)

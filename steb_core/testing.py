@@ -15,14 +15,15 @@ for the sample data beside the checkout) lives in its ``tests/support/``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pytest
 
-from . import plugins as _plugins
 from . import RunSummary, evaluate
+from . import plugins as _plugins
 
 
 @dataclass

@@ -35,7 +35,6 @@ from steb_core import (
     unique_keys,
 )
 
-
 from .files import find_folder, read_nonempty_text, release_dir
 
 __all__ = ["AttributionSource", "load_attribution"]

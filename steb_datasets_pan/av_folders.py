@@ -33,7 +33,6 @@ from steb_core import (
     unique_keys,
 )
 
-
 from .files import read_reference_text, release_dir
 
 #: ``--dataset-option known=...``: which known texts form side A of a trial

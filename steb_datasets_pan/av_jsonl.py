@@ -32,8 +32,7 @@ from steb_core import (
     unique_keys,
 )
 
-
-from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from .files import choose_one, find_folder, read_jsonl_at, release_dir, scan_jsonl, truth_beside
 
 __all__ = ["AVJsonlSource", "load_av_jsonl"]
 

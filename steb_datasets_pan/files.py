@@ -10,9 +10,10 @@ keeps memory bounded by the sample, not by the corpus.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from steb_core import DataValidationError, LoadContext, open_release, parse_json, read_bytes, read_text
 

@@ -22,10 +22,11 @@ the sample size.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from steb_core import (
     AUTO_PER_CLASS,
@@ -42,7 +43,7 @@ from steb_core import (
     unique_keys,
 )
 
-from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from .files import choose_one, find_folder, read_jsonl_at, release_dir, scan_jsonl, truth_beside
 
 __all__ = ["GenerativeSource", "load_generative"]
 

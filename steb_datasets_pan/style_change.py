@@ -32,6 +32,7 @@ import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
 from steb_core import (
     DatasetBundle,
     DatasetNotFoundError,
@@ -110,7 +111,7 @@ class StyleChangeSource:
 DOWNSAMPLE_RULES = ("reference", "per-document", "none")
 
 
-def _downsample_rule(ctx: LoadContext, ed: "Edition") -> str:
+def _downsample_rule(ctx: LoadContext, ed: Edition) -> str:
     value = ctx.options.get("downsample", ed.downsample)
     text = str(value).strip().lower()
     if isinstance(value, bool) or text in ("true", "false", "1", "0", "yes", "no"):

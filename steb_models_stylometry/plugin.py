@@ -114,7 +114,7 @@ def register_encoders(register):
     )
     from .tfidf import VARIANTS, variant_needs_spacy  # plain data, cheap to import
 
-    for name, (blocks, what) in VARIANTS.items():
+    for name, (_blocks, what) in VARIANTS.items():
         needs_spacy = variant_needs_spacy(name)
         register(
             EncoderSpec(

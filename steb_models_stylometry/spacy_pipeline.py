@@ -22,7 +22,8 @@ with a parser or a model of unknown reach the text is parsed whole, as before.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 __all__ = ["DEFAULT_SPACY_MODEL", "POS_TAGS", "SpacyPipeline", "split_long_text", "context_tokens"]
 

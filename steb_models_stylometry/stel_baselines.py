@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

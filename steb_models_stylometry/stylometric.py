@@ -26,10 +26,12 @@ the batch or the dataset, and it is identical on every machine with the same spa
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
+
 from steb_core import parse_json
 
 from .base import RESOURCES, StylometryEncoder, file_digest

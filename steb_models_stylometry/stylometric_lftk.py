@@ -56,8 +56,9 @@ is held.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.metadata import version
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

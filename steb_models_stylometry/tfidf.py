@@ -51,9 +51,10 @@ import dataclasses
 import gzip
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -141,7 +142,7 @@ class BlockSettings:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_json(cls, data: Any, where: str) -> "BlockSettings":
+    def from_json(cls, data: Any, where: str) -> BlockSettings:
         """Validated settings: unknown sources or patterns, wrong types or missing fields are errors."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: 'settings' must be an object, got {type(data).__name__}")
@@ -372,7 +373,7 @@ class TfidfBlock:
         }
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "") -> "TfidfBlock":
+    def from_json(cls, data: Any, where: str = "") -> TfidfBlock:
         """A block from its JSON object; ``steb-tfidf/1`` blocks get the ``steb-0.1`` settings they were fitted with."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: a TF-IDF block must be a JSON object")
@@ -441,7 +442,7 @@ class TfidfVectoriser:
         return out
 
     @classmethod
-    def load(cls, path: str | Path, blocks: Iterable[str] | None = None) -> "TfidfVectoriser":
+    def load(cls, path: str | Path, blocks: Iterable[str] | None = None) -> TfidfVectoriser:
         path = Path(path)
         manifest_path = path / "manifest.json"
         if not manifest_path.is_file():

@@ -278,15 +278,16 @@ def _numbers(out: Path) -> dict[str, dict]:
 
 
 def cmd_minilm(args: argparse.Namespace) -> None:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     sys.path.insert(0, str(HERE))
-    import synthetic_steb as syn  # noqa: PLC0415
-    from steb_core.longtext import LongTextProtocol  # noqa: PLC0415
-    from steb_core.plugins import get_manager  # noqa: PLC0415
+    import synthetic_steb as syn
+
+    from steb_core.longtext import LongTextProtocol
+    from steb_core.plugins import get_manager
 
     if args.threads:
-        import torch  # noqa: PLC0415
+        import torch
 
         torch.set_num_threads(args.threads)
     manager = get_manager()
@@ -304,7 +305,7 @@ def cmd_minilm(args: argparse.Namespace) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     vectors = encoder.encode_with_protocol(texts, proto)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    import torch  # noqa: PLC0415
+    import torch
 
     record(Path(args.work), {
         "label": "minilm-throughput", "n_texts": len(texts), "words": words, "tokens": tokens,

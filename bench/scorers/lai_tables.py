@@ -166,7 +166,7 @@ def main() -> None:
                 script_cells += [(ours["tau"], abs(theirs[0]["tau"]) if name in LOWER_IS_BETTER else theirs[0]["tau"]),
                                  (ours["sys_r"], abs(theirs[0]["sys_r"]) if name in LOWER_IS_BETTER else theirs[0]["sys_r"])]
                 if suffix == "content.ref" and column == 16:  # the script's top-N loop, for the printed column
-                    tops = [(f"all_8" if k == 8 else f"top_{k}") for k in (8, 7, 6, 5, 4, 3)]
+                    tops = [("all_8" if k == 8 else f"top_{k}") for k in (8, 7, 6, 5, 4, 3)]
                     subsets_rows.append((f"{name} vs reference", [(ours["subsets"][t], b["tau"]) for t, b in zip(tops, theirs)]))
         script = ", ".join(f"{f4(b)} {same(a, b)}" for a, b in script_cells) if script_cells else "–"
         print(f"| {name}{' (abs)' if name in LOWER_IS_BETTER else ''} | " + " | ".join(f4(x) for x in cells) + f" | {script} |")

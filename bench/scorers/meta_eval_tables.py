@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 
 def cell(entry: dict) -> str:
@@ -27,7 +28,7 @@ def main() -> None:
     names = dict(x.rsplit("=", 1) for x in args.label)
     rows = []
     for path in args.reports:
-        report = json.load(open(path, encoding="utf-8"))
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
         for spec, entry in report["metrics"].items():
             if args.aspect not in entry["correlations"]:
                 continue

@@ -69,7 +69,7 @@ def main() -> None:
             ("biber", BiberEncoder(n_process=args.n_process)),
         ):
             enc.encode(sub[:20])  # load the pipeline
-            ref, ref_cpu = timed(lambda t: spacy_only(enc.pipeline, t), sub)
+            ref, ref_cpu = timed(lambda t, enc=enc: spacy_only(enc.pipeline, t), sub)
             dt, cpu = timed(enc.encode, sub)
             components = "+".join(enc.pipeline.nlp.pipe_names) or "tokenizer"
             # with n_process > 1 the work happens in child processes: only wall time is meaningful then

@@ -19,7 +19,8 @@ sub-column per task type and one per non-English language.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..specs import AggregatorSpec
 from .columns import (

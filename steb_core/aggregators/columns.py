@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .result import Column, MissingInput
 from .table import ResultTable, task_type_order

@@ -37,7 +37,8 @@ Each definitional aggregate says its reading and weighting in ``details`` (and s
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..specs import AggregatorSpec
 from .applications import application_column

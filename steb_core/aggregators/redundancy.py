@@ -10,8 +10,8 @@ dataset is taken as 0 (distance 1), so it stays in a cluster of its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 

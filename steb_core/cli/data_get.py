@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -25,11 +24,11 @@ DEFAULT_DEADLINE = 4 * 3600.0
 
 @data_app.command("get")
 def data_get(
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
+    suite: str | None = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
+    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print, per dataset, the source, size, licence and what to do by hand; download nothing."),
-    accept_licence: Optional[list[str]] = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
+    accept_licence: list[str] | None = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
     force: bool = typer.Option(False, "--force", help="Fetch again datasets already present (the old folder is replaced only when the new one is complete)."),
     jobs: int = typer.Option(4, "--jobs", "-j", min=1, help="Fetch this many target folders at once."),
     retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
@@ -38,7 +37,7 @@ def data_get(
     pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb would pin at first download."),
     verify: bool = typer.Option(False, "--verify", help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests."),
     fmt: str = common.FormatOpt,
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Fetch every selected dataset whose release is public (git commit, hub revision, Zenodo record, URL or
     Google Drive file), verified and atomically, then check that each loads. A file without a published
@@ -186,7 +185,7 @@ def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, poli
         return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=update)  # type: ignore[arg-type]
 
 
-def _print_plan(plan: object, fmt: str, root: Optional[Path]) -> None:
+def _print_plan(plan: object, fmt: str, root: Path | None) -> None:
     """The dry run: one row per dataset (source, size, licence, action) and manual instructions whole."""
     rows = [dict(vars(r)) for r in plan.rows]  # type: ignore[attr-defined]
     if common.emit(rows, fmt, "data get --dry-run"):

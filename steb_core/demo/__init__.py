@@ -13,10 +13,10 @@ from ..specs import DatasetSpec, FeatureExtractorSpec
 from .builders import (
     load_demo_authors_pairs,
     load_demo_authors_retrieval,
+    load_demo_formality,
     load_demo_probing,
     load_demo_registers,
     load_demo_style_features,
-    load_demo_formality,
 )
 from .features import SurfaceFeatures
 

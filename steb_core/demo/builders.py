@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..io import seeded_rng
 from ..records import (
@@ -140,7 +140,7 @@ def load_demo_probing(ctx: LoadContext) -> DatasetBundle:
     rng = seeded_rng(ctx.seed, ctx.dataset)
     authors = _authors(ctx.seed, n=20)
     texts = []
-    for i in range(600):
+    for _ in range(600):
         kind = rng.random()
         if kind < 0.4:
             texts.append(_author_text(rng.choice(authors), rng))

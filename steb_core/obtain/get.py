@@ -27,11 +27,11 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
 from ..io import atomic_write_text

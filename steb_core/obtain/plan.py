@@ -13,9 +13,9 @@ says who pins its sources (:attr:`PlanRow.pinned`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from ..sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
 from ..specs import DatasetSpec
@@ -199,7 +199,7 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: 
             actions.append(f"not fetched with --pinned-only: {target}/ has a source without a published checksum")
         elif any(j.target == target for j in blocked):
             job = next(j for j in blocked if j.target == target)
-            actions.append(f"fetch {target}/ after --accept-licence {' --accept-licence '.join(_quote(l) for l in job.licences)}")
+            actions.append(f"fetch {target}/ after --accept-licence {' --accept-licence '.join(_quote(lic) for lic in job.licences)}")
         else:
             actions.append(f"fetch into {target}/")
     if any(s.kind == "hf" and not s.revision for s in auto):  # reproducible only when pinned: say so

@@ -15,8 +15,9 @@ trust on first use (which steb allows for plain URLs) would accept whatever such
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .errors import FetchError

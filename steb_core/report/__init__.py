@@ -8,12 +8,21 @@ under two seconds on a small run.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..io import atomic_write_text, check_inside
-from .leaderboard import AggregatorFailure, Leaderboard, choose_suites, compute_leaderboard, compute_leaderboards, load_merged, rank_marks
+from .leaderboard import (
+    AggregatorFailure,
+    Leaderboard,
+    choose_suites,
+    compute_leaderboard,
+    compute_leaderboards,
+    load_merged,
+    rank_marks,
+)
 
 __all__ = [
     "ReportPaths", "build_report", "compute_leaderboard", "compute_leaderboards", "choose_suites", "Leaderboard",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
 

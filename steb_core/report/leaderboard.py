@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 import traceback
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..aggregators.columns import OPERATIONAL_METRIC, metric_label
 from ..aggregators.result import AggregateResult, Column
@@ -239,7 +240,7 @@ def compute_leaderboard(
     for spec in aggs:
         try:
             out = spec.aggregate(table, specs)
-        except Exception as exc:  # a broken plugin aggregator must not take the report down
+        except Exception as exc:  # noqa: BLE001 - a broken plugin aggregator must not take the report down
             failures.append(AggregatorFailure(spec.name, f"{type(exc).__name__}: {exc}", traceback.format_exc()))
             continue
         if not isinstance(out, AggregateResult):
@@ -316,7 +317,7 @@ def compute_leaderboards(
         "task": None if only_tasks is None else set(only_tasks),
         "encoder": None if only_encoders is None else set(only_encoders),
     }
-    from ..choices import check_values  # noqa: PLC0415
+    from ..choices import check_values
 
     for attr, allowed in keep.items():  # a misspelt filter value would silently drop rows from the leaderboard
         check_values(attr, sorted(allowed) if allowed else None, {getattr(r, attr) for r in records},

@@ -64,7 +64,8 @@ bits, so a device's solution agrees with the CPU's within the stopping tolerance
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -184,7 +185,7 @@ class _Heads:
                     sq += means[:, rows] @ (chunk * chunk)
             self.x, self.rest = full[:n], full[n:]
             if device is not None:  # the two products of every step run on the device (DeviceRows)
-                from ._torch_kernels import DeviceRows  # noqa: PLC0415 - torch only when asked for
+                from ._torch_kernels import DeviceRows  # torch only when asked for
 
                 self.x, self.rest = DeviceRows(full[:n], device), DeviceRows(full[n:], device)
                 del full
@@ -209,7 +210,7 @@ class _Heads:
             values, self.cov_vectors = np.linalg.eigh(gram / n / np.outer(gsd, gsd))
             self.cov_values = np.maximum(values, 0.0)
 
-    def head_set(self, heads: np.ndarray) -> "_HeadSet":
+    def head_set(self, heads: np.ndarray) -> _HeadSet:
         """What the loss and the products need for a set of heads (the last few sets are cached: a
         line search alternates between all heads and those still backtracking)."""
         key = heads.tobytes()
@@ -222,7 +223,7 @@ class _Heads:
                 cache.pop(next(iter(cache)))
         return cache[key]
 
-    def product_matrix(self, theta: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, "_HeadSet"]:
+    def product_matrix(self, theta: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, _HeadSet]:
         """(d, used columns) float32 ``(scale theta / sigma)^T``, column c's heads side by side, and the head set."""
         hs = self.head_set(heads)
         scaled = theta * (self.inv_sd[heads, None, :] * self.scale[heads, :, None])  # unused columns are 0
@@ -232,7 +233,7 @@ class _Heads:
             V = np.concatenate([scaled[:count, c] for c, count in enumerate(hs.counts)], axis=0)
         return np.ascontiguousarray(V.T, dtype=np.float32), hs
 
-    def columns(self, x, V: np.ndarray, hs: "_HeadSet") -> np.ndarray:
+    def columns(self, x, V: np.ndarray, hs: _HeadSet) -> np.ndarray:
         """(rows, C, h) float32 product columns ``X~ V`` of rows ``x`` (unused columns 0)."""
         P = x.matmul(V) if hasattr(x, "matmul") else x @ V
         if self.sparse:
@@ -270,7 +271,7 @@ class _Heads:
             out = out + self.absent[heads]
         return out.T.astype(np.float32)
 
-    def predict(self, point: "_Point") -> np.ndarray:
+    def predict(self, point: _Point) -> np.ndarray:
         """(n_all, H) predicted class of every text, in the caller's row order: from the solve's logits on
         its rows, and one product for the rows no head trains on."""
         pred = np.empty((self.n_all, self.H), dtype=np.int64)

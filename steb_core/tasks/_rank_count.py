@@ -39,9 +39,9 @@ cell's upper edge (key > b_i) and ``s < tau_lo`` below its lower edge (key < b_i
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -241,7 +241,7 @@ class _Buffers:
     t_rows: np.ndarray
 
     @classmethod
-    def for_screen(cls, screen: _Screen) -> "_Buffers":
+    def for_screen(cls, screen: _Screen) -> _Buffers:
         size = screen.rows * screen.cols
         d = screen.queries.shape[1]
         return cls(

@@ -79,7 +79,8 @@ tests use as the reference. Sparse embeddings (TF-IDF) stay sparse in the joint 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -163,9 +164,9 @@ def fit_probe(
 ) -> dict[str, float]:
     """Train on train, choose lambda on validation, return test accuracy and the chosen lambda."""
     train, val, test = split
-    from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 - the reference path, imported when used
-    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415
-    from sklearn.preprocessing import StandardScaler  # noqa: PLC0415
+    from sklearn.exceptions import ConvergenceWarning  # the reference path, imported when used
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
 
     scaler = StandardScaler().fit(x[train])
     x_train, x_val, x_test = (scaler.transform(x[s]) for s in (train, val, test))

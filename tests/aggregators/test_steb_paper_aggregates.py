@@ -12,7 +12,7 @@ import pytest
 
 from steb_core import DatasetSpec
 from steb_core.aggregators import ResultTable
-from steb_core.aggregators.applications import applications_average, application_score, multilingual_score
+from steb_core.aggregators.applications import application_score, applications_average, multilingual_score
 from steb_core.aggregators.clusters import ClusterSet, cluster_set_from_details, load_cluster_set
 from steb_core.aggregators.definitional import (
     content_independence_score,

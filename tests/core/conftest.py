@@ -10,7 +10,6 @@ import pytest
 from steb_core import plugins as plugins_module
 
 
-
 @pytest.fixture(autouse=True)
 def clean_manager(monkeypatch):
     """Every test starts with a fresh plugin manager and no $STEB_PLUGINS."""

@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from steb_core import cli as cli_module
+from steb_core import evaluate
 from steb_core.encoders import PROBE_TEXTS
 from steb_core.executors import plan_batches
-from steb_core import evaluate
 
 BUDGET = 40
 

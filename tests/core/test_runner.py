@@ -182,7 +182,7 @@ def test_noop_rerun_imports_no_task_dependencies(tmp_path):
     import subprocess
     import sys
 
-    setup = "import steb\nkw = dict(suite='demo', output=r'%s', cache_dir=r'%s', progress=False)\n" % (tmp_path / "o", tmp_path / "c")
+    setup = f"import steb\nkw = dict(suite='demo', output=r'{tmp_path / 'o'}', cache_dir=r'{tmp_path / 'c'}', progress=False)\n"
     first = subprocess.run([sys.executable, "-c", setup + "steb.evaluate('function-words', **kw)"], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     check = setup + (

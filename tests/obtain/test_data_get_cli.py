@@ -17,7 +17,6 @@ from steb_core.obtain import MANIFEST, PARTIAL
 
 from .conftest import ROWS, jsonl, make_git_repo, write_plugin
 
-
 pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 
 

@@ -34,8 +34,8 @@ def _drive_mirror(monkeypatch, server: FakeServer, extra: str = "") -> None:
 
 
 def test_drive_file_through_the_confirm_page_then_recorded_checked_and_changes_caught(tmp_path, server, monkeypatch):
-    import tarfile
     import io
+    import tarfile
 
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as t:

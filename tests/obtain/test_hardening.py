@@ -14,7 +14,6 @@ import tarfile
 import textwrap
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner

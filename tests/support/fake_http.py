@@ -46,10 +46,10 @@ import hashlib
 import json
 import threading
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 __all__ = ["FakeServer", "LoggedRequest", "git_blob_sha1"]
@@ -110,7 +110,7 @@ class FakeServer:
         self.requests: list[LoggedRequest] = []
 
     # -- lifecycle ---------------------------------------------------------------------------------------
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.start()
         return self
 
@@ -270,13 +270,13 @@ class _Handler(BaseHTTPRequestHandler):
     owner: FakeServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - keep test output quiet
+    def log_message(self, format: str, *args: object) -> None:  # keep test output quiet
         pass
 
-    def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+    def do_HEAD(self) -> None:  # http.server's naming
         self._dispatch(head=True)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._dispatch(head=False)
 
     # -- routing -----------------------------------------------------------------------------------------

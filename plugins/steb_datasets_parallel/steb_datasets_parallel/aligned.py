@@ -7,8 +7,8 @@ file plays, instead of silently truncating the pairs with ``zip``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from steb_core import DataValidationError, read_lines
 

@@ -12,7 +12,7 @@ OneStop construction (one sequence per article) beside the reference's line-inde
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from steb_core import DatasetSpec, hookimpl
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from steb_core import DataSource
 
 from . import cds, synthstel
-from .line_pairs import AAE_ARCHIVE, AAE_FOLDER
+from .line_pairs import AAE_ARCHIVE
 
 __all__ = ["SOURCES", "SHAKESPEARE_PLAYS"]
 

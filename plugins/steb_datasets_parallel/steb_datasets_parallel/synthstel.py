@@ -79,7 +79,7 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
 
     try:
         table = pq.read_table(release_file(path))
-    except Exception as exc:  # pyarrow raises several types for corrupt files
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for corrupt files
         raise DataValidationError(f"is not a readable parquet file ({exc})", path=path, expected="SynthSTEL parquet") from None
     missing = [c for c in COLUMNS if c not in table.column_names]
     if missing:

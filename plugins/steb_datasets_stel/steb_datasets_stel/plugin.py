@@ -30,8 +30,9 @@ sentence pairs, not 200 each). The full dimension files need GYAFC permission (f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from steb_core import (
     SHARED_BIBTEX,
@@ -46,12 +47,11 @@ from steb_core import (
     sample_per_class,
 )
 
-
 from .stel import (
+    REFERENCE_GROUPS,
     STEL_FEATURE_DEFAULT_TYPES,
     STEL_REGISTER_TYPES,
     VARIANTS,
-    REFERENCE_GROUPS,
     load_stel_instances,
     stel_groups,
     stel_reference_items,

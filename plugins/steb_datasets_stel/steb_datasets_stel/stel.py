@@ -24,9 +24,10 @@ per-instance predictions line up with STEL's own single-prediction files.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from steb_core import DataValidationError, OrderGroup, ParallelItem, check_inside, located, read_tsv
 

@@ -10,7 +10,7 @@ in :mod:`.retrieval` and :mod:`.probing`.
 
 from __future__ import annotations
 
-from steb_core import DataSource, DatasetSpec
+from steb_core import DatasetSpec, DataSource
 
 from . import readers as R
 from . import releases

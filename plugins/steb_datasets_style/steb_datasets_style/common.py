@@ -8,9 +8,10 @@ a release into each dataset's folder, a loader also looks for a shared *family* 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from steb_core import (
     AUTO_PER_CLASS,

@@ -40,9 +40,10 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import CATEGORIES, DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core import CATEGORIES, DatasetNotFoundError, DataValidationError, LoadContext
 from steb_datasets_style.catalogue import labelled_corpora
 
 CORPORA = {c.name: c for c in labelled_corpora()}
@@ -40,7 +40,7 @@ def core(d, bad):
     """The clone's gzipped splits; read train, dev, test in that order (the reference's), sub-register codes only."""
     body = "NA ne\td1\tA news report about the town.\nIN dt\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
     w(d / "core" / "train.tsv.gz", gzip.compress(body.encode() + (b"OP rv\td4\tcaf\xe9\n" if bad else b"")))
-    w(d / "core" / "dev.tsv.gz", gzip.compress("OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n".encode()))
+    w(d / "core" / "dev.tsv.gz", gzip.compress(b"OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n"))
 
 
 def x_genre(d, bad):

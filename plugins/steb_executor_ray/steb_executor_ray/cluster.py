@@ -21,8 +21,9 @@ import logging
 import math
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from steb_core import StebError
 

@@ -6,9 +6,10 @@ one place. Every named model needs its weights locally; the factories fail with 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from steb_core import Availability, EncoderSpec
 

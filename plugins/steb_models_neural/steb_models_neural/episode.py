@@ -15,7 +15,8 @@ aggregation over the texts of an episode then pools them. Under truncate each te
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

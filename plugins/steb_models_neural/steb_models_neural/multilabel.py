@@ -26,7 +26,8 @@ model's lowers the per-chunk token cap, as STEB's ``max_tokens`` does. Chunks ar
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

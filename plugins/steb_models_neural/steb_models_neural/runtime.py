@@ -7,8 +7,9 @@ options when it is built and import torch only when it first runs (a warm run ne
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import EncoderOptionError
 

@@ -9,9 +9,8 @@ Rescaling needs the baseline file for that model: bert-score ships them for the 
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
-
-import numpy as np
+from collections.abc import Sequence
+from typing import Any
 
 from steb_core import Scorer
 

@@ -31,8 +31,9 @@ transformers itself builds them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def spm_tokenizer(folder: Path, settings: Mapping[str, Any]) -> Any:
     proto = import_protobuf("BLEURT-20's spm.model").ModelProto()
     try:
         proto.ParseFromString(path.read_bytes())
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - protobuf's decode errors differ by version: say which file
         raise ValueError(f"BLEURT: {path} is not a SentencePiece model: {exc}") from None
     if proto.trainer_spec.model_type != 1:  # 1 = UNIGRAM in sentencepiece_model.proto
         raise ValueError(f"BLEURT: {path} is not a unigram SentencePiece model (model_type {proto.trainer_spec.model_type}); "

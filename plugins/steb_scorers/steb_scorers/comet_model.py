@@ -45,9 +45,10 @@ implemented. ``referenceless_regression_metric`` (wmt20/21 QE models), ``unified
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,7 @@ class UnsupportedCometModel(NotImplementedError):
     """A COMET checkpoint of a class this re-implementation does not cover."""
 
 
-def sparsemax(scores: "Any") -> "Any":
+def sparsemax(scores: Any) -> Any:
     """Sparsemax of a 1-D tensor (Martins & Astudillo 2016, "From Softmax to Sparsemax", Alg. 1).
 
     The Euclidean projection onto the probability simplex: sort descending, keep the largest ``k`` with
@@ -185,7 +186,7 @@ class CometHParams:
     final_activation: str | None
 
     @classmethod
-    def parse(cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path) -> "CometHParams":
+    def parse(cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path) -> CometHParams:
         """As unbabel-comet: the class from the yaml, everything else from the checkpoint when it has it.
 
         When the ``.ckpt`` holds no ``hyper_parameters`` the yaml's values are used (unbabel-comet would fall
@@ -253,7 +254,6 @@ class CometHParams:
 
 def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], ckpt: Path) -> tuple[Any, Any]:
     """The encoder (shape from ``folder/config.json``, weights from the COMET checkpoint) and its tokenizer."""
-    import json
 
     from transformers import AutoTokenizer
 
@@ -278,7 +278,7 @@ def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], 
                          what=f"COMET ({hp.encoder_model} encoder of '{hp.pretrained_model}')", source=str(ckpt))
     try:
         tokenizer = json_tokenizer(folder, "COMET") or AutoTokenizer.from_pretrained(folder, local_files_only=True)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - tokenizer loading raises many types: say which folder
         raise ValueError(f"COMET: no usable tokenizer in {folder} for pretrained_model '{hp.pretrained_model}' "
                          f"(tokenizer.json from the hub snapshot is needed): {exc}") from None
     return encoder, tokenizer

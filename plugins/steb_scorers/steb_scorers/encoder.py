@@ -30,12 +30,13 @@ layer-mixing metrics need them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-import torch
-from torch import nn
+import torch  # noqa: TID253 - torch code, imported only when a BLEURT/COMET model is built
+from torch import nn  # noqa: TID253
 
 __all__ = ["EncoderConfig", "TransformerEncoder", "load_encoder_weights", "activation"]
 
@@ -87,7 +88,7 @@ class EncoderConfig:
     @classmethod
     def from_json(cls, cfg: Mapping[str, Any], path: Path | str, *, what: str, embedding_field: str | None = None,
                   roberta_positions: bool = False, pre_norm: bool = False, pooler: bool = False,
-                  defaults: Mapping[str, Any] | None = None) -> "EncoderConfig":
+                  defaults: Mapping[str, Any] | None = None) -> EncoderConfig:
         """Validated from a ``config.json`` mapping; errors name ``what``, the file and the field.
 
         ``embedding_field`` names the factorised-embedding width (``embedding_size`` for BLEURT-20,

@@ -25,8 +25,9 @@ Nothing is downloaded: hub ids resolve from the local Hugging Face cache or fail
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -35,7 +35,8 @@ The paper's appendix text itself could not be read offline; these are the releas
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

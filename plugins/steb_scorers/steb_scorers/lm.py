@@ -8,8 +8,9 @@ tokens are never scored. Batches are right-padded and sorted by length.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -8,7 +8,8 @@ punishes a system that wins one aspect by sacrificing another, as the literature
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -5,7 +5,8 @@ Factories import their module lazily so that listing scorers never imports torch
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from steb_core import Scorer, ScorerSpec, hookimpl
 

@@ -15,7 +15,8 @@ only records what the released column compared the output with (``source`` or ``
 from __future__ import annotations
 
 import glob
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
-import numpy as np
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from steb_core import ScoreResult
 

@@ -57,5 +57,5 @@ def json_tokenizer(folder: str | Path, what: str) -> Any | None:
     specials = {k: settings[k] for k in SPECIAL_TOKENS if isinstance(settings.get(k), str)}
     try:
         return PreTrainedTokenizerFast(tokenizer_file=str(path), **specials)
-    except Exception as exc:  # a corrupt or foreign file: say which
+    except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file: say which
         raise ValueError(f"{what}: {path} is not a usable tokenizer file: {exc}") from None

@@ -53,7 +53,7 @@ def _bert_layers(sd, prefix, x, n_layers, heads, eps):
     states = [x]
     for i in range(n_layers):
         p = f"{prefix}encoder.layer.{i}."
-        lin = lambda name, v: v @ _np(sd, p + name + ".weight").T + _np(sd, p + name + ".bias")  # noqa: E731
+        lin = lambda name, v, p=p: v @ _np(sd, p + name + ".weight").T + _np(sd, p + name + ".bias")  # noqa: E731
         n, width = x.shape
         d = width // heads
         q, k, v = (lin(f"attention.self.{m}", x).reshape(n, heads, d).transpose(1, 0, 2) for m in ("query", "key", "value"))

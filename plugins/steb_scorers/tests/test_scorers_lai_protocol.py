@@ -16,9 +16,6 @@ from steb_scorers.metaeval.evaluate import MetaEvalConfig, human_statistics, met
 from steb_scorers.metaeval.human import load_human_judgements
 
 
-
-
-
 def _synthetic(folder, n_sources: int = 8):
     """Three systems + REF whose outputs drop more and more source words; ratings follow with noise."""
     rng = np.random.default_rng(1)

@@ -9,7 +9,12 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from steb_scorers.likelihood import (  # noqa: E402
-    INSTRUCTIONS, PAULI_CONFIGS, PAULI_LLAMA3_TEMPLATE, PAULI_SYSTEM_PROMPT, LikelihoodScorer, PerplexityScorer,
+    INSTRUCTIONS,
+    PAULI_CONFIGS,
+    PAULI_LLAMA3_TEMPLATE,
+    PAULI_SYSTEM_PROMPT,
+    LikelihoodScorer,
+    PerplexityScorer,
 )
 from steb_scorers.lm import load_causal_lm  # noqa: E402
 

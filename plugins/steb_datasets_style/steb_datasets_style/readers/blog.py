@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, open_release, seeded_rng
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, read_table, release_file
 

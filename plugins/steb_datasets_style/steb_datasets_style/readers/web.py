@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, open_gzip, read_bytes
 

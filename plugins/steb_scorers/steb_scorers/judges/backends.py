@@ -14,7 +14,8 @@ import os
 import socket
 import threading
 import time
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 from urllib.parse import urljoin, urlsplit
 
 from steb_core import DataValidationError, parse_json
@@ -176,7 +177,7 @@ class HTTPBackend:
                     box["ok"] = (response.status, response.getheader("Location"), self._read_capped(response))
                 finally:
                     response.close()  # or the socket stays open (held by the error's traceback) and the server keeps sending
-            except BaseException as exc:  # handed to the caller below
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 box["error"] = exc
 
         worker = threading.Thread(target=work, name="steb-judge-http", daemon=True)

@@ -19,9 +19,10 @@ Prompt name, version, text and system prompt, and the sampling parameters are re
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 

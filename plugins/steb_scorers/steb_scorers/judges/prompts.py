@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "prompts_about", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES", "ANSWER_TOKENS",
            "FIELD_NAMES"]

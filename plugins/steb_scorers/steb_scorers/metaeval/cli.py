@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -259,23 +259,23 @@ def _systems(values: list[str]) -> tuple[str, ...] | None:
 
 
 def meta_eval(
-    data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
+    data: Path | None = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
     scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and chrF against source and reference, in the protocol's variants)"),
     aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
     protocol: str = typer.Option("wmt17-darr", "--protocol", help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
                                  "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as segment tau on N systems); "
                                  "the flags below override single settings and the change is recorded"),
-    human_scale: Optional[str] = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
-    tau_threshold: Optional[float] = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
-    tau_scale: Optional[str] = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
-    tau_ties: Optional[str] = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
-    tau_average: Optional[str] = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
-    subsets: Optional[str] = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
+    human_scale: str | None = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
+    tau_threshold: float | None = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
+    tau_scale: str | None = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
+    tau_ties: str | None = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
+    tau_average: str | None = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
+    subsets: str | None = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
     include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
     systems: list[str] = typer.Option([], "--systems", help="correlate over these systems only, e.g. --systems REF (Pauli et al.'s reference-only tables); "
                                       "repeatable or comma-separated; a choice naming REF includes it; default: every system but REF"),
     references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the release's *.ref0-3 files)"),
-    reference_dir: Optional[Path] = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
+    reference_dir: Path | None = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
     table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, 3, 4, all)"),
     iaa_ref: str = typer.Option("paper", "--iaa-ref", help="inter-annotator table: paper (survey rows with REF, overall without), include or exclude REF everywhere"),
     bootstrap: int = typer.Option(1000, help="bootstrap resamples of sources"),
@@ -287,7 +287,15 @@ def meta_eval(
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
 
-    from .evaluate import human_statistics, meta_evaluate, parse_scorer_spec, protocol_config, reference_table, score_judgements, source_reference_table
+    from .evaluate import (
+        human_statistics,
+        meta_evaluate,
+        parse_scorer_spec,
+        protocol_config,
+        reference_table,
+        score_judgements,
+        source_reference_table,
+    )
     from .human import load_human_judgements
 
     folder = data or _default_data()

@@ -17,17 +17,27 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..result import ScoreResult
 from ..lexical import corpus_score_from_stats, stat_matrix
+from ..result import ScoreResult
 from .agreement import agreement_table
-from .correlations import (Bootstrap, _rowwise_pearson, bootstrap_rows, mean_per_source_tau, pearson, segment_correlations, spearman,
-                           system_kendall, tau_like)
+from .correlations import (
+    Bootstrap,
+    _rowwise_pearson,
+    bootstrap_rows,
+    mean_per_source_tau,
+    pearson,
+    segment_correlations,
+    spearman,
+    system_kendall,
+    tau_like,
+)
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
 __all__ = ["MetaEvalConfig", "PROTOCOLS", "protocol_config", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate", "score_judgements"]
@@ -393,7 +403,7 @@ def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], r
         row["human"][ref] = _headline(report, label, aspect)
         if ref not in choices:
             choices.append(ref)
-    for spec, row in rows.items():
+    for row in rows.values():
         first = results[row["labels"]["1"]].scores[rated] if "1" in row["labels"] else None
         for ref, label in row["labels"].items():
             if ref not in ("1", "all") and first is not None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
 from steb_core import DataValidationError, read_lines
 
 __all__ = ["ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "find_reference_files", "REFERENCE_FOLDER"]
