@@ -183,7 +183,7 @@ def _check_digest(stored: str | None, keys: np.ndarray, parts: dict[str, np.ndar
         raise ShardError(f"{where}: has no digest binding its rows to its keys (written by another tool or edited), "
                          "so its rows cannot be trusted")
     if stored != shard_digest(keys, parts):
-        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or edited)")
+        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or " "edited)")
 
 
 class EmbeddingCache:

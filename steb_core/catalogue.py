@@ -97,7 +97,8 @@ _NOTE_ONLY = re.compile(r"^@misc\{(?P<key>[^,]+),\s*note\s*=\s*\{(?P<note>.*)\}\
 
 
 def _authors(text: str) -> str:
-    """``A, B and C`` / ``Surname, I. & Other, J.`` / ``X et al.`` as BibTeX's ``A and B and C`` (``others`` for et al.)."""
+    """``A, B and C`` / ``Surname, I. & Other, J.`` / ``X et al.`` as BibTeX's ``A and B and C`` (``others`` for et
+    al.)."""
     text = text.strip().rstrip(",")
     etal = re.search(r"\s*(,\s*)?\bet al\.?$", text)
     if etal:

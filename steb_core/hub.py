@@ -189,7 +189,7 @@ def load_hub_split(
     root = Path(location)
     how = (
         f"download it once on a machine with network: `huggingface-cli download {hub_id} --repo-type dataset "
-        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's parent"
+        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's " "parent"
     )
     if not root.is_dir():
         raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': no folder {root}; {how}")

@@ -38,7 +38,7 @@ def _rows_of(data: Any) -> list[dict[str, Any]]:
         return list(data.to_list())
     if isinstance(data, Sequence) and all(isinstance(r, Mapping) for r in data):
         return [dict(r) for r in data]
-    raise TypeError(f"dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got {type(data).__name__}")
+    raise TypeError("dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got " f"{type(data).__name__}")
 
 
 def _content_version(rows: list[dict[str, Any]], shape: str, columns: Mapping[str, Any]) -> str:

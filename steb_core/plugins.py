@@ -366,7 +366,7 @@ class StebPlugins:
                 def register(spec: Any, _provider: str = provider, _staged: list[Any] = staged) -> None:
                     if not isinstance(spec, spec_type):
                         raise PluginError(
-                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected {spec_type.__name__}"
+                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected " f"{spec_type.__name__}"
                         )
                     _staged.append(spec)
 
@@ -383,7 +383,7 @@ class StebPlugins:
             for name, providers in registry.conflicts.items():
                 self._fail(PluginFailure(
                     " / ".join(providers), f"name collision ({kind})",
-                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is refused "
+                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is " "refused "
                     f"(disable one with -p no:NAME or ${DISABLE_ENV_VAR})",
                 ))
             self._registries[kind] = registry
@@ -434,8 +434,8 @@ class StebPlugins:
                     if name is not None and name in owners:
                         self._fail(PluginFailure(
                             impl.plugin_name, "hook register_commands",
-                            f"command 'steb {name}' is already provided by {owners[name]}; plugin '{impl.plugin_name}' "
-                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to switch one off)"))
+                            f"command 'steb {name}' is already provided by {owners[name]}; plugin " f"'{impl.plugin_name}' "
+                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to " "switch one off)"))
                         continue
                     if name is not None:
                         owners[name] = f"plugin '{impl.plugin_name}'"

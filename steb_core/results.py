@@ -261,7 +261,7 @@ def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[Res
                 raise DataValidationError(
                     "does not match its content hash (edited by hand, or written by another tool)" if record.content_hash
                     else "has no content hash", path=path, field="content_hash",
-                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the file)")
+                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the " "file)")
             yield record
 
 

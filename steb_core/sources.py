@@ -46,7 +46,8 @@ class DataSource:
     further down when the loader expects the release inside a named folder. ``unpack`` names fetched
     archives to unpack in place (safely: no member outside the target, no links out, a size cap);
     ``strip`` names the one folder an archive unpacks into (``MASC-3.0.0``) whose contents are moved up,
-    so the loader finds them directly in the target. ``accept`` marks a licence that needs the user's agreement (``--accept-licence NAME``) before
+    so the loader finds them directly in the target. ``accept`` marks a licence that needs the user's agreement
+    (``--accept-licence NAME``) before
     anything is downloaded.
     """
 

@@ -3,7 +3,8 @@
 Installed as a pytest plugin (entry point ``pytest11``), so in any project with steb-core installed::
 
     def test_my_dataset_runs(steb_isolated, tmp_path):
-        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"], installed=["stylometry"])
+        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"],
+        installed=["stylometry"])
         assert summary.results and not summary.failures
 
 Each use gets a fresh plugin manager (no leakage between tests: installed plugins are loaded only when

@@ -33,7 +33,8 @@ _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
 def hub_cache_dir() -> Path:
-    """The model cache ``huggingface_hub`` uses: ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``."""
+    """The model cache ``huggingface_hub`` uses: ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else
+    ``~/.cache/huggingface/hub``."""
     env = os.environ
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if env.get(name):

@@ -59,7 +59,7 @@ class AVFolderSource:
 
     def layout(self) -> str:
         ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
-        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, one folder per problem"
+        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, " "one folder per problem"
 
     def wants(self, problem: str) -> bool:
         return not self.prefixes or any(problem.upper().startswith(p) for p in self.prefixes)
@@ -118,7 +118,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             pairs.append(_problem_pair(folder / problem, problem, same, root, known_rule))
     if not pairs:
         raise DataValidationError(
-            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes {sorted(seen_prefixes)}",
+            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes " f"{sorted(seen_prefixes)}",
             path=root, expected=source.layout(),
         )
     ids = [p.id for p in pairs]

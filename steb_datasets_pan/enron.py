@@ -58,7 +58,7 @@ class EnronSource:
     pan: AVFolderSource = AVFolderSource((), "Enron authorship verification corpus (PAN-style case folders)", edition="enron")
 
     def layout(self) -> str:
-        return ("<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named '<Author.name>[Y]' or "
+        return ("<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named " "'<Author.name>[Y]' or "
                 "'<Author.name>[N]' holding 'known - <Author> - Mail_<n>.txt' (4) and one 'unknown - ... - Mail_<n>.txt'")
 
 
@@ -91,7 +91,8 @@ def load_enron(ctx: LoadContext, source: EnronSource, obtain: str) -> DatasetBun
 
 
 def _case_folder(root: Path, ctx: LoadContext, obtain: str, source: EnronSource) -> Path:
-    """The folder holding the ``NAME[Y]``/``NAME[N]`` case folders: the data folder or one below it (at most 3 levels)."""
+    """The folder holding the ``NAME[Y]``/``NAME[N]`` case folders: the data folder or one below it (at most 3
+    levels)."""
     frontier = [root]
     for _ in range(4):
         for folder in frontier:

@@ -177,7 +177,8 @@ def choose_one(candidates: Iterable[Path], what: str, folder: Path, option: str,
 
 
 def truth_beside(texts_path: Path, candidates: Sequence[Path]) -> Path | None:
-    """The truth file named after a texts file (``X.jsonl`` -> ``X-truth.jsonl``; ``pairs.jsonl`` -> ``truth.jsonl``)."""
+    """The truth file named after a texts file (``X.jsonl`` -> ``X-truth.jsonl``; ``pairs.jsonl`` ->
+    ``truth.jsonl``)."""
     stem = texts_path.stem.lower()
     names = {f"{stem}-truth.jsonl", f"{stem}_truth.jsonl"} | ({"truth.jsonl"} if stem == "pairs" else set())
     hits = [p for p in candidates if p.name.lower() in names]

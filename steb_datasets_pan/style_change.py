@@ -226,13 +226,15 @@ RELEASE_WORDS = ("style-change", "multi-author", "writing-style", "style-analysi
 
 
 def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> tuple[Path, Path]:
-    """The release root and the problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a release folder
+    """The release root and the problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a
+    release folder
     kept beside it with its official name (``<data-dir>/pan26-style-change-smoketest/easy/train``) or a
     pan-code clone (``<data-dir>/pan-code/clef26/multi-author-analysis/smoketest/easy/train``)."""
     candidates = release_candidates(ctx, f"pan{source.year % 100}", RELEASE_WORDS, task="style-change")
     ed = source.edition
     other_levels = {a for lvl, names in ed.levels.items() if lvl != source.level for a in names if a}
-    # PAN23 ships one archive per level (pan23-multi-author-analysis-dataset1/ ... dataset3/): never take another level's
+    # PAN23 ships one archive per level (pan23-multi-author-analysis-dataset1/ ... dataset3/): never take another
+    # level's
     candidates = [c for c in candidates if c == ctx.data_dir or not any(name_matches(c.name, a) for a in other_levels)]
     if not candidates:
         ctx.require_dir(obtain, source.layout())  # raises the standard "no data" error
@@ -314,7 +316,8 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
 
 
 def _make_pairs(units: list[str], same: list[bool], keep, doc: str, text_path: Path, document_level: bool) -> list[TextPair]:
-    """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot loop)."""
+    """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot
+    loop)."""
     out: list[TextPair] = []
     i = 0
     try:

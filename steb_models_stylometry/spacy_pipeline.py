@@ -4,7 +4,8 @@ Only the components a feature family needs are kept (``needs``): ``pos`` -> tok2
 attribute_ruler; ``sents`` -> the statistical sentence segmenter ``senter`` (cheap, disabled by
 default in en_core_web_sm) unless the parser is kept anyway; ``sentencizer`` -> spaCy's rule-based
 ``sentencizer`` added at the end of the pipeline (what STEB's reference code uses for its LFTK
-features); ``deps`` -> parser; ``lemma`` -> lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches, optionally with
+features); ``deps`` -> parser; ``lemma`` -> lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches,
+optionally with
 ``n_process`` worker processes. Texts longer than ``max_chars`` are cut at whitespace into pieces that
 are processed separately (spaCy's memory grows with document length); features sum over the pieces.
 

@@ -1,10 +1,12 @@
-"""STEL's simple similarity-only baselines (Wegmann & Nguyen 2021, EMNLP: the simple "style measures" compared there), as pairwise ``similarity`` methods.
+"""STEL's simple similarity-only baselines (Wegmann & Nguyen 2021, EMNLP: the simple "style measures" compared there),
+as pairwise ``similarity`` methods.
 
 Each object has ``similarity(texts_a, texts_b) -> (n,) float64`` and ``similarity_only = True``; tasks
 that need vectors skip them, the order-alignment task compares the pairwise similarities.
 
 The formulas follow the description of STEL's own baselines (the paper's description of its
-baselines and the released STEL code, ``legacy_sim_classes.py``, read not copied) including the details that decide ties, because STEL scores a tied
+baselines and the released STEL code, ``legacy_sim_classes.py``, read not copied) including the details that decide
+ties, because STEL scores a tied
 quadruple as a coin flip and the published accuracies depend on which instances tie
 (``len`` is the number of Unicode characters):
 
@@ -69,7 +71,8 @@ STEL_POS_TAGS = ("ADJ", "ADP", "ADV", "CONJ", "DET", "NOUN", "NUM", "PRT", "PRON
 
 
 def _ptb_to_universal() -> dict[str, str]:
-    """Penn Treebank tag -> universal tag, after Petrov et al. (2012)'s English mapping, plus spaCy's extra Penn tags."""
+    """Penn Treebank tag -> universal tag, after Petrov et al. (2012)'s English mapping, plus spaCy's extra Penn
+    tags."""
     groups = {
         ".": ["!", "#", "$", "''", "(", ")", ",", "-LRB-", "-RRB-", ".", ":", "?", "``", "HYPH", "NFP"],
         "CONJ": ["CC"],
@@ -267,7 +270,8 @@ class PosTagSimilarity(_ProfileBaseline):
 
 
 class CharTrigramSimilarity(_PairwiseBaseline):
-    """Cosine of character-3-gram counts, preprocessed as scikit-learn's char analyzer (lowercase, whitespace runs -> " ")."""
+    """Cosine of character-3-gram counts, preprocessed as scikit-learn's char analyzer (lowercase, whitespace runs ->
+    " ")."""
 
     name = "stel-char3-cosine"
 

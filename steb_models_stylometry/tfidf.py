@@ -119,7 +119,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], str]] = {
     "tfidf-char": (("char_3_5",), "character 3-5-grams only"),
     "tfidf-ngrams-steb01": (
         ("char_3_5", "token_1_2", "pos_1_2"),
-        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in 2+ documents, case kept, sublinear tf)",
+        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in " "2+ documents, case kept, sublinear tf)",
     ),
 }
 #: encoder name -> settings it stands for (others: ``DEFAULT_SETTINGS`` unless ``settings=`` says otherwise)
@@ -194,7 +194,8 @@ _WHITESPACE = re.compile(r"\s\s+")
 
 
 def analyzer(kind: str, ngram_range: tuple[int, int], settings: BlockSettings) -> Callable[[str], list[str]]:
-    """The function that turns one document (of the block's source) into its n-grams, for fitting and transforming alike."""
+    """The function that turns one document (of the block's source) into its n-grams, for fitting and transforming
+    alike."""
     lo, hi = ngram_range
     if kind == "char":
         lower = settings.lowercase
@@ -496,7 +497,8 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict
 
 
 def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int):
-    """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens, none for raw text."""
+    """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens,
+    none for raw text."""
     sources = set(sources)
     if sources <= {"text"}:
         return None
@@ -527,7 +529,8 @@ def fit_vectoriser(
     spacy_model: str | None = None,
     n_process: int = 1,
 ) -> TfidfVectoriser:
-    """Fit the named blocks on ``texts`` with the ``settings`` profile (``max_features`` overrides its vocabulary sizes)."""
+    """Fit the named blocks on ``texts`` with the ``settings`` profile (``max_features`` overrides its vocabulary
+    sizes)."""
     from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
     texts = list(texts)

@@ -417,7 +417,7 @@ def register_datasets(register):
 def register_encoders(register):
     register(EncoderSpec(
         name="random-projection-4096",
-        description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims (bench/full_steb)",
+        description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims " "(bench/full_steb)",
         factory=RandomProjectionEncoder,
         family="baseline",
     ))

@@ -45,7 +45,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for name, c, level in rows:
         sk = c.get("system_kendall")
-        print(f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | {cell(c['system_pearson'])} | "
+        print(f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | " f"{cell(c['system_pearson'])} | "
               f"{'n/a' if sk is None else f'{sk:.3f}'} | {level} |")
 
 

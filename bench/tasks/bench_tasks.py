@@ -184,7 +184,8 @@ def bench_retrieval(args) -> list[dict]:
 
 
 def numpy_counting_mrr(q: np.ndarray, t: np.ndarray) -> float:
-    """The plain numpy route (issue 28 §2): the whole float32 score matrix, then per query the targets above the true one."""
+    """The plain numpy route (issue 28 §2): the whole float32 score matrix, then per query the targets above the true
+    one."""
     qn = q / np.linalg.norm(q, axis=1, keepdims=True)
     tn = t / np.linalg.norm(t, axis=1, keepdims=True)
     scores = qn @ tn.T
@@ -336,15 +337,15 @@ def bench_probing(args) -> list[dict]:
             rows.append(
                 row(
                     "probing",
-                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} (ran {chosen}) vs {kind} loop",
+                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} " f"(ran {chosen}) vs {kind} loop",
                     (seconds, peak, result),
                     ref,
                     result["accuracy"],
                     float(np.mean([v["test"] for v in theirs.values()])),
                     note=f"{timing}; per-feature accuracy difference max {max(diffs.values()):.4f}, "
                     f"{sum(d > 0.005 for d in diffs.values())} features over 0.5 points; lambda chosen differently for "
-                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every (feature, lambda) "
-                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now {os.getloadavg()[0]:.2f}",
+                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every " "(feature, lambda) "
+                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now " f"{os.getloadavg()[0]:.2f}",
                 )
             )
     return rows

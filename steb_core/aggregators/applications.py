@@ -173,7 +173,7 @@ def applications_average(
         scores=scores,
         missing=missing,
         inputs=[i for p in parts for i in p.inputs],
-        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its levels).",
+        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its " "levels).",
         sub_columns=parts,
         details={"weighting": weighting},
         order=85,

@@ -45,7 +45,7 @@ app = typer.Typer(
 
 PluginOpt = typer.Option(
     None, "--plugin", "-p",
-    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin off "
+    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin " "off "
     "(also $STEB_DISABLE_PLUGINS=NAME,...). A named plugin that fails to load is an error.",
 )
 

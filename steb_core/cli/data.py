@@ -62,7 +62,7 @@ def data_check(
         for c in checks:
             sys.stdout.write("\t".join(cells(c)) + "\n")
     else:
-        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'}): classes and texts loaded/catalogue (STEB Table 15)",
+        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'}): classes and texts loaded/catalogue (STEB Table " "15)",
                       expand=False, box=None, pad_edge=False)
         for col in columns:
             table.add_column(col, no_wrap=True, overflow="ellipsis" if col != "dataset" else "fold",

@@ -34,7 +34,7 @@ def data_get(
     retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."),
     deadline: float = typer.Option(DEFAULT_DEADLINE, "--deadline", min=0, help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun."),
-    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb would pin at first download."),
+    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb " "would pin at first download."),
     verify: bool = typer.Option(False, "--verify", help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests."),
     fmt: str = common.FormatOpt,
     plugin: list[str] | None = common.PluginOpt,
@@ -150,7 +150,7 @@ def _verify(plan: object, root: Path, fmt: str) -> None:
     if changed:
         raise StebError(f"{len(changed)} folder(s) differ from the sha256 steb recorded when it fetched them: "
                         + "; ".join(f"{r['target']}: {r['problems'][0]}" for r in changed)
-                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded bytes)")
+                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded " "bytes)")
 
 
 def _interactive() -> bool:

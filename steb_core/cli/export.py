@@ -45,7 +45,7 @@ def export(
         "ENCODER)."
     )),
     episode: list[str] | None = typer.Option(None, "--episode", metavar="DATASET:TASK=SIZE_N", help=(
-        "Episode folder for a result whose N per class is not in its record, e.g. ASSET:order_alignment=1_200 (TASK "
+        "Episode folder for a result whose N per class is not in its record, e.g. ASSET:order_alignment=1_200 " "(TASK "
         "may be *; repeatable)."
     )),
     allow_partial: bool = typer.Option(False, "--allow-partial", help=(

@@ -20,7 +20,7 @@ from . import common
 @common.app.command("import")
 def import_tree(
     trees: list[Path] = typer.Argument(..., help=(
-        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ (earlier "
+        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ " "(earlier "
         "trees win on a collision)."
     )),
     out: Path = typer.Option(..., "--out", "-o", help=(

@@ -23,7 +23,8 @@ def list_components(
     fmt: str = common.FormatOpt,
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
-    """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to obtain)."""
+    """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to
+    obtain)."""
     from ..catalogue import component_rows, dataset_rows
     from ..run.selection import suite_members
 
@@ -31,7 +32,7 @@ def list_components(
         import difflib
 
         close = difflib.get_close_matches(kind, list(common.LIST_KINDS), n=1)
-        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: {', '.join(common.LIST_KINDS)}")
+        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: " f"{', '.join(common.LIST_KINDS)}")
     manager = common.manager(plugin)
     if kind == "datasets":
         specs = suite_members(manager, suite) if suite else list(manager.datasets())

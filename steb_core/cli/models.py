@@ -119,5 +119,5 @@ def models_get(
             common.console.print(f"{what}: already in the cache at commit {commit}", highlight=False)
             continue
         pin = (f"pinned revision {target.revision}" if target.pinned
-               else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch the same again)")
+               else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch " "the same again)")
         common.console.print(f"{what}: fetched commit {commit} into {hub_cache_dir()} ({pin})", highlight=False)

@@ -14,7 +14,7 @@ from . import common
 
 @common.app.command("run")
 def run(
-    encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`) or a model path; repeatable: each encoder runs in turn."),
+    encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (see `steb list encoders`) or a model path; repeatable: each encoder runs in " "turn."),
     dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable; see `steb list datasets`)."),
     suite: str | None = typer.Option(None, "--suite", "-s", help="Run every dataset of a suite, e.g. demo (built in, no download), stel, steb."),
     task: list[str] | None = typer.Option(None, "--task", "-t", help="Only these task types (repeatable); default: every task each dataset feeds."),
@@ -36,19 +36,20 @@ def run(
     option: list[str] | None = typer.Option(None, "--option", "-O", help="Encoder option key=value (repeatable), e.g. -O batch_size=64 -O device=cuda."),
     dataset_option: list[str] | None = typer.Option(None, "--dataset-option", help="Dataset loader option key=value (repeatable)."),
     batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
-    batch_tokens: int | None = typer.Option(None, "--batch-tokens", min=1, help="Cut encoding batches by a budget of padded tokens (texts x longest text, length-sorted; at most --batch-size texts) instead of every --batch-size texts, e.g. 16384 on a GPU."),
+    batch_tokens: int | None = typer.Option(None, "--batch-tokens", min=1, help="Cut encoding batches by a budget of padded tokens (texts x longest text, length-sorted; at most " "--batch-size texts) instead of every --batch-size texts, e.g. 16384 on a GPU."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Recompute results even when a matching result exists."),
     fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first dataset or task that fails (default: report failures at the end)."),
     threads: int | None = typer.Option(None, "--threads", help="BLAS/OpenMP threads for task computations (default: chosen from the work size and the free cores)."),
-    max_memory: str | None = typer.Option(None, "--max-memory", help="Process datasets in groups whose vectors fit this budget, e.g. 4G (default: one dataset at a time, which bounds peak memory by the largest dataset)."),
+    max_memory: str | None = typer.Option(None, "--max-memory", help="Process datasets in groups whose vectors fit this budget, e.g. 4G (default: one dataset at a time, " "which bounds peak memory by the largest dataset)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars."),
-    prefetch: int = typer.Option(4, "--prefetch", min=0, help="Datasets loaded ahead (in a worker process) while the current one is encoded and scored; 0: one dataset after another in this process. Same results either way; lower it if loaded datasets are large next to your memory."),
-    prefetch_mode: str = typer.Option("auto", "--prefetch-mode", help="Where datasets are loaded ahead: auto (a forked process where the OS can fork, else a thread), process or thread."),
-    strict: bool = typer.Option(False, "--strict", help="Treat datasets whose data is missing as failures (exit 1); by default they are skipped, listed with the `steb data get` command that fetches them, and the run exits 0."),
-    download: bool = typer.Option(False, "--download", help="Fetch missing model weights into the Hugging Face cache first (as `steb models get`); without it nothing is downloaded."),
+    prefetch: int = typer.Option(4, "--prefetch", min=0, help="Datasets loaded ahead (in a worker process) while the current one is encoded and scored; 0: one dataset " "after another in this process. Same results either way; lower it if loaded datasets are large next to " "your memory."),
+    prefetch_mode: str = typer.Option("auto", "--prefetch-mode", help="Where datasets are loaded ahead: auto (a forked process where the OS can fork, else a thread), process " "or thread."),
+    strict: bool = typer.Option(False, "--strict", help="Treat datasets whose data is missing as failures (exit 1); by default they are skipped, listed with the " "`steb data get` command that fetches them, and the run exits 0."),
+    download: bool = typer.Option(False, "--download", help="Fetch missing model weights into the Hugging Face cache first (as `steb models get`); without it " "nothing is downloaded."),
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
-    """Evaluate ENCODER on datasets: embeds each distinct text once (cached on disk), runs every task, writes results atomically.
+    """Evaluate ENCODER on datasets: embeds each distinct text once (cached on disk), runs every task, writes results
+    atomically.
 
     Interrupt with Ctrl-C at any time: finished results and encoded batches are kept, and the same
     command resumes where it stopped.
@@ -74,7 +75,7 @@ def run(
                 strict=strict, sampling=sampling, draws=draws,
             )
         except KeyboardInterrupt:
-            common.err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the same command again to resume.")
+            common.err_console.print(f"[yellow]interrupted[/]: finished results are in {output} and encoded batches in the cache; run the " "same command again to resume.")
             raise typer.Exit(130) from None
         failed = _print_summary(summary) or failed
     if failed:
@@ -125,9 +126,9 @@ def _print_summary(summary: Any) -> bool:
     common.console.print(table)
     missing = len(getattr(summary, "missing", ()))
     common.console.print(
-        f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, {len(summary.failures)} failed; "
+        f"{len(summary.results)} new, {len(summary.reused)} reused, {len(summary.skipped)} skipped, " f"{len(summary.failures)} failed; "
         + (f"{missing} dataset{'s' if missing != 1 else ''} with missing data; " if missing else "")
-        + f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; {summary.seconds:.1f} s"
+        + f"texts: {summary.texts_unique} distinct, {summary.texts_encoded} encoded, {summary.cache_hits} from cache; " f"{summary.seconds:.1f} s"
     )
     for note in summary.notes:
         common.err_console.print(f"[yellow]note:[/] {note}", highlight=False)

@@ -30,7 +30,7 @@ def demo_datasets() -> list[DatasetSpec]:
     return [
         DatasetSpec(
             name="demo_style_features",
-            description="Order alignment: parallel sentences with/without contractions and number words vs digits (STEL-like quadruples with distractors)",
+            description="Order alignment: parallel sentences with/without contractions and number words vs digits " "(STEL-like quadruples with distractors)",
             tasks=("order_alignment",),
             categories=("linguistic-feature",),
             content_independence=True,
@@ -92,7 +92,7 @@ def demo_datasets() -> list[DatasetSpec]:
 def surface_feature_extractor_spec() -> FeatureExtractorSpec:
     return FeatureExtractorSpec(
         name="surface",
-        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word length); no dependencies",
+        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word " "length); no dependencies",
         factory=lambda **options: SurfaceFeatures(),
     )
 

@@ -154,7 +154,7 @@ def _strip(work: Path, name: str, source: DataSource) -> None:
                          f"{sorted(p.name for p in work.iterdir())[:10]}")
     for entry in sorted(inner.iterdir()):
         if (work / entry.name).exists() or (work / entry.name).is_symlink():
-            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's files up")
+            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's " "files up")
         entry.rename(work / entry.name)
     inner.rmdir()
 

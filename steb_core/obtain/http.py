@@ -287,9 +287,9 @@ def fetch_json(url: str, *, policy: DownloadPolicy = DownloadPolicy(), limit: in
     stop_at = time.monotonic() + policy.deadline if policy.deadline is not None else None
     for attempt in range(policy.retries + 1):
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json",  # noqa: S310
-                                                                             "User-Agent": "steb-data-get"}),
-                                        timeout=policy.timeout) as response:
+            # an API URL built from a plugin's declared record (or the user's mirror for it): never data
+            request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "steb-data-get"})  # noqa: S310
+            with urllib.request.urlopen(request, timeout=policy.timeout) as response:  # noqa: S310
                 return json.loads(read_capped(response, url, limit, stop_at).decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise FetchError(f"{url}: the answer is not JSON ({exc})") from exc

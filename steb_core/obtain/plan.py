@@ -105,7 +105,8 @@ class Plan:
         return out
 
     def pins(self) -> dict[str, int]:
-        """How many distinct fetchable sources are pinned by their publisher, by steb's first download, or not at all."""
+        """How many distinct fetchable sources are pinned by their publisher, by steb's first download, or not at
+        all."""
         seen: dict[tuple[str, str], str] = {}
         for job in [*self.jobs, *self.blocked, *self.unpinned]:
             for source in job.sources:
@@ -199,7 +200,7 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: 
             actions.append(f"not fetched with --pinned-only: {target}/ has a source without a published checksum")
         elif any(j.target == target for j in blocked):
             job = next(j for j in blocked if j.target == target)
-            actions.append(f"fetch {target}/ after --accept-licence {' --accept-licence '.join(_quote(lic) for lic in job.licences)}")
+            actions.append(f"fetch {target}/ after --accept-licence " f"{' --accept-licence '.join(_quote(lic) for lic in job.licences)}")
         else:
             actions.append(f"fetch into {target}/")
     if any(s.kind == "hf" and not s.revision for s in auto):  # reproducible only when pinned: say so

@@ -169,7 +169,7 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
             while parents[-1]:
                 parents.append(posixpath.dirname(parents[-1]))
             if any(p in links for p in parents if p):
-                raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing unpacked")
+                raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing " "unpacked")
         dest.mkdir(parents=True, exist_ok=True)
         for m in members:  # ... or through a link the target folder already holds (a git release's own)
             _no_link_on_the_way(archive, dest, m.name, nothing_yet=True)
@@ -227,4 +227,4 @@ def refuse_links_out(root: Path) -> None:
             if os.path.islink(path):
                 real = os.path.realpath(path)
                 if real != real_root and not real.startswith(real_root + os.sep):
-                    raise FetchError(f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; refused")
+                    raise FetchError(f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; " "refused")

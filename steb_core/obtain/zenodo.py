@@ -42,7 +42,7 @@ def _own_link(api: str, record: str, key: str, link: str) -> str:
     path = unquote(got.path)
     if got.scheme not in ("https", want.scheme) or (got.scheme, got.netloc) != (want.scheme, want.netloc) \
             or not any(path.startswith(f"{prefix}/{record}/files/") for prefix in ("/api/records", "/records", "/record")):
-        raise FetchError(f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on {want.scheme}://{want.netloc}; "
+        raise FetchError(f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on " f"{want.scheme}://{want.netloc}; "
                          "refused, nothing fetched")
     return mirrored
 

@@ -96,7 +96,8 @@ def export_clusters_command(
         "Local plugin: a module name or a path to a .py file (repeatable)."
     )),
 ) -> None:
-    """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report --clusters`."""
+    """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report
+    --clusters`."""
     from ..aggregators.clusters import cluster_set_from_details
     from ..cli.common import console
     from ..cli.common import manager as _manager

@@ -74,7 +74,7 @@ class SuiteCoverage:
 
     def text(self) -> str:
         """``22 of 96 datasets (40 of 150 dataset-task pairs)``: the mark every partial aggregate carries."""
-        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} dataset-task pairs)"
+        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} " "dataset-task pairs)"
 
 
 def suite_coverage(table: ResultTable, suite: str | None) -> SuiteCoverage | None:

@@ -192,7 +192,8 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
 
 
 def radar_columns(board: Leaderboard) -> list[Column]:
-    """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content independence."""
+    """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content
+    independence."""
     axes: list[Column] = []
     objects = board.aggregate("objects-of-study")
     if objects is not None:

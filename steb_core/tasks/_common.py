@@ -138,7 +138,8 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     """Score of each aligned pair (float64): cosine of the vectors, or the encoder's own similarity.
 
     With vectors, every distinct text is embedded once and the cosines are computed row-wise in
-    float64 (sparse vectors stay sparse; dense ones on the task device when there is one, ``_device``). Without (or with an encoder-defined similarity),
+    float64 (sparse vectors stay sparse; dense ones on the task device when there is one, ``_device``). Without (or with
+    an encoder-defined similarity),
     ``ctx.similarity`` is called in batches.
     """
     if len(texts_a) != len(texts_b):

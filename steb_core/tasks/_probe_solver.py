@@ -87,7 +87,8 @@ MAX_BACKTRACK = 30
 
 def _pattern(K: int) -> np.ndarray:
     """(K, K-1) Helmert contrasts up to their column scales: column c is 1 on classes 0..c, -(c+1) on class
-    c+1 and 0 after it (small integers: exact in float32). Scaled by ``1/sqrt((c+1)(c+2))`` the columns are orthonormal and orthogonal to the
+    c+1 and 0 after it (small integers: exact in float32). Scaled by ``1/sqrt((c+1)(c+2))`` the columns are orthonormal
+    and orthogonal to the
     all-ones vector; column c only touches classes 0..c+1, so a k-class head uses the first k-1 columns."""
     P = np.zeros((K, K - 1))
     for c in range(K - 1):

@@ -31,7 +31,8 @@ per cache-sized block of queries x targets screens every score, and only the sco
 product's rounding bound of r*'s grid cell (``screen_margin``) are recomputed in float64, so the
 counts equal an all-float64 computation while the time is essentially that of the float32 product
 (issue 28 §2). When the encoder runs on a GPU (or option ``tasks.device`` names a torch device,
-:mod:`._device`), the same screen runs there in torch (:mod:`._torch_kernels`). Sparse vectors (TF-IDF) are multiplied as sparse matrices in float64 directly, a
+:mod:`._device`), the same screen runs there in torch (:mod:`._torch_kernels`). Sparse vectors (TF-IDF) are multiplied
+as sparse matrices in float64 directly, a
 block of queries at a time (``BLOCK_BYTES`` of keys). No n x n matrix is ever held.
 
 Ties follow the grid rule of :mod:`._common` (cosines in float64 snapped to 2**-20; equal keys tie),

@@ -34,7 +34,8 @@ def _case(folder: Path, author: str, mark: str, known: dict[int, str], unknown: 
 
 @pytest.fixture
 def release(tmp_path: Path, write) -> Path:
-    """Three cases as the Mendeley archive lays them out, kept inside <root>/enron_authorship_corpus/ (the manual source's target)."""
+    """Three cases as the Mendeley archive lays them out, kept inside <root>/enron_authorship_corpus/ (the manual
+    source's target)."""
     folder = tmp_path / "root" / NAME / RELEASE
     _case(folder, "Jane.Doe", "Y", {12: "Jane mail twelve.", 3: "Jane mail three.\n", 40: "Jane mail forty.", 7: "Jane mail seven."},
           ("Jane.Doe", 99, "Jane unknown mail.\n"), write)
@@ -67,7 +68,8 @@ def test_release_folder_kept_under_its_own_name_in_the_data_root(release: Path) 
 
 
 def test_release_folder_renamed_to_the_dataset_name(release: Path) -> None:
-    """The STEB authors' script renames 'Enron (80 authors)' to enron_authorship_corpus: the case folders then sit at the top."""
+    """The STEB authors' script renames 'Enron (80 authors)' to enron_authorship_corpus: the case folders then sit at
+    the top."""
     root = release.parent / "renamed-root"
     root.mkdir()
     (release / NAME / RELEASE).rename(root / NAME)

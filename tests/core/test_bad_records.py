@@ -99,7 +99,8 @@ def _broken(ctx):
 
 @hookimpl
 def register_datasets(register):
-    register(DatasetSpec(name="broken", description="a loader with a bug", tasks=("toy_task",), loader=_broken, needs_data=False))
+    register(DatasetSpec(name="broken", description="a loader with a bug", tasks=("toy_task",), loader=_broken,
+        needs_data=False))
 '''
 
 

@@ -137,7 +137,8 @@ def test_name_collision_refuses_only_that_name(tmp_path, toy_plugin):
         @hookimpl
         def register_datasets(register):
             for name in ("toy0", "clash_only"):
-                register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None, needs_data=False))
+                register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None,
+                    needs_data=False))
     '''))
     manager = new_manager([str(toy_plugin), str(clash)], entry_points=False, env=False)
     datasets = manager.datasets()  # does not raise: everything else keeps working

@@ -327,10 +327,10 @@ def test_markdown_points_at_missing_inputs_only_when_the_section_exists(tmp_path
 def test_free_text_references_become_bibtex_with_fields_and_one_key_per_work():
     from steb_core.catalogue import bibtex, parse_citation
 
-    acl = "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings of NAACL-HLT 2018."
+    acl = "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings " "of NAACL-HLT 2018."
     assert parse_citation(acl) == {"author": "Sudha Rao and Joel Tetreault", "title": "Dear Sir or Madam, May I Introduce the GYAFC Dataset",
                                    "year": "2018", "venue": "In Proceedings of NAACL-HLT 2018"[3:]}
-    pan = "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
+    pan = "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at " "PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
     entry = bibtex("pan22_style_change_basic", pan)
     assert entry.startswith("@inproceedings{zangerle2022overview,")
     assert "author = {Zangerle, E. and Mayerl, M. and Potthast, M. and Stein, B.}" in entry and "booktitle = {CLEF 2022" in entry

@@ -104,7 +104,7 @@ def test_unpinned_url_recorded_then_verified_and_pinned_only(tmp_path, server, m
         {"kind": "url", "url": "https://files.example.org/pub/corpus.jsonl"}]}])
     root = tmp_path / "data"
     strict = invoke("data", "get", "--dataset", "tofu", "--pinned-only", "--data-dir", str(root), "-p", str(plugin))
-    assert "not fetched (--pinned-only): tofu (tofu/): https://files.example.org/pub/corpus.jsonl has no published checksum" in strict.output
+    assert "not fetched (--pinned-only): tofu (tofu/): https://files.example.org/pub/corpus.jsonl has no published " "checksum" in strict.output
     assert server.requests == [] and not (root / "tofu").exists()
     dry = invoke("data", "get", "--dataset", "tofu", "--pinned-only", "--dry-run", "-p", str(plugin))
     assert "not fetched with --pinned-only: tofu/ has a source without a published checksum" in dry.output

@@ -340,8 +340,8 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         name, data, confirm, quota = found
         if quota:
-            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this time.</p>'
-                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please try '
+            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this ' 'time.</p>'
+                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please ' 'try '
                             'accessing the file again later.</p></body></html>', 200, head, path)
             return True
         if key == "uc" and not confirm:  # Drive sends small files on from drive.usercontent.google.com

@@ -57,10 +57,10 @@ HUB_ID = "StyleDistance/synthstel"
 #: data/test-00000-of-00001.parquet (61.5 kB) -- the sizes the data folder of main still has (checked on the hub's
 #: file listings; the later commits on main edit README.md).
 HUB_REVISION = "654e12a58f3805963e6282ee45619b61a5029877"
-OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset --revision "
+OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset " "--revision "
           f"{HUB_REVISION} --local-dir DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache "
           "filled by datasets.load_dataset")
-LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, negative, "
+LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, " "negative, "
           "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID)
 COLUMNS = ("positive", "negative", "feature")
 
@@ -137,14 +137,14 @@ def make_synthstel_reader(register: bool):
         stated = list(chosen) if chosen else list(REGISTER_FEATURES)
         not_found = [c for c in stated if c not in matched]
         if not_found:
-            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under {root}; "
-                          f"its features are {sorted(register_names | feature_names)} (option register_features names them exactly)",
+            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under " f"{root}; "
+                          f"its features are {sorted(register_names | feature_names)} (option register_features names them " "exactly)",
                           stacklevel=2)
         info = {"files": [name for _, name, _ in sources], "axis": ["with feature", "without feature"],
                 "class_column": CLASS_COLUMN, "features_in_release": len(register_names | feature_names),
                 "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
                 "register_selection": "option register_features (exact feature / feature_clean names)" if chosen
-                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's loader)",
+                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's " "loader)",
                 "register_features_not_found": not_found}
         return items, info
 

@@ -1,4 +1,5 @@
-"""Hook implementations of steb-datasets-stel: STEL in the STEB construction, STEL's official instances, STEL-or-Content.
+"""Hook implementations of steb-datasets-stel: STEL in the STEB construction, STEL's official instances,
+STEL-or-Content.
 
 Two ways to use the same release (issue 15), kept as separate dataset names so a result always says which:
 
@@ -66,8 +67,8 @@ OBTAIN = (
     "(_quad_stel-dimensions_formal-815_complex-815.tsv) needs GYAFC permission and is available from the STEL authors"
 )
 LAYOUT = (
-    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone (Data/STEL/dimensions/quad_stel-dimension_"
-    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at any folder "
+    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone " "(Data/STEL/dimensions/quad_stel-dimension_"
+    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at " "any folder "
     "that holds these .tsv files (flat or in dimensions/ and characteristics/)"
 )
 #: The public release, pinned: the commit /work/shared/data/README.md's STEL sample comes from; the clone lands in
@@ -92,9 +93,9 @@ STEL_FULL_DIMENSIONS = DataSource(
     licence="GYAFC terms (research only, on request; Yahoo! Answers L6)",
     instructions=("optional, for the paper's full population (815 instances per dimension instead of the public "
                   "100-instance samples): obtain GYAFC access first (e-mail gyafc.dataset@gmail.com, see "
-                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per the "
+                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per " "the "
                   "STEL paper) for _quad_stel-dimensions_formal-815_complex-815.tsv and save it as "
-                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples beside "
+                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples " "beside "
                   "it are then read once (their IDs repeat inside the full file)."))
 REGISTER_BUDGET = 392
 FEATURE_BUDGET = 200
@@ -136,7 +137,7 @@ def _instances(ctx: LoadContext, kind: str):
         instances = [i for i in instances if i.style_type not in STEL_REGISTER_TYPES]
     if not instances:
         raise DatasetNotFoundError(
-            f"dataset '{ctx.dataset}': no STEL instances with style type {', '.join(types or ['<any characteristic>'])} "
+            f"dataset '{ctx.dataset}': no STEL instances with style type " f"{', '.join(types or ['<any characteristic>'])} "
             f"under {root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}"
         )
     found = sorted({i.style_type for i in instances})
@@ -256,18 +257,18 @@ def stel_specs() -> list[DatasetSpec]:
                    f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
               expected=EXPECTED["register"], options=STEB_OPTIONS),
         _spec("STEL_feature", "feature",
-              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared builder.",
+              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared " "builder.",
               loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
               size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
                    f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
               expected=EXPECTED["feature"], options=STEB_OPTIONS),
         _spec("STEL_register_official", "register",
-              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the STEL "
+              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the " "STEL "
               "paper. Option variant=triple|triple-distractor.",
               loader=make_stel_loader("register", None), suites=("stel",), content_independence=False,
               size="every instance found (public repository: 100-instance samples of formality and simplicity)", options={"variant": VARIANTS}),
         _spec("STEL_feature_official", "feature",
-              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun etc.), "
+              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun " "etc.), "
               "official order and IDs.",
               loader=make_stel_loader("feature", None), suites=("stel",), content_independence=False,
               size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)", options={"variant": VARIANTS}),

@@ -129,7 +129,7 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
                 first = seen[inst.id]
                 if _content(first) != _content(inst):  # issue 20: a conflicting duplicate never passes silently
                     raise DataValidationError(
-                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or answer",
+                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or " "answer",
                         path=path, record=f"row {i}", field=ID, expected="each ID once, or repeated with identical content",
                     )
                 duplicates += 1

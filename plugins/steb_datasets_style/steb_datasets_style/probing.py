@@ -438,7 +438,7 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
     return load
 
 
-_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB download_datasets.sh) in ROOT/probing/, else "
+_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB " "download_datasets.sh) in ROOT/probing/, else "
 
 PROBING = (
     ("probing_amazon", "amazon", 27_584, luar_texts(),

@@ -22,7 +22,8 @@ __all__ = ["SOURCES", "CITATIONS", "licence_of", "bibtex_entry"]
 # ------------------------------------------------------------------------------------------------
 _BIB = {
     "laippala2022core": """@article{laippala2022core,
-  author = {Laippala, Veronika and R{\\"o}nnqvist, Samuel and Oinonen, Miika and Kyr{\\"o}l{\\"a}inen, Aki-Juhani and Salmela, Anna and Biber, Douglas and Egbert, Jesse and Pyysalo, Sampo},
+  author = {Laippala, Veronika and R{\\"o}nnqvist, Samuel and Oinonen, Miika and Kyr{\\"o}l{\\"a}inen,
+            Aki-Juhani and Salmela, Anna and Biber, Douglas and Egbert, Jesse and Pyysalo, Sampo},
   title = {Register identification from the unrestricted open Web using the Corpus of Online Registers of English},
   journal = {Language Resources and Evaluation},
   year = {2022},
@@ -30,7 +31,8 @@ _BIB = {
 }""",
     "kuzman2023xgenre": """@article{kuzman2023xgenre,
   author = {Kuzman, Taja and Mozeti{\\v{c}}, Igor and Ljube{\\v{s}}i{\\'c}, Nikola},
-  title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of Classification Methods in the Era of Large Language Models},
+  title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of
+           Classification Methods in the Era of Large Language Models},
   journal = {Machine Learning and Knowledge Extraction},
   volume = {5},
   number = {3},
@@ -49,15 +51,18 @@ _BIB = {
     "yannakoudakis2011fce": """@inproceedings{yannakoudakis2011fce,
   author = {Yannakoudakis, Helen and Briscoe, Ted and Medlock, Ben},
   title = {A New Dataset and Method for Automatically Grading {ESOL} Texts},
-  booktitle = {Proceedings of the 49th Annual Meeting of the Association for Computational Linguistics: Human Language Technologies},
+  booktitle = {Proceedings of the 49th Annual Meeting of the Association for Computational Linguistics:
+               Human Language Technologies},
   pages = {180--189},
   year = {2011},
   url = {https://aclanthology.org/P11-1019},
 }""",
     "danescu2013politeness": """@inproceedings{danescu2013politeness,
-  author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and Potts, Christopher},
+  author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and
+            Potts, Christopher},
   title = {A computational approach to politeness with application to social factors},
-  booktitle = {Proceedings of the 51st Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 51st Annual Meeting of the Association for Computational Linguistics
+               (Volume 1: Long Papers)},
   pages = {250--259},
   year = {2013},
   url = {https://aclanthology.org/P13-1025},
@@ -71,7 +76,8 @@ _BIB = {
   url = {https://ewave-atlas.org},
 }""",
     "gupta2025endive": """@inproceedings{gupta2025endive,
-  author = {Gupta, Abhay and Cheung, Jacob and Meng, Philip and Sayyed, Shayan and Zhu, Kevin and Liao, Austen and O'Brien, Sean},
+  author = {Gupta, Abhay and Cheung, Jacob and Meng, Philip and Sayyed, Shayan and Zhu, Kevin and Liao, Austen
+            and O'Brien, Sean},
   title = {{EnDive}: A Cross-Dialect Benchmark for Fairness and Performance in Large Language Models},
   booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
   pages = {16830--16855},
@@ -117,24 +123,30 @@ _BIB = {
   doi = {10.1609/icwsm.v11i1.14955},
 }""",
     "wu2024detectrl": """@inproceedings{wu2024detectrl,
-  author = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and Yang, Xinyi and Yuan, Yulin and Chao, Lidia S.},
+  author = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and Yang, Xinyi and Yuan, Yulin and
+            Chao, Lidia S.},
   title = {{DetectRL}: Benchmarking {LLM}-Generated Text Detection in Real-World Scenarios},
   booktitle = {Advances in Neural Information Processing Systems 37 (NeurIPS 2024), Datasets and Benchmarks Track},
   year = {2024},
   url = {https://arxiv.org/abs/2410.23746},
 }""",
     "wang2024m4": """@inproceedings{wang2024m4,
-  author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
+  author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and
+            Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and
+            Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
   title = {{M4}: Multi-generator, Multi-domain, and Multi-lingual Black-Box Machine-Generated Text Detection},
-  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for
+               Computational Linguistics (Volume 1: Long Papers)},
   pages = {1369--1407},
   year = {2024},
   url = {https://aclanthology.org/2024.eacl-long.83},
 }""",
     "li2024mage": """@inproceedings{li2024mage,
-  author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang, Linyi and Shi, Shuming and Zhang, Yue},
+  author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang,
+            Linyi and Shi, Shuming and Zhang, Yue},
   title = {{MAGE}: Machine-generated Text Detection in the Wild},
-  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics
+               (Volume 1: Long Papers)},
   pages = {36--53},
   year = {2024},
   url = {https://aclanthology.org/2024.acl-long.3},
@@ -143,7 +155,8 @@ _BIB = {
     "ni2019amazon": """@inproceedings{ni2019amazon,
   author = {Ni, Jianmo and Li, Jiacheng and McAuley, Julian},
   title = {Justifying Recommendations using Distantly-Labeled Reviews and Fine-Grained Aspects},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
+               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   pages = {188--197},
   year = {2019},
   url = {https://aclanthology.org/D19-1018},
@@ -152,7 +165,8 @@ _BIB = {
     "andrews2019iur": """@inproceedings{andrews2019iur,
   author = {Andrews, Nicholas and Bishop, Marcus},
   title = {Learning Invariant Representations of Social Media Users},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
+               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   pages = {1684--1695},
   year = {2019},
   url = {https://aclanthology.org/D19-1178},
@@ -291,7 +305,8 @@ _MASC = DataSource(kind="url", url="https://www.anc.org/MASC/download/MASC-3.0.0
 #: the FCE release (Yannakoudakis et al. 2011) as the STEB authors' script downloads it; non-commercial research licence
 _FCE = DataSource(kind="url", url="https://s3-eu-west-1.amazonaws.com/ilexir-website-media/fce-released-dataset.zip", target="fce_l1",
                   unpack=("fce-released-dataset.zip",), licence="non-commercial research only", accept=True)
-#: the legacy Stanford Politeness Corpus zip linked from the paper's page (www.cs.cornell.edu/~cristian/Politeness.html);
+#: the legacy Stanford Politeness Corpus zip linked from the paper's page
+#: (www.cs.cornell.edu/~cristian/Politeness.html);
 #: it unpacks into Stanford_politeness_corpus/, moved up into the shared folder of the same name
 _POLITENESS = DataSource(kind="url", url="https://www.cs.cornell.edu/~cristian/Politeness_files/Stanford_politeness_corpus.zip",
                          target="Stanford_politeness_corpus", unpack=("Stanford_politeness_corpus.zip",),
@@ -328,7 +343,7 @@ _FANFIC_LUAR = DataSource(kind="manual", url="https://zenodo.org/record/3724096"
                                        "verification data on Zenodo, run github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh and copy "
                                        "data/pan_paragraph/ to ROOT/pan_paragraph/.")
 _REDDIT = DataSource(kind="manual", url="https://github.com/LLNL/LUAR", target="reddit", licence="Reddit content: research use", accept=True,
-                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a Pushshift "
+                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a " "Pushshift "
                                   "dump) into test_queries.jsonl / test_targets.jsonl (author_id, syms) in ROOT/reddit/.")
 _STYLE_EMBEDDING = DataSource(kind="hf", url="AnnaWegmann/StyleEmbeddingData", revision="",
                               files=("test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv",),

@@ -16,7 +16,7 @@ def run_many_command(
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder of downloaded datasets (must be visible to the workers)."),
     address: str | None = typer.Option(None, "--address", help="Ray cluster address; none starts a local cluster."),
     num_cpus: int | None = typer.Option(None, "--num-cpus", help="CPUs of a local cluster (default: all cores)."),
-    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job after a lost worker or a transient error (unknown names, bad options and bad data are never retried)."),
+    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job after a lost worker or a transient error (unknown names, bad options " "and bad data are never retried)."),
     seed: int = typer.Option(42, "--seed", help="Run seed (default 42, the STEB reference's, as steb run)."),
     plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help="Local plugin module or .py path (repeatable)."),
 ) -> None:

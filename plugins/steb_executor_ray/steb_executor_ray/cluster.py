@@ -117,7 +117,7 @@ def _probe(address: str) -> None:
     except OSError as exc:
         raise ClusterConnectionError(
             f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
-            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints it)"
+            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints " "it)"
         ) from None
 
 
@@ -142,7 +142,7 @@ def _auth_message(address: str) -> str:
         )
     return (
         f"the Ray cluster at {address} uses token authentication (Ray 2.59+) and this process sent no token "
-        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give the cluster's token: "
+        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give " "the cluster's token: "
         "RAY_AUTH_TOKEN_PATH=<file holding it> (default ~/.ray/auth_token, the file `ray start` read) "
         "or RAY_AUTH_TOKEN=<token>; `ray get-auth-token` on the head prints it"
     )

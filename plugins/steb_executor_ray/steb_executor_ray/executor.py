@@ -226,7 +226,8 @@ def _apply(fn: Callable[[Any], Any], item: Any) -> Any:
 
 
 def _portable(exc: BaseException) -> BaseException:
-    """``exc`` when it survives pickling, else a StebError with its type and message (no ``UnserializableException``)."""
+    """``exc`` when it survives pickling, else a StebError with its type and message (no
+    ``UnserializableException``)."""
     try:
         pickle.loads(pickle.dumps(exc))  # noqa: S301 - our own object, round-tripped
     except Exception:  # noqa: BLE001 - anything pickling raises means it cannot travel

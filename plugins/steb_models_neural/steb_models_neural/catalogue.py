@@ -105,10 +105,10 @@ GENERIC_FAMILIES = (
     ),
     GenericFamily(
         "multi-label-classifier",
-        "any multi-label sequence classifier (NeuroBiber...): per label the maximum sigmoid output over 512-word chunks",
+        "any multi-label sequence classifier (NeuroBiber...): per label the maximum sigmoid output over 512-word " "chunks",
         _multi_label,
         {
-            "binary": "true: 0/1 presence flags (sigmoid > 0.5, the NeuroBiber authors' script); default false: probabilities (STEB)",
+            "binary": "true: 0/1 presence flags (sigmoid > 0.5, the NeuroBiber authors' script); default false: " "probabilities (STEB)",
             "chunk_words": "words per chunk before tokenisation (default 512)",
         },
     ),
@@ -152,10 +152,10 @@ _NAMED_MODELS = (
     NamedModel("mstyledistance", "sentence-transformers", "StyleDistance/mstyledistance", "mStyleDistance: multilingual StyleDistance", 512, architecture="xlm-roberta", pooling="mean", paper_name="mstyledistance"),
     NamedModel("cisr", "sentence-transformers", "AnnaWegmann/Style-Embedding", "CISR (Wegmann et al., 2022): content-independent style representation", 512, architecture="roberta", pooling="mean", paper_name="Style-Embedding"),
     NamedModel("multilingual-style-representation", "sentence-transformers", "Blablablab/multilingual-style-representation", "MSR (Kim et al., 2025, Learning Multilingual Authorship Representations): multilingual authorship embedding", 512, architecture="xlm-roberta", pooling="mean", paper_name="multilingual-style-representation"),
-    NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
+    NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), " "mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
     # semantic sentence embeddings
     NamedModel("all-mpnet-base-v2", "sentence-transformers", "sentence-transformers/all-mpnet-base-v2", "semantic baseline: all-mpnet-base-v2", 384, architecture="mpnet", pooling="mean", paper_name="all-mpnet-base-v2"),
-    NamedModel("labse", "sentence-transformers", "sentence-transformers/LaBSE", "LaBSE (Feng et al., 2022): language-agnostic BERT sentence embedding (CLS pooling, dense tanh layer, L2-normalised); Pauli et al.'s LaBSE cosine content metric", 512, architecture="bert", pooling="cls"),
+    NamedModel("labse", "sentence-transformers", "sentence-transformers/LaBSE", "LaBSE (Feng et al., 2022): language-agnostic BERT sentence embedding (CLS pooling, dense tanh layer, " "L2-normalised); Pauli et al.'s LaBSE cosine content metric", 512, architecture="bert", pooling="cls"),
     NamedModel("e5-base-v2", "sentence-transformers", "intfloat/e5-base-v2", "E5 base v2 (inputs prefixed 'query: ', as the model card asks for symmetric tasks)", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-base-v2"),
     NamedModel("e5-large-v2", "sentence-transformers", "intfloat/e5-large-v2", "E5 large v2 (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-large-v2"),
     NamedModel("multilingual-e5-large", "sentence-transformers", "intfloat/multilingual-e5-large", "multilingual E5 large (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="xlm-roberta", pooling="mean"),
@@ -164,8 +164,8 @@ _NAMED_MODELS = (
     NamedModel("bge-m3", "sentence-transformers", "BAAI/bge-m3", "BGE-M3 (multilingual, dense vectors, CLS pooling)", 8192, architecture="xlm-roberta", pooling="cls"),
     NamedModel("gte-base-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-base-en-v1.5", "GTE base English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-base-en-v1.5"),
     NamedModel("gte-large-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-large-en-v1.5", "GTE large English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-large-en-v1.5"),
-    NamedModel("jina-embeddings-v3", "sentence-transformers", "jinaai/jina-embeddings-v3", "Jina embeddings v3 (XLM-R backbone with LoRA task adapters; task=text-matching, mean pooling, 8194 tokens); ships its own model code: needs trust_remote_code=true", 8194, {"task": "text-matching"}, architecture="xlm-roberta", pooling="mean", remote_code=True, paper_name="jina-embeddings-v3"),
-    NamedModel("qwen3-embedding-8b", "sentence-transformers", "Qwen/Qwen3-Embedding-8B", "Qwen3-Embedding-8B (last-token pooling, L2-normalised, instruction-prefixed inputs; the instruction is ours: STEB's is not published). " + _CAP.replace("2048", "8192"), 8192, {"prompt": _QWEN3_EMBEDDING_INSTRUCTION, "max_length": 8192}, architecture="qwen3", pooling="lasttoken", paper_name="Qwen3-Embedding-8B"),
+    NamedModel("jina-embeddings-v3", "sentence-transformers", "jinaai/jina-embeddings-v3", "Jina embeddings v3 (XLM-R backbone with LoRA task adapters; task=text-matching, mean pooling, 8194 tokens); " "ships its own model code: needs trust_remote_code=true", 8194, {"task": "text-matching"}, architecture="xlm-roberta", pooling="mean", remote_code=True, paper_name="jina-embeddings-v3"),
+    NamedModel("qwen3-embedding-8b", "sentence-transformers", "Qwen/Qwen3-Embedding-8B", "Qwen3-Embedding-8B (last-token pooling, L2-normalised, instruction-prefixed inputs; the instruction is ours: " "STEB's is not published). " + _CAP.replace("2048", "8192"), 8192, {"prompt": _QWEN3_EMBEDDING_INSTRUCTION, "max_length": 8192}, architecture="qwen3", pooling="lasttoken", paper_name="Qwen3-Embedding-8B"),
     # masked LMs
     NamedModel("bert-base-cased", "masked-lm", "google-bert/bert-base-cased", "BERT base cased, mean-pooled", 512, architecture="bert", pooling="mean"),
     NamedModel("bert-large-cased", "masked-lm", "google-bert/bert-large-cased", "BERT large cased, mean-pooled", 512, architecture="bert", pooling="mean", paper_name="bert-large-cased"),
@@ -194,7 +194,7 @@ _NAMED_MODELS = (
     NamedModel("luar-mud", "episode", "rrivera1849/LUAR-MUD", "LUAR trained on Reddit (MUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-MUD"),
     NamedModel("luar-crud", "episode", "rrivera1849/LUAR-CRUD", "LUAR trained on Reddit (CRUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-CRUD"),
     # pre-defined features
-    NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is separate", 512, architecture="roberta", pooling="sigmoid-max"),
+    NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid " "probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is " "separate", 512, architecture="roberta", pooling="sigmoid-max"),
 )
 
 #: Pinned hub commits, taken from MTEB's model registry (mteb 2.x ``ModelMeta.revision``) where it lists the
@@ -316,7 +316,7 @@ def encoder_specs() -> list[EncoderSpec]:
     specs.append(
         EncoderSpec(
             name=MINILM_NAME,
-            description="all-MiniLM-L6-v2 (sentence-transformers/all-MiniLM-L6-v2) shipped by a PyPI package: works offline",
+            description="all-MiniLM-L6-v2 (sentence-transformers/all-MiniLM-L6-v2) shipped by a PyPI package: works " "offline",
             factory=minilm_encoder,
             family="sentence-transformers",
             max_length=256,

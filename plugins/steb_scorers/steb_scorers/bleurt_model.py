@@ -108,7 +108,8 @@ def _tokenizer(folder: Path) -> Any:
 
 
 class BleurtRegressor:
-    """bleurt-pytorch's ``BleurtForSequenceClassification`` forward pass: encoder, pooler, ``classifier`` (one output)."""
+    """bleurt-pytorch's ``BleurtForSequenceClassification`` forward pass: encoder, pooler, ``classifier`` (one
+    output)."""
 
     def __init__(self, folder: str | Path, device: str = "cpu") -> None:
         import torch
@@ -132,10 +133,10 @@ class BleurtRegressor:
         head = {k: raw.get("classifier." + k) for k in ("weight", "bias")}
         for k, v in head.items():
             if v is None:
-                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch BleurtForSequenceClassification checkpoint?")
+                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch " "BleurtForSequenceClassification checkpoint?")
             want = tuple(getattr(self.head, k).shape)
             if tuple(v.shape) != want:
-                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one regression output)")
+                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one " "regression output)")
         self.head.load_state_dict(head)
         self.net.to(device).eval()
         self.head.to(device).eval()

@@ -151,7 +151,7 @@ def load_lightning_checkpoint(path: str | Path) -> dict:
                          f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
                          f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None
     if not isinstance(blob, dict):
-        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with 'state_dict')")
+        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with " "'state_dict')")
     return blob
 
 

@@ -320,7 +320,7 @@ def load_encoder_weights(encoder: TransformerEncoder, weights: Mapping[str, Any]
                 break
         if name in own:
             if tuple(value.shape) != tuple(own[name].shape):
-                raise ValueError(f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies {tuple(own[name].shape)}")
+                raise ValueError(f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies " f"{tuple(own[name].shape)}")
             found[name] = value
         elif name.startswith(("embeddings.", "encoder.", "projection.")):
             raise ValueError(f"{what}: {source} has weight '{key}' that the config does not account for "

@@ -1,4 +1,5 @@
-"""The LLM-judge study's protocol (defaults, AB and rubric, both targets, human labels, caching) and the HTTP client's safety."""
+"""The LLM-judge study's protocol (defaults, AB and rubric, both targets, human labels, caching) and the HTTP
+client's safety."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Lai et al.'s protocol details: corpus BLEU at system level, WMT-style Kendall for top-N / last-N, agreement without REF, --human-only."""
+"""Lai et al.'s protocol details: corpus BLEU at system level, WMT-style Kendall for top-N / last-N, agreement
+without REF, --human-only."""
 
 from __future__ import annotations
 

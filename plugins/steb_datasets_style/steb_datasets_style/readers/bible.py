@@ -287,7 +287,8 @@ def _bible_files(root: Path, wanted: dict[str, tuple[str, ...]] | None) -> tuple
 
 
 def bible_scrollmapper(ctx: LoadContext, obtain: str):
-    """Bible versions from github.com/scrollmapper/bible_databases as cloned (``--dataset-option release=scrollmapper``).
+    """Bible versions from github.com/scrollmapper/bible_databases as cloned (``--dataset-option
+    release=scrollmapper``).
 
     Current layout: ``formats/csv/<Version>.csv`` with columns ``Book, Chapter, Verse, Text`` (a verse a
     version lacks has an empty ``Text`` and is skipped); older layout: ``csv/t_<abbr>.csv`` with
@@ -308,7 +309,7 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str):
         wanted = {n: SCROLLMAPPER_VERSIONS.get(n, (n, f"t_{n.lower()}")) for n in names}
     base, files = _bible_files(root, wanted)
     if not files:
-        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder itself. "
+        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder " "itself. "
                                   f"Obtain it: {obtain}", path=root)
     verses: dict[tuple[str, str, str], list[tuple[str, str, Path, str]]] = defaultdict(list)
     stats: Counter = Counter()

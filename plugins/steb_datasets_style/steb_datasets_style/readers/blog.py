@@ -79,7 +79,8 @@ BLOG_HUB_VALIDATION_EVERY = 20
 
 def blog_xml_dir(root: Path) -> Path | None:
     """The folder of ``<id>.<gender>.<age>.<industry>.<sign>.xml`` files: ``data/blogs/`` (the hub's
-    ``data/blogs.zip`` unzipped in ``data/``), ``blogs/`` (unzipped at the top, as ``steb data get`` does), or ``root``."""
+    ``data/blogs.zip`` unzipped in ``data/``), ``blogs/`` (unzipped at the top, as ``steb data get`` does), or
+    ``root``."""
     for cand in (root / "data" / "blogs", root / "blogs", root):
         if cand.is_dir() and any(cand.glob("*.xml")):
             return cand
@@ -88,7 +89,8 @@ def blog_xml_dir(root: Path) -> Path | None:
 
 def hub_split_files(files: list[Path], split: str) -> list[Path]:
     """The blog files of one split as the hub's loading script makes it: files sorted by name; index 0, 20, 40, ...
-    are ``validation`` (5%), the others ``train``. The rule needs the whole release (19,320 files) to give the hub's split."""
+    are ``validation`` (5%), the others ``train``. The rule needs the whole release (19,320 files) to give the hub's
+    split."""
     ordered = sorted(files, key=lambda p: p.name)
     return [f for i, f in enumerate(ordered) if (i % BLOG_HUB_VALIDATION_EVERY == 0) == (split == "validation")]
 
@@ -153,7 +155,7 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
         rows = ((f, f"{f.name} line {n}", row) for f in chosen for n, row in hub_builder_rows(f))
         extra = {"from": "blogs.zip, the hub script's split rule", "files_in_release": len(all_files), "files_in_split": len(chosen)}
     elif zips := [z for z in (location / "data" / "blogs.zip", location / "blogs.zip") if z.is_file()]:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: {obtain}")
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: " f"{obtain}")
     else:
         rows = ((location, f"{BLOG_HUB_ID} {s} row {i + 1}", row) for s in splits
                 for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset)))

@@ -33,7 +33,8 @@ def twenty_year_period(year: int, start: int = 1680, periods: int = 6) -> str | 
 
 
 def ceeces_cocoa(ctx: LoadContext, obtain: str):
-    """CEEC(E) plain-text release (``--dataset-option release=cocoa``): letters introduced by a COCOA ``<Q ...>`` header whose code holds the year.
+    """CEEC(E) plain-text release (``--dataset-option release=cocoa``): letters introduced by a COCOA ``<Q ...>`` header
+    whose code holds the year.
 
     The header ``<Q ... 1695 ...>`` opens a letter; the letter's text runs to the next header. Other
     COCOA lines (``<A ...>``, ``<L ...>``), editorial ``{...}`` comments and font markers are removed.

@@ -136,7 +136,7 @@ class HTTPBackend:
         return headers
 
     def _timeout_error(self) -> JudgeEndpointTimeout:
-        return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for the whole request")
+        return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for " "the whole request")
 
     def _read_capped(self, response: http.client.HTTPResponse) -> bytes:
         """The body, read in chunks, or :class:`JudgeEndpointError` once it passes ``max_response_bytes``."""
@@ -159,7 +159,8 @@ class HTTPBackend:
                 f"raise it with max_response_bytes= if this endpoint really answers with more")
 
     def _once(self, url: str, data: bytes, headers: dict[str, str], deadline: float) -> tuple[int, str | None, bytes]:
-        """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds however the server paces its bytes."""
+        """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds
+        however the server paces its bytes."""
         parts = urlsplit(url)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -176,7 +177,8 @@ class HTTPBackend:
                 try:
                     box["ok"] = (response.status, response.getheader("Location"), self._read_capped(response))
                 finally:
-                    response.close()  # or the socket stays open (held by the error's traceback) and the server keeps sending
+                    # or the socket stays open (held by the error's traceback) and the server keeps sending
+                    response.close()
             except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 box["error"] = exc
 
@@ -219,7 +221,7 @@ class HTTPBackend:
                     why = "it would carry the API key there, and " if "Authorization" in headers else ""
                     raise JudgeEndpointError(
                         f"judge endpoint {self.endpoint} redirected (HTTP {status}) to {target}, a different origin; "
-                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL as url=")
+                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL " "as url=")
                 url = target
                 continue
             if status >= 400:
@@ -227,7 +229,7 @@ class HTTPBackend:
             try:
                 return parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
             except (UnicodeDecodeError, DataValidationError) as exc:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): {body[:200]!r}") from None
+                raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): " f"{body[:200]!r}") from None
         raise JudgeEndpointError(f"judge endpoint {self.endpoint}: more than {self.max_redirects} redirects")
 
     def complete(self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
@@ -242,11 +244,11 @@ class HTTPBackend:
                 try:
                     got.extend(str(c["message"]["content"] or "") for c in body["choices"])
                 except (KeyError, TypeError) as exc:
-                    raise JudgeEndpointError(f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content ({exc})") from None
+                    raise JudgeEndpointError(f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content " f"({exc})") from None
                 if len(got) >= n:
                     break
             if len(got) < n:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after {limit} requests")
+                raise JudgeEndpointError(f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after " f"{limit} requests")
             out.append(got[:n])
         return out
 

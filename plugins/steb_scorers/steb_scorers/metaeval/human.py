@@ -62,7 +62,8 @@ class HumanJudgements:
         return 1 + (len(self.extra_references[0]) if self.extra_references else 0)
 
     def reference_choice(self, which: str | int = "1") -> list[str] | list[list[str]]:
-        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or ``"all"``."""
+        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or
+        ``"all"``."""
         which = str(which)
         if which == "1":
             return list(self.references)
@@ -84,7 +85,8 @@ class HumanJudgements:
         return self.ratings[aspect].mean(axis=1)
 
     def zscores(self, aspect: str) -> np.ndarray:
-        """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per output."""
+        """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per
+        output."""
         r = self.ratings[aspect]
         z = np.empty_like(r)
         for s in np.unique(self.survey):
@@ -139,7 +141,8 @@ def _parse_file(path: Path, system: str) -> list[tuple]:
 
 
 def find_reference_files(folder: Path) -> list[Path]:
-    """``PREFIX.ref0``, ``PREFIX.ref1``, ... in ``folder`` (one prefix, consecutive numbers from 0), or [] when there are none."""
+    """``PREFIX.ref0``, ``PREFIX.ref1``, ... in ``folder`` (one prefix, consecutive numbers from 0), or [] when there
+    are none."""
     found = sorted(p for p in folder.glob("*.ref[0-9]") if p.is_file())
     if not found:
         return []
