@@ -159,7 +159,7 @@ def _check_dense(vectors: Any, n_keys: int, dim: int | None, where: str) -> np.n
     return vectors
 
 
-def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, int], n_keys: int, dim: int | None, where: str) -> None:
+def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, ...], n_keys: int, dim: int | None, where: str) -> None:
     if data.dtype != np.float32:
         raise ShardError(f"{where}: sparse values have dtype {data.dtype}, expected float32")
     if shape[0] != n_keys or indptr.shape != (n_keys + 1,) or indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data):
@@ -353,11 +353,11 @@ class EmbeddingCache:
         sparse_parts: list[tuple[np.ndarray, Any]] = []
         bad: list[str] = []
         for shard_id, pairs in rows_by_shard.items():
-            shard = self._shards[shard_id]
+            held = self._shards[shard_id]
             try:
-                vectors = self._read_shard(shard)
+                vectors = self._read_shard(held)
             except Exception as exc:  # noqa: BLE001 - an unreadable shard is dropped, its texts re-encoded
-                bad.append(f"{shard.path.name}: {exc}")
+                bad.append(f"{held.path.name}: {exc}")
                 self._drop_shard(shard_id, str(exc))
                 continue
             positions = np.fromiter((p for p, _ in pairs), dtype=np.int64, count=len(pairs))

@@ -184,7 +184,7 @@ def _config_of(encoder: Any) -> dict[str, Any] | None:
         for attr in ("config",):
             config = getattr(holder, attr, None)
             if config is not None and callable(getattr(config, "to_dict", None)):
-                return config.to_dict()
+                return dict(config.to_dict())
     # sentence-transformers: the first module is a Transformer wrapping a HF model
     first = _first_st_module(encoder)
     auto = getattr(first, "auto_model", None)
@@ -217,8 +217,9 @@ def _tokenizer_hash(encoder: Any) -> str | None:
 
 
 def _name_or_path(encoder: Any, config: dict[str, Any] | None) -> str | None:
-    if config and isinstance(config.get("_name_or_path"), str):
-        return config["_name_or_path"]
+    name = config.get("_name_or_path") if config else None
+    if isinstance(name, str):
+        return name
     for attr in ("name_or_path", "model_name_or_path", "_model_name_or_path"):
         value = getattr(encoder, attr, None)
         if isinstance(value, str) and value:
@@ -301,7 +302,7 @@ def identify(
     """
     own = own_fingerprint(encoder)
     if own is not None and probe is not True:
-        evidence = {"fingerprint": own, **_own_identity(encoder)}
+        evidence: dict[str, Any] = {"fingerprint": own, **_own_identity(encoder)}
         if registered_name is not None:
             evidence["registered_name"] = registered_name
         return Identity(own, evidence)
@@ -317,7 +318,7 @@ def identify(
         except Exception as exc:  # noqa: BLE001 - any failure: identity cannot be established
             return Identity(None, evidence, f"its behavioural probe failed ({type(exc).__name__}: {exc})")
         return Identity(_digest(evidence), evidence)
-    evidence: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
+    evidence = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
     if registered_name is not None:
         evidence.update(registered_name=registered_name, options=dict(options or {}), provider_version=provider_version)
     config = _config_of(encoder)
@@ -484,12 +485,12 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows stay zero (their cosine with anything is 0)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    return np.asarray(matrix / norms, dtype=np.float32)
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine similarity of row i of ``a`` with row i of ``b`` (zero vectors give 0)."""
-    return np.einsum("ij,ij->i", l2_normalise(a), l2_normalise(b))
+    return np.asarray(np.einsum("ij,ij->i", l2_normalise(a), l2_normalise(b)))
 
 
 def profile_cosine(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:

@@ -95,11 +95,11 @@ def _check_saved_dataset(root: Path, release: Path) -> None:
             state_path = Path(folder) / "state.json"
             state = read_json(state_path)
             for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
-                name = item.get("filename") if isinstance(item, dict) else None
-                if not isinstance(name, str):
-                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]",
+                filename = item.get("filename") if isinstance(item, dict) else None
+                if not isinstance(filename, str):
+                    raise DataValidationError(f"is {filename!r}", path=state_path, record=f"_data_files[{i}]",
                                               field="filename", expected="the name of a data file in this folder")
-                release_path(folder, name, path=state_path, record=f"_data_files[{i}]", field="filename")
+                release_path(folder, filename, path=state_path, record=f"_data_files[{i}]", field="filename")
 
 
 def _is_saved_dataset(folder: Path) -> bool:

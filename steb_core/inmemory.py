@@ -86,7 +86,8 @@ def dataset_from(
         if shape == "retrieval":
             return DatasetBundle(retrieval=RetrievalSet(queries=tuple(c for side, c in records if side == "query"),
                                                         targets=tuple(c for side, c in records if side == "target")), info=info)
-        return DatasetBundle(**{shape: records}, info=info)
+        records_of: dict[str, Any] = {shape: records}
+        return DatasetBundle(**records_of, info=info)
 
     return DatasetSpec(name=name, description=description or f"in-memory {shape} ({len(rows)} rows)",
                        tasks=tuple(tasks or DEFAULT_TASKS[shape]), loader=load, needs_data=False, version=version, **fields)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .io import parse_json
 
@@ -62,7 +62,7 @@ def _looks_like_path(text: str) -> bool:
         return False
 
 
-def _usable(name: Any) -> bool:
+def _usable(name: Any) -> TypeGuard[str]:
     return isinstance(name, str) and name.strip().lower() not in _PLACEHOLDERS and name not in _WRAPPER_CLASSES
 
 
@@ -91,8 +91,9 @@ def default_name(encoder: Any) -> str | None:
         if _usable(own) and not callable(own):
             return short_name(own)
         meta = getattr(candidate, "mteb_model_meta", None)
-        if _usable(getattr(meta, "name", None)):
-            return str(meta.name)
+        meta_name = getattr(meta, "name", None)
+        if _usable(meta_name):
+            return str(meta_name)
         card = getattr(candidate, "model_card_data", None)
         for attr in ("model_id", "base_model"):
             value = getattr(card, attr, None) if card is not None else None

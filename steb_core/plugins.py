@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import pluggy
 
@@ -68,7 +68,16 @@ KINDS: dict[str, tuple[str, type]] = {
     "executor": ("register_executors", ExecutorSpec),
 }
 
-S = TypeVar("S")
+
+
+class _Named(Protocol):
+    """What a registry needs of a spec: its name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+S = TypeVar("S", bound=_Named)
 
 
 @dataclass
@@ -173,7 +182,7 @@ class StebPlugins:
     #: entry-point and distribution names of every installed steb plugin, switched off or not (lower case)
     installed_names: set[str] = field(default_factory=set)
     entry_points_scanned: bool = False
-    _registries: dict[str, Registry] = field(default_factory=dict)
+    _registries: dict[str, Registry[Any]] = field(default_factory=dict)
 
     def _fail(self, failure: PluginFailure) -> None:
         """Record a failure once (a plugin that fails is listed once however often it is asked)."""
@@ -347,7 +356,7 @@ class StebPlugins:
                     self._registries.clear()
 
     # -- registries ----------------------------------------------------------------------------
-    def registry(self, kind: str) -> Registry:
+    def registry(self, kind: str) -> Registry[Any]:
         """The registry of one component kind, built on first use by calling every plugin's hook.
 
         Each implementation is called on its own, so we know who registered what; its components are
@@ -357,7 +366,7 @@ class StebPlugins:
             raise KeyError(f"unknown component kind '{kind}'; known: {', '.join(KINDS)}")
         if kind not in self._registries:
             hook_name, spec_type = KINDS[kind]
-            registry: Registry = Registry(kind)
+            registry: Registry[Any] = Registry(kind)
             hook = getattr(self.pm.hook, hook_name)
             for impl in reversed(hook.get_hookimpls()):
                 provider = impl.plugin_name

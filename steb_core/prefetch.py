@@ -87,7 +87,8 @@ class Prefetch:
         self.taken = 0
         self._started = False
         self._thread: threading.Thread | None = None
-        self._results: queue.Queue[tuple[int, bool, Any]] = queue.Queue()
+        # (index, ok, value) in thread mode; the child's pickled payloads, then an exception, in process mode
+        self._results: queue.Queue[Any] = queue.Queue()
         self._credits = threading.Semaphore(0)
         self._stop = threading.Event()
         self._child: int | None = None
@@ -209,12 +210,14 @@ class Prefetch:
 
     def _receive(self) -> tuple[int, bool, Any]:
         if self.mode == "thread":
-            return self._results.get()
+            item: tuple[int, bool, Any] = self._results.get()
+            return item
         payload: Any = self._results.get()
         try:
             if isinstance(payload, BaseException):
                 raise payload
-            return pickle.loads(payload)  # noqa: S301 - written by this program's own forked child
+            result: tuple[int, bool, Any] = pickle.loads(payload)  # noqa: S301 - written by this program's own forked child
+            return result
         except (EOFError, OSError, pickle.UnpicklingError) as exc:
             raise WorkerDied(self.taken, self._how_child_ended(type(exc).__name__)) from None
 

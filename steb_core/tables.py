@@ -418,7 +418,7 @@ def records_from_rows(
     skip_empty: bool = False,
     split_values: tuple[str, str] = ("query", "target"),
     split: str | None = None,
-    stats: Counter | None = None,
+    stats: Counter[str] | None = None,
 ) -> list[Any]:
     """Build the records of ``shape`` from table rows (see the module docstring for the mapping).
 
@@ -487,8 +487,12 @@ def _in_column(exc: DataValidationError, mapping: Mapping[str, Any]) -> DataVali
     return DataValidationError(exc.reason, path=exc.path, record=exc.record, field=f"{col} ({exc.field})", expected=exc.expected)
 
 
-def _one_row(shape, mapping, row, p, loc, label_map, multi_label, skip_empty, split_values, split, stats) -> list[Any]:
-    opt = lambda name: row.get(mapping[name]) if name in mapping else None  # noqa: E731
+def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: Path | None, loc: str,
+             label_map: Mapping[str, Any] | Callable[[str], Any] | None, multi_label: str | None, skip_empty: bool,
+             split_values: tuple[str, str], split: str | None, stats: Counter[str]) -> list[Any]:
+    def opt(name: str) -> Any:
+        return row.get(mapping[name]) if name in mapping else None
+
     rid = opt("id")
     rid = None if rid is None or rid == "" else str(rid)
     if shape == "labelled_texts":
@@ -651,7 +655,7 @@ class GenericLoader:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {path}. Obtain it: {self.obtain}")
         return _inside([path], base)
 
-    def _records(self, files: list[Path], stats: Counter, split: str | None = None,
+    def _records(self, files: list[Path], stats: Counter[str], split: str | None = None,
                  line_breaks: str | None = None) -> list[Any]:
         out: list[Any] = []
         for f in files:
@@ -676,7 +680,7 @@ class GenericLoader:
         if breaks not in LINE_BREAKS:
             raise DataValidationError(f"is {breaks!r}", record="dataset option", field="line_breaks",
                                       expected=f"one of {', '.join(LINE_BREAKS)}")
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         if isinstance(path, Mapping):
             files = {side: self.resolve(ctx, p) for side, p in path.items()}
             records = (self._records(files["queries"], stats, "query", breaks)
@@ -711,7 +715,8 @@ class GenericLoader:
             records = [records[i] for i in keep]
             info["limit"] = limit
         info["n_records"] = len(records)
-        return DatasetBundle(**{self.shape: records}, info=info)
+        records_of: dict[str, Any] = {self.shape: records}
+        return DatasetBundle(**records_of, info=info)
 
     @staticmethod
     def _retrieval(records: list[tuple[str, TextCollection]], limit: int | None, ctx: LoadContext, info: dict[str, Any]) -> RetrievalSet:

@@ -275,7 +275,10 @@ class SpacyPipeline:
                 return self._parse_whole(text)
             pieces.append(doc[a - s:b - s].as_doc())
             a = b
-        return Doc.from_docs(pieces, ensure_whitespace=False, exclude=["tensor"]) if len(pieces) > 1 else pieces[0]
+        if len(pieces) == 1:
+            return pieces[0]
+        # spaCy >= 3.3 takes exclude=; its doc.pyi does not list it
+        return Doc.from_docs(pieces, ensure_whitespace=False, exclude=["tensor"])  # type: ignore[call-arg]
 
     def _parse_whole(self, text: str) -> Any:
         nlp = self.nlp

@@ -107,6 +107,8 @@ class StylometricEncoder(StylometryEncoder):
         self.standardise = bool(standardise)
         self.feature_names = list(STYLOMETRIC_FEATURES)
         self.lexicon = LexiconCache()
+        self._mean: np.ndarray | None
+        self._std: np.ndarray | None
         self._mean, self._std = self._load_reference() if self.standardise else (None, None)
 
     def _load_reference(self) -> tuple[np.ndarray, np.ndarray]:

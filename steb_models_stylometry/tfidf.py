@@ -146,7 +146,7 @@ class BlockSettings:
         """Validated settings: unknown sources or patterns, wrong types or missing fields are errors."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: 'settings' must be an object, got {type(data).__name__}")
-        types = {"source": str, "lowercase": bool, "token_pattern": (str, type(None)), "sublinear_tf": bool, "min_df": int, "max_features": int, "profile": str}
+        types: dict[str, type | tuple[type, ...]] = {"source": str, "lowercase": bool, "token_pattern": (str, type(None)), "sublinear_tf": bool, "min_df": int, "max_features": int, "profile": str}
         missing = [k for k in types if k not in data and k != "profile"]
         if missing:
             raise ValueError(f"{where}: settings lack {missing}")
@@ -271,7 +271,8 @@ class TfidfBlock:
             raise ValueError(f"block {name}: {len(vocabulary)} terms but {len(idf)} IDF weights")
         if kind not in ("char", "token", "pos"):
             raise ValueError(f"block {name}: unknown kind {kind!r}")
-        self.name, self.kind, self.ngram_range = name, kind, tuple(ngram_range)
+        lo, hi = ngram_range
+        self.name, self.kind, self.ngram_range = name, kind, (lo, hi)
         self.settings = settings
         self.vocabulary = list(vocabulary)
         self.idf = np.asarray(idf, dtype=np.float32)

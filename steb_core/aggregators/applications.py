@@ -19,7 +19,7 @@ sub-column per task type and one per non-English language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..specs import AggregatorSpec
@@ -67,7 +67,7 @@ def application_column(
         reason = f"no dataset in scope is in the '{APPLICATION_CLUSTERS[tag]}' cluster or tagged '{tag}'"
         return task_metric_columns(table, name, label, _reference_inputs(table, tag), empty_reason=reason)
 
-    def member(info, task) -> bool:
+    def member(info: DatasetInfo, task: str) -> bool:
         if tag not in info.applications:
             return False
         if tag == "multilingual":
@@ -82,7 +82,7 @@ def application_column(
 def application_score(
     tag: str, name: str, label: str, order: int, sub_tags: Sequence[tuple[str, str]] = (), short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
-):
+) -> Callable[..., AggregateResult]:
     """An aggregator function: the column of ``tag`` under ``weighting``; ``sub_tags`` are (tag, label) sub-columns."""
     check_weighting(weighting)
 

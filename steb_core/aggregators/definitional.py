@@ -372,7 +372,7 @@ def definitional_score(
 def category_score(
     category: str, name: str, label: str, description: str, order: int, short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
-):
+) -> Callable[..., AggregateResult]:
     """An aggregator function for one definitional column (reference cluster or Table 13 rows, then tags)."""
 
     def aggregate(results: Any, datasets: Any = None) -> AggregateResult:

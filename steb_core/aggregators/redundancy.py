@@ -63,7 +63,7 @@ def spearman_matrix(scores: np.ndarray) -> np.ndarray:
     constant = norms == 0
     rho[constant, :] = np.nan
     rho[:, constant] = np.nan
-    return np.clip(rho, -1.0, 1.0)
+    return np.asarray(np.clip(rho, -1.0, 1.0))
 
 
 def ward_clusters(distance: np.ndarray, names: Sequence[str], threshold: float = THRESHOLD) -> list[list[str]]:

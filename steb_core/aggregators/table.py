@@ -18,7 +18,7 @@ Two things are decided here once, so all aggregators agree on them:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,7 +178,7 @@ class ResultTable:
     def task_types(self) -> list[str]:
         return sorted({t for (_, t) in self.expected}, key=task_type_order)
 
-    def inputs(self, predicate) -> list[tuple[str, str]]:
+    def inputs(self, predicate: Callable[[DatasetInfo, str], bool]) -> list[tuple[str, str]]:
         """The expected (dataset, task) pairs whose dataset info and task satisfy ``predicate(info, task)``."""
         return [(d, t) for (d, t) in self.expected if predicate(self.info(d), t)]
 

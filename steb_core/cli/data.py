@@ -135,5 +135,5 @@ def _counts_text(counts: Any) -> str:
 
 def _largest(counts: Any, key: str) -> str:
     """The largest ``key`` count (classes or texts) over a dataset's tasks: one short number per dataset."""
-    values = [v.get(key) for v in counts.values() if isinstance(v, Mapping) and v.get(key) is not None]
+    values = [n for v in counts.values() if isinstance(v, Mapping) and (n := v.get(key)) is not None]
     return str(max(values)) if values else "-"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -117,9 +118,9 @@ def data_get(
                         + "; ".join(f"{r.target}: {r.message.rstrip('.')}" for r in failed)
                         + f". Partial downloads are kept in {root / '.steb-partial'}; run the same command again to resume")
     if plan.blocked and not plan.jobs:
-        names = sorted({lic for job in plan.blocked for lic in job.licences})
+        licences = sorted({lic for job in plan.blocked for lic in job.licences})
         raise StebError("nothing fetched: the selected data needs licence agreement; read the licence, then add "
-                        + " ".join(f"--accept-licence {_quoted(n)}" for n in names) + " (or --accept-licence all)")
+                        + " ".join(f"--accept-licence {_quoted(n)}" for n in licences) + " (or --accept-licence all)")
 
 
 def _size(n: int) -> str:
@@ -162,7 +163,7 @@ def _quoted(name: str) -> str:
     return f"'{name}'" if any(c.isspace() for c in name) else name
 
 
-def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, policy: object) -> list:
+def _fetch_with_progress(jobs: list[Any], root: Path, force: bool, workers: int, policy: object) -> list[Any]:
     """Run the jobs; one rich progress display on a terminal, one line per finished target otherwise."""
     from ..obtain import fetch_all
 
@@ -181,7 +182,10 @@ def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, poli
         tasks = {j.target: bar.add_task(j.target, total=None, state="waiting") for j in jobs}
 
         def update(target: str, n: int, state: str) -> None:
-            bar.update(tasks[target], advance=n, **({"state": state} if state else {}))
+            if state:
+                bar.update(tasks[target], advance=n, state=state)
+            else:
+                bar.update(tasks[target], advance=n)
         return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=update)  # type: ignore[arg-type]
 
 

@@ -9,6 +9,8 @@ they are not a benchmark of anything.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..specs import DatasetSpec, FeatureExtractorSpec
 from .builders import (
     load_demo_authors_pairs,
@@ -26,7 +28,7 @@ _OBTAIN = "built in: generated on the fly, nothing to download"
 
 
 def demo_datasets() -> list[DatasetSpec]:
-    common = dict(suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",))
+    common: dict[str, Any] = dict(suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",))
     return [
         DatasetSpec(
             name="demo_style_features",

@@ -97,7 +97,8 @@ def _authors(seed: int, n: int = 12) -> list[Habits]:
     rng = seeded_rng(seed, "demo-authors")
     ends, fillers = [".", "!", "...", "!!", ";"], [None, "honestly", "basically", "indeed", "like", "frankly"]
     openers, emoticons = [None, "Well,", "So,", "Anyway,", "Look,"], [None, ":)", ":-(", ";)", "xD"]
-    authors, seen = [], set()
+    authors: list[Habits] = []
+    seen: set[Habits] = set()
     while len(authors) < n:
         h = Habits(rng.choice(ends), rng.random() < 0.3, rng.choice(fillers), rng.random() < 0.5, rng.choice(openers), rng.choice(emoticons))
         if h not in seen:
@@ -109,7 +110,8 @@ def _authors(seed: int, n: int = 12) -> list[Habits]:
 def _author_text(h: Habits, rng: random.Random) -> str:
     sentences = []
     for _ in range(rng.randint(2, 4)):
-        maker = rng.choice([lambda r: T.plain_sentence(r), lambda r: T.contraction_pair(r)[0]])
+        makers: list[Callable[[random.Random], str]] = [T.plain_sentence, lambda r: T.contraction_pair(r)[0]]
+        maker = rng.choice(makers)
         sentences.append(h.apply(maker(rng), rng))
     return " ".join(sentences)
 

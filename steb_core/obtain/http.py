@@ -25,6 +25,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..decompress import size_setting
 from .errors import FetchError
@@ -303,17 +304,18 @@ def fetch_json(url: str, *, policy: DownloadPolicy = DownloadPolicy(), limit: in
                 if not _sleep_within(pause, stop_at):
                     break
                 pause *= 2
-    raise FetchError(f"{url}: gave up after {attempt + 1} tries: {_describe(last)}", transient=True)
+    why = _describe(last) if last is not None else "no answer"
+    raise FetchError(f"{url}: gave up after {attempt + 1} tries: {why}", transient=True)
 
 
-def read_capped(response: object, url: str, limit: int, stop_at: float | None = None) -> bytes:
+def read_capped(response: Any, url: str, limit: int, stop_at: float | None = None) -> bytes:
     """The whole body of ``response``, refused past ``limit`` bytes (declared or received) or ``stop_at``."""
-    length = response.headers.get("Content-Length")  # type: ignore[attr-defined]
+    length = response.headers.get("Content-Length")
     if length and length.isdigit() and int(length) > limit:
         raise FetchError(f"{url}: the answer announces {int(length)} bytes, more than the {limit} an API answer may have; refused")
     chunks: list[bytes] = []
     size = 0
-    read = getattr(response, "read1", response.read)  # type: ignore[attr-defined]
+    read: Callable[[int], bytes] = getattr(response, "read1", response.read)
     while True:
         if stop_at is not None and time.monotonic() >= stop_at:
             raise FetchError(f"{url}: the deadline passed while reading the answer ({size} bytes so far)", transient=True)

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
 from ..specs import DatasetSpec
@@ -59,7 +60,8 @@ class Job:
     @property
     def size_bytes(self) -> int | None:
         sizes = [s.size_bytes for s in self.sources]
-        return sum(sizes) if sizes and all(v is not None for v in sizes) else None  # type: ignore[misc]
+        known = [v for v in sizes if v is not None]
+        return sum(known) if sizes and len(known) == len(sizes) else None
 
     def accepted(self, accepted: Iterable[str]) -> bool:
         """Whether every licence needing agreement was accepted (by licence, dataset or target name, or ``all``)."""
@@ -114,15 +116,16 @@ class Plan:
         return {k: sum(1 for v in seen.values() if v == k) for k in (PINNED_BY_PUBLISHER, PINNED_BY_FIRST_DOWNLOAD, NOT_PINNED)}
 
 
-def read_manifest(folder: Path) -> dict | None:
+def read_manifest(folder: Path) -> dict[str, Any] | None:
     """The manifest of a target folder steb filled, or None."""
     path = folder / MANIFEST
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
+    return manifest if isinstance(manifest, dict) else None  # a manifest that is not an object cannot be read
 
 
 def present_folder(root: Path | None, target: str) -> Path | None:

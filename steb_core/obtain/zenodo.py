@@ -63,7 +63,8 @@ def record_files(url: str, *, policy: DownloadPolicy = DownloadPolicy()) -> tupl
         if not isinstance(entry, dict):
             raise FetchError(f"{api}: a file entry is not an object: {entry!r}"[:300])
         key = entry.get("key") or entry.get("filename")
-        links = entry.get("links") if isinstance(entry.get("links"), dict) else {}
+        links = entry.get("links")
+        links = links if isinstance(links, dict) else {}
         link = links.get("self") or links.get("content")
         if not isinstance(key, str) or not key or not isinstance(link, str) or not link:
             raise FetchError(f"{api}: a file entry lacks its name or download link: {entry!r}"[:300])

@@ -19,7 +19,7 @@ leaderboard scripts never read), invalid JSON, a missing or non-finite primary k
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,10 +89,10 @@ def record_from_metrics(
         raise StebError(f"key '{primary.reference}' (the task's primary metric) is {got}")
     metrics: dict[str, Any] = {}
     known = {k.reference for k in metric_keys(task)}
-    for key in metric_keys(task):
-        number = _number(data.get(key.reference))
+    for metric_key in metric_keys(task):
+        number = _number(data.get(metric_key.reference))
         if number is not None:
-            metrics[key.steb] = number
+            metrics[metric_key.steb] = number
     other: dict[str, Any] = {}
     for key, raw in data.items():
         if key in known:
@@ -220,7 +220,7 @@ def _read_one(root: Path, file: Path, **fields: Any) -> ResultRecord:
     return record_from_metrics(data, **fields)
 
 
-def _meta_function(specs: Mapping[str, Any] | None):
+def _meta_function(specs: Mapping[str, Any] | None) -> Callable[[str], dict[str, Any]]:
     if not specs:
         return lambda name: {}
     from ..run.stored import dataset_meta  # only when specs are given

@@ -64,7 +64,7 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         names = ", ".join(a.label for a in board.aggregates if a.name in board.dropped)
         console.print(f"[dim]not columns here (cannot be complete in this scope): {names} (report.md says why)[/]", highlight=False)
     for col in columns:
-        gaps = {enc: col.missing.get(enc) for enc in board.encoders if col.missing.get(enc)}
+        gaps = {enc: col.missing[enc] for enc in board.encoders if col.missing.get(enc)}
         if gaps:
             first_enc, first = next(iter(gaps.items()))
             who = ", ".join(f"{enc} ({len(g)})" for enc, g in gaps.items())

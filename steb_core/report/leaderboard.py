@@ -325,7 +325,7 @@ def compute_leaderboards(
     records = [r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())]
     suites_of, _ = _suites_of(records, specs)
     filters = dict(only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set)
-    named = list(suites or ())
+    named: list[str | None] = list(suites or ())
     groups: list[str | None] = named if named else choose_suites(records, specs)
     boards = []
     for group in groups:

@@ -268,7 +268,8 @@ def released_targets(records: Sequence[Any]) -> list[tuple[str, np.ndarray, tupl
     for name in names:
         bins = np.asarray([-1 if r.bins[name] is None or r.splits[name] is None else r.bins[name] for r in records])
         split = np.asarray([r.splits[name] or "" for r in records])
-        parts = tuple(np.flatnonzero((split == s) & (bins >= 0)) for s in ("train", "val", "test"))
+        train, val, test = (np.flatnonzero((split == s) & (bins >= 0)) for s in ("train", "val", "test"))
+        parts = (train, val, test)
         classes = np.unique(bins[parts[0]])
         if len(classes) < 2:
             continue  # one training class: nothing to probe (the reference would train a one-class layer)
@@ -315,7 +316,8 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
         if bins < 2:
             skipped[name] = int(len(np.unique(values[:, f])))
             continue
-        targets.append((name, labels, stratified_split(labels, keys, fractions)))
+        train, val, test = stratified_split(labels, keys, fractions)  # the three parts the probe uses
+        targets.append((name, labels, (train, val, test)))
         n_bins[name] = bins
     if not targets:
         raise DataValidationError(

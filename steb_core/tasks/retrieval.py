@@ -202,7 +202,7 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         return vectors
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     sums = np.add.reduceat(vectors, starts, axis=0) if len(vectors) else np.zeros((0, vectors.shape[1]), np.float32)
-    return (sums / lengths[:, None]).astype(np.float32)
+    return np.asarray(sums / lengths[:, None], dtype=np.float32)
 
 
 def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: Sequence[str],

@@ -225,7 +225,9 @@ def read_twitter_aae(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
                 raise DatasetNotFoundError(
                     f"dataset '{ctx.dataset}': {root} holds only {names['sae']} -- the GitHub repository has only the " "SAE side. "
                     f"Obtain the pairs: {TWITTER_AAE['obtain']}")
-            locate_file(ctx, root, [f"{AAE_FOLDER}/{names['aae']}", names["aae"], AAE_ARCHIVE], **TWITTER_AAE)
+            found = locate_file(ctx, root, [f"{AAE_FOLDER}/{names['aae']}", names["aae"], AAE_ARCHIVE], **TWITTER_AAE)
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {found} is not where steb reads the release; "
+                                       f"expected layout: {TWITTER_AAE['layout']}")  # (locate_file raised if nothing is there)
         columns = _aae_from_archive(zip_path, names)
         for role in columns:  # one text per line, a final newline allowed
             if columns[role] and columns[role][-1] == "":

@@ -13,6 +13,7 @@ OneStop construction (one sequence per article) beside the reference's line-inde
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from steb_core import DatasetSpec, hookimpl
 
@@ -79,7 +80,7 @@ def _cds_spec() -> DatasetSpec:
 
 
 def parallel_specs() -> list[DatasetSpec]:
-    synth = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=citations.STYLEDISTANCE, license="MIT",
+    synth: dict[str, Any] = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=citations.STYLEDISTANCE, license="MIT",
                  homepage="https://huggingface.co/datasets/StyleDistance/synthstel",
                  options={"splits": "comma list (train,test; default both)",
                           "register_features": "comma list of exact feature / feature_clean names (default: the stated 8)"})

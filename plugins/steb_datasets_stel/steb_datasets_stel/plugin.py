@@ -41,6 +41,7 @@ from steb_core import (
     DatasetNotFoundError,
     DatasetSpec,
     DataSource,
+    DataValidationError,
     LoadContext,
     hookimpl,
     order_groups_from_options,
@@ -154,6 +155,8 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
             raise ValueError(f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}")
         instances, info = _instances(ctx, kind)
         budget = parse_budget(ctx.options, None)
+        if isinstance(budget, str):  # 'auto': the reference's rule is for parallel corpora, not STEL
+            raise DataValidationError(f"option per_class={budget!r}", field="per_class", expected="a positive integer or 'all'")
         kept = sample_per_class(instances, key=lambda inst: inst.style_type, per_class=budget, seed=ctx.seed, salt=ctx.dataset)
         groups = stel_groups(kept, chosen)
         info.update(

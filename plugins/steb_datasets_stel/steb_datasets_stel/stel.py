@@ -151,7 +151,7 @@ def _group(inst: StelInstance, variant: str) -> OrderGroup:
     match_first = inst.correct == 1  # A1 has S1's style
     s_match = inst.alternative1 if match_first else inst.alternative2
     alternatives = (inst.alternative1, inst.alternative2)
-    common = {"id": inst.id, "style_type": inst.style_type}
+    common: dict[str, Any] = {"id": inst.id, "style_type": inst.style_type}
     if variant == "quadruple":
         return OrderGroup(anchors=(inst.anchor1, inst.anchor2), alternatives=alternatives, answer=(0, 1) if match_first else (1, 0), **common)
     if variant == "triple":

@@ -394,7 +394,7 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
             raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels",
                                       expected="released or recompute")
         released = steb_probing_records(steb_file) if steb_file is not None and labels == "released" else None
-        if released is not None:
+        if released is not None and steb_file is not None:
             records, stats = released
             if not records:
                 raise DataValidationError("holds no text", path=steb_file, expected="the STEB probing release")

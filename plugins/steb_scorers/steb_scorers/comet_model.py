@@ -332,6 +332,8 @@ class CometRegression:
         import torch
 
         if self.hp.layer != "mix":
+            if not isinstance(self.hp.layer, int):
+                raise ValueError(f"COMET: layer {self.hp.layer!r} is neither 'mix' nor a layer index")
             return layers[self.hp.layer]
         weights = torch.softmax(self.mix_scalars, 0) if self.hp.layer_transformation == "softmax" else sparsemax(self.mix_scalars)
         m = mask.unsqueeze(-1).to(layers[0].dtype)

@@ -142,6 +142,8 @@ class LikelihoodScorer(Scorer):
         self.style_names = dict(PAULI_STYLE_NAMES if style_names is None else style_names)
         if self.prompt_format == "pauli-llama3":
             self._check_special_tokens()
+        self.end_token: str | None
+        self.end_id: int | None
         self.end_token, self.end_id = self._end_token(end_token) if window == "pauli" else (None, None)
         self.name = f"likelihood-{component}"
 
@@ -181,7 +183,9 @@ class LikelihoodScorer(Scorer):
     def target_ids(self, output: str) -> list[int]:
         """The continuation fed after the prompt: the output's tokens, then the end token under ``window='pauli'``."""
         ids = self.lm.continuation_ids(output)
-        return ids + [self.end_id] if self.window == "pauli" else ids
+        if self.window == "pauli" and self.end_id is not None:  # (window 'pauli' always has one)
+            return ids + [self.end_id]
+        return ids
 
     # -- scoring -----------------------------------------------------------------------------------
     def token_logprobs(self, sources: Sequence[str], outputs: Sequence[str], styles: Sequence[str]) -> dict[str, list[np.ndarray]]:

@@ -123,5 +123,6 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
 
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     with refusing_unsafe_weights(folder, "causal LM"):
-        model = AutoModelForCausalLM.from_pretrained(folder, **kwargs).to(device)
+        model: Any = AutoModelForCausalLM.from_pretrained(folder, **kwargs)
+        model = model.to(device)
     return CausalLM(model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path))

@@ -232,8 +232,8 @@ def bible_carlson(ctx: LoadContext, obtain: str):
                     for num, (text, where) in _chapter_verses(f, stats).items():
                         verses[(book_dir.name, m[1], num)].append((version, text, f, where))
                 else:
-                    for num, text in _reference_chapter(f, stats).items():
-                        per_version[version][(book_dir.name, int(m[1]), num)] = (text, f)
+                    for verse_no, verse_text in _reference_chapter(f, stats).items():
+                        per_version[version][(book_dir.name, int(m[1]), verse_no)] = (verse_text, f)
     if selection == "dedup":
         out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
     else:
@@ -334,7 +334,8 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str):
         texts = unique_keys(keyed, path=f, field="verse", what="text")
         first = {k: w for w, k, _ in keyed}
         for key, text in texts.items():
-            verses[tuple(map(str, key))].append((version, text, f, first[key]))
+            book, chapter, verse = (str(part) for part in key)
+            verses[(book, chapter, verse)].append((version, text, f, first[key]))
     out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
     missing = sorted(set(wanted or ()) - set(files))
     return out, {"root": str(base), "versions": sorted(files), "versions_missing": missing, **stats}

@@ -142,7 +142,8 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
             break
     location = location or hub_cache_snapshot(BLOG_HUB_ID)
     if location is None:
-        family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")  # raises
+        # raises: family_dir looks where the loop above looked
+        location = family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")
     if not splits or any(s not in ("train", "validation") for s in splits):
         raise DataValidationError(f"option split={split!r}", field="split",
                                   expected="train, validation or both as train,validation (the hub's two splits)")

@@ -202,7 +202,7 @@ def _gede_csv_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             if col not in row:
                 raise DataValidationError("is missing", path=path, record=where, field=col,
                                           expected="the columns database/export_to_csv.py writes (answer, contribution_level, text_author)")
-        yield where, row
+        yield where, dict(row)
 
 
 def gede(ctx: LoadContext, obtain: str):

@@ -53,7 +53,7 @@ def fce(ctx: LoadContext, obtain: str):
                 raise DataValidationError("has no coded_answer", path=f, record=answer.tag, field="coded_answer")
             paras = [re.sub(r"\s+", " ", _learner_text(p)).strip() for p in coded.findall("p")]
             text = "\n\n".join(p for p in paras if p)
-            rec = make_record(text, lang.text.strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
+            rec = make_record(text, (lang.text or "").strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
             if rec:
                 out.append(rec)
     return out, {"root": str(root), "files": len(files), **stats}

@@ -80,8 +80,8 @@ def core(ctx: LoadContext, obtain: str):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise DataValidationError(f"is not UTF-8 ({exc.reason})", path=path, record=f"line {line}") from None
+            line_no = raw[: exc.start].count(b"\n") + 1
+            raise DataValidationError(f"is not UTF-8 ({exc.reason})", path=path, record=f"line {line_no}") from None
         for i, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
             parts = line.split("\t")
             if len(parts) < 3 or not parts[2].strip():

@@ -21,12 +21,14 @@ from urllib.parse import urljoin, urlsplit
 from steb_core import DataValidationError, parse_json
 
 from ..lm import CausalLM, load_causal_lm
+from .prompts import JudgePrompt
 
 __all__ = ["Backend", "LocalBackend", "HTTPBackend", "CachedBackend", "JudgeEndpointError", "JudgeEndpointTimeout", "make_backend"]
 
 
 class Backend(Protocol):
-    def complete(self, prompts: Sequence[str], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]: ...
+    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
+                 max_tokens: int) -> list[list[str]]: ...
 
     def info(self) -> dict[str, Any]: ...
 
@@ -37,7 +39,8 @@ class LocalBackend:
     def __init__(self, model: Any, batch_size: int = 4, device: str = "cpu") -> None:
         self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, device=device)
 
-    def complete(self, prompts: Sequence[str], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
+    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
+                 max_tokens: int) -> list[list[str]]:
         import torch
 
         tok, model = self.lm.tokenizer, self.lm.model
@@ -144,7 +147,8 @@ class HTTPBackend:
         declared = response.getheader("Content-Length")
         if declared and declared.strip().isdigit() and int(declared) > cap:
             raise JudgeEndpointError(self._too_large(f"declares {int(declared)} bytes"))
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             chunk = response.read(min(1 << 16, cap + 1 - size))
             if not chunk:
@@ -166,6 +170,8 @@ class HTTPBackend:
         if remaining <= 0:
             raise self._timeout_error()
         cls = http.client.HTTPSConnection if parts.scheme.lower() == "https" else http.client.HTTPConnection
+        if not parts.hostname:
+            raise JudgeEndpointError(f"{url}: no host to send the request to")
         conn = cls(parts.hostname, parts.port, timeout=remaining)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         box: dict[str, Any] = {}

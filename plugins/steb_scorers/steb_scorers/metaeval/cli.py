@@ -312,7 +312,7 @@ def meta_eval(
         runs = expand_specs(specs, table)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--scorer") from None
-    pairs = [tuple(c.split("|", 1)) for c in compare] if compare else None
+    pairs: list[tuple[str, ...]] | None = [tuple(c.split("|", 1)) for c in compare] if compare else None
     for pair in pairs or []:  # checked before any scorer runs
         unknown = [key for key in pair if key not in runs]
         if len(pair) != 2 or unknown:
@@ -348,7 +348,8 @@ def meta_eval(
             raise typer.BadParameter(f"{label}: {exc}", param_hint="--scorer") from None
         results[label].higher_is_better = results[label].higher_is_better and scorer_spec.higher_is_better
         info[label] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect, "spec": spec, "references": refs}
-    report = meta_evaluate(judgements, results, config, compare=pairs, scorer_info=info)
+    two = [(a, b) for a, b in pairs] if pairs is not None else None  # each of length 2 (checked above)
+    report = meta_evaluate(judgements, results, config, compare=two, scorer_info=info)
     report["data"] = data_record
     if table == "4":
         report["reference_table"] = reference_table(judgements, results, runs, report)

@@ -247,7 +247,7 @@ def meta_evaluate(
                                  "corpus": _num(res.corpus), "system_means": {s: _num(float(np.nanmean(res.scores[data.system == s]))) for s in data.systems},
                                  "system_level": "corpus" if stats is not None else "mean", "correlations": {}}
         sys_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # direction -> (system values, bootstrap system values): aspect-independent
-        if stats is not None:
+        if stats is not None and corpus_of is not None:  # (set together)
             entry["system_corpus"] = {s: corpus_of(stats[data.system == s].sum(axis=0)) for s in data.systems}
         for aspect in config.aspects:
             human_all, tau_all = data.human(aspect, config.human_scale), data.human(aspect, config.tau_scale)
@@ -260,7 +260,7 @@ def meta_evaluate(
                 fix = np.abs if absolute else (lambda x: x)
                 seg = segment_correlations(m, h)
                 tau = _tau(m, ht, config)
-                if stats is not None and d not in sys_cache:
+                if stats is not None and corpus_of is not None and d not in sys_cache:
                     sg = np.stack([grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1)  # (G, S, k)
                     summed = sg[boots[d]].sum(axis=1)  # (B, S, k)
                     sys_cache[d] = (np.array([corpus_of(sg[:, c].sum(axis=0)) for c in range(len(systems))]),
