@@ -18,6 +18,7 @@ overrides the side-A rule (``all`` was steb's reading of PAN14/15 before protoco
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,7 +68,7 @@ class AVFolderSource:
 
 def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
     """``truth.txt`` as problem -> (same author, line number); BOM, CRLF and extra blanks tolerated."""
-    def rows():
+    def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             fields = line.split()
             if not fields:

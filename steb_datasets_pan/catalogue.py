@@ -16,6 +16,7 @@ Sources (the Zenodo record, Mendeley page or commit each release comes from) and
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from steb_core import DatasetSpec
 
@@ -216,7 +217,8 @@ def _attribution(lang: str) -> DatasetSpec:
 
 def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str, release: str,
                 suites: tuple[str, ...] = MAIN_SUITES, applications: tuple[str, ...] = ("ATD",),
-                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict | None = None, expected: dict | None = None,
+                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict[str, Any] | None = None,
+                expected: dict[str, Any] | None = None,
                 citation: str = "") -> DatasetSpec:
     page = _page(year, "generated-content-analysis")
     obtain = obtain.format(page=page, data=DATA_PAGE, where=_where(release))

@@ -24,6 +24,7 @@ PAN-style case folders (``known01.txt``/``unknown.txt``) stays available as the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def _truth(path: Path, cases: dict[str, tuple[bool, Path]]) -> dict[str, bool]:
     Every case folder needs a line and every line a folder; a line that contradicts its folder's mark is
     an error, since one of the two would silently flip a label.
     """
-    def rows():
+    def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             if not line.strip():
                 continue

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from steb_core import (
     DatasetBundle,
@@ -315,7 +317,8 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
     return units, [c == 0 for c in changes]
 
 
-def _make_pairs(units: list[str], same: list[bool], keep, doc: str, text_path: Path, document_level: bool) -> list[TextPair]:
+def _make_pairs(units: list[str], same: list[bool], keep: Iterable[int], doc: str, text_path: Path,
+                document_level: bool) -> list[TextPair]:
     """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot
     loop)."""
     out: list[TextPair] = []
@@ -343,7 +346,7 @@ def _midpoint_split(text: str) -> int:
     return mid
 
 
-def _halves(text_path: Path, truth_path: Path, truth: dict, doc: str) -> tuple[list[str], list[bool]] | None:
+def _halves(text_path: Path, truth_path: Path, truth: dict[str, Any], doc: str) -> tuple[list[str], list[bool]] | None:
     """PAN18: two sides per document (module docstring); None when a side is blank (the reference skips the trial)."""
     changes = require_field(truth, "changes", path=truth_path, record=doc, types=bool, expected="true or false")
     text = _reference_text(text_path)

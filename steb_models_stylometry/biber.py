@@ -25,7 +25,10 @@ from .spacy_pipeline import SpacyPipeline
 
 __all__ = ["FEATURES", "FEATURE_NAMES", "BiberEncoder", "biber_counts"]
 
-_W = lambda s: frozenset(s.split())  # noqa: E731 - word-set literal helper
+def _W(s: str) -> frozenset[str]:
+    """A word-set literal: the words of ``s``."""
+    return frozenset(s.split())
+
 
 PLACE_ADVERBS = _W(
     "aboard above abroad across ahead alongside around ashore astern away behind below beneath beside downhill "

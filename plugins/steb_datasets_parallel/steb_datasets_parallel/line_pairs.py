@@ -6,6 +6,7 @@ Each reader names its files by role; :func:`steb_datasets_parallel.aligned.read_
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +270,7 @@ def asset_simplification_index(original: str, n: int) -> int:
     return int(hashlib.sha256(original.encode("utf-8")).hexdigest(), 16) % n
 
 
-def _asset_chooser(ctx: LoadContext):
+def _asset_chooser(ctx: LoadContext) -> tuple[str, Callable[[str, int], int]]:
     """``k = choose(original, n)`` for the ``simplification`` option (default ``sha256``, the reference)."""
     choice = str(ctx.options.get("simplification", "sha256")).strip().lower()
     if choice not in SIMPLIFICATION_CHOICES:
@@ -283,7 +284,7 @@ def _asset_chooser(ctx: LoadContext):
 
 
 def _asset_item(
-    original: str, simplifications: list[str], choose, split: str, i: int, source: str
+    original: str, simplifications: list[str], choose: Callable[[str, int], int], split: str, i: int, source: str
 ) -> ParallelItem | None:
     """One reference sequence [simplification, original] (both stripped), label ``simple``; None when the chosen
     simplification is blank (the reference's handler skips such a row; the release has none)."""
@@ -336,7 +337,7 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
 
 
 def _asset_from_hub(
-    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose
+    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose: Callable[[str, int], int]
 ) -> tuple[list[ParallelItem], dict[str, Any]]:
     items: list[ParallelItem] = []
     per_split: dict[str, int] = {}

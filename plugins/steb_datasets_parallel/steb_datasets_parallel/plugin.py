@@ -23,7 +23,7 @@ from .releases import SOURCES
 
 
 def _spec(name: str, *, read: Reader, budget: int | None, obtain: str, layout: str, description: str, category: str,
-          citation: str, license: str, homepage: str, size: str, steb: bool = True, options: dict | None = None,
+          citation: str, license: str, homepage: str, size: str, steb: bool = True, options: dict[str, Any] | None = None,
           shared_folder: str | None = None, classes: int | None = None, hub_id: str | None = None) -> DatasetSpec:
     return DatasetSpec(
         name=name,

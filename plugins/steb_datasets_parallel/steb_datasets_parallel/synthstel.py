@@ -33,7 +33,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, ParallelItem, load_hub_split, release_file
 
-from .common import option_list
+from .common import Reader, option_list
 
 __all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION",
            "OBTAIN", "LAYOUT"]
@@ -85,7 +85,8 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     if missing:
         raise DataValidationError(f"missing column(s) {missing}; it has {table.column_names}", path=path, record="schema",
                                   expected=f"columns {list(COLUMNS)}")
-    return table.to_pylist()
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
 
 
 def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tuple[Path, str, list[dict[str, Any]]]]:
@@ -101,7 +102,7 @@ def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tup
     return out
 
 
-def make_synthstel_reader(register: bool):
+def make_synthstel_reader(register: bool) -> Reader:
     """A reader for the register (``register=True``) or the linguistic-feature half of SynthSTEL."""
 
     def read(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:

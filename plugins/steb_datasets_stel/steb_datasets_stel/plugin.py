@@ -54,6 +54,7 @@ from .stel import (
     STEL_FEATURE_DEFAULT_TYPES,
     STEL_REGISTER_TYPES,
     VARIANTS,
+    StelInstance,
     load_stel_instances,
     stel_groups,
     stel_reference_items,
@@ -130,7 +131,7 @@ def stel_root(ctx: LoadContext) -> Path:
     return ctx.release_dir("STEL", OBTAIN, LAYOUT)
 
 
-def _instances(ctx: LoadContext, kind: str):
+def _instances(ctx: LoadContext, kind: str) -> tuple[list[StelInstance], dict[str, Any]]:
     root = stel_root(ctx)
     types = _style_types(kind, ctx.options)
     instances, info = load_stel_instances(root, types)
@@ -224,8 +225,9 @@ PUBLIC_SIZE = {
 }
 
 
-def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, ...], content_independence: bool,
-          size: str, expected: dict | None = None, options: dict | None = None) -> DatasetSpec:
+def _spec(name: str, kind: str, description: str, *, loader: Callable[[LoadContext], DatasetBundle], suites: tuple[str, ...],
+          content_independence: bool, size: str, expected: dict[str, Any] | None = None,
+          options: dict[str, Any] | None = None) -> DatasetSpec:
     register = kind == "register"
     return DatasetSpec(
         name=name,

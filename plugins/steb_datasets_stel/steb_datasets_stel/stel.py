@@ -143,7 +143,7 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
     return instances, info
 
 
-def _content(inst: StelInstance) -> tuple:
+def _content(inst: StelInstance) -> tuple[str, str, str, str, int, str]:
     return (inst.anchor1, inst.anchor2, inst.alternative1, inst.alternative2, inst.correct, inst.style_type)
 
 

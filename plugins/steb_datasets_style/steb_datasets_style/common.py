@@ -79,7 +79,9 @@ def release_option(ctx: LoadContext, choices: Sequence[str]) -> str:
     return release
 
 
-Reader = Callable[[LoadContext, str], "tuple[list[LabelledText], dict[str, Any]]"]
+#: What a reader returns: the records and the facts of the release read (counts, files, ...).
+Loaded = tuple[list[LabelledText], dict[str, Any]]
+Reader = Callable[[LoadContext, str], Loaded]
 
 
 def _per_class(value: Any) -> int | str | None:

@@ -384,7 +384,8 @@ def reddit_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any
 # --------------------------------------------------------------------------------------------
 # the loader
 # --------------------------------------------------------------------------------------------
-def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int, obtain: str):
+def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int,
+                   obtain: str) -> Callable[[LoadContext], DatasetBundle]:
     def load(ctx: LoadContext) -> DatasetBundle:
         n = int(option(ctx, "texts", n_texts))
         src: dict[str, Any] = {}

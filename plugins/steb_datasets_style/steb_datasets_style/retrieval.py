@@ -26,6 +26,7 @@ collection is kept. Field and file names can be changed with ``--dataset-option 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +143,7 @@ def _is_query(value: Any, path: Path, where: str) -> bool:
 def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
     """Queries and targets of a STEB retrieval release; texts of one (author, side) make one collection."""
     grouped: dict[tuple[bool, str], list[str]] = {}
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     files = steb_release_files(folder)
     for f in files:
         with open_release(f, "r", encoding="utf-8-sig") as fh:
@@ -180,7 +181,7 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
         raise DataValidationError(exc.reason, path=folder, record=exc.record, field=exc.field, expected=exc.expected) from None
 
 
-def luar_loader(authors: int, obtain: str):
+def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBundle]:
     """A loader for a LUAR-layout dataset keeping at most ``authors`` query authors (seeded)."""
 
     def load(ctx: LoadContext) -> DatasetBundle:

@@ -155,7 +155,7 @@ def worker_slots(cpus_per_worker: float, gpus_per_worker: float) -> int:
     """
     import ray
 
-    resources = ray.cluster_resources()
+    resources: dict[str, float] = ray.cluster_resources()
     if gpus_per_worker > 0:
         return max(1, math.floor(resources.get("GPU", 0) / gpus_per_worker + 1e-9))
     return max(1, math.floor(resources.get("CPU", 1) / max(cpus_per_worker, 1e-9) + 1e-9))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from steb_core import ExecutorSpec, hookimpl
@@ -15,7 +16,7 @@ def _make_ray_executor(**options: Any) -> Any:
 
 
 @hookimpl
-def register_executors(register):
+def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     register(
         ExecutorSpec(
             name="ray",

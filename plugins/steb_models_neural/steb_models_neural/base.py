@@ -206,7 +206,7 @@ class TokenizerEncoder:
 
     def special_token_budget(self) -> int:
         """Tokens of every input that are not text: the tokenizer's special tokens plus the prompt."""
-        extra = self.tokenizer.num_special_tokens_to_add(pair=False)
+        extra = int(self.tokenizer.num_special_tokens_to_add(pair=False))
         if self.prompt:
             extra += self.count_tokens([self.prompt])[0]
         return extra

@@ -9,9 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from steb_core import Availability, EncoderSpec
+
+if TYPE_CHECKING:  # the factories import these lazily (they import torch)
+    from .base import TokenizerEncoder
+    from .episode import EpisodeEncoder
+    from .multilabel import MultiLabelClassifierEncoder
+    from .sentence import SentenceTransformerEncoder
+    from .transformer import TransformerEncoder
 
 from .citations import bibtex_for
 from .errors import EncoderOptionError, ModelNotAvailableError
@@ -31,33 +38,33 @@ _COMMON_OPTIONS = {
 _MODEL_OPTION = {"model": "hub id (looked up in the local cache only) or path to a model folder"}
 
 
-def _sentence_transformers(**options: Any):
+def _sentence_transformers(**options: Any) -> SentenceTransformerEncoder:
     from .sentence import SentenceTransformerEncoder
 
     return SentenceTransformerEncoder(**options)
 
 
-def _masked_lm(**options: Any):
+def _masked_lm(**options: Any) -> TransformerEncoder:
     from .transformer import TransformerEncoder
 
     options.setdefault("pooling", "mean")
     return TransformerEncoder(family="masked-lm", **options)
 
 
-def _causal_lm(**options: Any):
+def _causal_lm(**options: Any) -> TransformerEncoder:
     from .transformer import TransformerEncoder
 
     options.setdefault("pooling", "last")
     return TransformerEncoder(family="causal-lm", **options)
 
 
-def _episode(**options: Any):
+def _episode(**options: Any) -> EpisodeEncoder:
     from .episode import EpisodeEncoder
 
     return EpisodeEncoder(**options)
 
 
-def _multi_label(**options: Any):
+def _multi_label(**options: Any) -> MultiLabelClassifierEncoder:
     from .multilabel import MultiLabelClassifierEncoder
 
     return MultiLabelClassifierEncoder(**options)
@@ -253,7 +260,7 @@ _FACTORIES = {family.name: family.factory for family in GENERIC_FAMILIES}
 _EXTRA = {family.name: family.extra_options for family in GENERIC_FAMILIES}
 
 
-def _named_factory(named: NamedModel, **options: Any):
+def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
     """Build a named model; the user's options override the configuration's defaults.
 
     A checkpoint that ships its own code is refused before anything is read, unless the user opted in.
@@ -268,7 +275,8 @@ def _named_factory(named: NamedModel, **options: Any):
         merged.setdefault("revision", named.revision)
     merged.setdefault("model", named.hub_id)
     merged.setdefault("name", named.name)
-    return _FACTORIES[named.family](**merged)
+    encoder: TokenizerEncoder = _FACTORIES[named.family](**merged)
+    return encoder
 
 
 _NEURAL_INSTALL = "pip install steb-models-neural"
@@ -363,7 +371,7 @@ def encoder_specs() -> list[EncoderSpec]:
     return specs
 
 
-def _lisa(**options: Any):
+def _lisa(**options: Any) -> SentenceTransformerEncoder:
     if not options.get("model"):
         raise ModelNotAvailableError(LISA_NOTE)
     options.setdefault("name", "lisa")

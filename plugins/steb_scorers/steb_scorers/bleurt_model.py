@@ -48,12 +48,12 @@ def is_bleurt_folder(folder: str | Path) -> bool:
     """Whether ``folder/config.json`` declares ``model_type: "bleurt"`` (the bleurt-pytorch format)."""
     path = Path(folder) / "config.json"
     try:
-        return parse_json(path.read_text(encoding="utf-8"), path=path).get("model_type") == "bleurt"
+        return bool(parse_json(path.read_text(encoding="utf-8"), path=path).get("model_type") == "bleurt")
     except (OSError, ValueError, AttributeError):
         return False
 
 
-def _read_weights(folder: Path) -> dict:
+def _read_weights(folder: Path) -> dict[str, Any]:
     import torch
 
     for name in _WEIGHTS:
@@ -64,7 +64,8 @@ def _read_weights(folder: Path) -> dict:
 
                 return load_file(str(path))
             with refusing_unsafe_weights(folder, "BLEURT", file=path):
-                return torch.load(str(path), map_location="cpu", weights_only=True)
+                weights: dict[str, Any] = torch.load(str(path), map_location="cpu", weights_only=True)
+                return weights
     raise FileNotFoundError(f"BLEURT: no weights in {folder} (expected {' or '.join(_WEIGHTS)})")
 
 

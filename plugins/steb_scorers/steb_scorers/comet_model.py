@@ -111,7 +111,7 @@ class _AttributeDict:
     """Stand-in for Lightning's ``AttributeDict`` (a dict subclass): creating one gives a plain dict, which the
     pickle's own items then fill (the weights-only unpickler sets items on plain dicts only)."""
 
-    def __new__(cls, *args: Any) -> dict:  # type: ignore[misc]
+    def __new__(cls, *args: Any) -> dict[Any, Any]:  # type: ignore[misc]
         return dict(*args)
 
 
@@ -132,7 +132,7 @@ _CHECKPOINT_STAND_INS: tuple[tuple[Any, str], ...] = (
 )
 
 
-def load_lightning_checkpoint(path: str | Path) -> dict:
+def load_lightning_checkpoint(path: str | Path) -> dict[str, Any]:
     """A PyTorch-Lightning ``.ckpt`` as a dict, without running code from it.
 
     Always ``torch.load(weights_only=True)``: tensors, plain containers and the few Lightning / pathlib /
@@ -155,7 +155,7 @@ def load_lightning_checkpoint(path: str | Path) -> dict:
     return blob
 
 
-def read_hparams(folder: Path) -> tuple[dict, Path]:
+def read_hparams(folder: Path) -> tuple[dict[str, Any], Path]:
     """``FOLDER/hparams.yaml`` as a dict (errors name the file)."""
     import yaml
 

@@ -153,7 +153,8 @@ class _Embeddings(nn.Module):
         if int(positions.max()) >= self.config.max_positions:
             raise ValueError(f"input of {ids.shape[1]} tokens is longer than the encoder's {self.config.max_positions} positions")
         x = self.word_embeddings(ids) + self.token_type_embeddings(token_types) + self.position_embeddings(positions)
-        return self.LayerNorm(x) if hasattr(self, "LayerNorm") else x
+        out: torch.Tensor = self.LayerNorm(x) if hasattr(self, "LayerNorm") else x
+        return out
 
 
 class _SelfAttention(nn.Module):
@@ -185,7 +186,8 @@ class _Dense(nn.Module):
 
     def forward(self, x: torch.Tensor, residual: torch.Tensor) -> torch.Tensor:
         y = self.dense(x) + residual
-        return self.LayerNorm(y) if hasattr(self, "LayerNorm") else y
+        out: torch.Tensor = self.LayerNorm(y) if hasattr(self, "LayerNorm") else y
+        return out
 
 
 class _Attention(nn.Module):
@@ -198,7 +200,8 @@ class _Attention(nn.Module):
 
     def forward(self, x: torch.Tensor, key_bias: torch.Tensor) -> torch.Tensor:
         inner = self.self_attn_layer_norm(x) if hasattr(self, "self_attn_layer_norm") else x
-        return self.output(self.self(inner, key_bias), x)
+        out: torch.Tensor = self.output(self.self(inner, key_bias), x)
+        return out
 
 
 class _Intermediate(nn.Module):
@@ -223,7 +226,8 @@ class _Layer(nn.Module):
     def forward(self, x: torch.Tensor, key_bias: torch.Tensor) -> torch.Tensor:
         a = self.attention(x, key_bias)
         inner = self.LayerNorm(a) if hasattr(self, "LayerNorm") else a
-        return self.output(self.intermediate(inner), a)
+        out: torch.Tensor = self.output(self.intermediate(inner), a)
+        return out
 
 
 class _Stack(nn.Module):
@@ -284,7 +288,8 @@ class TransformerEncoder(nn.Module):
 
     def pooled(self, last: torch.Tensor) -> torch.Tensor:
         """BERT's pooled output of the last hidden state (its first token)."""
-        return self.pooler(last[:, 0])
+        out: torch.Tensor = self.pooler(last[:, 0])
+        return out
 
 
 #: buffers some checkpoints persist that the forward pass recomputes

@@ -66,7 +66,7 @@ def nltk_tokenize(text: str) -> list[str]:
     import nltk
 
     if _punkt_available():
-        return nltk.word_tokenize(text)
+        return list(nltk.word_tokenize(text))
     return [tok for sentence in _SENTENCE_END.split(text) if sentence for tok in nltk.word_tokenize(sentence, preserve_line=True)]
 
 

@@ -40,7 +40,7 @@ class CausalLM:
         generation prompt, or the plain system prompt + blank line + instruction + newline."""
         if self.use_chat_template:
             messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": instruction}]
-            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+            return str(self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
         return (system + "\n\n" if system else "") + instruction + "\n"
 
     def prompt_ids(self, instruction: str, system: str | None = None) -> list[int]:

@@ -16,7 +16,8 @@ def _lazy(module: str, attr: str, **fixed: Any) -> Callable[..., Scorer]:
         import importlib
 
         cls = getattr(importlib.import_module(f"steb_scorers.{module}"), attr)
-        return cls(**{**fixed, **options})
+        scorer: Scorer = cls(**{**fixed, **options})
+        return scorer
 
     factory.__name__ = f"{attr}_factory"
     factory.__doc__ = f"Build steb_scorers.{module}.{attr} with the given options."

@@ -20,7 +20,7 @@ __all__ = ["SPECIAL_TOKENS", "tokenizer_settings", "json_tokenizer"]
 SPECIAL_TOKENS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 
 
-def _read(path: Path, what: str) -> dict:
+def _read(path: Path, what: str) -> dict[str, Any]:
     try:
         data = parse_json(path.read_text(encoding="utf-8"), path=path)
     except ValueError as exc:
@@ -30,9 +30,9 @@ def _read(path: Path, what: str) -> dict:
     return data
 
 
-def tokenizer_settings(folder: Path, what: str) -> dict:
+def tokenizer_settings(folder: Path, what: str) -> dict[str, Any]:
     """``tokenizer_config.json`` completed by ``special_tokens_map.json``; special tokens as plain strings."""
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     if (folder / "tokenizer_config.json").is_file():
         settings = _read(folder / "tokenizer_config.json", what)
     if (folder / "special_tokens_map.json").is_file():

@@ -10,7 +10,7 @@ from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, open_release, seeded_rng
 
-from ..common import family_dir, option, read_text_lenient, release_option
+from ..common import Loaded, Reader, family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
 
 __all__ = ["BLOG_AGE_GROUPS", "BLOG_HUB_ID", "BLOG_HUB_REVISION", "blog_age_group", "blog_xml_dir", "blog_posts", "hub_split_files",
@@ -51,7 +51,7 @@ def blog_posts(ctx: LoadContext, obtain: str, attribute: str, want: int | None) 
         if label is not None:
             by_class[label].append(f)
     rng = seeded_rng(ctx.seed, "blog-files", ctx.dataset)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     for label in sorted(by_class):
         order = list(by_class[label])
@@ -161,7 +161,7 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
         rows = ((location, f"{BLOG_HUB_ID} {s} row {i + 1}", row) for s in splits
                 for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset)))
         extra = {"from": "hub data files"}
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     for path, where, row in rows:
         for col in ("text", attribute):
@@ -185,10 +185,10 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     return out, {"root": str(location), "release": "hf", "hub_id": BLOG_HUB_ID, "split": split, "attribute": attribute, **extra, **stats}
 
 
-def blog(attribute: str, per_class: int):
+def blog(attribute: str, per_class: int) -> Reader:
     """blog_age / blog_gender: the hub release (default) or ``--dataset-option release=schler`` (the XML files)."""
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         if release_option(ctx, ("hf", "schler")) == "hf":
             return blog_hub(ctx, obtain, attribute)
         want = str(option(ctx, "per_class", per_class))  # auto/all: read as for the catalogue budget

@@ -211,7 +211,8 @@ class HTTPBackend:
             if isinstance(exc, OSError):
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} unreachable: {exc}") from None
             raise exc
-        return box["ok"]
+        answer: tuple[int, str | None, bytes] = box["ok"]
+        return answer
 
     def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         deadline = time.monotonic() + self.timeout
@@ -233,7 +234,8 @@ class HTTPBackend:
             if status >= 400:
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status}: {body[:300]!r}")
             try:
-                return parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
+                reply: dict[str, Any] = parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
+                return reply
             except (UnicodeDecodeError, DataValidationError) as exc:
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): " f"{body[:200]!r}") from None
         raise JudgeEndpointError(f"judge endpoint {self.endpoint}: more than {self.max_redirects} redirects")
@@ -273,7 +275,7 @@ class CachedBackend:
     ones. A torn last line (crash mid-write) is ignored.
     """
 
-    def __init__(self, inner: Any, path: str | os.PathLike, chunk: int = 8) -> None:
+    def __init__(self, inner: Any, path: str | os.PathLike[str], chunk: int = 8) -> None:
         self.inner, self.path, self.chunk = inner, os.fspath(path), max(1, int(chunk))
         self.samples: dict[str, dict[int, str]] = {}
         self.hits = self.misses = 0
@@ -322,7 +324,7 @@ class CachedBackend:
         return {**self.inner.info(), "cache": self.path}
 
 
-def make_backend(backend: Any = None, *, url: str | None = None, model: Any = None, cache: str | os.PathLike | None = None, **options: Any) -> Backend:
+def make_backend(backend: Any = None, *, url: str | None = None, model: Any = None, cache: str | os.PathLike[str] | None = None, **options: Any) -> Backend:
     """A backend object: given as is, or HTTP when ``url`` is set, else local from ``model`` (a folder); wrapped in a
     :class:`CachedBackend` when ``cache`` names a JSONL file."""
     if backend is None:

@@ -225,7 +225,8 @@ class PairwiseStyleJudge(_Judge):
             labels.append("a" if fa > fb else "b" if fb > fa else "tie")
         return self._outcome(labels, samples, failures, 0, "rubric", means)
 
-    def _outcome(self, labels, samples, failures, disagreements, method, means) -> PairwiseOutcome:
+    def _outcome(self, labels: list[str | None], samples: list[list[str]], failures: int, disagreements: int, method: str,
+                 means: list[tuple[float, float]] | None) -> PairwiseOutcome:
         freq = Counter(lab for lab in labels if lab is not None)
         return PairwiseOutcome(labels, samples, failures, disagreements,
                                _consistency([[self.LABELS.index(v) for v in row] for row in samples], 3),

@@ -354,7 +354,9 @@ def score_judgements(data: HumanJudgements, scorer: Any, references: str | int =
     ``references``: ``"1"`` (the human files' reference column, the release's first reference), ``"all"``
     (every reference the loader found, e.g. the release's four) or ``k`` (the k-th reference alone, 1-based).
     """
-    return scorer.score(data.sources, data.outputs, references=data.reference_choice(references), target_style=data.target_styles)
+    result: ScoreResult = scorer.score(data.sources, data.outputs, references=data.reference_choice(references),
+                                       target_style=data.target_styles)
+    return result
 
 
 def _check_config(config: MetaEvalConfig) -> None:

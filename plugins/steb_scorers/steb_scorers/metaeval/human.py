@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,7 @@ class HumanJudgements:
 
     def raw(self, aspect: str) -> np.ndarray:
         """Mean of the two annotators' raw ratings per output."""
-        return self.ratings[aspect].mean(axis=1)
+        return np.asarray(self.ratings[aspect].mean(axis=1))
 
     def zscores(self, aspect: str) -> np.ndarray:
         """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per
@@ -95,7 +96,7 @@ class HumanJudgements:
                 vals = r[rows, slot]
                 sd = vals.std(ddof=0)
                 z[rows, slot] = (vals - vals.mean()) / sd if sd > 0 else 0.0
-        return z.mean(axis=1)
+        return np.asarray(z.mean(axis=1))
 
     def human(self, aspect: str, scale: str = "z") -> np.ndarray:
         if aspect not in ASPECTS:
@@ -107,7 +108,7 @@ class HumanJudgements:
         raise ValueError(f"human scale must be 'z' or 'raw', not {scale!r}")
 
 
-def _parse_file(path: Path, system: str) -> list[tuple]:
+def _parse_file(path: Path, system: str) -> list[tuple[Any, ...]]:
     lines = read_lines(path, keep_empty=True)
     while lines and not lines[-1].strip():
         lines.pop()
@@ -187,8 +188,8 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None, 
         files = {s: files[s] for s in systems}
     if not files:
         raise DataValidationError("holds no SYSTEM.human.txt files", path=folder)
-    rows: list[tuple] = []
-    first: tuple[str, list[tuple]] | None = None
+        rows: list[tuple[Any, ...]] = []
+        first: tuple[str, list[tuple[Any, ...]]] | None = None
     for system, path in files.items():
         got = _parse_file(path, system)
         if first is None:
