@@ -22,7 +22,7 @@ EDITABLES = -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)$(EXTRAS_$(notdir $(pat
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 
-.PHONY: setup demo test lock test-latest check-reference-scorers clean
+.PHONY: setup demo lint typecheck test lock test-latest check-reference-scorers clean
 .DEFAULT_GOAL := demo
 
 # One install step, redone when the lock or any pyproject changes.
@@ -42,7 +42,16 @@ demo: setup  ## set up, run the demo suite, print and write the report
 	$(BIN)/steb run --suite demo --encoder $(DEMO_ENCODER) --output $(DEMO_OUT)
 	$(BIN)/steb report $(DEMO_OUT)
 
-test: setup  ## set up and run the whole test suite (pytest exit 5 = no tests = failure)
+# The habits CONTRIBUTING states, checked by tools configured in pyproject.toml ([tool.ruff], [tool.mypy]).
+lint: setup  ## ruff: lint rules, then the formatting (`$(BIN)/ruff format .` fixes the second)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: setup  ## mypy: steb_core and steb strictly, the plugin packages with the flags pyproject states
+	$(BIN)/mypy
+
+# lint first (seconds) so a lint error fails fast, then the type check, then the suite; one command for CI
+test: setup lint typecheck  ## set up, lint, type-check and run the whole test suite (pytest exit 5 = no tests = failure)
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 

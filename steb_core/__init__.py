@@ -261,8 +261,8 @@ def get_datasets(
     spec carries its metadata (tasks, languages, categories, citation, licence, how to obtain it) and
     can be passed to :func:`evaluate`.
     """
-    from .choices import check_values, language_codes  # noqa: PLC0415 - only when asked
-    from .run.selection import suite_members  # noqa: PLC0415
+    from .choices import check_values, language_codes  # only when asked
+    from .run.selection import suite_members
 
     manager = get_manager()
     everything = list(manager.datasets())

@@ -27,7 +27,7 @@ def adapt_encoder(encoder: Any) -> Any:
     if encode is None:
         return encoder
     if "task_metadata" in _required_keywords(encode):
-        from .adapters_mteb import MtebModelAdapter  # noqa: PLC0415
+        from .adapters_mteb import MtebModelAdapter
 
         return MtebModelAdapter(encoder)
     return encoder

@@ -25,7 +25,7 @@ class MtebModelAdapter:
         self.model = model
         self.batch_size = batch_size
         self.task_type = task_type
-        from .naming import default_name  # noqa: PLC0415
+        from .naming import default_name
 
         meta = getattr(model, "mteb_model_meta", None)
         # MTEB names a model loaded from a folder "no_model_name/available": look through to the model's path
@@ -37,7 +37,7 @@ class MtebModelAdapter:
             self.tokenizer = getattr(inner, "tokenizer", None)
 
     def _metadata(self) -> Any:
-        from mteb.abstasks.task_metadata import TaskMetadata  # noqa: PLC0415
+        from mteb.abstasks.task_metadata import TaskMetadata
 
         return TaskMetadata.model_construct(
             name="STEB-style", type=self.task_type, category="t2t", modalities=["text"], eval_splits=["test"],
@@ -45,8 +45,8 @@ class MtebModelAdapter:
         )
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        from datasets import Dataset  # noqa: PLC0415 - installed with mteb
-        from torch.utils.data import DataLoader  # noqa: PLC0415
+        from datasets import Dataset  # installed with mteb
+        from torch.utils.data import DataLoader
 
         loader = DataLoader(Dataset.from_dict({"text": list(texts)}), batch_size=self.batch_size)
         out = self.model.encode(loader, task_metadata=self._metadata(), hf_split="test", hf_subset="default", prompt_type=None)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["render", "SECTIONS", "CONSTANTS"]
 

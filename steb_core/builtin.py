@@ -6,11 +6,17 @@ dog food), so listings and collision checks treat them alike.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from .specs import AggregatorSpec, DatasetSpec, ExecutorSpec, FeatureExtractorSpec, TaskSpec
 
 
 @hookimpl
-def register_tasks(register):
+def register_tasks(register: Callable[[TaskSpec], None]) -> None:
     from .tasks import builtin_tasks
 
     for spec in builtin_tasks():
@@ -18,7 +24,7 @@ def register_tasks(register):
 
 
 @hookimpl
-def register_aggregators(register):
+def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
     from .aggregators import builtin_aggregators
 
     for spec in builtin_aggregators():
@@ -26,7 +32,7 @@ def register_aggregators(register):
 
 
 @hookimpl
-def register_datasets(register):
+def register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     from .demo import demo_datasets
 
     for spec in demo_datasets():
@@ -34,14 +40,14 @@ def register_datasets(register):
 
 
 @hookimpl
-def register_executors(register):
+def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     from .executors import local_executor_spec
 
     register(local_executor_spec())
 
 
 @hookimpl
-def register_feature_extractors(register):
+def register_feature_extractors(register: Callable[[FeatureExtractorSpec], None]) -> None:
     from .demo import surface_feature_extractor_spec
 
     register(surface_feature_extractor_spec())

@@ -26,9 +26,10 @@ import json
 import os
 import time
 import zipfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -158,7 +159,7 @@ def _check_dense(vectors: Any, n_keys: int, dim: int | None, where: str) -> np.n
     return vectors
 
 
-def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, int], n_keys: int, dim: int | None, where: str) -> None:
+def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, ...], n_keys: int, dim: int | None, where: str) -> None:
     if data.dtype != np.float32:
         raise ShardError(f"{where}: sparse values have dtype {data.dtype}, expected float32")
     if shape[0] != n_keys or indptr.shape != (n_keys + 1,) or indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data):
@@ -182,7 +183,7 @@ def _check_digest(stored: str | None, keys: np.ndarray, parts: dict[str, np.ndar
         raise ShardError(f"{where}: has no digest binding its rows to its keys (written by another tool or edited), "
                          "so its rows cannot be trusted")
     if stored != shard_digest(keys, parts):
-        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or edited)")
+        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or " "edited)")
 
 
 class EmbeddingCache:
@@ -291,7 +292,7 @@ class EmbeddingCache:
                     keys = data["keys"]
                     if keys.ndim != 1:
                         raise ShardError(f"{path.name}: keys are not a list")
-            except Exception as exc:  # unreadable, pickled or truncated: set aside, its texts are re-encoded
+            except Exception as exc:  # noqa: BLE001 - unreadable, pickled or truncated: set aside, its texts are re-encoded
                 self._quarantine(path, f"unreadable: {type(exc).__name__}: {exc}")
                 continue
             self._seen_files.add(path.name)
@@ -333,7 +334,7 @@ class EmbeddingCache:
             parts = arrays["data"], arrays["indices"], arrays["indptr"], tuple(int(x) for x in arrays["shape"])
         _check_digest(stored_digest, keys, arrays, where)
         _check_csr_parts(*parts, n_keys=n, dim=self.dim, where=where)
-        import scipy.sparse as sp  # noqa: PLC0415 - only sparse encoders need it
+        import scipy.sparse as sp  # only sparse encoders need it
 
         self._set_layout(parts[3][1], True)
         return sp.csr_matrix((parts[0], parts[1], parts[2]), shape=parts[3])
@@ -352,11 +353,11 @@ class EmbeddingCache:
         sparse_parts: list[tuple[np.ndarray, Any]] = []
         bad: list[str] = []
         for shard_id, pairs in rows_by_shard.items():
-            shard = self._shards[shard_id]
+            held = self._shards[shard_id]
             try:
-                vectors = self._read_shard(shard)
-            except Exception as exc:
-                bad.append(f"{shard.path.name}: {exc}")
+                vectors = self._read_shard(held)
+            except Exception as exc:  # noqa: BLE001 - an unreadable shard is dropped, its texts re-encoded
+                bad.append(f"{held.path.name}: {exc}")
                 self._drop_shard(shard_id, str(exc))
                 continue
             positions = np.fromiter((p for p, _ in pairs), dtype=np.int64, count=len(pairs))
@@ -370,7 +371,7 @@ class EmbeddingCache:
         if bad:
             raise ShardError("invalid cache shard(s) set aside and to be recomputed: " + "; ".join(bad))
         if sparse_parts:
-            import scipy.sparse as sp  # noqa: PLC0415
+            import scipy.sparse as sp
 
             order = np.concatenate([p for p, _ in sparse_parts])
             stacked = sp.vstack([m for _, m in sparse_parts], format="csr")
@@ -457,7 +458,7 @@ class CachedCollections:
     vectors) are passed through uncached.
     """
 
-    def __init__(self, encode_collections: Any, cache: "EmbeddingCache") -> None:
+    def __init__(self, encode_collections: Any, cache: EmbeddingCache) -> None:
         self.encode_collections = encode_collections
         self.cache = cache
         self.cacheable = True

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .errors import StebError
 from .plugins import StebPlugins
@@ -23,8 +24,8 @@ __all__ = ["component_rows", "dataset_rows", "bibtex", "parse_citation", "citati
 STEB_BIBTEX = STEB_PAPER_BIBTEX + """
 @software{steb_software,
   title = {steb: a plugin-based framework for evaluating linguistic style representations},
-  note  = {implements %s},
-}""" % STEB_PROTOCOL_VERSION
+  note  = {implements """ + STEB_PROTOCOL_VERSION + """},
+}"""
 
 
 def dataset_rows(plugins: StebPlugins, specs: Iterable[DatasetSpec], suite: str | None = None) -> list[dict[str, Any]]:
@@ -85,7 +86,7 @@ def encoder_readiness(spec: Any) -> tuple[str, str]:
         return "yes", ""
     try:
         verdict = check()
-    except Exception as exc:  # a plugin's check is third-party code: report it, keep listing
+    except Exception as exc:  # noqa: BLE001 - a plugin's check is third-party code: report it, keep listing
         return "no", f"availability check failed: {type(exc).__name__}: {exc}"
     return str(verdict.state), str(verdict.why)
 
@@ -96,7 +97,8 @@ _NOTE_ONLY = re.compile(r"^@misc\{(?P<key>[^,]+),\s*note\s*=\s*\{(?P<note>.*)\}\
 
 
 def _authors(text: str) -> str:
-    """``A, B and C`` / ``Surname, I. & Other, J.`` / ``X et al.`` as BibTeX's ``A and B and C`` (``others`` for et al.)."""
+    """``A, B and C`` / ``Surname, I. & Other, J.`` / ``X et al.`` as BibTeX's ``A and B and C`` (``others`` for et
+    al.)."""
     text = text.strip().rstrip(",")
     etal = re.search(r"\s*(,\s*)?\bet al\.?$", text)
     if etal:
@@ -146,7 +148,8 @@ def bibtex(name: str, citation: str) -> str:
     fields = parse_citation(plain)
     if fields is None:
         key = re.sub(r"[^A-Za-z0-9_]+", "_", note.group("key") if note else name).strip("_") or "dataset"
-        return "@misc{%s,\n  note = {%s},\n}" % (key, plain.replace("{", "(").replace("}", ")") or f"steb dataset {name}")
+        note_text = plain.replace("{", "(").replace("}", ")") or f"steb dataset {name}"
+        return f"@misc{{{key},\n  note = {{{note_text}}},\n}}"
     venue = fields.pop("venue", "")
     kind, where = "misc", "howpublished"
     if re.search(r"\b(Proceedings|Conference|Workshop|EMNLP|ACL|NAACL|COLING|LREC|CLEF|Working Notes)\b", venue):
@@ -159,7 +162,8 @@ def bibtex(name: str, citation: str) -> str:
         lines.append(f"  {where} = {{{venue}}}")
     if url:
         lines.append(f"  url = {{{url.group(0) if url.group(0).startswith('http') else 'https://' + url.group(0)}}}")
-    return "@%s{%s,\n%s,\n}" % (kind, citation_key(fields), ",\n".join(lines))
+    body = ",\n".join(lines)
+    return f"@{kind}{{{citation_key(fields)},\n{body},\n}}"
 
 
 def shape_counts(bundle: DatasetBundle, shape: str) -> dict[str, int]:
@@ -223,8 +227,8 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
         missing = isinstance(exc, FileNotFoundError)
         return DataCheck(spec.name, "missing" if missing else "error", expected=spec.expected,
                          message=str(exc) if not missing else (spec.obtain or str(exc)), seconds=time.perf_counter() - started)
-    except (Exception, SystemExit) as exc:  # a plugin's KeyError or sys.exit fails this dataset's check only
-        from .run.summary import describe_failure  # noqa: PLC0415 - the run engine imports much; only needed here
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's KeyError or sys.exit fails this dataset's check only
+        from .run.summary import describe_failure  # the run engine imports much; only needed here
 
         return DataCheck(spec.name, "error", expected=spec.expected, message=describe_failure(exc),
                          seconds=time.perf_counter() - started)

@@ -9,7 +9,7 @@ Languages are compared as ISO 639 codes, so ``eng`` finds the datasets tagged ``
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import StebError
 

@@ -29,11 +29,12 @@ hub reader checks its own folder.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .errors import DataValidationError
 
@@ -141,9 +142,9 @@ class ScopedLoader:
     loader reads through steb_core. Two wrappers of one function compare equal.
     """
 
-    inner: Callable[["LoadContext"], "DatasetBundle"]
+    inner: Callable[[LoadContext], DatasetBundle]
 
-    def __call__(self, ctx: "LoadContext") -> "DatasetBundle":
+    def __call__(self, ctx: LoadContext) -> DatasetBundle:
         data_dir = getattr(ctx, "data_dir", None)
         with release_scope(None if data_dir is None else Path(os.path.abspath(data_dir)).parent):
             return self.inner(ctx)

@@ -7,8 +7,9 @@ a text that occurs in several records.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -101,7 +102,8 @@ class TaskContext:
             owner = np.repeat(np.arange(len(collections)), lengths)
             weights = (1.0 / lengths[owner]).astype(np.float32)
             member = sp.csr_matrix((weights, (owner, np.arange(len(flat)))), shape=(len(collections), len(flat)))
-            return (member @ vectors).tocsr().astype(np.float32)
+            sparse_means: np.ndarray = (member @ vectors).tocsr().astype(np.float32)  # sparse in, sparse out
+            return sparse_means
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         sums = np.add.reduceat(vectors, starts, axis=0) if len(flat) else np.zeros((0, vectors.shape[1]), np.float32)
         return (sums / lengths[:, None]).astype(np.float32)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from .containment import release_file
 from .errors import DataValidationError
@@ -61,6 +61,14 @@ def _too_large(what: str, size: str, limit: int, path: str | Path, field: str | 
         expected=f"at most {limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
 
 
+class _ByteSource(Protocol):
+    """What :class:`CappedReader` reads from: a gzip/bz2/lzma stream, an archive member, a file."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
 class CappedReader(io.RawIOBase):
     """A binary stream that fails (naming the file) once more than ``limit`` bytes were read from ``inner``.
 
@@ -68,7 +76,7 @@ class CappedReader(io.RawIOBase):
     comes out bounds both, wherever the caller reads it (csv rows, a whole-file read, a UTF-8 check).
     """
 
-    def __init__(self, inner: BinaryIO, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
+    def __init__(self, inner: _ByteSource, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
         self.inner, self.path, self.what = inner, path, what
         self.limit = decompression_limit() if limit is None else limit
         self.count = 0
@@ -98,7 +106,7 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
     The first pass decompresses in 1 MiB chunks and keeps nothing, so a bomb costs seconds and no memory
     instead of whatever the caller builds from its content; a corrupt file fails there too, naming it.
     """
-    import gzip  # noqa: PLC0415
+    import gzip
 
     cap = decompression_limit() if limit is None else limit
     checked = release_file(path)
@@ -112,7 +120,7 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
     except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError; a truncated file raises EOFError
         raise DataValidationError(f"is not a readable gzip file ({exc})", path=path,
                                   expected="a gzip-compressed file") from None
-    return io.BufferedReader(CappedReader(gzip.open(checked, "rb"), path=path, limit=cap))  # type: ignore[arg-type]
+    return io.BufferedReader(CappedReader(gzip.open(checked, "rb"), path=path, limit=cap))
 
 
 def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int | None = None) -> bytes:
@@ -129,7 +137,7 @@ def read_zip_member(archive: Any, member: str, *, path: str | Path, limit: int |
 def check_zip_members(path: str | Path, *, limit: int | None = None) -> None:
     """Refuse a zip file (an ``.npz`` cache shard, say) with a member declaring more than the cap; the zip reader
     returns no more than a member declares, so this bounds what ``numpy.load`` or ``zipfile`` then read."""
-    import zipfile  # noqa: PLC0415
+    import zipfile
 
     cap = decompression_limit() if limit is None else limit
     with zipfile.ZipFile(path) as archive:

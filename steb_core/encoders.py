@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -171,7 +172,7 @@ def _weights_hash(module: Any) -> str:
         digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}".encode())
         try:
             digest.update(tensor.view(-1).view(dtype=__import__("torch").uint8).numpy().tobytes())
-        except Exception:  # dtypes numpy cannot view (e.g. some quantised types): hash their string form
+        except Exception:  # noqa: BLE001 - dtypes numpy cannot view (e.g. some quantised types): hash their string form
             digest.update(repr(tensor.tolist()).encode())
     return digest.hexdigest()
 
@@ -183,7 +184,7 @@ def _config_of(encoder: Any) -> dict[str, Any] | None:
         for attr in ("config",):
             config = getattr(holder, attr, None)
             if config is not None and callable(getattr(config, "to_dict", None)):
-                return config.to_dict()
+                return dict(config.to_dict())
     # sentence-transformers: the first module is a Transformer wrapping a HF model
     first = _first_st_module(encoder)
     auto = getattr(first, "auto_model", None)
@@ -194,7 +195,7 @@ def _config_of(encoder: Any) -> dict[str, Any] | None:
 def _first_st_module(encoder: Any) -> Any:
     try:
         return encoder[0] if _is_sentence_transformer(encoder) else None
-    except Exception:
+    except Exception:  # noqa: BLE001 - an object that merely looks like one: no module
         return None
 
 
@@ -207,7 +208,7 @@ def _tokenizer_hash(encoder: Any) -> str | None:
     if callable(vocab):
         try:
             payload["vocab"] = sorted(vocab().items())
-        except Exception:
+        except Exception:  # noqa: BLE001 - the vocabulary is evidence only
             pass
     for attr in ("model_max_length", "padding_side", "truncation_side", "do_lower_case"):
         if hasattr(tokenizer, attr):
@@ -216,8 +217,9 @@ def _tokenizer_hash(encoder: Any) -> str | None:
 
 
 def _name_or_path(encoder: Any, config: dict[str, Any] | None) -> str | None:
-    if config and isinstance(config.get("_name_or_path"), str):
-        return config["_name_or_path"]
+    name = config.get("_name_or_path") if config else None
+    if isinstance(name, str):
+        return name
     for attr in ("name_or_path", "model_name_or_path", "_model_name_or_path"):
         value = getattr(encoder, attr, None)
         if isinstance(value, str) and value:
@@ -300,7 +302,7 @@ def identify(
     """
     own = own_fingerprint(encoder)
     if own is not None and probe is not True:
-        evidence = {"fingerprint": own, **_own_identity(encoder)}
+        evidence: dict[str, Any] = {"fingerprint": own, **_own_identity(encoder)}
         if registered_name is not None:
             evidence["registered_name"] = registered_name
         return Identity(own, evidence)
@@ -313,10 +315,10 @@ def identify(
             evidence.update(registered_name=registered_name, options=dict(options or {}))
         try:
             evidence["probe_hash"] = _probe(encoder)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure: identity cannot be established
             return Identity(None, evidence, f"its behavioural probe failed ({type(exc).__name__}: {exc})")
         return Identity(_digest(evidence), evidence)
-    evidence: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
+    evidence = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}", "name": encoder_name(encoder)}
     if registered_name is not None:
         evidence.update(registered_name=registered_name, options=dict(options or {}), provider_version=provider_version)
     config = _config_of(encoder)
@@ -332,7 +334,7 @@ def identify(
     for module in _torch_modules(encoder):
         try:
             evidence["weights_hash"] = _weights_hash(module)
-        except Exception as exc:  # weights are evidence, the probe still identifies behaviour
+        except Exception as exc:  # noqa: BLE001 - weights are evidence, the probe still identifies behaviour
             evidence["weights_hash_error"] = f"{type(exc).__name__}: {exc}"
     tok = _tokenizer_hash(encoder)
     if tok is not None:
@@ -343,7 +345,7 @@ def identify(
     if probe:
         try:
             evidence["probe_hash"] = _probe(encoder)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure: identity cannot be established
             reason = f"its behavioural probe failed ({type(exc).__name__}: {exc})"
             return Identity(None, evidence, reason)
     elif registered_name is None and "weights_hash" not in evidence:
@@ -356,7 +358,7 @@ def _own_identity(encoder: Any) -> dict[str, Any]:
     if callable(fn):
         try:
             value = fn()
-        except Exception:
+        except Exception:  # noqa: BLE001 - identity() is a plugin's best-effort evidence
             return {}
         return dict(value) if isinstance(value, Mapping) else {}
     return {}
@@ -367,7 +369,7 @@ def encoder_info(encoder: Any) -> dict[str, Any]:
     if callable(info):
         try:
             value = info()
-        except Exception:  # info is best-effort metadata
+        except Exception:  # noqa: BLE001 - info is best-effort metadata
             return {}
         return dict(value) if isinstance(value, dict) else {}
     return {}
@@ -415,7 +417,7 @@ def encoder_device(encoder: Any) -> str | None:
         cuda = getattr(torch, "cuda", None) if torch is not None else None
         try:
             return "cuda" if cuda is not None and cuda.is_available() else None
-        except Exception:  # a broken CUDA set-up: the tasks stay on the CPU
+        except Exception:  # noqa: BLE001 - a broken CUDA set-up: the tasks stay on the CPU
             return None
     return name or None
 
@@ -483,12 +485,12 @@ def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length; all-zero rows stay zero (their cosine with anything is 0)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    return np.asarray(matrix / norms, dtype=np.float32)
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine similarity of row i of ``a`` with row i of ``b`` (zero vectors give 0)."""
-    return np.einsum("ij,ij->i", l2_normalise(a), l2_normalise(b))
+    return np.asarray(np.einsum("ij,ij->i", l2_normalise(a), l2_normalise(b)))
 
 
 def profile_cosine(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:

@@ -16,9 +16,9 @@ __all__ = [
 ]
 
 
-def _rebuild(cls: type, args: tuple, state: dict[str, Any]) -> BaseException:
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
     """Unpickle an exception without calling its ``__init__`` (whose signature need not match ``args``)."""
-    exc = cls.__new__(cls, *args)
+    exc: BaseException = cls.__new__(cls, *args)
     exc.args = args
     exc.__dict__.update(state)
     return exc
@@ -100,7 +100,7 @@ class DataValidationError(StebError, ValueError):
             text += f" (expected {expected})"
         super().__init__(text)
 
-    def located(self, *, path: str | Path | None = None, record: str | int | None = None) -> "DataValidationError":
+    def located(self, *, path: str | Path | None = None, record: str | int | None = None) -> DataValidationError:
         """Return a copy with missing location parts filled in (used when a record error bubbles up to a loader)."""
         return DataValidationError(
             self.reason,

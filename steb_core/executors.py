@@ -10,7 +10,8 @@ texts (every transformer) gives a text a vector that depends, in the last float3
 texts share its call (all-MiniLM-L6-v2 on the demo suite: up to 1.5e-7 between 1024- and 100-text
 calls, enough to flip a probe's near-tied regularisation choice). So every executor encodes exactly
 the batches of :meth:`EncodeJob.plan` (:func:`plan_batches`: the job's texts sorted by length, cut
-every ``batch_size`` texts, or by a budget of padded tokens with ``batch_tokens``), one encoder call per planned batch through :func:`encode_batch`; where
+every ``batch_size`` texts, or by a budget of padded tokens with ``batch_tokens``), one encoder call per planned batch
+through :func:`encode_batch`; where
 the call runs (this process, a Ray actor) does not change its vectors. torch's intra-op thread count
 was measured not to matter on CPU (MiniLM, demo suite: bit-identical vectors with 1, 2, 3 and 4 threads),
 so executors leave it as the worker's environment sets it.
@@ -18,8 +19,9 @@ so executors leave it as the worker's environment sets it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from .cache import EmbeddingCache, text_hash
 from .encoders import EncoderOutputError, to_float32_matrix

@@ -19,7 +19,8 @@ probably meant, instead of the plugin registering nothing without a word.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .containment import check_inside, release_file, release_path
-from .errors import DataValidationError, DatasetNotFoundError, StebError
+from .errors import DatasetNotFoundError, DataValidationError, StebError
 
 __all__ = ["load_hub_split", "hub_cache_snapshot", "find_hub_location", "HUB_DATA_SUFFIXES"]
 
@@ -33,7 +34,7 @@ _SPLIT_ALIASES = {"validation": ("validation", "valid", "val", "dev"), "test": (
 
 def _datasets() -> Any:
     try:
-        import datasets  # noqa: PLC0415 - heavy, optional
+        import datasets  # heavy, optional
     except ImportError:
         raise StebError("reading a Hugging Face release needs the 'datasets' package: pip install 'steb-core[hub]'") from None
     return datasets
@@ -83,7 +84,7 @@ def _release_root(location: Path) -> Path:
 def _check_saved_dataset(root: Path, release: Path) -> None:
     """Refuse a ``save_to_disk`` folder with a file (or link) leading outside ``release``, or a ``state.json``
     naming a data file outside its folder, before ``datasets`` opens anything (it follows links and names)."""
-    from .io import read_json  # noqa: PLC0415 - io imports containment; hub is imported lazily
+    from .io import read_json  # io imports containment; hub is imported lazily
 
     for folder, dirs, names in os.walk(root):
         for name in [*dirs, *names]:
@@ -94,11 +95,11 @@ def _check_saved_dataset(root: Path, release: Path) -> None:
             state_path = Path(folder) / "state.json"
             state = read_json(state_path)
             for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
-                name = item.get("filename") if isinstance(item, dict) else None
-                if not isinstance(name, str):
-                    raise DataValidationError(f"is {name!r}", path=state_path, record=f"_data_files[{i}]",
+                filename = item.get("filename") if isinstance(item, dict) else None
+                if not isinstance(filename, str):
+                    raise DataValidationError(f"is {filename!r}", path=state_path, record=f"_data_files[{i}]",
                                               field="filename", expected="the name of a data file in this folder")
-                release_path(folder, name, path=state_path, record=f"_data_files[{i}]", field="filename")
+                release_path(folder, filename, path=state_path, record=f"_data_files[{i}]", field="filename")
 
 
 def _is_saved_dataset(folder: Path) -> bool:
@@ -139,10 +140,10 @@ def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> l
     ``line_breaks`` the release allows, see :func:`steb_core.io.read_delimited_rows`): pyarrow, like pandas,
     reads a quote opened on one row and closed two rows later as one value, silently.
     """
-    import pyarrow  # noqa: PLC0415 - installed with datasets
+    import pyarrow  # installed with datasets
 
     if kind == "csv":
-        from .tables import read_table  # noqa: PLC0415 - generic is not needed for the other formats
+        from .tables import read_table  # generic is not needed for the other formats
 
         for path in paths:
             for _ in read_table(path, "tsv" if path.lower().endswith(".tsv") else "csv", line_breaks=line_breaks):
@@ -151,15 +152,15 @@ def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> l
     rows: list[dict[str, Any]] = []
     for path in paths:
         if kind == "parquet":
-            import pyarrow.parquet as pq  # noqa: PLC0415
+            import pyarrow.parquet as pq
 
             table = pq.read_table(path)
         elif kind == "json":
-            import pyarrow.json as pj  # noqa: PLC0415
+            import pyarrow.json as pj
 
             table = pj.read_json(path)
         elif kind == "csv":
-            import pyarrow.csv as pc  # noqa: PLC0415
+            import pyarrow.csv as pc
 
             table = pc.read_csv(path, parse_options=pc.ParseOptions(delimiter="\t" if path.lower().endswith(".tsv") else ","))
         else:
@@ -188,7 +189,7 @@ def load_hub_split(
     root = Path(location)
     how = (
         f"download it once on a machine with network: `huggingface-cli download {hub_id} --repo-type dataset "
-        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's parent"
+        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's " "parent"
     )
     if not root.is_dir():
         raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': no folder {root}; {how}")

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from .tables import records_from_rows
 from .records import SHAPES, DatasetBundle, RetrievalSet
 from .specs import DatasetSpec, LoadContext
+from .tables import records_from_rows
 
 __all__ = ["dataset_from", "DEFAULT_TASKS"]
 
@@ -37,7 +38,7 @@ def _rows_of(data: Any) -> list[dict[str, Any]]:
         return list(data.to_list())
     if isinstance(data, Sequence) and all(isinstance(r, Mapping) for r in data):
         return [dict(r) for r in data]
-    raise TypeError(f"dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got {type(data).__name__}")
+    raise TypeError("dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got " f"{type(data).__name__}")
 
 
 def _content_version(rows: list[dict[str, Any]], shape: str, columns: Mapping[str, Any]) -> str:
@@ -85,7 +86,8 @@ def dataset_from(
         if shape == "retrieval":
             return DatasetBundle(retrieval=RetrievalSet(queries=tuple(c for side, c in records if side == "query"),
                                                         targets=tuple(c for side, c in records if side == "target")), info=info)
-        return DatasetBundle(**{shape: records}, info=info)
+        records_of: dict[str, Any] = {shape: records}
+        return DatasetBundle(**records_of, info=info)
 
     return DatasetSpec(name=name, description=description or f"in-memory {shape} ({len(rows)} rows)",
                        tasks=tuple(tasks or DEFAULT_TASKS[shape]), loader=load, needs_data=False, version=version, **fields)

@@ -13,9 +13,10 @@ import random
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from .containment import check_inside, release_file, release_path, release_scope
 from .decompress import (
@@ -84,7 +85,7 @@ def open_release(path: str | Path, mode: str = "rb", **kwargs: Any) -> Any:
         raise ValueError(f"open_release is for reading, not mode {mode!r}")
     path = release_file(path)
     try:
-        return open(path, mode, **kwargs)  # noqa: SIM115 - the caller closes it
+        return open(path, mode, **kwargs)
     except FileNotFoundError:
         raise DataValidationError("file does not exist", path=path) from None
 
@@ -195,7 +196,7 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
             f"missing column(s) {missing}; the header has {header}", path=path, record="header", expected=f"columns {list(required)}"
         )
     rows = []
-    for i, (line, fields) in enumerate(records, start=1):
+    for i, (_line, fields) in enumerate(records, start=1):
         if len(fields) > len(header):
             raise DataValidationError(f"has {len(fields)} fields for {len(header)} columns", path=path, record=f"row {i}")
         row = dict(zip(header, fields))
@@ -273,7 +274,8 @@ LINE_BREAKS = ("any", "trailing", "none")
 
 def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True,
                         line_breaks: str = "any") -> Iterator[tuple[int, list[str]]]:
-    """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken quoting.
+    """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken
+    quoting.
 
     The csv module runs in strict mode (a quote closed in the middle of a value, or never closed before
     the end of the file, is an error instead of a silent merge of lines), and every record is checked
@@ -312,9 +314,9 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
             name = None if col is None else (names[col] if names and col < len(names) else f"column {col}")
             row = "header" if header and records == 0 else f"row {records + 1 - int(header)}"
             raise DataValidationError(
-                f"has an unbalanced quote ({exc}); the value opened with a quote at line {start} is not closed where the value ends, "
+                f"has an unbalanced quote ({exc}); the value opened with a quote at line {start} is not closed where " "the value ends, "
                 f"so the lines after it would be read into it", path=path, record=f"{row} (line {start})",
-                field=name, expected='a quoted value closed by a quote followed by the delimiter (a quote inside it written twice: "")',
+                field=name, expected='a quoted value closed by a quote followed by the delimiter (a quote inside it written ' 'twice: "")',
             ) from None
         if not fields:
             continue
@@ -328,7 +330,7 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
             name = names[col] if names and col < len(names) else f"column {col}"
             row = "header" if header and records == 1 else f"row {records - int(header)}"
             raise DataValidationError(
-                f"holds {n} lines that look like rows of this file (lines {start}-{reader.line_num}): a quote opened at line {start} "
+                f"holds {n} lines that look like rows of this file (lines {start}-{reader.line_num}): a quote opened " f"at line {start} "
                 f"is closed only at line {reader.line_num}", path=path, record=f"{row} (line {start})", field=name,
                 expected="each row on its own (check the quoting of this value)",
             )

@@ -14,8 +14,9 @@ no special tokens; None if unavailable): a cut then costs one tokenizer call on 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class LongTextProtocol:
         return {"name": self.name, "max_length": self.max_length}
 
 
-def _tokenizer_functions(encoder: Any) -> tuple[Callable, Callable]:
+def _tokenizer_functions(encoder: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
     count = getattr(encoder, "count_tokens", None) or _whitespace_count
     trunc = getattr(encoder, "truncate", None) or _whitespace_truncate
     return count, trunc
@@ -117,7 +118,9 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
             n = next(sentence_lengths)
             if n > max_tokens:  # a sentence over the limit: flush, then cut it at the limit repeatedly
                 if current:
-                    chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                    chunks.append(" ".join(current))
+                    owner.append(i)
+                    current, current_len = [], 0
                 if whitespace:
                     pieces = _cut_words(sentence, max_tokens)
                 else:
@@ -126,11 +129,14 @@ def plan_chunks(texts: Sequence[str], max_tokens: int, encoder: Any = None) -> t
                 owner.extend([i] * len(pieces))
                 continue
             if current and current_len + n > max_tokens:
-                chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                chunks.append(" ".join(current))
+                owner.append(i)
+                current, current_len = [], 0
             current.append(sentence)
             current_len += n
         if current:
-            chunks.append(" ".join(current)); owner.append(i)
+            chunks.append(" ".join(current))
+            owner.append(i)
     return chunks, np.asarray(owner, dtype=np.int64)
 
 
@@ -155,7 +161,8 @@ def _window_end(sentence: str, start: int, target: int) -> int:
 
 
 def _cut_sentence(
-    sentence: str, n_tokens: int, max_tokens: int, count: Callable, trunc: Callable, offsets: Callable | None
+    sentence: str, n_tokens: int, max_tokens: int, count: Callable[..., Any], trunc: Callable[..., Any],
+    offsets: Callable[..., Any] | None
 ) -> list[str]:
     """Cut an over-long sentence into pieces of ``max_tokens`` tokens, each piece from a bounded window.
 
@@ -217,7 +224,7 @@ def pool_chunks(vectors: np.ndarray, owner: np.ndarray, n: int) -> np.ndarray:
         raise ValueError(f"{len(starts)} texts have chunks, expected {n}")
     sums = np.add.reduceat(np.asarray(vectors, dtype=np.float64), starts, axis=0)
     counts = np.diff(np.r_[starts, len(owner)])
-    return (sums / counts[:, None]).astype(np.float32)
+    return np.asarray(sums / counts[:, None], dtype=np.float32)
 
 
 def encode_with_protocol(encoder: Any, texts: Sequence[str], protocol: LongTextProtocol) -> np.ndarray:
@@ -227,15 +234,15 @@ def encode_with_protocol(encoder: Any, texts: Sequence[str], protocol: LongTextP
         raise ValueError("nothing to encode")
     own = getattr(encoder, "encode_with_protocol", None)
     if callable(own):
-        return to_float32_matrix(own(texts, protocol), len(texts))
+        return np.asarray(to_float32_matrix(own(texts, protocol), len(texts)))
     limit = protocol.max_length
     if limit is None:
-        return to_float32_matrix(encoder.encode(texts), len(texts))
+        return np.asarray(to_float32_matrix(encoder.encode(texts), len(texts)))
     if protocol.name == "truncate":
         count, trunc = _tokenizer_functions(encoder)
         lengths = count(texts)
         cut = [trunc([t], limit)[0] if n > limit else t for t, n in zip(texts, lengths)]
-        return to_float32_matrix(encoder.encode(cut), len(texts))
+        return np.asarray(to_float32_matrix(encoder.encode(cut), len(texts)))
     chunks, owner = plan_chunks(texts, limit, encoder)
     vectors = to_float32_matrix(encoder.encode(chunks), len(chunks))
     return pool_chunks(vectors, owner, len(texts))

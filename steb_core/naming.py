@@ -16,10 +16,10 @@ and without ``truncate_dim``) would replace each other's result files. The rules
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, TypeGuard
 
 from .io import parse_json
 
@@ -62,7 +62,7 @@ def _looks_like_path(text: str) -> bool:
         return False
 
 
-def _usable(name: Any) -> bool:
+def _usable(name: Any) -> TypeGuard[str]:
     return isinstance(name, str) and name.strip().lower() not in _PLACEHOLDERS and name not in _WRAPPER_CLASSES
 
 
@@ -71,7 +71,7 @@ def _config_path(encoder: Any) -> str | None:
     holders = [encoder, getattr(encoder, "model", None), getattr(encoder, "auto_model", None)]
     try:
         holders.append(getattr(encoder[0], "auto_model", None))  # a SentenceTransformer's Transformer module
-    except Exception:  # not indexable: not a module list
+    except Exception:  # noqa: BLE001 - not indexable: not a module list
         pass
     for holder in holders:
         config = getattr(holder, "config", None)
@@ -91,8 +91,9 @@ def default_name(encoder: Any) -> str | None:
         if _usable(own) and not callable(own):
             return short_name(own)
         meta = getattr(candidate, "mteb_model_meta", None)
-        if _usable(getattr(meta, "name", None)):
-            return str(meta.name)
+        meta_name = getattr(meta, "name", None)
+        if _usable(meta_name):
+            return str(meta_name)
         card = getattr(candidate, "model_card_data", None)
         for attr in ("model_id", "base_model"):
             value = getattr(card, attr, None) if card is not None else None
@@ -141,7 +142,7 @@ def claim_name(output_dir: str | Path, name: str, fingerprint: str) -> str:
     ``<id>`` is the first 10 characters of the fingerprint (``unidentified`` for an encoder whose
     identity cannot be established), so the same model finds the same folder on every run.
     """
-    from .results import readable_slug, slug  # noqa: PLC0415 - results imports nothing from here; lazy: no cycle
+    from .results import readable_slug, slug  # results imports nothing from here; lazy: no cycle
 
     root = Path(output_dir)
     stored = _stored_fingerprints(root / slug(name))

@@ -50,8 +50,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .errors import DataValidationError
 from .io import located, seeded_rng
@@ -181,8 +182,10 @@ def order_groups_from_parallel(
     if construction != ALL_PAIRS_CONSTRUCTION:
         raise DataValidationError(f"construction {construction!r}", field="construction",
                                   expected=" or ".join(CONSTRUCTIONS))
-    return _all_pairs_groups(items, seed=seed, salt=salt, per_class=None if per_class == AUTO else per_class,
-                             distractors=distractors)
+    budget = None if per_class == AUTO else per_class
+    if isinstance(budget, str):
+        raise DataValidationError(f"per_class={budget!r}", field="per_class", expected="a positive integer, 'auto' or None")
+    return _all_pairs_groups(items, seed=seed, salt=salt, per_class=budget, distractors=distractors)
 
 
 def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
@@ -298,7 +301,7 @@ def _all_pairs_groups(
         n, k = len(members), arity[cls]
         n_pairs = n * (n - 1) // 2
         if per_class is not None and n_pairs > per_class:
-            ranks = sorted(rng.sample(range(n_pairs), per_class))
+            ranks: Sequence[int] = sorted(rng.sample(range(n_pairs), per_class))
         else:
             ranks = range(n_pairs)
         stats = classes[cls] = {

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pickle
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .errors import DataValidationError
 
@@ -52,7 +52,7 @@ def find_refused_file(folder: str | Path) -> Path | None:
     Used after ``from_pretrained`` failed, since torch's error does not say which file it was reading. Each
     candidate is opened memory-mapped, so a large checkpoint costs little; None when none is refused.
     """
-    import torch  # noqa: PLC0415 - only when a load already failed
+    import torch  # only when a load already failed
 
     base = Path(folder)
     found = [p for pattern in _PICKLED for p in [*base.glob(pattern), *base.glob(f"*/{pattern}")]]

@@ -30,10 +30,11 @@ import importlib.util
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import pluggy
 
@@ -67,7 +68,16 @@ KINDS: dict[str, tuple[str, type]] = {
     "executor": ("register_executors", ExecutorSpec),
 }
 
-S = TypeVar("S")
+
+
+class _Named(Protocol):
+    """What a registry needs of a spec: its name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+S = TypeVar("S", bound=_Named)
 
 
 @dataclass
@@ -121,7 +131,7 @@ class Registry(Generic[S]):
         self.notes: list[str] = []
 
     def add(self, spec: S, provider: str) -> None:
-        name = getattr(spec, "name")
+        name = spec.name
         if name in self.conflicts:
             self.conflicts[name].append(provider)
             self.refused[name].append(spec)
@@ -172,7 +182,7 @@ class StebPlugins:
     #: entry-point and distribution names of every installed steb plugin, switched off or not (lower case)
     installed_names: set[str] = field(default_factory=set)
     entry_points_scanned: bool = False
-    _registries: dict[str, Registry] = field(default_factory=dict)
+    _registries: dict[str, Registry[Any]] = field(default_factory=dict)
 
     def _fail(self, failure: PluginFailure) -> None:
         """Record a failure once (a plugin that fails is listed once however often it is asked)."""
@@ -249,7 +259,7 @@ class StebPlugins:
                 continue
             try:
                 obj = ep.load()
-            except (Exception, SystemExit) as exc:  # an installed plugin must not take steb down, sys.exit() included
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - an installed plugin must not take steb down, sys.exit() included
                 self._fail(PluginFailure(ep.name, f"entry point ({dist_name})", _describe(exc), traceback.format_exc()))
                 continue
             self._register_module(obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None)
@@ -346,7 +356,7 @@ class StebPlugins:
                     self._registries.clear()
 
     # -- registries ----------------------------------------------------------------------------
-    def registry(self, kind: str) -> Registry:
+    def registry(self, kind: str) -> Registry[Any]:
         """The registry of one component kind, built on first use by calling every plugin's hook.
 
         Each implementation is called on its own, so we know who registered what; its components are
@@ -356,7 +366,7 @@ class StebPlugins:
             raise KeyError(f"unknown component kind '{kind}'; known: {', '.join(KINDS)}")
         if kind not in self._registries:
             hook_name, spec_type = KINDS[kind]
-            registry: Registry = Registry(kind)
+            registry: Registry[Any] = Registry(kind)
             hook = getattr(self.pm.hook, hook_name)
             for impl in reversed(hook.get_hookimpls()):
                 provider = impl.plugin_name
@@ -365,13 +375,13 @@ class StebPlugins:
                 def register(spec: Any, _provider: str = provider, _staged: list[Any] = staged) -> None:
                     if not isinstance(spec, spec_type):
                         raise PluginError(
-                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected {spec_type.__name__}"
+                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected " f"{spec_type.__name__}"
                         )
                     _staged.append(spec)
 
                 try:
                     impl.function(register=register)
-                except (Exception, SystemExit) as exc:
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's hook must not take steb down
                     failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
                     self._fail(failure)
                     self._refuse_named_failure(provider, hook_name, failure, exc)
@@ -382,7 +392,7 @@ class StebPlugins:
             for name, providers in registry.conflicts.items():
                 self._fail(PluginFailure(
                     " / ".join(providers), f"name collision ({kind})",
-                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is refused "
+                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is " "refused "
                     f"(disable one with -p no:NAME or ${DISABLE_ENV_VAR})",
                 ))
             self._registries[kind] = registry
@@ -421,7 +431,7 @@ class StebPlugins:
             before = (list(cli.registered_commands), list(cli.registered_groups))
             try:
                 impl.function(cli=cli)
-            except (Exception, SystemExit) as exc:
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's hook must not take steb down
                 self._fail(PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc()))
             for attr, old in (("registered_commands", before[0]), ("registered_groups", before[1])):
                 kept = []
@@ -433,8 +443,8 @@ class StebPlugins:
                     if name is not None and name in owners:
                         self._fail(PluginFailure(
                             impl.plugin_name, "hook register_commands",
-                            f"command 'steb {name}' is already provided by {owners[name]}; plugin '{impl.plugin_name}' "
-                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to switch one off)"))
+                            f"command 'steb {name}' is already provided by {owners[name]}; plugin " f"'{impl.plugin_name}' "
+                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to " "switch one off)"))
                         continue
                     if name is not None:
                         owners[name] = f"plugin '{impl.plugin_name}'"
@@ -444,7 +454,7 @@ class StebPlugins:
 
 def _command_name(info: Any) -> str | None:
     """The name a typer ``CommandInfo`` or ``TyperInfo`` will have on the command line (None: unnamed)."""
-    from typer.main import get_command_name  # noqa: PLC0415 - typer is imported only by the CLI
+    from typer.main import get_command_name  # typer is imported only by the CLI
 
     name = getattr(info, "name", None)
     if not name and getattr(info, "typer_instance", None) is not None:

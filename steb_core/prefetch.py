@@ -47,7 +47,8 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .errors import StebError
 
@@ -86,7 +87,8 @@ class Prefetch:
         self.taken = 0
         self._started = False
         self._thread: threading.Thread | None = None
-        self._results: "queue.Queue[tuple[int, bool, Any]]" = queue.Queue()
+        # (index, ok, value) in thread mode; the child's pickled payloads, then an exception, in process mode
+        self._results: queue.Queue[Any] = queue.Queue()
         self._credits = threading.Semaphore(0)
         self._stop = threading.Event()
         self._child: int | None = None
@@ -208,12 +210,14 @@ class Prefetch:
 
     def _receive(self) -> tuple[int, bool, Any]:
         if self.mode == "thread":
-            return self._results.get()
+            item: tuple[int, bool, Any] = self._results.get()
+            return item
         payload: Any = self._results.get()
         try:
             if isinstance(payload, BaseException):
                 raise payload
-            return pickle.loads(payload)  # noqa: S301 - written by this program's own forked child
+            result: tuple[int, bool, Any] = pickle.loads(payload)  # noqa: S301 - written by this program's own forked child
+            return result
         except (EOFError, OSError, pickle.UnpicklingError) as exc:
             raise WorkerDied(self.taken, self._how_child_ended(type(exc).__name__)) from None
 
@@ -344,7 +348,7 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes  # noqa: PLC0415
+        import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from .errors import DataValidationError
 
@@ -256,9 +257,9 @@ class FeatureText:
             if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
                 raise DataValidationError(f"value {b!r}", field=f"label_{k}",
                                           expected="a bin index (integer >= 0) or null")
-        for k, v in (self.splits or {}).items():
-            if v is not None and v not in PROBING_SPLITS:
-                raise DataValidationError(f"value {v!r}", field=f"split_{k}",
+        for k, split in (self.splits or {}).items():
+            if split is not None and split not in PROBING_SPLITS:
+                raise DataValidationError(f"value {split!r}", field=f"split_{k}",
                                           expected=" or ".join(PROBING_SPLITS) + " or null")
 
     def texts(self) -> Iterator[str]:

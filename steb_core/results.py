@@ -14,11 +14,12 @@ import hashlib
 import json
 import platform
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, distributions, version
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import DataValidationError
 from .io import atomic_write_text, check_inside, parse_json
@@ -151,7 +152,7 @@ class ResultRecord:
         return path
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | Path | None = None) -> "ResultRecord":
+    def from_dict(cls, data: dict[str, Any], *, path: str | Path | None = None) -> ResultRecord:
         if data.get("schema") != SCHEMA:
             raise DataValidationError(f"schema is {data.get('schema')!r}", path=path, field="schema", expected=SCHEMA)
         known = {f for f in cls.__dataclass_fields__}
@@ -162,7 +163,7 @@ class ResultRecord:
         return cls(**{k: v for k, v in data.items() if k in known})
 
     @classmethod
-    def read(cls, path: str | Path) -> "ResultRecord":
+    def read(cls, path: str | Path) -> ResultRecord:
         data = parse_json(Path(path).read_text(encoding="utf-8"), path=path, expected="a steb result record")
         if not isinstance(data, dict):
             raise DataValidationError(f"is a JSON {type(data).__name__}", path=path, expected="a steb result record")
@@ -260,7 +261,7 @@ def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[Res
                 raise DataValidationError(
                     "does not match its content hash (edited by hand, or written by another tool)" if record.content_hash
                     else "has no content hash", path=path, field="content_hash",
-                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the file)")
+                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the " "file)")
             yield record
 
 

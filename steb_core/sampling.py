@@ -28,7 +28,8 @@ use the same first-N rule):
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from .errors import DataValidationError
 from .io import seeded_rng

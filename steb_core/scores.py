@@ -6,8 +6,9 @@ output: a :class:`~steb_core.specs.ScorerSpec`'s factory builds a :class:`Scorer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 

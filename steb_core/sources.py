@@ -15,8 +15,8 @@ first download instead: its sha256 is recorded in the folder's manifest then, pr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 __all__ = ["DataSource", "SOURCE_KINDS", "PINNED_BY_PUBLISHER", "PINNED_BY_FIRST_DOWNLOAD", "NOT_PINNED"]
 
@@ -46,7 +46,8 @@ class DataSource:
     further down when the loader expects the release inside a named folder. ``unpack`` names fetched
     archives to unpack in place (safely: no member outside the target, no links out, a size cap);
     ``strip`` names the one folder an archive unpacks into (``MASC-3.0.0``) whose contents are moved up,
-    so the loader finds them directly in the target. ``accept`` marks a licence that needs the user's agreement (``--accept-licence NAME``) before
+    so the loader finds them directly in the target. ``accept`` marks a licence that needs the user's agreement
+    (``--accept-licence NAME``) before
     anything is downloaded.
     """
 

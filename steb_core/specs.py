@@ -8,9 +8,10 @@ rather than a built object so that listing components never loads a model or rea
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .containment import ScopedLoader
 from .errors import DatasetNotFoundError
@@ -253,7 +254,7 @@ class EncoderSpec:
     install: str = ""
     #: a further readiness check run by :meth:`availability`: returns None when fine, else an
     #: :class:`Availability` saying why not (a spaCy model package, a user-supplied checkpoint)
-    check: Callable[[], "Availability | None"] | None = None
+    check: Callable[[], Availability | None] | None = None
     #: BibTeX of the method or model (one entry per work; ``steb cite`` prints it for results of this encoder)
     citation: str = ""
 
@@ -261,11 +262,11 @@ class EncoderSpec:
         check_storable_name(self.name, "encoder")
         object.__setattr__(self, "modules", (self.modules,) if isinstance(self.modules, str) else tuple(self.modules))
 
-    def availability(self) -> "Availability":
+    def availability(self) -> Availability:
         """Whether this encoder can run on this machine now, from the spec's declared needs (cheap: nothing
         heavy is imported and no network is used): its modules importable, its custom check passing, and
         the weights of ``hub_id`` (at ``revision``) in the local Hugging Face cache."""
-        import importlib.util  # noqa: PLC0415
+        import importlib.util
 
         missing = []
         for module in self.modules:
@@ -282,7 +283,7 @@ class EncoderSpec:
             if verdict is not None:
                 return verdict
         if self.hub_id:
-            from .weights import cached_weights, fetch_command  # noqa: PLC0415
+            from .weights import cached_weights, fetch_command
 
             if cached_weights(self.hub_id, self.revision) is None:
                 at = f" at {self.revision[:12]}" if self.revision else ""

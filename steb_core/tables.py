@@ -33,13 +33,21 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Any
 
-from .errors import DataValidationError, DatasetNotFoundError
+from .errors import DatasetNotFoundError, DataValidationError
 from .io import (
-    LINE_BREAKS, check_inside, located, open_gzip, parse_json, read_delimited_rows, release_file, sample_per_class,
+    LINE_BREAKS,
+    check_inside,
+    located,
+    open_gzip,
+    parse_json,
+    read_delimited_rows,
+    release_file,
+    sample_per_class,
     seeded_rng,
 )
 from .records import (
@@ -90,7 +98,7 @@ SHAPE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "feature_texts": (("text", "features"), ("id",)),
 }
 
-Column = Union[str, int]
+Column = str | int
 Row = tuple[str, Mapping[Any, Any]]  # (location such as "row 3" or "line 7", values by column)
 
 
@@ -116,7 +124,7 @@ def _open_text(path: Path) -> io.TextIOBase:
     """A text handle (UTF-8, BOM dropped, universal newlines off so csv sees quoted newlines)."""
     if path.suffix.lower() == ".gz":
         return io.TextIOWrapper(open_gzip(path), encoding="utf-8-sig", newline="")  # decompressed size capped
-    return open(path, "r", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
 
 
 def _checked(path: Path) -> Path:
@@ -256,20 +264,20 @@ def _read_json_array(path: Path) -> Iterator[Row]:
 def _read_parquet(path: Path) -> Iterator[Row]:
     """Parquet through polars, else pyarrow; both optional (``steb-core[parquet]``)."""
     try:
-        import polars as pl  # noqa: PLC0415 - optional dependency, imported on use
+        import polars as pl  # optional dependency, imported on use
 
         frame = pl.read_parquet(path)
         rows: Iterable[dict[str, Any]] = frame.iter_rows(named=True)
     except ImportError:
         try:
-            import pyarrow.parquet as pq  # noqa: PLC0415
+            import pyarrow.parquet as pq
         except ImportError:
             raise DataValidationError(
                 "needs polars or pyarrow to read Parquet", path=path,
                 expected="`pip install steb-core[parquet]` (or polars / pyarrow)",
             ) from None
         rows = pq.read_table(path).to_pylist()
-    except Exception as exc:  # a corrupt file: say which
+    except Exception as exc:  # noqa: BLE001 - a corrupt file: say which
         raise DataValidationError(f"cannot be read as Parquet: {exc}", path=path) from None
     for i, row in enumerate(rows, start=1):
         yield f"row {i}", row
@@ -410,7 +418,7 @@ def records_from_rows(
     skip_empty: bool = False,
     split_values: tuple[str, str] = ("query", "target"),
     split: str | None = None,
-    stats: Counter | None = None,
+    stats: Counter[str] | None = None,
 ) -> list[Any]:
     """Build the records of ``shape`` from table rows (see the module docstring for the mapping).
 
@@ -479,8 +487,12 @@ def _in_column(exc: DataValidationError, mapping: Mapping[str, Any]) -> DataVali
     return DataValidationError(exc.reason, path=exc.path, record=exc.record, field=f"{col} ({exc.field})", expected=exc.expected)
 
 
-def _one_row(shape, mapping, row, p, loc, label_map, multi_label, skip_empty, split_values, split, stats) -> list[Any]:
-    opt = lambda name: row.get(mapping[name]) if name in mapping else None  # noqa: E731
+def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: Path | None, loc: str,
+             label_map: Mapping[str, Any] | Callable[[str], Any] | None, multi_label: str | None, skip_empty: bool,
+             split_values: tuple[str, str], split: str | None, stats: Counter[str]) -> list[Any]:
+    def opt(name: str) -> Any:
+        return row.get(mapping[name]) if name in mapping else None
+
     rid = opt("id")
     rid = None if rid is None or rid == "" else str(rid)
     if shape == "labelled_texts":
@@ -577,7 +589,7 @@ def budgeted(
 # --------------------------------------------------------------------------------------------
 # the loader
 # --------------------------------------------------------------------------------------------
-PathSpec = Union[str, Path, Mapping[str, Union[str, Path]]]
+PathSpec = str | Path | Mapping[str, str | Path]
 
 
 @dataclass(frozen=True)
@@ -643,7 +655,7 @@ class GenericLoader:
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {path}. Obtain it: {self.obtain}")
         return _inside([path], base)
 
-    def _records(self, files: list[Path], stats: Counter, split: str | None = None,
+    def _records(self, files: list[Path], stats: Counter[str], split: str | None = None,
                  line_breaks: str | None = None) -> list[Any]:
         out: list[Any] = []
         for f in files:
@@ -668,7 +680,7 @@ class GenericLoader:
         if breaks not in LINE_BREAKS:
             raise DataValidationError(f"is {breaks!r}", record="dataset option", field="line_breaks",
                                       expected=f"one of {', '.join(LINE_BREAKS)}")
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         if isinstance(path, Mapping):
             files = {side: self.resolve(ctx, p) for side, p in path.items()}
             records = (self._records(files["queries"], stats, "query", breaks)
@@ -703,7 +715,8 @@ class GenericLoader:
             records = [records[i] for i in keep]
             info["limit"] = limit
         info["n_records"] = len(records)
-        return DatasetBundle(**{self.shape: records}, info=info)
+        records_of: dict[str, Any] = {self.shape: records}
+        return DatasetBundle(**records_of, info=info)
 
     @staticmethod
     def _retrieval(records: list[tuple[str, TextCollection]], limit: int | None, ctx: LoadContext, info: dict[str, Any]) -> RetrievalSet:

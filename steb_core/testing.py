@@ -3,7 +3,8 @@
 Installed as a pytest plugin (entry point ``pytest11``), so in any project with steb-core installed::
 
     def test_my_dataset_runs(steb_isolated, tmp_path):
-        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"], installed=["stylometry"])
+        summary = steb_isolated.run("function-words", ["my_dataset"], plugins=["my_plugin.py"],
+        installed=["stylometry"])
         assert summary.results and not summary.failures
 
 Each use gets a fresh plugin manager (no leakage between tests: installed plugins are loaded only when
@@ -15,14 +16,15 @@ for the sample data beside the checkout) lives in its ``tests/support/``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pytest
 
-from . import plugins as _plugins
 from . import RunSummary, evaluate
+from . import plugins as _plugins
 
 
 @dataclass

@@ -33,7 +33,8 @@ _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
 def hub_cache_dir() -> Path:
-    """The model cache ``huggingface_hub`` uses: ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``."""
+    """The model cache ``huggingface_hub`` uses: ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else
+    ``~/.cache/huggingface/hub``."""
     env = os.environ
     for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         if env.get(name):
@@ -98,8 +99,8 @@ def download_weights(repo_id: str, revision: str = "", *, cache_dir: str | Path 
     if not HUB_REPO_ID.match(repo_id):
         raise StebError(f"'{repo_id}' is not a Hugging Face model id (expected OWNER/NAME)")
     try:
-        import huggingface_hub  # noqa: PLC0415 - optional, heavy-ish
-        from huggingface_hub import snapshot_download  # noqa: PLC0415
+        import huggingface_hub  # optional, heavy-ish
+        from huggingface_hub import snapshot_download
     except ImportError:
         raise StebError("downloading weights needs the huggingface_hub package: pip install steb-models-neural "
                          "(or pip install huggingface_hub)") from None
@@ -108,7 +109,7 @@ def download_weights(repo_id: str, revision: str = "", *, cache_dir: str | Path 
     if token is not None:
         kwargs["token"] = token
     if not progress:
-        from huggingface_hub.utils import disable_progress_bars  # noqa: PLC0415
+        from huggingface_hub.utils import disable_progress_bars
 
         disable_progress_bars()
     try:

@@ -9,7 +9,8 @@ text one query. As STEB §C.9 says, a candidate's known texts are concatenated (
 into one document, so each target is a single text. Every file name taken from the release
 (problem names, candidate folders, the unknown folder, ``unknown-text``) is resolved with
 :func:`steb_core.release_path` (nothing outside the release folder is read) and every key joined with
-labels (problem names, candidate names, ``unknown-text``) must be unique. Problems of the language are pooled; author ids become ``problem/candidate`` so
+labels (problem names, candidate names, ``unknown-text``) must be unique. Problems of the language are pooled; author
+ids become ``problem/candidate`` so
 candidates of different problems never collide. Unknown texts whose true author is ``<UNK>``
 (open-set answers, not in any candidate list) have no target and are left out (counted in info).
 """
@@ -34,7 +35,6 @@ from steb_core import (
     require_field,
     unique_keys,
 )
-
 
 from .files import find_folder, read_nonempty_text, release_dir
 

@@ -18,6 +18,7 @@ overrides the side-A rule (``all`` was steb's reading of PAN14/15 before protoco
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,6 @@ from steb_core import (
     release_path,
     unique_keys,
 )
-
 
 from .files import read_reference_text, release_dir
 
@@ -60,7 +60,7 @@ class AVFolderSource:
 
     def layout(self) -> str:
         ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
-        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, one folder per problem"
+        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, " "one folder per problem"
 
     def wants(self, problem: str) -> bool:
         return not self.prefixes or any(problem.upper().startswith(p) for p in self.prefixes)
@@ -68,7 +68,7 @@ class AVFolderSource:
 
 def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
     """``truth.txt`` as problem -> (same author, line number); BOM, CRLF and extra blanks tolerated."""
-    def rows():
+    def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             fields = line.split()
             if not fields:
@@ -119,7 +119,7 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
             pairs.append(_problem_pair(folder / problem, problem, same, root, known_rule))
     if not pairs:
         raise DataValidationError(
-            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes {sorted(seen_prefixes)}",
+            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes " f"{sorted(seen_prefixes)}",
             path=root, expected=source.layout(),
         )
     ids = [p.id for p in pairs]

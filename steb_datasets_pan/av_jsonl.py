@@ -16,8 +16,10 @@ byte offsets and only the sampled lines are parsed again, so memory holds the sa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from steb_core import (
     DatasetBundle,
@@ -32,8 +34,7 @@ from steb_core import (
     unique_keys,
 )
 
-
-from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from .files import choose_one, find_folder, read_jsonl_at, release_dir, scan_jsonl, truth_beside
 
 __all__ = ["AVJsonlSource", "load_av_jsonl"]
 
@@ -125,7 +126,7 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     )
 
 
-def _truth_rows(truth_path: Path):
+def _truth_rows(truth_path: Path) -> Iterator[tuple[str, str, bool]]:
     """``(record, id, same)`` per truth line; :func:`unique_keys` refuses a repeated id."""
     for row in scan_jsonl(truth_path):
         rid = str(require_field(row.obj, "id", path=truth_path, record=f"line {row.lineno}"))
@@ -133,7 +134,7 @@ def _truth_rows(truth_path: Path):
         yield f"line {row.lineno}", rid, same
 
 
-def _check_pair(pair: list, path: Path, rid: str) -> None:
+def _check_pair(pair: list[Any], path: Path, rid: str) -> None:
     if len(pair) != 2:
         raise DataValidationError(f"has {len(pair)} texts", path=path, record=rid, field="pair", expected="exactly two texts")
     for i, text in enumerate(pair):

@@ -16,6 +16,7 @@ Sources (the Zenodo record, Mendeley page or commit each release comes from) and
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from steb_core import DatasetSpec
 
@@ -49,7 +50,8 @@ def _lang_name(code: str) -> str:
 
 
 def _where(release: str) -> str:
-    """How the obtain text names a release's source: the Zenodo record (and whether access must be requested) or the page."""
+    """How the obtain text names a release's source: the Zenodo record (and whether access must be requested) or the
+    page."""
     src = sources_for(release)[0]
     files = ", ".join(src.files)
     if src.kind == "zenodo":
@@ -92,8 +94,8 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
                 "change vs the segment after it (different authors), or the two halves split at the whitespace "
                 "nearest the midpoint (same author).")
     else:
-        archive = f"the PAN{yy} {'style change detection' if year == 2022 else 'multi-author writing style analysis'} release (pan{yy}-...zip)"
-        what = (f"PAN{yy} style change detection, {level} ({_SC_LEVEL_TEXT[level]}): consecutive {source.unit_name}s of a document "
+        archive = f"the PAN{yy} {'style change detection' if year == 2022 else 'multi-author writing style analysis'} " f"release (pan{yy}-...zip)"
+        what = (f"PAN{yy} style change detection, {level} ({_SC_LEVEL_TEXT[level]}): consecutive {source.unit_name}s of a " "document "
                 f"form a pair, same-author when `changes` is 0.")
         if source.edition.downsample:
             what += (" Every different-author pair is kept and same-author pairs at one global rate (all changes / "
@@ -101,8 +103,8 @@ def _style_change(year: int, level: str = "") -> DatasetSpec:
     pairs = _SC_PAIRS[(year, level)]
     apps = ("AV", f"AV-{level}") if year >= 2023 else ("AV",)
     obtain = (f"{archive} from {_where(f'pan{yy}-sc')} (task page {_page(year, _SC_TASK_PAGE[year])}; index: {DATA_PAGE}); "
-              f"unzip into <data-dir> as <data-dir>/{name}/ or under its official folder name (pan{yy}-...; a pan-code clone's "
-              f"clef{yy}/multi-author-analysis works too), keeping the level/split folders (default split: test, else validation, "
+              f"unzip into <data-dir> as <data-dir>/{name}/ or under its official folder name (pan{yy}-...; a pan-code " "clone's "
+              f"clef{yy}/multi-author-analysis works too), keeping the level/split folders (default split: test, else " "validation, "
               f"else train; option split=...)")
     return DatasetSpec(
         name=name, description=what, tasks=("pair_predefined",), loader=partial(load_style_change, source=source, obtain=obtain),
@@ -122,13 +124,13 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
     source = AVFolderSource(prefixes, f"PAN{year % 100} authorship verification ({label.replace('_', ' ')}{', ' + corpus if corpus else ''})",
                             edition=f"pan{year % 100}", corpus=corpus, known="all" if year == 2013 else "first")
     page = _page(year, "author-identification")
-    obtain = (f"the test corpus {archive} from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> "
-              f"as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; problems {'/'.join(prefixes)}*)")
+    obtain = (f"the test corpus {archive} from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); " "unzip into <data-dir> "
+              f"as <data-dir>/{name}/ or under the archive's own folder name (pan{year % 100}-...-verification-...; " f"problems {'/'.join(prefixes)}*)")
     english = lang == "en"
     size = f"{trials:,} trials ({2 * trials:,} texts) in STEB" if trials else "all test problems of the language/genre (one trial each)"
     return DatasetSpec(
         name=name,
-        description=(f"PAN{year % 100} authorship verification, {_lang_name(lang)} {label.split('_')[-1] if '_' in label else ''} test problems"
+        description=(f"PAN{year % 100} authorship verification, {_lang_name(lang)} " f"{label.split('_')[-1] if '_' in label else ''} test problems"
                      f"{' (' + corpus + ')' if corpus else ''}: "
                      + ("the known texts of a problem joined with a blank line" if year == 2013
                         else "a problem's first known text (known01.txt)")
@@ -145,12 +147,12 @@ def _av_folders(year: int, lang: str, prefixes: tuple[str, ...], label: str, arc
 
 def _enron() -> DatasetSpec:
     source = EnronSource()
-    obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT, 2017; 80 cases of 4 known + 1 unknown text of "
-              f"aggregated e-mails) from Mendeley Data: {sources_for('enron')[0].instructions}. The folder may also stay in the data root "
-              "as 'Enron (80 authors)'. PAN-style case folders (known01.txt/unknown.txt) are read with --dataset-option layout=pan")
+    obtain = ("the Enron Authorship Verification Corpus (O. Halvani, Fraunhofer SIT, 2017; 80 cases of 4 known + 1 unknown " "text of "
+              f"aggregated e-mails) from Mendeley Data: {sources_for('enron')[0].instructions}. The folder may also stay in " "the data root "
+              "as 'Enron (80 authors)'. PAN-style case folders (known01.txt/unknown.txt) are read with --dataset-option " "layout=pan")
     return DatasetSpec(
         name="enron_authorship_corpus",
-        description=("Enron e-mail authorship verification (Halvani's Mendeley release): 80 cases, the 4 known texts joined with a blank "
+        description=("Enron e-mail authorship verification (Halvani's Mendeley release): 80 cases, the 4 known texts joined " "with a blank "
                      "line vs the unknown text, same-author per truth.txt."),
         tasks=("pair_predefined",), loader=partial(load_enron, source=source, obtain=obtain),
         languages=("en",), categories=("idiolect",), applications=("AV",), suites=MAIN_SUITES,
@@ -167,10 +169,10 @@ def _av_jsonl(year: int) -> DatasetSpec:
     source = AVJsonlSource(f"PAN{year % 100} cross-domain authorship verification (fanfiction), test set", edition=f"pan{year % 100}")
     page = _page(year, "author-identification")
     obtain = (f"the PAN{year % 100} authorship verification test set (pan{year % 100}-authorship-verification-test.jsonl + "
-              f"...-test-truth.jsonl) from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); put both files in <data-dir>")
+              f"...-test-truth.jsonl) from {_where(f'pan{year % 100}-av')} (task page {page}; index: {DATA_PAGE}); put both " "files in <data-dir>")
     return DatasetSpec(
         name=f"pan{year % 100}_authorship_verification_test",
-        description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different fandoms): "
+        description=(f"PAN{year % 100} cross-domain authorship verification on fanfiction (pairs of texts from different " "fandoms): "
                      "every pair of the folder's data file, in file order, as the STEB reference reads it (it expects "
                      "a folder already subsampled to STEB's 250 same / 250 different pairs; option "
                      "pairs_per_class=250 draws a seeded balanced sample from a full release)."),
@@ -193,12 +195,12 @@ def _attribution(lang: str) -> DatasetSpec:
     label, pan_code = _AA_LANGS[lang]
     source = AttributionSource(pan_code)
     page = _page(2018, "author-identification")
-    obtain = (f"the PAN18 cross-domain authorship attribution test corpus (pan18-cross-domain-authorship-attribution-test-dataset2-*) from "
-              f"{_where('pan18-aa')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> (problems with language '{pan_code}' are used)")
+    obtain = ("the PAN18 cross-domain authorship attribution test corpus " "(pan18-cross-domain-authorship-attribution-test-dataset2-*) from "
+              f"{_where('pan18-aa')} (task page {page}; index: {DATA_PAGE}); unzip into <data-dir> (problems with language " f"'{pan_code}' are used)")
     english = lang == "en"
     return DatasetSpec(
         name=f"pan18_cross_domain_authorship_attribution_{label}",
-        description=(f"PAN18 cross-domain authorship attribution (fanfiction), {_lang_name(lang)}: each candidate author's known texts form a "
+        description=(f"PAN18 cross-domain authorship attribution (fanfiction), {_lang_name(lang)}: each candidate author's " "known texts form a "
                      "retrieval target (concatenated into one document, STEB §C.9), each unknown text a query; problems pooled, "
                      "open-set <UNK> texts left out."),
         tasks=("retrieval",), loader=partial(load_attribution, source=source, obtain=obtain),
@@ -215,7 +217,8 @@ def _attribution(lang: str) -> DatasetSpec:
 
 def _generative(name: str, source: GenerativeSource, year: int, description: str, obtain: str, size: str, release: str,
                 suites: tuple[str, ...] = MAIN_SUITES, applications: tuple[str, ...] = ("ATD",),
-                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict | None = None, expected: dict | None = None,
+                tasks: tuple[str, ...] = ("clustering",), suite_tasks: dict[str, Any] | None = None,
+                expected: dict[str, Any] | None = None,
                 citation: str = "") -> DatasetSpec:
     page = _page(year, "generated-content-analysis")
     obtain = obtain.format(page=page, data=DATA_PAGE, where=_where(release))
@@ -228,8 +231,8 @@ def _generative(name: str, source: GenerativeSource, year: int, description: str
     )
 
 
-_PAN25_OBTAIN = ("the PAN25 Voight-Kampff generative AI detection task-1 release (train.jsonl/val.jsonl with id, text, model, label, genre; "
-                 "PAN26 reuses it) from {where} (task page {page}; index: {data}); put the jsonl files in <data-dir> (val.jsonl is preferred; option texts_file)")
+_PAN25_OBTAIN = ("the PAN25 Voight-Kampff generative AI detection task-1 release (train.jsonl/val.jsonl with id, text, model, " "label, genre; "
+                 "PAN26 reuses it) from {where} (task page {page}; index: {data}); put the jsonl files in <data-dir> (val.jsonl is " "preferred; option texts_file)")
 _PAN25_CLASSES = {"essays": (13, 25), "fiction": (12, 25), "news": (14, 59)}
 
 
@@ -239,7 +242,7 @@ def _pan25_26(genre: str) -> DatasetSpec:
         f"machine_text_detection_PAN25_26_{genre}",
         GenerativeSource("PAN25/26 generative AI detection, task 1", genre=genre, labelling="model", per_class=per_class, edition="pan25"),
         2025,
-        f"PAN25/26 Voight-Kampff AI detection, {genre}: texts clustered by source (human or each generating LLM; {classes} classes), "
+        f"PAN25/26 Voight-Kampff AI detection, {genre}: texts clustered by source (human or each generating LLM; " f"{classes} classes), "
         f"at most {per_class} texts per class (seeded).",
         _PAN25_OBTAIN, f"{classes} classes x <={per_class} texts ({classes * per_class:,} texts) in STEB", "pan25-gen-task1",
         expected={"clustering": {"classes": classes, "per_class": per_class, "texts": classes * per_class}},
@@ -252,9 +255,9 @@ def _ai_detection() -> list[DatasetSpec]:
             "machine_text_detection_PAN24_news",
             GenerativeSource("PAN24 generative authorship verification (news)", labelling="model", per_class=200, edition="pan24"),
             2024,
-            "PAN24 Voight-Kampff generative authorship, news articles: human articles and 13 LLMs' rewrites clustered by source "
+            "PAN24 Voight-Kampff generative authorship, news articles: human articles and 13 LLMs' rewrites clustered " "by source "
             "(14 classes), at most 200 texts per class (seeded).",
-            "the PAN24 generative authorship news data (pan24-generative-authorship-news: human.jsonl + machines/<model>.jsonl) "
+            "the PAN24 generative authorship news data (pan24-generative-authorship-news: human.jsonl + " "machines/<model>.jsonl) "
             "from {where} (task page {page}; index: {data}); unzip into <data-dir>",
             "14 classes x <=200 texts (2,800 texts) in STEB", "pan24-gen",
             tasks=("clustering", "pair_all"),  # issue 6: PAN24 also feeds all-to-all pairs, outside the steb suite
@@ -266,10 +269,10 @@ def _ai_detection() -> list[DatasetSpec]:
             "machine_text_detection_PAN25_collaborative",
             GenerativeSource("PAN25 human-AI collaborative text classification, task 2", labelling="category", per_class=200, edition="pan25"),
             2025,
-            "PAN25 task 2, human-AI collaboration: texts clustered by the six collaboration categories (fully human, human-written "
-            "machine-polished, machine-written machine-humanized, human-initiated machine-continued, deeply mixed, machine-written "
+            "PAN25 task 2, human-AI collaboration: texts clustered by the six collaboration categories (fully human, " "human-written "
+            "machine-polished, machine-written machine-humanized, human-initiated machine-continued, deeply mixed, " "machine-written "
             "human-edited), at most 200 per class (seeded).",
-            "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {where} (task page {page}; "
+            "the PAN25 task-2 release (train.jsonl/dev.jsonl with text, label/label_text, model) from {where} (task " "page {page}; "
             "index: {data}); put the jsonl files in <data-dir> (option texts_file to choose)",
             "6 classes x <=200 texts (1,200 texts) in STEB", "pan25-gen-task2",
             expected={"clustering": {"classes": 6, "per_class": 200, "texts": 1200}},
@@ -278,10 +281,10 @@ def _ai_detection() -> list[DatasetSpec]:
             "pan26_generative_ai_detection_smoketest",
             GenerativeSource("PAN26 generative AI detection smoke test", labelling="binary", per_class=None, edition="pan26"),
             2026,
-            "The PAN26 organisers' smoke-test sample (34 texts, human vs machine): a tiny check that the AI-detection path runs; "
+            "The PAN26 organisers' smoke-test sample (34 texts, human vs machine): a tiny check that the AI-detection " "path runs; "
             "not part of the STEB scores.",
-            "pan26-generative-ai-detection-smoke-test (dataset.jsonl + test-truth.jsonl) from github.com/pan-webis-de/pan-code "
-            "(clef26/generative-authorship-verification/); keep that folder under <data-dir> with its own name, or the pan-code "
+            "pan26-generative-ai-detection-smoke-test (dataset.jsonl + test-truth.jsonl) from " "github.com/pan-webis-de/pan-code "
+            "(clef26/generative-authorship-verification/); keep that folder under <data-dir> with its own name, or " "the pan-code "
             "clone itself as <data-dir>/pan-code",
             "34 texts, 2 classes", "pan26-gen-smoketest", suites=("pan-smoke",), applications=(), citation=bibtex_for("pan-code"),
         ),
@@ -294,7 +297,7 @@ def pan_datasets() -> list[DatasetSpec]:
     specs: list[DatasetSpec] = [_style_change(2018)]
     specs += [_style_change(2022, lvl) for lvl in ("basic", "advanced", "sentence")]
     specs += [_style_change(y, lvl) for y in (2023, 2024, 2025, 2026) for lvl in ("easy", "medium", "hard")]
-    pan13 = "(pan13-authorship-verification-test-corpus2-2013-05-29, inside pan13-authorship-verification-test-and-training.zip)"
+    pan13 = "(pan13-authorship-verification-test-corpus2-2013-05-29, inside " "pan13-authorship-verification-test-and-training.zip)"
     specs += [
         _av_folders(2013, "en", ("EN",), "english", pan13, 30),
         _av_folders(2013, "el", ("GR",), "greek", pan13, None),

@@ -24,6 +24,7 @@ PAN-style case folders (``known01.txt``/``unknown.txt``) stays available as the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +59,7 @@ class EnronSource:
     pan: AVFolderSource = AVFolderSource((), "Enron authorship verification corpus (PAN-style case folders)", edition="enron")
 
     def layout(self) -> str:
-        return ("<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named '<Author.name>[Y]' or "
+        return ("<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named " "'<Author.name>[Y]' or "
                 "'<Author.name>[N]' holding 'known - <Author> - Mail_<n>.txt' (4) and one 'unknown - ... - Mail_<n>.txt'")
 
 
@@ -91,7 +92,8 @@ def load_enron(ctx: LoadContext, source: EnronSource, obtain: str) -> DatasetBun
 
 
 def _case_folder(root: Path, ctx: LoadContext, obtain: str, source: EnronSource) -> Path:
-    """The folder holding the ``NAME[Y]``/``NAME[N]`` case folders: the data folder or one below it (at most 3 levels)."""
+    """The folder holding the ``NAME[Y]``/``NAME[N]`` case folders: the data folder or one below it (at most 3
+    levels)."""
     frontier = [root]
     for _ in range(4):
         for folder in frontier:
@@ -124,7 +126,7 @@ def _truth(path: Path, cases: dict[str, tuple[bool, Path]]) -> dict[str, bool]:
     Every case folder needs a line and every line a folder; a line that contradicts its folder's mark is
     an error, since one of the two would silently flip a label.
     """
-    def rows():
+    def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             if not line.strip():
                 continue

@@ -10,9 +10,10 @@ keeps memory bounded by the sample, not by the corpus.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from steb_core import DataValidationError, LoadContext, open_release, parse_json, read_bytes, read_text
 
@@ -176,7 +177,8 @@ def choose_one(candidates: Iterable[Path], what: str, folder: Path, option: str,
 
 
 def truth_beside(texts_path: Path, candidates: Sequence[Path]) -> Path | None:
-    """The truth file named after a texts file (``X.jsonl`` -> ``X-truth.jsonl``; ``pairs.jsonl`` -> ``truth.jsonl``)."""
+    """The truth file named after a texts file (``X.jsonl`` -> ``X-truth.jsonl``; ``pairs.jsonl`` ->
+    ``truth.jsonl``)."""
     stem = texts_path.stem.lower()
     names = {f"{stem}-truth.jsonl", f"{stem}_truth.jsonl"} | ({"truth.jsonl"} if stem == "pairs" else set())
     hits = [p for p in candidates if p.name.lower() in names]

@@ -22,10 +22,11 @@ the sample size.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from steb_core import (
     AUTO_PER_CLASS,
@@ -42,7 +43,7 @@ from steb_core import (
     unique_keys,
 )
 
-from .files import release_dir, choose_one, find_folder, read_jsonl_at, scan_jsonl, truth_beside
+from .files import choose_one, find_folder, read_jsonl_at, release_dir, scan_jsonl, truth_beside
 
 __all__ = ["GenerativeSource", "load_generative"]
 
@@ -225,7 +226,7 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
     }  # a truth-file release (the smoke test): blank is an error
     truth = unique_keys(_truth_rows(truth_path, texts_path, entries), path=truth_path, field="id", what="truth")
     for rid, fields in truth.items():
-        entries[rid].fields.update(fields)
+        _fields(entries[rid]).update(fields)
     seen = set(truth)
     missing = [rid for rid in entries if rid not in seen]
     if missing:
@@ -255,10 +256,16 @@ def _truth_rows(truth_path: Path, texts_path: Path, entries: Mapping[str, _Entry
         yield f"line {row.lineno}", rid, {k: row.obj[k] for k in _LABEL_FIELDS if k in row.obj}
 
 
+def _fields(e: _Entry) -> dict[str, Any]:
+    """An entry's label fields; only entries not yet classified (which still hold them) are asked."""
+    assert e.fields is not None, f"entry {e.id}: label fields asked for after classification"
+    return e.fields
+
+
 def _classify(e: _Entry, source: GenerativeSource, dataset: str) -> str | None:
     """The entry's class, or None when it is of another genre; records lacking the needed fields are errors."""
     if source.genre is not None:
-        genre = e.fields.get("genre")
+        genre = _fields(e).get("genre")
         if genre is None:
             raise DataValidationError(
                 f"has no 'genre'; dataset '{dataset}' takes the {source.genre} texts of a genre-annotated release",
@@ -270,7 +277,7 @@ def _classify(e: _Entry, source: GenerativeSource, dataset: str) -> str | None:
 
 
 def _class_of(e: _Entry, labelling: str) -> str:
-    f = e.fields
+    f = _fields(e)
     if labelling == "category":
         for key in ("label_text", "category", "label"):
             if f.get(key) is not None and str(f[key]).strip():

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from steb_core import hookimpl
+from collections.abc import Callable
+
+from steb_core import DatasetSpec, hookimpl
 
 
 @hookimpl
-def register_datasets(register):
+def register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     """Register the PAN dataset specs; building them reads no data (loaders run on evaluation only)."""
     from .catalogue import pan_datasets
 

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
 from steb_core import (
     DatasetBundle,
     DatasetNotFoundError,
@@ -110,7 +113,7 @@ class StyleChangeSource:
 DOWNSAMPLE_RULES = ("reference", "per-document", "none")
 
 
-def _downsample_rule(ctx: LoadContext, ed: "Edition") -> str:
+def _downsample_rule(ctx: LoadContext, ed: Edition) -> str:
     value = ctx.options.get("downsample", ed.downsample)
     text = str(value).strip().lower()
     if isinstance(value, bool) or text in ("true", "false", "1", "0", "yes", "no"):
@@ -225,13 +228,15 @@ RELEASE_WORDS = ("style-change", "multi-author", "writing-style", "style-analysi
 
 
 def _find_problem_folder(ctx: LoadContext, source: StyleChangeSource, obtain: str) -> tuple[Path, Path]:
-    """The release root and the problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a release folder
+    """The release root and the problem folder under ``<data-dir>/<dataset name>`` or, when that is absent, under a
+    release folder
     kept beside it with its official name (``<data-dir>/pan26-style-change-smoketest/easy/train``) or a
     pan-code clone (``<data-dir>/pan-code/clef26/multi-author-analysis/smoketest/easy/train``)."""
     candidates = release_candidates(ctx, f"pan{source.year % 100}", RELEASE_WORDS, task="style-change")
     ed = source.edition
     other_levels = {a for lvl, names in ed.levels.items() if lvl != source.level for a in names if a}
-    # PAN23 ships one archive per level (pan23-multi-author-analysis-dataset1/ ... dataset3/): never take another level's
+    # PAN23 ships one archive per level (pan23-multi-author-analysis-dataset1/ ... dataset3/): never take another
+    # level's
     candidates = [c for c in candidates if c == ctx.data_dir or not any(name_matches(c.name, a) for a in other_levels)]
     if not candidates:
         ctx.require_dir(obtain, source.layout())  # raises the standard "no data" error
@@ -312,8 +317,10 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
     return units, [c == 0 for c in changes]
 
 
-def _make_pairs(units: list[str], same: list[bool], keep, doc: str, text_path: Path, document_level: bool) -> list[TextPair]:
-    """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot loop)."""
+def _make_pairs(units: list[str], same: list[bool], keep: Iterable[int], doc: str, text_path: Path,
+                document_level: bool) -> list[TextPair]:
+    """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot
+    loop)."""
     out: list[TextPair] = []
     i = 0
     try:
@@ -339,7 +346,7 @@ def _midpoint_split(text: str) -> int:
     return mid
 
 
-def _halves(text_path: Path, truth_path: Path, truth: dict, doc: str) -> tuple[list[str], list[bool]] | None:
+def _halves(text_path: Path, truth_path: Path, truth: dict[str, Any], doc: str) -> tuple[list[str], list[bool]] | None:
     """PAN18: two sides per document (module docstring); None when a side is blank (the reference skips the trial)."""
     changes = require_field(truth, "changes", path=truth_path, record=doc, types=bool, expected="true or false")
     text = _reference_text(text_path)

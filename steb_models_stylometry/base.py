@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["PACKAGE_VERSION", "RESOURCES", "StylometryEncoder", "file_digest", "fingerprint_of"]
 

@@ -15,7 +15,8 @@ The vectors are left unscaled (rates per 1,000 words) so that they are comparabl
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,10 @@ from .spacy_pipeline import SpacyPipeline
 
 __all__ = ["FEATURES", "FEATURE_NAMES", "BiberEncoder", "biber_counts"]
 
-_W = lambda s: frozenset(s.split())  # noqa: E731 - word-set literal helper
+def _W(s: str) -> frozenset[str]:
+    """A word-set literal: the words of ``s``."""
+    return frozenset(s.split())
+
 
 PLACE_ADVERBS = _W(
     "aboard above abroad across ahead alongside around ashore astern away behind below beneath beside downhill "
@@ -170,13 +174,13 @@ _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 
 def _doc_counts(doc: Any, v: np.ndarray, state: dict[str, Any]) -> None:
     """Add one Doc's feature counts to ``v``; ``state`` carries word counts across pieces of a long text."""
-    I = _I
+    idx = _I
     for sent in doc.sents:
         toks = [t for t in sent if not t.is_space]
         if toks and toks[-1].text == "?" and toks[0].tag_ in _WH_TAGS:
-            v[I["wh_questions"]] += 1
+            v[idx["wh_questions"]] += 1
         if toks and toks[0].lower_ in DISCOURSE_PARTICLES and len(toks) > 1 and toks[1].is_punct:
-            v[I["discourse_particles"]] += 1
+            v[idx["discourse_particles"]] += 1
     n = len(doc)
     for tok in doc:
         if tok.is_space:
@@ -191,162 +195,162 @@ def _doc_counts(doc: Any, v: np.ndarray, state: dict[str, Any]) -> None:
         prev = doc[tok.i - 1] if tok.i > 0 else None
         # tense, aspect, passives, participles
         if tag == "VBD":
-            v[I["past_tense"]] += 1
+            v[idx["past_tense"]] += 1
         elif tag in ("VBP", "VBZ"):
-            v[I["present_tense"]] += 1
+            v[idx["present_tense"]] += 1
         elif tag == "VBN":
             child_deps = {c.dep_ for c in tok.children}
             if any(c.dep_ == "aux" and c.lemma_.lower() == "have" for c in tok.children):
-                v[I["perfect_aspect"]] += 1
+                v[idx["perfect_aspect"]] += 1
             if "auxpass" in child_deps:
-                v[I["by_passives" if "agent" in child_deps else "agentless_passives"]] += 1
+                v[idx["by_passives" if "agent" in child_deps else "agentless_passives"]] += 1
             if dep == "advcl":
-                v[I["past_participial_clauses"]] += 1
+                v[idx["past_participial_clauses"]] += 1
             elif dep == "acl":
-                v[I["past_participial_whiz_deletions"]] += 1
+                v[idx["past_participial_whiz_deletions"]] += 1
         elif tag == "VBG":
             if dep in ("nsubj", "nsubjpass", "dobj", "pobj", "csubj"):
-                v[I["gerunds"]] += 1
+                v[idx["gerunds"]] += 1
             elif dep == "advcl":
-                v[I["present_participial_clauses"]] += 1
+                v[idx["present_participial_clauses"]] += 1
             elif dep == "acl":
-                v[I["present_participial_whiz_deletions"]] += 1
+                v[idx["present_participial_whiz_deletions"]] += 1
         # verb classes
         if pos == "VERB":
             if lemma == "do":
-                v[I["pro_verb_do"]] += 1
+                v[idx["pro_verb_do"]] += 1
             if lemma in PUBLIC_VERBS:
-                v[I["public_verbs"]] += 1
+                v[idx["public_verbs"]] += 1
             if lemma in PRIVATE_VERBS:
-                v[I["private_verbs"]] += 1
+                v[idx["private_verbs"]] += 1
             if lemma in SUASIVE_VERBS:
-                v[I["suasive_verbs"]] += 1
+                v[idx["suasive_verbs"]] += 1
             if lemma in ("seem", "appear"):
-                v[I["seem_appear"]] += 1
+                v[idx["seem_appear"]] += 1
             if lemma in PUBLIC_VERBS or lemma in PRIVATE_VERBS or lemma in SUASIVE_VERBS:
                 for c in tok.children:
                     if c.dep_ == "ccomp" and not any(g.dep_ == "mark" and g.lower_ == "that" for g in c.children):
-                        v[I["that_deletion"]] += 1
+                        v[idx["that_deletion"]] += 1
         if lemma == "be" and dep not in ("aux", "auxpass"):
-            v[I["be_main_verb"]] += 1
+            v[idx["be_main_verb"]] += 1
         # adverbials and lexical classes
         if pos == "ADV":
-            v[I["adverbs"]] += 1
+            v[idx["adverbs"]] += 1
             if lower in PLACE_ADVERBS and dep != "expl":
-                v[I["place_adverbials"]] += 1
+                v[idx["place_adverbials"]] += 1
         if lower in TIME_ADVERBS and (pos == "ADV" or dep == "npadvmod"):
-            v[I["time_adverbials"]] += 1
+            v[idx["time_adverbials"]] += 1
         if lower in CONJUNCTS and pos in ("ADV", "CCONJ", "SCONJ", "X"):
-            v[I["conjuncts"]] += 1
+            v[idx["conjuncts"]] += 1
         if lower in DOWNTONERS and pos == "ADV":
-            v[I["downtoners"]] += 1
+            v[idx["downtoners"]] += 1
         if lower in AMPLIFIERS and pos == "ADV":
-            v[I["amplifiers"]] += 1
+            v[idx["amplifiers"]] += 1
         if lower in EMPHATICS and pos == "ADV":
-            v[I["emphatics"]] += 1
+            v[idx["emphatics"]] += 1
         if lower in ("maybe", "perhaps", "possibly"):
-            v[I["hedges"]] += 1
+            v[idx["hedges"]] += 1
         elif lower in ("kind", "sort") and nxt is not None and nxt.lower_ == "of" and (prev is None or prev.pos_ != "DET"):
-            v[I["hedges"]] += 1
+            v[idx["hedges"]] += 1
         # pronouns
         if pos == "PRON" or tag in ("PRP", "PRP$"):
             if lower in FIRST_PERSON:
-                v[I["first_person_pronouns"]] += 1
+                v[idx["first_person_pronouns"]] += 1
             elif lower in SECOND_PERSON:
-                v[I["second_person_pronouns"]] += 1
+                v[idx["second_person_pronouns"]] += 1
             elif lower in THIRD_PERSON:
-                v[I["third_person_pronouns"]] += 1
+                v[idx["third_person_pronouns"]] += 1
             elif lower == "it":
-                v[I["pronoun_it"]] += 1
+                v[idx["pronoun_it"]] += 1
             elif lower in DEMONSTRATIVES and tag != "WDT":
-                v[I["demonstrative_pronouns"]] += 1
+                v[idx["demonstrative_pronouns"]] += 1
             elif lower in INDEFINITE_PRONOUNS:
-                v[I["indefinite_pronouns"]] += 1
+                v[idx["indefinite_pronouns"]] += 1
         if lower in DEMONSTRATIVES and dep == "det":
-            v[I["demonstratives"]] += 1
+            v[idx["demonstratives"]] += 1
         if dep == "expl":
-            v[I["existential_there"]] += 1
+            v[idx["existential_there"]] += 1
         # nouns
         if pos in ("NOUN", "PROPN"):
             if pos == "NOUN" and lower.endswith(NOMINAL_SUFFIXES) and len(lower) > 5:
-                v[I["nominalisations"]] += 1
+                v[idx["nominalisations"]] += 1
             else:
-                v[I["other_nouns"]] += 1
+                v[idx["other_nouns"]] += 1
         # subordination and relatives
         if lower == "that" and dep == "mark" and tok.head.dep_ == "ccomp":
             governor = tok.head.head
             if governor.pos_ == "ADJ":
-                v[I["that_adj_complements"]] += 1
+                v[idx["that_adj_complements"]] += 1
             elif governor.pos_ in ("VERB", "AUX"):
-                v[I["that_verb_complements"]] += 1
+                v[idx["that_verb_complements"]] += 1
         if lower == "that" and tag == "WDT":
-            v[I["that_relatives_subject" if dep in ("nsubj", "nsubjpass") else "that_relatives_object"]] += 1
+            v[idx["that_relatives_subject" if dep in ("nsubj", "nsubjpass") else "that_relatives_object"]] += 1
         if lower in _REL_PRONOUNS and tag in _WH_TAGS:
             if dep == "pobj" and tok.head.dep_ in ("prep", "agent"):
-                v[I["wh_relatives_pied_piping"]] += 1
+                v[idx["wh_relatives_pied_piping"]] += 1
             elif tok.head.dep_ == "relcl":
-                v[I["wh_relatives_subject" if dep in ("nsubj", "nsubjpass") else "wh_relatives_object"]] += 1
+                v[idx["wh_relatives_subject" if dep in ("nsubj", "nsubjpass") else "wh_relatives_object"]] += 1
         if tag in _WH_TAGS and (tok.head.dep_ in ("ccomp", "xcomp") or tok.head.head.dep_ in ("ccomp", "xcomp")):
-            v[I["wh_clauses"]] += 1
+            v[idx["wh_clauses"]] += 1
         if lower == "which" and prev is not None and prev.text == ",":
-            v[I["sentence_relatives"]] += 1
+            v[idx["sentence_relatives"]] += 1
         if lower == "because":
-            v[I["causative_subordinators"]] += 1
+            v[idx["causative_subordinators"]] += 1
         elif dep == "mark":
             if lower in CONCESSIVE:
-                v[I["concessive_subordinators"]] += 1
+                v[idx["concessive_subordinators"]] += 1
             elif lower in CONDITIONAL:
-                v[I["conditional_subordinators"]] += 1
+                v[idx["conditional_subordinators"]] += 1
             elif pos == "SCONJ" and lower not in ("that", "whether"):
-                v[I["other_adverbial_subordinators"]] += 1
+                v[idx["other_adverbial_subordinators"]] += 1
         if tag == "TO" and dep != "prep":
             if tok.head.tag_ == "VB":
-                v[I["infinitives"]] += 1
+                v[idx["infinitives"]] += 1
             if nxt is not None and nxt.pos_ == "ADV" and tok.i + 2 < n and doc[tok.i + 2].tag_ == "VB":
-                v[I["split_infinitives"]] += 1
+                v[idx["split_infinitives"]] += 1
         if pos == "AUX" and nxt is not None and nxt.pos_ == "ADV":
             j = tok.i + 1
             while j < n and doc[j].pos_ == "ADV":
                 j += 1
             if j < n and doc[j].pos_ in ("VERB", "AUX") and doc[j].lower_ not in ("n't", "not"):
-                v[I["split_auxiliaries"]] += 1
+                v[idx["split_auxiliaries"]] += 1
         # prepositions and adjectives
         if dep in ("prep", "agent") or pos == "ADP":
-            v[I["prepositions"]] += 1
+            v[idx["prepositions"]] += 1
             if not any(c.dep_ in ("pobj", "pcomp") for c in tok.children) and nxt is not None and nxt.is_punct:
-                v[I["stranded_prepositions"]] += 1
+                v[idx["stranded_prepositions"]] += 1
         if pos == "ADJ":
             if dep == "amod":
-                v[I["attributive_adjectives"]] += 1
+                v[idx["attributive_adjectives"]] += 1
             elif dep in ("acomp", "oprd"):
-                v[I["predicative_adjectives"]] += 1
+                v[idx["predicative_adjectives"]] += 1
         # modals
         if tag == "MD":
             if lemma in POSSIBILITY_MODALS or lower in POSSIBILITY_MODALS or lower == "ca":
-                v[I["possibility_modals"]] += 1
+                v[idx["possibility_modals"]] += 1
             elif lemma in NECESSITY_MODALS or lower in NECESSITY_MODALS:
-                v[I["necessity_modals"]] += 1
+                v[idx["necessity_modals"]] += 1
             elif lemma in PREDICTIVE_MODALS or lower in ("'ll", "'d", "wo"):
-                v[I["predictive_modals"]] += 1
+                v[idx["predictive_modals"]] += 1
         if lemma == "do" and pos == "AUX" and dep == "aux" and not any(c.dep_ == "neg" for c in tok.head.children):
             sent_end = tok.sent[-1].text if tok.sent is not None else ""
             if sent_end != "?":
-                v[I["emphatics"]] += 1
+                v[idx["emphatics"]] += 1
         # reduced forms
         if lower in CONTRACTED and (lower != "'s" or tag != "POS"):
-            v[I["contractions"]] += 1
+            v[idx["contractions"]] += 1
         # coordination and negation
         if lower == "and" and dep == "cc":
             if prev is not None and nxt is not None and prev.pos_ == nxt.pos_ and prev.pos_ in ("NOUN", "ADJ", "ADV", "VERB"):
-                v[I["phrasal_coordination"]] += 1
+                v[idx["phrasal_coordination"]] += 1
             for sib in tok.head.children:
                 if sib.dep_ == "conj" and sib.i > tok.i and any(c.dep_ in ("nsubj", "nsubjpass") for c in sib.children):
-                    v[I["independent_clause_coordination"]] += 1
+                    v[idx["independent_clause_coordination"]] += 1
                     break
         if (lower == "no" and dep == "det") or lower in ("neither", "nor"):
-            v[I["synthetic_negation"]] += 1
+            v[idx["synthetic_negation"]] += 1
         if dep == "neg" or lower == "not":
-            v[I["analytic_negation"]] += 1
+            v[idx["analytic_negation"]] += 1
 
 
 def biber_counts(doc_groups: Sequence[list[Any]]) -> np.ndarray:

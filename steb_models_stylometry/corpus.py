@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 __all__ = ["generated_texts", "python_docstrings", "reference_corpus"]
 
@@ -130,13 +130,13 @@ def python_docstrings(min_words: int = 12) -> Iterator[str]:
     for name in DOC_MODULES:
         try:
             module = importlib.import_module(name)
-        except Exception:  # a module missing from this interpreter is simply skipped
+        except Exception:  # noqa: BLE001 - a module missing from this interpreter is simply skipped
             continue
         objects = [module] + [getattr(module, a) for a in sorted(dir(module)) if not a.startswith("_")]
         for obj in objects:
             try:
                 doc = inspect.getdoc(obj) if (obj is module or inspect.isclass(obj) or inspect.isfunction(obj)) else None
-            except Exception:
+            except Exception:  # noqa: BLE001 - getdoc of third-party objects: skip what fails
                 doc = None
             if not doc:
                 continue

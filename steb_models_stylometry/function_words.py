@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -83,14 +84,14 @@ def load_word_list(path: str | Path, duplicates: str = "refuse") -> list[str]:
 
 def trie_regex(phrases: Iterable[str]) -> str:
     """A regex matching any phrase, preferring the longest at each position (words joined by ``\\s+``)."""
-    trie: dict = {}
+    trie: dict[str, Any] = {}
     for phrase in phrases:
         node = trie
         for word in phrase.split():
             node = node.setdefault(word, {})
         node[""] = {}  # end marker
 
-    def build(node: dict) -> str:
+    def build(node: dict[str, Any]) -> str:
         alternatives = []
         for word in sorted((w for w in node if w), key=lambda w: (-len(w), w)):
             child = node[word]

@@ -51,9 +51,10 @@ features from; its shipped reference statistics were measured on them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -19,9 +19,9 @@ skipped (and not counted); a null or non-string text is an error naming the shar
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 __all__ = ["parquet_shards", "iter_parquet_texts", "ParquetReadStats", "COUNTS"]
 
@@ -80,7 +80,7 @@ def iter_parquet_texts(
     for shard in parquet_shards(paths):
         try:
             handle = pq.ParquetFile(shard)
-        except Exception as exc:  # pyarrow raises several types for a file that is not parquet
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a file that is not parquet
             raise DataValidationError(f"cannot read parquet ({type(exc).__name__}: {exc})", path=shard, expected="a parquet file") from None
         names = handle.schema_arrow.names
         if text_column not in names:

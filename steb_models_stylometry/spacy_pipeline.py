@@ -4,7 +4,8 @@ Only the components a feature family needs are kept (``needs``): ``pos`` -> tok2
 attribute_ruler; ``sents`` -> the statistical sentence segmenter ``senter`` (cheap, disabled by
 default in en_core_web_sm) unless the parser is kept anyway; ``sentencizer`` -> spaCy's rule-based
 ``sentencizer`` added at the end of the pipeline (what STEB's reference code uses for its LFTK
-features); ``deps`` -> parser; ``lemma`` -> lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches, optionally with
+features); ``deps`` -> parser; ``lemma`` -> lemmatizer. NER is never run. Texts go through ``nlp.pipe`` in batches,
+optionally with
 ``n_process`` worker processes. Texts longer than ``max_chars`` are cut at whitespace into pieces that
 are processed separately (spaCy's memory grows with document length); features sum over the pieces.
 
@@ -22,7 +23,8 @@ with a parser or a model of unknown reach the text is parsed whole, as before.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 __all__ = ["DEFAULT_SPACY_MODEL", "POS_TAGS", "SpacyPipeline", "split_long_text", "context_tokens"]
 
@@ -273,7 +275,10 @@ class SpacyPipeline:
                 return self._parse_whole(text)
             pieces.append(doc[a - s:b - s].as_doc())
             a = b
-        return Doc.from_docs(pieces, ensure_whitespace=False, exclude=["tensor"]) if len(pieces) > 1 else pieces[0]
+        if len(pieces) == 1:
+            return pieces[0]
+        # spaCy >= 3.3 takes exclude=; its doc.pyi does not list it
+        return Doc.from_docs(pieces, ensure_whitespace=False, exclude=["tensor"])  # type: ignore[call-arg]
 
     def _parse_whole(self, text: str) -> Any:
         nlp = self.nlp

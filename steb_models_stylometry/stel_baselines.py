@@ -1,10 +1,12 @@
-"""STEL's simple similarity-only baselines (Wegmann & Nguyen 2021, EMNLP: the simple "style measures" compared there), as pairwise ``similarity`` methods.
+"""STEL's simple similarity-only baselines (Wegmann & Nguyen 2021, EMNLP: the simple "style measures" compared there),
+as pairwise ``similarity`` methods.
 
 Each object has ``similarity(texts_a, texts_b) -> (n,) float64`` and ``similarity_only = True``; tasks
 that need vectors skip them, the order-alignment task compares the pairwise similarities.
 
 The formulas follow the description of STEL's own baselines (the paper's description of its
-baselines and the released STEL code, ``legacy_sim_classes.py``, read not copied) including the details that decide ties, because STEL scores a tied
+baselines and the released STEL code, ``legacy_sim_classes.py``, read not copied) including the details that decide
+ties, because STEL scores a tied
 quadruple as a coin flip and the published accuracies depend on which instances tie
 (``len`` is the number of Unicode characters):
 
@@ -39,7 +41,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +71,8 @@ STEL_POS_TAGS = ("ADJ", "ADP", "ADV", "CONJ", "DET", "NOUN", "NUM", "PRT", "PRON
 
 
 def _ptb_to_universal() -> dict[str, str]:
-    """Penn Treebank tag -> universal tag, after Petrov et al. (2012)'s English mapping, plus spaCy's extra Penn tags."""
+    """Penn Treebank tag -> universal tag, after Petrov et al. (2012)'s English mapping, plus spaCy's extra Penn
+    tags."""
     groups = {
         ".": ["!", "#", "$", "''", "(", ")", ",", "-LRB-", "-RRB-", ".", ":", "?", "``", "HYPH", "NFP"],
         "CONJ": ["CC"],
@@ -101,7 +105,7 @@ def profile_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         out = dots / (na * nb)
     out[(na == 0) | (nb == 0)] = 0.0
     out[(na == 0) & (nb == 0)] = 1.0
-    return out
+    return np.asarray(out)
 
 
 def stel_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -133,7 +137,7 @@ def stel_cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _stel_cosine_counts(ca: Counter, cb: Counter) -> float:
+def _stel_cosine_counts(ca: Counter[str], cb: Counter[str]) -> float:
     """STEL's cosine of two sparse integer count profiles over the union of their keys (see :func:`stel_cosine_rows`).
 
     The sums are exact integers, so ``mean = sum / n`` with ``n`` the size of the union reproduces numpy's
@@ -189,7 +193,7 @@ class UppercaseSimilarity(_ScalarBaseline):
         return sum(1 for c in text if c.isupper()) / len(text) if text else 0.0
 
     def compare(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return 1.0 - np.abs(a - b)
+        return np.asarray(1.0 - np.abs(a - b))
 
 
 class WordLengthSimilarity(_ScalarBaseline):
@@ -206,7 +210,7 @@ class WordLengthSimilarity(_ScalarBaseline):
         out = np.ones_like(top)
         nz = top > 0
         out[nz] = 1.0 - np.abs(a[nz] - b[nz]) / top[nz]
-        return out
+        return np.asarray(out)
 
 
 class _ProfileBaseline(_PairwiseBaseline):
@@ -266,20 +270,21 @@ class PosTagSimilarity(_ProfileBaseline):
 
 
 class CharTrigramSimilarity(_PairwiseBaseline):
-    """Cosine of character-3-gram counts, preprocessed as scikit-learn's char analyzer (lowercase, whitespace runs -> " ")."""
+    """Cosine of character-3-gram counts, preprocessed as scikit-learn's char analyzer (lowercase, whitespace runs ->
+    " ")."""
 
     name = "stel-char3-cosine"
 
     @staticmethod
-    def trigrams(text: str) -> Counter:
+    def trigrams(text: str) -> Counter[str]:
         text = _WHITESPACE_RUN.sub(" ", text.lower())
         return Counter(text[i : i + 3] for i in range(len(text) - 2))
 
     def similarity(self, texts_a: Sequence[str], texts_b: Sequence[str]) -> np.ndarray:
         self._check(texts_a, texts_b)
-        cache: dict[str, Counter] = {}
+        cache: dict[str, Counter[str]] = {}
 
-        def grams(t: str) -> Counter:
+        def grams(t: str) -> Counter[str]:
             got = cache.get(t)
             if got is None:
                 got = cache[t] = self.trigrams(t)

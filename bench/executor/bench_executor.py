@@ -24,7 +24,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from steb_core import EmbeddingCache, EncodeJob, EncoderRef, LoadContext, LocalExecutor, LongTextProtocol, get_encoder, get_manager
+from steb_core import (
+    EmbeddingCache,
+    EncodeJob,
+    EncoderRef,
+    LoadContext,
+    LocalExecutor,
+    LongTextProtocol,
+    get_encoder,
+    get_manager,
+)
 
 DEFAULT_TEXTS = {"function-words": 200000, "all-MiniLM-L6-v2": 2000}
 

@@ -16,10 +16,13 @@ Sub-commands (each appends one JSON line per measurement to ``WORK/measurements.
 
 Examples (the README's tables)::
 
-    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 1 --encoder function-words --work /tmp/fs --label after
-    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 1 --encoder function-words --max-memory 1T --work /tmp/fs --label before
+    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 1 --encoder function-words --work /tmp/fs --label
+    after
+    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 1 --encoder function-words --max-memory 1T --work
+    /tmp/fs --label before
     .venv/bin/python bench/full_steb/bench_full_steb.py tasks --scale 1 --encoder function-words --work /tmp/fs
-    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 0.02 --encoder random-projection-4096 --executor ray --work /tmp/fs
+    .venv/bin/python bench/full_steb/bench_full_steb.py run --scale 0.02 --encoder random-projection-4096 --executor ray
+    --work /tmp/fs
     .venv/bin/python bench/full_steb/bench_full_steb.py minilm --n 300
     .venv/bin/python bench/full_steb/bench_full_steb.py pipeline --scale 1 --encoder function-words --work /tmp/fs
 """
@@ -141,7 +144,7 @@ def measure(cmd: list[str], env: dict[str, str], log: Path) -> dict:
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
     if m:
         driver_kib = int(m.group(1))
-    summary = re.search(r"(\d+) new, (\d+) reused, (\d+) skipped, (\d+) failed; texts: (\d+) distinct, (\d+) encoded, (\d+) from cache; ([\d.]+) s", text)
+    summary = re.search(r"(\d+) new, (\d+) reused, (\d+) skipped, (\d+) failed; texts: (\d+) distinct, (\d+) encoded, (\d+) from " r"cache; ([\d.]+) s", text)
     return {
         "exit": code, "wall_s": round(wall, 1), "peak_rss_driver_mib": round(driver_kib / 1024),
         "peak_rss_tree_mib": round(peak_tree / 1024), "peak_pss_tree_mib": round(peak_pss / 1024), "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
@@ -278,15 +281,16 @@ def _numbers(out: Path) -> dict[str, dict]:
 
 
 def cmd_minilm(args: argparse.Namespace) -> None:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     sys.path.insert(0, str(HERE))
-    import synthetic_steb as syn  # noqa: PLC0415
-    from steb_core.longtext import LongTextProtocol  # noqa: PLC0415
-    from steb_core.plugins import get_manager  # noqa: PLC0415
+    import synthetic_steb as syn
+
+    from steb_core.longtext import LongTextProtocol
+    from steb_core.plugins import get_manager
 
     if args.threads:
-        import torch  # noqa: PLC0415
+        import torch
 
         torch.set_num_threads(args.threads)
     manager = get_manager()
@@ -304,7 +308,7 @@ def cmd_minilm(args: argparse.Namespace) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     vectors = encoder.encode_with_protocol(texts, proto)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    import torch  # noqa: PLC0415
+    import torch
 
     record(Path(args.work), {
         "label": "minilm-throughput", "n_texts": len(texts), "words": words, "tokens": tokens,

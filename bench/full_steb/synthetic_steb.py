@@ -36,7 +36,15 @@ from typing import Any
 import numpy as np
 
 from steb_core import hookimpl
-from steb_core.records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
+from steb_core.records import (
+    DatasetBundle,
+    FeatureText,
+    LabelledText,
+    OrderGroup,
+    RetrievalSet,
+    TextCollection,
+    TextPair,
+)
 from steb_core.specs import DatasetSpec, EncoderSpec, LoadContext
 
 SUITE = "synthetic-steb"
@@ -380,7 +388,7 @@ class RandomProjectionEncoder:
     family = "baseline"
 
     def __init__(self, dim: int = 4096, buckets: int = 1 << 13, seed: int = 0) -> None:
-        from sklearn.feature_extraction.text import HashingVectorizer  # noqa: PLC0415
+        from sklearn.feature_extraction.text import HashingVectorizer
 
         self.dim, self.buckets, self.seed = int(dim), int(buckets), int(seed)
         self._hasher = HashingVectorizer(n_features=self.buckets, alternate_sign=False, norm="l2", lowercase=True,
@@ -409,7 +417,7 @@ def register_datasets(register):
 def register_encoders(register):
     register(EncoderSpec(
         name="random-projection-4096",
-        description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims (bench/full_steb)",
+        description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims " "(bench/full_steb)",
         factory=RandomProjectionEncoder,
         family="baseline",
     ))

@@ -32,7 +32,7 @@ def main(n: int) -> None:
         formats = ["csv", "jsonl", "parquet"]
     except ImportError:
         formats = ["csv", "jsonl"]
-    print(f"| format | rows | per_class | seconds | rows/s |\n|---|---|---|---|---|")
+    print("| format | rows | per_class | seconds | rows/s |\n|---|---|---|---|---|")
     for fmt in formats:
         for per_class in (None, 200):
             loader = generic_loader(f"t.{fmt}", shape="labelled_texts", per_class=per_class)

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_minilm import generate_texts  # noqa: E402
+from bench_minilm import generate_texts
 
 
 def main() -> None:

@@ -128,7 +128,7 @@ def main() -> None:
     import torch
 
     import steb_core
-    from steb_core import DatasetSpec, LoadContext, TaskContext
+    from steb_core import LoadContext, TaskContext
     from steb_core.tasks.probing import SPEC
     from steb_models_stylometry.corpus import generated_texts
 
@@ -153,7 +153,7 @@ def main() -> None:
             enc = steb_core.get_encoder(enc_name)
             x = np.asarray(enc.encode([r.text for r in records]), dtype=np.float32)
             table = dict(zip((r.text for r in records), x))
-            def ctx(solver):
+            def ctx(solver, table=table):
                 return TaskContext(dataset=spec, bundle=bundle, data=records, options={"probing.solver": solver},
                                    embed_fn=lambda t: np.stack([table[s] for s in t]))
             t1 = time.perf_counter()

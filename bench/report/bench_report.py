@@ -42,7 +42,7 @@ def cold_run(results: Path, out: Path, html: bool) -> tuple[float, float, float]
         capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "120"},
     )
     wall = time.perf_counter() - start
-    line = next(l for l in proc.stderr.splitlines() if l.startswith("TIMINGS"))
+    line = next(ln for ln in proc.stderr.splitlines() if ln.startswith("TIMINGS"))
     _, total, printed = line.split()
     return wall, float(total), float(printed)
 

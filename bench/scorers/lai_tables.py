@@ -1,4 +1,5 @@
-"""Lai et al. (2022) Tables 1, 2, 4, 5 and A.2 from `--protocol lai2022` on the released scores, beside the authors' scripts.
+"""Lai et al. (2022) Tables 1, 2, 4, 5 and A.2 from `--protocol lai2022` on the released scores, beside the authors'
+scripts.
 
 Usage (RELEASE = a checkout of github.com/laihuiyuan/eval-formality-transfer, outside the repository):
 
@@ -55,7 +56,8 @@ NUMBER = r"(-?\d+(?:\.\d+)?(?:e-?\d+)?)"
 
 
 def _parse_corr(text: str) -> list[dict[str, float]]:
-    """Blocks of 'Kendalltau (Segment): x / Pearson (Segment): ...(statistic=x / Pearson (System): ...(statistic=x' in order."""
+    """Blocks of 'Kendalltau (Segment): x / Pearson (Segment): ...(statistic=x / Pearson (System): ...(statistic=x'
+    in order."""
     taus = [float(x) for x in re.findall(r"Kendalltau \(Segment\): " + NUMBER, text)]
     seg = [float(x) for x in re.findall(r"Pearson \(Segment\): \S*?\(statistic=(?:np\.float64\()?" + NUMBER, text)]
     sys_ = [float(x) for x in re.findall(r"Pearson \(System\): \S*?\(statistic=(?:np\.float64\()?" + NUMBER, text)]
@@ -126,7 +128,7 @@ def main() -> None:
         print(f"| {s} | " + " | ".join(f4(t["surveys"][s][a]) for t in (with_ref, without) for a in ("content", "style", "fluency", "overall")) + " |")
     print("| all | " + " | ".join(f4(t["overall"][a]) for t in (with_ref, without) for a in ("content", "style", "fluency", "overall")) + " |")
     if args.authors:
-        print("\n`cal_iaa.py` prints (its labels 'style, content, fluency' name columns 4, 5, 6, which hold content, style, fluency):\n")
+        print("\n`cal_iaa.py` prints (its labels 'style, content, fluency' name columns 4, 5, 6, which hold content, " "style, fluency):\n")
         print("```\n" + authors_iaa(args.release, work, args.python).strip() + "\n```")
 
     # Table 2: style
@@ -136,8 +138,8 @@ def main() -> None:
     for suffix, (name, is_cls) in STYLE_FILES.items():
         ours = steb_stats(data, score_judgements(data, released(outputs, suffix, -1, complement=is_cls)), "style")
         theirs = authors_style(args.release, work, args.python, suffix, is_cls)[0] if args.authors else {}
-        print(f"| {name}{' (1 − p for formal→informal)' if is_cls else ''} | {f4(ours['tau'])} | {f4(ours['seg_r'])} | {f4(ours['sys_r'])} | "
-              f"{f4(theirs.get('tau'))} {same(ours['tau'], theirs.get('tau'))} | {f4(theirs.get('seg_r'))} {same(ours['seg_r'], theirs.get('seg_r'))} | "
+        print(f"| {name}{' (1 − p for formal→informal)' if is_cls else ''} | {f4(ours['tau'])} | {f4(ours['seg_r'])} | " f"{f4(ours['sys_r'])} | "
+              f"{f4(theirs.get('tau'))} {same(ours['tau'], theirs.get('tau'))} | {f4(theirs.get('seg_r'))} " f"{same(ours['seg_r'], theirs.get('seg_r'))} | "
               f"{f4(theirs.get('sys_r'))} {same(ours['sys_r'], theirs.get('sys_r'))} |")
 
     # Table 5: fluency per direction
@@ -166,19 +168,19 @@ def main() -> None:
                 script_cells += [(ours["tau"], abs(theirs[0]["tau"]) if name in LOWER_IS_BETTER else theirs[0]["tau"]),
                                  (ours["sys_r"], abs(theirs[0]["sys_r"]) if name in LOWER_IS_BETTER else theirs[0]["sys_r"])]
                 if suffix == "content.ref" and column == 16:  # the script's top-N loop, for the printed column
-                    tops = [(f"all_8" if k == 8 else f"top_{k}") for k in (8, 7, 6, 5, 4, 3)]
+                    tops = [("all_8" if k == 8 else f"top_{k}") for k in (8, 7, 6, 5, 4, 3)]
                     subsets_rows.append((f"{name} vs reference", [(ours["subsets"][t], b["tau"]) for t, b in zip(tops, theirs)]))
         script = ", ".join(f"{f4(b)} {same(a, b)}" for a, b in script_cells) if script_cells else "–"
         print(f"| {name}{' (abs)' if name in LOWER_IS_BETTER else ''} | " + " | ".join(f4(x) for x in cells) + f" | {script} |")
     if subsets_rows:
-        print("\nTop-N (Figure 3 statistic: per-source tau on the N best systems by human content score), steb / script:\n")
+        print("\nTop-N (Figure 3 statistic: per-source tau on the N best systems by human content score), steb / " "script:\n")
         print("| metric | all_8 | top_7 | top_6 | top_5 | top_4 | top_3 |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for name, pairs in subsets_rows:
             print(f"| {name} | " + " | ".join(f"{f4(a)} / {f4(b)} {same(a, b)}" for a, b in pairs) + " |")
 
     # steb's own lexical metrics next to the released columns of the same metric (content, against the source)
-    print("\n### steb's lexical metrics (as Lai et al. configured them) next to the released columns (content vs source)\n")
+    print("\n### steb's lexical metrics (as Lai et al. configured them) next to the released columns (content vs " "source)\n")
     print("| metric | steb tau | steb sys r | released-column tau | released-column sys r |")
     print("|---|---:|---:|---:|---:|")
     for name, scorer, column in (("chrF (sentence mean per system)", ChrfScorer(against="source", system_level="mean"), 21),
@@ -191,7 +193,7 @@ def main() -> None:
     # Table 4: references (offline metrics only)
     if data.n_references > 1:
         print("\n### Table 4: reference 1 against references 2-4 (steb's offline metrics; content)\n")
-        print("| metric | r(ref1, ref2) | r(ref1, ref3) | r(ref1, ref4) | tau ref1 | tau ref2 | tau ref3 | tau ref4 | tau all | sys r ref1 | sys r ref2 | sys r ref3 | sys r ref4 | sys r all |")
+        print("| metric | r(ref1, ref2) | r(ref1, ref3) | r(ref1, ref4) | tau ref1 | tau ref2 | tau ref3 | tau ref4 | " "tau all | sys r ref1 | sys r ref2 | sys r ref3 | sys r ref4 | sys r all |")
         print("|---|" + "---:|" * 13)
         rated = data.system != "REF"
         for name, make in (("chrF", lambda: ChrfScorer(against="reference", system_level="mean")), ("BLEU (lai2022)", lambda: BleuScorer(against="reference", variant="lai2022")),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 
 def cell(entry: dict) -> str:
@@ -27,7 +28,7 @@ def main() -> None:
     names = dict(x.rsplit("=", 1) for x in args.label)
     rows = []
     for path in args.reports:
-        report = json.load(open(path, encoding="utf-8"))
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
         for spec, entry in report["metrics"].items():
             if args.aspect not in entry["correlations"]:
                 continue
@@ -44,7 +45,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for name, c, level in rows:
         sk = c.get("system_kendall")
-        print(f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | {cell(c['system_pearson'])} | "
+        print(f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | " f"{cell(c['system_pearson'])} | "
               f"{'n/a' if sk is None else f'{sk:.3f}'} | {level} |")
 
 

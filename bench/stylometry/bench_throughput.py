@@ -69,16 +69,16 @@ def main() -> None:
             ("biber", BiberEncoder(n_process=args.n_process)),
         ):
             enc.encode(sub[:20])  # load the pipeline
-            ref, ref_cpu = timed(lambda t: spacy_only(enc.pipeline, t), sub)
+            ref, ref_cpu = timed(lambda t, enc=enc: spacy_only(enc.pipeline, t), sub)
             dt, cpu = timed(enc.encode, sub)
             components = "+".join(enc.pipeline.nlp.pipe_names) or "tokenizer"
             # with n_process > 1 the work happens in child processes: only wall time is meaningful then
             clock, clock_ref = (cpu, ref_cpu) if args.n_process == 1 else (dt, ref)
             rows.append((name, len(sub), len(sub) / dt, len(sub) / clock, sub_words / clock,
                          f"{len(sub) / clock_ref:.0f} ({components})", f"{clock_ref / clock:.2f}"))
-    print(f"texts: generated_texts(seed=0), mean {words / len(texts):.0f} whitespace words; spaCy n_process={args.n_process}")
+    print(f"texts: generated_texts(seed=0), mean {words / len(texts):.0f} whitespace words; spaCy " f"n_process={args.n_process}")
     clock = "CPU" if args.n_process == 1 else "wall"
-    print(f"| encoder | texts | texts/s (wall) | texts/s ({clock}) | words/s ({clock}) | spaCy alone texts/s ({clock}; components) | ratio |")
+    print(f"| encoder | texts | texts/s (wall) | texts/s ({clock}) | words/s ({clock}) | spaCy alone texts/s ({clock}; " "components) | ratio |")
     print("|---|---:|---:|---:|---:|---|---:|")
     for name, n, wall, tps, wps, ref, ratio in rows:
         print(f"| {name} | {n} | {wall:,.0f} | {tps:,.0f} | {wps:,.0f} | {ref} | {ratio} |")

@@ -63,14 +63,14 @@ def published_table(stel_dir: Path, published: Path) -> None:
     for name in BASELINES:
         method = METHODS[name][0]()
         cells = []
-        for style, file in FILES.items():
+        for file in FILES.values():
             with open(stel_dir / file, encoding="utf-8", newline="") as handle:
                 rows = list(csv.DictReader(handle, delimiter="\t"))
             truth = np.array([int(r["Correct Alternative"]) for r in rows])
             ours = _decisions(rows, method.similarity)
             theirs = np.array([int(pub[r["ID"]][STEL_COLUMN[name]]) for r in rows])
 
-            def acc(p: np.ndarray) -> float:
+            def acc(p: np.ndarray, truth: np.ndarray = truth) -> float:
                 return float(np.mean(np.where(p == 0, 0.5, p == truth)))
 
             cells.append(f"{acc(theirs):.3f} / {acc(ours):.3f} / {int((ours == theirs).sum())}")

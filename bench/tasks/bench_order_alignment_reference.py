@@ -35,7 +35,7 @@ def main() -> None:
         groups, info = order_groups_from_parallel(items, seed=0, salt="bench")
         t1 = time.perf_counter()
         ctx = TaskContext(dataset=spec, bundle=DatasetBundle(order_groups=groups, info=info), data=groups,
-                          embed_fn=lambda texts: np.stack([table[t] for t in texts]))
+                          embed_fn=lambda texts, table=table: np.stack([table[t] for t in texts]))
         m = run_order_alignment(ctx)
         t2 = time.perf_counter()
         print(f"| {k} | {'sparse 0/1' if sparse else 'Gaussian'} | {len(groups):,} | {t1 - t0:.2f} s | {t2 - t1:.2f} s | "

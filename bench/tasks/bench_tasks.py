@@ -27,20 +27,35 @@ import os
 import resource
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import average_precision_score, label_ranking_average_precision_score, roc_auc_score, v_measure_score
+from sklearn.metrics import (
+    average_precision_score,
+    label_ranking_average_precision_score,
+    roc_auc_score,
+    v_measure_score,
+)
 from sklearn.metrics.pairwise import cosine_similarity, paired_cosine_distances
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from steb_core import DatasetBundle, DatasetSpec, FeatureText, LabelledText, RetrievalSet, TaskContext, TextCollection, TextPair
+from steb_core import (
+    DatasetBundle,
+    DatasetSpec,
+    FeatureText,
+    LabelledText,
+    RetrievalSet,
+    TaskContext,
+    TextCollection,
+    TextPair,
+)
+from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
 from steb_core.tasks._probe_solver import fit_heads
 from steb_core.tasks._threads import task_threads
-from steb_core.tasks import clustering, pair_all, pair_predefined, probing, retrieval
 
 DIM = 768
 
@@ -88,7 +103,9 @@ def vectors_with_classes(n: int, k: int, seed: int = 0, dim: int = DIM) -> tuple
 def context(shape: str, data: Any, table: np.ndarray) -> TaskContext:
     spec = DatasetSpec(name="bench", description="bench", tasks=("clustering",), loader=lambda c: None, needs_data=False)
     bundle = DatasetBundle(**{shape: data})
-    embed = lambda texts: table[np.fromiter((int(t[1:]) for t in texts), dtype=np.int64, count=len(texts))]
+    def embed(texts: list[str]) -> np.ndarray:
+        return table[np.fromiter((int(t[1:]) for t in texts), dtype=np.int64, count=len(texts))]
+
     return TaskContext(dataset=spec, bundle=bundle, data=data, seed=0, embed_fn=embed)
 
 
@@ -105,7 +122,7 @@ def bench_clustering(args) -> list[dict]:
 def bench_pair_all(args) -> list[dict]:
     x, y = vectors_with_classes(3000, 10)
     records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
-    ours = measure(lambda: pair_all.SPEC.run(context("labelled_texts", records, x)))
+    ours = measure(lambda records=records, x=x: pair_all.SPEC.run(context("labelled_texts", records, x)))
 
     def plain():
         iu = np.triu_indices(len(x), 1)
@@ -167,7 +184,8 @@ def bench_retrieval(args) -> list[dict]:
 
 
 def numpy_counting_mrr(q: np.ndarray, t: np.ndarray) -> float:
-    """The plain numpy route (issue 28 §2): the whole float32 score matrix, then per query the targets above the true one."""
+    """The plain numpy route (issue 28 §2): the whole float32 score matrix, then per query the targets above the true
+    one."""
     qn = q / np.linalg.norm(q, axis=1, keepdims=True)
     tn = t / np.linalg.norm(t, axis=1, keepdims=True)
     scores = qn @ tn.T
@@ -193,12 +211,12 @@ def bench_retrieval_gemm(args) -> list[dict]:
         loads.append(os.getloadavg()[0])
         ctx = context("retrieval", data, table)
         ctx.threads = ctx_threads
-        results["steb"].append(measure(lambda: retrieval.SPEC.run(ctx)))
+        results["steb"].append(measure(lambda ctx=ctx: retrieval.SPEC.run(ctx)))
         results["numpy counting"].append(measure(lambda: numpy_counting_mrr(q, t)))
         results["gemm (fresh result)"].append(measure(lambda: (q @ t.T).shape))
         out = np.empty((n, n), np.float32)
         out.fill(0.0)
-        results["gemm (out=, touched)"].append(measure(lambda: np.matmul(q, t.T, out=out).shape))
+        results["gemm (out=, touched)"].append(measure(lambda out=out: np.matmul(q, t.T, out=out).shape))
         del out
         same_run = round(results["steb"][-1][0] / results["gemm (out=, touched)"][-1][0], 3)
         print(json.dumps({"repeat": rep, "load_before": round(loads[-1], 2), **{k: round(v[-1][0], 2) for k, v in results.items()},
@@ -295,7 +313,7 @@ def bench_probing(args) -> list[dict]:
         ctx = context("feature_texts", records, x)
         ctx.threads = threads
         load = os.getloadavg()[0]
-        out = measure(lambda: probing.SPEC.run(ctx))  # (seconds, peak MiB, metrics)
+        out = measure(lambda ctx=ctx: probing.SPEC.run(ctx))  # (seconds, peak MiB, metrics)
         chosen = out[2].get("blas_threads", threads or 1)  # probing: one BLAS thread unless --threads
         results[threads] = (*out, chosen, load)
     refs = {}
@@ -319,15 +337,15 @@ def bench_probing(args) -> list[dict]:
             rows.append(
                 row(
                     "probing",
-                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} (ran {chosen}) vs {kind} loop",
+                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} " f"(ran {chosen}) vs {kind} loop",
                     (seconds, peak, result),
                     ref,
                     result["accuracy"],
                     float(np.mean([v["test"] for v in theirs.values()])),
                     note=f"{timing}; per-feature accuracy difference max {max(diffs.values()):.4f}, "
                     f"{sum(d > 0.005 for d in diffs.values())} features over 0.5 points; lambda chosen differently for "
-                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every (feature, lambda) "
-                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now {os.getloadavg()[0]:.2f}",
+                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every " "(feature, lambda) "
+                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now " f"{os.getloadavg()[0]:.2f}",
                 )
             )
     return rows
@@ -353,7 +371,7 @@ def bench_pair_all_memory(args) -> list[dict]:
         records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
         load = os.getloadavg()[0]
         rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        ours = measure(lambda: pair_all.SPEC.run(context("labelled_texts", records, x)))
+        ours = measure(lambda records=records, x=x: pair_all.SPEC.run(context("labelled_texts", records, x)))
         rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         pairs = n * (n - 1) // 2
         rows.append(
@@ -394,7 +412,7 @@ def bench_torch_kernels(args) -> list[dict]:
             if choice != "numpy" and device.startswith("cuda"):
                 spec.run(ctx)  # warm-up: CUDA context and kernels
                 torch.cuda.synchronize()
-            results[choice] = measure(lambda: spec.run(ctx))
+            results[choice] = measure(lambda ctx=ctx: spec.run(ctx))
         ours, ref = results[device], results["numpy"]
         out = {
             "task": task, "scale": scale, "device": device, "torch_s": round(ours[0], 2), "numpy_s": round(ref[0], 2),

@@ -19,7 +19,8 @@ sub-column per task type and one per non-English language.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..specs import AggregatorSpec
 from .columns import (
@@ -66,7 +67,7 @@ def application_column(
         reason = f"no dataset in scope is in the '{APPLICATION_CLUSTERS[tag]}' cluster or tagged '{tag}'"
         return task_metric_columns(table, name, label, _reference_inputs(table, tag), empty_reason=reason)
 
-    def member(info, task) -> bool:
+    def member(info: DatasetInfo, task: str) -> bool:
         if tag not in info.applications:
             return False
         if tag == "multilingual":
@@ -81,7 +82,7 @@ def application_column(
 def application_score(
     tag: str, name: str, label: str, order: int, sub_tags: Sequence[tuple[str, str]] = (), short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
-):
+) -> Callable[..., AggregateResult]:
     """An aggregator function: the column of ``tag`` under ``weighting``; ``sub_tags`` are (tag, label) sub-columns."""
     check_weighting(weighting)
 
@@ -172,7 +173,7 @@ def applications_average(
         scores=scores,
         missing=missing,
         inputs=[i for p in parts for i in p.inputs],
-        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its levels).",
+        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its " "levels).",
         sub_columns=parts,
         details={"weighting": weighting},
         order=85,

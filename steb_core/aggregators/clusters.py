@@ -17,9 +17,10 @@ cluster assignment. A :class:`ClusterSet` is that assignment, stored as JSON (``
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import StebError
 from ..io import atomic_write_text, parse_json
@@ -64,7 +65,7 @@ class ClusterSet:
         return path
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str = "") -> "ClusterSet":
+    def from_dict(cls, data: Mapping[str, Any], source: str = "") -> ClusterSet:
         if data.get("schema") != CLUSTERS_SCHEMA:
             raise StebError(f"{source or 'cluster set'}: schema is {data.get('schema')!r}, expected {CLUSTERS_SCHEMA!r}")
         tasks: dict[str, list[list[str]]] = {}

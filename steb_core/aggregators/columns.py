@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .result import Column, MissingInput
 from .table import ResultTable, task_type_order
@@ -84,7 +84,7 @@ def mean_column(
             value, gap = table.value(enc, dataset, task, metric_for(task, metrics))
             if gap is not None:
                 gaps.append(gap)
-            else:
+            elif value is not None:
                 values.append(value)
         scores[enc] = None if gaps else sum(values) / len(values)
         if gaps:
@@ -156,7 +156,7 @@ def _inputs_column(
             value, gap = table.value(enc, dataset, task, metric)
             if gap is not None:
                 gaps.append(gap)
-            else:
+            elif value is not None:
                 values.append(value)
         scores[enc] = None if gaps or not values else sum(values) / len(values)
         if gaps:

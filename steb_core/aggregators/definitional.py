@@ -37,7 +37,8 @@ Each definitional aggregate says its reading and weighting in ``details`` (and s
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..specs import AggregatorSpec
 from .applications import application_column
@@ -297,7 +298,7 @@ def idiolect_score(
             return AggregateResult.from_column(col, short="Idio.", description=description, order=25,
                                                details={"reading": reading, "weighting": weighting})
         description = (
-            "Mean of AV overall and AR, the applications table's two columns (STEB Table 9: Idiolect = (AV overall + AR) / 2; "
+            "Mean of AV overall and AR, the applications table's two columns (STEB Table 9: Idiolect = (AV overall + " "AR) / 2; "
             "PAN18 style change, a Table 13 idiolect row, is in neither). One of the six object-of-study columns."
         )
         left_out = _idiolect_left_out(table, col)
@@ -361,7 +362,7 @@ def definitional_score(
     return _mean_aggregate(
         table, groups, name="definitional-three-groups", label="Definitional (three groups)", short="Def. 3g",
         description=(
-            "steb 0.1's reading (before the Table 9 fix): mean of objects of study (five columns), linguistic features and idiolect "
+            "steb 0.1's reading (before the Table 9 fix): mean of objects of study (five columns), linguistic " "features and idiolect "
             "(Table 13 rows); content independence not averaged in."
         ),
         order=22, details={"reading": reading, "weighting": TABLE13_WEIGHTING},
@@ -371,7 +372,7 @@ def definitional_score(
 def category_score(
     category: str, name: str, label: str, description: str, order: int, short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
-):
+) -> Callable[..., AggregateResult]:
     """An aggregator function for one definitional column (reference cluster or Table 13 rows, then tags)."""
 
     def aggregate(results: Any, datasets: Any = None) -> AggregateResult:
@@ -436,7 +437,7 @@ def three_groups_specs() -> list[AggregatorSpec]:
     return [
         AggregatorSpec(
             "definitional-three-groups",
-            "Definitional, steb 0.1 reading: mean of objects of study (five), linguistic features and idiolect (Table 13 rows)",
+            "Definitional, steb 0.1 reading: mean of objects of study (five), linguistic features and idiolect (Table " "13 rows)",
             _with_reading(definitional_score, THREE_GROUPS_READING), 22,
         ),
         AggregatorSpec(

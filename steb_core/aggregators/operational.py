@@ -40,7 +40,7 @@ def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]
             value, gap = table.value(enc, d, task, metric)
             if gap is not None:
                 gaps.append(gap)
-            else:
+            elif value is not None:
                 row[d] = value
         values[enc] = row
         if gaps:

@@ -10,8 +10,8 @@ dataset is taken as 0 (distance 1), so it stays in a cluster of its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -63,7 +63,7 @@ def spearman_matrix(scores: np.ndarray) -> np.ndarray:
     constant = norms == 0
     rho[constant, :] = np.nan
     rho[:, constant] = np.nan
-    return np.clip(rho, -1.0, 1.0)
+    return np.asarray(np.clip(rho, -1.0, 1.0))
 
 
 def ward_clusters(distance: np.ndarray, names: Sequence[str], threshold: float = THRESHOLD) -> list[list[str]]:

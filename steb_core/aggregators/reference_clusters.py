@@ -24,8 +24,8 @@ cannot tell these apart (it publishes cluster values only), so steb follows the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..reference_tree.names import reference_dataset
 from .columns import DISTRACTOR_METRIC, metric_for

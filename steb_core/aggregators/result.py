@@ -44,7 +44,7 @@ class Column:
     short: str = ""  # a header for narrow terminals; defaults to the label
     #: the rows averaged into this column, when it is a mean of rows (STEB Table 13: Blog = age + gender,
     #: PAN by year, ...): each row a column of its own, the mean over its (dataset, task) inputs.
-    rows: list["Column"] = field(default_factory=list)
+    rows: list[Column] = field(default_factory=list)
 
     @property
     def structural_gap(self) -> str:
@@ -77,7 +77,7 @@ class AggregateResult(Column):
     order: int = 100
 
     @classmethod
-    def from_column(cls, column: Column, **extra: Any) -> "AggregateResult":
+    def from_column(cls, column: Column, **extra: Any) -> AggregateResult:
         """Promote a single column to an aggregate (``extra``: short, description, sub_columns, details, order)."""
         base = {f: getattr(column, f) for f in Column.__dataclass_fields__}
         return cls(**{**base, **extra})

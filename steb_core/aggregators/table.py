@@ -18,8 +18,9 @@ Two things are decided here once, so all aggregators agree on them:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from ..results import ResultRecord
 from ..specs import TASK_TYPES, DatasetSpec
@@ -53,7 +54,7 @@ class DatasetInfo:
         return dict(self.suite_tasks).get(suite, self.tasks)
 
     @classmethod
-    def from_spec(cls, spec: DatasetSpec) -> "DatasetInfo":
+    def from_spec(cls, spec: DatasetSpec) -> DatasetInfo:
         return cls(
             name=spec.name,
             tasks=tuple(spec.tasks),
@@ -67,7 +68,7 @@ class DatasetInfo:
         )
 
     @classmethod
-    def from_meta(cls, name: str, meta: Mapping[str, Any]) -> "DatasetInfo":
+    def from_meta(cls, name: str, meta: Mapping[str, Any]) -> DatasetInfo:
         def tup(key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
             value = meta.get(key, default)
             if value is None:
@@ -134,7 +135,7 @@ class ResultTable:
         only_tasks: Iterable[str] | None = None,
         only_encoders: Iterable[str] | None = None,
         cluster_set: Any = None,
-    ) -> "ResultTable":
+    ) -> ResultTable:
         """Index ``results``; ``suites`` widen the scope to every dataset of those suites (their suite
         tasks), and the ``only_*`` filters narrow records and scope to those datasets, tasks, encoders."""
         specs = _as_spec_map(datasets)
@@ -177,7 +178,7 @@ class ResultTable:
     def task_types(self) -> list[str]:
         return sorted({t for (_, t) in self.expected}, key=task_type_order)
 
-    def inputs(self, predicate) -> list[tuple[str, str]]:
+    def inputs(self, predicate: Callable[[DatasetInfo, str], bool]) -> list[tuple[str, str]]:
         """The expected (dataset, task) pairs whose dataset info and task satisfy ``predicate(info, task)``."""
         return [(d, t) for (d, t) in self.expected if predicate(self.info(d), t)]
 

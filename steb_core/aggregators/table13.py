@@ -9,11 +9,17 @@ point: nothing registers it unless a user names it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ..hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from ..specs import AggregatorSpec
 
 
 @hookimpl
-def register_aggregators(register):
+def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
     from .applications import table13_application_specs
     from .definitional import table13_specs
 

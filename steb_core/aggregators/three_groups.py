@@ -8,11 +8,17 @@ it unless a user names it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ..hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from ..specs import AggregatorSpec
 
 
 @hookimpl
-def register_aggregators(register):
+def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
     from .definitional import three_groups_specs
 
     for spec in three_groups_specs():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -15,7 +15,7 @@ from . import common
 @common.app.command("cite")
 def cite(
     results_dir: Path = typer.Argument(..., help="A results folder written by `steb run`."),
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Print the BibTeX of steb/STEB and of every encoder and dataset whose results are in RESULTS_DIR."""
     from ..catalogue import STEB_BIBTEX, bibtex
@@ -34,7 +34,7 @@ def cite(
     print(STEB_BIBTEX)
     keys: set[str] = set(re.findall(r"^@\w+\{([^,]+),", STEB_BIBTEX, flags=re.M))
     # the encoders' works first (the models compared), then the datasets'; a work cited by both prints once
-    for name, citation in sorted(encoders.items()):
+    for _name, citation in sorted(encoders.items()):
         for entry in re.split(r"\n(?=@\w+\{)", citation.strip()):
             key = re.match(r"@\w+\{([^,]+),", entry)
             if key is not None and key.group(1) not in keys:
@@ -57,6 +57,6 @@ def _encoder_citation(registry: Any, record: Any) -> str:
         if isinstance(name, str) and name in registry:
             try:
                 return str(getattr(registry.get(name), "citation", "") or "")
-            except Exception:  # a name two plugins registered: no citation rather than no output
+            except Exception:  # noqa: BLE001 - a name two plugins registered: no citation rather than no output
                 return ""
     return ""

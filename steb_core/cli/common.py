@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -45,7 +45,7 @@ app = typer.Typer(
 
 PluginOpt = typer.Option(
     None, "--plugin", "-p",
-    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin off "
+    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin " "off "
     "(also $STEB_DISABLE_PLUGINS=NAME,...). A named plugin that fails to load is an error.",
 )
 
@@ -60,7 +60,7 @@ LIST_KINDS = {
 }
 
 
-def manager(plugins: Optional[list[str]]) -> StebPlugins:
+def manager(plugins: list[str] | None) -> StebPlugins:
     """The plugin manager with ``--plugin`` values loaded; installed-plugin failures are warned about once."""
     manager = get_manager(plugins or ())
     for kind in KINDS:  # build every registry now so hook failures and collisions are reported up front
@@ -97,7 +97,7 @@ def emit(rows: list[dict[str, Any]], fmt: str, title: str) -> bool:
 FormatOpt = typer.Option("table", "--format", "-f", help="table (for people), json or csv (for scripts).")
 
 
-def parse_options(values: Optional[list[str]], what: str) -> dict[str, Any]:
+def parse_options(values: list[str] | None, what: str) -> dict[str, Any]:
     """``key=value`` pairs; values are parsed as JSON when possible (numbers, booleans, lists)."""
     import json
 
@@ -121,8 +121,8 @@ def quiet_third_party_progress() -> None:
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
     if "transformers" in sys.modules:  # already imported (a plugin did): the environment is read too late
         try:
-            from transformers.utils import logging as hf_logging  # noqa: PLC0415
+            from transformers.utils import logging as hf_logging
 
             hf_logging.disable_progress_bar()
-        except Exception:  # an old or partial transformers: the variables above still apply to new imports
+        except Exception:  # noqa: BLE001 - an old or partial transformers: the variables above still apply to new imports
             pass

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any
 
 import typer
 from rich.table import Table
-from . import common
 
+from . import common
 
 data_app = typer.Typer(help="Check which datasets are on this machine and how to obtain the others.", no_args_is_help=True)
 common.app.add_typer(data_app, name="data")
@@ -17,12 +18,12 @@ common.app.add_typer(data_app, name="data")
 
 @data_app.command("check")
 def data_check(
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder holding datasets (default: $STEB_DATA_DIR)."),
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Check the datasets of this suite (default: every registered dataset)."),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Check these datasets (repeatable)."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder holding datasets (default: $STEB_DATA_DIR)."),
+    suite: str | None = typer.Option(None, "--suite", "-s", help="Check the datasets of this suite (default: every registered dataset)."),
+    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Check these datasets (repeatable)."),
     verify: bool = typer.Option(True, "--verify/--no-verify", help="Compare the files of folders steb fetched with the sha256 recorded in their manifest (default: on)."),
     fmt: str = common.FormatOpt,
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """For every selected dataset: is its data here, unchanged since steb fetched it, how many records/classes it
     loads vs the catalogue, and how to obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's
@@ -61,7 +62,7 @@ def data_check(
         for c in checks:
             sys.stdout.write("\t".join(cells(c)) + "\n")
     else:
-        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'}): classes and texts loaded/catalogue (STEB Table 15)",
+        table = Table(title=f"steb data check ({data_dir or '$STEB_DATA_DIR'}): classes and texts loaded/catalogue (STEB Table " "15)",
                       expand=False, box=None, pad_edge=False)
         for col in columns:
             table.add_column(col, no_wrap=True, overflow="ellipsis" if col != "dataset" else "fold",
@@ -92,7 +93,7 @@ def _exit_on_errors(checks: list[Any]) -> None:
         raise typer.Exit(1)
 
 
-def verify_fetched(specs: list[Any], checks: list[Any], data_dir: Optional[Path]) -> None:
+def verify_fetched(specs: list[Any], checks: list[Any], data_dir: Path | None) -> None:
     """Mark a dataset "error" when a folder steb fetched for it no longer matches its manifest (a changed,
     missing or replaced file; for sources without a published checksum this is the trust-on-first-use check)."""
     import os
@@ -134,5 +135,5 @@ def _counts_text(counts: Any) -> str:
 
 def _largest(counts: Any, key: str) -> str:
     """The largest ``key`` count (classes or texts) over a dataset's tasks: one short number per dataset."""
-    values = [v.get(key) for v in counts.values() if isinstance(v, Mapping) and v.get(key) is not None]
+    values = [n for v in counts.values() if isinstance(v, Mapping) and (n := v.get(key)) is not None]
     return str(max(values)) if values else "-"

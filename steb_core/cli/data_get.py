@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -25,20 +25,20 @@ DEFAULT_DEADLINE = 4 * 3600.0
 
 @data_app.command("get")
 def data_get(
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
+    suite: str | None = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
+    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print, per dataset, the source, size, licence and what to do by hand; download nothing."),
-    accept_licence: Optional[list[str]] = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
+    accept_licence: list[str] | None = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
     force: bool = typer.Option(False, "--force", help="Fetch again datasets already present (the old folder is replaced only when the new one is complete)."),
     jobs: int = typer.Option(4, "--jobs", "-j", min=1, help="Fetch this many target folders at once."),
     retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."),
     deadline: float = typer.Option(DEFAULT_DEADLINE, "--deadline", min=0, help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun."),
-    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb would pin at first download."),
+    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb " "would pin at first download."),
     verify: bool = typer.Option(False, "--verify", help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests."),
     fmt: str = common.FormatOpt,
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Fetch every selected dataset whose release is public (git commit, hub revision, Zenodo record, URL or
     Google Drive file), verified and atomically, then check that each loads. A file without a published
@@ -118,9 +118,9 @@ def data_get(
                         + "; ".join(f"{r.target}: {r.message.rstrip('.')}" for r in failed)
                         + f". Partial downloads are kept in {root / '.steb-partial'}; run the same command again to resume")
     if plan.blocked and not plan.jobs:
-        names = sorted({lic for job in plan.blocked for lic in job.licences})
+        licences = sorted({lic for job in plan.blocked for lic in job.licences})
         raise StebError("nothing fetched: the selected data needs licence agreement; read the licence, then add "
-                        + " ".join(f"--accept-licence {_quoted(n)}" for n in names) + " (or --accept-licence all)")
+                        + " ".join(f"--accept-licence {_quoted(n)}" for n in licences) + " (or --accept-licence all)")
 
 
 def _size(n: int) -> str:
@@ -151,7 +151,7 @@ def _verify(plan: object, root: Path, fmt: str) -> None:
     if changed:
         raise StebError(f"{len(changed)} folder(s) differ from the sha256 steb recorded when it fetched them: "
                         + "; ".join(f"{r['target']}: {r['problems'][0]}" for r in changed)
-                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded bytes)")
+                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded " "bytes)")
 
 
 def _interactive() -> bool:
@@ -163,7 +163,7 @@ def _quoted(name: str) -> str:
     return f"'{name}'" if any(c.isspace() for c in name) else name
 
 
-def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, policy: object) -> list:
+def _fetch_with_progress(jobs: list[Any], root: Path, force: bool, workers: int, policy: object) -> list[Any]:
     """Run the jobs; one rich progress display on a terminal, one line per finished target otherwise."""
     from ..obtain import fetch_all
 
@@ -182,11 +182,14 @@ def _fetch_with_progress(jobs: list, root: Path, force: bool, workers: int, poli
         tasks = {j.target: bar.add_task(j.target, total=None, state="waiting") for j in jobs}
 
         def update(target: str, n: int, state: str) -> None:
-            bar.update(tasks[target], advance=n, **({"state": state} if state else {}))
+            if state:
+                bar.update(tasks[target], advance=n, state=state)
+            else:
+                bar.update(tasks[target], advance=n)
         return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=update)  # type: ignore[arg-type]
 
 
-def _print_plan(plan: object, fmt: str, root: Optional[Path]) -> None:
+def _print_plan(plan: object, fmt: str, root: Path | None) -> None:
     """The dry run: one row per dataset (source, size, licence, action) and manual instructions whole."""
     rows = [dict(vars(r)) for r in plan.rows]  # type: ignore[attr-defined]
     if common.emit(rows, fmt, "data get --dry-run"):

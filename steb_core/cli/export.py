@@ -7,7 +7,6 @@ submitter does next (the ``SUBMISSIONS.yaml`` entry and the ``scripts/models_all
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -31,22 +30,22 @@ def export(
     short_name: str = typer.Option(..., "--short-name", help=(
         "The model folder name on the leaderboard (SUBMISSION.md: the part after the last '/' of your model id)."
     )),
-    encoder: Optional[str] = typer.Option(None, "--encoder", "-e", help=(
+    encoder: str | None = typer.Option(None, "--encoder", "-e", help=(
         "The encoder to export when RESULTS_DIR holds several."
     )),
-    hf_id: Optional[str] = typer.Option(None, "--hf-id", help=(
+    hf_id: str | None = typer.Option(None, "--hf-id", help=(
         "HuggingFace id (or a stable URL) for SUBMISSIONS.yaml (default: the model path the run recorded, else the "
         "short name)."
     )),
     contributor: str = typer.Option("<your-github-handle>", "--contributor", help=(
         "Your GitHub handle, for SUBMISSIONS.yaml."
     )),
-    run_command: Optional[str] = typer.Option(None, "--run-command", help=(
+    run_command: str | None = typer.Option(None, "--run-command", help=(
         "The command that produced the results, for SUBMISSIONS.yaml (default: steb run --suite steb --encoder "
         "ENCODER)."
     )),
-    episode: Optional[list[str]] = typer.Option(None, "--episode", metavar="DATASET:TASK=SIZE_N", help=(
-        "Episode folder for a result whose N per class is not in its record, e.g. ASSET:order_alignment=1_200 (TASK "
+    episode: list[str] | None = typer.Option(None, "--episode", metavar="DATASET:TASK=SIZE_N", help=(
+        "Episode folder for a result whose N per class is not in its record, e.g. ASSET:order_alignment=1_200 " "(TASK "
         "may be *; repeatable)."
     )),
     allow_partial: bool = typer.Option(False, "--allow-partial", help=(
@@ -61,7 +60,7 @@ def export(
     overwrite: bool = typer.Option(False, "--overwrite", help=(
         "Replace metrics.json files that already hold other numbers."
     )),
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Write RESULTS_DIR's results as the STEB leaderboard's results tree in OUT, and print the lines to submit them."""
     from ..reference_tree.export import export_tree, models_line, parse_episode_option, submission_entry

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -21,20 +20,20 @@ from . import common
 @common.app.command("import")
 def import_tree(
     trees: list[Path] = typer.Argument(..., help=(
-        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ (earlier "
+        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ " "(earlier "
         "trees win on a collision)."
     )),
     out: Path = typer.Option(..., "--out", "-o", help=(
         "The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."
     )),
-    episode_params: Optional[str] = typer.Option(None, "--episode-params", help=(
+    episode_params: str | None = typer.Option(None, "--episode-params", help=(
         "Read only this episode folder, e.g. 1_200 (default: the first in sorted order, as the leaderboard scripts "
         "do)."
     )),
     include_other: bool = typer.Option(False, "--include-other", help=(
         "Also read dataset folders that are not STEB's, as steb datasets of that name."
     )),
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Read STEB results trees as steb result records (each marked as published), list what could not be mapped."""
     from ..io import atomic_write_text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -17,14 +16,15 @@ from . import common
 @common.app.command("list")
 def list_components(
     kind: str = typer.Argument(..., help=f"What to list: {', '.join(common.LIST_KINDS)}."),
-    category: Optional[str] = typer.Option(None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."),
-    task: Optional[str] = typer.Option(None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."),
-    language: Optional[str] = typer.Option(None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."),
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Datasets only: members of this suite, with the suite's tasks (e.g. demo, steb, stel)."),
+    category: str | None = typer.Option(None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."),
+    task: str | None = typer.Option(None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."),
+    language: str | None = typer.Option(None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."),
+    suite: str | None = typer.Option(None, "--suite", "-s", help="Datasets only: members of this suite, with the suite's tasks (e.g. demo, steb, stel)."),
     fmt: str = common.FormatOpt,
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
-    """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to obtain)."""
+    """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to
+    obtain)."""
     from ..catalogue import component_rows, dataset_rows
     from ..run.selection import suite_members
 
@@ -32,7 +32,7 @@ def list_components(
         import difflib
 
         close = difflib.get_close_matches(kind, list(common.LIST_KINDS), n=1)
-        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: {', '.join(common.LIST_KINDS)}")
+        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: " f"{', '.join(common.LIST_KINDS)}")
     manager = common.manager(plugin)
     if kind == "datasets":
         specs = suite_members(manager, suite) if suite else list(manager.datasets())
@@ -82,7 +82,7 @@ def list_components(
     common.console.print(f"{len(rows)} {kind}" + ("; options of each: `steb list encoders -f json`" if kind == "encoders" else ""), highlight=False)
 
 
-def _check_dataset_filters(manager: StebPlugins, category: Optional[str], task: Optional[str], language: Optional[str]) -> set[str]:
+def _check_dataset_filters(manager: StebPlugins, category: str | None, task: str | None, language: str | None) -> set[str]:
     """Refuse a filter value no dataset has ("did you mean"); the spellings of ``language`` (ISO 639-1 and -3)."""
     everything = list(manager.datasets())
     check_values("category", [category] if category else None, {c for s in everything for c in s.categories},

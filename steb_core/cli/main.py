@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional
 
 import typer
 
 from ..errors import StebError
 from ..plugins import get_manager
-# importing a command module registers its commands
-from . import cite, data, data_get, export, import_tree, listing, plugins_cmd, run  # noqa: F401
-from . import models  # noqa: F401 - steb models get
-from . import common
-from .common import app
 from ..report.command import export_clusters_command, report_command
+
+# importing a command module registers its commands
+from . import (  # noqa: F401
+    cite,
+    common,
+    data,
+    data_get,
+    export,
+    import_tree,
+    listing,
+    models,
+    plugins_cmd,
+    run,
+)
+from .common import app
 
 app.command("report")(report_command)
 app.command("export-clusters")(export_clusters_command)
@@ -32,7 +41,7 @@ def _preload_plugins(argv: list[str]) -> list[str]:
     return found
 
 
-def build_app(argv: Optional[list[str]] = None) -> typer.Typer:
+def build_app(argv: list[str] | None = None) -> typer.Typer:
     """The root app with plugin commands added (plugins may add commands only once per process)."""
     manager = get_manager(_preload_plugins(list(argv if argv is not None else sys.argv[1:])))
     if not getattr(app, "_steb_commands_added", False):
@@ -41,7 +50,7 @@ def build_app(argv: Optional[list[str]] = None) -> typer.Typer:
     return app
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Console entry point: StebErrors become one readable line and exit status 2."""
     try:
         cli = build_app(argv)

@@ -9,9 +9,10 @@ mirror (the tests point it at a local server).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any
 
 import typer
 
@@ -48,7 +49,7 @@ def weights_target(manager: StebPlugins, name: str, options: Mapping[str, Any] |
     family) and ``revision=R`` options override them; an unregistered name that looks like a hub id is
     that id. ``strict``: an unknown name that is neither is an error with "did you mean" (else None).
     """
-    from ..weights import HUB_REPO_ID  # noqa: PLC0415
+    from ..weights import HUB_REPO_ID
 
     options = dict(options or {})
     wanted_rev = revision if revision is not None else options.get("revision")
@@ -70,7 +71,7 @@ def weights_target(manager: StebPlugins, name: str, options: Mapping[str, Any] |
     if "/" in name and HUB_REPO_ID.match(name) and not _is_path(name):
         return WeightsTarget(name, name, str(wanted_rev or ""), bool(wanted_rev))
     if strict:
-        from ..choices import check_values  # noqa: PLC0415
+        from ..choices import check_values
 
         check_values("encoder", [name], [n for n in registry.names() if registry.get(n).hub_id],
                      hint="encoders with hub weights: `steb list encoders`; or give a hub id OWNER/NAME")
@@ -79,7 +80,7 @@ def weights_target(manager: StebPlugins, name: str, options: Mapping[str, Any] |
 
 def ensure_weights(target: WeightsTarget, *, force: bool = False, progress: bool = True) -> tuple[str, bool]:
     """Fetch ``target`` unless its weights are already in the cache; (commit, downloaded?)."""
-    from ..weights import cached_weights, download_weights  # noqa: PLC0415
+    from ..weights import cached_weights, download_weights
 
     here = None if force else cached_weights(target.repo_id, target.revision)
     if here is not None:
@@ -94,17 +95,17 @@ def ensure_weights(target: WeightsTarget, *, force: bool = False, progress: bool
 @models_app.command("get")
 def models_get(
     names: list[str] = typer.Argument(..., help="Encoder names (see `steb list encoders`) or hub ids OWNER/NAME."),
-    revision: Optional[str] = typer.Option(None, "--revision", "-r", help="Branch, tag or commit (default: the catalogue's pinned revision, else main)."),
+    revision: str | None = typer.Option(None, "--revision", "-r", help="Branch, tag or commit (default: the catalogue's pinned revision, else main)."),
     force: bool = typer.Option(False, "--force", help="Download again even when the weights are in the cache."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show download progress bars."),
-    plugin: Optional[list[str]] = common.PluginOpt,
+    plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Download the weights of NAMES into the Hugging Face cache (HF_HUB_CACHE / HF_HOME; HF_ENDPOINT picks a mirror).
 
     A named configuration is fetched at its pinned revision; one without a pin at the hub's main, and
     the commit it resolved to is printed (results record it too). Nothing else in steb downloads.
     """
-    from ..weights import hub_cache_dir  # noqa: PLC0415
+    from ..weights import hub_cache_dir
 
     if not progress:
         common.quiet_third_party_progress()
@@ -118,5 +119,5 @@ def models_get(
             common.console.print(f"{what}: already in the cache at commit {commit}", highlight=False)
             continue
         pin = (f"pinned revision {target.revision}" if target.pinned
-               else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch the same again)")
+               else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch " "the same again)")
         common.console.print(f"{what}: fetched commit {commit} into {hub_cache_dir()} ({pin})", highlight=False)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from rich.table import Table
 
 from ..plugins import KINDS, get_manager
@@ -11,7 +9,7 @@ from . import common
 
 
 @common.app.command("plugins")
-def plugins_cmd(plugin: Optional[list[str]] = common.PluginOpt) -> None:
+def plugins_cmd(plugin: list[str] | None = common.PluginOpt) -> None:
     """Show which plugins were loaded, from where, what each registered, and which failed (with the error)."""
     manager = get_manager(plugin or ())
     counts: dict[str, dict[str, int]] = {}

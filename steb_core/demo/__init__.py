@@ -9,14 +9,16 @@ they are not a benchmark of anything.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..specs import DatasetSpec, FeatureExtractorSpec
 from .builders import (
     load_demo_authors_pairs,
     load_demo_authors_retrieval,
+    load_demo_formality,
     load_demo_probing,
     load_demo_registers,
     load_demo_style_features,
-    load_demo_formality,
 )
 from .features import SurfaceFeatures
 
@@ -26,11 +28,11 @@ _OBTAIN = "built in: generated on the fly, nothing to download"
 
 
 def demo_datasets() -> list[DatasetSpec]:
-    common = dict(suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",))
+    common: dict[str, Any] = dict(suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",))
     return [
         DatasetSpec(
             name="demo_style_features",
-            description="Order alignment: parallel sentences with/without contractions and number words vs digits (STEL-like quadruples with distractors)",
+            description="Order alignment: parallel sentences with/without contractions and number words vs digits " "(STEL-like quadruples with distractors)",
             tasks=("order_alignment",),
             categories=("linguistic-feature",),
             content_independence=True,
@@ -92,7 +94,7 @@ def demo_datasets() -> list[DatasetSpec]:
 def surface_feature_extractor_spec() -> FeatureExtractorSpec:
     return FeatureExtractorSpec(
         name="surface",
-        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word length); no dependencies",
+        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word " "length); no dependencies",
         factory=lambda **options: SurfaceFeatures(),
     )
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..io import seeded_rng
 from ..sampling import REFERENCE_N_KEY
@@ -109,7 +109,8 @@ def _authors(seed: int, n: int = 12) -> list[Habits]:
     rng = seeded_rng(seed, "demo-authors")
     ends, fillers = [".", "!", "...", "!!", ";"], [None, "honestly", "basically", "indeed", "like", "frankly"]
     openers, emoticons = [None, "Well,", "So,", "Anyway,", "Look,"], [None, ":)", ":-(", ";)", "xD"]
-    authors, seen = [], set()
+    authors: list[Habits] = []
+    seen: set[Habits] = set()
     while len(authors) < n:
         h = Habits(rng.choice(ends), rng.random() < 0.3, rng.choice(fillers), rng.random() < 0.5, rng.choice(openers), rng.choice(emoticons))
         if h not in seen:
@@ -121,7 +122,8 @@ def _authors(seed: int, n: int = 12) -> list[Habits]:
 def _author_text(h: Habits, rng: random.Random) -> str:
     sentences = []
     for _ in range(rng.randint(2, 4)):
-        maker = rng.choice([lambda r: T.plain_sentence(r), lambda r: T.contraction_pair(r)[0]])
+        makers: list[Callable[[random.Random], str]] = [T.plain_sentence, lambda r: T.contraction_pair(r)[0]]
+        maker = rng.choice(makers)
         sentences.append(h.apply(maker(rng), rng))
     return " ".join(sentences)
 
@@ -152,7 +154,7 @@ def load_demo_probing(ctx: LoadContext) -> DatasetBundle:
     rng = seeded_rng(ctx.seed, ctx.dataset)
     authors = _authors(ctx.seed, n=20)
     texts = []
-    for i in range(600):
+    for _ in range(600):
         kind = rng.random()
         if kind < 0.4:
             texts.append(_author_text(rng.choice(authors), rng))

@@ -19,8 +19,8 @@ import http.cookiejar
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .errors import FetchError
 from .http import MAX_JSON_BYTES, DownloadPolicy, download, read_capped
@@ -51,15 +51,15 @@ def drive_url(file_id: str) -> str:
 class _MirroredRedirects(urllib.request.HTTPRedirectHandler):
     """Follow Drive's redirects through the mirror setting too (an air-gapped lab never reaches Google)."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]  # noqa: ANN001
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
         return super().redirect_request(req, fp, code, msg, headers, rewrite(newurl))
 
 
 def _confirm_parser() -> tuple[Callable[[str], str], type[Exception]]:
     try:
         # optional until a Drive source is fetched
-        from gdown.download import get_url_from_gdrive_confirmation  # noqa: PLC0415
-        from gdown.exceptions import FileURLRetrievalError  # noqa: PLC0415
+        from gdown.download import get_url_from_gdrive_confirmation
+        from gdown.exceptions import FileURLRetrievalError
     except ImportError as exc:
         raise FetchError("Google Drive sources need the gdown package: pip install 'steb-core[get]' "
                          "(or pip install gdown)") from exc
@@ -68,7 +68,7 @@ def _confirm_parser() -> tuple[Callable[[str], str], type[Exception]]:
 
 def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy: DownloadPolicy = DownloadPolicy(),
                  progress: Callable[[int, int | None], None] | None = None, expected_size: int | None = None,
-                 hasher: "hashlib._Hash | None" = None) -> Path:
+                 hasher: hashlib._Hash | None = None) -> Path:
     """Download Drive file ``file_id`` to ``dest`` (resumable, bounded, verified when ``sha256`` is given)."""
     parse, not_public = _confirm_parser()
     jar = http.cookiejar.CookieJar()
@@ -76,7 +76,8 @@ def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy:
     what = f"Google Drive file {file_id}"
     url = rewrite(drive_url(file_id))
     for _ in range(_HOPS):
-        request = urllib.request.Request(url, headers={"User-Agent": "steb-data-get", "Accept-Encoding": "identity"})
+        # an https Drive URL, or the user's own mirror base for it (steb_core.obtain.mirror)
+        request = urllib.request.Request(url, headers={"User-Agent": "steb-data-get", "Accept-Encoding": "identity"})  # noqa: S310
         try:
             response = opener.open(request, timeout=policy.timeout)
         except urllib.error.HTTPError as exc:

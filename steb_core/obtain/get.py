@@ -27,11 +27,12 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..io import atomic_write_text
@@ -154,7 +155,7 @@ def _strip(work: Path, name: str, source: DataSource) -> None:
                          f"{sorted(p.name for p in work.iterdir())[:10]}")
     for entry in sorted(inner.iterdir()):
         if (work / entry.name).exists() or (work / entry.name).is_symlink():
-            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's files up")
+            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's " "files up")
         entry.rename(work / entry.name)
     inner.rmdir()
 
@@ -163,7 +164,7 @@ def _tree_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
 
 
-def _read_marker(marker: Path) -> dict | None:
+def _read_marker(marker: Path) -> dict[str, Any] | None:
     """A ``src-N.done`` marker, or None when there is none or it cannot be read (empty, cut short): a bad
     marker means "not done", so the source is fetched again instead of failing every rerun."""
     if not marker.is_file():
@@ -212,7 +213,7 @@ def _checksums(folder: Path) -> dict[str, str]:
     return out
 
 
-def _source_record(source: DataSource, outcome: _Outcome) -> dict:
+def _source_record(source: DataSource, outcome: _Outcome) -> dict[str, Any]:
     record = {k: v for k, v in asdict(source).items() if v not in ("", (), {}, None, False, [])}
     record.update(describe=source.describe(), resolved=outcome.resolved, pinned_by=source.pinned_by,
                   bytes_fetched=outcome.nbytes)
@@ -251,8 +252,10 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
                 atomic_write_text(marker, json.dumps({"source": source.describe(), "resolved": outcome.resolved,
                                                       "nbytes": outcome.nbytes, "recorded": outcome.recorded, "first": outcome.first}))
             else:
-                recorded = done.get("recorded") if isinstance(done.get("recorded"), dict) else {}
-                nbytes = done.get("nbytes") if isinstance(done.get("nbytes"), int) else 0
+                recorded = done.get("recorded")
+                recorded = recorded if isinstance(recorded, dict) else {}
+                nbytes = done.get("nbytes")
+                nbytes = nbytes if isinstance(nbytes, int) else 0
                 outcome = _Outcome(done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True)
             records.append(_source_record(source, outcome))
             if outcome.first:

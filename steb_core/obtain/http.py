@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import os
 import shutil
 import socket
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any
 
 from ..decompress import size_setting
 from .errors import FetchError
@@ -119,7 +119,7 @@ def _sleep_within(seconds: float, stop_at: float | None) -> bool:
 def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None = None,
              policy: DownloadPolicy = DownloadPolicy(), progress: Callable[[int, int | None], None] | None = None,
              headers: Mapping[str, str] | None = None, expected_size: int | None = None,
-             opener: urllib.request.OpenerDirector | None = None, hasher: "hashlib._Hash | None" = None) -> Path:
+             opener: urllib.request.OpenerDirector | None = None, hasher: hashlib._Hash | None = None) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``dest.part``), verify it, rename it into place; returns ``dest``.
 
     ``progress(nbytes, total)`` is called as bytes arrive (``total`` None when the server does not say).
@@ -155,7 +155,7 @@ def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None
             raise FetchError(f"{url}: deadline of {policy.deadline:g} s passed while downloading "
                              f"({part.stat().st_size if part.exists() else 0} bytes so far, kept in {part} for a resume)",
                              transient=True) from None
-        except Exception as exc:  # noqa: BLE001 - sorted into retryable and not just below
+        except Exception as exc:
             if not _retryable(exc):
                 if isinstance(exc, urllib.error.HTTPError):
                     raise FetchError(f"{url}: {_describe(exc)}") from exc
@@ -207,11 +207,13 @@ def _one_try(url: str, part: Path, policy: DownloadPolicy, stop_at: float | None
     if offset > limit:  # left by a run with another bound: nothing of it can be right
         part.unlink()
         offset = 0
-    request = urllib.request.Request(url, headers={"User-Agent": "steb-data-get", "Accept-Encoding": "identity", **(headers or {})})
+    # a plugin's declared source, the user's mirror for it, or a Zenodo link checked against its record: never data
+    sent = {"User-Agent": "steb-data-get", "Accept-Encoding": "identity", **(headers or {})}
+    request = urllib.request.Request(url, headers=sent)  # noqa: S310
     if offset:
         request.add_header("Range", f"bytes={offset}-")
     try:
-        response = (opener.open if opener is not None else urllib.request.urlopen)(request, timeout=policy.timeout)  # noqa: S310
+        response = (opener.open if opener is not None else urllib.request.urlopen)(request, timeout=policy.timeout)
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and offset:  # "nothing after byte N": the partial file already holds every byte
             return
@@ -232,7 +234,7 @@ def _one_try(url: str, part: Path, policy: DownloadPolicy, stop_at: float | None
         received = 0
         read = getattr(response, "read1", response.read)  # what has arrived, so a stall loses nothing already received
         try:
-            out = open(part, "ab" if offset else "wb")
+            out = open(part, "ab" if offset else "wb")  # noqa: SIM115 - entered just below, once the open succeeded
         except OSError as exc:
             raise FetchError(f"cannot write {part}: {exc.strerror or exc}") from exc
         with out:
@@ -286,13 +288,13 @@ def fetch_json(url: str, *, policy: DownloadPolicy = DownloadPolicy(), limit: in
     stop_at = time.monotonic() + policy.deadline if policy.deadline is not None else None
     for attempt in range(policy.retries + 1):
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json",  # noqa: S310
-                                                                             "User-Agent": "steb-data-get"}),
-                                        timeout=policy.timeout) as response:
+            # an API URL built from a plugin's declared record (or the user's mirror for it): never data
+            request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "steb-data-get"})  # noqa: S310
+            with urllib.request.urlopen(request, timeout=policy.timeout) as response:  # noqa: S310
                 return json.loads(read_capped(response, url, limit, stop_at).decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise FetchError(f"{url}: the answer is not JSON ({exc})") from exc
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if not _retryable(exc):
                 if isinstance(exc, urllib.error.HTTPError):
                     raise FetchError(f"{url}: {_describe(exc)}") from exc
@@ -302,17 +304,18 @@ def fetch_json(url: str, *, policy: DownloadPolicy = DownloadPolicy(), limit: in
                 if not _sleep_within(pause, stop_at):
                     break
                 pause *= 2
-    raise FetchError(f"{url}: gave up after {attempt + 1} tries: {_describe(last)}", transient=True)
+    why = _describe(last) if last is not None else "no answer"
+    raise FetchError(f"{url}: gave up after {attempt + 1} tries: {why}", transient=True)
 
 
-def read_capped(response: object, url: str, limit: int, stop_at: float | None = None) -> bytes:
+def read_capped(response: Any, url: str, limit: int, stop_at: float | None = None) -> bytes:
     """The whole body of ``response``, refused past ``limit`` bytes (declared or received) or ``stop_at``."""
-    length = response.headers.get("Content-Length")  # type: ignore[attr-defined]
+    length = response.headers.get("Content-Length")
     if length and length.isdigit() and int(length) > limit:
         raise FetchError(f"{url}: the answer announces {int(length)} bytes, more than the {limit} an API answer may have; refused")
     chunks: list[bytes] = []
     size = 0
-    read = getattr(response, "read1", response.read)  # type: ignore[attr-defined]
+    read: Callable[[int], bytes] = getattr(response, "read1", response.read)
     while True:
         if stop_at is not None and time.monotonic() >= stop_at:
             raise FetchError(f"{url}: the deadline passed while reading the answer ({size} bytes so far)", transient=True)

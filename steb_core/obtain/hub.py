@@ -24,8 +24,8 @@ def fetch_hf(repo_id: str, revision: str, dest: Path, *, patterns: tuple[str, ..
     arrived); errors name the repository and the endpoint. A server error is retried ``retries`` times,
     after a pause of ``backoff`` seconds doubled before each later try (a busy hub gets time to recover)."""
     try:
-        from huggingface_hub import HfApi, snapshot_download  # noqa: PLC0415 - optional, heavy
-        from huggingface_hub.utils import HfHubHTTPError  # noqa: PLC0415
+        from huggingface_hub import HfApi, snapshot_download  # optional, heavy
+        from huggingface_hub.utils import HfHubHTTPError
     except ImportError as exc:
         raise FetchError(f"hf:{repo_id}: huggingface_hub is not installed (pip install huggingface_hub)") from exc
     endpoint = hf_endpoint()
@@ -49,7 +49,7 @@ def fetch_hf(repo_id: str, revision: str, dest: Path, *, patterns: tuple[str, ..
             last = exc
         except (OSError, ValueError) as exc:
             last = exc
-        except Exception as exc:  # noqa: BLE001 - httpx/httpx2 transport errors differ between versions
+        except Exception as exc:
             if type(exc).__module__.split(".")[0] not in ("httpx", "httpx2", "requests", "urllib3"):
                 raise
             last = exc

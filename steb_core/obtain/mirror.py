@@ -10,7 +10,7 @@ Read at call time, never cached, so a test's ``monkeypatch.setenv`` takes effect
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from .errors import FetchError

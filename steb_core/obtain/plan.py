@@ -13,9 +13,10 @@ says who pins its sources (:attr:`PlanRow.pinned`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any
 
 from ..sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
 from ..specs import DatasetSpec
@@ -59,7 +60,8 @@ class Job:
     @property
     def size_bytes(self) -> int | None:
         sizes = [s.size_bytes for s in self.sources]
-        return sum(sizes) if sizes and all(v is not None for v in sizes) else None  # type: ignore[misc]
+        known = [v for v in sizes if v is not None]
+        return sum(known) if sizes and len(known) == len(sizes) else None
 
     def accepted(self, accepted: Iterable[str]) -> bool:
         """Whether every licence needing agreement was accepted (by licence, dataset or target name, or ``all``)."""
@@ -105,7 +107,8 @@ class Plan:
         return out
 
     def pins(self) -> dict[str, int]:
-        """How many distinct fetchable sources are pinned by their publisher, by steb's first download, or not at all."""
+        """How many distinct fetchable sources are pinned by their publisher, by steb's first download, or not at
+        all."""
         seen: dict[tuple[str, str], str] = {}
         for job in [*self.jobs, *self.blocked, *self.unpinned]:
             for source in job.sources:
@@ -113,15 +116,16 @@ class Plan:
         return {k: sum(1 for v in seen.values() if v == k) for k in (PINNED_BY_PUBLISHER, PINNED_BY_FIRST_DOWNLOAD, NOT_PINNED)}
 
 
-def read_manifest(folder: Path) -> dict | None:
+def read_manifest(folder: Path) -> dict[str, Any] | None:
     """The manifest of a target folder steb filled, or None."""
     path = folder / MANIFEST
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
+    return manifest if isinstance(manifest, dict) else None  # a manifest that is not an object cannot be read
 
 
 def present_folder(root: Path | None, target: str) -> Path | None:
@@ -199,7 +203,7 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: 
             actions.append(f"not fetched with --pinned-only: {target}/ has a source without a published checksum")
         elif any(j.target == target for j in blocked):
             job = next(j for j in blocked if j.target == target)
-            actions.append(f"fetch {target}/ after --accept-licence {' --accept-licence '.join(_quote(l) for l in job.licences)}")
+            actions.append(f"fetch {target}/ after --accept-licence " f"{' --accept-licence '.join(_quote(lic) for lic in job.licences)}")
         else:
             actions.append(f"fetch into {target}/")
     if any(s.kind == "hf" and not s.revision for s in auto):  # reproducible only when pinned: say so

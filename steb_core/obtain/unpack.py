@@ -23,6 +23,7 @@ import tarfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from ..io import CappedReader, decompression_limit
 from .errors import FetchError
@@ -63,7 +64,7 @@ class _Member:
     kind: str  # "file", "dir", "symlink", "hardlink"
     size: int
     link: str = ""  # for links: the normalised target relative to the root
-    source: object = None
+    source: zipfile.ZipInfo | tarfile.TarInfo | None = None
 
 
 def _clean(archive: Path, raw: str) -> str:
@@ -89,18 +90,18 @@ def _link_target(archive: Path, member: str, target: str) -> str:
     return resolved
 
 
-def _members(archive: Path, cap: int) -> tuple[list[_Member], object]:
+def _members(archive: Path, cap: int) -> tuple[list[_Member], zipfile.ZipFile | tarfile.TarFile]:
     if archive.name.lower().endswith(".zip"):
-        handle: object = zipfile.ZipFile(archive)
+        handle = zipfile.ZipFile(archive)
         out = []
-        if len(handle.infolist()) > cap:  # type: ignore[attr-defined]
-            handle.close()  # type: ignore[attr-defined]
+        if len(handle.infolist()) > cap:
+            handle.close()
             raise _too_many(archive, cap)
-        for info in handle.infolist():  # type: ignore[attr-defined]
+        for info in handle.infolist():
             name = _clean(archive, info.filename)
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
-                target = handle.read(info).decode("utf-8", "replace")  # type: ignore[attr-defined]
+                target = handle.read(info).decode("utf-8", "replace")
                 out.append(_Member(name, "symlink", 0, _link_target(archive, name, target), info))
             elif info.is_dir():
                 out.append(_Member(name, "dir", 0, source=info))
@@ -108,39 +109,39 @@ def _members(archive: Path, cap: int) -> tuple[list[_Member], object]:
                 out.append(_Member(name, "file", info.file_size, source=info))
         return out, handle
     try:
-        handle = tarfile.open(archive)  # noqa: SIM115 - closed by the caller
+        tar = tarfile.open(archive)  # noqa: SIM115 - closed by the caller
     except tarfile.TarError as exc:
         raise FetchError(f"archive {archive.name}: not a readable tar or zip archive ({exc})") from exc
     out = []
     seen: set[str] = set()
     while True:  # one header at a time, so a tar of millions of members is refused without listing them all
         try:
-            info = handle.next()  # type: ignore[attr-defined]
+            member = tar.next()
         except tarfile.TarError as exc:
-            handle.close()  # type: ignore[attr-defined]
+            tar.close()
             raise FetchError(f"archive {archive.name}: not a readable tar archive ({exc})") from exc
-        if info is None:
+        if member is None:
             break
         if len(out) >= cap:
-            handle.close()  # type: ignore[attr-defined]
+            tar.close()
             raise _too_many(archive, cap)
-        name = _clean(archive, info.name)
-        if info.issym():
-            out.append(_Member(name, "symlink", 0, _link_target(archive, name, info.linkname), info))
-        elif info.islnk():
-            target = _clean(archive, info.linkname)
+        name = _clean(archive, member.name)
+        if member.issym():
+            out.append(_Member(name, "symlink", 0, _link_target(archive, name, member.linkname), member))
+        elif member.islnk():
+            target = _clean(archive, member.linkname)
             if target not in seen:
-                raise FetchError(f"archive {archive.name}: member {info.name!r} is a hard link to {info.linkname!r}, "
+                raise FetchError(f"archive {archive.name}: member {member.name!r} is a hard link to {member.linkname!r}, "
                                  "which is not an earlier file of the archive; refused, nothing unpacked")
-            out.append(_Member(name, "hardlink", 0, target, info))
-        elif info.isdir():
-            out.append(_Member(name, "dir", 0, source=info))
-        elif info.isfile():
-            out.append(_Member(name, "file", info.size, source=info))
+            out.append(_Member(name, "hardlink", 0, target, member))
+        elif member.isdir():
+            out.append(_Member(name, "dir", 0, source=member))
+        elif member.isfile():
+            out.append(_Member(name, "file", member.size, source=member))
         else:
-            raise FetchError(f"archive {archive.name}: member {info.name!r} is a device or FIFO; refused, nothing unpacked")
+            raise FetchError(f"archive {archive.name}: member {member.name!r} is a device or FIFO; refused, nothing unpacked")
         seen.add(name)
-    return out, handle
+    return out, tar
 
 
 def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_members: int | None = None) -> list[str]:
@@ -169,7 +170,7 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
             while parents[-1]:
                 parents.append(posixpath.dirname(parents[-1]))
             if any(p in links for p in parents if p):
-                raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing unpacked")
+                raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing " "unpacked")
         dest.mkdir(parents=True, exist_ok=True)
         for m in members:  # ... or through a link the target folder already holds (a git release's own)
             _no_link_on_the_way(archive, dest, m.name, nothing_yet=True)
@@ -193,14 +194,21 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
             elif m.kind == "hardlink":
                 shutil.copyfile(dest / m.link, path)
             else:
-                stream = handle.open(m.source) if isinstance(handle, zipfile.ZipFile) else handle.extractfile(m.source)  # type: ignore[union-attr]
+                if isinstance(handle, zipfile.ZipFile) and isinstance(m.source, zipfile.ZipInfo):
+                    stream: IO[bytes] | None = handle.open(m.source)
+                elif isinstance(handle, tarfile.TarFile) and isinstance(m.source, tarfile.TarInfo):
+                    stream = handle.extractfile(m.source)
+                else:
+                    stream = None
+                if stream is None:  # listed as a file by _members: cannot happen for a well-read archive
+                    raise FetchError(f"archive {archive.name}: member {m.name} cannot be read as a file")
                 with stream as raw, open(path, "wb") as out:
                     reader = CappedReader(raw, path=archive, limit=cap - written, what=f"archive {archive.name} unpacks to")
                     shutil.copyfileobj(reader, out, 1 << 20)
                     written += reader.count
         return [m.name for m in members if m.name]
     finally:
-        handle.close()  # type: ignore[attr-defined]
+        handle.close()
 
 
 def _no_link_on_the_way(archive: Path, dest: Path, name: str, *, nothing_yet: bool) -> None:
@@ -227,4 +235,4 @@ def refuse_links_out(root: Path) -> None:
             if os.path.islink(path):
                 real = os.path.realpath(path)
                 if real != real_root and not real.startswith(real_root + os.sep):
-                    raise FetchError(f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; refused")
+                    raise FetchError(f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; " "refused")

@@ -15,8 +15,9 @@ trust on first use (which steb allows for plain URLs) would accept whatever such
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .errors import FetchError
@@ -41,7 +42,7 @@ def _own_link(api: str, record: str, key: str, link: str) -> str:
     path = unquote(got.path)
     if got.scheme not in ("https", want.scheme) or (got.scheme, got.netloc) != (want.scheme, want.netloc) \
             or not any(path.startswith(f"{prefix}/{record}/files/") for prefix in ("/api/records", "/records", "/record")):
-        raise FetchError(f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on {want.scheme}://{want.netloc}; "
+        raise FetchError(f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on " f"{want.scheme}://{want.netloc}; "
                          "refused, nothing fetched")
     return mirrored
 
@@ -62,7 +63,8 @@ def record_files(url: str, *, policy: DownloadPolicy = DownloadPolicy()) -> tupl
         if not isinstance(entry, dict):
             raise FetchError(f"{api}: a file entry is not an object: {entry!r}"[:300])
         key = entry.get("key") or entry.get("filename")
-        links = entry.get("links") if isinstance(entry.get("links"), dict) else {}
+        links = entry.get("links")
+        links = links if isinstance(links, dict) else {}
         link = links.get("self") or links.get("content")
         if not isinstance(key, str) or not key or not isinstance(link, str) or not link:
             raise FetchError(f"{api}: a file entry lacks its name or download link: {entry!r}"[:300])

@@ -32,9 +32,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..errors import StebError
 from ..io import atomic_write_text, check_inside
@@ -285,7 +286,7 @@ def export_tree(
         raise StebError("no result records to export")
     name = records[0].encoder
     if specs is None:
-        from ..plugins import get_manager  # noqa: PLC0415
+        from ..plugins import get_manager
 
         specs = list(get_manager().datasets())
     specs = list(specs)

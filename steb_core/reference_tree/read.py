@@ -19,9 +19,10 @@ leaderboard scripts never read), invalid JSON, a missing or non-finite primary k
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import DataValidationError, StebError
 from ..io import check_inside, parse_json
@@ -88,10 +89,10 @@ def record_from_metrics(
         raise StebError(f"key '{primary.reference}' (the task's primary metric) is {got}")
     metrics: dict[str, Any] = {}
     known = {k.reference for k in metric_keys(task)}
-    for key in metric_keys(task):
-        number = _number(data.get(key.reference))
+    for metric_key in metric_keys(task):
+        number = _number(data.get(metric_key.reference))
         if number is not None:
-            metrics[key.steb] = number
+            metrics[metric_key.steb] = number
     other: dict[str, Any] = {}
     for key, raw in data.items():
         if key in known:
@@ -219,10 +220,10 @@ def _read_one(root: Path, file: Path, **fields: Any) -> ResultRecord:
     return record_from_metrics(data, **fields)
 
 
-def _meta_function(specs: Mapping[str, Any] | None):
+def _meta_function(specs: Mapping[str, Any] | None) -> Callable[[str], dict[str, Any]]:
     if not specs:
         return lambda name: {}
-    from ..run.stored import dataset_meta  # noqa: PLC0415 - only when specs are given
+    from ..run.stored import dataset_meta  # only when specs are given
 
     return lambda name: dataset_meta(specs[name]) if name in specs else {}
 
@@ -257,7 +258,7 @@ PUBLISHED_SUFFIX = " (published)"
 def keep_apart(own: Iterable[ResultRecord], imported: Sequence[ResultRecord]) -> tuple[list[ResultRecord], list[str]]:
     """``imported`` with every model whose name a steb run in ``own`` also uses renamed ``NAME (published)``, so
     the two rows stay apart (your run of a published model beside the published numbers); and the renamed names."""
-    from dataclasses import replace  # noqa: PLC0415
+    from dataclasses import replace
 
     clash = {r.encoder for r in own} & {r.encoder for r in imported}
     if not clash:

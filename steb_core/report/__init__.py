@@ -8,12 +8,24 @@ under two seconds on a small run.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..io import atomic_write_text, check_inside
-from .leaderboard import AggregatorFailure, Leaderboard, choose_suites, compute_leaderboard, compute_leaderboards, load_merged, rank_marks
+from .leaderboard import (
+    AggregatorFailure,
+    Leaderboard,
+    choose_suites,
+    compute_leaderboard,
+    compute_leaderboards,
+    load_merged,
+    rank_marks,
+)
+
+if TYPE_CHECKING:
+    from ..reference_tree.read import TreeImport
 
 __all__ = [
     "ReportPaths", "build_report", "compute_leaderboard", "compute_leaderboards", "choose_suites", "Leaderboard",
@@ -156,7 +168,8 @@ def build_report(
 
         cluster_set = load_cluster_set(clusters)
     records = load_merged(results_dir)
-    found, renamed = None, []
+    found: TreeImport | None = None
+    renamed: list[Any] = []
     if leaderboard:
         from ..reference_tree.read import keep_apart, read_trees
 
@@ -223,7 +236,7 @@ def build_report(
         if published_notes:
             sections += "\n\n## Published results\n\n" + "\n".join(f"- {n}" for n in published_notes)
         markdown = head + sections + markdown[len(head):]
-    if out_unmapped is not None:
+    if out_unmapped is not None and found is not None:  # (a file to write only when the import left some out)
         rows = "".join(f"{_csv_cell(u.path)},{_csv_cell(u.reason)}\n" for u in found.unmapped)
         atomic_write_text(out_unmapped, "path,reason\n" + rows)
     atomic_write_text(paths.markdown, markdown)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -14,46 +13,47 @@ def report_command(
     results_dir: Path = typer.Argument(..., help=(
         "A results folder written by `steb run` (several encoders merge into one leaderboard)."
     )),
-    out: Optional[Path] = typer.Option(
+    out: Path | None = typer.Option(
         None, "--out", "--output", "-o", help=(
             "Where to write report.md, report.csv, report.html (+ scores.csv, missing.csv, aggregates.json, "
             "clusters.json); default RESULTS_DIR/report."
         )
     ),
-    suite: Optional[list[str]] = typer.Option(
+    suite: list[str] | None = typer.Option(
         None, "--suite", "-s", metavar="SUITE", help=(
             "Only this suite's leaderboard, with every dataset of the suite required (repeatable). Default: one "
             "leaderboard per suite found."
         )
     ),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", metavar="DATASET", help=(
+    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", metavar="DATASET", help=(
         "Only these datasets (repeatable)."
     )),
-    encoder: Optional[list[str]] = typer.Option(None, "--encoder", "-e", metavar="ENCODER", help=(
+    encoder: list[str] | None = typer.Option(None, "--encoder", "-e", metavar="ENCODER", help=(
         "Only these encoders (repeatable)."
     )),
-    task: Optional[list[str]] = typer.Option(None, "--task", "-t", metavar="TASK", help=(
+    task: list[str] | None = typer.Option(None, "--task", "-t", metavar="TASK", help=(
         "Only these task types (repeatable)."
     )),
-    clusters: Optional[Path] = typer.Option(
+    clusters: Path | None = typer.Option(
         None, "--clusters", metavar="FILE", help=(
             "Score the operational column with this frozen cluster set (from `steb export-clusters` or a report's "
             "clusters.json) instead of clusters discovered from the models in the folder."
         )
     ),
-    leaderboard: Optional[list[Path]] = typer.Option(
+    leaderboard: list[Path] | None = typer.Option(
         None, "--leaderboard", metavar="TREE", help=(
             "A STEB results tree to rank your results among: the folder scripts/download_results.sh unpacks "
             "(results/), submitted_results/ (repeatable; earlier trees win on a collision)."
         )
     ),
     no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),
-    plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help=(
+    plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help=(
         "Local plugin: a module name or a path to a .py file (repeatable)."
     )),
 ) -> None:
     """Print one leaderboard per suite and write Markdown, CSV and a self-contained HTML report with plots."""
-    from ..cli.common import console, manager as _manager
+    from ..cli.common import console
+    from ..cli.common import manager as _manager
     from . import build_report
 
     _manager(plugin)
@@ -75,30 +75,32 @@ def report_command(
 
 
 def export_clusters_command(
-    results_dir: Optional[Path] = typer.Argument(None, help=(
+    results_dir: Path | None = typer.Argument(None, help=(
         "A results folder written by `steb run` with the models whose rankings define the clusters (optional with "
         "--leaderboard)."
     )),
     out: Path = typer.Option(Path("steb-clusters.json"), "--out", "-o", help="The cluster-set file to write."),
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help=(
+    suite: str | None = typer.Option(None, "--suite", "-s", help=(
         "The suite whose clusters to export (default: the only or first leaderboard)."
     )),
-    name: Optional[str] = typer.Option(None, "--name", help=(
+    name: str | None = typer.Option(None, "--name", help=(
         "A name for the cluster set, printed in every report that uses it."
     )),
-    leaderboard: Optional[list[Path]] = typer.Option(
+    leaderboard: list[Path] | None = typer.Option(
         None, "--leaderboard", metavar="TREE", help=(
             "A STEB results tree whose published models define the clusters (repeatable), as the leaderboard discovers"
             " them."
         )
     ),
-    plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help=(
+    plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help=(
         "Local plugin: a module name or a path to a .py file (repeatable)."
     )),
 ) -> None:
-    """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report --clusters`."""
+    """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report
+    --clusters`."""
     from ..aggregators.clusters import cluster_set_from_details
-    from ..cli.common import console, manager as _manager
+    from ..cli.common import console
+    from ..cli.common import manager as _manager
     from ..errors import StebError
     from .leaderboard import compute_leaderboards, load_merged
 

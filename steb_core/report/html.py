@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
 
@@ -20,7 +20,8 @@ from .plots import dataset_heatmap, definitional_radar, task_bars
 __all__ = ["render_html"]
 
 _CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1300px; color: #222; padding: 0 1em; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1300px; color: #222;
+       padding: 0 1em; }
 h1 { margin-bottom: .2em; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 14px; margin: .6em 0; }
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
@@ -28,7 +29,8 @@ th { background: #f3f5f7; } td:first-child, th:first-child { text-align: left; }
 tbody tr:nth-child(even) { background: #fafafa; }
 td strong { background: #d9f2d9; color: #135213; padding: 0 3px; border-radius: 3px; }
 td em { font-style: normal; text-decoration: underline; text-decoration-thickness: 2px; }
-.plots figure { margin: 1em 0; overflow-x: auto; } .plots img { max-width: none; border: 1px solid #eee; display: block; }
+.plots figure { margin: 1em 0; overflow-x: auto; }
+.plots img { max-width: none; border: 1px solid #eee; display: block; }
 figcaption { color: #555; font-size: 14px; }
 .scroll { overflow-x: auto; } code { background: #f3f3f3; padding: 0 3px; }
 """
@@ -45,13 +47,14 @@ def _plots_section(board: Leaderboard) -> str:
         if uri is None:
             parts.append(f'<p class="no-plot"><em>{html.escape(caption)}: not enough data to plot.</em></p>')
         else:
-            parts.append(f'<figure><img alt="{html.escape(caption)}" src="{uri}"><figcaption>{html.escape(caption)}</figcaption></figure>')
+            parts.append(f'<figure><img alt="{html.escape(caption)}" ' f'src="{uri}"><figcaption>{html.escape(caption)}</figcaption></figure>')
     parts.append("</section>")
     return "\n".join(parts)
 
 
 def render_html(boards: Leaderboard | Sequence[Leaderboard], data_notes: Sequence[str] = ()) -> str:
-    """The page; ``data_notes`` (encoders compared on different data, see :mod:`.provenance`) come right after the header."""
+    """The page; ``data_notes`` (encoders compared on different data, see :mod:`.provenance`) come right after the
+    header."""
     boards = [boards] if isinstance(boards, Leaderboard) else list(boards)
     several = len(boards) > 1
     md = MarkdownIt("commonmark", {"html": False}).enable("table")

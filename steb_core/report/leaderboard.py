@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 import traceback
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..aggregators.columns import OPERATIONAL_METRIC, metric_label
 from ..aggregators.result import AggregateResult, Column
@@ -73,7 +74,7 @@ class SuiteCoverage:
 
     def text(self) -> str:
         """``22 of 96 datasets (40 of 150 dataset-task pairs)``: the mark every partial aggregate carries."""
-        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} dataset-task pairs)"
+        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} " "dataset-task pairs)"
 
 
 def suite_coverage(table: ResultTable, suite: str | None) -> SuiteCoverage | None:
@@ -239,7 +240,7 @@ def compute_leaderboard(
     for spec in aggs:
         try:
             out = spec.aggregate(table, specs)
-        except Exception as exc:  # a broken plugin aggregator must not take the report down
+        except Exception as exc:  # noqa: BLE001 - a broken plugin aggregator must not take the report down
             failures.append(AggregatorFailure(spec.name, f"{type(exc).__name__}: {exc}", traceback.format_exc()))
             continue
         if not isinstance(out, AggregateResult):
@@ -316,7 +317,7 @@ def compute_leaderboards(
         "task": None if only_tasks is None else set(only_tasks),
         "encoder": None if only_encoders is None else set(only_encoders),
     }
-    from ..choices import check_values  # noqa: PLC0415
+    from ..choices import check_values
 
     for attr, allowed in keep.items():  # a misspelt filter value would silently drop rows from the leaderboard
         check_values(attr, sorted(allowed) if allowed else None, {getattr(r, attr) for r in records},
@@ -324,7 +325,7 @@ def compute_leaderboards(
     records = [r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())]
     suites_of, _ = _suites_of(records, specs)
     filters = dict(only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set)
-    named = list(suites or ())
+    named: list[str | None] = list(suites or ())
     groups: list[str | None] = named if named else choose_suites(records, specs)
     boards = []
     for group in groups:

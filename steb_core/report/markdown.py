@@ -1,8 +1,9 @@
-"""The report as Markdown: per suite the leaderboard, every aggregate's table, rows, clusters, per-dataset scores, gaps."""
+"""The report as Markdown: per suite the leaderboard, every aggregate's table, rows, clusters, per-dataset scores,
+gaps."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..aggregators.result import Column
 from ..specs import STEB_PROTOCOL_VERSION
@@ -61,7 +62,7 @@ def report_header(boards: Sequence[Leaderboard]) -> str:
         [
             "# steb report",
             "",
-            f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow {', '.join(protocols) or 'unknown'}.",
+            f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow " f"{', '.join(protocols) or 'unknown'}.",
             "",
             f"{len(boards)} leaderboard(s): {names}. Scores x100; **best**, _second best_; – = incomplete{pointer}.",
         ]
@@ -78,7 +79,7 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     first = [
         head,
         "",
-        f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) in scope, "
+        f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) " "in scope, "
         f"{len(table)} stored result(s).",
         "",
     ]
@@ -109,7 +110,7 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
                 lines.append(f"- {sub.label}: {sub_reason}")
         clusters = agg.details.get("clusters") if isinstance(agg.details, dict) else None
         if clusters:
-            lines += ["", f"Redundancy clusters ({agg.details.get('cluster_source', '')}; datasets ranking the models alike are averaged first):", ""]
+            lines += ["", f"Redundancy clusters ({agg.details.get('cluster_source', '')}; datasets ranking the models alike are " "averaged first):", ""]
             for task, info in clusters.items():
                 groups = " · ".join("{" + ", ".join(c) + "}" for c in info.get("clusters", []))
                 lines.append(f"- **{task}** ({info.get('metric')}; {info.get('method')}): {groups}")
@@ -134,7 +135,7 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         shown = ", ".join(not_run[:40]) + (f", … (+{len(not_run) - 40} more)" if len(not_run) > 40 else "")
         sections.append("\n".join([
             f"{h3} Not run — {board.title}", "",
-            f"{len(cov.missing)} (dataset, task) pair(s) of the suite have no result, from {len(not_run)} dataset(s) "
+            f"{len(cov.missing)} (dataset, task) pair(s) of the suite have no result, from {len(not_run)} " "dataset(s) "
             f"(all in `missing.csv`; get the data with `steb data get --suite {board.suite}`): {shown}",
         ]))
     missing = missing_rows(board)

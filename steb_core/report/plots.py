@@ -133,6 +133,11 @@ def above_chance(value: float, chance: float) -> float:
     return max(0.0, min(1.0, (value - chance) / (1.0 - chance))) * 100
 
 
+def _above_chance_or_nan(value: float | None, chance: float) -> float:
+    """:func:`above_chance`, NaN (an empty cell) for a missing value."""
+    return math.nan if value is None else above_chance(value, chance)
+
+
 def heatmap_figure(board: Leaderboard) -> Any | None:
     """(dataset, task) rows x encoder columns of the operational metric, every cell annotated.
 
@@ -150,7 +155,7 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
     cells = {(e, d, t): board.cell(e, d, t) for e in encoders for d, t in pairs}
     chance = {(e, d, t): chance_of(board, e, d, t, cells[(e, d, t)].metric) for e in encoders for d, t in pairs}
     grid = np.array(
-        [[np.nan if cells[(e, d, t)].value is None else above_chance(cells[(e, d, t)].value, chance[(e, d, t)]) for e in encoders]
+        [[_above_chance_or_nan(cells[(e, d, t)].value, chance[(e, d, t)]) for e in encoders]
          for d, t in pairs]
     ).reshape(len(pairs), len(encoders))
     has_companion = any(c.companions for c in cells.values())
@@ -192,7 +197,8 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
 
 
 def radar_columns(board: Leaderboard) -> list[Column]:
-    """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content independence."""
+    """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content
+    independence."""
     axes: list[Column] = []
     objects = board.aggregate("objects-of-study")
     if objects is not None:
@@ -215,7 +221,7 @@ def radar_figure(board: Leaderboard) -> Any | None:
     fig = _figure(7.0, 6.2)
     ax = fig.add_subplot(projection="polar")
     for enc in board.encoders:
-        vals = [np.nan if col.scores.get(enc) is None else col.scores[enc] * 100 for col in axes]
+        vals = [np.nan if (score := col.scores.get(enc)) is None else score * 100 for col in axes]
         ax.plot(angles + angles[:1], vals + vals[:1], marker="o", linewidth=1.5, label=enc)
         if not any(math.isnan(v) for v in vals):
             ax.fill(angles + angles[:1], vals + vals[:1], alpha=0.08)

@@ -10,7 +10,7 @@ The report does not drop or pick any of them (it cannot know which data is right
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..results import ResultRecord
 

@@ -7,8 +7,9 @@ shaped like STEB's (every score column fed), so reports can be rendered without 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 

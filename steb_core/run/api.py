@@ -119,7 +119,7 @@ def evaluate(
         kwargs = {
             k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")
         }
-        from ..draws import evaluate_draws  # noqa: PLC0415 - draws runs evaluate itself, once per draw
+        from ..draws import evaluate_draws  # draws runs evaluate itself, once per draw
 
         combined: RunSummary = evaluate_draws(
             evaluate,
@@ -131,7 +131,7 @@ def evaluate(
         )
         return combined
     if sampling is not None:
-        from ..sampling import SAMPLING_OPTION, sampling_mode  # noqa: PLC0415
+        from ..sampling import SAMPLING_OPTION, sampling_mode
 
         dataset_options = {**(dataset_options or {}), SAMPLING_OPTION: sampling_mode({SAMPLING_OPTION: sampling})}
     started = time.perf_counter()
@@ -142,7 +142,7 @@ def evaluate(
     local_plugins = tuple(plugins)
     manager = get_manager(local_plugins)
     if tasks:  # a misspelt task type would select nothing and look like a run with nothing to do
-        from ..choices import check_values  # noqa: PLC0415
+        from ..choices import check_values
 
         check_values("task type", list(tasks), {t.name for t in manager.tasks()}, hint="see `steb list tasks`")
     options = dict(encoder_options or {})

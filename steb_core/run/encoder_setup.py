@@ -126,7 +126,7 @@ def build_encoder(
 
 def _adapt(encoder: Any) -> Any:
     """Objects whose ``encode`` takes another calling convention (MTEB's models) get a thin adapter."""
-    from ..adapters import adapt_encoder  # noqa: PLC0415 - mteb's conventions are looked at only for objects
+    from ..adapters import adapt_encoder  # mteb's conventions are looked at only for objects
 
     return adapt_encoder(encoder)
 

@@ -84,12 +84,12 @@ def progress_display(enabled: bool) -> Any:
     """The display for a run: none, lines (stdout is a log file or a pipe) or rich bars (a terminal, Jupyter)."""
     if not enabled:
         return NoProgress()
-    from rich.console import Console  # noqa: PLC0415 - rich is imported only when something is shown
+    from rich.console import Console  # rich is imported only when something is shown
 
     probe = Console()
     if not probe.is_terminal and not probe.is_jupyter:  # a log file or a pipe: lines as work finishes
         return LineProgress()
-    from rich.progress import (  # noqa: PLC0415
+    from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
         Progress,

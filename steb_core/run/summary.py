@@ -105,10 +105,10 @@ class RunSummary:
     def to_frame(self, backend: str = "pandas") -> Any:
         """The results as a pandas (default) or polars DataFrame (:meth:`rows`)."""
         if backend == "polars":
-            import polars as pl  # noqa: PLC0415 - an optional dependency
+            import polars as pl  # an optional dependency
 
             return pl.DataFrame(self.rows())
-        import pandas as pd  # noqa: PLC0415 - an optional dependency
+        import pandas as pd  # an optional dependency
 
         return pd.DataFrame(self.rows())
 

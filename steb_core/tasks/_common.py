@@ -9,7 +9,8 @@ is :mod:`._ties`, with the exact rank counting built on it.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -138,7 +139,8 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     """Score of each aligned pair (float64): cosine of the vectors, or the encoder's own similarity.
 
     With vectors, every distinct text is embedded once and the cosines are computed row-wise in
-    float64 (sparse vectors stay sparse; dense ones on the task device when there is one, ``_device``). Without (or with an encoder-defined similarity),
+    float64 (sparse vectors stay sparse; dense ones on the task device when there is one, ``_device``). Without (or with
+    an encoder-defined similarity),
     ``ctx.similarity`` is called in batches.
     """
     if len(texts_a) != len(texts_b):
@@ -152,7 +154,7 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
         else:
             device = kernel_device(ctx)
             if device is not None:
-                from ._torch_kernels import row_cosines_torch  # noqa: PLC0415 - torch only when asked for
+                from ._torch_kernels import row_cosines_torch  # torch only when asked for
 
                 return row_cosines_torch(np.asarray(vectors), index[:n], index[n:], device)
         inv = inverse_norms(vectors)
@@ -193,7 +195,7 @@ def pair_scores_mode(ctx: TaskContext, task: str) -> str:
 
 def _float32_unit_rows(matrix: Any) -> Any:
     """Rows scaled to unit length as scikit-learn's ``normalize`` does, in the vectors' own dtype (zero rows stay)."""
-    from sklearn.preprocessing import normalize  # noqa: PLC0415
+    from sklearn.preprocessing import normalize
 
     return normalize(matrix, norm="l2", copy=True)
 
@@ -280,7 +282,7 @@ def reference_all_pair_scores(vectors: Any, pair_score: str, *, products: str = 
         if dense is not None:
             block = -np.abs(dense[r0:r1, None, :] - dense[None, r0 + 1:, :]).sum(axis=2)
         else:
-            from sklearn.metrics.pairwise import cosine_similarity  # noqa: PLC0415
+            from sklearn.metrics.pairwise import cosine_similarity
 
             block = cosine_similarity(vectors[r0:r1], vectors[r0 + 1:])
         for i in range(rows):  # row r0 + i keeps the columns j > r0 + i

@@ -33,8 +33,9 @@ What stays the same (the tolerance each torch kernel is held to is stated in its
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from ..context import TaskContext, task_option
 

@@ -64,7 +64,8 @@ bits, so a device's solution agrees with the CPU's within the stopping tolerance
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -86,7 +87,8 @@ MAX_BACKTRACK = 30
 
 def _pattern(K: int) -> np.ndarray:
     """(K, K-1) Helmert contrasts up to their column scales: column c is 1 on classes 0..c, -(c+1) on class
-    c+1 and 0 after it (small integers: exact in float32). Scaled by ``1/sqrt((c+1)(c+2))`` the columns are orthonormal and orthogonal to the
+    c+1 and 0 after it (small integers: exact in float32). Scaled by ``1/sqrt((c+1)(c+2))`` the columns are orthonormal
+    and orthogonal to the
     all-ones vector; column c only touches classes 0..c+1, so a k-class head uses the first k-1 columns."""
     P = np.zeros((K, K - 1))
     for c in range(K - 1):
@@ -184,7 +186,7 @@ class _Heads:
                     sq += means[:, rows] @ (chunk * chunk)
             self.x, self.rest = full[:n], full[n:]
             if device is not None:  # the two products of every step run on the device (DeviceRows)
-                from ._torch_kernels import DeviceRows  # noqa: PLC0415 - torch only when asked for
+                from ._torch_kernels import DeviceRows  # torch only when asked for
 
                 self.x, self.rest = DeviceRows(full[:n], device), DeviceRows(full[n:], device)
                 del full
@@ -209,7 +211,7 @@ class _Heads:
             values, self.cov_vectors = np.linalg.eigh(gram / n / np.outer(gsd, gsd))
             self.cov_values = np.maximum(values, 0.0)
 
-    def head_set(self, heads: np.ndarray) -> "_HeadSet":
+    def head_set(self, heads: np.ndarray) -> _HeadSet:
         """What the loss and the products need for a set of heads (the last few sets are cached: a
         line search alternates between all heads and those still backtracking)."""
         key = heads.tobytes()
@@ -222,7 +224,7 @@ class _Heads:
                 cache.pop(next(iter(cache)))
         return cache[key]
 
-    def product_matrix(self, theta: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, "_HeadSet"]:
+    def product_matrix(self, theta: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, _HeadSet]:
         """(d, used columns) float32 ``(scale theta / sigma)^T``, column c's heads side by side, and the head set."""
         hs = self.head_set(heads)
         scaled = theta * (self.inv_sd[heads, None, :] * self.scale[heads, :, None])  # unused columns are 0
@@ -232,7 +234,7 @@ class _Heads:
             V = np.concatenate([scaled[:count, c] for c, count in enumerate(hs.counts)], axis=0)
         return np.ascontiguousarray(V.T, dtype=np.float32), hs
 
-    def columns(self, x, V: np.ndarray, hs: "_HeadSet") -> np.ndarray:
+    def columns(self, x: Any, V: np.ndarray, hs: _HeadSet) -> np.ndarray:
         """(rows, C, h) float32 product columns ``X~ V`` of rows ``x`` (unused columns 0)."""
         P = x.matmul(V) if hasattr(x, "matmul") else x @ V
         if self.sparse:
@@ -248,11 +250,11 @@ class _Heads:
 
     def expand(self, P: np.ndarray) -> np.ndarray:
         """(rows, K, h) logits ``pattern P`` from (rows, C, h) product columns (a tiny matrix per row)."""
-        return np.matmul(self.pattern32, P)
+        return np.asarray(np.matmul(self.pattern32, P))
 
     def contract(self, G: np.ndarray) -> np.ndarray:
         """(rows, C, h) ``pattern^T G`` from (rows, K, h): the transpose of :meth:`expand`."""
-        return np.matmul(self.pattern32.T, G)
+        return np.asarray(np.matmul(self.pattern32.T, G))
 
     def linear(self, theta: np.ndarray, heads: np.ndarray) -> np.ndarray:
         """(n, K, h) float32 ``X~ (W / sigma)^T`` of the selected heads on the solve's rows.
@@ -268,9 +270,9 @@ class _Heads:
         out = np.einsum("hkc,hc->hk", self.M[heads], const)
         if absent:
             out = out + self.absent[heads]
-        return out.T.astype(np.float32)
+        return np.asarray(out.T, dtype=np.float32)
 
-    def predict(self, point: "_Point") -> np.ndarray:
+    def predict(self, point: _Point) -> np.ndarray:
         """(n_all, H) predicted class of every text, in the caller's row order: from the solve's logits on
         its rows, and one product for the rows no head trains on."""
         pred = np.empty((self.n_all, self.H), dtype=np.int64)
@@ -337,14 +339,14 @@ class _Heads:
         vector): its stopping test. The objective's gradient lies in the contrasts' span, so it is
         ``M g`` exactly."""
         R = self.report[heads]
-        return np.maximum(np.abs(R @ g_theta).max(axis=(1, 2)), np.abs(np.einsum("hkc,hc->hk", R, g_beta)).max(axis=1))
+        return np.asarray(np.maximum(np.abs(R @ g_theta).max(axis=(1, 2)), np.abs(np.einsum("hkc,hc->hk", R, g_beta)).max(axis=1)))
 
     def scaling(self, lam: float) -> np.ndarray | None:
         """Per-eigendirection scale of the preconditioner ``(C + 4 lambda I)^(-1/2)``: ``v^(-1/2)`` with
         v = covariance eigenvalues + 4 lambda (softmax curvature <= 1/4); None: no preconditioner."""
         if self.cov_values is None:
             return None
-        return 1.0 / np.sqrt(self.cov_values + 4.0 * lam + 1e-12)
+        return np.asarray(1.0 / np.sqrt(self.cov_values + 4.0 * lam + 1e-12))
 
 
 class _HeadSet:
@@ -362,7 +364,7 @@ class _HeadSet:
         self.padded = bool(self.counts.sum() >= (1.0 - PAD_WASTE) * owner.C * h)
         self._loss_arrays: tuple[np.ndarray, ...] | None = None
 
-    def loss_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def loss_arrays(self) -> tuple[np.ndarray, ...]:
         """(flat positions of the true class in an (n, K, h) array, weights, float64 weights, onehot * weights)."""
         if self._loss_arrays is None:
             owner, heads = self.owner, self.heads
@@ -493,14 +495,14 @@ def _solve(heads: _Heads, lam: float, point: _Point, memory: _Memory, max_iter: 
     Q32 = None if Q is None else Q.astype(np.float32)
 
     def to_theta(U: np.ndarray) -> np.ndarray:  # variables (h, C, d) -> weights theta = (U q) Q^T
-        if q is None:
+        if q is None or Q32 is None:  # (both or neither: no preconditioner without the eigenvectors)
             return U
-        return ((U * q).reshape(-1, d).astype(np.float32) @ Q32.T).astype(np.float64).reshape(U.shape)
+        return np.asarray((U * q).reshape(-1, d).astype(np.float32) @ Q32.T, dtype=np.float64).reshape(U.shape)
 
     def to_u(g: np.ndarray) -> np.ndarray:  # gradient in theta -> gradient in the variables, (g Q) q
-        if q is None:
+        if q is None or Q32 is None:
             return g
-        return (g.reshape(-1, d).astype(np.float32) @ Q32).astype(np.float64).reshape(g.shape) * q
+        return np.asarray(np.asarray(g.reshape(-1, d).astype(np.float32) @ Q32, dtype=np.float64).reshape(g.shape) * q)
 
     def pack(g_theta: np.ndarray, g_beta: np.ndarray) -> np.ndarray:
         out = np.empty((len(g_theta), C, d + 1))
@@ -509,11 +511,11 @@ def _solve(heads: _Heads, lam: float, point: _Point, memory: _Memory, max_iter: 
         return out.reshape(len(g_theta), -1)
 
     def penalty(theta: np.ndarray) -> np.ndarray:
-        return 0.5 * lam * np.einsum("hcd,hcd->h", theta, theta)
+        return np.asarray(0.5 * lam * np.einsum("hcd,hcd->h", theta, theta))
 
     theta, beta = point.theta, point.beta  # updated in place, as are the logits and the loss parts
     # variables x = [U | beta]
-    U0 = theta if q is None else (theta.reshape(-1, d) @ Q).reshape(theta.shape) / q
+    U0 = theta if q is None or Q is None else (theta.reshape(-1, d) @ Q).reshape(theta.shape) / q
     xvar = np.concatenate([U0, beta[:, :, None]], axis=2).reshape(H, -1)
     # at theta = 0 the softmax curvature is 1/k (binary: 1/4) in whitened coordinates: a first step of
     # -k g (-4 g) is about a Newton step
@@ -606,6 +608,7 @@ def _solve(heads: _Heads, lam: float, point: _Point, memory: _Memory, max_iter: 
             step[todo] *= 0.5
         new_g, new_gmax = g.copy(), gmax.copy()
         if moved.any():
+            assert G_moved is not None  # set by every accepted step above
             if not moved.all():
                 G_moved = G_moved[:, :, moved]
             at = active[moved]

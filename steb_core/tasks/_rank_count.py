@@ -39,9 +39,9 @@ cell's upper edge (key > b_i) and ``s < tau_lo`` below its lower edge (key < b_i
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -77,21 +77,27 @@ def screen_margin(dim: int, h_max: float = 1.0) -> float:
 
 def _f32_up(x: float) -> np.float32:
     """Smallest float32 >= x."""
-    f = np.float32(x)
-    return f if float(f) >= x else np.nextafter(f, np.float32(np.inf))
+    f: np.float32 = np.float32(x)
+    if float(f) >= x:
+        return f
+    up: np.float32 = np.float32(np.nextafter(f, np.float32(np.inf)))
+    return up
 
 
 def _f32_down(x: float) -> np.float32:
     """Largest float32 <= x."""
-    f = np.float32(x)
-    return f if float(f) <= x else np.nextafter(f, np.float32(-np.inf))
+    f: np.float32 = np.float32(x)
+    if float(f) <= x:
+        return f
+    down: np.float32 = np.float32(np.nextafter(f, np.float32(-np.inf)))
+    return down
 
 
 def row_counts(mask: np.ndarray) -> np.ndarray:
     """Number of True per row of a C-contiguous 2-d boolean array (int64), summing 64-bit words."""
     m, n = mask.shape
     if n % 8 or not mask.flags.c_contiguous:
-        return np.count_nonzero(mask, axis=1).astype(np.int64)
+        return np.asarray(np.count_nonzero(mask, axis=1), dtype=np.int64)
     words = mask.view(np.uint64)
     out = np.zeros(m, dtype=np.int64)
     for a in range(0, words.shape[1], 255):  # <= 255 words per sum: every byte lane stays <= 255
@@ -241,7 +247,7 @@ class _Buffers:
     t_rows: np.ndarray
 
     @classmethod
-    def for_screen(cls, screen: _Screen) -> "_Buffers":
+    def for_screen(cls, screen: _Screen) -> _Buffers:
         size = screen.rows * screen.cols
         d = screen.queries.shape[1]
         return cls(
@@ -269,7 +275,7 @@ def _float64_cosines(screen: _Screen, rows: np.ndarray, cols: np.ndarray, buffer
         np.copyto(x, screen.queries[rows[a:b]])
         np.copyto(y, screen.targets[cols[a:b]])
         dots[a:b] = np.einsum("ij,ij->i", x, y)
-    return dots * screen.inv_q[rows] * screen.inv_t[cols]
+    return np.asarray(dots * screen.inv_q[rows] * screen.inv_t[cols])
 
 
 def _work(screen: _Screen, starts: Iterator[int], lock: threading.Lock) -> None:

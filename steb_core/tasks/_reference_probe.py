@@ -39,7 +39,7 @@ LR, BETA1, BETA2, EPS = 0.01, 0.9, 0.999, 1e-8
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
+    return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float32)
 
 
 def _accuracy(x: np.ndarray, y: np.ndarray, w: np.ndarray, b: np.ndarray) -> float:

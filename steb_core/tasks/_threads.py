@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from threadpoolctl import threadpool_limits
 

@@ -202,7 +202,7 @@ def row_cosines_torch(vectors: np.ndarray, ia: np.ndarray, ib: np.ndarray, devic
         inv = _inverse_norms(x)
         a = torch.as_tensor(np.asarray(ia, dtype=np.int64), device=device)
         b = torch.as_tensor(np.asarray(ib, dtype=np.int64), device=device)
-        return _pair_cosines(x, inv, a, x, inv, b).cpu().numpy()
+        return np.asarray(_pair_cosines(x, inv, a, x, inv, b).cpu().numpy())
 
 
 class DeviceRows:
@@ -220,15 +220,17 @@ class DeviceRows:
     def matmul(self, V: np.ndarray) -> np.ndarray:
         torch = _torch()
         with torch_precision(), torch.inference_mode():
-            return (self.tensor @ torch.as_tensor(np.ascontiguousarray(V, dtype=np.float32)).to(self.device)).cpu().numpy()
+            V_t = torch.as_tensor(np.ascontiguousarray(V, dtype=np.float32)).to(self.device)
+            return np.asarray((self.tensor @ V_t).cpu().numpy())
 
     def t_matmul(self, G: np.ndarray) -> np.ndarray:
         torch = _torch()
         with torch_precision(), torch.inference_mode():
-            return (self.tensor.T @ torch.as_tensor(np.ascontiguousarray(G, dtype=np.float32)).to(self.device)).cpu().numpy()
+            G_t = torch.as_tensor(np.ascontiguousarray(G, dtype=np.float32)).to(self.device)
+            return np.asarray((self.tensor.T @ G_t).cpu().numpy())
 
     def gram(self) -> np.ndarray:
         """``x^T x`` in float32 (the preconditioner's covariance)."""
         torch = _torch()
         with torch_precision(), torch.inference_mode():
-            return (self.tensor.T @ self.tensor).cpu().numpy()
+            return np.asarray((self.tensor.T @ self.tensor).cpu().numpy())

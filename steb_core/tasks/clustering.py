@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from ..context import TaskContext
 from ..errors import DataValidationError
 from ..specs import TaskSpec
@@ -47,8 +46,8 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
     vectors = ctx.embed(uniques)[index]
     if ctx.scoring.get("cluster_input", "raw") == "abs":
         vectors = abs(vectors)  # a scipy sparse matrix too
-    from sklearn.cluster import MiniBatchKMeans  # noqa: PLC0415 - imported when the task runs, not at start-up
-    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, v_measure_score  # noqa: PLC0415
+    from sklearn.cluster import MiniBatchKMeans  # imported when the task runs, not at start-up
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, v_measure_score
 
     model = MiniBatchKMeans(
         n_clusters=k,

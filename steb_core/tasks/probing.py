@@ -79,7 +79,8 @@ tests use as the reference. Sparse embeddings (TF-IDF) stay sparse in the joint 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -163,9 +164,9 @@ def fit_probe(
 ) -> dict[str, float]:
     """Train on train, choose lambda on validation, return test accuracy and the chosen lambda."""
     train, val, test = split
-    from sklearn.exceptions import ConvergenceWarning  # noqa: PLC0415 - the reference path, imported when used
-    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415
-    from sklearn.preprocessing import StandardScaler  # noqa: PLC0415
+    from sklearn.exceptions import ConvergenceWarning  # the reference path, imported when used
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
 
     scaler = StandardScaler().fit(x[train])
     x_train, x_val, x_test = (scaler.transform(x[s]) for s in (train, val, test))
@@ -267,7 +268,8 @@ def released_targets(records: Sequence[Any]) -> list[tuple[str, np.ndarray, tupl
     for name in names:
         bins = np.asarray([-1 if r.bins[name] is None or r.splits[name] is None else r.bins[name] for r in records])
         split = np.asarray([r.splits[name] or "" for r in records])
-        parts = tuple(np.flatnonzero((split == s) & (bins >= 0)) for s in ("train", "val", "test"))
+        train, val, test = (np.flatnonzero((split == s) & (bins >= 0)) for s in ("train", "val", "test"))
+        parts = (train, val, test)
         classes = np.unique(bins[parts[0]])
         if len(classes) < 2:
             continue  # one training class: nothing to probe (the reference would train a one-class layer)
@@ -314,7 +316,8 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
         if bins < 2:
             skipped[name] = int(len(np.unique(values[:, f])))
             continue
-        targets.append((name, labels, stratified_split(labels, keys, fractions)))
+        train, val, test = stratified_split(labels, keys, fractions)  # the three parts the probe uses
+        targets.append((name, labels, (train, val, test)))
         n_bins[name] = bins
     if not targets:
         raise DataValidationError(

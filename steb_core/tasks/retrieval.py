@@ -31,7 +31,8 @@ per cache-sized block of queries x targets screens every score, and only the sco
 product's rounding bound of r*'s grid cell (``screen_margin``) are recomputed in float64, so the
 counts equal an all-float64 computation while the time is essentially that of the float32 product
 (issue 28 §2). When the encoder runs on a GPU (or option ``tasks.device`` names a torch device,
-:mod:`._device`), the same screen runs there in torch (:mod:`._torch_kernels`). Sparse vectors (TF-IDF) are multiplied as sparse matrices in float64 directly, a
+:mod:`._device`), the same screen runs there in torch (:mod:`._torch_kernels`). Sparse vectors (TF-IDF) are multiplied
+as sparse matrices in float64 directly, a
 block of queries at a time (``BLOCK_BYTES`` of keys). No n x n matrix is ever held.
 
 Ties follow the grid rule of :mod:`._common` (cosines in float64 snapped to 2**-20; equal keys tie),
@@ -45,7 +46,8 @@ scores E[1/(g + X)] (R@k: P(g + X <= k)). Without ties this is the usual 1/rank.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -125,7 +127,7 @@ def first_relevant_ranks(
     if sp.issparse(queries) or sp.issparse(targets):
         return _sparse_ranks(sp.csr_matrix(queries), sp.csr_matrix(targets), rel_q, rel_t, starts, block_bytes or BLOCK_BYTES)
     if device is not None:
-        from ._torch_kernels import dense_ranks_torch  # noqa: PLC0415 - torch only when asked for
+        from ._torch_kernels import dense_ranks_torch  # torch only when asked for
 
         return dense_ranks_torch(np.asarray(queries), np.asarray(targets), rel_q, rel_t, starts, device)
     kwargs = {} if block_bytes is None else {"block_bytes": block_bytes}
@@ -200,13 +202,13 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         return vectors
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     sums = np.add.reduceat(vectors, starts, axis=0) if len(vectors) else np.zeros((0, vectors.shape[1]), np.float32)
-    return (sums / lengths[:, None]).astype(np.float32)
+    return np.asarray(sums / lengths[:, None], dtype=np.float32)
 
 
 def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: Sequence[str],
                         target_authors: Sequence[str]) -> dict[str, Any]:
     """The reference's metrics (module docstring) for one vector per query and per target collection."""
-    from sklearn.metrics import pairwise_distances  # noqa: PLC0415
+    from sklearn.metrics import pairwise_distances
 
     qa, ta = np.asarray(query_authors), np.asarray(target_authors)
     common = np.intersect1d(qa, ta)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext
 from steb_datasets_pan.catalogue import pan_datasets
 
 SPECS = {s.name: s for s in pan_datasets()}
@@ -72,7 +72,7 @@ def test_pan13_single_truth_file_for_all_languages(tmp_path: Path, write) -> Non
 
 
 def test_enron_layout_all_cases(tmp_path: Path, write) -> None:
-    for case, answer in (("Case01", "Y"), ("Case02", "N")):
+    for case, _answer in (("Case01", "Y"), ("Case02", "N")):
         _problem(tmp_path, case, [f"mail {i} of {case}" for i in range(4)], f"unknown mail {case}", write)
     write(tmp_path / "truth.txt", "Case01 Y\r\nCase02 N\r\n")
     pairs = load("enron_authorship_corpus", tmp_path, layout="pan").pairs  # the older PAN-style reading stays an option

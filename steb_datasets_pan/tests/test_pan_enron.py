@@ -34,7 +34,8 @@ def _case(folder: Path, author: str, mark: str, known: dict[int, str], unknown: 
 
 @pytest.fixture
 def release(tmp_path: Path, write) -> Path:
-    """Three cases as the Mendeley archive lays them out, kept inside <root>/enron_authorship_corpus/ (the manual source's target)."""
+    """Three cases as the Mendeley archive lays them out, kept inside <root>/enron_authorship_corpus/ (the manual
+    source's target)."""
     folder = tmp_path / "root" / NAME / RELEASE
     _case(folder, "Jane.Doe", "Y", {12: "Jane mail twelve.", 3: "Jane mail three.\n", 40: "Jane mail forty.", 7: "Jane mail seven."},
           ("Jane.Doe", 99, "Jane unknown mail.\n"), write)
@@ -67,7 +68,8 @@ def test_release_folder_kept_under_its_own_name_in_the_data_root(release: Path) 
 
 
 def test_release_folder_renamed_to_the_dataset_name(release: Path) -> None:
-    """The STEB authors' script renames 'Enron (80 authors)' to enron_authorship_corpus: the case folders then sit at the top."""
+    """The STEB authors' script renames 'Enron (80 authors)' to enron_authorship_corpus: the case folders then sit at
+    the top."""
     root = release.parent / "renamed-root"
     root.mkdir()
     (release / NAME / RELEASE).rename(root / NAME)
@@ -129,7 +131,7 @@ def test_one_case_name_with_both_marks_is_refused(release: Path, write) -> None:
 
 
 def test_pan_style_folders_need_the_layout_option(tmp_path: Path, write) -> None:
-    for case, answer in (("Case01", "Y"), ("Case02", "N")):
+    for case, _answer in (("Case01", "Y"), ("Case02", "N")):
         write(tmp_path / case / "known01.txt", f"known of {case}")
         write(tmp_path / case / "unknown.txt", f"unknown of {case}")
     write(tmp_path / "truth.txt", "Case01 Y\nCase02 N\n")

@@ -156,7 +156,8 @@ def test_pan18_and_pan20_archives_unpacked_into_their_targets(pan_specs, tmp_pat
 
 
 def test_pan22_24_25_archives_unpacked_into_their_targets(pan_specs, tmp_path: Path, write) -> None:
-    """pan22.zip unpacks to dataset1..3/validation; the PAN24/25 archives to easy|medium|hard/validation (the STEB script's paths)."""
+    """pan22.zip unpacks to dataset1..3/validation; the PAN24/25 archives to easy|medium|hard/validation (the STEB
+    script's paths)."""
     def problem(folder: Path, tag: str) -> None:
         write(folder / "problem-7.txt", f"One {tag}.\nTwo {tag}.\n")
         write(folder / "truth-problem-7.json", json.dumps({"authors": 2, "changes": [1]}))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext
 from steb_datasets_pan.catalogue import pan_datasets
 from steb_datasets_pan.style_change import _downsample
 

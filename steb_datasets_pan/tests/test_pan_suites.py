@@ -3,7 +3,6 @@ multilingual suite holds the 17 non-English PAN datasets; ``expected`` repeats t
 
 from __future__ import annotations
 
-
 import pytest
 
 from steb_datasets_pan.catalogue import pan_datasets

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from steb_models_stylometry.function_words import FunctionWordsEncoder, load_word_list
 from steb_models_stylometry.base import RESOURCES
+from steb_models_stylometry.function_words import FunctionWordsEncoder, load_word_list
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_word_list_sizes():
     assert len(load_word_list(RESOURCES / "function_words.txt")) == 392
     assert len(load_word_list(RESOURCES / "function_phrases.txt")) == 69
     # the published list: 390 words (with both "I" and "i") and 69 phrases
-    published = [l for l in (RESOURCES / "aggazzotti_smith_2025_words.txt").read_text().splitlines() if l and l[0] != "#"]
+    published = [ln for ln in (RESOURCES / "aggazzotti_smith_2025_words.txt").read_text().splitlines() if ln and ln[0] != "#"]
     assert len(published) == 390 and "I" in published and "i" in published
     assert len(load_word_list(RESOURCES / "aggazzotti_smith_2025_phrases.txt")) == 69
     with pytest.raises(ValueError, match="duplicate entries"):

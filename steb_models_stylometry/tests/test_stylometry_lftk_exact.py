@@ -23,9 +23,9 @@ TEXTS = [
     "I can't believe it's already 5 o'clock... Where did the time go?? 😀 #blessed @friend",
     "According to the 2021 report, approximately 3.5 million people (mostly children) were affected; "
     "however, the government's response was inadequate.",
-    "  Leading spaces,\n\nblank lines\tand tabs —  plus “curly quotes” and e-mail: someone@example.com. Free tree, see? Ee!",
+    "  Leading spaces,\n\nblank lines\tand tabs —  plus “curly quotes” and e-mail: someone@example.com. Free tree, " "see? Ee!",
     "OMG!!! this is sooo cool lol. u gotta see it, ya know?",
-    "Notwithstanding the aforementioned considerations, extraordinarily incomprehensible bureaucratic regulations persist.",
+    "Notwithstanding the aforementioned considerations, extraordinarily incomprehensible bureaucratic regulations " "persist.",
     "e. the. a. I. rhythm. Yes. Hmm... 42 + 7 = 49 $ % & * ~",
     "Ça va? Très bien, merci! Naïve café façade, NULL and nan and NA are words too.",
     "",
@@ -49,8 +49,8 @@ def _lftk_reference(docs) -> list[dict]:
 
 
 def test_feature_keys_are_lftks():
-    from lftk.utils import get_feature_map
     from lftk.lftk import FEATURE_MAP_PATH
+    from lftk.utils import get_feature_map
 
     fmap = get_feature_map(FEATURE_MAP_PATH)
     assert set(PROBING_FEATURES) <= set(fmap)

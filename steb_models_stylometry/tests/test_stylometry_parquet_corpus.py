@@ -13,7 +13,8 @@ from steb_models_stylometry.tfidf import TfidfVectoriser
 
 FINEWEB_SCHEMA = pa.schema([
     ("text", pa.string()), ("id", pa.string()), ("dump", pa.string()), ("url", pa.string()), ("date", pa.string()),
-    ("file_path", pa.string()), ("language", pa.string()), ("language_score", pa.float64()), ("token_count", pa.int64()),
+    ("file_path", pa.string()), ("language", pa.string()), ("language_score", pa.float64()),
+    ("token_count", pa.int64()),
 ])  # fmt: skip
 
 
@@ -23,7 +24,8 @@ def _shard(path, texts, counts, row_group_size=2):
         {
             "text": texts, "id": [f"<urn:{i}>" for i in range(n)], "dump": ["CC-MAIN-2024-10"] * n,
             "url": [f"https://example.org/{i}" for i in range(n)], "date": ["2024-02-21T00:00:00Z"] * n,
-            "file_path": ["s3://x.warc.gz"] * n, "language": ["en"] * n, "language_score": [0.9] * n, "token_count": counts,
+            "file_path": ["s3://x.warc.gz"] * n, "language": ["en"] * n, "language_score": [0.9] * n,
+            "token_count": counts,
         },
         schema=FINEWEB_SCHEMA,
     )  # fmt: skip

@@ -8,7 +8,8 @@ import steb_core
 from steb_core import new_manager
 
 ENCODERS = {
-    "function-words", "function-words-grammar", "stylometric-standardised", "tfidf-ngrams", "tfidf-ngrams-13", "tfidf-ngrams-nopos", "tfidf-ngrams-nopos-13", "tfidf-char", "tfidf-ngrams-steb01",
+    "function-words", "function-words-grammar", "stylometric-standardised", "tfidf-ngrams", "tfidf-ngrams-13",
+    "tfidf-ngrams-nopos", "tfidf-ngrams-nopos-13", "tfidf-char", "tfidf-ngrams-steb01",
     "stylometric", "biber", "stel-uppercase", "stel-word-length", "stel-punctuation", "stel-char3-cosine",
     "stel-pos-cosine", "stel-levenshtein",
 }  # fmt: skip

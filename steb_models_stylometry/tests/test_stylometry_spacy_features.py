@@ -7,9 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from steb_models_stylometry.biber import FEATURE_NAMES as BIBER_NAMES, BiberEncoder
+from steb_models_stylometry.biber import FEATURE_NAMES as BIBER_NAMES
+from steb_models_stylometry.biber import BiberEncoder
 from steb_models_stylometry.lftk import PROBING_FEATURES, SURFACE_COUNT_FEATURES, LftkProbingExtractor
-from steb_models_stylometry.stylometric import DEFAULT_REFERENCE, STYLOMETRIC_FEATURES, StylometricEncoder, derived_features
+from steb_models_stylometry.stylometric import (
+    DEFAULT_REFERENCE,
+    STYLOMETRIC_FEATURES,
+    StylometricEncoder,
+    derived_features,
+)
 
 ODD = ["", "   \n ", "😀🔥🙂", "Ça va? Très bien, merci! 😀"]
 LONG = ("The quick brown fox, they said, doesn't jump over 12 lazy dogs. " * 1600)[:100_000]

@@ -9,14 +9,14 @@ import pytest
 
 from steb_core import profile_cosine
 from steb_models_stylometry.stel_baselines import (
+    PTB_TO_UNIVERSAL,
+    STEL_POS_TAGS,
     CharTrigramSimilarity,
     LevenshteinSimilarity,
     PosTagSimilarity,
     PunctuationSimilarity,
     UppercaseSimilarity,
     WordLengthSimilarity,
-    PTB_TO_UNIVERSAL,
-    STEL_POS_TAGS,
     profile_cosine_rows,
     stel_cosine_rows,
 )

@@ -1,4 +1,5 @@
-"""The STEL baselines through steb's runner and order-alignment task on the real STEL files, against STEL's published accuracies.
+"""The STEL baselines through steb's runner and order-alignment task on the real STEL files, against STEL's published
+accuracies.
 
 ``steb_core.evaluate`` on STEL's official quadruples (datasets ``STEL_feature_official`` and
 ``STEL_register_official``, plugin steb-datasets-stel) must report, per style type, the accuracy of STEL's

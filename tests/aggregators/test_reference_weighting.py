@@ -23,8 +23,8 @@ from steb_core.aggregators.definitional import (
     objects_of_study_score,
 )
 from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_entry
-from steb_core.report.synthetic import make_record
 from steb_core.reference_tree.names import REFERENCE_DATASETS
+from steb_core.report.synthetic import make_record
 
 METRIC = {"clustering": "v_measure", "pair_all": "auroc", "pair_predefined": "auroc", "retrieval": "mrr",
           "probing": "accuracy"}

@@ -203,7 +203,8 @@ def test_definitional_columns_by_hand():
     table = ResultTable.build(_definitional_table())
     aggs = _by_name(spec.aggregate(table, None) for spec in builtin_aggregators())
     # idiolect (STEB Table 9) = mean(AV overall, AR): AV overall pools id2 and id3 -> a mean(0.75, 0.95) = 0.85,
-    # b mean(0.55, 0.35) = 0.45; AR = id1 -> a 0.25, b 0.05; idiolect a (0.85 + 0.25) / 2 = 0.55, b (0.45 + 0.05) / 2 = 0.25
+    # b mean(0.55, 0.35) = 0.45; AR = id1 -> a 0.25, b 0.05; idiolect a (0.85 + 0.25) / 2 = 0.55, b (0.45 + 0.05) / 2 =
+    # 0.25
     # (one row per dataset, the steb 0.1 reading, would give a 1.95 / 3 = 0.65)
     assert aggs["idiolect"].scores == pytest.approx({"a": 0.55, "b": 0.25})
     # the reference weighting: the idiolect cluster's (task, metric) columns, which are AV overall and AR here
@@ -234,9 +235,11 @@ def test_three_groups_reading_by_hand():
     aggs = _by_name(spec.aggregate(table, None) for spec in three_groups_specs())
     # five columns: a (0.6 + 0.7 + 0.9 + 0.2 + 0.5) / 5 = 0.58, b (0.4 + 0.6 + 0.5 + 0.3 + 0.5) / 5 = 0.46
     assert aggs["objects-of-study-five"].scores == pytest.approx({"a": 0.58, "b": 0.46})
-    # id1..id3 are not STEB datasets: one row each -> a mean(0.25, 0.75, 0.95) = 0.65, b mean(0.05, 0.55, 0.35) = 0.316666...
+    # id1..id3 are not STEB datasets: one row each -> a mean(0.25, 0.75, 0.95) = 0.65, b mean(0.05, 0.55, 0.35) =
+    # 0.316666...
     assert aggs["idiolect-table13-rows"].scores == pytest.approx({"a": 0.65, "b": 0.3166666667})
-    # mean(objects five, features, idiolect rows): a (0.58 + 0.5 + 0.65) / 3 = 0.576666..., b (0.46 + 0.4 + 0.316666...) / 3 = 0.392222...
+    # mean(objects five, features, idiolect rows): a (0.58 + 0.5 + 0.65) / 3 = 0.576666..., b (0.46 + 0.4 + 0.316666...)
+    # / 3 = 0.392222...
     agg = aggs["definitional-three-groups"]
     assert agg.scores == pytest.approx({"a": 0.5766666667, "b": 0.3922222222})
     assert [c.name for c in agg.sub_columns] == ["objects-of-study-five", "linguistic-features", "idiolect-table13-rows"]

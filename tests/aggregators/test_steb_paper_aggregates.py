@@ -12,7 +12,7 @@ import pytest
 
 from steb_core import DatasetSpec
 from steb_core.aggregators import ResultTable
-from steb_core.aggregators.applications import applications_average, application_score, multilingual_score
+from steb_core.aggregators.applications import application_score, applications_average, multilingual_score
 from steb_core.aggregators.clusters import ClusterSet, cluster_set_from_details, load_cluster_set
 from steb_core.aggregators.definitional import (
     content_independence_score,
@@ -126,7 +126,8 @@ def test_idiolect_is_the_mean_of_av_overall_and_ar():
 
 def test_idiolect_table13_rows_split_pan18_and_collapse_levels():
     agg = idiolect_score(ResultTable.build(_idiolect_records()), reading="three-groups")
-    # rows: Enron 0.8; PAN18 SC 0.6 and PAN18 cross-domain AA 0.2 (two rows of Table 13); PAN23 mean(0.9, 0.7, 0.5) = 0.7;
+    # rows: Enron 0.8; PAN18 SC 0.6 and PAN18 cross-domain AA 0.2 (two rows of Table 13); PAN23 mean(0.9, 0.7, 0.5) =
+    # 0.7;
     # Amazon 0.4 -> 2.7 / 5 = 0.54 (one merged PAN18 row would give 2.3 / 4 = 0.575; a pool of the 7 inputs 4.1 / 7)
     assert [r.label for r in agg.rows] == ["Enron", "PAN18 SC", "PAN18 cross-domain AA", "PAN23", "Amazon"]
     assert agg.scores["a"] == pytest.approx(0.54)
@@ -157,7 +158,8 @@ def test_object_of_study_and_overall_definitional_average():
     # idiolect = (AV + AR) / 2: a (0.9 + 0.5) / 2 = 0.7; b (0.3 + 0.1) / 2 = 0.2
     assert idiolect_score(table).scores == pytest.approx({"a": 0.7, "b": 0.2})
     objects = objects_of_study_score(table)
-    # six columns: a (0.2 + 0.4 + 0.6 + 0.8 + 1.0 + 0.7) / 6 = 3.7 / 6 = 0.616666...; b (5 * 0.1 + 0.2) / 6 = 0.116666...
+    # six columns: a (0.2 + 0.4 + 0.6 + 0.8 + 1.0 + 0.7) / 6 = 3.7 / 6 = 0.616666...; b (5 * 0.1 + 0.2) / 6 =
+    # 0.116666...
     assert objects.scores == pytest.approx({"a": 0.6166666667, "b": 0.1166666667})
     assert content_independence_score(table).scores == pytest.approx({"a": 0.3, "b": 0.1})
     overall = definitional_score(table)

@@ -10,7 +10,6 @@ import pytest
 from steb_core import plugins as plugins_module
 
 
-
 @pytest.fixture(autouse=True)
 def clean_manager(monkeypatch):
     """Every test starts with a fresh plugin manager and no $STEB_PLUGINS."""
@@ -56,7 +55,8 @@ import numpy as np
 from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
 
 def _load(ctx):
-    texts = [LabelledText(f"text number {{i}} " + "abc" * (i % 5 + 1), "even" if i % 2 == 0 else "odd", id=str(i)) for i in range({n})]
+    texts = [LabelledText(f"text number {{i}} " + "abc" * (i % 5 + 1), "even" if i % 2 == 0 else "odd",
+        id=str(i)) for i in range({n})]
     # a duplicate text across records, deduplicated by the runner
     texts.append(LabelledText("text number 0 abc", "even", id="dup"))
     return DatasetBundle(labelled_texts=texts, info={{"n": {n}}})
@@ -68,12 +68,15 @@ def _mean_norm(ctx):
 @hookimpl
 def register_datasets(register):
     for k in range({datasets}):
-        register(DatasetSpec(name=f"toy{{k}}", description="toy dataset", tasks=("toy_task", "toy_task2"), loader=_load, suites=("toy",), needs_data=False))
+        register(DatasetSpec(name=f"toy{{k}}", description="toy dataset", tasks=("toy_task", "toy_task2"),
+            loader=_load, suites=("toy",), needs_data=False))
 
 @hookimpl
 def register_tasks(register):
-    register(TaskSpec(name="toy_task", description="mean vector norm", shape="labelled_texts", main_metric="mean_norm", run=_mean_norm))
-    register(TaskSpec(name="toy_task2", description="mean vector norm again", shape="labelled_texts", main_metric="mean_norm", run=_mean_norm, version="2"))
+    register(TaskSpec(name="toy_task", description="mean vector norm", shape="labelled_texts",
+        main_metric="mean_norm", run=_mean_norm))
+    register(TaskSpec(name="toy_task2", description="mean vector norm again", shape="labelled_texts",
+        main_metric="mean_norm", run=_mean_norm, version="2"))
 '''
 
 

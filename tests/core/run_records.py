@@ -42,7 +42,7 @@ def synthetic_selection() -> list[str]:
     """Two synthetic datasets per task type (bench/full_steb), as the plugin registers them."""
     sys.path.insert(0, str(SYNTHETIC.parent))
     try:
-        import synthetic_steb  # noqa: PLC0415
+        import synthetic_steb
     finally:
         sys.path.remove(str(SYNTHETIC.parent))
     by_task: dict[str, list[str]] = {}
@@ -52,14 +52,14 @@ def synthetic_selection() -> list[str]:
 
 
 def _demo(root: Path) -> Any:
-    from steb_core import evaluate  # noqa: PLC0415 - the code under test, imported when run
+    from steb_core import evaluate  # the code under test, imported when run
 
     return evaluate("function-words", suite="demo", output=root / "out", cache_dir=root / "cache", progress=False,
                     threads=1, prefetch=0, errors="raise")
 
 
 def _synthetic(root: Path) -> Any:
-    from steb_core import evaluate  # noqa: PLC0415
+    from steb_core import evaluate
 
     return evaluate("function-words", synthetic_selection(), plugins=(str(SYNTHETIC),), output=root / "out",
                     cache_dir=root / "cache", dataset_options={"scale": 0.0005}, progress=False, threads=1,
@@ -118,9 +118,9 @@ def differences(expected: Any, got: Any, where: str = "") -> list[str]:
 
 
 def main() -> None:
-    import tempfile  # noqa: PLC0415
+    import tempfile
 
-    import steb_core  # noqa: PLC0415
+    import steb_core
 
     print(f"writing {EXPECTED} with the steb_core at {Path(steb_core.__file__).parent}")
     out = {}

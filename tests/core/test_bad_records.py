@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from steb_core import DataValidationError, LoadContext, iter_jsonl, parse_json, read_json
+from steb_core import DataValidationError, LoadContext, evaluate, iter_jsonl, parse_json, read_json
 from steb_core import plugins as plugins_module
 from steb_core.cli import main
 from steb_core.results import ResultRecord, load_results
-from steb_core import evaluate
 
 from .conftest import CountingEncoder
 
@@ -100,7 +99,8 @@ def _broken(ctx):
 
 @hookimpl
 def register_datasets(register):
-    register(DatasetSpec(name="broken", description="a loader with a bug", tasks=("toy_task",), loader=_broken, needs_data=False))
+    register(DatasetSpec(name="broken", description="a loader with a bug", tasks=("toy_task",), loader=_broken,
+        needs_data=False))
 '''
 
 

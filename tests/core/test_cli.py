@@ -155,7 +155,7 @@ def test_run_shows_main_score_and_companion_and_cite_and_data_check(tmp_path):
     out = tmp_path / "res"
     proc = _steb("run", "-e", "function-words", "--suite", "demo", "-o", str(out), "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    line = next(l for l in proc.stdout.splitlines() if "demo_formality" in l)
+    line = next(ln for ln in proc.stdout.splitlines() if "demo_formality" in ln)
     assert "distractor_accuracy" in line and "accuracy" in line.split("distractor_accuracy", 1)[1]
     cite = _steb("cite", str(out)).stdout
     assert "STEB" in cite and cite.count("\n@") >= 6  # steb's entries and one per demo dataset

@@ -44,7 +44,8 @@ def register_datasets(register):
 
 @hookimpl
 def register_tasks(register):
-    register(TaskSpec(name="gap_task", description="distance of class means", shape="labelled_texts", main_metric="gap", run=_separation))
+    register(TaskSpec(name="gap_task", description="distance of class means", shape="labelled_texts",
+        main_metric="gap", run=_separation))
 '''
 
 

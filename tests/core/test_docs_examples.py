@@ -38,7 +38,8 @@ def test_contributing_private_encoder_example(steb_isolated, tmp_path):
     plugin.write_text(block_containing("CONTRIBUTING.md", "class PunctuationProfile"))
     test_code = block_containing("CONTRIBUTING.md", "def test_punct_profile_on_demo")
     namespace: dict = {}
-    exec(test_code.replace('"mylab/encoders.py"', repr(str(plugin))), namespace)
+    code = test_code.replace('"mylab/encoders.py"', repr(str(plugin)))
+    exec(code, namespace)  # noqa: S102 - the guide's own example, run as written
     try:
         namespace["test_punct_profile_on_demo"](steb_isolated)
     except AssertionError:
@@ -53,7 +54,7 @@ def test_contributing_dataset_plugin_example(steb_isolated, tmp_path, monkeypatc
     (pkg / "__init__.py").write_text(block_containing("CONTRIBUTING.md", "def register_datasets"))
     monkeypatch.syspath_prepend(str(tmp_path / "src"))
     namespace: dict = {}
-    exec(block_containing("CONTRIBUTING.md", "def test_runs_end_to_end"), namespace)
+    exec(block_containing("CONTRIBUTING.md", "def test_runs_end_to_end"), namespace)  # noqa: S102 - the guide's example
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     namespace["test_runs_end_to_end"](steb_isolated, tmp_path / "a")

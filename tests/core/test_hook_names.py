@@ -79,7 +79,7 @@ def test_an_in_memory_plugin_with_a_misspelt_hook_is_refused() -> None:
 def test_an_installed_plugin_with_a_misspelt_hook_is_a_failure_and_the_rest_works(
         monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("typo_installed")
-    exec(compile(MISSPELT, "typo_installed.py", "exec"), module.__dict__)
+    exec(compile(MISSPELT, "typo_installed.py", "exec"), module.__dict__)  # noqa: S102 - the test's own plugin source
     _installed(monkeypatch, "typo", module)
     manager = new_manager(env=False)
     assert "demo_registers" in manager.datasets() and "never_seen" not in manager.datasets()

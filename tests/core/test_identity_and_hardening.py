@@ -151,13 +151,17 @@ class Faulty(Projector):
 POISON_PLUGIN = '''
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
 def _clean(ctx):
-    return DatasetBundle(labelled_texts=[LabelledText(f"clean text number {i} " + "ab" * i, str(i % 2)) for i in range(20)])
+    return DatasetBundle(labelled_texts=[LabelledText(f"clean text number {i} " + "ab" * i,
+        str(i % 2)) for i in range(20)])
 def _poisoned(ctx):
-    return DatasetBundle(labelled_texts=[LabelledText(f"other text {i} poison" if i == 7 else f"other text {i} " + "cd" * i, str(i % 2)) for i in range(20)])
+    texts = [f"other text {i} poison" if i == 7 else f"other text {i} " + "cd" * i for i in range(20)]
+    return DatasetBundle(labelled_texts=[LabelledText(t, str(i % 2)) for i, t in enumerate(texts)])
 @hookimpl
 def register_datasets(register):
-    register(DatasetSpec(name="poisoned", description="x", tasks=("clustering",), loader=_poisoned, suites=("poison",), needs_data=False))
-    register(DatasetSpec(name="clean", description="x", tasks=("clustering",), loader=_clean, suites=("poison",), needs_data=False))
+    register(DatasetSpec(name="poisoned", description="x", tasks=("clustering",), loader=_poisoned,
+        suites=("poison",), needs_data=False))
+    register(DatasetSpec(name="clean", description="x", tasks=("clustering",), loader=_clean, suites=("poison",),
+        needs_data=False))
 '''
 
 
@@ -247,7 +251,8 @@ from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledTe
 
 def _loader(k):
     def load(ctx):
-        return DatasetBundle(labelled_texts=[LabelledText(f"set {k} text {i} " + "xyz" * i, str(i % 2), id=str(i)) for i in range(12)])
+        return DatasetBundle(labelled_texts=[LabelledText(f"set {k} text {i} " + "xyz" * i, str(i % 2),
+            id=str(i)) for i in range(12)])
     return load
 
 def _mean_norm(ctx):
@@ -256,11 +261,13 @@ def _mean_norm(ctx):
 @hookimpl
 def register_datasets(register):
     for k in range(4):
-        register(DatasetSpec(name=f"distinct{k}", description="texts of its own", tasks=("norm",), loader=_loader(k), suites=("distinct",), needs_data=False))
+        register(DatasetSpec(name=f"distinct{k}", description="texts of its own", tasks=("norm",), loader=_loader(k),
+            suites=("distinct",), needs_data=False))
 
 @hookimpl
 def register_tasks(register):
-    register(TaskSpec(name="norm", description="mean vector norm", shape="labelled_texts", main_metric="mean_norm", run=_mean_norm))
+    register(TaskSpec(name="norm", description="mean vector norm", shape="labelled_texts", main_metric="mean_norm",
+        run=_mean_norm))
 '''
 
 
@@ -293,7 +300,8 @@ def _load(ctx):
 
 @hookimpl
 def register_datasets(register):
-    register(DatasetSpec(name="episodes", description="retrieval over collections", tasks=("retrieval",), loader=_load, suites=("episodes",), needs_data=False))
+    register(DatasetSpec(name="episodes", description="retrieval over collections", tasks=("retrieval",),
+        loader=_load, suites=("episodes",), needs_data=False))
 '''
 
 

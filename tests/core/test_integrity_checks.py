@@ -18,13 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from steb_core import DataValidationError
+from steb_core import DataValidationError, evaluate
 from steb_core import plugins as plugins_module
 from steb_core.cache import EmbeddingCache, write_shard
 from steb_core.cli import main
 from steb_core.io import atomic_write_text
 from steb_core.results import load_results
-from steb_core import evaluate
 
 from .conftest import CountingEncoder
 

@@ -7,7 +7,6 @@ package index, so it needs the registry and a few minutes.
 from __future__ import annotations
 
 import subprocess
-import sys
 import venv
 from pathlib import Path
 

@@ -94,7 +94,8 @@ import numpy as np
 from steb_core import evaluate
 from steb_core.plugins import import_local_module
 enc, toy, out = sys.argv[1:4]
-s = evaluate("seeded-local", suite="toy", plugins=[enc, toy], output=out + "/out", cache_dir=out + "/cache", progress=False)
+s = evaluate("seeded-local", suite="toy", plugins=[enc, toy], output=out + "/out", cache_dir=out + "/cache",
+    progress=False)
 print(json.dumps([import_local_module(enc).__name__, len(s.reused), len(s.results)]))
 """
 

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import numpy as np
 import pytest
 
-from steb_core.longtext import LongTextProtocol, encode_with_protocol, plan_chunks, split_sentences
+from steb_core.longtext import (
+    LongTextProtocol,
+    _tokenizer_functions,
+    encode_with_protocol,
+    plan_chunks,
+    split_sentences,
+)
 
 
 class WordCountEncoder:
@@ -73,11 +82,6 @@ def test_encoder_tokenizer_is_used_when_present():
 
 # -- linear-time chunk planning: same chunks as the previous (quadratic) planner ------------------
 
-import random
-import re
-
-from steb_core.longtext import _tokenizer_functions
-
 
 def reference_plan_chunks(texts, max_tokens, encoder=None):
     """The planner as it was before it was made linear (re-tokenises the whole remainder per cut)."""
@@ -92,29 +96,36 @@ def reference_plan_chunks(texts, max_tokens, encoder=None):
     sentence_lengths = iter(count(flat)) if flat else iter(())
     for i, text in enumerate(texts):
         if i not in sentences_of:
-            chunks.append(text); owner.append(i)
+            chunks.append(text)
+            owner.append(i)
             continue
         current, current_len = [], 0
         for sentence in sentences_of[i]:
             n = next(sentence_lengths)
             if n > max_tokens:
                 if current:
-                    chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                    chunks.append(" ".join(current))
+                    owner.append(i)
+                    current, current_len = [], 0
                 rest = sentence
                 while rest:
                     piece = trunc([rest], max_tokens)[0].strip()
                     if not piece:
                         break
-                    chunks.append(piece); owner.append(i)
+                    chunks.append(piece)
+                    owner.append(i)
                     pos = rest.find(piece)
                     rest = rest[pos + len(piece):].strip() if pos >= 0 else rest[len(piece):].strip()
                 continue
             if current and current_len + n > max_tokens:
-                chunks.append(" ".join(current)); owner.append(i); current, current_len = [], 0
+                chunks.append(" ".join(current))
+                owner.append(i)
+                current, current_len = [], 0
             current.append(sentence)
             current_len += n
         if current:
-            chunks.append(" ".join(current)); owner.append(i)
+            chunks.append(" ".join(current))
+            owner.append(i)
     return chunks, np.asarray(owner, dtype=np.int64)
 
 

@@ -15,9 +15,9 @@ import warnings
 import pytest
 from typer.testing import CliRunner
 
+from steb_core import RunFailed, evaluate
 from steb_core import cli as cli_module
 from steb_core.errors import DatasetNotFoundError
-from steb_core import RunFailed, evaluate
 
 from .conftest import CountingEncoder
 

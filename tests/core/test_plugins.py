@@ -14,7 +14,6 @@ from steb_core import DuplicateComponentError, PluginError, UnknownComponentErro
 from steb_core.plugins import Registry
 
 
-
 def test_builtins_register_through_hooks():
     manager = new_manager(entry_points=False, env=False)
     assert [p.name for p in manager.loaded] == ["steb_core.builtin"]
@@ -94,7 +93,7 @@ def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy
     with pytest.raises(PluginError, match=refused):
         new_manager([str(half), str(toy_plugin)], entry_points=False, env=False).encoders()
     module = type(sys)("half_plugin_installed")
-    exec(compile(source, str(half), "exec"), module.__dict__)
+    exec(compile(source, str(half), "exec"), module.__dict__)  # noqa: S102 - the test's own plugin source
 
     class HalfEntryPoint:
         name, value, group, dist = "half", "half_plugin_installed", "steb", None
@@ -138,7 +137,8 @@ def test_name_collision_refuses_only_that_name(tmp_path, toy_plugin):
         @hookimpl
         def register_datasets(register):
             for name in ("toy0", "clash_only"):
-                register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None, needs_data=False))
+                register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None,
+                    needs_data=False))
     '''))
     manager = new_manager([str(toy_plugin), str(clash)], entry_points=False, env=False)
     datasets = manager.datasets()  # does not raise: everything else keeps working

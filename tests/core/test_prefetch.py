@@ -114,7 +114,7 @@ def test_fail_fast_in_a_prefetched_load_keeps_earlier_results(tmp_path):
     plugin.write_text(
         "from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText\n"
         "def _ok(ctx):\n"
-        "    return DatasetBundle(labelled_texts=[LabelledText(f'text number {i} of {ctx.dataset}', str(i % 2)) for i in range(12)])\n"
+        "    return DatasetBundle(labelled_texts=[LabelledText(f'text number {i} of {ctx.dataset}', str(i % 2)) for i " "in range(12)])\n"
         "def _bad(ctx):\n"
         "    raise KeyError('author')\n"
         "@hookimpl\n"

@@ -47,9 +47,9 @@ def test_readme_commands_literally_give_a_leaderboard_with_numbers(tmp_path):
     for command in first:
         if not command.startswith("steb list"):
             report = _run(command, tmp_path)
-    lines = [l for l in report.stdout.splitlines() if "function-words" in l]
-    assert lines and all(re.search(r"\d\.\d", l) for l in lines)
-    assert not any("–" in l for l in lines)  # no incomplete cell in the leaderboard row
+    lines = [ln for ln in report.stdout.splitlines() if "function-words" in ln]
+    assert lines and all(re.search(r"\d\.\d", ln) for ln in lines)
+    assert not any("–" in ln for ln in lines)  # no incomplete cell in the leaderboard row
     shared = find_shared_data(ROOT)
     if shared is None:
         pytest.skip("../shared/data (STEL samples) not available: the real-data block of the README is not run")
@@ -58,5 +58,5 @@ def test_readme_commands_literally_give_a_leaderboard_with_numbers(tmp_path):
         if "all-MiniLM-L6-v2" in command:
             continue  # the real-model path runs in plugins/steb_models_neural; keep this test fast
         report = _run(command, tmp_path)
-    rows = [l for l in report.stdout.splitlines() if "stel-uppercase" in l or "function-words" in l]
-    assert rows and all(re.search(r"\d\.\d", l) for l in rows) and not any("–" in l for l in rows)
+    rows = [ln for ln in report.stdout.splitlines() if "stel-uppercase" in ln or "function-words" in ln]
+    assert rows and all(re.search(r"\d\.\d", ln) for ln in rows) and not any("–" in ln for ln in rows)

@@ -241,10 +241,10 @@ def test_cli_runs_every_encoder_given_prints_progress_lines_and_report_checks_en
                  "-o", str(out), "--cache-dir", str(tmp_path / "c"))
     assert proc.returncode == 0, proc.stderr
     assert {r.encoder for r in steb.load_results(out)} == {"function-words", "stel-uppercase"}
-    progress = [l for l in proc.stdout.splitlines() if re.match(r"\[\d+/\d+\] ", l)]
+    progress = [ln for ln in proc.stdout.splitlines() if re.match(r"\[\d+/\d+\] ", ln)]
     # one line per (dataset, task) per encoder as each finishes (stel-uppercase is similarity-only: no clustering)
     assert len(progress) == len(list(steb.load_results(out))) == 3 + 2
-    assert any("demo_registers / clustering" in l for l in progress)
+    assert any("demo_registers / clustering" in ln for ln in progress)
     report = _steb("report", str(out), "--encoder", "FUNCTION-WORDS", "--no-html")
     assert report.returncode == 2 and "did you mean 'function-words'" in report.stderr
     written = _steb("report", str(out), "-o", str(tmp_path / "rep"), "--no-html")
@@ -262,10 +262,10 @@ def test_piped_data_check_is_one_short_line_per_dataset_with_obtain_commands_who
     assert len(rows) == n and all(len(r.split("\t")) == 6 and len(r) < 120 for r in rows)
     by_name = {r.split("\t")[0]: r.split("\t") for r in rows}
     assert by_name["bible_versions"][1:5] == ["missing", "-", "-/8", "-/1600"]  # Table 15: 8 versions x 200
-    notes = [l for l in lines[n + 1:] if re.match(r"\[\d+\] ", l)]
-    assert notes and any("git clone https://github.com/nlpsoc/STEL" in l for l in notes)  # whole, on one line
+    notes = [ln for ln in lines[n + 1:] if re.match(r"\[\d+\] ", ln)]
+    assert notes and any("git clone https://github.com/nlpsoc/STEL" in ln for ln in notes)  # whole, on one line
     assert "1 classes" not in _steb("data", "check", "--suite", "demo", "--format", "json").stdout
-    assert any("steb data get --dataset bible_versions" in l for l in notes)  # a public release: the command that fetches it
+    assert any("steb data get --dataset bible_versions" in ln for ln in notes)  # a public release: the command that fetches it
 
 
 def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_path):
@@ -276,7 +276,7 @@ def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_
     shutil.copytree(sample, tmp_path / "pan26_generative_ai_detection_smoketest")
     proc = _steb("data", "check", "-d", "pan26_generative_ai_detection_smoketest", "-d", "demo_probing", "--data-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    rows = {l.split("\t")[0]: l.split("\t") for l in proc.stdout.splitlines()[1:3]}
+    rows = {ln.split("\t")[0]: ln.split("\t") for ln in proc.stdout.splitlines()[1:3]}
     assert rows["pan26_generative_ai_detection_smoketest"][1:5] == ["ok", "PAN26 generative AI detection smoke test", "2/-", "34/-"]
     assert rows["demo_probing"][1] == "builtin"
 
@@ -294,7 +294,7 @@ def test_piped_encoder_list_is_one_line_per_encoder_saying_whether_it_runs_here(
     proc = _steb("list", "encoders")
     lines = proc.stdout.strip().splitlines()
     n = int(lines[-1].split()[0])
-    rows = [l.split("\t") for l in lines[:-1]]
+    rows = [ln.split("\t") for ln in lines[:-1]]
     assert len(rows) == n
     here = {r[0]: (r[2], r[3]) for r in rows}
     assert here["function-words"] == ("yes", "")
@@ -327,10 +327,10 @@ def test_markdown_points_at_missing_inputs_only_when_the_section_exists(tmp_path
 def test_free_text_references_become_bibtex_with_fields_and_one_key_per_work():
     from steb_core.catalogue import bibtex, parse_citation
 
-    acl = "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings of NAACL-HLT 2018."
+    acl = "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings " "of NAACL-HLT 2018."
     assert parse_citation(acl) == {"author": "Sudha Rao and Joel Tetreault", "title": "Dear Sir or Madam, May I Introduce the GYAFC Dataset",
                                    "year": "2018", "venue": "In Proceedings of NAACL-HLT 2018"[3:]}
-    pan = "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
+    pan = "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at " "PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
     entry = bibtex("pan22_style_change_basic", pan)
     assert entry.startswith("@inproceedings{zangerle2022overview,")
     assert "author = {Zangerle, E. and Mayerl, M. and Potthast, M. and Stein, B.}" in entry and "booktitle = {CLEF 2022" in entry

@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from steb_core import cli as cli_module
+from steb_core import evaluate
 from steb_core.encoders import PROBE_TEXTS
 from steb_core.executors import plan_batches
-from steb_core import evaluate
 
 BUDGET = 40
 
@@ -99,7 +99,8 @@ def _run(ctx):
     return {'seen': 1.0}
 @hookimpl
 def register_tasks(register):
-    register(TaskSpec(name='device_seen', description='records ctx.device', shape='labelled_texts', main_metric='seen', run=_run))
+    register(TaskSpec(name='device_seen', description='records ctx.device', shape='labelled_texts',
+        main_metric='seen', run=_run))
 @hookimpl
 def register_datasets(register):
     register(DatasetSpec(name='device_check', description='x', tasks=('device_seen',), loader=_load))

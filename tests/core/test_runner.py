@@ -166,7 +166,7 @@ def test_dataset_failure_is_reported_and_others_run(tmp_path, toy_plugin):
         "    ctx.require_dir('download it from example.org', 'ROOT/broken/data.tsv')\n"
         "@hookimpl\n"
         "def register_datasets(register):\n"
-        "    register(DatasetSpec(name='broken', description='x', tasks=('toy_task',), loader=_load, suites=('toy',)))\n"
+        "    register(DatasetSpec(name='broken', description='x', tasks=('toy_task',), loader=_load, " "suites=('toy',)))\n"
     )
     # missing data is a failure under strict=True (issue 30: by default it is skipped as missing data,
     # tests/core/test_partial_runs.py)
@@ -182,7 +182,7 @@ def test_noop_rerun_imports_no_task_dependencies(tmp_path):
     import subprocess
     import sys
 
-    setup = "import steb\nkw = dict(suite='demo', output=r'%s', cache_dir=r'%s', progress=False)\n" % (tmp_path / "o", tmp_path / "c")
+    setup = f"import steb\nkw = dict(suite='demo', output=r'{tmp_path / 'o'}', cache_dir=r'{tmp_path / 'c'}', " "progress=False)\n"
     first = subprocess.run([sys.executable, "-c", setup + "steb.evaluate('function-words', **kw)"], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     check = setup + (

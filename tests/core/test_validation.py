@@ -7,8 +7,8 @@ import json
 import pytest
 
 from steb_core import (
-    DataValidationError,
     DatasetBundle,
+    DataValidationError,
     FeatureText,
     LabelledText,
     LoadContext,

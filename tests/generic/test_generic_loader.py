@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext
 from steb_core.tables import budgeted, generic_dataset, generic_loader, infer_format, read_table
 
 
@@ -222,8 +222,8 @@ def test_generic_dataset_registers_and_loads(tmp_path):
 
 
 def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
-    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
+    from steb_core.tables import generic_loader
 
     (tmp_path / "a.csv").write_text("text,label\nhello there,x\nbad one,NaN\n")
     (tmp_path / "b.jsonl").write_text('{"text":"hi","label":"x"}\n{"text":"hey","label":NaN}\n')
@@ -234,10 +234,10 @@ def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
 
 
 def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
-    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
+    from steb_core.tables import generic_loader
 
-    raw = 'text,label\nhello,x\n"two\nlines",y\n'.encode() + b"caf\xe9 time,y\n"
+    raw = b'text,label\nhello,x\n"two\nlines",y\n' + b"caf\xe9 time,y\n"
     (tmp_path / "c.csv").write_bytes(raw)
     with pytest.raises(DataValidationError) as info:
         loader = generic_loader(str(tmp_path / "c.csv"), shape="labelled_texts", line_breaks="any")
@@ -247,8 +247,8 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
 
 def test_json_boolean_and_string_labels_are_one_class(tmp_path):
     """Issue 41, item 9: JSON true became "True" while the string "true" stayed "true": two classes of one label."""
-    from steb_core.tables import generic_loader
     from steb_core.specs import LoadContext
+    from steb_core.tables import generic_loader
 
     rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},
             {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0},

@@ -17,7 +17,6 @@ from steb_core.obtain import MANIFEST, PARTIAL
 
 from .conftest import ROWS, jsonl, make_git_repo, write_plugin
 
-
 pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 
 
@@ -55,7 +54,7 @@ def setup(tmp_path, server, monkeypatch):
                       "sha256": {"nc.jsonl": hashlib.sha256(licensed).hexdigest()}}]},
         {"name": "byhand", "folder": "byhand", "file": "x.jsonl", "obtain": "ask",
          "sources": [{"kind": "manual", "url": "https://pan.example.org/data",
-                      "instructions": "Register at https://pan.example.org/data, request access, and unzip the corpus into ROOT/byhand/."}]},
+                      "instructions": "Register at https://pan.example.org/data, request access, and unzip the " "corpus into ROOT/byhand/."}]},
     ])
     return {"plugin": str(plugin), "root": tmp_path / "data", "sha": sha, "server": server, "archive_size": len(archive)}
 
@@ -198,5 +197,5 @@ def test_git_mirror_missing_an_object_names_it_and_leaves_no_folder(tmp_path, mo
     result = invoke("data", "get", "--dataset", "holey", "--data-dir", str(root), "-p", str(plugin))
     assert result.exit_code != 0
     message = str(result.exception)
-    assert f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the wanted files: the server does not have train.jsonl (blob {blob})" in message
+    assert f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the wanted files: the server does not have " f"train.jsonl (blob {blob})" in message
     assert not (root / "holey").exists()

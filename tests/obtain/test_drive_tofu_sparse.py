@@ -34,8 +34,8 @@ def _drive_mirror(monkeypatch, server: FakeServer, extra: str = "") -> None:
 
 
 def test_drive_file_through_the_confirm_page_then_recorded_checked_and_changes_caught(tmp_path, server, monkeypatch):
-    import tarfile
     import io
+    import tarfile
 
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as t:
@@ -104,7 +104,7 @@ def test_unpinned_url_recorded_then_verified_and_pinned_only(tmp_path, server, m
         {"kind": "url", "url": "https://files.example.org/pub/corpus.jsonl"}]}])
     root = tmp_path / "data"
     strict = invoke("data", "get", "--dataset", "tofu", "--pinned-only", "--data-dir", str(root), "-p", str(plugin))
-    assert "not fetched (--pinned-only): tofu (tofu/): https://files.example.org/pub/corpus.jsonl has no published checksum" in strict.output
+    assert "not fetched (--pinned-only): tofu (tofu/): https://files.example.org/pub/corpus.jsonl has no published " "checksum" in strict.output
     assert server.requests == [] and not (root / "tofu").exists()
     dry = invoke("data", "get", "--dataset", "tofu", "--pinned-only", "--dry-run", "-p", str(plugin))
     assert "not fetched with --pinned-only: tofu/ has a source without a published checksum" in dry.output

@@ -14,7 +14,6 @@ import tarfile
 import textwrap
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -188,7 +187,8 @@ def test_a_write_error_names_the_file(tmp_path, server):
         import resource, signal
         from pathlib import Path
         from steb_core.obtain.http import DownloadPolicy, download
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as ENOSPC on a full disk
+        # a write past the limit fails with EFBIG, as ENOSPC on a full disk
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
         try:
             download({url!r}, Path({str(dest)!r}), policy=DownloadPolicy(retries=0, timeout=5))

@@ -3,7 +3,7 @@ datasets names), the licence gate by licence, dataset or target name, and the dr
 
 from __future__ import annotations
 
-from steb_core import DataSource, DatasetSpec
+from steb_core import DatasetSpec, DataSource
 from steb_core.obtain import MANIFEST, make_plan
 
 

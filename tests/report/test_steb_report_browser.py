@@ -34,7 +34,7 @@ def _open(html_path, profile):
         context = pw.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1400, "height": 1000}
         )
-    except Exception as exc:  # a chromium too old/new for this playwright: say so rather than fail obscurely
+    except Exception as exc:  # noqa: BLE001 - a chromium too old/new for this playwright: say so rather than fail obscurely
         pw.stop()
         pytest.skip(f"chromium could not be driven by playwright: {exc}")
     page = context.new_page()
@@ -82,7 +82,7 @@ def test_report_renders_images_and_tables_in_chromium(tmp_path):
                 assert rows and rows[0] == len(board.encoders), (board.suite, agg.label, rows)
             assert by_head[f"Per-dataset scores{suffix}"][0] == len(board.table.expected)
         # the demo leaderboard has no column that cannot be complete there
-        assert f"Objects of study — suite 'demo'" not in by_head
+        assert "Objects of study — suite 'demo'" not in by_head
         body = page.inner_text("body")
         assert "distractor_accuracy" in body and "accuracy" in body
         assert "STEB protocol" in body

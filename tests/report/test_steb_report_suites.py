@@ -17,6 +17,7 @@ from steb_core.report.command import export_clusters_command, report_command
 from steb_core.report.format import MISSING
 from steb_core.report.synthetic import make_record, synthetic_results, write_results
 
+
 def _stel_suite():
     """The datasets `steb run --suite stel` runs, from the installed STEL plugin (names are the plugin's)."""
     from steb_core.plugins import get_manager

@@ -76,8 +76,8 @@ def fork_cli(argv: list[str], log: Path, *, ctrl_c: bool = False) -> int:
         os.environ.update({k: v for k, v in steb_env().items() if k.startswith("STEB_")})
         os.environ.pop("STEB_PLUGINS", None)
         signal.signal(signal.SIGINT, signal.default_int_handler if ctrl_c else signal.SIG_DFL)
-        from steb_core import plugins as plugins_module  # noqa: PLC0415
-        from steb_core.cli import main  # noqa: PLC0415
+        from steb_core import plugins as plugins_module
+        from steb_core.cli import main
 
         plugins_module.reset_manager()
         try:
@@ -86,7 +86,7 @@ def fork_cli(argv: list[str], log: Path, *, ctrl_c: bool = False) -> int:
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:  # noqa: BLE001 - report, never return into pytest from a child
-        import traceback  # noqa: PLC0415
+        import traceback
 
         traceback.print_exc()
     finally:
@@ -156,7 +156,7 @@ def results(output: Path) -> dict[str, dict[str, Any]]:
 
 def cache_vectors(cache: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Text hash -> vector over every shard (each must load without pickles), and the cache's meta.json."""
-    import json  # noqa: PLC0415
+    import json
 
     vectors: dict[str, np.ndarray] = {}
     metas = sorted(cache.glob("*/meta.json"))
@@ -222,15 +222,16 @@ def assert_same_run(ref_out: Path, ref_cache: Path, out: Path, cache: Path, what
 @pytest.fixture(scope="session")
 def warm_imports():
     """Import what a demo run needs once, so each forked run starts in milliseconds."""
-    from steb_core import cli, run  # noqa: F401,PLC0415
-    from steb_core import plugins as plugins_module  # noqa: PLC0415
-    from steb_core.tasks import builtin_tasks  # noqa: PLC0415
+    from steb_core import cli, run  # noqa: F401
+    from steb_core import plugins as plugins_module
+    from steb_core.tasks import builtin_tasks
 
     builtin_tasks()
-    import steb_models_stylometry.function_words  # noqa: F401,PLC0415
-    import sklearn.cluster  # noqa: F401,PLC0415
-    import sklearn.linear_model  # noqa: F401,PLC0415
-    import sklearn.metrics  # noqa: F401,PLC0415
+    import sklearn.cluster
+    import sklearn.linear_model
+    import sklearn.metrics  # noqa: F401
+
+    import steb_models_stylometry.function_words  # noqa: F401
 
     plugins_module.reset_manager()
     yield

@@ -4,8 +4,9 @@ link, and the check that loading refuses it without returning what lies outside.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

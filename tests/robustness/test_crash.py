@@ -17,8 +17,6 @@ import shutil
 import threading
 import time
 
-import pytest
-
 from steb_core.cache import STALE_TEMP_SECONDS
 
 from .conftest import (

@@ -20,8 +20,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.tables import read_table
 from steb_core.io import MAX_DECOMPRESSED_BYTES, decompression_limit, read_zip_member
+from steb_core.tables import read_table
 
 CAP = 1 << 20  # 1 MiB in the tests
 
@@ -94,7 +94,7 @@ class _Endless(BaseHTTPRequestHandler):
 
     declare = False
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:  # http.server's naming
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.send_response(200)
         self.send_header("Content-Type", "application/json")

@@ -16,7 +16,6 @@ the secret. A link that stays inside the release is followed.
 from __future__ import annotations
 
 import ast
-import json
 import zipfile
 from pathlib import Path
 

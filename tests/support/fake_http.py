@@ -46,10 +46,10 @@ import hashlib
 import json
 import threading
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 __all__ = ["FakeServer", "LoggedRequest", "git_blob_sha1"]
@@ -110,7 +110,7 @@ class FakeServer:
         self.requests: list[LoggedRequest] = []
 
     # -- lifecycle ---------------------------------------------------------------------------------------
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.start()
         return self
 
@@ -270,13 +270,13 @@ class _Handler(BaseHTTPRequestHandler):
     owner: FakeServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - keep test output quiet
+    def log_message(self, format: str, *args: object) -> None:  # keep test output quiet
         pass
 
-    def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+    def do_HEAD(self) -> None:  # http.server's naming
         self._dispatch(head=True)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._dispatch(head=False)
 
     # -- routing -----------------------------------------------------------------------------------------
@@ -340,8 +340,8 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         name, data, confirm, quota = found
         if quota:
-            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this time.</p>'
-                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please try '
+            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this ' 'time.</p>'
+                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please ' 'try '
                             'accessing the file again later.</p></body></html>', 200, head, path)
             return True
         if key == "uc" and not confirm:  # Drive sends small files on from drive.usercontent.google.com

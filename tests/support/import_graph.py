@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["ImportStatement", "Package", "find_cycles", "import_graph", "imports_in", "plugin_packages", "python_files"]
 

@@ -46,7 +46,7 @@ def test_separated_blobs_are_perfect_and_shuffled_labels_are_not(make_ctx, table
 
 
 def test_duplicate_texts_are_embedded_once(make_ctx, table_encoder):
-    records = [LabelledText(text=t, label=l) for t, l in [("a", "x"), ("a", "y"), ("b", "x"), ("c", "y")]]
+    records = [LabelledText(text=t, label=lab) for t, lab in [("a", "x"), ("a", "y"), ("b", "x"), ("c", "y")]]
     enc = table_encoder({"a": [0, 1], "b": [1, 0], "c": [1, 1]})
     SPEC.run(make_ctx("labelled_texts", records, embed=enc))
     assert enc.calls == [3]

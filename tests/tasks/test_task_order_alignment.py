@@ -253,7 +253,9 @@ def test_run_plain_and_distractor_instances_are_scored_separately(make_ctx):
         ("A1", "A2"): 0.95,  # STEL-or-Content from A: the distractor A2 lures A1 away from S1 -> 0
         ("B1", "B2"): 0.1,  # STEL-or-Content from B: T1 (0.5) beats B2 -> 1
     }
-    sim = lambda a, b: np.array([table[(x, y)] for x, y in zip(a, b)])
+    def sim(a, b):
+        return np.array([table[(x, y)] for x, y in zip(a, b)])
+
     groups = [
         _group(("A1", "A2"), ("S1", "S2"), (0, 1), style="formality"),
         _group(("A1",), ("S1",), (0,), distractor="A2", style="formality"),
@@ -283,7 +285,9 @@ def test_main_metric_is_distractor_accuracy_with_plain_accuracy_beside_it():
 
 def test_plain_only_data_has_no_distractor_accuracy(make_ctx):
     sims = {("A1", "S1"): 0.9, ("A1", "S2"): 0.2, ("A2", "S1"): 0.3, ("A2", "S2"): 0.8}
-    sim = lambda a, b: np.array([sims[(x, y)] for x, y in zip(a, b)])
+    def sim(a, b):
+        return np.array([sims[(x, y)] for x, y in zip(a, b)])
+
     got = SPEC.run(make_ctx("order_groups", [_group(("A1", "A2"), ("S2", "S1"), (1, 0))], similarity=sim))
     assert got["accuracy"] == 1.0 and "distractor_accuracy" not in got
     assert SPEC.main_metric_of(got) == "accuracy"
@@ -315,7 +319,9 @@ def test_each_distinct_pair_is_scored_once(make_ctx):
 def test_stel_or_content_only_groups(make_ctx):
     # accuracy is the plain accuracy: STEL-or-Content data has no plain instance, so it has none
     sims = {("A", "S"): 0.8, ("A", "D"): 0.6, ("B", "T"): 0.1, ("B", "E"): 0.6}
-    sim = lambda a, b: np.array([sims[(x, y)] for x, y in zip(a, b)])
+    def sim(a, b):
+        return np.array([sims[(x, y)] for x, y in zip(a, b)])
+
     groups = [_group(("A",), ("S",), (0,), distractor="D"), _group(("B",), ("T",), (0,), distractor="E")]
     got = SPEC.run(make_ctx("order_groups", groups, similarity=sim))
     assert got["distractor_accuracy"] == 0.5 and "accuracy" not in got
@@ -324,7 +330,9 @@ def test_stel_or_content_only_groups(make_ctx):
 
 
 def test_trivial_plain_groups_are_counted_not_scored(make_ctx):
-    sim = lambda a, b: np.full(len(a), 0.3)
+    def sim(a, b):
+        return np.full(len(a), 0.3)
+
     groups = [_group(("A",), ("S",), (0,)), _group(("A1", "A2"), ("S1", "S2"), (0, 1))]
     got = SPEC.run(make_ctx("order_groups", groups, similarity=sim))
     assert got["n_trivial_plain"] == 1 and got["n_instances"] == 1 and got["accuracy"] == 0.5

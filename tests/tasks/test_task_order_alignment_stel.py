@@ -42,7 +42,9 @@ def load_stel(folder):
 
 def apostrophe_similarity(a, b):
     """A coarse similarity-only method (integer counts, so ties are frequent)."""
-    count = lambda t: t.count("'") + t.count("’")
+    def count(t):
+        return t.count("'") + t.count("’")
+
     return np.array([1.0 / (1.0 + abs(count(x) - count(y))) for x, y in zip(a, b)])
 
 

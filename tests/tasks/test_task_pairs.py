@@ -169,7 +169,9 @@ def test_pair_predefined_uses_the_encoders_own_similarity(make_ctx):
         TextPair("aaa", "aaaaa", True),  # -2
         TextPair("a", "aaaa", False),  # -3
     ]
-    sim = lambda a, b: np.array([-abs(len(x) - len(y)) for x, y in zip(a, b)], dtype=float)
+    def sim(a, b):
+        return np.array([-abs(len(x) - len(y)) for x, y in zip(a, b)], dtype=float)
+
     got = pair_predefined.SPEC.run(make_ctx("pairs", pairs, similarity=sim))
     assert got["auroc"] == pytest.approx(1.0)
     assert got["n_pairs"] == 4 and got["n_positive_pairs"] == 2

@@ -118,7 +118,9 @@ def test_constant_encoder_scores_chance(make_ctx):
 
 def test_encoder_collection_embedding_is_used(make_ctx):
     data, _ = _retrieval(0, n_authors=5)
-    author_vec = lambda c: np.eye(5)[int(c[0][1:].split("-")[0])]  # collection -> its author's axis
+    def author_vec(c):  # collection -> its author's axis
+        return np.eye(5)[int(c[0][1:].split("-")[0])]
+
     ctx = make_ctx("retrieval", data, embed=lambda texts: np.zeros((len(texts), 5), np.float32), options=COUNTED)
     ctx.collections_fn = lambda cols: np.stack([author_vec(c) for c in cols]).astype(np.float32)
     got = SPEC.run(ctx)

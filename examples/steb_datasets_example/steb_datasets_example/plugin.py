@@ -7,15 +7,16 @@ what to fetch and how the loader finds it under ``--data-dir`` / ``$STEB_DATA_DI
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from steb_core import generic_dataset, hookimpl
+from steb_core import DatasetSpec, generic_dataset, hookimpl
 
 DATA = Path(__file__).parent / "data"
 
 
 @hookimpl
-def register_datasets(register):
+def register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     register(generic_dataset(
         "example-register",
         path=DATA / "tiny_register.csv",           # absolute: shipped with the package (needs_data=False)

@@ -7,8 +7,8 @@ file plays, instead of silently truncating the pairs with ``zip``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from steb_core import DataValidationError, read_lines
 
@@ -26,8 +26,8 @@ def read_aligned(files: Mapping[str, Path]) -> list[dict[str, str]]:
         columns[role] = lines
     lengths = {role: len(lines) for role, lines in columns.items()}
     if len(set(lengths.values())) > 1:
-        shortest = min(lengths, key=lengths.get)
-        longest = max(lengths, key=lengths.get)
+        shortest = min(lengths, key=lambda role: lengths[role])
+        longest = max(lengths, key=lambda role: lengths[role])
         raise DataValidationError(
             f"has {lengths[shortest]} lines but {files[longest]} has {lengths[longest]}",
             path=files[shortest], record=f"line {lengths[shortest] + 1}", field=shortest,

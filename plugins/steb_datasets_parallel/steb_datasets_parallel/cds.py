@@ -45,14 +45,14 @@ CLUSTER_BUDGET = 200  # STEB Table 15: clustering / all-to-all, 11 x 200
 ORDER_BUDGET = 400  # STEB Table 15: order alignment, 11 x 400
 COLUMNS = ("text", "label", "paraphrase")
 OBTAIN = (
-    f"the Hugging Face copy of CDS, hub id {HUB_ID} (`huggingface-cli download {HUB_ID} --repo-type dataset --local-dir "
-    f"DATA_DIR/corpus-of-diverse-styles`, or a datasets.save_to_disk folder, or the local hub cache); or the STRAP release "
+    f"the Hugging Face copy of CDS, hub id {HUB_ID} (`huggingface-cli download {HUB_ID} --repo-type dataset " "--local-dir "
+    "DATA_DIR/corpus-of-diverse-styles`, or a datasets.save_to_disk folder, or the local hub cache); or the STRAP " "release "
     "(https://github.com/martiansideofthemoon/style-transfer-paraphrase, Google Drive folder 'cds') with the "
     "{split}.paraphrase_250_input0.bpe paraphrases decoded by its datasets/bpe2text.py to {split}.paraphrase.txt. The "
     "repository's data_samples/ hold 1,000 sentences per style without paraphrases and are not enough"
 )
 LAYOUT = (
-    "<data-dir>/corpus-of-diverse-styles/ holding development.csv (columns text, label, paraphrase; or the hub's parquet "
+    "<data-dir>/corpus-of-diverse-styles/ holding development.csv (columns text, label, paraphrase; or the hub's " "parquet "
     "files or a save_to_disk folder), or STRAP's {split}.txt + {split}.label + {split}.paraphrase.txt"
 )
 

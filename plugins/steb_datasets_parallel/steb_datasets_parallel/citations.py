@@ -18,7 +18,7 @@ GYAFC = """@inproceedings{rao2018dear,
   pages = {129--140},
   doi = {10.18653/v1/N18-1012},
   url = {https://aclanthology.org/N18-1012},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 STYLEDISTANCE = """@inproceedings{patel2025styledistance,
   author = {Patel, Ajay and Zhu, Jiacheng and Qiu, Justin and Horvitz, Zachary and Apidianaki, Marianna and McKeown, Kathleen and Callison-Burch, Chris},
@@ -26,7 +26,7 @@ STYLEDISTANCE = """@inproceedings{patel2025styledistance,
   booktitle = {Proceedings of the 2025 Conference of the Nations of the Americas Chapter of the Association for Computational Linguistics (NAACL)},
   year = {2025},
   url = {https://arxiv.org/abs/2410.12757},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 STYLEPTB = """@inproceedings{lyu2021styleptb,
   author = {Lyu, Yiwei and Liang, Paul Pu and Pham, Hai and Hovy, Eduard and P{\\'o}czos, Barnab{\\'a}s and Salakhutdinov, Ruslan and Morency, Louis-Philippe},
@@ -36,7 +36,7 @@ STYLEPTB = """@inproceedings{lyu2021styleptb,
   pages = {2116--2138},
   doi = {10.18653/v1/2021.naacl-main.171},
   url = {https://aclanthology.org/2021.naacl-main.171},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 XU_SHAKESPEARE = """@inproceedings{xu2012paraphrasing,
   author = {Xu, Wei and Ritter, Alan and Dolan, Bill and Grishman, Ralph and Cherry, Colin},
@@ -55,7 +55,7 @@ ONESTOP = """@inproceedings{vajjala2018onestopenglish,
   pages = {297--304},
   doi = {10.18653/v1/W18-0535},
   url = {https://aclanthology.org/W18-0535},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 ASSET = """@inproceedings{alvamanchego2020asset,
   author = {Alva-Manchego, Fernando and Martin, Louis and Bordes, Antoine and Scarton, Carolina and Sagot, Beno{\\^i}t and Specia, Lucia},
@@ -65,7 +65,7 @@ ASSET = """@inproceedings{alvamanchego2020asset,
   pages = {4668--4679},
   doi = {10.18653/v1/2020.acl-main.424},
   url = {https://aclanthology.org/2020.acl-main.424},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 GROENWOLD_AAE = """@inproceedings{groenwold2020investigating,
   author = {Groenwold, Sophie and Ou, Lily and Parekh, Aesha and Honnavalli, Samhita and Levy, Sharon and Mirza, Diba and Wang, William Yang},
@@ -75,7 +75,7 @@ GROENWOLD_AAE = """@inproceedings{groenwold2020investigating,
   pages = {5877--5883},
   doi = {10.18653/v1/2020.emnlp-main.473},
   url = {https://aclanthology.org/2020.emnlp-main.473},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 STRAP_CDS = """@inproceedings{krishna2020reformulating,
   author = {Krishna, Kalpesh and Wieting, John and Iyyer, Mohit},

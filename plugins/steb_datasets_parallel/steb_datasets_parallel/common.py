@@ -8,8 +8,9 @@ parallel dataset is built the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from steb_core import (
     DatasetBundle,

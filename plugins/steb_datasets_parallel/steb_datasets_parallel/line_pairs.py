@@ -6,6 +6,7 @@ Each reader names its files by role; :func:`steb_datasets_parallel.aligned.read_
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,8 @@ __all__ = [
 ]
 
 SHAKESPEARE = {
-    "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of data/align/plays/merged/ are "
-              "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of https://github.com/harsh19/Shakespearizing-Modern-English "
+    "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of " "data/align/plays/merged/ are "
+              "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of " "https://github.com/harsh19/Shakespearizing-Modern-English "
               "(data/{split}.{original,modern}.nltktok) is read with option split=train|valid|test",
     "layout": "<data-dir>/parallel_shakespeare/ holding the cocoxu/Shakespeare clone: "
               "data/align/plays/merged/<play>_{original,modern}.snt.aligned, line-aligned; or (option split) "
@@ -47,11 +48,11 @@ SHAKESPEARE = {
 #: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays.
 XU_MERGED = "data/align/plays/merged"
 TWITTER_AAE = {
-    "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE side, "
+    "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE " "side, "
               "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
-              "https://aclanthology.org/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip (Groenwold et al. 2020) "
-              "and put the zip, or what it unpacks to (EMNLP-AAVE-files/aave_samples.txt + sae_samples.txt), in <data-dir>/twitter_aave_sae/",
-    "layout": "<data-dir>/twitter_aave_sae/ holding 2020.emnlp-main.473.OptionalSupplementaryMaterial.zip, or its unpacked "
+              "https://aclanthology.org/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip (Groenwold et al. " "2020) "
+              "and put the zip, or what it unpacks to (EMNLP-AAVE-files/aave_samples.txt + sae_samples.txt), in " "<data-dir>/twitter_aave_sae/",
+    "layout": "<data-dir>/twitter_aave_sae/ holding 2020.emnlp-main.473.OptionalSupplementaryMaterial.zip, or its " "unpacked "
               "EMNLP-AAVE-files/{aave,sae}_samples.txt (also accepted flat), line-aligned, 2,019 pairs "
               "(options aae_file / sae_file for other names)",
 }
@@ -62,7 +63,7 @@ ASSET = {
     "obtain": "clone https://github.com/facebookresearch/asset (CC BY-NC 4.0), or the hub copy facebook/asset (config "
               "simplification; huggingface-cli download facebook/asset --repo-type dataset --local-dir DIR, save_to_disk "
               "or the hub cache)",
-    "layout": "<data-dir>/ASSET/[dataset/]asset.{valid,test}.orig and asset.{valid,test}.simp.0..9, line-aligned (the clone), "
+    "layout": "<data-dir>/ASSET/[dataset/]asset.{valid,test}.orig and asset.{valid,test}.simp.0..9, line-aligned (the " "clone), "
               "or the hub copy's files (columns original, simplifications); validation and test are combined (2,359 sources)",
 }
 ASSET_HUB_ID = "facebook/asset"
@@ -223,9 +224,11 @@ def read_twitter_aae(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
         if zip_path is None:
             if (root / names["sae"]).is_file() and not (root / names["aae"]).is_file():
                 raise DatasetNotFoundError(
-                    f"dataset '{ctx.dataset}': {root} holds only {names['sae']} -- the GitHub repository has only the SAE side. "
+                    f"dataset '{ctx.dataset}': {root} holds only {names['sae']} -- the GitHub repository has only the " "SAE side. "
                     f"Obtain the pairs: {TWITTER_AAE['obtain']}")
-            locate_file(ctx, root, [f"{AAE_FOLDER}/{names['aae']}", names["aae"], AAE_ARCHIVE], **TWITTER_AAE)
+            found = locate_file(ctx, root, [f"{AAE_FOLDER}/{names['aae']}", names["aae"], AAE_ARCHIVE], **TWITTER_AAE)
+            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {found} is not where steb reads the release; "
+                                       f"expected layout: {TWITTER_AAE['layout']}")  # (locate_file raised if nothing is there)
         columns = _aae_from_archive(zip_path, names)
         for role in columns:  # one text per line, a final newline allowed
             if columns[role] and columns[role][-1] == "":
@@ -267,7 +270,7 @@ def asset_simplification_index(original: str, n: int) -> int:
     return int(hashlib.sha256(original.encode("utf-8")).hexdigest(), 16) % n
 
 
-def _asset_chooser(ctx: LoadContext):
+def _asset_chooser(ctx: LoadContext) -> tuple[str, Callable[[str, int], int]]:
     """``k = choose(original, n)`` for the ``simplification`` option (default ``sha256``, the reference)."""
     choice = str(ctx.options.get("simplification", "sha256")).strip().lower()
     if choice not in SIMPLIFICATION_CHOICES:
@@ -281,7 +284,7 @@ def _asset_chooser(ctx: LoadContext):
 
 
 def _asset_item(
-    original: str, simplifications: list[str], choose, split: str, i: int, source: str
+    original: str, simplifications: list[str], choose: Callable[[str, int], int], split: str, i: int, source: str
 ) -> ParallelItem | None:
     """One reference sequence [simplification, original] (both stripped), label ``simple``; None when the chosen
     simplification is blank (the reference's handler skips such a row; the release has none)."""
@@ -334,7 +337,7 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
 
 
 def _asset_from_hub(
-    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose
+    ctx: LoadContext, location: Path, splits: tuple[str, ...], mode: str, choose: Callable[[str, int], int]
 ) -> tuple[list[ParallelItem], dict[str, Any]]:
     items: list[ParallelItem] = []
     per_split: dict[str, int] = {}

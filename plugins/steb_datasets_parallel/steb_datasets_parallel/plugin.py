@@ -12,7 +12,8 @@ OneStop construction (one sequence per article) beside the reference's line-inde
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from steb_core import DatasetSpec, hookimpl
 
@@ -22,7 +23,7 @@ from .releases import SOURCES
 
 
 def _spec(name: str, *, read: Reader, budget: int | None, obtain: str, layout: str, description: str, category: str,
-          citation: str, license: str, homepage: str, size: str, steb: bool = True, options: dict | None = None,
+          citation: str, license: str, homepage: str, size: str, steb: bool = True, options: dict[str, Any] | None = None,
           shared_folder: str | None = None, classes: int | None = None, hub_id: str | None = None) -> DatasetSpec:
     return DatasetSpec(
         name=name,
@@ -51,7 +52,7 @@ def _cds_spec() -> DatasetSpec:
     n = 11
     return DatasetSpec(
         name="corpus-of-diverse-styles",
-        description="Corpus of Diverse Styles (11 styles: AAE tweets, Bible, COHA 1810s/1890s/1990s, English tweets, Joyce, lyrics, "
+        description="Corpus of Diverse Styles (11 styles: AAE tweets, Bible, COHA 1810s/1890s/1990s, English tweets, " "Joyce, lyrics, "
                     "romantic poetry, Shakespeare, Switchboard): sentences clustered / paired by style, and each sentence aligned "
                     "with its style-stripping STRAP paraphrase within a style (order alignment with distractors).",
         tasks=("clustering", "pair_all", "order_alignment"),
@@ -65,7 +66,7 @@ def _cds_spec() -> DatasetSpec:
         sources=SOURCES["corpus-of-diverse-styles"],
         obtain=cds.OBTAIN,
         homepage="http://style.cs.umass.edu",
-        size=f"{n} styles x {cds.CLUSTER_BUDGET} texts (clustering, all-to-all); {n} styles x {cds.ORDER_BUDGET} pairings cap (order alignment)",
+        size=f"{n} styles x {cds.CLUSTER_BUDGET} texts (clustering, all-to-all); {n} styles x {cds.ORDER_BUDGET} " "pairings cap (order alignment)",
         expected={
             "clustering": {"classes": n, "per_class": cds.CLUSTER_BUDGET, "texts": n * cds.CLUSTER_BUDGET},
             "pair_all": {"classes": n, "per_class": cds.CLUSTER_BUDGET, "texts": n * cds.CLUSTER_BUDGET},
@@ -79,7 +80,7 @@ def _cds_spec() -> DatasetSpec:
 
 
 def parallel_specs() -> list[DatasetSpec]:
-    synth = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=citations.STYLEDISTANCE, license="MIT",
+    synth: dict[str, Any] = dict(budget=200, shared_folder="SynthSTEL", hub_id=synthstel.HUB_ID, obtain=synthstel.OBTAIN, layout=synthstel.LAYOUT, citation=citations.STYLEDISTANCE, license="MIT",
                  homepage="https://huggingface.co/datasets/StyleDistance/synthstel",
                  options={"splits": "comma list (train,test; default both)",
                           "register_features": "comma list of exact feature / feature_clean names (default: the stated 8)"})
@@ -93,28 +94,28 @@ def parallel_specs() -> list[DatasetSpec]:
               size="400 groups per domain (2 domains)", steb=False,
               options={"split": "train|tune|test", "ref": "0..3", "domains": "comma list"}),
         _spec("SynthSTEL_feature", read=synthstel.make_synthstel_reader(register=False), category="linguistic-feature",
-              description="SynthSTEL pairs (with/without one of the 32 linguistic style features: the release's 40 feature "
+              description="SynthSTEL pairs (with/without one of the 32 linguistic style features: the release's 40 " "feature "
                           "values minus the 8 register ones), 100 pairs per feature over train + test.",
               size="32 features x 200 pairings cap (100 pairs per feature in the release)", classes=32, **synth),
         _spec("SynthSTEL_register", read=synthstel.make_synthstel_reader(register=True), category="register",
-              description="SynthSTEL pairs for STEB's 8 register features, a stated list of the release's feature values: "
+              description="SynthSTEL pairs for STEB's 8 register features, a stated list of the release's feature " "values: "
                           "formal, polite, offensive, sarcasm, positive, humor, certain, complex (each vs. its absence).",
               size="8 features x 200 pairings cap (100 pairs per feature in the release)", classes=8, **synth),
         _spec("StylePTB", read=styleptb.read_styleptb, budget=styleptb.BUDGET, obtain=styleptb.OBTAIN, layout=styleptb.LAYOUT,
               category="linguistic-feature",
-              description="StylePTB single transformations as STEB reads them: the 21 codes minus the antonym (NAR, AAR, VAR) and "
+              description="StylePTB single transformations as STEB reads them: the 21 codes minus the antonym (NAR, " "AAR, VAR) and "
                           "WordNet synonym (NSR, ASR, VSR) replacements, train+valid+test combined, tokenised text as released; "
                           "a transformation with fewer pairs than the budget (PBF) is left out: align (source, target) pairs "
                           "within a transformation.",
               citation=citations.STYLEPTB,
               license="CC BY 4.0 annotations over Penn Treebank text", homepage="https://github.com/lvyiwei1/StylePTB",
-              size="14 transformations x 50 pairings cap (15 kept codes; PBF, 7 pairs, is below the minimum class size of 50)",
+              size="14 transformations x 50 pairings cap (15 kept codes; PBF, 7 pairs, is below the minimum class size " "of 50)",
               classes=14,
               options={"split": "all (default) or a comma list of train, valid, test", "transfers": "comma list of 3-letter codes",
                        "min_pairs": "minimum distinct pairs per transformation (default: per_class, 50)"}),
         _spec("parallel_shakespeare", read=line_pairs.read_shakespeare, budget=400, obtain=line_pairs.SHAKESPEARE["obtain"],
               layout=line_pairs.SHAKESPEARE["layout"], category="time",
-              description="Shakespeare's original lines vs their modern English rewrites (all 17 plays of Xu et al.'s release).",
+              description="Shakespeare's original lines vs their modern English rewrites (all 17 plays of Xu et al.'s " "release).",
               citation=citations.XU_SHAKESPEARE,
               license="no licence stated; modern side from SparkNotes (research use)",
               homepage="https://github.com/cocoxu/Shakespeare",

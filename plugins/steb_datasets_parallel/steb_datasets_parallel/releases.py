@@ -13,7 +13,7 @@ from __future__ import annotations
 from steb_core import DataSource
 
 from . import cds, synthstel
-from .line_pairs import AAE_ARCHIVE, AAE_FOLDER
+from .line_pairs import AAE_ARCHIVE
 
 __all__ = ["SOURCES", "SHAKESPEARE_PLAYS"]
 
@@ -33,9 +33,9 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         kind="manual", url="https://github.com/raosudha89/GYAFC-corpus", target="GYAFC", accept=True,
         licence="research only, on request; built from Yahoo! Answers L6 (Yahoo Webscope terms)",
         instructions=("e-mail gyafc.dataset@gmail.com with your affiliation and a short description of how you will use the "
-                      "data (the request the README of https://github.com/raosudha89/GYAFC-corpus asks for, commit fe2da425); "
+                      "data (the request the README of https://github.com/raosudha89/GYAFC-corpus asks for, commit " "fe2da425); "
                       "GYAFC is built from Yahoo! Answers L6 (Yahoo Webscope), whose terms apply. Unpack what you receive so "
-                      "that <data-dir>/GYAFC/GYAFC_Corpus/{Entertainment_Music,Family_Relationships}/{train,tune,test}/ exist.")),),
+                      "that <data-dir>/GYAFC/GYAFC_Corpus/{Entertainment_Music,Family_Relationships}/{train,tune,test}/ " "exist.")),),
     "SynthSTEL_feature": (_SYNTHSTEL,),
     "SynthSTEL_register": (_SYNTHSTEL,),
     "StylePTB": (DataSource(
@@ -47,7 +47,7 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         files=("data/align/plays_list",) + tuple(f"data/align/plays/merged/{p}_{side}.snt.aligned"
                                                  for p in SHAKESPEARE_PLAYS for side in ("original", "modern")),
         target="parallel_shakespeare", accept=True,
-        licence="no licence stated (README_LICENSE asks to cite Xu et al. 2012); the modern side is SparkNotes' No Fear "
+        licence="no licence stated (README_LICENSE asks to cite Xu et al. 2012); the modern side is SparkNotes' " "No Fear "
                 "Shakespeare: research use"),),
     "OneStopEnglishCorpus": (DataSource(
         kind="git", url="https://github.com/nishkalavallabhi/OneStopEnglishCorpus", revision="37f8db3945cd2f3cc0caafe45674147b224349be",
@@ -64,8 +64,10 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
         files=tuple(f"dataset/asset.{split}.{part}" for split in ("valid", "test")
                     for part in ("orig", *(f"simp.{k}" for k in range(10)))) + ("LICENSE",),
         target="ASSET", licence="CC BY-NC 4.0", accept=True),),
-    # the STEB authors publish the graded formality sets (generated with GPT-5-mini) on Google Drive: id and archive name
-    # from their download_datasets.sh (github.com/rrivera1849/STEB @43f8a8d6), which unzips it into graded_formality/ and
+    # the STEB authors publish the graded formality sets (generated with GPT-5-mini) on Google Drive: id and archive
+    # name
+    # from their download_datasets.sh (github.com/rrivera1849/STEB @43f8a8d6), which unzips it into graded_formality/
+    # and
     # drops __MACOSX; no checksum is published, so steb pins it at its first download
     "graded_formality": (DataSource(
         kind="gdrive", url="1TKtgg-6j2Yd-GTfiq0nnHRPcZC-VpGnu", files=("graded_formality_generated_gpt-5-mini.zip",),
@@ -81,5 +83,5 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
     "corpus-of-diverse-styles": (DataSource(
         kind="hf", url=cds.HUB_ID, revision=CDS_REVISION, files=("development.csv", "README.md"),
         target="corpus-of-diverse-styles", accept=True,
-        licence="mixed sources (Bible, COHA, lyrics, poetry, Shakespeare, Switchboard, tweets; see the STRAP release): research use"),),
+        licence="mixed sources (Bible, COHA, lyrics, poetry, Shakespeare, Switchboard, tweets; see the STRAP " "release): research use"),),
 }

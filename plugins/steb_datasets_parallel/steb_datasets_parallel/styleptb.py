@@ -73,7 +73,8 @@ def _splits(ctx: LoadContext) -> tuple[str, ...]:
 
 
 def read_fulldata(path: Path, codes: tuple[str, ...], splits: tuple[str, ...]) -> tuple[dict[str, list[ParallelItem]], dict[str, int]]:
-    """The pairs of ``codes`` in ``splits`` from the clone's ``fulldata.h16`` (the checkout script's rules), per code."""
+    """The pairs of ``codes`` in ``splits`` from the clone's ``fulldata.h16`` (the checkout script's rules), per
+    code."""
     lines = read_lines(path, keep_empty=True)
     found: dict[str, list[tuple[int, str, str]]] = {c: [] for c in codes}
     for i, line in enumerate(lines):

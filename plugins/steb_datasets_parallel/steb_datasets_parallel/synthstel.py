@@ -33,7 +33,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, ParallelItem, load_hub_split, release_file
 
-from .common import option_list
+from .common import Reader, option_list
 
 __all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION",
            "OBTAIN", "LAYOUT"]
@@ -57,10 +57,10 @@ HUB_ID = "StyleDistance/synthstel"
 #: data/test-00000-of-00001.parquet (61.5 kB) -- the sizes the data folder of main still has (checked on the hub's
 #: file listings; the later commits on main edit README.md).
 HUB_REVISION = "654e12a58f3805963e6282ee45619b61a5029877"
-OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset --revision "
+OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset " "--revision "
           f"{HUB_REVISION} --local-dir DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache "
           "filled by datasets.load_dataset")
-LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, negative, "
+LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, " "negative, "
           "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID)
 COLUMNS = ("positive", "negative", "feature")
 
@@ -79,13 +79,14 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
 
     try:
         table = pq.read_table(release_file(path))
-    except Exception as exc:  # pyarrow raises several types for corrupt files
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for corrupt files
         raise DataValidationError(f"is not a readable parquet file ({exc})", path=path, expected="SynthSTEL parquet") from None
     missing = [c for c in COLUMNS if c not in table.column_names]
     if missing:
         raise DataValidationError(f"missing column(s) {missing}; it has {table.column_names}", path=path, record="schema",
                                   expected=f"columns {list(COLUMNS)}")
-    return table.to_pylist()
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
 
 
 def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tuple[Path, str, list[dict[str, Any]]]]:
@@ -101,7 +102,7 @@ def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tup
     return out
 
 
-def make_synthstel_reader(register: bool):
+def make_synthstel_reader(register: bool) -> Reader:
     """A reader for the register (``register=True``) or the linguistic-feature half of SynthSTEL."""
 
     def read(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
@@ -137,14 +138,14 @@ def make_synthstel_reader(register: bool):
         stated = list(chosen) if chosen else list(REGISTER_FEATURES)
         not_found = [c for c in stated if c not in matched]
         if not_found:
-            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under {root}; "
-                          f"its features are {sorted(register_names | feature_names)} (option register_features names them exactly)",
+            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under " f"{root}; "
+                          f"its features are {sorted(register_names | feature_names)} (option register_features names them " "exactly)",
                           stacklevel=2)
         info = {"files": [name for _, name, _ in sources], "axis": ["with feature", "without feature"],
                 "class_column": CLASS_COLUMN, "features_in_release": len(register_names | feature_names),
                 "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
                 "register_selection": "option register_features (exact feature / feature_clean names)" if chosen
-                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's loader)",
+                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's " "loader)",
                 "register_features_not_found": not_found}
         return items, info
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, new_manager
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, new_manager
 from steb_datasets_parallel import gyafc_transfer_set
 from steb_datasets_parallel.plugin import parallel_specs
 

@@ -1,4 +1,5 @@
-"""Hook implementations of steb-datasets-stel: STEL in the STEB construction, STEL's official instances, STEL-or-Content.
+"""Hook implementations of steb-datasets-stel: STEL in the STEB construction, STEL's official instances,
+STEL-or-Content.
 
 Two ways to use the same release (issue 15), kept as separate dataset names so a result always says which:
 
@@ -30,8 +31,9 @@ sentence pairs, not 200 each). The full dimension files need GYAFC permission (f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from steb_core import (
     SHARED_BIBTEX,
@@ -39,6 +41,7 @@ from steb_core import (
     DatasetNotFoundError,
     DatasetSpec,
     DataSource,
+    DataValidationError,
     LoadContext,
     hookimpl,
     order_groups_from_options,
@@ -46,12 +49,12 @@ from steb_core import (
     sample_per_class,
 )
 
-
 from .stel import (
+    REFERENCE_GROUPS,
     STEL_FEATURE_DEFAULT_TYPES,
     STEL_REGISTER_TYPES,
     VARIANTS,
-    REFERENCE_GROUPS,
+    StelInstance,
     load_stel_instances,
     stel_groups,
     stel_reference_items,
@@ -66,8 +69,8 @@ OBTAIN = (
     "(_quad_stel-dimensions_formal-815_complex-815.tsv) needs GYAFC permission and is available from the STEL authors"
 )
 LAYOUT = (
-    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone (Data/STEL/dimensions/quad_stel-dimension_"
-    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at any folder "
+    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone " "(Data/STEL/dimensions/quad_stel-dimension_"
+    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at " "any folder "
     "that holds these .tsv files (flat or in dimensions/ and characteristics/)"
 )
 #: The public release, pinned: the commit /work/shared/data/README.md's STEL sample comes from; the clone lands in
@@ -92,9 +95,9 @@ STEL_FULL_DIMENSIONS = DataSource(
     licence="GYAFC terms (research only, on request; Yahoo! Answers L6)",
     instructions=("optional, for the paper's full population (815 instances per dimension instead of the public "
                   "100-instance samples): obtain GYAFC access first (e-mail gyafc.dataset@gmail.com, see "
-                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per the "
+                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per " "the "
                   "STEL paper) for _quad_stel-dimensions_formal-815_complex-815.tsv and save it as "
-                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples beside "
+                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples " "beside "
                   "it are then read once (their IDs repeat inside the full file)."))
 REGISTER_BUDGET = 392
 FEATURE_BUDGET = 200
@@ -128,7 +131,7 @@ def stel_root(ctx: LoadContext) -> Path:
     return ctx.release_dir("STEL", OBTAIN, LAYOUT)
 
 
-def _instances(ctx: LoadContext, kind: str):
+def _instances(ctx: LoadContext, kind: str) -> tuple[list[StelInstance], dict[str, Any]]:
     root = stel_root(ctx)
     types = _style_types(kind, ctx.options)
     instances, info = load_stel_instances(root, types)
@@ -136,7 +139,7 @@ def _instances(ctx: LoadContext, kind: str):
         instances = [i for i in instances if i.style_type not in STEL_REGISTER_TYPES]
     if not instances:
         raise DatasetNotFoundError(
-            f"dataset '{ctx.dataset}': no STEL instances with style type {', '.join(types or ['<any characteristic>'])} "
+            f"dataset '{ctx.dataset}': no STEL instances with style type " f"{', '.join(types or ['<any characteristic>'])} "
             f"under {root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}"
         )
     found = sorted({i.style_type for i in instances})
@@ -153,6 +156,8 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
             raise ValueError(f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}")
         instances, info = _instances(ctx, kind)
         budget = parse_budget(ctx.options, None)
+        if isinstance(budget, str):  # 'auto': the reference's rule is for parallel corpora, not STEL
+            raise DataValidationError(f"option per_class={budget!r}", field="per_class", expected="a positive integer or 'all'")
         kept = sample_per_class(instances, key=lambda inst: inst.style_type, per_class=budget, seed=ctx.seed, salt=ctx.dataset)
         groups = stel_groups(kept, chosen)
         info.update(
@@ -220,8 +225,9 @@ PUBLIC_SIZE = {
 }
 
 
-def _spec(name: str, kind: str, description: str, *, loader, suites: tuple[str, ...], content_independence: bool,
-          size: str, expected: dict | None = None, options: dict | None = None) -> DatasetSpec:
+def _spec(name: str, kind: str, description: str, *, loader: Callable[[LoadContext], DatasetBundle], suites: tuple[str, ...],
+          content_independence: bool, size: str, expected: dict[str, Any] | None = None,
+          options: dict[str, Any] | None = None) -> DatasetSpec:
     register = kind == "register"
     return DatasetSpec(
         name=name,
@@ -256,18 +262,18 @@ def stel_specs() -> list[DatasetSpec]:
                    f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
               expected=EXPECTED["register"], options=STEB_OPTIONS),
         _spec("STEL_feature", "feature",
-              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared builder.",
+              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared " "builder.",
               loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
               size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
                    f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
               expected=EXPECTED["feature"], options=STEB_OPTIONS),
         _spec("STEL_register_official", "register",
-              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the STEL "
+              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the " "STEL "
               "paper. Option variant=triple|triple-distractor.",
               loader=make_stel_loader("register", None), suites=("stel",), content_independence=False,
               size="every instance found (public repository: 100-instance samples of formality and simplicity)", options={"variant": VARIANTS}),
         _spec("STEL_feature_official", "feature",
-              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun etc.), "
+              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun " "etc.), "
               "official order and IDs.",
               loader=make_stel_loader("feature", None), suites=("stel",), content_independence=False,
               size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)", options={"variant": VARIANTS}),

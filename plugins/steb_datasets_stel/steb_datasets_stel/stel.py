@@ -24,9 +24,10 @@ per-instance predictions line up with STEL's own single-prediction files.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from steb_core import DataValidationError, OrderGroup, ParallelItem, check_inside, located, read_tsv
 
@@ -128,7 +129,7 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
                 first = seen[inst.id]
                 if _content(first) != _content(inst):  # issue 20: a conflicting duplicate never passes silently
                     raise DataValidationError(
-                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or answer",
+                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or " "answer",
                         path=path, record=f"row {i}", field=ID, expected="each ID once, or repeated with identical content",
                     )
                 duplicates += 1
@@ -142,7 +143,7 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
     return instances, info
 
 
-def _content(inst: StelInstance) -> tuple:
+def _content(inst: StelInstance) -> tuple[str, str, str, str, int, str]:
     return (inst.anchor1, inst.anchor2, inst.alternative1, inst.alternative2, inst.correct, inst.style_type)
 
 
@@ -150,7 +151,7 @@ def _group(inst: StelInstance, variant: str) -> OrderGroup:
     match_first = inst.correct == 1  # A1 has S1's style
     s_match = inst.alternative1 if match_first else inst.alternative2
     alternatives = (inst.alternative1, inst.alternative2)
-    common = {"id": inst.id, "style_type": inst.style_type}
+    common: dict[str, Any] = {"id": inst.id, "style_type": inst.style_type}
     if variant == "quadruple":
         return OrderGroup(anchors=(inst.anchor1, inst.anchor2), alternatives=alternatives, answer=(0, 1) if match_first else (1, 0), **common)
     if variant == "triple":

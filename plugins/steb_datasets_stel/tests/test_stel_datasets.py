@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import DataValidationError, DatasetNotFoundError, LoadContext, new_manager
+from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, new_manager
 from steb_datasets_stel.plugin import stel_specs
 from steb_datasets_stel.stel import stel_reference_items
 

@@ -10,7 +10,7 @@ in :mod:`.retrieval` and :mod:`.probing`.
 
 from __future__ import annotations
 
-from steb_core import DataSource, DatasetSpec
+from steb_core import DatasetSpec, DataSource
 
 from . import readers as R
 from . import releases
@@ -30,7 +30,7 @@ PASTEL_CITATION = """@inproceedings{kang2019pastel,
   year = {2019},
   doi = {10.18653/v1/D19-1179},
   url = {https://aclanthology.org/D19-1179},
-}"""
+}"""  # noqa: E501 - BibTeX, one field per line
 
 
 CARLSON_CITATION = """@article{carlson2018bible,
@@ -100,33 +100,33 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "x_genre", "X-GENRE: English texts labelled with 9 genres (Kuzman et al. 2023).",
             R.x_genre, 46, ("genre",), classes=9,
-            obtain=f"Hugging Face hub {R.XGENRE_HUB_ID} (also CLARIN.SI; github.com/TajaKuzman/Genre-Datasets-Comparison holds "
+            obtain=f"Hugging Face hub {R.XGENRE_HUB_ID} (also CLARIN.SI; " "github.com/TajaKuzman/Genre-Datasets-Comparison holds "
                    f"code only): `huggingface-cli download {R.XGENRE_HUB_ID} --repo-type dataset --local-dir ROOT/x_genre` "
-                   "(X-GENRE-{train,dev,test}.jsonl with text, labels, dataset, language; Slovenian rows dropped), or the local hub cache",
+                   "(X-GENRE-{train,dev,test}.jsonl with text, labels, dataset, language; Slovenian rows dropped), or the " "local hub cache",
             license="CC BY-SA 4.0", homepage="https://github.com/TajaKuzman/Genre-Datasets-Comparison",
         ),
         Corpus(
             "masc_text_genre", "MASC 3.0.0 written and spoken genres; documents split into paragraphs, label = genre.",
             R.masc, 150, ("genre",), classes=19,
-            obtain="MASC 3.0.0 from anc.org/data/masc: unpack so that data/written/<genre>/*.txt and data/spoken/<genre>/*.txt exist",
+            obtain="MASC 3.0.0 from anc.org/data/masc: unpack so that data/written/<genre>/*.txt and " "data/spoken/<genre>/*.txt exist",
             license="open (ANC)", homepage="https://anc.org/data/masc/",
         ),
         Corpus(
-            "ceeces", "Corpus of Early English Correspondence Extension (1680-1800): paragraphs of letters by six 20-year periods.",
+            "ceeces", "Corpus of Early English Correspondence Extension (1680-1800): paragraphs of letters by six 20-year " "periods.",
             R.ceeces, 200, ("time",), classes=6,
-            obtain="CEECE parts 1 and 2, Zenodo records 6411789 and 5887101 (XML): download both records' files into ROOT/ceeces/ "
+            obtain="CEECE parts 1 and 2, Zenodo records 6411789 and 5887101 (XML): download both records' files into " "ROOT/ceeces/ "
                    "(letters with their year, paragraphs in <p>; see the reader's stated assumption); the licensed plain-text "
                    "release with COCOA <Q ...> headers: --dataset-option release=cocoa",
             citation=CEECE_CITATION, sources=CEECES_SOURCES,
             license="see the Zenodo records", homepage="https://varieng.helsinki.fi/CoRD/corpora/CEEC/",
         ),
         Corpus(
-            "bible_versions", "Parallel English Bible versions (Carlson et al. 2018): label = version; verses identical across versions dropped.",
+            "bible_versions", "Parallel English Bible versions (Carlson et al. 2018): label = version; verses identical across versions " "dropped.",
             R.bible_versions, 200, ("time",), classes=8,
-            obtain="git clone github.com/keithecarlson/StyleTransferBibleData into ROOT/bible_versions/ (or ROOT/StyleTransferBibleData/): "
-                   "Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, one verse a line '<verse number> <text>', versions ASV, BBE, "
-                   "DARBY, DRA, KJV, LEB, WEB, YLT (--dataset-option versions=A,B,... or all); a text another version of the verse "
-                   "shares (ignoring whitespace and case) is dropped, only verses all versions share: --dataset-option identical=all. "
+            obtain="git clone github.com/keithecarlson/StyleTransferBibleData into ROOT/bible_versions/ (or " "ROOT/StyleTransferBibleData/): "
+                   "Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, one verse a line '<verse number> <text>', versions " "ASV, BBE, "
+                   "DARBY, DRA, KJV, LEB, WEB, YLT (--dataset-option versions=A,B,... or all); a text another version of the " "verse "
+                   "shares (ignoring whitespace and case) is dropped, only verses all versions share: --dataset-option " "identical=all. "
                    "The scrollmapper/bible_databases CSVs "
                    "(Webster and DRC in place of LEB and DRA): --dataset-option release=scrollmapper",
             citation=CARLSON_CITATION, sources=BIBLE_SOURCES,
@@ -145,7 +145,7 @@ def labelled_corpora() -> list[Corpus]:
             obtain="Hugging Face hub barilan/blog_authorship_corpus, its train and validation splits (as the STEB "
                    "reference reads it; --dataset-option split=validation for one): `huggingface-cli download "
                    "barilan/blog_authorship_corpus --repo-type dataset --local-dir ROOT/blogs` and unzip data/blogs.zip there "
-                   "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per text "
+                   "(shared with blog_gender; steb applies the hub script's split rule, every 20th blog file, one row per " "text "
                    "line), or the hub's parquet conversion (refs/convert/parquet: "
                    "blog_authorship_corpus/<split>/*.parquet), "
                    "a save_to_disk folder, or the local hub cache. All posts of the XML files "
@@ -168,9 +168,9 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             f"pastel_{attr}", f"PASTEL five-sentence stories by the writer's persona attribute '{attr}'.",
             R.pastel(attr), budget, ("demographics",), classes=classes,
-            obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or ROOT/<dataset>/ and "
-                   "unzip data/data_v2.zip in data/ (data/v2/stories/{train,valid,test}/*.json: one object per file with persona "
-                   "{age, education, ethnic, gender, politics, tod, country} and output.sentences, the story's five sentences); "
+            obtain="git clone github.com/dykang/PASTEL into ROOT/PASTEL/ (shared by the 6 attributes) or " "ROOT/<dataset>/ and "
+                   "unzip data/data_v2.zip in data/ (data/v2/stories/{train,valid,test}/*.json: one object per file with " "persona "
+                   "{age, education, ethnic, gender, politics, tod, country} and output.sentences, the story's five " "sentences); "
                    "the sentence level: --dataset-option unit=sentence",
             citation=PASTEL_CITATION, sources=PASTEL_SOURCES,
             license="see release", homepage="https://github.com/dykang/PASTEL",
@@ -193,14 +193,14 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "eWAVE", "eWAVE example sentences by variety of English (CLDF release).",
             R.ewave, 29, ("dialect",), classes=53,
-            obtain="git clone github.com/cldf-datasets/ewave into ROOT/eWAVE/: cldf/examples.csv (ID, Language_ID, Primary_Text) "
+            obtain="git clone github.com/cldf-datasets/ewave into ROOT/eWAVE/: cldf/examples.csv (ID, Language_ID, " "Primary_Text) "
                    "and cldf/languages.csv (ID, Name)",
             license="CC BY 4.0", homepage="https://ewave-atlas.org",
         ),
         Corpus(
             "endive", "EnDive: the same texts in Standard American English and five dialects; label = dialect.",
             R.endive, 200, ("dialect",), classes=6,
-            obtain="EnDive (github.com/endiveee/EnDive-Code holds code only; the data is published on the Hugging Face hub by user "
+            obtain="EnDive (github.com/endiveee/EnDive-Code holds code only; the data is published on the Hugging " "Face hub by user "
                    "abhaygupta1266 as per-dialect, per-task datasets whose layout steb has not verified): bring tables "
                    "(*.csv|jsonl|parquet) with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE "
                    "(rename with --dataset-option dialects=A,B,...)",
@@ -229,7 +229,7 @@ def labelled_corpora() -> list[Corpus]:
         Corpus(
             "hate_speech", "White-supremacist forum sentences: hate vs no hate (de Gibert et al. 2018).",
             R.hate_speech_forum, 200, ("register",), classes=2,
-            obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: annotations_metadata.csv (file_id, "
+            obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: " "annotations_metadata.csv (file_id, "
                    "user_id, subforum_id, num_contexts, label) and all_files/<file_id>.txt",
             license="CC BY-SA 3.0", homepage="https://github.com/Vicomtech/hate-speech-dataset",
         ),
@@ -238,7 +238,7 @@ def labelled_corpora() -> list[Corpus]:
             R.table(("data/labeled_data.csv", "labeled_data.csv"), columns={"label": "class", "text": "tweet"},
                     label_map={"0": "hate_speech", "1": "offensive_language", "2": "neither"}, layout="data/labeled_data.csv"),
             200, ("register",), classes=3,
-            obtain="git clone github.com/t-davidson/hate-speech-and-offensive-language into ROOT/hate_speech_and_offensive_language/: "
+            obtain="git clone github.com/t-davidson/hate-speech-and-offensive-language into " "ROOT/hate_speech_and_offensive_language/: "
                    "data/labeled_data.csv (or the file alone in the folder) with columns (index), count, hate_speech, "
                    "offensive_language, neither, class (0 hate, 1 offensive, 2 neither), tweet",
             license="MIT", homepage="https://github.com/t-davidson/hate-speech-and-offensive-language",
@@ -249,8 +249,8 @@ def labelled_corpora() -> list[Corpus]:
             R.gede, 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=4,
             obtain="git clone github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts into "
                    "ROOT/gede_essay_detection/ and unzip database/database.db.zip in database/ (SQLite: answers, jobs); run "
-                   "database/add_aae_to_database.py to restore the AAE human essays (else they are blank and skipped), or read "
-                   "dataset/essays.csv written by database/export_to_csv.py. --dataset-option label=contribution_level for the "
+                   "database/add_aae_to_database.py to restore the AAE human essays (else they are blank and skipped), or " "read "
+                   "dataset/essays.csv written by database/export_to_csv.py. --dataset-option label=contribution_level for " "the "
                    "8 levels; a plain text,label table: --dataset-option release=table",
             citation=GEDE_CITATION, sources=GEDE_SOURCES,
             license="CC BY-NC-SA 4.0", homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
@@ -263,8 +263,8 @@ def labelled_corpora() -> list[Corpus]:
             f"DetectRL {setting.replace('_', ' ')}: " + ("human vs LLM text under attack." if binary else "human text vs each LLM's."),
             R.detectrl(setting, binary), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD_ADV if binary else ATD,
             classes=2 if binary else 5,
-            obtain=f"git clone github.com/NLP2CT/DetectRL into ROOT/DetectRL/ (shared by the 8 settings) or ROOT/<dataset>/: "
-                   f"Benchmark/Benchmark_Data/{'/'.join(R.DETECTRL_FILES[setting])}_test.json, a JSON list of objects with text, "
+            obtain="git clone github.com/NLP2CT/DetectRL into ROOT/DetectRL/ (shared by the 8 settings) or " "ROOT/<dataset>/: "
+                   f"Benchmark/Benchmark_Data/{'/'.join(R.DETECTRL_FILES[setting])}_test.json, a JSON list of objects " "with text, "
                    f"label 'human'|'llm', llm_type (--dataset-option split=train|all adds the train file)",
             license="see release", homepage="https://github.com/NLP2CT/DetectRL",
         ))
@@ -272,7 +272,7 @@ def labelled_corpora() -> list[Corpus]:
         out.append(Corpus(
             f"machine_text_detection_M4_{domain}", f"M4 {domain}: human text vs each generator's (BloomZ excluded).",
             R.m4(domain), 200, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=classes,
-            obtain=f"git clone github.com/mbzuai-nlp/M4 into ROOT/M4/ (shared by the 5 domains) or ROOT/<dataset>/: "
+            obtain="git clone github.com/mbzuai-nlp/M4 into ROOT/M4/ (shared by the 5 domains) or " "ROOT/<dataset>/: "
                    f"data/{domain}_<model>.jsonl (human_text, machine_text; BloomZ files skipped)",
             license="see release", homepage="https://github.com/mbzuai-nlp/M4",
         ))
@@ -283,8 +283,8 @@ def labelled_corpora() -> list[Corpus]:
             R.table("test.csv", columns={"text": "text", "label": "src"}, label_map=R.mage_generator(domain), family="MAGE",
                     layout="test.csv with columns text, label, src", hub_id="yaful/MAGE"),
             budget, ("ai-detection",), tasks=CLUSTER_ONLY, applications=ATD, classes=28,
-            obtain="MAGE, Hugging Face hub yaful/MAGE (github.com/yafuly/MAGE holds code only): `huggingface-cli download "
-                   "yaful/MAGE test.csv --repo-type dataset --local-dir ROOT/MAGE` (shared by the 10 domains; or ROOT/<dataset>/, "
+            obtain="MAGE, Hugging Face hub yaful/MAGE (github.com/yafuly/MAGE holds code only): `huggingface-cli " "download "
+                   "yaful/MAGE test.csv --repo-type dataset --local-dir ROOT/MAGE` (shared by the 10 domains; or " "ROOT/<dataset>/, "
                    "or the local hub cache): test.csv with columns text, label, src "
                    "(src = <domain>_human or <domain>_machine_<method>_<generator>)",
             license="Apache-2.0", homepage="https://github.com/yafuly/MAGE",

@@ -8,9 +8,10 @@ a release into each dataset's folder, a loader also looks for a shared *family* 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from steb_core import (
     AUTO_PER_CLASS,
@@ -78,7 +79,9 @@ def release_option(ctx: LoadContext, choices: Sequence[str]) -> str:
     return release
 
 
-Reader = Callable[[LoadContext, str], "tuple[list[LabelledText], dict[str, Any]]"]
+#: What a reader returns: the records and the facts of the release read (counts, files, ...).
+Loaded = tuple[list[LabelledText], dict[str, Any]]
+Reader = Callable[[LoadContext, str], Loaded]
 
 
 def _per_class(value: Any) -> int | str | None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from steb_core import hookimpl
+from collections.abc import Callable
+
+from steb_core import DatasetSpec, hookimpl
 
 
 @hookimpl
-def register_datasets(register):
+def register_datasets(register: Callable[[DatasetSpec], None]) -> None:
     from .catalogue import all_specs
 
     for spec in all_specs():

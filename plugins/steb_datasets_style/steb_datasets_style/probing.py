@@ -40,9 +40,10 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -383,7 +384,8 @@ def reddit_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any
 # --------------------------------------------------------------------------------------------
 # the loader
 # --------------------------------------------------------------------------------------------
-def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int, obtain: str):
+def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int,
+                   obtain: str) -> Callable[[LoadContext], DatasetBundle]:
     def load(ctx: LoadContext) -> DatasetBundle:
         n = int(option(ctx, "texts", n_texts))
         src: dict[str, Any] = {}
@@ -393,7 +395,7 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
             raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels",
                                       expected="released or recompute")
         released = steb_probing_records(steb_file) if steb_file is not None and labels == "released" else None
-        if released is not None:
+        if released is not None and steb_file is not None:
             records, stats = released
             if not records:
                 raise DataValidationError("holds no text", path=steb_file, expected="the STEB probing release")
@@ -437,7 +439,7 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
     return load
 
 
-_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB download_datasets.sh) in ROOT/probing/, else "
+_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB " "download_datasets.sh) in ROOT/probing/, else "
 
 PROBING = (
     ("probing_amazon", "amazon", 27_584, luar_texts(),

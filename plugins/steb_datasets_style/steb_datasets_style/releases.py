@@ -27,7 +27,7 @@ _BIB = {
   journal = {Language Resources and Evaluation},
   year = {2022},
   doi = {10.1007/s10579-022-09624-1},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kuzman2023xgenre": """@article{kuzman2023xgenre,
   author = {Kuzman, Taja and Mozeti{\\v{c}}, Igor and Ljube{\\v{s}}i{\\'c}, Nikola},
   title = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections: Investigation of Classification Methods in the Era of Large Language Models},
@@ -37,7 +37,7 @@ _BIB = {
   pages = {1149--1175},
   year = {2023},
   doi = {10.3390/make5030059},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "ide2010masc": """@inproceedings{ide2010masc,
   author = {Ide, Nancy and Baker, Collin and Fellbaum, Christiane and Passonneau, Rebecca},
   title = {The Manually Annotated Sub-Corpus: A Community Resource for and by the People},
@@ -53,7 +53,7 @@ _BIB = {
   pages = {180--189},
   year = {2011},
   url = {https://aclanthology.org/P11-1019},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "danescu2013politeness": """@inproceedings{danescu2013politeness,
   author = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and Leskovec, Jure and Potts, Christopher},
   title = {A computational approach to politeness with application to social factors},
@@ -61,7 +61,7 @@ _BIB = {
   pages = {250--259},
   year = {2013},
   url = {https://aclanthology.org/P13-1025},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kortmann2020ewave": """@misc{kortmann2020ewave,
   author = {Kortmann, Bernd and Lunkenheimer, Kerstin and Ehret, Katharina},
   title = {The Electronic World Atlas of Varieties of English},
@@ -77,7 +77,7 @@ _BIB = {
   pages = {16830--16855},
   year = {2025},
   doi = {10.18653/v1/2025.findings-emnlp.913},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "metsis2006spam": """@inproceedings{metsis2006spam,
   author = {Metsis, Vangelis and Androutsopoulos, Ion and Paliouras, Georgios},
   title = {Spam Filtering with Naive {Bayes} -- Which Naive {Bayes}?},
@@ -122,7 +122,7 @@ _BIB = {
   booktitle = {Advances in Neural Information Processing Systems 37 (NeurIPS 2024), Datasets and Benchmarks Track},
   year = {2024},
   url = {https://arxiv.org/abs/2410.23746},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "wang2024m4": """@inproceedings{wang2024m4,
   author = {Wang, Yuxia and Mansurov, Jonibek and Ivanov, Petar and Su, Jinyan and Shelmanov, Artem and Tsvigun, Akim and Whitehouse, Chenxi and Mohammed Afzal, Osama and Mahmoud, Tarek and Sasaki, Toru and Arnold, Thomas and Aji, Alham Fikri and Habash, Nizar and Gurevych, Iryna and Nakov, Preslav},
   title = {{M4}: Multi-generator, Multi-domain, and Multi-lingual Black-Box Machine-Generated Text Detection},
@@ -130,7 +130,7 @@ _BIB = {
   pages = {1369--1407},
   year = {2024},
   url = {https://aclanthology.org/2024.eacl-long.83},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "li2024mage": """@inproceedings{li2024mage,
   author = {Li, Yafu and Li, Qintong and Cui, Leyang and Bi, Wei and Wang, Zhilin and Wang, Longyue and Yang, Linyi and Shi, Shuming and Zhang, Yue},
   title = {{MAGE}: Machine-generated Text Detection in the Wild},
@@ -138,7 +138,7 @@ _BIB = {
   pages = {36--53},
   year = {2024},
   url = {https://aclanthology.org/2024.acl-long.3},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "riverasoto2021learning": SHARED_BIBTEX["riverasoto2021learning"],
     "ni2019amazon": """@inproceedings{ni2019amazon,
   author = {Ni, Jianmo and Li, Jiacheng and McAuley, Julian},
@@ -147,7 +147,7 @@ _BIB = {
   pages = {188--197},
   year = {2019},
   url = {https://aclanthology.org/D19-1018},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "kestemont2020overview": SHARED_BIBTEX["kestemont2020overview"],
     "andrews2019iur": """@inproceedings{andrews2019iur,
   author = {Andrews, Nicholas and Bishop, Marcus},
@@ -156,7 +156,7 @@ _BIB = {
   pages = {1684--1695},
   year = {2019},
   url = {https://aclanthology.org/D19-1178},
-}""",
+}""",  # noqa: E501 - BibTeX, one field per line
     "steb2026": SHARED_BIBTEX["steb2026"],
     "lee2023lftk": SHARED_BIBTEX["lee2023lftk"],
     "wegmann2022same": SHARED_BIBTEX["wegmann2022same"],
@@ -291,7 +291,8 @@ _MASC = DataSource(kind="url", url="https://www.anc.org/MASC/download/MASC-3.0.0
 #: the FCE release (Yannakoudakis et al. 2011) as the STEB authors' script downloads it; non-commercial research licence
 _FCE = DataSource(kind="url", url="https://s3-eu-west-1.amazonaws.com/ilexir-website-media/fce-released-dataset.zip", target="fce_l1",
                   unpack=("fce-released-dataset.zip",), licence="non-commercial research only", accept=True)
-#: the legacy Stanford Politeness Corpus zip linked from the paper's page (www.cs.cornell.edu/~cristian/Politeness.html);
+#: the legacy Stanford Politeness Corpus zip linked from the paper's page
+#: (www.cs.cornell.edu/~cristian/Politeness.html);
 #: it unpacks into Stanford_politeness_corpus/, moved up into the shared folder of the same name
 _POLITENESS = DataSource(kind="url", url="https://www.cs.cornell.edu/~cristian/Politeness_files/Stanford_politeness_corpus.zip",
                          target="Stanford_politeness_corpus", unpack=("Stanford_politeness_corpus.zip",),
@@ -328,7 +329,7 @@ _FANFIC_LUAR = DataSource(kind="manual", url="https://zenodo.org/record/3724096"
                                        "verification data on Zenodo, run github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh and copy "
                                        "data/pan_paragraph/ to ROOT/pan_paragraph/.")
 _REDDIT = DataSource(kind="manual", url="https://github.com/LLNL/LUAR", target="reddit", licence="Reddit content: research use", accept=True,
-                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a Pushshift "
+                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a " "Pushshift "
                                   "dump) into test_queries.jsonl / test_targets.jsonl (author_id, syms) in ROOT/reddit/.")
 _STYLE_EMBEDDING = DataSource(kind="hf", url="AnnaWegmann/StyleEmbeddingData", revision="",
                               files=("test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv",),

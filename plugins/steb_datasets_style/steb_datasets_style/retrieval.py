@@ -26,6 +26,7 @@ collection is kept. Field and file names can be changed with ``--dataset-option 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,8 @@ LUAR_FOLDERS = {"amazon": ("raw_amazon",), "reddit": ("iur_dataset", "raw_all"),
 
 
 def luar_dir(ctx: LoadContext, obtain: str, family: str | None = None) -> Path:
-    """ROOT/<dataset>/ (or ``family``), else the folder LUAR's scripts write (ROOT/raw_amazon/, ROOT/pan_paragraph/, ...)."""
+    """ROOT/<dataset>/ (or ``family``), else the folder LUAR's scripts write (ROOT/raw_amazon/, ROOT/pan_paragraph/,
+    ...)."""
     if ctx.data_dir is not None and not ctx.data_dir.is_dir():
         names = ((family,) if family else ()) + LUAR_FOLDERS.get(family or ctx.dataset, ())
         for name in names:
@@ -141,7 +143,7 @@ def _is_query(value: Any, path: Path, where: str) -> bool:
 def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
     """Queries and targets of a STEB retrieval release; texts of one (author, side) make one collection."""
     grouped: dict[tuple[bool, str], list[str]] = {}
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     files = steb_release_files(folder)
     for f in files:
         with open_release(f, "r", encoding="utf-8-sig") as fh:
@@ -179,7 +181,7 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
         raise DataValidationError(exc.reason, path=folder, record=exc.record, field=exc.field, expected=exc.expected) from None
 
 
-def luar_loader(authors: int, obtain: str):
+def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBundle]:
     """A loader for a LUAR-layout dataset keeping at most ``authors`` query authors (seeded)."""
 
     def load(ctx: LoadContext) -> DatasetBundle:
@@ -205,7 +207,7 @@ def luar_loader(authors: int, obtain: str):
         )
         bundle = loader(with_dir(ctx, root))
         bundle.info.update({"dataset": ctx.dataset, "layout": "LUAR", "max_authors": option(ctx, "authors", authors),
-                            "subsample": f"seeded subsample of at most {option(ctx, 'authors', authors)} authors drawn by steb: the paper's "
+                            "subsample": f"seeded subsample of at most {option(ctx, 'authors', authors)} authors drawn by steb: " "the paper's "
                                          "redistributed subsample (STEB release) was not found, so this is not the paper's draw"})
         return bundle
 
@@ -214,10 +216,10 @@ def luar_loader(authors: int, obtain: str):
 
 #: what the public releases cannot deliver (shown in the listing's size)
 ACCESS = {
-    "amazon": "the paper's subsample is redistributed by the STEB authors (Google Drive); else built from the Amazon review data with LUAR's scripts",
+    "amazon": "the paper's subsample is redistributed by the STEB authors (Google Drive); else built from the Amazon " "review data with LUAR's scripts",
     "reddit": "not obtainable as released: LUAR publishes only comment ids; not in the STEB suite",
-    "fanfiction": "the paper's subsample is redistributed by the STEB authors (Google Drive); else PAN 2020 'large' (on request) with LUAR's scripts",
-    "stackexchange_retrieval": "the paper's subsample is redistributed by the STEB authors (Google Drive); no other public release in this layout",
+    "fanfiction": "the paper's subsample is redistributed by the STEB authors (Google Drive); else PAN 2020 'large' " "(on request) with LUAR's scripts",
+    "stackexchange_retrieval": "the paper's subsample is redistributed by the STEB authors (Google Drive); no other " "public release in this layout",
 }
 
 _STEB_RELEASE = ("the paper's 500-author subsample as redistributed by the STEB authors (see `steb data get --dry-run`: "
@@ -226,16 +228,16 @@ _STEB_RELEASE = ("the paper's 500-author subsample as redistributed by the STEB 
 
 RETRIEVAL = (
     ("amazon", "Amazon reviews: find the other reviews of a query's reviewer (500 authors, the paper's subsample).",
-     "Amazon review data (Ni et al. 2019, request access at nijianmo.github.io/amazon) preprocessed by github.com/LLNL/LUAR "
-     "scripts/preprocess_amazon_data.sh (data/raw_amazon/ -> ROOT/amazon/ or ROOT/raw_amazon/), subsampled by steb: "),
+     "Amazon review data (Ni et al. 2019, request access at nijianmo.github.io/amazon) preprocessed by " "github.com/LLNL/LUAR "
+     "scripts/preprocess_amazon_data.sh (data/raw_amazon/ -> ROOT/amazon/ or ROOT/raw_amazon/), subsampled by " "steb: "),
     ("reddit", "Reddit comments: find the other comments of a query's user (LUAR test split, 500 authors).",
-     "LUAR's Reddit (IUR) test split (github.com/LLNL/LUAR; only comment ids are public since Reddit's API terms changed, "
+     "LUAR's Reddit (IUR) test split (github.com/LLNL/LUAR; only comment ids are public since Reddit's API terms " "changed, "
      "the texts must be re-collected) in ROOT/reddit/ or ROOT/iur_dataset/: "),
     ("stackexchange_retrieval", "Stack Exchange posts: find the other posts of a query's user (500 authors, the paper's subsample).",
      "Stack Exchange posts prepared in LUAR's test-split layout: "),
     ("fanfiction", "Fan-fiction excerpts: find the other excerpts of a query's author (500 authors, the paper's subsample).",
-     "fanfiction.net excerpts (PAN 2020 authorship-verification 'large' data from zenodo.org/record/3724096, on request) "
-     "preprocessed by github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh (data/pan_paragraph/ -> ROOT/fanfiction/ "
+     "fanfiction.net excerpts (PAN 2020 authorship-verification 'large' data from zenodo.org/record/3724096, on " "request) "
+     "preprocessed by github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh (data/pan_paragraph/ -> " "ROOT/fanfiction/ "
      "or ROOT/pan_paragraph/), subsampled by steb: "),
 )
 

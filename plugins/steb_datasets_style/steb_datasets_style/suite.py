@@ -103,7 +103,8 @@ def catalogue_rows(name: str) -> dict[str, dict[str, int]]:
 
 
 def suite_fields(name: str, tasks: tuple[str, ...]) -> dict[str, Any]:
-    """``suites``/``suite_tasks``/``expected`` for a DatasetSpec: the catalogue's tasks of ``name``, in ``tasks`` order."""
+    """``suites``/``suite_tasks``/``expected`` for a DatasetSpec: the catalogue's tasks of ``name``, in ``tasks``
+    order."""
     rows = catalogue_rows(name)
     if not rows:
         return {}

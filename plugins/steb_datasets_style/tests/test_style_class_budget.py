@@ -1,4 +1,5 @@
-"""Issue 25 §2: STEB's class-budget rule and the releases/units the paper names (synthetic fixtures in the real layouts)."""
+"""Issue 25 §2: STEB's class-budget rule and the releases/units the paper names (synthetic fixtures in the real
+layouts)."""
 
 from __future__ import annotations
 
@@ -198,9 +199,9 @@ def test_twenty_year_periods_span_1680_to_1800():
 
 
 def test_ceeces_one_tei_file_per_letter_header_paragraphs_left_out(tmp_path):
-    tei = ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><publicationStmt><p>Header text.</p></publicationStmt>'
+    tei = ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><publicationStmt><p>Header ' 'text.</p></publicationStmt>'
            '</fileDesc><profileDesc><creation><date when="1792"/></creation></profileDesc></teiHeader>'
-           '<text><body><p>First paragraph of a letter.</p><fw>page 3</fw><p>Second one.<pb n="4"/> Still second.</p></body></text></TEI>')
+           '<text><body><p>First paragraph of a letter.</p><fw>page 3</fw><p>Second one.<pb n="4"/> Still ' 'second.</p></body></text></TEI>')
     w(tmp_path / "ceeces" / "part2" / "letter_0001.xml", tei)
     b = load(tmp_path, "ceeces")
     assert sorted(r.text for r in b.labelled_texts) == ["First paragraph of a letter.", "Second one. Still second."]
@@ -235,10 +236,10 @@ def _gede_db(path: Path) -> None:
     con = sqlite3.connect(path)
     con.executescript(
         "CREATE TABLE jobs (id INTEGER PRIMARY KEY, model TEXT, prompt_mode TEXT);"
-        "CREATE TABLE answers (id INTEGER PRIMARY KEY, question_id INTEGER, job_id INTEGER, is_human BOOLEAN, answer TEXT);"
-        "INSERT INTO jobs VALUES (1, 'meta-llama/Llama-3.3-70B-Instruct', 'task'), (2, 'gpt-4o-mini-2024-07-18', 'rewrite-1'),"
+        "CREATE TABLE answers (id INTEGER PRIMARY KEY, question_id INTEGER, job_id INTEGER, is_human BOOLEAN, answer " "TEXT);"
+        "INSERT INTO jobs VALUES (1, 'meta-llama/Llama-3.3-70B-Instruct', 'task'), (2, 'gpt-4o-mini-2024-07-18', " "'rewrite-1'),"
         " (3, 'dipper', 'dipper-2'), (4, 'gpt-4o-mini-2024-07-18', 'improve-human');"
-        "INSERT INTO answers VALUES (1, 1, NULL, 1, 'A human essay.'), (2, 1, 1, 0, 'A llama essay.'), (3, 1, 2, 0, 'A rewrite.'),"
+        "INSERT INTO answers VALUES (1, 1, NULL, 1, 'A human essay.'), (2, 1, 1, 0, 'A llama essay.'), (3, 1, 2, 0, " "'A rewrite.'),"
         " (4, 1, 3, 0, 'A humanized essay.'), (5, 1, 4, 0, 'An improved essay.'), (6, 2, NULL, 1, '');")
     con.commit()
     con.close()
@@ -290,13 +291,14 @@ def test_other_datasets_fall_back_to_releases_module():
 
 
 def _blog_release(blogs: Path) -> None:
-    """41 made-up blog files 1000..1040; sorted by name the hub script puts indices 0, 20, 40 (1000, 1020, 1040) in validation."""
+    """41 made-up blog files 1000..1040; sorted by name the hub script puts indices 0, 20, 40 (1000, 1020, 1040) in
+    validation."""
     ages = {1000: 15, 1020: 25, 1040: 40}
     for k in range(41):
         bid = 1000 + k
         gender = "female" if bid == 1020 else "male"
         w(blogs / f"{bid}.{gender}.{ages.get(bid, 16)}.Student.Aries.xml",
-          f"<Blog>\n\n<date>1,May,2004</date>\n<post>\n\n   first line of {bid}\n\tsecond line of {bid}\n</post>\n\n</Blog>\n")
+          f"<Blog>\n\n<date>1,May,2004</date>\n<post>\n\n   first line of {bid}\n\tsecond line of " f"{bid}\n</post>\n\n</Blog>\n")
 
 
 def test_blog_hub_zip_unzipped_gives_the_hub_validation_split(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import CATEGORIES, DataValidationError, DatasetNotFoundError, LoadContext
+from steb_core import CATEGORIES, DatasetNotFoundError, DataValidationError, LoadContext
 from steb_datasets_style.catalogue import labelled_corpora
 
 CORPORA = {c.name: c for c in labelled_corpora()}
@@ -40,7 +40,7 @@ def core(d, bad):
     """The clone's gzipped splits; read train, dev, test in that order (the reference's), sub-register codes only."""
     body = "NA ne\td1\tA news report about the town.\nIN dt\td2\tFirst, open the lid.\nNA ne sr\td3\tA sports report.\n"
     w(d / "core" / "train.tsv.gz", gzip.compress(body.encode() + (b"OP rv\td4\tcaf\xe9\n" if bad else b"")))
-    w(d / "core" / "dev.tsv.gz", gzip.compress("OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n".encode()))
+    w(d / "core" / "dev.tsv.gz", gzip.compress(b"OTHER\td5\tNo label.\nIN NA ne\td6\tDev news.\nOP rv\td7\n"))
 
 
 def x_genre(d, bad):
@@ -63,7 +63,7 @@ def masc(d, bad):
 
 def ceeces(d, bad):
     """Zenodo XML (assumed layout, see readers/ceeces.py): letters with a year, paragraphs in <p>, notes left out."""
-    body = ('<corpus><letter id="L1" year="1685"><p>Dear Sir, I <note>ED: illegible</note>received yours.</p><p>Ever yours, J.</p>'
+    body = ('<corpus><letter id="L1" year="1685"><p>Dear Sir, I <note>ED: illegible</note>received yours.</p><p>Ever ' 'yours, J.</p>'
             '</letter><letter id="L2"><date when="1745-03-02"/><p><w>My</w> <w>lord</w><pc>,</pc><w>fine</w></p></letter>'
             '<letter id="L3" year="1640"><p>Too early a letter.</p></letter>' + ('<letter id="L4"><p>Undated.</p></letter>' if bad else "")
             + "</corpus>")
@@ -79,7 +79,8 @@ def ceeces_cocoa(d, bad):
 
 
 def bible_versions(d, bad):
-    """keithecarlson/StyleTransferBibleData as cloned: Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, '<n> <text>' lines."""
+    """keithecarlson/StyleTransferBibleData as cloned: Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, '<n> <text>'
+    lines."""
     base = d / "bible_versions" / "Data" / "Bibles"
     w(base / "KJV" / "Genesis" / "Genesis1.txt", "1 In the beginning God created the heaven. \n2 And the earth was without form. \n3 Let there be light. ")
     w(base / "YLT" / "Genesis" / "Genesis1.txt", "1 In the beginning God made the sky. \n2 and the  EARTH was without form.\n3 \n")
@@ -93,8 +94,9 @@ def bible_scrollmapper(d, bad):
     empty Text cells for verses a version lacks, other languages beside; ROOT/bible_databases/ is the clone."""
     csv_dir = d / "bible_databases" / "formats" / "csv"
     w(csv_dir / "KJV.csv", "Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning God created the heaven.\n"
-      "Genesis,1,2,And the earth was without form.\nGenesis,1,3,\"And God said, Let there be light: and there was light.\"\n")
-    second = ("Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning God made the sky. \nGenesis,1,2,and the  EARTH was without form.\n"
+      "Genesis,1,2,And the earth was without form.\n"
+      "Genesis,1,3,\"And God said, Let there be light: and there was light.\"\n")
+    second = ("Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning God made the sky. \nGenesis,1,2,and the  EARTH was " "without form.\n"
               "Genesis,1,3,\n")
     if bad:
         second = "Book,Chapter,Verse\nGenesis,1,1\n"
@@ -103,8 +105,9 @@ def bible_scrollmapper(d, bad):
     w(d / "bible_databases" / "README.md", "# bible_databases\n")
 
 
-FCE_XML = """<learner><head sortkey="X"><candidate><personnel><language>{lang}</language><age>21-25</age></personnel></candidate>
-<text><answer1><question_number>1</question_number><coded_answer><p>Dear Sir, I <NS type="RV"><i>am agree</i><c>agree</c></NS> with you.</p>
+FCE_XML = """<learner><head sortkey="X"><candidate><personnel><language>{lang}</language><age>21-25</age></personnel>
+</candidate><text><answer1><question_number>1</question_number>
+<coded_answer><p>Dear Sir, I <NS type="RV"><i>am agree</i><c>agree</c></NS> with you.</p>
 <p>Second para<NS type="MP"><c>.</c></NS></p></coded_answer></answer1>
 <answer2><coded_answer><p>My holiday was good.</p></coded_answer></answer2></text></head></learner>"""
 
@@ -252,7 +255,8 @@ def hate_speech(d, bad):
 
 def davidson(d, bad):
     head = ",count,hate_speech,offensive_language,neither,class,tweet\n" if not bad else ",count,tweet\n"
-    body = "0,3,0,0,3,2,\"!!! RT @user: as a woman you shouldn't complain &amp; go\"\n1,3,0,3,0,1,\"offensive\ntweet on two lines\"\n2,3,3,0,0,0,hateful tweet\n"
+    body = ("0,3,0,0,3,2,\"!!! RT @user: as a woman you shouldn't complain &amp; go\"\n"
+            "1,3,0,3,0,1,\"offensive\ntweet on two lines\"\n2,3,3,0,0,0,hateful tweet\n")
     root = d / "hate_speech_and_offensive_language"  # a clone: the table is data/labeled_data.csv
     w(root / "data" / "labeled_data.csv", head + (body if not bad else "0,3,x\n"))
     w(root / "data" / "readme.md", "labeled_data.csv\n")
@@ -261,8 +265,8 @@ def davidson(d, bad):
 
 def gede(d, bad):
     """The CSV database/export_to_csv.py writes into the clone (dataset/essays.csv)."""
-    rows = ("id,question_id,answer,rewrite_of,dataset,contribution_level,text_author\n1,1,An essay by a student.,human,persuade,Human,human\n"
-            "2,1,An essay by a model.,human,persuade,Task,gpt-4o-mini-2024-07-18\n3,1,,human,argument-annotated-essays,Human,human\n")
+    rows = ("id,question_id,answer,rewrite_of,dataset,contribution_level,text_author\n1,1,An essay by a " "student.,human,persuade,Human,human\n"
+            "2,1,An essay by a " "model.,human,persuade,Task,gpt-4o-mini-2024-07-18\n3,1,,human,argument-annotated-essays,Human,human\n")
     if bad:
         rows += "4,1,Orphan essay.,human,persuade,Task,\n"
     w(d / "gede_essay_detection" / "dataset" / "essays.csv", rows)
@@ -276,7 +280,8 @@ DETECTRL_DATA = Path("DetectRL") / "Benchmark" / "Benchmark_Data"  # a clone of 
 
 
 def detectrl_multi(d, bad):
-    # as released: human rows also carry llm_type (the model of the paired generation); keys text, label, data_type, llm_type
+    # as released: human rows also carry llm_type (the model of the paired generation); keys text, label, data_type,
+    # llm_type
     rows = [{"text": "human abstract", "label": "human", "data_type": "abstract", "llm_type": "ChatGPT"},
             {"text": "gpt abstract", "label": "llm", "data_type": "abstract", "llm_type": "ChatGPT"},
             {"text": "palm abstract", "label": "llm", "data_type": "prompt_SICO", "llm_type": "Google-PaLM"}]
@@ -623,23 +628,33 @@ def test_x_genre_from_the_local_hub_cache(tmp_path, monkeypatch):
 #: The STEB catalogue's rows (Table 15) for this distribution's datasets, written out independently of the code:
 #: (dataset, task, classes, per class, texts). "fce_11"/"ceces" in one table of the catalogue are fce_l1/ceeces.
 CATALOGUE = """
-bible_versions 8 200 1600 C A | blog_age 3 200 600 C A | blog_gender 2 200 400 C A | ceeces 6 200 1200 C A | core 38 25 950 C A
-eWAVE 53 29 1537 C A | endive 6 200 1200 C A | enron_spam 2 200 400 C A | fce_l1 15 25 375 C A | gede_essay_detection 4 200 800 C
+bible_versions 8 200 1600 C A | blog_age 3 200 600 C A | blog_gender 2 200 400 C A | ceeces 6 200 1200 C A
+core 38 25 950 C A
+eWAVE 53 29 1537 C A | endive 6 200 1200 C A | enron_spam 2 200 400 C A | fce_l1 15 25 375 C A
+gede_essay_detection 4 200 800 C
 hate_speech 2 200 400 C A | hate_speech_and_offensive_language 3 200 600 C A | masc_text_genre 19 150 2850 C A
 machine_text_detection_DetectRL_arxiv 5 200 1000 C | machine_text_detection_DetectRL_direct_prompt 5 200 1000 C
-machine_text_detection_DetectRL_paraphrase_attacks 2 200 400 C | machine_text_detection_DetectRL_perturbation_attacks 2 200 400 C
+machine_text_detection_DetectRL_paraphrase_attacks 2 200 400 C
+machine_text_detection_DetectRL_perturbation_attacks 2 200 400 C
 machine_text_detection_DetectRL_prompt_attacks 2 200 400 C | machine_text_detection_DetectRL_writing_prompt 5 200 1000 C
 machine_text_detection_DetectRL_xsum 5 200 1000 C | machine_text_detection_DetectRL_yelp_review 5 200 1000 C
-machine_text_detection_M4_arxiv 6 200 1200 C | machine_text_detection_M4_peerread 6 200 1200 C | machine_text_detection_M4_reddit 6 200 1200 C
+machine_text_detection_M4_arxiv 6 200 1200 C | machine_text_detection_M4_peerread 6 200 1200 C
+machine_text_detection_M4_reddit 6 200 1200 C
 machine_text_detection_M4_wikihow 5 200 1000 C | machine_text_detection_M4_wikipedia 5 200 1000 C
-machine_text_detection_MAGE_cmv 28 60 1680 C | machine_text_detection_MAGE_eli5 28 73 2044 C | machine_text_detection_MAGE_hswag 28 66 1848 C
-machine_text_detection_MAGE_roct 28 76 2128 C | machine_text_detection_MAGE_sci_gen 28 36 1008 C | machine_text_detection_MAGE_squad 28 55 1540 C
-machine_text_detection_MAGE_tldr 28 57 1596 C | machine_text_detection_MAGE_wp 28 70 1960 C | machine_text_detection_MAGE_xsum 28 86 2408 C
-machine_text_detection_MAGE_yelp 28 42 1176 C | pastel_age 6 25 150 C A | pastel_education 8 25 200 C A | pastel_ethnic 9 25 225 C A
+machine_text_detection_MAGE_cmv 28 60 1680 C | machine_text_detection_MAGE_eli5 28 73 2044 C
+machine_text_detection_MAGE_hswag 28 66 1848 C
+machine_text_detection_MAGE_roct 28 76 2128 C | machine_text_detection_MAGE_sci_gen 28 36 1008 C
+machine_text_detection_MAGE_squad 28 55 1540 C
+machine_text_detection_MAGE_tldr 28 57 1596 C | machine_text_detection_MAGE_wp 28 70 1960 C
+machine_text_detection_MAGE_xsum 28 86 2408 C
+machine_text_detection_MAGE_yelp 28 42 1176 C | pastel_age 6 25 150 C A | pastel_education 8 25 200 C A
+pastel_ethnic 9 25 225 C A
 pastel_gender 3 55 165 C A | pastel_politics 3 200 600 C A | pastel_tod 5 200 1000 C A | sms_spam 2 200 400 C A
-stackexchange_politeness 3 200 600 C A | telegram-spam-ham 2 200 400 C A | wikipedia_politeness 3 200 600 C A | x_genre 9 46 414 C A
+stackexchange_politeness 3 200 600 C A | telegram-spam-ham 2 200 400 C A | wikipedia_politeness 3 200 600 C A
+x_genre 9 46 414 C A
 amazon 500 195 97787 R | fanfiction 500 86 43411 R | stackexchange_retrieval 500 125 62980 R
-probing_amazon 46 27584 27584 P | probing_blog 46 39111 39111 P | probing_reddit 46 16447 16447 P | probing_stackexchange 46 9253 9253 P
+probing_amazon 46 27584 27584 P | probing_blog 46 39111 39111 P | probing_reddit 46 16447 16447 P
+probing_stackexchange 46 9253 9253 P
 """
 
 
@@ -690,9 +705,9 @@ def test_x_genre_github_clone_holds_no_data(tmp_path, monkeypatch):
 
 #: the data/ file names of github.com/mbzuai-nlp/M4 as cloned (names only; contents here are synthetic)
 M4_FILES = ("arabic_chatGPT arxiv_bloomz arxiv_chatGPT arxiv_cohere arxiv_davinci arxiv_dolly arxiv_flant5 "
-            "bulgarian_true_and_fake_news_chatGPT bulgarian_true_and_fake_news_davinci germanwikipedia_chatgpt id-newspaper_chatGPT "
-            "peerread_bloomz peerread_chatgpt peerread_cohere peerread_davinci peerread_dolly peerread_llama qazh_chatgpt qazh_davinci "
-            "reddit_bloomz reddit_chatGPT reddit_cohere reddit_davinci reddit_dolly reddit_flant5 russian_chatGPT russian_davinci "
+            "bulgarian_true_and_fake_news_chatGPT bulgarian_true_and_fake_news_davinci germanwikipedia_chatgpt " "id-newspaper_chatGPT "
+            "peerread_bloomz peerread_chatgpt peerread_cohere peerread_davinci peerread_dolly peerread_llama qazh_chatgpt " "qazh_davinci "
+            "reddit_bloomz reddit_chatGPT reddit_cohere reddit_davinci reddit_dolly reddit_flant5 russian_chatGPT " "russian_davinci "
             "urdu_chatGPT wikihow_bloomz wikihow_chatGPT wikihow_cohere wikihow_davinci wikihow_dolly2 wikipedia_bloomz "
             "wikipedia_chatgpt wikipedia_cohere wikipedia_davinci wikipedia_dolly").split()
 
@@ -711,7 +726,7 @@ def test_m4_clone_gives_the_catalogue_class_count(tmp_path, domain, classes):
 
 
 #: the English-version file names of formats/csv/ in the current github.com/scrollmapper/bible_databases (names only)
-BIBLE_CURRENT_ENGLISH = "ACV AKJV ASV BBE BSB CPDV DRC Darby Geneva1599 JPS Jubilee2000 KJV KJVA KJVPCE LEB LITV MKJV NHEB OEB RLT RNKJV RWebster Rotherham Tyndale UKJV Webster Wycliffe YLT".split()
+BIBLE_CURRENT_ENGLISH = "ACV AKJV ASV BBE BSB CPDV DRC Darby Geneva1599 JPS Jubilee2000 KJV KJVA KJVPCE LEB LITV MKJV " "NHEB OEB RLT RNKJV RWebster Rotherham Tyndale UKJV Webster Wycliffe YLT".split()
 
 
 def test_bible_current_release_holds_seven_of_the_eight_versions(tmp_path):

@@ -58,7 +58,7 @@ def test_every_source_is_pinned_and_every_citation_is_real_bibtex(name):
             assert src.licence, name
     found = entries(CITATIONS[name])
     assert found, CITATIONS[name]
-    for kind, key, f in found:
+    for _kind, key, f in found:
         assert {"author", "title", "year"} <= set(f), (name, key, sorted(f))
         assert re.fullmatch(r"\{?\d{4}\}?", f["year"]), (name, key, f["year"])
         assert {"booktitle", "journal", "url", "doi", "howpublished", "publisher"} & set(f), (name, key, "no venue or URL")
@@ -192,7 +192,7 @@ def test_steb_release_repeated_key_is_refused(tmp_path):
 @pytest.mark.parametrize("value", ["1.0", "1", '"true"', "0", "null"])
 def test_steb_release_is_query_must_be_a_json_boolean(tmp_path, value):
     """An is_query of 1.0 was taken for a target (the author's query dropped silently); "true" was guessed."""
-    path = _raw_release(tmp_path / "amazon", '{"text": "q1", "label": "b", "is_query": %s}' % value,
+    path = _raw_release(tmp_path / "amazon", f'{{"text": "q1", "label": "b", "is_query": {value}}}',
                         '{"text": "t1", "label": "b", "is_query": false}')
     with pytest.raises(DataValidationError) as err:
         load("amazon", tmp_path / "amazon")

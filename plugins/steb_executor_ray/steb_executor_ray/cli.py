@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 
 def run_many_command(
     encoder: list[str] = typer.Option(..., "--encoder", "-e", help="Registered encoder name (repeatable)."),
-    dataset: Optional[list[str]] = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable)."),
-    suite: Optional[str] = typer.Option(None, "--suite", "-s", help="Every dataset of a suite, e.g. demo."),
+    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Dataset name (repeatable)."),
+    suite: str | None = typer.Option(None, "--suite", "-s", help="Every dataset of a suite, e.g. demo."),
     output: Path = typer.Option(Path("steb-results"), "--output", "-o", help="Results folder (shared by all jobs; re-runs resume)."),
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Embedding cache folder (must be shared with the workers)."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Root folder of downloaded datasets (must be visible to the workers)."),
-    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address; none starts a local cluster."),
-    num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local cluster (default: all cores)."),
-    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job after a lost worker or a transient error (unknown names, bad options and bad data are never retried)."),
+    cache_dir: Path | None = typer.Option(None, "--cache-dir", help="Embedding cache folder (must be shared with the workers)."),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder of downloaded datasets (must be visible to the workers)."),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster address; none starts a local cluster."),
+    num_cpus: int | None = typer.Option(None, "--num-cpus", help="CPUs of a local cluster (default: all cores)."),
+    job_retries: int = typer.Option(2, "--job-retries", help="Retries per (encoder, dataset) job after a lost worker or a transient error (unknown names, bad options " "and bad data are never retried)."),
     seed: int = typer.Option(42, "--seed", help="Run seed (default 42, the STEB reference's, as steb run)."),
-    plugin: Optional[list[str]] = typer.Option(None, "--plugin", "-p", help="Local plugin module or .py path (repeatable)."),
+    plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help="Local plugin module or .py path (repeatable)."),
 ) -> None:
     """Evaluate every ENCODER on every dataset, one retried job per (encoder, dataset) pair, in parallel on Ray.
 

@@ -21,8 +21,9 @@ import logging
 import math
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from steb_core import StebError
 
@@ -116,7 +117,7 @@ def _probe(address: str) -> None:
     except OSError as exc:
         raise ClusterConnectionError(
             f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
-            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints it)"
+            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints " "it)"
         ) from None
 
 
@@ -141,7 +142,7 @@ def _auth_message(address: str) -> str:
         )
     return (
         f"the Ray cluster at {address} uses token authentication (Ray 2.59+) and this process sent no token "
-        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give the cluster's token: "
+        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give " "the cluster's token: "
         "RAY_AUTH_TOKEN_PATH=<file holding it> (default ~/.ray/auth_token, the file `ray start` read) "
         "or RAY_AUTH_TOKEN=<token>; `ray get-auth-token` on the head prints it"
     )
@@ -154,7 +155,7 @@ def worker_slots(cpus_per_worker: float, gpus_per_worker: float) -> int:
     """
     import ray
 
-    resources = ray.cluster_resources()
+    resources: dict[str, float] = ray.cluster_resources()
     if gpus_per_worker > 0:
         return max(1, math.floor(resources.get("GPU", 0) / gpus_per_worker + 1e-9))
     return max(1, math.floor(resources.get("CPU", 1) / max(cpus_per_worker, 1e-9) + 1e-9))

@@ -30,13 +30,23 @@ its texts, exactly as after a local failure.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from steb_core import EncoderRef, EncodingError, LongTextProtocol, StebError, encode_batch, retry_may_help, text_hash, write_shard
+from steb_core import (
+    EncoderRef,
+    EncodingError,
+    LongTextProtocol,
+    StebError,
+    encode_batch,
+    retry_may_help,
+    text_hash,
+    write_shard,
+)
 
 __all__ = ["EncodeWorker", "BatchFailedError", "RefusedBatch", "ActorShape", "worker_ref", "run_batches"]
 
@@ -220,7 +230,7 @@ def _kill(actor: Any) -> None:
 
     try:
         ray.kill(actor, no_restart=True)
-    except Exception:  # already gone
+    except Exception:  # noqa: BLE001 - already gone
         pass
 
 

@@ -10,9 +10,10 @@ executor. That is why a Ray run and a local run give the same results and resume
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from steb_core import EmbeddingCache, EncodeJob, StebError, cache_key, retry_may_help, text_hash
 
@@ -192,7 +193,7 @@ class RayExecutor:
             self._session.close()
             self._session = None
 
-    def __enter__(self) -> "RayExecutor":
+    def __enter__(self) -> RayExecutor:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -225,10 +226,11 @@ def _apply(fn: Callable[[Any], Any], item: Any) -> Any:
 
 
 def _portable(exc: BaseException) -> BaseException:
-    """``exc`` when it survives pickling, else a StebError with its type and message (no ``UnserializableException``)."""
+    """``exc`` when it survives pickling, else a StebError with its type and message (no
+    ``UnserializableException``)."""
     try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:
+        pickle.loads(pickle.dumps(exc))  # noqa: S301 - our own object, round-tripped
+    except Exception:  # noqa: BLE001 - anything pickling raises means it cannot travel
         return StebError(f"{type(exc).__name__}: {exc}")
     return exc
 

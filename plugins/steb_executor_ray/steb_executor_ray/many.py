@@ -17,9 +17,10 @@ change (bad options, bad data) is not retried (:meth:`RayExecutor.map`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from steb_core import Executor, StebError, UnknownComponentError, encoder_name, get_manager
 
@@ -211,5 +212,5 @@ def _capture(job: EvaluationJob) -> Any:
     """For executors without ``return_exceptions``: a failed job becomes its exception."""
     try:
         return job()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the job's failure is its result
         return exc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from steb_core import ExecutorSpec, hookimpl
@@ -15,11 +16,11 @@ def _make_ray_executor(**options: Any) -> Any:
 
 
 @hookimpl
-def register_executors(register):
+def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     register(
         ExecutorSpec(
             name="ray",
-            description="encode on a Ray cluster (one model load per worker, GPU-aware); --address ADDR, or none to start a local cluster",
+            description="encode on a Ray cluster (one model load per worker, GPU-aware); --address ADDR, or none to " "start a local cluster",
             factory=_make_ray_executor,
         )
     )

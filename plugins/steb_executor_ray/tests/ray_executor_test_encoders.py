@@ -10,7 +10,8 @@ Test options:
   encoder on the driver, two encode calls, to establish its identity).
 - ``calls_log``: append one line per finished encode call (pid and batch size), so a test can count
   how often batches were encoded.
-- ``attempts_log`` + ``bad_text``: log every call as it starts (pid, size, :func:`batch_id`); a batch holding a text that contains
+- ``attempts_log`` + ``bad_text``: log every call as it starts (pid, size, :func:`batch_id`); a batch holding a text
+  that contains
   ``bad_text`` gets a NaN vector for it (an encoder error no retry can change).
 """
 

@@ -27,17 +27,26 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from steb_core import (
-    EmbeddingCache, EncodeJob, EncoderRef, EncodingError, LongTextProtocol, UnknownComponentError, evaluate, get_manager,
-    reset_manager, text_hash,
+from steb_core import (  # noqa: E402 - after importorskip
+    EmbeddingCache,
+    EncodeJob,
+    EncoderRef,
+    EncodingError,
+    LongTextProtocol,
+    UnknownComponentError,
+    evaluate,
+    get_manager,
+    reset_manager,
+    text_hash,
 )
-from steb_executor_ray import RayExecutor, run_many
-from steb_executor_ray.cluster import ClusterConnectionError, connect
-from steb_executor_ray.encoding import worker_ref
+from steb_executor_ray import RayExecutor, run_many  # noqa: E402 - after importorskip
+from steb_executor_ray.cluster import ClusterConnectionError, connect  # noqa: E402 - after importorskip
+from steb_executor_ray.encoding import worker_ref  # noqa: E402 - after importorskip
 
 PLUGIN = str(Path(__file__).with_name("ray_executor_test_encoders.py"))
 sys.path.insert(0, str(Path(__file__).parent))
 from ray_executor_test_encoders import batch_id  # noqa: E402
+
 TEST_ENCODER = "ray-test-chargrams"
 CHEAP_DATASETS = ["demo_formality", "demo_style_features"]
 # -- helpers -----------------------------------------------------------------------------------------
@@ -236,9 +245,9 @@ def test_killed_worker_is_retried_without_lost_or_duplicated_entries(cluster, lo
     # batch that had finished before the crash was encoded again (not even one whose completion the
     # dying worker could no longer report: the executor finds its shard on disk)
     driver = str(os.getpid())  # the runner's identity probe encodes on the driver: not a batch
-    lines = [l for l in calls.read_text().splitlines() if l.split("\t")[0] != driver]
-    assert len(lines) == n_batches and sum(int(l.split("\t")[1]) for l in lines) == n
-    assert len({l.split("\t")[0] for l in lines}) >= 2
+    lines = [ln for ln in calls.read_text().splitlines() if ln.split("\t")[0] != driver]
+    assert len(lines) == n_batches and sum(int(ln.split("\t")[1]) for ln in lines) == n
+    assert len({ln.split("\t")[0] for ln in lines}) >= 2
     # the vectors are the local executor's
     reference = _vectors_by_key(_cache_folder(local_chargrams[1] / "cache"))
     for key, vec in _vectors_by_key(folder).items():

@@ -26,7 +26,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from steb_core import (
+from steb_core import (  # noqa: E402 - after importorskip
     EncodeJob,
     LongTextProtocol,
     ModelNotFoundError,
@@ -36,7 +36,7 @@ from steb_core import (
     plan_batches,
     reset_manager,
 )
-from steb_executor_ray.cluster import connect
+from steb_executor_ray.cluster import connect  # noqa: E402 - after importorskip
 
 ENCODER = "all-MiniLM-L6-v2"
 SMALL = ["demo_authors_retrieval"]  # 72 texts

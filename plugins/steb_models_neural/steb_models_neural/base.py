@@ -19,16 +19,26 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from steb_core import plan_chunks, pool_chunks as mean_by_owner, refusing_unsafe_weights
+from steb_core import plan_chunks, refusing_unsafe_weights
+from steb_core import pool_chunks as mean_by_owner
 
 from .errors import EncoderOptionError
 from .identity import folder_evidence
 from .loading import ResolvedModel, check_remote_code
-from .runtime import autocast_context, autocast_label, check_device, dtype_label, parse_int, resolve_device, resolve_dtype
+from .runtime import (
+    autocast_context,
+    autocast_label,
+    check_device,
+    dtype_label,
+    parse_int,
+    resolve_device,
+    resolve_dtype,
+)
 
 __all__ = ["TokenizerEncoder", "choose_max_length", "FINGERPRINT_SCHEME"]
 
@@ -196,7 +206,7 @@ class TokenizerEncoder:
 
     def special_token_budget(self) -> int:
         """Tokens of every input that are not text: the tokenizer's special tokens plus the prompt."""
-        extra = self.tokenizer.num_special_tokens_to_add(pair=False)
+        extra = int(self.tokenizer.num_special_tokens_to_add(pair=False))
         if self.prompt:
             extra += self.count_tokens([self.prompt])[0]
         return extra

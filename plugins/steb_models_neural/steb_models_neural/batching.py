@@ -7,7 +7,7 @@ restored by writing each batch's rows to their original positions.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 

@@ -6,11 +6,19 @@ one place. Every named model needs its weights locally; the factories fail with 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from steb_core import Availability, EncoderSpec
+
+if TYPE_CHECKING:  # the factories import these lazily (they import torch)
+    from .base import TokenizerEncoder
+    from .episode import EpisodeEncoder
+    from .multilabel import MultiLabelClassifierEncoder
+    from .sentence import SentenceTransformerEncoder
+    from .transformer import TransformerEncoder
 
 from .citations import bibtex_for
 from .errors import EncoderOptionError, ModelNotAvailableError
@@ -30,33 +38,33 @@ _COMMON_OPTIONS = {
 _MODEL_OPTION = {"model": "hub id (looked up in the local cache only) or path to a model folder"}
 
 
-def _sentence_transformers(**options: Any):
+def _sentence_transformers(**options: Any) -> SentenceTransformerEncoder:
     from .sentence import SentenceTransformerEncoder
 
     return SentenceTransformerEncoder(**options)
 
 
-def _masked_lm(**options: Any):
+def _masked_lm(**options: Any) -> TransformerEncoder:
     from .transformer import TransformerEncoder
 
     options.setdefault("pooling", "mean")
     return TransformerEncoder(family="masked-lm", **options)
 
 
-def _causal_lm(**options: Any):
+def _causal_lm(**options: Any) -> TransformerEncoder:
     from .transformer import TransformerEncoder
 
     options.setdefault("pooling", "last")
     return TransformerEncoder(family="causal-lm", **options)
 
 
-def _episode(**options: Any):
+def _episode(**options: Any) -> EpisodeEncoder:
     from .episode import EpisodeEncoder
 
     return EpisodeEncoder(**options)
 
 
-def _multi_label(**options: Any):
+def _multi_label(**options: Any) -> MultiLabelClassifierEncoder:
     from .multilabel import MultiLabelClassifierEncoder
 
     return MultiLabelClassifierEncoder(**options)
@@ -104,10 +112,10 @@ GENERIC_FAMILIES = (
     ),
     GenericFamily(
         "multi-label-classifier",
-        "any multi-label sequence classifier (NeuroBiber...): per label the maximum sigmoid output over 512-word chunks",
+        "any multi-label sequence classifier (NeuroBiber...): per label the maximum sigmoid output over 512-word " "chunks",
         _multi_label,
         {
-            "binary": "true: 0/1 presence flags (sigmoid > 0.5, the NeuroBiber authors' script); default false: probabilities (STEB)",
+            "binary": "true: 0/1 presence flags (sigmoid > 0.5, the NeuroBiber authors' script); default false: " "probabilities (STEB)",
             "chunk_words": "words per chunk before tokenisation (default 512)",
         },
     ),
@@ -151,10 +159,10 @@ _NAMED_MODELS = (
     NamedModel("mstyledistance", "sentence-transformers", "StyleDistance/mstyledistance", "mStyleDistance: multilingual StyleDistance", 512, architecture="xlm-roberta", pooling="mean", paper_name="mstyledistance"),
     NamedModel("cisr", "sentence-transformers", "AnnaWegmann/Style-Embedding", "CISR (Wegmann et al., 2022): content-independent style representation", 512, architecture="roberta", pooling="mean", paper_name="Style-Embedding"),
     NamedModel("multilingual-style-representation", "sentence-transformers", "Blablablab/multilingual-style-representation", "MSR (Kim et al., 2025, Learning Multilingual Authorship Representations): multilingual authorship embedding", 512, architecture="xlm-roberta", pooling="mean", paper_name="multilingual-style-representation"),
-    NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
+    NamedModel("star", "masked-lm", "AIDA-UPM/star", "STAR (Huertas-Tato et al., 2023): style transformer for authorship representations (RoBERTa-large), " "mean-pooled as in STEB", 512, architecture="roberta", pooling="mean", paper_name="star"),
     # semantic sentence embeddings
     NamedModel("all-mpnet-base-v2", "sentence-transformers", "sentence-transformers/all-mpnet-base-v2", "semantic baseline: all-mpnet-base-v2", 384, architecture="mpnet", pooling="mean", paper_name="all-mpnet-base-v2"),
-    NamedModel("labse", "sentence-transformers", "sentence-transformers/LaBSE", "LaBSE (Feng et al., 2022): language-agnostic BERT sentence embedding (CLS pooling, dense tanh layer, L2-normalised); Pauli et al.'s LaBSE cosine content metric", 512, architecture="bert", pooling="cls"),
+    NamedModel("labse", "sentence-transformers", "sentence-transformers/LaBSE", "LaBSE (Feng et al., 2022): language-agnostic BERT sentence embedding (CLS pooling, dense tanh layer, " "L2-normalised); Pauli et al.'s LaBSE cosine content metric", 512, architecture="bert", pooling="cls"),
     NamedModel("e5-base-v2", "sentence-transformers", "intfloat/e5-base-v2", "E5 base v2 (inputs prefixed 'query: ', as the model card asks for symmetric tasks)", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-base-v2"),
     NamedModel("e5-large-v2", "sentence-transformers", "intfloat/e5-large-v2", "E5 large v2 (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="bert", pooling="mean", paper_name="e5-large-v2"),
     NamedModel("multilingual-e5-large", "sentence-transformers", "intfloat/multilingual-e5-large", "multilingual E5 large (inputs prefixed 'query: ')", 512, {"prompt": "query: "}, architecture="xlm-roberta", pooling="mean"),
@@ -163,8 +171,8 @@ _NAMED_MODELS = (
     NamedModel("bge-m3", "sentence-transformers", "BAAI/bge-m3", "BGE-M3 (multilingual, dense vectors, CLS pooling)", 8192, architecture="xlm-roberta", pooling="cls"),
     NamedModel("gte-base-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-base-en-v1.5", "GTE base English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-base-en-v1.5"),
     NamedModel("gte-large-en-v1.5", "sentence-transformers", "Alibaba-NLP/gte-large-en-v1.5", "GTE large English v1.5 (CLS pooling, 8192 tokens); ships its own model code: needs trust_remote_code=true", 8192, architecture="new", pooling="cls", remote_code=True, paper_name="gte-large-en-v1.5"),
-    NamedModel("jina-embeddings-v3", "sentence-transformers", "jinaai/jina-embeddings-v3", "Jina embeddings v3 (XLM-R backbone with LoRA task adapters; task=text-matching, mean pooling, 8194 tokens); ships its own model code: needs trust_remote_code=true", 8194, {"task": "text-matching"}, architecture="xlm-roberta", pooling="mean", remote_code=True, paper_name="jina-embeddings-v3"),
-    NamedModel("qwen3-embedding-8b", "sentence-transformers", "Qwen/Qwen3-Embedding-8B", "Qwen3-Embedding-8B (last-token pooling, L2-normalised, instruction-prefixed inputs; the instruction is ours: STEB's is not published). " + _CAP.replace("2048", "8192"), 8192, {"prompt": _QWEN3_EMBEDDING_INSTRUCTION, "max_length": 8192}, architecture="qwen3", pooling="lasttoken", paper_name="Qwen3-Embedding-8B"),
+    NamedModel("jina-embeddings-v3", "sentence-transformers", "jinaai/jina-embeddings-v3", "Jina embeddings v3 (XLM-R backbone with LoRA task adapters; task=text-matching, mean pooling, 8194 tokens); " "ships its own model code: needs trust_remote_code=true", 8194, {"task": "text-matching"}, architecture="xlm-roberta", pooling="mean", remote_code=True, paper_name="jina-embeddings-v3"),
+    NamedModel("qwen3-embedding-8b", "sentence-transformers", "Qwen/Qwen3-Embedding-8B", "Qwen3-Embedding-8B (last-token pooling, L2-normalised, instruction-prefixed inputs; the instruction is ours: " "STEB's is not published). " + _CAP.replace("2048", "8192"), 8192, {"prompt": _QWEN3_EMBEDDING_INSTRUCTION, "max_length": 8192}, architecture="qwen3", pooling="lasttoken", paper_name="Qwen3-Embedding-8B"),
     # masked LMs
     NamedModel("bert-base-cased", "masked-lm", "google-bert/bert-base-cased", "BERT base cased, mean-pooled", 512, architecture="bert", pooling="mean"),
     NamedModel("bert-large-cased", "masked-lm", "google-bert/bert-large-cased", "BERT large cased, mean-pooled", 512, architecture="bert", pooling="mean", paper_name="bert-large-cased"),
@@ -193,7 +201,7 @@ _NAMED_MODELS = (
     NamedModel("luar-mud", "episode", "rrivera1849/LUAR-MUD", "LUAR trained on Reddit (MUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-MUD"),
     NamedModel("luar-crud", "episode", "rrivera1849/LUAR-CRUD", "LUAR trained on Reddit (CRUD): one vector per collection; needs trust_remote_code=true", 512, architecture="LUAR", pooling="episode", remote_code=True, paper_name="LUAR-CRUD"),
     # pre-defined features
-    NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is separate", 512, architecture="roberta", pooling="sigmoid-max"),
+    NamedModel("neurobiber", "multi-label-classifier", "Blablablab/neurobiber", "NeuroBiber (Alkiek et al., 2025): RoBERTa tagger of 96 Biber-style features; per feature the maximum sigmoid " "probability over 512-word chunks, as STEB (binary=true: 0/1 flags); the rule-based 'biber' encoder is " "separate", 512, architecture="roberta", pooling="sigmoid-max"),
 )
 
 #: Pinned hub commits, taken from MTEB's model registry (mteb 2.x ``ModelMeta.revision``) where it lists the
@@ -252,7 +260,7 @@ _FACTORIES = {family.name: family.factory for family in GENERIC_FAMILIES}
 _EXTRA = {family.name: family.extra_options for family in GENERIC_FAMILIES}
 
 
-def _named_factory(named: NamedModel, **options: Any):
+def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
     """Build a named model; the user's options override the configuration's defaults.
 
     A checkpoint that ships its own code is refused before anything is read, unless the user opted in.
@@ -267,7 +275,8 @@ def _named_factory(named: NamedModel, **options: Any):
         merged.setdefault("revision", named.revision)
     merged.setdefault("model", named.hub_id)
     merged.setdefault("name", named.name)
-    return _FACTORIES[named.family](**merged)
+    encoder: TokenizerEncoder = _FACTORIES[named.family](**merged)
+    return encoder
 
 
 _NEURAL_INSTALL = "pip install steb-models-neural"
@@ -315,7 +324,7 @@ def encoder_specs() -> list[EncoderSpec]:
     specs.append(
         EncoderSpec(
             name=MINILM_NAME,
-            description="all-MiniLM-L6-v2 (sentence-transformers/all-MiniLM-L6-v2) shipped by a PyPI package: works offline",
+            description="all-MiniLM-L6-v2 (sentence-transformers/all-MiniLM-L6-v2) shipped by a PyPI package: works " "offline",
             factory=minilm_encoder,
             family="sentence-transformers",
             max_length=256,
@@ -362,7 +371,7 @@ def encoder_specs() -> list[EncoderSpec]:
     return specs
 
 
-def _lisa(**options: Any):
+def _lisa(**options: Any) -> SentenceTransformerEncoder:
     if not options.get("model"):
         raise ModelNotAvailableError(LISA_NOTE)
     options.setdefault("name", "lisa")

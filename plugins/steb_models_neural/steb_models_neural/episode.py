@@ -15,7 +15,8 @@ aggregation over the texts of an episode then pools them. Under truncate each te
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -84,7 +85,7 @@ class EpisodeEncoder(TokenizerEncoder):
         if not hasattr(out, "detach"):  # a tuple or a ModelOutput: the first field is the embedding
             pooled = getattr(out, "pooler_output", None)
             out = pooled if pooled is not None else out[0]
-        return out.float().cpu().numpy()
+        return np.asarray(out.float().cpu().numpy())
 
     def collections_under_protocol(self, collections: Sequence[Sequence[str]], protocol: Any = None) -> tuple[list[list[str]], int]:
         """The collections the model sees under ``protocol``, and the token limit per text.

@@ -16,8 +16,9 @@ import json
 import os
 import re
 import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from steb_core import parse_json
 

@@ -26,7 +26,8 @@ model's lowers the per-chunk token cap, as STEB's ``max_tokens`` does. Chunks ar
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -96,7 +97,7 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
             path, local_files_only=True, trust_remote_code=self._trust, dtype=torch_dtype
         )
         if model.config.num_labels != self.num_labels:
-            raise EncoderOptionError(f"'{self.resolved.model_id}' loads with {model.config.num_labels} labels, its config says {self.num_labels}")
+            raise EncoderOptionError(f"'{self.resolved.model_id}' loads with {model.config.num_labels} labels, its config says " f"{self.num_labels}")
         model.to(self._device).eval()
         self.model = model
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from steb_core import hookimpl
 
@@ -10,7 +11,7 @@ from .catalogue import encoder_specs
 
 
 @hookimpl
-def resolve_encoder(name: str, options: dict) -> Any:
+def resolve_encoder(name: str, options: dict[str, Any]) -> Any:
     """A model folder or a hub id in the local cache, as a (lazy) sentence-transformers encoder."""
     from .resolve import resolve_by_name
 

@@ -6,7 +6,7 @@ which side the tokenizer pads on.
 
 from __future__ import annotations
 
-import torch
+import torch  # noqa: TID253 - torch code, imported only by the transformer encoder once it runs
 
 from steb_core import pool_chunks
 

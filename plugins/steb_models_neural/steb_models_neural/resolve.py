@@ -10,8 +10,9 @@ other encoder of this plugin.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import EncoderOptionError, ModelNotAvailableError
 from .loading import ResolvedModel, resolve_model

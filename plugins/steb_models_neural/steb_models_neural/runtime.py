@@ -7,8 +7,9 @@ options when it is built and import torch only when it first runs (a warm run ne
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import EncoderOptionError
 
@@ -138,9 +139,9 @@ def parse_bool(value: object, option: str) -> bool:
     raise EncoderOptionError(f"option {option}={value!r} is not a boolean (use true/false)")
 
 
-def parse_int(value: object, option: str, *, minimum: int = 1) -> int:
+def parse_int(value: Any, option: str, *, minimum: int = 1) -> int:
     try:
-        number = int(value)  # type: ignore[arg-type]
+        number = int(value)
     except (TypeError, ValueError):
         raise EncoderOptionError(f"option {option}={value!r} is not an integer") from None
     if number < minimum:

@@ -7,8 +7,9 @@ when first used, to apply the run's token limit, and to report identity and sett
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 

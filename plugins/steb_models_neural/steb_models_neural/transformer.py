@@ -114,7 +114,7 @@ class TransformerEncoder(TokenizerEncoder):
         from .pooling import last_token, masked_mean, position_ids_from_mask
 
         encoded = self.tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
-        inputs = {k: encoded[k].to(self._device) for k in self._inputs if k in encoded}
+        inputs: dict[str, Any] = {k: encoded[k].to(self._device) for k in self._inputs if k in encoded}
         mask = encoded["attention_mask"].to(self._device)
         if self._pass_positions:
             inputs["position_ids"] = position_ids_from_mask(mask)

@@ -51,8 +51,8 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
         "import sys, json\n"
         "from steb_core import evaluate\n"
         f"s = evaluate('all-MiniLM-L6-v2', ['demo_style_features'], output={str(steb_isolated.root / 'warm')!r}, "
-        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, fail_fast=True)\n"
-        "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' in sys.modules]))\n"
+        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, " "fail_fast=True)\n"
+        "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' " "in sys.modules]))\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=300)

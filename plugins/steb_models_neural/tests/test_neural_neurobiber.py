@@ -33,7 +33,7 @@ def tiny_neurobiber(tmp_path_factory, tiny_kit):
     config = RobertaConfig(
         vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
         max_position_embeddings=66, pad_token_id=tokenizer.pad_token_id, num_labels=96,
-        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)},
+        id2label=dict(enumerate(LABELS)), label2id={lab: i for i, lab in enumerate(LABELS)},
         problem_type="multi_label_classification",
     )
     model = RobertaForSequenceClassification(config).eval()

@@ -131,8 +131,15 @@ def _bleurt(out: Path, name: str, factorised: bool, seed: int) -> dict:
 
 def _encoder_folder(out: Path, name: str, encoder_model: str) -> Path:
     """A pretrained-encoder folder as the hub has one: config.json and tokenizer files (its weights are never read)."""
-    from transformers import (BertConfig, BertTokenizerFast, RemBertConfig, RemBertTokenizerFast, XLMRobertaConfig,
-                              XLMRobertaTokenizerFast, XLMRobertaXLConfig)
+    from transformers import (
+        BertConfig,
+        BertTokenizerFast,
+        RemBertConfig,
+        RemBertTokenizerFast,
+        XLMRobertaConfig,
+        XLMRobertaTokenizerFast,
+        XLMRobertaXLConfig,
+    )
 
     folder = out / name
     folder.mkdir(parents=True)

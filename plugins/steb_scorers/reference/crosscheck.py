@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                      "settings": model["settings"]})
         print(f"{model['folder']:<28} {len(scores):>3} {seg:>20.2e} {sys_diff:>15.2e}  {json.dumps(model['settings'])}")
     ok = worst_seg <= args.tolerance and worst_sys <= args.tolerance
-    print(f"largest differences: segment {worst_seg:.2e}, system {worst_sys:.2e} (tolerance {args.tolerance:g}): {'OK' if ok else 'FAILED'}")
+    print(f"largest differences: segment {worst_seg:.2e}, system {worst_sys:.2e} (tolerance {args.tolerance:g}): " f"{'OK' if ok else 'FAILED'}")
     if args.json:
         args.json.write_text(json.dumps({"versions": reference["versions"], "tolerance": args.tolerance, "max_abs_segment_diff": worst_seg,
                                          "max_abs_system_diff": worst_sys, "models": rows}, indent=1), encoding="utf-8")

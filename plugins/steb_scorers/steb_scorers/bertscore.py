@@ -9,9 +9,8 @@ Rescaling needs the baseline file for that model: bert-score ships them for the 
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
-
-import numpy as np
+from collections.abc import Sequence
+from typing import Any
 
 from steb_core import Scorer
 
@@ -47,7 +46,7 @@ class BertScoreScorer(Scorer):
         baseline = baseline_path or (packaged_baseline(model_type, lang) if model_type else None)
         do_rescale = bool(baseline) if rescale == "auto" else bool(rescale)
         if do_rescale and not baseline:
-            raise ValueError("bertscore rescale=True needs a baseline: pass baseline_path= or model_type= naming a model bert-score ships a baseline for")
+            raise ValueError("bertscore rescale=True needs a baseline: pass baseline_path= or model_type= naming a model " "bert-score ships a baseline for")
         self.against, self.component = against, component
         self.details = {"model": str(model), "num_layers": num_layers, "rescaled": do_rescale, "baseline": baseline, "idf": idf, "lang": lang}
         self.scorer = BERTScorer(model_type=str(model), num_layers=num_layers, batch_size=batch_size, lang=lang, idf=idf,

@@ -31,8 +31,9 @@ transformers itself builds them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -47,12 +48,12 @@ def is_bleurt_folder(folder: str | Path) -> bool:
     """Whether ``folder/config.json`` declares ``model_type: "bleurt"`` (the bleurt-pytorch format)."""
     path = Path(folder) / "config.json"
     try:
-        return parse_json(path.read_text(encoding="utf-8"), path=path).get("model_type") == "bleurt"
+        return bool(parse_json(path.read_text(encoding="utf-8"), path=path).get("model_type") == "bleurt")
     except (OSError, ValueError, AttributeError):
         return False
 
 
-def _read_weights(folder: Path) -> dict:
+def _read_weights(folder: Path) -> dict[str, Any]:
     import torch
 
     for name in _WEIGHTS:
@@ -63,7 +64,8 @@ def _read_weights(folder: Path) -> dict:
 
                 return load_file(str(path))
             with refusing_unsafe_weights(folder, "BLEURT", file=path):
-                return torch.load(str(path), map_location="cpu", weights_only=True)
+                weights: dict[str, Any] = torch.load(str(path), map_location="cpu", weights_only=True)
+                return weights
     raise FileNotFoundError(f"BLEURT: no weights in {folder} (expected {' or '.join(_WEIGHTS)})")
 
 
@@ -77,7 +79,7 @@ def spm_tokenizer(folder: Path, settings: Mapping[str, Any]) -> Any:
     proto = import_protobuf("BLEURT-20's spm.model").ModelProto()
     try:
         proto.ParseFromString(path.read_bytes())
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - protobuf's decode errors differ by version: say which file
         raise ValueError(f"BLEURT: {path} is not a SentencePiece model: {exc}") from None
     if proto.trainer_spec.model_type != 1:  # 1 = UNIGRAM in sentencepiece_model.proto
         raise ValueError(f"BLEURT: {path} is not a unigram SentencePiece model (model_type {proto.trainer_spec.model_type}); "
@@ -107,7 +109,8 @@ def _tokenizer(folder: Path) -> Any:
 
 
 class BleurtRegressor:
-    """bleurt-pytorch's ``BleurtForSequenceClassification`` forward pass: encoder, pooler, ``classifier`` (one output)."""
+    """bleurt-pytorch's ``BleurtForSequenceClassification`` forward pass: encoder, pooler, ``classifier`` (one
+    output)."""
 
     def __init__(self, folder: str | Path, device: str = "cpu") -> None:
         import torch
@@ -131,10 +134,10 @@ class BleurtRegressor:
         head = {k: raw.get("classifier." + k) for k in ("weight", "bias")}
         for k, v in head.items():
             if v is None:
-                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch BleurtForSequenceClassification checkpoint?")
+                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch " "BleurtForSequenceClassification checkpoint?")
             want = tuple(getattr(self.head, k).shape)
             if tuple(v.shape) != want:
-                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one regression output)")
+                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one " "regression output)")
         self.head.load_state_dict(head)
         self.net.to(device).eval()
         self.head.to(device).eval()

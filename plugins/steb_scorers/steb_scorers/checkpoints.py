@@ -34,7 +34,7 @@ def _cached_snapshot(hub_id: str) -> str | None:
         from huggingface_hub import snapshot_download
 
         return str(snapshot_download(hub_id, local_files_only=True))
-    except Exception:  # LocalEntryNotFoundError, offline mode, missing package: all mean "not here"
+    except Exception:  # noqa: BLE001 - LocalEntryNotFoundError, offline mode, missing package: all mean "not here"
         return None
 
 

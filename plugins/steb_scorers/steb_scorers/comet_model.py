@@ -45,9 +45,10 @@ implemented. ``referenceless_regression_metric`` (wmt20/21 QE models), ``unified
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,7 @@ class UnsupportedCometModel(NotImplementedError):
     """A COMET checkpoint of a class this re-implementation does not cover."""
 
 
-def sparsemax(scores: "Any") -> "Any":
+def sparsemax(scores: Any) -> Any:
     """Sparsemax of a 1-D tensor (Martins & Astudillo 2016, "From Softmax to Sparsemax", Alg. 1).
 
     The Euclidean projection onto the probability simplex: sort descending, keep the largest ``k`` with
@@ -110,7 +111,7 @@ class _AttributeDict:
     """Stand-in for Lightning's ``AttributeDict`` (a dict subclass): creating one gives a plain dict, which the
     pickle's own items then fill (the weights-only unpickler sets items on plain dicts only)."""
 
-    def __new__(cls, *args: Any) -> dict:  # type: ignore[misc]
+    def __new__(cls, *args: Any) -> dict[Any, Any]:  # type: ignore[misc]
         return dict(*args)
 
 
@@ -131,7 +132,7 @@ _CHECKPOINT_STAND_INS: tuple[tuple[Any, str], ...] = (
 )
 
 
-def load_lightning_checkpoint(path: str | Path) -> dict:
+def load_lightning_checkpoint(path: str | Path) -> dict[str, Any]:
     """A PyTorch-Lightning ``.ckpt`` as a dict, without running code from it.
 
     Always ``torch.load(weights_only=True)``: tensors, plain containers and the few Lightning / pathlib /
@@ -150,11 +151,11 @@ def load_lightning_checkpoint(path: str | Path) -> dict:
                          f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
                          f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None
     if not isinstance(blob, dict):
-        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with 'state_dict')")
+        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with " "'state_dict')")
     return blob
 
 
-def read_hparams(folder: Path) -> tuple[dict, Path]:
+def read_hparams(folder: Path) -> tuple[dict[str, Any], Path]:
     """``FOLDER/hparams.yaml`` as a dict (errors name the file)."""
     import yaml
 
@@ -185,7 +186,7 @@ class CometHParams:
     final_activation: str | None
 
     @classmethod
-    def parse(cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path) -> "CometHParams":
+    def parse(cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path) -> CometHParams:
         """As unbabel-comet: the class from the yaml, everything else from the checkpoint when it has it.
 
         When the ``.ckpt`` holds no ``hyper_parameters`` the yaml's values are used (unbabel-comet would fall
@@ -253,7 +254,6 @@ class CometHParams:
 
 def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], ckpt: Path) -> tuple[Any, Any]:
     """The encoder (shape from ``folder/config.json``, weights from the COMET checkpoint) and its tokenizer."""
-    import json
 
     from transformers import AutoTokenizer
 
@@ -278,7 +278,7 @@ def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], 
                          what=f"COMET ({hp.encoder_model} encoder of '{hp.pretrained_model}')", source=str(ckpt))
     try:
         tokenizer = json_tokenizer(folder, "COMET") or AutoTokenizer.from_pretrained(folder, local_files_only=True)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - tokenizer loading raises many types: say which folder
         raise ValueError(f"COMET: no usable tokenizer in {folder} for pretrained_model '{hp.pretrained_model}' "
                          f"(tokenizer.json from the hub snapshot is needed): {exc}") from None
     return encoder, tokenizer
@@ -332,6 +332,8 @@ class CometRegression:
         import torch
 
         if self.hp.layer != "mix":
+            if not isinstance(self.hp.layer, int):
+                raise ValueError(f"COMET: layer {self.hp.layer!r} is neither 'mix' nor a layer index")
             return layers[self.hp.layer]
         weights = torch.softmax(self.mix_scalars, 0) if self.hp.layer_transformation == "softmax" else sparsemax(self.mix_scalars)
         m = mask.unsqueeze(-1).to(layers[0].dtype)

@@ -7,9 +7,11 @@ encoder call.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
+
 from steb_core import Scorer, cosine_rows, encoder_name, get_encoder, to_float32_matrix
 
 from .result import ScoreResult, check_aligned, comparison_texts

@@ -30,12 +30,13 @@ layer-mixing metrics need them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-import torch
-from torch import nn
+import torch  # noqa: TID253 - torch code, imported only when a BLEURT/COMET model is built
+from torch import nn  # noqa: TID253
 
 __all__ = ["EncoderConfig", "TransformerEncoder", "load_encoder_weights", "activation"]
 
@@ -87,7 +88,7 @@ class EncoderConfig:
     @classmethod
     def from_json(cls, cfg: Mapping[str, Any], path: Path | str, *, what: str, embedding_field: str | None = None,
                   roberta_positions: bool = False, pre_norm: bool = False, pooler: bool = False,
-                  defaults: Mapping[str, Any] | None = None) -> "EncoderConfig":
+                  defaults: Mapping[str, Any] | None = None) -> EncoderConfig:
         """Validated from a ``config.json`` mapping; errors name ``what``, the file and the field.
 
         ``embedding_field`` names the factorised-embedding width (``embedding_size`` for BLEURT-20,
@@ -152,7 +153,8 @@ class _Embeddings(nn.Module):
         if int(positions.max()) >= self.config.max_positions:
             raise ValueError(f"input of {ids.shape[1]} tokens is longer than the encoder's {self.config.max_positions} positions")
         x = self.word_embeddings(ids) + self.token_type_embeddings(token_types) + self.position_embeddings(positions)
-        return self.LayerNorm(x) if hasattr(self, "LayerNorm") else x
+        out: torch.Tensor = self.LayerNorm(x) if hasattr(self, "LayerNorm") else x
+        return out
 
 
 class _SelfAttention(nn.Module):
@@ -184,7 +186,8 @@ class _Dense(nn.Module):
 
     def forward(self, x: torch.Tensor, residual: torch.Tensor) -> torch.Tensor:
         y = self.dense(x) + residual
-        return self.LayerNorm(y) if hasattr(self, "LayerNorm") else y
+        out: torch.Tensor = self.LayerNorm(y) if hasattr(self, "LayerNorm") else y
+        return out
 
 
 class _Attention(nn.Module):
@@ -197,7 +200,8 @@ class _Attention(nn.Module):
 
     def forward(self, x: torch.Tensor, key_bias: torch.Tensor) -> torch.Tensor:
         inner = self.self_attn_layer_norm(x) if hasattr(self, "self_attn_layer_norm") else x
-        return self.output(self.self(inner, key_bias), x)
+        out: torch.Tensor = self.output(self.self(inner, key_bias), x)
+        return out
 
 
 class _Intermediate(nn.Module):
@@ -222,7 +226,8 @@ class _Layer(nn.Module):
     def forward(self, x: torch.Tensor, key_bias: torch.Tensor) -> torch.Tensor:
         a = self.attention(x, key_bias)
         inner = self.LayerNorm(a) if hasattr(self, "LayerNorm") else a
-        return self.output(self.intermediate(inner), a)
+        out: torch.Tensor = self.output(self.intermediate(inner), a)
+        return out
 
 
 class _Stack(nn.Module):
@@ -283,7 +288,8 @@ class TransformerEncoder(nn.Module):
 
     def pooled(self, last: torch.Tensor) -> torch.Tensor:
         """BERT's pooled output of the last hidden state (its first token)."""
-        return self.pooler(last[:, 0])
+        out: torch.Tensor = self.pooler(last[:, 0])
+        return out
 
 
 #: buffers some checkpoints persist that the forward pass recomputes
@@ -319,7 +325,7 @@ def load_encoder_weights(encoder: TransformerEncoder, weights: Mapping[str, Any]
                 break
         if name in own:
             if tuple(value.shape) != tuple(own[name].shape):
-                raise ValueError(f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies {tuple(own[name].shape)}")
+                raise ValueError(f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies " f"{tuple(own[name].shape)}")
             found[name] = value
         elif name.startswith(("embeddings.", "encoder.", "projection.")):
             raise ValueError(f"{what}: {source} has weight '{key}' that the config does not account for "

@@ -25,8 +25,9 @@ Nothing is downloaded: hub ids resolve from the local Hugging Face cache or fail
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -155,7 +156,7 @@ def _load_regressor(model: Any, what: str, device: str) -> tuple[Any, Any, str]:
     with refusing_unsafe_weights(folder, what):
         net = AutoModelForSequenceClassification.from_pretrained(folder, local_files_only=True).to(device).eval()
     if int(getattr(net.config, "num_labels", 0)) != 1:
-        raise ValueError(f"{what}: {folder} has {net.config.num_labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)")
+        raise ValueError(f"{what}: {folder} has {net.config.num_labels} outputs; a regression checkpoint has exactly 1 " "(num_labels=1)")
     return tok, net, folder
 
 
@@ -226,7 +227,7 @@ class RegressionStyleScorer(Scorer):
 
     def __init__(self, model: Any = None, negative_styles: Sequence[str] = ("informal",), batch_size: int = 32, max_length: int = 256, device: str = "cpu") -> None:
         if model is None:
-            raise ValueError("style-regression needs model=PATH (a transformers sequence-regression folder, num_labels=1) or a cached hub id")
+            raise ValueError("style-regression needs model=PATH (a transformers sequence-regression folder, num_labels=1) or a " "cached hub id")
         self.tok, self.net, self.path = _load_regressor(model, "style-regression", device)
         self.negative = set(negative_styles)
         self.batch_size, self.max_length, self.device = batch_size, max_length, device

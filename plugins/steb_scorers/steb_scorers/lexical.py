@@ -22,7 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,9 +47,10 @@ def _punkt_available() -> bool:
 
 @functools.lru_cache(maxsize=1)
 def nltk_tokenizer_name() -> str:
-    """Which tokenizer :func:`nltk_tokenize` uses here (recorded in results: the two differ on sentence-internal periods)."""
+    """Which tokenizer :func:`nltk_tokenize` uses here (recorded in results: the two differ on sentence-internal
+    periods)."""
     return ("nltk.word_tokenize (punkt sentence split)" if _punkt_available()
-            else "nltk.word_tokenize(preserve_line=True) per sentence, sentences split after . ! ? and a space (punkt data not installed)")
+            else "nltk.word_tokenize(preserve_line=True) per sentence, sentences split after . ! ? and a space (punkt " "data not installed)")
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -64,7 +66,7 @@ def nltk_tokenize(text: str) -> list[str]:
     import nltk
 
     if _punkt_available():
-        return nltk.word_tokenize(text)
+        return list(nltk.word_tokenize(text))
     return [tok for sentence in _SENTENCE_END.split(text) if sentence for tok in nltk.word_tokenize(sentence, preserve_line=True)]
 
 
@@ -150,7 +152,7 @@ class BleuScorer(_SacrebleuScorer):
         scores = pauli_bleu(outputs, [c[0] for c in compare])
         return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
                            details={"against": self.against, "variant": "pauli", "system_level": "mean of sentence scores",
-                                    "sentence": "nltk sentence_bleu([output], comparison text) on raw strings: character 1-4-grams, smoothing method1, 0-1",
+                                    "sentence": "nltk sentence_bleu([output], comparison text) on raw strings: character 1-4-grams, " "smoothing method1, 0-1",
                                     "hypothesis": f"the {self.against} (the first one when there are several)", "reference": "the output"})
 
     def _options(self) -> dict[str, Any]:
@@ -183,7 +185,8 @@ class BleuScorer(_SacrebleuScorer):
 
 def pauli_bleu(outputs: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
     """Pauli et al.'s self-BLEU: nltk ``sentence_bleu`` with the output as the one reference and the source (or a human
-    reference) as hypothesis, both as character sequences (their code passes strings, which nltk iterates by character)."""
+    reference) as hypothesis, both as character sequences (their code passes strings, which nltk iterates by
+    character)."""
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     smooth = SmoothingFunction().method1

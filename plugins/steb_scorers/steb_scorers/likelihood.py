@@ -35,7 +35,8 @@ The paper's appendix text itself could not be read offline; these are the releas
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,8 @@ WINDOWS = ("pauli", "output")
 
 
 class LikelihoodScorer(Scorer):
-    """C (content, ``component='content'``) or S (style change, ``component='style'``) as ``scores``; both in components.
+    """C (content, ``component='content'``) or S (style change, ``component='style'``) as ``scores``; both in
+    components.
 
     ``prompt_format``: ``pauli-llama3`` (the authors' literal prompt string; needs the Llama 3 special
     tokens), ``chat`` (the tokenizer's chat template), ``plain`` (system + blank line + instruction +
@@ -112,7 +114,7 @@ class LikelihoodScorer(Scorer):
             prompt_format = preset.get("prompt_format") if prompt_format is None else prompt_format
             dtype = preset.get("dtype") if dtype is None else dtype
         if model is None:
-            raise ValueError("the likelihood metric needs model=PATH to a local causal LM folder (transformers format), or config=NAME "
+            raise ValueError("the likelihood metric needs model=PATH to a local causal LM folder (transformers format), or " "config=NAME "
                              f"({', '.join(sorted(PAULI_CONFIGS))})")
         if component not in ("content", "style"):
             raise ValueError(f"component must be 'content' or 'style', not {component!r}")
@@ -140,6 +142,8 @@ class LikelihoodScorer(Scorer):
         self.style_names = dict(PAULI_STYLE_NAMES if style_names is None else style_names)
         if self.prompt_format == "pauli-llama3":
             self._check_special_tokens()
+        self.end_token: str | None
+        self.end_id: int | None
         self.end_token, self.end_id = self._end_token(end_token) if window == "pauli" else (None, None)
         self.name = f"likelihood-{component}"
 
@@ -151,14 +155,14 @@ class LikelihoodScorer(Scorer):
     def _check_special_tokens(self) -> None:
         missing = [t for t in PAULI_LLAMA3_SPECIAL_TOKENS if self._single_id(t) is None]
         if missing:
-            raise ValueError(f"prompt_format='pauli-llama3' needs a Llama 3 tokenizer; this one does not have {missing} as single tokens")
+            raise ValueError(f"prompt_format='pauli-llama3' needs a Llama 3 tokenizer; this one does not have {missing} as single " "tokens")
 
     def _end_token(self, end_token: str | None) -> tuple[str, int]:
         tok = self.lm.tokenizer
         if end_token is None:
             end_token = PAULI_END_TOKEN if self.prompt_format == "pauli-llama3" else getattr(tok, "eos_token", None)
         if end_token is None:
-            raise ValueError("window='pauli' appends an end-of-turn token, but the tokenizer has no EOS token: pass end_token= or window='output'")
+            raise ValueError("window='pauli' appends an end-of-turn token, but the tokenizer has no EOS token: pass end_token= or " "window='output'")
         end_id = self._single_id(end_token)
         if end_id is None:
             raise ValueError(f"end_token {end_token!r} is not a single token of this tokenizer")
@@ -179,7 +183,9 @@ class LikelihoodScorer(Scorer):
     def target_ids(self, output: str) -> list[int]:
         """The continuation fed after the prompt: the output's tokens, then the end token under ``window='pauli'``."""
         ids = self.lm.continuation_ids(output)
-        return ids + [self.end_id] if self.window == "pauli" else ids
+        if self.window == "pauli" and self.end_id is not None:  # (window 'pauli' always has one)
+            return ids + [self.end_id]
+        return ids
 
     # -- scoring -----------------------------------------------------------------------------------
     def token_logprobs(self, sources: Sequence[str], outputs: Sequence[str], styles: Sequence[str]) -> dict[str, list[np.ndarray]]:
@@ -190,7 +196,8 @@ class LikelihoodScorer(Scorer):
         targets = [self.target_ids(o) for o in outputs]
         logps = self.lm.score_ids(prompts, targets * len(kinds))
         if self.window == "pauli":
-            # the code's logits[start:-1] vs ids[start+1:]: the first output token's probability is not used, the end token's is
+            # the code's logits[start:-1] vs ids[start+1:]: the first output token's probability is not used, the end
+            # token's is
             logps = [lp[1:] for lp in logps]
         n = len(outputs)
         return {k: logps[j * n: (j + 1) * n] for j, k in enumerate(kinds)}

@@ -8,8 +8,9 @@ tokens are never scored. Batches are right-padded and sorted by length.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ class CausalLM:
         generation prompt, or the plain system prompt + blank line + instruction + newline."""
         if self.use_chat_template:
             messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": instruction}]
-            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+            return str(self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
         return (system + "\n\n" if system else "") + instruction + "\n"
 
     def prompt_ids(self, instruction: str, system: str | None = None) -> list[int]:
@@ -122,5 +123,6 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
 
     tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
     with refusing_unsafe_weights(folder, "causal LM"):
-        model = AutoModelForCausalLM.from_pretrained(folder, **kwargs).to(device)
+        model: Any = AutoModelForCausalLM.from_pretrained(folder, **kwargs)
+        model = model.to(device)
     return CausalLM(model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path))

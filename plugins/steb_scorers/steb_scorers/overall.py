@@ -8,7 +8,8 @@ punishes a system that wins one aspect by sacrificing another, as the literature
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def combine(normalised: Mapping[str, np.ndarray], method: str = "harmonic") -> n
             inv = np.where(stack > EPS, 1.0 / np.maximum(stack, EPS), np.inf)
         return np.where(np.isinf(inv).any(axis=0), 0.0, stack.shape[0] / inv.sum(axis=0))
     if method == "geometric":
-        return np.exp(np.log(np.maximum(stack, EPS)).mean(axis=0)) * (stack > EPS).all(axis=0)
+        return np.asarray(np.exp(np.log(np.maximum(stack, EPS)).mean(axis=0)) * (stack > EPS).all(axis=0))
     raise ValueError(f"method must be 'harmonic' or 'geometric', not {method!r}")
 
 

@@ -1,4 +1,5 @@
-"""Scores computed elsewhere, read from tab-separated files, as a scorer: compare any released metric column with steb's.
+"""Scores computed elsewhere, read from tab-separated files, as a scorer: compare any released metric column with
+steb's.
 
 Each line of every file matching ``files`` (a glob, e.g. ``DIR/*.content.src.txt``) holds a source text, an
 output text and numeric columns; ``column`` (0-based) is the score. Outputs are matched by the pair
@@ -15,7 +16,8 @@ only records what the released column compared the output with (``source`` or ``
 from __future__ import annotations
 
 import glob
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +48,7 @@ class PrecomputedScorer(Scorer):
                     parts = line.rstrip("\n").split("\t")
                     need = max(source_field, output_field, column if column >= 0 else -column - 1)
                     if len(parts) <= need:
-                        raise ValueError(f"precomputed {path}, line {number}: {len(parts)} tab-separated fields, need more than {need}")
+                        raise ValueError(f"precomputed {path}, line {number}: {len(parts)} tab-separated fields, need more than " f"{need}")
                     try:
                         value = float(parts[column])
                     except ValueError:
@@ -67,7 +69,7 @@ class PrecomputedScorer(Scorer):
         scores = np.empty(len(outputs))
         for i, key in enumerate(zip(sources, outputs)):
             if key not in self.table:
-                raise KeyError(f"precomputed {self.files}: no line with source {key[0][:60]!r} and output {key[1][:60]!r} (item {i})")
+                raise KeyError(f"precomputed {self.files}: no line with source {key[0][:60]!r} and output {key[1][:60]!r} (item " f"{i})")
             scores[i] = self.table[key]
         if self.complement_for is not None:
             from .result import per_item_styles

@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
-import numpy as np
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from steb_core import ScoreResult
 
@@ -29,7 +28,7 @@ def check_aligned(name: str, sources: Sequence[str], outputs: Sequence[str], ref
 def normalise_references(name: str, references: Sequence[Any] | None, n: int) -> list[list[str]]:
     """References as one list of strings per item (a single string becomes a one-element list)."""
     if references is None:
-        raise ValueError(f"scorer '{name}' compares against references, but none were given (pass references= or use against='source')")
+        raise ValueError(f"scorer '{name}' compares against references, but none were given (pass references= or use " "against='source')")
     out: list[list[str]] = []
     for i, ref in enumerate(references):
         refs = [ref] if isinstance(ref, str) else list(ref)

@@ -7,10 +7,12 @@ fine-tuned transformers sequence classifier given by path, whose ``id2label`` na
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
+
 from steb_core import DataValidationError, Scorer, encoder_name, read_lines, refusing_unsafe_weights, to_float32_matrix
 
 from .embedding import resolve_encoder

@@ -20,7 +20,7 @@ __all__ = ["SPECIAL_TOKENS", "tokenizer_settings", "json_tokenizer"]
 SPECIAL_TOKENS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 
 
-def _read(path: Path, what: str) -> dict:
+def _read(path: Path, what: str) -> dict[str, Any]:
     try:
         data = parse_json(path.read_text(encoding="utf-8"), path=path)
     except ValueError as exc:
@@ -30,9 +30,9 @@ def _read(path: Path, what: str) -> dict:
     return data
 
 
-def tokenizer_settings(folder: Path, what: str) -> dict:
+def tokenizer_settings(folder: Path, what: str) -> dict[str, Any]:
     """``tokenizer_config.json`` completed by ``special_tokens_map.json``; special tokens as plain strings."""
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     if (folder / "tokenizer_config.json").is_file():
         settings = _read(folder / "tokenizer_config.json", what)
     if (folder / "special_tokens_map.json").is_file():
@@ -57,5 +57,5 @@ def json_tokenizer(folder: str | Path, what: str) -> Any | None:
     specials = {k: settings[k] for k in SPECIAL_TOKENS if isinstance(settings.get(k), str)}
     try:
         return PreTrainedTokenizerFast(tokenizer_file=str(path), **specials)
-    except Exception as exc:  # a corrupt or foreign file: say which
+    except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file: say which
         raise ValueError(f"{what}: {path} is not a usable tokenizer file: {exc}") from None

@@ -11,7 +11,7 @@ WORDS = (
     "formal informal paraphrase repeat : . , ? ! hello there how do yes no A B text style which of two texts "
     "better matches requested writing answer with one letter or does show word not present somewhat very"
 ).split()
-CHAT_TEMPLATE = "{% for m in messages %}<bos> {{ m['role'] }} : {{ m['content'] }} <eos> {% endfor %}{% if add_generation_prompt %}<bos> assistant : {% endif %}"
+CHAT_TEMPLATE = "{% for m in messages %}<bos> {{ m['role'] }} : {{ m['content'] }} <eos> " "{% endfor %}{% if add_generation_prompt %}<bos> assistant : {% endif %}"
 
 
 def _word_tokenizer(specials: list[str]):

@@ -53,7 +53,7 @@ def _bert_layers(sd, prefix, x, n_layers, heads, eps):
     states = [x]
     for i in range(n_layers):
         p = f"{prefix}encoder.layer.{i}."
-        lin = lambda name, v: v @ _np(sd, p + name + ".weight").T + _np(sd, p + name + ".bias")  # noqa: E731
+        lin = lambda name, v, p=p: v @ _np(sd, p + name + ".weight").T + _np(sd, p + name + ".bias")  # noqa: E731
         n, width = x.shape
         d = width // heads
         q, k, v = (lin(f"attention.self.{m}", x).reshape(n, heads, d).transpose(1, 0, 2) for m in ("query", "key", "value"))
@@ -253,7 +253,7 @@ def test_comet_offline_errors_name_the_download(tmp_path, monkeypatch):
     with pytest.raises(ModelNotFoundError, match="steb models get Unbabel/wmt22-comet-da"):
         CometScorer()
     folder, _ = build_tiny_comet(tmp_path / "m", ckpt_hparams=False, yaml_overrides={"pretrained_model": "xlm-roberta-large"})
-    with pytest.raises(ModelNotFoundError, match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*steb models get FacebookAI/xlm-roberta-large"):
+    with pytest.raises(ModelNotFoundError, match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*steb models get " r"FacebookAI/xlm-roberta-large"):
         CometScorer(model=str(folder))
     # an explicit encoder folder overrides the hparams' hub id
     assert CometScorer(model=str(folder), encoder=str(tmp_path / "m" / "xlmr")).score(SRC[:1], MT[:1], references=REF[:1]).scores.shape == (1,)

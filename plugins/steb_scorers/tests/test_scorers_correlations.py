@@ -7,7 +7,14 @@ import pytest
 from scipy import stats
 
 from steb_scorers.metaeval.correlations import (
-    Bootstrap, kendall, pearson, segment_correlations, spearman, system_correlations, tau_like, tau_like_counts,
+    Bootstrap,
+    kendall,
+    pearson,
+    segment_correlations,
+    spearman,
+    system_correlations,
+    tau_like,
+    tau_like_counts,
 )
 
 X = np.array([1.0, 2.0, 3.0, 4.0, 5.0])

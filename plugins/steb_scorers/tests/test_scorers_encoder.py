@@ -40,7 +40,7 @@ def _pre_norm_by_hand(sd, ids):
     d = width // heads
     for i in range(CFG["num_hidden_layers"]):
         p = f"encoder.layer.{i}."
-        lin = lambda name, v: v @ g[p + name + ".weight"].T + g[p + name + ".bias"]  # noqa: E731
+        lin = lambda name, v, p=p: v @ g[p + name + ".weight"].T + g[p + name + ".bias"]  # noqa: E731
         h = _ln(x, g[p + "attention.self_attn_layer_norm.weight"], g[p + "attention.self_attn_layer_norm.bias"])
         q, k, v = (lin(f"attention.self.{m}", h).reshape(len(ids), heads, d).transpose(1, 0, 2) for m in ("query", "key", "value"))
         s = q @ k.transpose(0, 2, 1) / np.sqrt(d)

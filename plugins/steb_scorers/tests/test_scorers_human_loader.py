@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from steb_core import DataValidationError
 
+from steb_core import DataValidationError
 from steb_scorers.metaeval.human import load_human_judgements
 
 

@@ -10,7 +10,13 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import numpy as np
 import pytest
 
-from steb_scorers.judges import PairwiseStyleJudge, StyleDetectionJudge, agreement_with_humans, load_prompts, randolph_kappa
+from steb_scorers.judges import (
+    PairwiseStyleJudge,
+    StyleDetectionJudge,
+    agreement_with_humans,
+    load_prompts,
+    randolph_kappa,
+)
 from steb_scorers.judges.prompts import PARSERS
 
 
@@ -39,7 +45,7 @@ class StubServer:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server API
+            def do_POST(self):  # http.server API
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append({"path": self.path, **body})
                 prompt = body["messages"][-1]["content"]  # the user turn (a system turn may come first)

@@ -1,4 +1,5 @@
-"""The LLM-judge study's protocol (defaults, AB and rubric, both targets, human labels, caching) and the HTTP client's safety."""
+"""The LLM-judge study's protocol (defaults, AB and rubric, both targets, human labels, caching) and the HTTP
+client's safety."""
 
 from __future__ import annotations
 
@@ -13,8 +14,16 @@ import numpy as np
 import pytest
 
 from steb_scorers.judges import (
-    CachedBackend, JudgeEndpointError, JudgeEndpointTimeout, PairwiseStyleJudge, StyleDetectionJudge, agreement_with_humans,
-    human_pairwise_label, human_pairwise_majority, load_prompts, prompts_about,
+    CachedBackend,
+    JudgeEndpointError,
+    JudgeEndpointTimeout,
+    PairwiseStyleJudge,
+    StyleDetectionJudge,
+    agreement_with_humans,
+    human_pairwise_label,
+    human_pairwise_majority,
+    load_prompts,
+    prompts_about,
 )
 from steb_scorers.judges.backends import HTTPBackend
 
@@ -36,7 +45,7 @@ class _Server:
                                        "body": json.loads(body) if body else None})
                 handle(self, outer.requests[-1])
 
-            do_POST = do_GET = _any  # noqa: N815 - http.server API
+            do_POST = do_GET = _any  # http.server API
 
             def log_message(self, *args):
                 pass

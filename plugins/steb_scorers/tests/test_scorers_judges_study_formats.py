@@ -35,7 +35,7 @@ def study_file(tmp_path):
                   "template": "Style: {style_description}\nText: {response}\nReply 'Answer:' then your rating."},
         "det-p": {"version": "s1", "response": "probability", "template": "{style_description} | {response} | Answer: probability"},
         "ab-email": {"version": "s1", "response": "ab", "fields": {"user_query_instruction": "Write an email."},
-                     "template": "{user_query_instruction}\n{user_query}\nStyle: {style_description}\n(a) {output_a}\n(b) {output_b}"},
+                     "template": "{user_query_instruction}\n{user_query}\nStyle: {style_description}\n(a) {output_a}\n(b) " "{output_b}"},
         "rubric-add": {"version": "s1", "response": "rubric5", "template": "Task: {user_query}\nStyle: {style_description}\nResponse: {response}"},
     }
     path = tmp_path / "study.json"
@@ -103,7 +103,8 @@ def test_study_ab_fields_orders_and_tie(study_file):
     judge = PairwiseStyleJudge(prompt="ab-email", prompts_file=study_file, n_samples=2, backend=backend)
     out = judge.compare(["P"], ["Q"], ["casual"], ["Invite Bob."])
     assert backend.users[0] == "Write an email.\nInvite Bob.\nStyle: casual\n(a) P\n(b) Q"
-    # sample 1: a (first) and a (second order, b -> a) agree -> a; sample 2: tie vs a -> disagreement -> tie; vote a:1 tie:1 -> tie
+    # sample 1: a (first) and a (second order, b -> a) agree -> a; sample 2: tie vs a -> disagreement -> tie; vote a:1
+    # tie:1 -> tie
     assert out.samples == [["a", "tie"]] and out.labels == ["tie"] and out.order_disagreements == 1 and out.parse_failures == 0
 
 

@@ -18,8 +18,10 @@ Per-source tau (human ties skipped, metric ties discordant), worked by hand:
   source 3: (A,B) D, (A,C) C, (A,D) C, (B,C) C, (B,D) C, (C,D) D: C=4, D=2, tau 1/3
   Lai: mean(3/5, -2/3, 1/3) = 4/45;  WMT17 pooled: (9 - 8) / 17 = 1/17.
 System human means: A 57.5, B 52.5, C 42.5, D 35 (order A B C D); top_3 = A B C, last_3 = B C D:
-  top_3:  source 0 tau 1 (B,C tie skipped), source 2: (A,B) D, (A,C) D, (B,C) C -> -1/3, source 3: D C C -> 1/3; mean 1/3
-  last_3: source 0: (B,C) skipped, (B,D) metric tie D, (C,D) C -> 0; source 2: C D D -> -1/3; source 3: C C D -> 1/3; mean 0
+  top_3:  source 0 tau 1 (B,C tie skipped), source 2: (A,B) D, (A,C) D, (B,C) C -> -1/3, source 3: D C C -> 1/3; mean
+  1/3
+  last_3: source 0: (B,C) skipped, (B,D) metric tie D, (C,D) C -> 0; source 2: C D D -> -1/3; source 3: C C D -> 1/3;
+  mean 0
 """
 
 from __future__ import annotations
@@ -159,7 +161,8 @@ def test_multi_bleu_corpus_by_hand():
     st = stat_matrix(res)
     assert corpus_score_from_stats(res.details["corpus_aggregate"], st.sum(axis=0)) == pytest.approx(100 * (40 / 273) ** 0.25, abs=1e-9)
     assert corpus_score_from_stats(res.details["corpus_aggregate"], st[0]) == 0.0
-    # sentence level: nltk's smoothing method 1 replaces a zero count by epsilon 0.1: (5/6 * 3/5 * 1/4 * 0.1/3) ** (1/4), BP 1
+    # sentence level: nltk's smoothing method 1 replaces a zero count by epsilon 0.1: (5/6 * 3/5 * 1/4 * 0.1/3) **
+    # (1/4), BP 1
     assert res.scores[0] == pytest.approx((5 / 6 * 3 / 5 * 1 / 4 * 0.1 / 3) ** 0.25, abs=1e-12)
     assert res.details["variant"] == "lai2022" and "multi-bleu" in res.details["corpus"]
 
@@ -221,7 +224,8 @@ def test_table1_agreement_by_hand(tmp_path):
     folder = _iaa_release(tmp_path)
     data = load_human_judgements(folder)
     without, with_ref = agreement_table(data, include_ref=False), agreement_table(data, include_ref=True)
-    # survey 1 without REF: x = 10 20 30 40, y = 10 30 20 40: deviations +-15, +-5: sum xy 400, sum x^2 = sum y^2 = 500: r = 0.8
+    # survey 1 without REF: x = 10 20 30 40, y = 10 30 20 40: deviations +-15, +-5: sum xy 400, sum x^2 = sum y^2 = 500:
+    # r = 0.8
     assert without["surveys"][1]["content"] == pytest.approx(0.8, abs=1e-12)
     # with REF: x = 10..60, y = 10 30 20 40 60 50: sum xy 1550, sum x^2 = sum y^2 = 1750: r = 31/35
     assert with_ref["surveys"][1]["content"] == pytest.approx(31 / 35, abs=1e-12)

@@ -1,4 +1,5 @@
-"""Lai et al.'s protocol details: corpus BLEU at system level, WMT-style Kendall for top-N / last-N, agreement without REF, --human-only."""
+"""Lai et al.'s protocol details: corpus BLEU at system level, WMT-style Kendall for top-N / last-N, agreement
+without REF, --human-only."""
 
 from __future__ import annotations
 
@@ -14,9 +15,6 @@ from steb_scorers.lexical import BleuScorer, ChrfScorer, corpus_score_from_stats
 from steb_scorers.metaeval.correlations import system_kendall
 from steb_scorers.metaeval.evaluate import MetaEvalConfig, human_statistics, meta_evaluate, score_judgements
 from steb_scorers.metaeval.human import load_human_judgements
-
-
-
 
 
 def _synthetic(folder, n_sources: int = 8):

@@ -91,10 +91,12 @@ def test_pauli_bleu_is_character_bleu_with_the_source_as_hypothesis():
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     res = BleuScorer(against="source", variant="pauli").score(["ab c"], ["ab d"])
-    # by hand, hypothesis "ab c" vs reference "ab d": 1-grams 3/4, 2-grams 2/3, 3-grams 1/2, 4-grams 0/1 -> (0 + 0.1)/1 (method 1);
+    # by hand, hypothesis "ab c" vs reference "ab d": 1-grams 3/4, 2-grams 2/3, 3-grams 1/2, 4-grams 0/1 -> (0 + 0.1)/1
+    # (method 1);
     # equal lengths, no brevity penalty: (3/4 * 2/3 * 1/2 * 1/10) ** (1/4)
     assert res.scores[0] == pytest.approx((0.75 * (2 / 3) * 0.5 * 0.1) ** 0.25, abs=1e-12)
-    # the authors' call itself (raw strings, nltk iterating them by character); the roles matter through the brevity penalty
+    # the authors' call itself (raw strings, nltk iterating them by character); the roles matter through the brevity
+    # penalty
     sources, outputs = ["the cat sat on the mat", "hi"], ["a cat sat on a mat today", "hello there"]
     got = BleuScorer(against="source", variant="pauli").score(sources, outputs)
     smooth = SmoothingFunction().method1

@@ -9,7 +9,12 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 from steb_scorers.likelihood import (  # noqa: E402
-    INSTRUCTIONS, PAULI_CONFIGS, PAULI_LLAMA3_TEMPLATE, PAULI_SYSTEM_PROMPT, LikelihoodScorer, PerplexityScorer,
+    INSTRUCTIONS,
+    PAULI_CONFIGS,
+    PAULI_LLAMA3_TEMPLATE,
+    PAULI_SYSTEM_PROMPT,
+    LikelihoodScorer,
+    PerplexityScorer,
 )
 from steb_scorers.lm import load_causal_lm  # noqa: E402
 
@@ -32,8 +37,10 @@ def manual_logprobs(folder, prompt_text: str, output: str, add_special: bool):
 
 
 def authors_c_and_s(folder, prompts: dict, output: str, end_token: str, add_special: bool = False) -> tuple[float, float]:
-    """C and S as the authors' ``LogProp.calculate_delta`` computes them (AmaliePauli/style_transfer_evaluation@1ec3ad9):
-    ids = prompt + tokenize(output + end token); probabilities softmax(logits[start:-1]) at ids[start+1:], start = len(prompt)."""
+    """C and S as the authors' ``LogProp.calculate_delta`` computes them
+    (AmaliePauli/style_transfer_evaluation@1ec3ad9):
+    ids = prompt + tokenize(output + end token); probabilities softmax(logits[start:-1]) at ids[start+1:], start =
+    len(prompt)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     tok = AutoTokenizer.from_pretrained(folder)
@@ -79,7 +86,8 @@ def test_chat_template_is_used_and_only_the_answer_is_scored(tiny_chat_lm):
 
 
 def test_content_and_style_follow_the_definitions(tiny_lm):
-    """Defaults (the authors' system prompt, end token and scored window) against the authors' computation, plain prompt format."""
+    """Defaults (the authors' system prompt, end token and scored window) against the authors' computation, plain
+    prompt format."""
     scorer = LikelihoodScorer(model=tiny_lm, batch_size=4)
     assert scorer.prompt_format == "plain" and scorer.system_prompt == PAULI_SYSTEM_PROMPT and scorer.window == "pauli"
     res = scorer.score(SOURCES, OUTPUTS, target_style=["formal", "informal", "formal"])
@@ -96,7 +104,8 @@ def test_content_and_style_follow_the_definitions(tiny_lm):
 
 
 def test_output_window_scores_exactly_the_output_tokens(tiny_lm):
-    """window='output', no system prompt: every output token, no end token; C and S from one manual pass per instruction."""
+    """window='output', no system prompt: every output token, no end token; C and S from one manual pass per
+    instruction."""
     res = LikelihoodScorer(model=tiny_lm, window="output", system_prompt=None).score(SOURCES, OUTPUTS, target_style="formal")
     for i, (src, out) in enumerate(zip(SOURCES, OUTPUTS)):
         p = {k: np.exp(manual_logprobs(tiny_lm, INSTRUCTIONS[k].format(style="formal", source=src) + "\n", out, True)[0]) for k in INSTRUCTIONS}
@@ -142,7 +151,7 @@ def test_system_prompt_and_chat_template_hand_computed_c_and_s(tiny_chat_lm):
     res = scorer.score(SOURCES[:2], OUTPUTS[:2], target_style="formal")
     for i in range(2):
         # the chat template of conftest, written out by hand: every turn "<bos> role : content <eos> "
-        prompts = {k: f"<bos> system : {system} <eos> <bos> user : {text.format(style='formal', source=SOURCES[i])} <eos> <bos> assistant : "
+        prompts = {k: f"<bos> system : {system} <eos> <bos> user : {text.format(style='formal', source=SOURCES[i])} <eos> " "<bos> assistant : "
                    for k, text in INSTRUCTIONS.items()}
         c, s = authors_c_and_s(tiny_chat_lm, prompts, OUTPUTS[i], "<eos>")
         assert res.components["C"][i] == pytest.approx(c, abs=1e-5)
@@ -182,8 +191,9 @@ def test_paper_configurations_name_the_models_and_fail_offline(tmp_path, monkeyp
 
 # -- the authors' prompt string on a tiny model with Llama 3's special tokens ---------------------------------
 
-#: the authors' strings, copied here from AmaliePauli/style_transfer_evaluation@1ec3ad9 LogProp.py (not from the module under test)
-AUTHORS_SYSTEM = ("You can repeat sentences, paraphrase sentences or rewrite sentences to change the style or certain attribute of the text "
+#: the authors' strings, copied here from AmaliePauli/style_transfer_evaluation@1ec3ad9 LogProp.py (not from the module
+#: under test)
+AUTHORS_SYSTEM = ("You can repeat sentences, paraphrase sentences or rewrite sentences to change the style or certain attribute of " "the text "
                   "while preserving non-related content and context. Your answers contain just the rewrite.")
 AUTHORS_TEMPLATE = ("<|begin_of_text|><|start_header_id|>system<|end_header_id|>{}<|eot_id|><|start_header_id|>user<|end_header_id|>{}<|eot_id|>"
                     "<|start_header_id|>assistant<|end_header_id|>")
@@ -226,7 +236,8 @@ def test_packaged_defaults_are_the_authors_strings():
 
 
 def test_pauli_configuration_sends_the_system_prompt_and_reproduces_the_authors_code(tiny_llama3_lm):
-    """config=pauli-llama-3.2-3b on a tiny stand-in model: the authors' prompt string, system turn included, and their C and S."""
+    """config=pauli-llama-3.2-3b on a tiny stand-in model: the authors' prompt string, system turn included, and
+    their C and S."""
     scorer = LikelihoodScorer(config="pauli-llama-3.2-3b", model=tiny_llama3_lm, dtype="float32", batch_size=2)
     assert scorer.prompt_format == "pauli-llama3" and scorer.system_prompt == AUTHORS_SYSTEM and scorer.end_token == "<|eot_id|>"
     instruction = AUTHORS_INSTRUCTIONS["repeat"].format("hello there")

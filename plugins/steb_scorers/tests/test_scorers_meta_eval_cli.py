@@ -15,8 +15,6 @@ from steb_scorers.metaeval.human import load_human_judgements
 from steb_scorers.result import ScoreResult
 
 
-
-
 def _synthetic(folder: Path, n_sources: int = 8) -> Path:
     """Three systems + REF; ratings follow word overlap with the source so metrics correlate."""
     rng = np.random.default_rng(0)

@@ -7,9 +7,9 @@ import importlib
 import inspect
 
 import pytest
-from steb_scorers.plugin import SCORERS
 
 from steb_core import Scorer, ScoreResult
+from steb_scorers.plugin import SCORERS
 
 PARAMETERS = ["self", "sources", "outputs", "references", "target_style"]
 

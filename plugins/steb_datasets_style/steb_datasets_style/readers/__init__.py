@@ -8,10 +8,28 @@ anything dropped. This package re-exports every reader so ``from . import reader
 """
 
 from .base import make_record, release_files
-from .bible import (BIBLE_VERSIONS, CARLSON_VERSIONS, SCROLLMAPPER_VERSIONS, aligned_records, bible_carlson, bible_scrollmapper,
-                    bible_versions, normalised_verse)
-from .blog import (BLOG_AGE_GROUPS, BLOG_HUB_ID, BLOG_HUB_REVISION, blog, blog_age_group, blog_hub, blog_posts, blog_xml_dir,
-                   hub_builder_rows, hub_split_files)
+from .bible import (
+                    BIBLE_VERSIONS,
+                    CARLSON_VERSIONS,
+                    SCROLLMAPPER_VERSIONS,
+                    aligned_records,
+                    bible_carlson,
+                    bible_scrollmapper,
+                    bible_versions,
+                    normalised_verse,
+)
+from .blog import (
+                    BLOG_AGE_GROUPS,
+                    BLOG_HUB_ID,
+                    BLOG_HUB_REVISION,
+                    blog,
+                    blog_age_group,
+                    blog_hub,
+                    blog_posts,
+                    blog_xml_dir,
+                    hub_builder_rows,
+                    hub_split_files,
+)
 from .ceeces import ceeces, ceeces_cocoa, ceeces_xml, twenty_year_period
 from .detection import DETECTRL_FILES, GEDE_LABELS, MAGE_DOMAINS, detectrl, detectrl_files, gede, m4, mage_generator
 from .dialect import ENDIVE_DIALECTS, endive, ewave

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from steb_core import DataValidationError, LabelledText, LoadContext, located, read_bytes, read_table, unique_keys
 
-from ..common import family_dir, option, release_option
+from ..common import Loaded, family_dir, option, release_option
 from .base import make_record
 
 __all__ = [
@@ -43,7 +43,7 @@ def normalised_verse(text: str) -> str:
 IDENTICAL_RULES = ("shared", "all")
 
 
-def aligned_records(verses: Verses, stats: Counter, identical: str = "shared") -> list[LabelledText]:
+def aligned_records(verses: Verses, stats: Counter[str], identical: str = "shared") -> list[LabelledText]:
     """One record per (version, verse), minus the texts that are identical across versions ignoring whitespace
     and case (STEB §C.5). The paper does not say whether "identical across versions" means all versions or any
     two; steb's default (``shared``) drops a version's text when another version of the same verse has it, since
@@ -77,7 +77,7 @@ def _carlson_base(root: Path) -> Path | None:
     return None
 
 
-def _chapter_verses(path: Path, stats: Counter) -> dict[str, tuple[str, str]]:
+def _chapter_verses(path: Path, stats: Counter[str]) -> dict[str, tuple[str, str]]:
     """verse number -> (text, record) of one ``<Book><chapter>.txt`` file.
 
     The release has a few irregular lines, each handled so nothing is lost silently: a verse number
@@ -113,7 +113,7 @@ def _chapter_verses(path: Path, stats: Counter) -> dict[str, tuple[str, str]]:
     return verses
 
 
-def _reference_chapter(path: Path, stats: Counter) -> dict[int, str]:
+def _reference_chapter(path: Path, stats: Counter[str]) -> dict[int, str]:
     """verse number -> text of one ``<Book><chapter>.txt`` file as the STEB reference parses it
     (``steb/steb_datasets/bible_versions/loader.py`` @626a506c ``_parse_chapter_file``): UTF-8 with undecodable
     bytes replaced, each line stripped and split once at whitespace; a line whose first field is not an integer
@@ -145,7 +145,7 @@ SELECTIONS = ("reference", "collision-free", "dedup")
 
 
 def _reference_records(per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]], selection: str,
-                       stats: Counter) -> list[LabelledText]:
+                       stats: Counter[str]) -> list[LabelledText]:
     """The references every version has, sorted (book name as a string, chapter, verse); for ``collision-free``
     only those whose versions all differ (lower-cased, whitespace collapsed), shuffled with ``random.Random(42)``;
     per reference one record per version, in version order."""
@@ -170,7 +170,7 @@ def _reference_records(per_version: dict[str, dict[tuple[str, int, int], tuple[s
     return out
 
 
-def bible_carlson(ctx: LoadContext, obtain: str):
+def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
     """The eight versions of Carlson et al. (2018) as a clone of StyleTransferBibleData holds them:
     ``Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt``, one verse a line, ``<verse number> <text>``.
 
@@ -217,7 +217,7 @@ def bible_carlson(ctx: LoadContext, obtain: str):
         raise DataValidationError(f"none of the versions {', '.join(wanted)} is a folder here. Obtain it: {obtain}", path=base)
     verses: Verses = defaultdict(list)
     per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]] = {v: {} for v in found}
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     files = 0
     for version in found:
         for book_dir in sorted((p for p in (base / version).iterdir() if p.is_dir()), key=lambda p: p.name):
@@ -232,8 +232,8 @@ def bible_carlson(ctx: LoadContext, obtain: str):
                     for num, (text, where) in _chapter_verses(f, stats).items():
                         verses[(book_dir.name, m[1], num)].append((version, text, f, where))
                 else:
-                    for num, text in _reference_chapter(f, stats).items():
-                        per_version[version][(book_dir.name, int(m[1]), num)] = (text, f)
+                    for verse_no, verse_text in _reference_chapter(f, stats).items():
+                        per_version[version][(book_dir.name, int(m[1]), verse_no)] = (verse_text, f)
     if selection == "dedup":
         out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
     else:
@@ -242,7 +242,7 @@ def bible_carlson(ctx: LoadContext, obtain: str):
                  "versions_missing": sorted(set(wanted) - set(found)), **stats}
 
 
-def bible_versions(ctx: LoadContext, obtain: str):
+def bible_versions(ctx: LoadContext, obtain: str) -> Loaded:
     """STEB's bible_versions: the Carlson et al. release (default) or ``--dataset-option release=scrollmapper``."""
     if release_option(ctx, ("carlson", "scrollmapper")) == "carlson":
         return bible_carlson(ctx, obtain)
@@ -286,8 +286,9 @@ def _bible_files(root: Path, wanted: dict[str, tuple[str, ...]] | None) -> tuple
     return root, {}
 
 
-def bible_scrollmapper(ctx: LoadContext, obtain: str):
-    """Bible versions from github.com/scrollmapper/bible_databases as cloned (``--dataset-option release=scrollmapper``).
+def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
+    """Bible versions from github.com/scrollmapper/bible_databases as cloned (``--dataset-option
+    release=scrollmapper``).
 
     Current layout: ``formats/csv/<Version>.csv`` with columns ``Book, Chapter, Verse, Text`` (a verse a
     version lacks has an empty ``Text`` and is skipped); older layout: ``csv/t_<abbr>.csv`` with
@@ -308,10 +309,10 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str):
         wanted = {n: SCROLLMAPPER_VERSIONS.get(n, (n, f"t_{n.lower()}")) for n in names}
     base, files = _bible_files(root, wanted)
     if not files:
-        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder itself. "
+        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder " "itself. "
                                   f"Obtain it: {obtain}", path=root)
     verses: dict[tuple[str, str, str], list[tuple[str, str, Path, str]]] = defaultdict(list)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     for version, f in sorted(files.items()):
         cols = None
         keyed = []
@@ -333,7 +334,8 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str):
         texts = unique_keys(keyed, path=f, field="verse", what="text")
         first = {k: w for w, k, _ in keyed}
         for key, text in texts.items():
-            verses[tuple(map(str, key))].append((version, text, f, first[key]))
+            book, chapter, verse = (str(part) for part in key)
+            verses[(book, chapter, verse)].append((version, text, f, first[key]))
     out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
     missing = sorted(set(wanted or ()) - set(files))
     return out, {"root": str(base), "versions": sorted(files), "versions_missing": missing, **stats}

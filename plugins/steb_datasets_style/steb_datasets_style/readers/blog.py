@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, open_release, seeded_rng
 
-from ..common import family_dir, option, read_text_lenient, release_option
+from ..common import Loaded, Reader, family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
 
 __all__ = ["BLOG_AGE_GROUPS", "BLOG_HUB_ID", "BLOG_HUB_REVISION", "blog_age_group", "blog_xml_dir", "blog_posts", "hub_split_files",
@@ -50,7 +51,7 @@ def blog_posts(ctx: LoadContext, obtain: str, attribute: str, want: int | None) 
         if label is not None:
             by_class[label].append(f)
     rng = seeded_rng(ctx.seed, "blog-files", ctx.dataset)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     for label in sorted(by_class):
         order = list(by_class[label])
@@ -78,7 +79,8 @@ BLOG_HUB_VALIDATION_EVERY = 20
 
 def blog_xml_dir(root: Path) -> Path | None:
     """The folder of ``<id>.<gender>.<age>.<industry>.<sign>.xml`` files: ``data/blogs/`` (the hub's
-    ``data/blogs.zip`` unzipped in ``data/``), ``blogs/`` (unzipped at the top, as ``steb data get`` does), or ``root``."""
+    ``data/blogs.zip`` unzipped in ``data/``), ``blogs/`` (unzipped at the top, as ``steb data get`` does), or
+    ``root``."""
     for cand in (root / "data" / "blogs", root / "blogs", root):
         if cand.is_dir() and any(cand.glob("*.xml")):
             return cand
@@ -87,7 +89,8 @@ def blog_xml_dir(root: Path) -> Path | None:
 
 def hub_split_files(files: list[Path], split: str) -> list[Path]:
     """The blog files of one split as the hub's loading script makes it: files sorted by name; index 0, 20, 40, ...
-    are ``validation`` (5%), the others ``train``. The rule needs the whole release (19,320 files) to give the hub's split."""
+    are ``validation`` (5%), the others ``train``. The rule needs the whole release (19,320 files) to give the hub's
+    split."""
     ordered = sorted(files, key=lambda p: p.name)
     return [f for i, f in enumerate(ordered) if (i % BLOG_HUB_VALIDATION_EVERY == 0) == (split == "validation")]
 
@@ -139,7 +142,8 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
             break
     location = location or hub_cache_snapshot(BLOG_HUB_ID)
     if location is None:
-        family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")  # raises
+        # raises: family_dir looks where the loop above looked
+        location = family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")
     if not splits or any(s not in ("train", "validation") for s in splits):
         raise DataValidationError(f"option split={split!r}", field="split",
                                   expected="train, validation or both as train,validation (the hub's two splits)")
@@ -152,12 +156,12 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
         rows = ((f, f"{f.name} line {n}", row) for f in chosen for n, row in hub_builder_rows(f))
         extra = {"from": "blogs.zip, the hub script's split rule", "files_in_release": len(all_files), "files_in_split": len(chosen)}
     elif zips := [z for z in (location / "data" / "blogs.zip", location / "blogs.zip") if z.is_file()]:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: {obtain}")
+        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: " f"{obtain}")
     else:
         rows = ((location, f"{BLOG_HUB_ID} {s} row {i + 1}", row) for s in splits
                 for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset)))
         extra = {"from": "hub data files"}
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     for path, where, row in rows:
         for col in ("text", attribute):
@@ -181,10 +185,10 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     return out, {"root": str(location), "release": "hf", "hub_id": BLOG_HUB_ID, "split": split, "attribute": attribute, **extra, **stats}
 
 
-def blog(attribute: str, per_class: int):
+def blog(attribute: str, per_class: int) -> Reader:
     """blog_age / blog_gender: the hub release (default) or ``--dataset-option release=schler`` (the XML files)."""
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         if release_option(ctx, ("hf", "schler")) == "hf":
             return blog_hub(ctx, obtain, attribute)
         want = str(option(ctx, "per_class", per_class))  # auto/all: read as for the catalogue budget

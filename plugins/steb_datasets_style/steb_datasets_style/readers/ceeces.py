@@ -13,7 +13,7 @@ from collections import Counter
 
 from steb_core import DataValidationError, LabelledText, LoadContext, read_bytes
 
-from ..common import family_dir, option, read_text_lenient, release_option
+from ..common import Loaded, family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
 
 __all__ = ["twenty_year_period", "ceeces_xml", "ceeces_cocoa", "ceeces"]
@@ -32,8 +32,9 @@ def twenty_year_period(year: int, start: int = 1680, periods: int = 6) -> str | 
     return f"{start + 20 * k}-{start + 20 * k + 19}" if 0 <= k < periods else None
 
 
-def ceeces_cocoa(ctx: LoadContext, obtain: str):
-    """CEEC(E) plain-text release (``--dataset-option release=cocoa``): letters introduced by a COCOA ``<Q ...>`` header whose code holds the year.
+def ceeces_cocoa(ctx: LoadContext, obtain: str) -> Loaded:
+    """CEEC(E) plain-text release (``--dataset-option release=cocoa``): letters introduced by a COCOA ``<Q ...>`` header
+    whose code holds the year.
 
     The header ``<Q ... 1695 ...>`` opens a letter; the letter's text runs to the next header. Other
     COCOA lines (``<A ...>``, ``<L ...>``), editorial ``{...}`` comments and font markers are removed.
@@ -41,7 +42,7 @@ def ceeces_cocoa(ctx: LoadContext, obtain: str):
     root = family_dir(ctx, None, obtain, "one .txt file per letter collection with <Q ...> letter headers")
     files = release_files(root, "**/*.txt", obtain)
     start = int(option(ctx, "first_year", 1680))
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for f in files:
         text = read_text_lenient(f)
@@ -151,7 +152,7 @@ def _letters(tree: ET.Element) -> list[ET.Element]:
     return found or [tree]
 
 
-def ceeces_xml(ctx: LoadContext, obtain: str):
+def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
     """The CEECE XML release (Zenodo 6411789 and 5887101, both unpacked into the dataset folder): paragraphs.
 
     ASSUMPTION (the files could not be inspected offline; the reader is written for the TEI-XML that the
@@ -164,7 +165,7 @@ def ceeces_xml(ctx: LoadContext, obtain: str):
     root = family_dir(ctx, None, obtain, "*.xml files of the two Zenodo records (letters with a year, paragraphs in <p>)")
     files = release_files(root, "**/*.xml", obtain)
     start = int(option(ctx, "first_year", 1680))
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     letters = 0
     for f in files:
@@ -195,7 +196,7 @@ def ceeces_xml(ctx: LoadContext, obtain: str):
                  "periods_from": start, **stats}
 
 
-def ceeces(ctx: LoadContext, obtain: str):
+def ceeces(ctx: LoadContext, obtain: str) -> Loaded:
     """STEB's ceeces: the Zenodo XML release (default) or ``--dataset-option release=cocoa`` (licensed plain text)."""
     if release_option(ctx, ("xml", "cocoa")) == "xml":
         return ceeces_xml(ctx, obtain)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, read_table, release_file
 
-from ..common import family_dir, option, release_option
+from ..common import Loaded, Reader, family_dir, option, release_option
 from .base import make_record, release_files
 from .tables import table
 
@@ -70,19 +71,19 @@ def detectrl_files(root: Path, setting: str, split: str, obtain: str) -> list[Pa
     return release_files(root, "*.json*", obtain)
 
 
-def detectrl(setting: str, binary: bool):
+def detectrl(setting: str, binary: bool) -> Reader:
     """DetectRL (Wu et al. 2024) JSON files of one setting: a list of objects with ``text``, ``label``
     ('human' or 'llm'), ``llm_type`` and ``data_type``; label = 'human' or the generating LLM (or 'llm'
     for the binary attack sets). STEB reads the test split (``--dataset-option split=train|all``)."""
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         root = family_dir(ctx, "DetectRL", obtain, f"Benchmark/Benchmark_Data/{'/'.join(DETECTRL_FILES[setting])}_test.json "
                                                    "(text, label, llm_type)")
         split = str(option(ctx, "split", "test"))
         if split not in ("test", "train", "all"):
             raise DataValidationError(f"option split={split!r}", field="split", expected="test, train or all")
         files = detectrl_files(root, setting, split, obtain)
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         out = []
         for f in files:
             for where, row in read_table(f):
@@ -108,7 +109,7 @@ def detectrl(setting: str, binary: bool):
 M4_LIST_DOMAINS = ("peerread",)
 
 
-def m4(domain: str):
+def m4(domain: str) -> Reader:
     """M4 (Wang et al. 2024): ``data/<domain>_<model>.jsonl`` in a clone of github.com/mbzuai-nlp/M4 (or the
     files in the folder itself), with ``human_text`` and ``machine_text`` per line.
 
@@ -119,11 +120,11 @@ def m4(domain: str):
     peerread's list-valued fields are flattened into one record per item; empty texts are skipped.
     """
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         root = family_dir(ctx, "M4", obtain, f"data/{domain}_<model>.jsonl with human_text, machine_text")
         base = root / "data" if (root / "data").is_dir() else root  # a clone keeps the files in data/
         files = release_files(base, f"{domain}_*.jsonl", obtain)  # sorted names
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         seen: dict[str, set[str]] = {"human": set(), "machine": set()}
         out = []
         used = []
@@ -201,10 +202,10 @@ def _gede_csv_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             if col not in row:
                 raise DataValidationError("is missing", path=path, record=where, field=col,
                                           expected="the columns database/export_to_csv.py writes (answer, contribution_level, text_author)")
-        yield where, row
+        yield where, dict(row)
 
 
-def gede(ctx: LoadContext, obtain: str):
+def gede(ctx: LoadContext, obtain: str) -> Loaded:
     """GEDE (Generative Essay Detection in Education) as its repository ships it.
 
     The release is a SQLite database, ``database/database.db`` (unzip ``database/database.db.zip``):
@@ -240,7 +241,7 @@ def gede(ctx: LoadContext, obtain: str):
     else:
         zipped = " (database/database.db.zip is there: unzip it in database/)" if (root / "database" / "database.db.zip").is_file() else ""
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': neither {db} nor {csv_path}{zipped}. Obtain it: {obtain}")
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for where, row in rows:
         text, label = row["answer"], row[label_col]

@@ -6,7 +6,7 @@ from collections import Counter
 
 from steb_core import DataValidationError, LoadContext, read_table, unique_keys
 
-from ..common import family_dir, option
+from ..common import Loaded, family_dir, option
 from .base import make_record, release_files
 
 __all__ = ["ewave", "EWAVE_MIN_EXAMPLES", "ENDIVE_DIALECTS", "endive"]
@@ -15,7 +15,7 @@ __all__ = ["ewave", "EWAVE_MIN_EXAMPLES", "ENDIVE_DIALECTS", "endive"]
 EWAVE_MIN_EXAMPLES = 2
 
 
-def ewave(ctx: LoadContext, obtain: str):
+def ewave(ctx: LoadContext, obtain: str) -> Loaded:
     """eWAVE CLDF: ``cldf/examples.csv`` (``Language_ID``, ``Primary_Text``) + ``cldf/languages.csv``
     (``ID``, ``Name``).
 
@@ -34,7 +34,7 @@ def ewave(ctx: LoadContext, obtain: str):
             raise DataValidationError("is missing or empty", path=base / "languages.csv", record=where, field="ID" if not row.get("ID") else "Name")
         entries.append((where, row["ID"], row["Name"]))
     names = unique_keys(entries, path=base / "languages.csv", field="ID", what="Name")
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     path = base / "examples.csv"
     example_ids: dict[str, str] = {}
@@ -63,14 +63,14 @@ def ewave(ctx: LoadContext, obtain: str):
 ENDIVE_DIALECTS = ("SAE", "AAVE", "ChcE", "CollSgE", "IndE", "JamE")
 
 
-def endive(ctx: LoadContext, obtain: str):
+def endive(ctx: LoadContext, obtain: str) -> Loaded:
     """EnDive: parallel tables with one text column per dialect (default: SAE and the five dialects);
     every non-empty cell becomes a text labelled with its column. ``--dataset-option dialects=...`` renames."""
     root = family_dir(ctx, None, obtain, f"*.csv / *.jsonl / *.parquet with columns {', '.join(ENDIVE_DIALECTS)}")
     dialects = option(ctx, "dialects", ENDIVE_DIALECTS)
     dialects = tuple(dialects.split(",")) if isinstance(dialects, str) else tuple(dialects)
     files = [f for f in release_files(root, "*", obtain) if f.suffix in (".csv", ".tsv", ".jsonl", ".json", ".parquet")]
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for f in files:
         for where, row in read_table(f):

@@ -8,7 +8,7 @@ from collections import Counter
 
 from steb_core import DataValidationError, LoadContext
 
-from ..common import family_dir, read_text_lenient
+from ..common import Loaded, family_dir, read_text_lenient
 from .base import make_record, release_files
 
 __all__ = ["fce"]
@@ -24,7 +24,7 @@ def _learner_text(elem: ET.Element) -> str:
     return "".join(parts)
 
 
-def fce(ctx: LoadContext, obtain: str):
+def fce(ctx: LoadContext, obtain: str) -> Loaded:
     """FCE (Yannakoudakis et al. 2011): ``dataset/<batch>/*.xml``; one text per answer, label = candidate L1.
 
     Fields: ``head/candidate/personnel/language`` and ``head/text/answer1|answer2/coded_answer/p``. As the STEB
@@ -35,7 +35,7 @@ def fce(ctx: LoadContext, obtain: str):
     """
     root = family_dir(ctx, None, obtain, "fce-released-dataset/dataset/<batch>/<script>.xml")
     files = release_files(root, "**/*.xml", obtain)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for f in files:
         try:
@@ -53,7 +53,7 @@ def fce(ctx: LoadContext, obtain: str):
                 raise DataValidationError("has no coded_answer", path=f, record=answer.tag, field="coded_answer")
             paras = [re.sub(r"\s+", " ", _learner_text(p)).strip() for p in coded.findall("p")]
             text = "\n\n".join(p for p in paras if p)
-            rec = make_record(text, lang.text.strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
+            rec = make_record(text, (lang.text or "").strip(), f"{f.stem}:{answer.tag}", f, answer.tag, stats)
             if rec:
                 out.append(rec)
     return out, {"root": str(root), "files": len(files), **stats}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from steb_core import DataValidationError, LoadContext, parse_json, read_table
 
-from ..common import family_dir, option, read_text_lenient
+from ..common import Loaded, Reader, family_dir, option, read_text_lenient
 from .base import make_record
 
 __all__ = ["PASTEL_ATTRIBUTES", "PASTEL_LEVELS", "pastel_level_files", "pastel_sentence_files", "pastel"]
@@ -72,7 +73,7 @@ def _story_text(obj: Mapping[str, Any]) -> Any:
     return " ".join(t.strip() for t in sentences if isinstance(t, str) and t.strip())
 
 
-def pastel(attribute: str):
+def pastel(attribute: str) -> Reader:
     """PASTEL (Kang et al. 2019): one JSON object per ``.json`` file (or per ``.jsonl`` line) with ``persona``
     {``age``, ``education``, ``gender``, ``ethnic``, ``politics``, ``tod``, ``country``} and the annotated
     text under ``output.sentences``; label = the persona attribute.
@@ -88,14 +89,14 @@ def pastel(attribute: str):
     """
     keys = PASTEL_ATTRIBUTES[attribute]
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         unit = str(option(ctx, "unit", "story")).lower()
         if unit not in PASTEL_LEVELS:
             raise DataValidationError(f"option unit={unit!r}", field="unit", expected=" or ".join(PASTEL_LEVELS))
         level = PASTEL_LEVELS[unit]
         root = family_dir(ctx, "PASTEL", obtain, f"data/v2/{level}/{{train,valid,test}}/*.json (persona + output.sentences)")
         files, base = pastel_level_files(root, level, obtain)
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         out = []
         seen_ids: dict[str, tuple[Path, str, tuple[str, str]]] = {}
         for f in files:

@@ -18,19 +18,19 @@ from steb_core import (
     unique_keys,
 )
 
-from ..common import family_dir, read_text_lenient, release_option
+from ..common import Loaded, Reader, family_dir, read_text_lenient, release_option
 from .base import make_record, release_files
 
 __all__ = ["enron_spam", "hate_speech_forum", "politeness", "CONVOKIT_POLITENESS"]
 
 
-def enron_spam(ctx: LoadContext, obtain: str):
+def enron_spam(ctx: LoadContext, obtain: str) -> Loaded:
     """Enron-Spam (pre-processed): ``enron1..6/{ham,spam}/*.txt``, one e-mail per file (Latin-1 in places)."""
     root = family_dir(ctx, None, obtain, "enron1/ham/*.txt, enron1/spam/*.txt, ... enron6/")
     files = [f for f in release_files(root, "**/*.txt", obtain) if f.parent.name in ("ham", "spam")]
     if not files:
         raise DataValidationError(f"no ham/ or spam/ folder with .txt files. Obtain it: {obtain}", path=root)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = [r for f in files if (r := make_record(read_text_lenient(f), f.parent.name, f"{f.parent.parent.name}/{f.parent.name}/{f.name}", f, "file", stats))]
     return out, {"root": str(root), "files": len(files), **stats}
 
@@ -62,7 +62,7 @@ def _forum_text(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def hate_speech_forum(ctx: LoadContext, obtain: str):
+def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
     """de Gibert et al. (2018), github.com/Vicomtech/hate-speech-dataset: ``annotations_metadata.csv`` (``file_id``,
     ``label``) and the sentence files.
 
@@ -87,7 +87,7 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
     if not meta.is_file():
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {meta}. Obtain it: {obtain}")
     entries, labels = _hate_speech_labels(meta)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     if release == "sampled_test":
         folder = root / "sampled_test"
@@ -130,7 +130,7 @@ def hate_speech_forum(ctx: LoadContext, obtain: str):
 CONVOKIT_POLITENESS = {1: "polite", 0: "neutral", -1: "impolite"}
 
 
-def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str):
+def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str) -> Loaded:
     """The ConvoKit corpus as the STEB reference reads it (``steb/loaders/politeness.py`` @645e127b
     ``load_politeness_dataset``): ``utterances.jsonl`` in line order; text as given (a blank one skipped); class from
     ``meta.Binary`` (1 polite, 0 neutral, -1 impolite; an utterance without an integer -1/0/1 is skipped, counted)."""
@@ -140,7 +140,7 @@ def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str):
         csv_hint = (" It holds the Stanford CSV: read it with --dataset-option release=csv."
                     if any(root.glob("*.annotated.csv")) else "")
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {path}.{csv_hint} Obtain it: {obtain}")
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for where, row in read_table(path, "jsonl"):
         text = row.get("text")
@@ -158,14 +158,14 @@ def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str):
     return out, {"root": str(root), "release": "convokit", **stats}
 
 
-def politeness(file_name: str, convokit_folder: str):
+def politeness(file_name: str, convokit_folder: str) -> Reader:
     """The politeness corpora: ConvoKit's release (default, as the STEB reference reads it:
     :func:`_politeness_convokit`)
     or ``--dataset-option release=csv``: the Stanford Politeness Corpus CSV (``Request``, ``Normalized Score``), bottom
     quartile 'impolite', top quartile 'polite', the rest 'neutral' (the quartile split of Danescu-Niculescu-Mizil et
     al. 2013; steb's reading before issue 37)."""
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         if release_option(ctx, ("convokit", "csv")) == "convokit":
             return _politeness_convokit(ctx, obtain, convokit_folder)
         root = family_dir(ctx, "Stanford_politeness_corpus", obtain, f"{file_name} with columns Request, Normalized Score")
@@ -184,7 +184,7 @@ def politeness(file_name: str, convokit_folder: str):
         if not rows:
             raise DataValidationError("holds no request", path=path)
         lo, hi = np.quantile([s for _, _, s in rows], [0.25, 0.75])
-        stats: Counter = Counter()
+        stats: Counter[str] = Counter()
         out = []
         for where, row, score in rows:
             label = "impolite" if score <= lo else ("polite" if score >= hi else "neutral")

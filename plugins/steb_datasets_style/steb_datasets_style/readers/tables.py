@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from steb_core import DatasetNotFoundError, GenericLoader, LoadContext
 
-from ..common import family_dir, with_dir
+from ..common import Loaded, Reader, family_dir, with_dir
 
 __all__ = ["table", "release_root", "first_match"]
 
@@ -21,7 +22,7 @@ def table(
     hub_id: str | None = None,
     line_breaks: str = "any",
     **loader_options: Any,
-) -> Callable[[LoadContext, str], Any]:
+) -> Reader:
     """A reader for a release that is one table (or a glob of tables) with text and label columns.
 
     ``path`` may be a tuple of candidate globs (the file at the top of the release, or where a clone
@@ -30,14 +31,14 @@ def table(
     lines (tweets, reviews, generated essays), so ``"any"`` unless a release says it has one record per line.
     """
 
-    def read(ctx: LoadContext, obtain: str):
+    def read(ctx: LoadContext, obtain: str) -> Loaded:
         root = release_root(ctx, family, obtain, layout, hub_id)
         chosen = first_match(root, path)
         loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True,
                                obtain=obtain, line_breaks=line_breaks, **loader_options)
         bundle = loader(with_dir(ctx, root))
         info = {k: v for k, v in bundle.info.items() if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")}
-        return bundle.labelled_texts, {"root": str(root), **info}
+        return bundle.labelled_texts or [], {"root": str(root), **info}
 
     return read
 

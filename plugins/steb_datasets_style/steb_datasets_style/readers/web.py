@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, open_gzip, read_bytes
 
-from ..common import family_dir, option, read_text_lenient, with_dir
+from ..common import Loaded, family_dir, option, read_text_lenient, with_dir
 from .base import make_record, release_files
 from .tables import table
 
@@ -17,7 +18,7 @@ __all__ = ["XGENRE_HUB_ID", "x_genre", "CORE_SUB_REGISTERS", "core", "english_ro
 XGENRE_HUB_ID = "TajaKuzman/X-GENRE-text-genre-dataset"
 
 
-def x_genre(ctx: LoadContext, obtain: str):
+def x_genre(ctx: LoadContext, obtain: str) -> Loaded:
     """X-GENRE (Kuzman et al. 2023), hosted on the Hugging Face hub as ``X-GENRE-{train,dev,test}.jsonl``
     (fields ``text``, ``labels``, ``dataset``, ``language``): read from the dataset folder (a
     ``huggingface-cli download --local-dir`` copy or a ``save_to_disk`` folder) or the local hub cache.
@@ -33,7 +34,7 @@ def x_genre(ctx: LoadContext, obtain: str):
     if not saved:
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {location} holds neither X-GENRE-*.jsonl files nor a save_to_disk folder "
                                    f"(the GitHub repository Genre-Datasets-Comparison holds code only). Obtain it: {obtain}")
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     for i, row in enumerate(load_hub_split(location, XGENRE_HUB_ID, split="train", dataset=ctx.dataset)):
         where = f"row {i + 1}"
@@ -55,7 +56,7 @@ CORE_SUB_REGISTERS = frozenset(
     "RV SL SR SS TA TB TR TS TV".split())
 
 
-def core(ctx: LoadContext, obtain: str):
+def core(ctx: LoadContext, obtain: str) -> Loaded:
     """CORE (github.com/TurkuNLP/CORE-corpus) as the STEB reference reads it (``steb/steb_datasets/core/loader.py``
     @7b9c3179 ``load_core_dataset``, config @b9669f70): train, dev, then test (``<split>.tsv`` or the release's
     ``.tsv.gz``), lines of headerless TSV (labels, id, text); a line with fewer than three fields or a blank text is
@@ -63,7 +64,7 @@ def core(ctx: LoadContext, obtain: str):
     multi-label document appears under each of its sub-registers; text = the third field as written. Label = the
     code in lower case."""
     root = family_dir(ctx, None, obtain, "train.tsv.gz, dev.tsv.gz, test.tsv.gz")
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     files = []
     for split in ("train", "dev", "test"):
@@ -79,8 +80,8 @@ def core(ctx: LoadContext, obtain: str):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise DataValidationError(f"is not UTF-8 ({exc.reason})", path=path, record=f"line {line}") from None
+            line_no = raw[: exc.start].count(b"\n") + 1
+            raise DataValidationError(f"is not UTF-8 ({exc.reason})", path=path, record=f"line {line_no}") from None
         for i, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
             parts = line.split("\t")
             if len(parts) < 3 or not parts[2].strip():
@@ -106,12 +107,12 @@ def paragraphs(text: str, min_chars: int = 20) -> list[str]:
     return [b.strip() for b in blocks if len(b.strip()) >= min_chars]
 
 
-def masc(ctx: LoadContext, obtain: str):
+def masc(ctx: LoadContext, obtain: str) -> Loaded:
     """MASC: ``data/{written,spoken}/<genre>/*.txt``; each document split into paragraphs, label = genre folder."""
     root = family_dir(ctx, None, obtain, "data/written/<genre>/*.txt and data/spoken/<genre>/*.txt")
     base = root / "data" if (root / "data").is_dir() else root
     files = release_files(base, "*/*/*.txt", obtain)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     out = []
     min_chars = int(option(ctx, "min_chars", 20))
     for f in files:

@@ -2,7 +2,13 @@
 
 from .agreement import agreement_with_humans, majority, randolph_kappa
 from .backends import CachedBackend, HTTPBackend, JudgeEndpointError, JudgeEndpointTimeout, LocalBackend, make_backend
-from .judges import PairwiseOutcome, PairwiseStyleJudge, StyleDetectionJudge, human_pairwise_label, human_pairwise_majority
+from .judges import (
+    PairwiseOutcome,
+    PairwiseStyleJudge,
+    StyleDetectionJudge,
+    human_pairwise_label,
+    human_pairwise_majority,
+)
 from .prompts import JudgePrompt, PromptTemplate, get_prompt, load_prompts, prompts_about
 
 __all__ = [

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Hashable, Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any, TypeVar, overload
 
 import numpy as np
+
+H = TypeVar("H", bound=Hashable)
 
 __all__ = ["randolph_kappa", "count_table", "agreement_with_humans", "majority"]
 
@@ -31,7 +34,15 @@ def randolph_kappa(table: np.ndarray) -> float:
     return float(fleiss_kappa(table, method="randolph"))
 
 
-def majority(values: Sequence[Hashable], tie: Hashable = None) -> Hashable:
+@overload
+def majority(values: Sequence[H], tie: H) -> H: ...
+
+
+@overload
+def majority(values: Sequence[H], tie: None = None) -> H | None: ...
+
+
+def majority(values: Sequence[Any], tie: Any = None) -> Any:
     """The most frequent value; ``tie`` when the top two are equally frequent or there is no value."""
     if not values:
         return tie

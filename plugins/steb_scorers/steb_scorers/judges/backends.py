@@ -14,18 +14,21 @@ import os
 import socket
 import threading
 import time
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 from urllib.parse import urljoin, urlsplit
 
 from steb_core import DataValidationError, parse_json
 
 from ..lm import CausalLM, load_causal_lm
+from .prompts import JudgePrompt
 
 __all__ = ["Backend", "LocalBackend", "HTTPBackend", "CachedBackend", "JudgeEndpointError", "JudgeEndpointTimeout", "make_backend"]
 
 
 class Backend(Protocol):
-    def complete(self, prompts: Sequence[str], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]: ...
+    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
+                 max_tokens: int) -> list[list[str]]: ...
 
     def info(self) -> dict[str, Any]: ...
 
@@ -36,7 +39,8 @@ class LocalBackend:
     def __init__(self, model: Any, batch_size: int = 4, device: str = "cpu") -> None:
         self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, device=device)
 
-    def complete(self, prompts: Sequence[str], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
+    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
+                 max_tokens: int) -> list[list[str]]:
         import torch
 
         tok, model = self.lm.tokenizer, self.lm.model
@@ -135,7 +139,7 @@ class HTTPBackend:
         return headers
 
     def _timeout_error(self) -> JudgeEndpointTimeout:
-        return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for the whole request")
+        return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for " "the whole request")
 
     def _read_capped(self, response: http.client.HTTPResponse) -> bytes:
         """The body, read in chunks, or :class:`JudgeEndpointError` once it passes ``max_response_bytes``."""
@@ -143,7 +147,8 @@ class HTTPBackend:
         declared = response.getheader("Content-Length")
         if declared and declared.strip().isdigit() and int(declared) > cap:
             raise JudgeEndpointError(self._too_large(f"declares {int(declared)} bytes"))
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             chunk = response.read(min(1 << 16, cap + 1 - size))
             if not chunk:
@@ -158,12 +163,15 @@ class HTTPBackend:
                 f"raise it with max_response_bytes= if this endpoint really answers with more")
 
     def _once(self, url: str, data: bytes, headers: dict[str, str], deadline: float) -> tuple[int, str | None, bytes]:
-        """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds however the server paces its bytes."""
+        """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds
+        however the server paces its bytes."""
         parts = urlsplit(url)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise self._timeout_error()
         cls = http.client.HTTPSConnection if parts.scheme.lower() == "https" else http.client.HTTPConnection
+        if not parts.hostname:
+            raise JudgeEndpointError(f"{url}: no host to send the request to")
         conn = cls(parts.hostname, parts.port, timeout=remaining)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         box: dict[str, Any] = {}
@@ -175,8 +183,9 @@ class HTTPBackend:
                 try:
                     box["ok"] = (response.status, response.getheader("Location"), self._read_capped(response))
                 finally:
-                    response.close()  # or the socket stays open (held by the error's traceback) and the server keeps sending
-            except BaseException as exc:  # handed to the caller below
+                    # or the socket stays open (held by the error's traceback) and the server keeps sending
+                    response.close()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 box["error"] = exc
 
         worker = threading.Thread(target=work, name="steb-judge-http", daemon=True)
@@ -202,7 +211,8 @@ class HTTPBackend:
             if isinstance(exc, OSError):
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} unreachable: {exc}") from None
             raise exc
-        return box["ok"]
+        answer: tuple[int, str | None, bytes] = box["ok"]
+        return answer
 
     def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         deadline = time.monotonic() + self.timeout
@@ -218,15 +228,16 @@ class HTTPBackend:
                     why = "it would carry the API key there, and " if "Authorization" in headers else ""
                     raise JudgeEndpointError(
                         f"judge endpoint {self.endpoint} redirected (HTTP {status}) to {target}, a different origin; "
-                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL as url=")
+                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL " "as url=")
                 url = target
                 continue
             if status >= 400:
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status}: {body[:300]!r}")
             try:
-                return parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
+                reply: dict[str, Any] = parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
+                return reply
             except (UnicodeDecodeError, DataValidationError) as exc:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): {body[:200]!r}") from None
+                raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): " f"{body[:200]!r}") from None
         raise JudgeEndpointError(f"judge endpoint {self.endpoint}: more than {self.max_redirects} redirects")
 
     def complete(self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
@@ -241,11 +252,11 @@ class HTTPBackend:
                 try:
                     got.extend(str(c["message"]["content"] or "") for c in body["choices"])
                 except (KeyError, TypeError) as exc:
-                    raise JudgeEndpointError(f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content ({exc})") from None
+                    raise JudgeEndpointError(f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content " f"({exc})") from None
                 if len(got) >= n:
                     break
             if len(got) < n:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after {limit} requests")
+                raise JudgeEndpointError(f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after " f"{limit} requests")
             out.append(got[:n])
         return out
 
@@ -264,7 +275,7 @@ class CachedBackend:
     ones. A torn last line (crash mid-write) is ignored.
     """
 
-    def __init__(self, inner: Any, path: str | os.PathLike, chunk: int = 8) -> None:
+    def __init__(self, inner: Any, path: str | os.PathLike[str], chunk: int = 8) -> None:
         self.inner, self.path, self.chunk = inner, os.fspath(path), max(1, int(chunk))
         self.samples: dict[str, dict[int, str]] = {}
         self.hits = self.misses = 0
@@ -313,7 +324,7 @@ class CachedBackend:
         return {**self.inner.info(), "cache": self.path}
 
 
-def make_backend(backend: Any = None, *, url: str | None = None, model: Any = None, cache: str | os.PathLike | None = None, **options: Any) -> Backend:
+def make_backend(backend: Any = None, *, url: str | None = None, model: Any = None, cache: str | os.PathLike[str] | None = None, **options: Any) -> Backend:
     """A backend object: given as is, or HTTP when ``url`` is set, else local from ``model`` (a folder); wrapped in a
     :class:`CachedBackend` when ``cache`` names a JSONL file."""
     if backend is None:

@@ -19,9 +19,10 @@ Prompt name, version, text and system prompt, and the sampling parameters are re
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +57,8 @@ class _Judge(Scorer):
             raise ValueError("n_samples must be at least 1")
         self.prompt = get_prompt(prompt, prompts_file)
         self.backend = make_backend(backend, url=url, model=model, cache=cache, **dict(backend_options or {}))
-        # the answer budget fits the prompt's format (the additive rubric's 100-word justification needs far more than "yes")
+        # the answer budget fits the prompt's format (the additive rubric's 100-word justification needs far more than
+        # "yes")
         budget = self.prompt.answer_tokens if max_tokens is None else int(max_tokens)
         self.n_samples, self.temperature, self.seed, self.max_tokens = int(n_samples), float(temperature), int(seed), budget
 
@@ -75,7 +77,7 @@ class StyleDetectionJudge(_Judge):
                  backend_options: dict[str, Any] | None = None, cache: str | None = None) -> None:
         super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
         if self.prompt.response not in BINARISE:
-            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}', not a detection format ({sorted(BINARISE)})")
+            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}', not a detection format " f"({sorted(BINARISE)})")
 
     def judge(self, texts: Sequence[str], styles: Sequence[str]) -> dict[str, Any]:
         kind = self.prompt.response
@@ -129,12 +131,14 @@ _METHOD_OF_RESPONSE = {"ab": "ab", "rubric10": "rubric", "rubric5": "rubric"}
 
 
 def detection_fields(text: str, style: str) -> dict[str, str]:
-    """Template values of a detection query under steb's field names and the study's ({style_description}, {response})."""
+    """Template values of a detection query under steb's field names and the study's ({style_description},
+    {response})."""
     return {"style": style, "text": text, "style_description": style, "response": text}
 
 
 def ab_fields(a: str, b: str, style: str, task: str) -> dict[str, str]:
-    """Template values of an AB query: steb's {a} {b} {style} {task} and the study's {output_a} {output_b} {style_description} {user_query}."""
+    """Template values of an AB query: steb's {a} {b} {style} {task} and the study's {output_a} {output_b}
+    {style_description} {user_query}."""
     return {"style": style, "task": task, "a": a, "b": b, "style_description": style, "user_query": task, "output_a": a, "output_b": b}
 
 
@@ -165,7 +169,7 @@ class PairwiseStyleJudge(_Judge):
         prompt = prompt or (f"pairwise-ab-{target}" if method == "ab" else f"rubric-{target}")
         super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
         if self.prompt.response not in _METHOD_OF_RESPONSE:
-            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab', 'rubric10' or 'rubric5' prompt")
+            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab', " "'rubric10' or 'rubric5' prompt")
         self.method = _METHOD_OF_RESPONSE[self.prompt.response]
         self.target = self.prompt.target or target
         self.against = against
@@ -221,14 +225,16 @@ class PairwiseStyleJudge(_Judge):
             labels.append("a" if fa > fb else "b" if fb > fa else "tie")
         return self._outcome(labels, samples, failures, 0, "rubric", means)
 
-    def _outcome(self, labels, samples, failures, disagreements, method, means) -> PairwiseOutcome:
+    def _outcome(self, labels: list[str | None], samples: list[list[str]], failures: int, disagreements: int, method: str,
+                 means: list[tuple[float, float]] | None) -> PairwiseOutcome:
         freq = Counter(lab for lab in labels if lab is not None)
         return PairwiseOutcome(labels, samples, failures, disagreements,
                                _consistency([[self.LABELS.index(v) for v in row] for row in samples], 3),
                                {k: freq.get(k, 0) for k in self.LABELS}, method, means)
 
     def compare(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str] | None = None) -> PairwiseOutcome:
-        """Judge each pair (a, b); ``styles`` the requested style or persona, ``tasks`` the request both responses answer."""
+        """Judge each pair (a, b); ``styles`` the requested style or persona, ``tasks`` the request both responses
+        answer."""
         if not len(texts_a) == len(texts_b) == len(styles):
             raise ValueError(f"{self.name}: {len(texts_a)} a-texts, {len(texts_b)} b-texts and {len(styles)} styles must be aligned")
         tasks = list(tasks) if tasks is not None else [""] * len(texts_a)

@@ -2,7 +2,8 @@
 
 Prompts are data (``prompts.json`` beside this module, or a user JSON file with the same layout):
 name -> {version, response kind, template with named fields}; keys starting with "_" are metadata
-(the packaged file's ``_about`` says which study the protocol follows and that the wording is steb's). Results record name, version and the
+(the packaged file's ``_about`` says which study the protocol follows and that the wording is steb's). Results record
+name, version and the
 template text. A parser returns the raw label or None; None is a parse failure, counted and
 reported, never mapped to a label.
 """
@@ -12,10 +13,11 @@ from __future__ import annotations
 import json
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "prompts_about", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES", "ANSWER_TOKENS",
            "FIELD_NAMES"]
@@ -131,7 +133,8 @@ _ANSWER = re.compile(r"\banswer\s*:", re.IGNORECASE)
 
 
 def _answer_part(text: str) -> str:
-    """The text after the last "Answer:" when the reply has one (the study's formats ask every answer to start with it)."""
+    """The text after the last "Answer:" when the reply has one (the study's formats ask every answer to start with
+    it)."""
     marks = list(_ANSWER.finditer(text))
     return text[marks[-1].end():] if marks else text
 
@@ -171,8 +174,8 @@ def _likert10(text: str) -> int | None:
 
 
 def _ab(text: str) -> str | None:
-    """"a", "b" or "tie": a lone letter, "Output (a)" / "Output (b)" (the study's format), one standalone capital A or B,
-    or the word "tie" with no output named; anything else (both named, none) is a parse failure."""
+    """"a", "b" or "tie": a lone letter, "Output (a)" / "Output (b)" (the study's format), one standalone capital
+    A or B, or the word "tie" with no output named; anything else (both named, none) is a parse failure."""
     stripped = _answer_part(text).strip()
     if re.fullmatch(r"\W*[abAB]\W*", stripped):
         return re.sub(r"\W", "", stripped).lower()
@@ -195,7 +198,8 @@ def _after_score(text: str) -> str | None:
 
 
 def _rubric10(text: str) -> int | None:
-    """1-10: the number after "Score:" when there is one, else the first number 1-10 (steb's format answers with it alone)."""
+    """1-10: the number after "Score:" when there is one, else the first number 1-10 (steb's format answers with it
+    alone)."""
     given = _after_score(text)
     if given is None:
         return _likert10(text)
@@ -203,7 +207,8 @@ def _rubric10(text: str) -> int | None:
 
 
 def _rubric5(text: str) -> int | None:
-    """The additive rubric (0-5 points, a justification, then "Score: N"): N only, never a number of the justification."""
+    """The additive rubric (0-5 points, a justification, then "Score: N"): N only, never a number of the
+    justification."""
     given = _after_score(text)
     return int(given) if given is not None and given.isdigit() and 0 <= int(given) <= 5 else None
 

@@ -1,5 +1,7 @@
 """Meta-evaluation of style-transfer scorers against human judgements (``steb meta-eval``)."""
 
+from typing import Any
+
 # Exports are resolved on first use: `steb` imports this package to add its command, and the
 # correlation code pulls in scipy.stats, which would slow down every other command.
 _EXPORTS = {
@@ -11,7 +13,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         import importlib
 

@@ -31,7 +31,8 @@ def agreement_row(data: HumanJudgements, keep: np.ndarray) -> dict[str, float]:
 
 
 def agreement_table(data: HumanJudgements, include_ref: bool) -> dict[str, Any]:
-    """``{"surveys": {survey id: row}, "overall": row, "include_ref": bool, "n": {...}}``, rows as :func:`agreement_row`."""
+    """``{"surveys": {survey id: row}, "overall": row, "include_ref": bool, "n": {...}}``, rows as
+    :func:`agreement_row`."""
     rated = np.ones(len(data), bool) if include_ref else data.system != REFERENCE_SYSTEM
     surveys = {int(s): agreement_row(data, rated & (data.survey == s)) for s in np.unique(data.survey)}
     return {"include_ref": include_ref, "surveys": surveys, "overall": agreement_row(data, rated),

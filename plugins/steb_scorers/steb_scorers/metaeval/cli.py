@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -75,10 +75,10 @@ def print_tables(report: dict[str, Any]) -> None:
 
     console = _console()
     for aspect in cfg["aspects"]:
-        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: {cfg.get('protocol_label', 'wmt17-darr')}) "
+        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: " f"{cfg.get('protocol_label', 'wmt17-darr')}) "
                             f"(pooled directions; {_systems_note(cfg)}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
         table.add_column("scorer")
-        tau_head = f"tau-like (>{cfg['tau_threshold']:g}, ties {cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
+        tau_head = f"tau-like (>{cfg['tau_threshold']:g}, ties " f"{cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
         for col in ("seg Pearson", "seg Spearman", "seg Kendall", tau_head, "sys Pearson", "sys Kendall"):
             table.add_column(col, justify="right")
         for label, entry in report["metrics"].items():
@@ -90,7 +90,8 @@ def print_tables(report: dict[str, Any]) -> None:
 
 
 def print_lai_tables(report: dict[str, Any]) -> None:
-    """Lai et al.'s layout: per aspect, segment tau (per source) / segment Pearson / system Pearson per direction, then top-N / last-N."""
+    """Lai et al.'s layout: per aspect, segment tau (per source) / segment Pearson / system Pearson per direction,
+    then top-N / last-N."""
     from rich.table import Table
 
     console = _console()
@@ -114,7 +115,7 @@ def print_lai_tables(report: dict[str, Any]) -> None:
         if first is None:
             continue
         keys = _subset_keys(first["correlations"][aspect][POOLED]["subsets"])
-        sub = Table(title=f"{aspect}: segment tau (per source) on the top-N / last-N systems by human score (Figures 3 and 5) {where}")
+        sub = Table(title=f"{aspect}: segment tau (per source) on the top-N / last-N systems by human score (Figures 3 and 5) " f"{where}")
         sub.add_column("scorer")
         for k in keys:
             sub.add_column(k, justify="right")
@@ -130,12 +131,13 @@ def _subset_keys(subsets: dict[str, Any]) -> list[str]:
 
 
 def print_reference_table(table: dict[str, Any], protocol_label: str, console: Any = None) -> None:
-    """Table 4: agreement of each metric's scores with reference 1 and with references 2-4, and each choice's correlation with humans."""
+    """Table 4: agreement of each metric's scores with reference 1 and with references 2-4, and each choice's
+    correlation with humans."""
     from rich.markup import escape
     from rich.table import Table
 
     console = console or _console()
-    out = Table(title=f"references: Pearson between scores against reference 1 and against reference k; content tau / sys r per reference choice (protocol: {protocol_label})")
+    out = Table(title="references: Pearson between scores against reference 1 and against reference k; content tau / sys r " f"per reference choice (protocol: {protocol_label})")
     out.add_column("scorer")
     refs = table["references"]
     for k in refs[1:]:
@@ -204,7 +206,7 @@ def print_human(human: dict[str, Any], console: Any = None, systems_table: bool 
 
         means = human["system_means"]
         aspects = list(means)
-        table = Table(title="human judgements per system: mean raw rating (0-100) and mean z-score (per-annotator z, averaged over the two annotators)")
+        table = Table(title="human judgements per system: mean raw rating (0-100) and mean z-score (per-annotator z, averaged " "over the two annotators)")
         table.add_column("system")
         for a in aspects:
             table.add_column(f"{a} raw", justify="right")
@@ -259,35 +261,43 @@ def _systems(values: list[str]) -> tuple[str, ...] | None:
 
 
 def meta_eval(
-    data: Optional[Path] = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
-    scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and chrF against source and reference, in the protocol's variants)"),
+    data: Path | None = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
+    scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and " "chrF against source and reference, in the protocol's variants)"),
     aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
     protocol: str = typer.Option("wmt17-darr", "--protocol", help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
-                                 "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as segment tau on N systems); "
+                                 "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as " "segment tau on N systems); "
                                  "the flags below override single settings and the change is recorded"),
-    human_scale: Optional[str] = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
-    tau_threshold: Optional[float] = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
-    tau_scale: Optional[str] = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
-    tau_ties: Optional[str] = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
-    tau_average: Optional[str] = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
-    subsets: Optional[str] = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
+    human_scale: str | None = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
+    tau_threshold: float | None = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
+    tau_scale: str | None = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
+    tau_ties: str | None = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
+    tau_average: str | None = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
+    subsets: str | None = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
     include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
     systems: list[str] = typer.Option([], "--systems", help="correlate over these systems only, e.g. --systems REF (Pauli et al.'s reference-only tables); "
                                       "repeatable or comma-separated; a choice naming REF includes it; default: every system but REF"),
-    references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the release's *.ref0-3 files)"),
-    reference_dir: Optional[Path] = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
-    table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, 3, 4, all)"),
+    references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the " "release's *.ref0-3 files)"),
+    reference_dir: Path | None = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
+    table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, " "3, 4, all)"),
     iaa_ref: str = typer.Option("paper", "--iaa-ref", help="inter-annotator table: paper (survey rows with REF, overall without), include or exclude REF everywhere"),
     bootstrap: int = typer.Option(1000, help="bootstrap resamples of sources"),
     seed: int = typer.Option(0, help="bootstrap seed"),
     compare: list[str] = typer.Option([], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"),
     output: Path = typer.Option(Path("meta-eval.json"), "--output", "-o", help="JSON report path"),
-    human_only: bool = typer.Option(False, "--human-only", help="print the per-system human means (raw and z) per aspect and the agreement statistics; no scorer, no bootstrap"),
+    human_only: bool = typer.Option(False, "--human-only", help="print the per-system human means (raw and z) per aspect and the agreement statistics; no scorer, no " "bootstrap"),
 ) -> None:
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
 
-    from .evaluate import human_statistics, meta_evaluate, parse_scorer_spec, protocol_config, reference_table, score_judgements, source_reference_table
+    from .evaluate import (
+        human_statistics,
+        meta_evaluate,
+        parse_scorer_spec,
+        protocol_config,
+        reference_table,
+        score_judgements,
+        source_reference_table,
+    )
     from .human import load_human_judgements
 
     folder = data or _default_data()
@@ -302,11 +312,11 @@ def meta_eval(
         runs = expand_specs(specs, table)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--scorer") from None
-    pairs = [tuple(c.split("|", 1)) for c in compare] if compare else None
+    pairs: list[tuple[str, ...]] | None = [tuple(c.split("|", 1)) for c in compare] if compare else None
     for pair in pairs or []:  # checked before any scorer runs
         unknown = [key for key in pair if key not in runs]
         if len(pair) != 2 or unknown:
-            raise typer.BadParameter(f"{'|'.join(pair)!r}: compare two of the --scorer specs, written exactly as given ({unknown or 'need A|B'})", param_hint="--compare")
+            raise typer.BadParameter(f"{'|'.join(pair)!r}: compare two of the --scorer specs, written exactly as given " f"({unknown or 'need A|B'})", param_hint="--compare")
     judgements = load_human_judgements(folder, references=reference_dir)
     data_record = {"folder": str(folder), "files": judgements.files, "reference_files": judgements.reference_files,
                    "reference_file_1_differs_from_column_on_lines": judgements.reference_column_differs}
@@ -338,7 +348,8 @@ def meta_eval(
             raise typer.BadParameter(f"{label}: {exc}", param_hint="--scorer") from None
         results[label].higher_is_better = results[label].higher_is_better and scorer_spec.higher_is_better
         info[label] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect, "spec": spec, "references": refs}
-    report = meta_evaluate(judgements, results, config, compare=pairs, scorer_info=info)
+    two = [(a, b) for a, b in pairs] if pairs is not None else None  # each of length 2 (checked above)
+    report = meta_evaluate(judgements, results, config, compare=two, scorer_info=info)
     report["data"] = data_record
     if table == "4":
         report["reference_table"] = reference_table(judgements, results, runs, report)

@@ -106,7 +106,7 @@ def mean_per_source_tau(metric: np.ndarray, human: np.ndarray, threshold: float 
 
 
 def system_means(grid: np.ndarray) -> np.ndarray:
-    return np.asarray(grid, float).mean(axis=0)
+    return np.asarray(np.asarray(grid, float).mean(axis=0))
 
 
 def system_correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, float]:

@@ -17,17 +17,27 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..result import ScoreResult
 from ..lexical import corpus_score_from_stats, stat_matrix
+from ..result import ScoreResult
 from .agreement import agreement_table
-from .correlations import (Bootstrap, _rowwise_pearson, bootstrap_rows, mean_per_source_tau, pearson, segment_correlations, spearman,
-                           system_kendall, tau_like)
+from .correlations import (
+    Bootstrap,
+    _rowwise_pearson,
+    bootstrap_rows,
+    mean_per_source_tau,
+    pearson,
+    segment_correlations,
+    spearman,
+    system_kendall,
+    tau_like,
+)
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
 __all__ = ["MetaEvalConfig", "PROTOCOLS", "protocol_config", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate", "score_judgements"]
@@ -77,7 +87,8 @@ class MetaEvalConfig:
 
 
 def protocol_config(protocol: str = "wmt17-darr", **settings: Any) -> MetaEvalConfig:
-    """A config from a named protocol; ``settings`` that are None keep the preset (departures show in ``protocol_label``)."""
+    """A config from a named protocol; ``settings`` that are None keep the preset (departures show in
+    ``protocol_label``)."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown protocol {protocol!r}; known: {sorted(PROTOCOLS)}")
     given = {k: v for k, v in settings.items() if v is not None}
@@ -110,7 +121,8 @@ def parse_scorer_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Options that are dictionaries (two style classifiers' training files, per-style perplexity models) are
     written either as a JSON object, ``style_models={"formal":"A","informal":"B"}`` (commas inside brackets
-    or quotes do not split options), or key by key with a dotted name, ``style_models.formal=A,style_models.informal=B``.
+    or quotes do not split options), or key by key with a dotted name,
+    ``style_models.formal=A,style_models.informal=B``.
     A value that starts with ``{`` or ``[`` must be valid JSON (a shell that ate the quotes is an error, not a string).
     """
     name, _, rest = spec.partition(":")
@@ -180,7 +192,7 @@ def human_statistics(data: HumanJudgements) -> dict[str, Any]:
     with_ref, without_ref = agreement_table(data, include_ref=True), agreement_table(data, include_ref=False)
     table1 = {"with_ref": with_ref, "without_ref": without_ref,
               "paper": {"surveys": with_ref["surveys"], "overall": without_ref["overall"],
-                        "note": "Lai et al.'s Table 1 as printed: per-survey rows with REF among the rated outputs, the overall row without"}}
+                        "note": "Lai et al.'s Table 1 as printed: per-survey rows with REF among the rated outputs, the overall " "row without"}}
     return {"inter_annotator_pearson": _agreement(data, not_ref), "inter_annotator_pearson_with_ref": _agreement(data, np.ones(len(data), bool)),
             "inter_annotator_excludes": [REFERENCE_SYSTEM], "inter_annotator_table": table1,
             "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
@@ -217,12 +229,12 @@ def meta_evaluate(
                                          "systems_restricted": config.systems is not None,
                                          "reference_included": REFERENCE_SYSTEM in systems,
                                          "absolute_for_lower_is_better": True,
-                                         "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: multi-bleu style corpus BLEU), else the mean of segment scores",
+                                         "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: " "multi-bleu style corpus BLEU), else the mean of segment scores",
                                          "tau_like_average": "mean over sources of each source's (C-D)/(C+D) (sources with no ordered pair left out)" if config.tau_average == "per-source" else "(C-D)/(C+D) over the pairs of all sources together",
-                                         "system_subsets": "top-N / last-N systems by human score: 'system_subsets_kendall' = WMT-style Kendall tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), "
-                                                           "'subsets' = the segment-level tau-like, segment Pearson and system Pearson on the outputs of those N systems only"
+                                         "system_subsets": "top-N / last-N systems by human score: 'system_subsets_kendall' = WMT-style Kendall " "tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), "
+                                                           "'subsets' = the segment-level tau-like, segment Pearson and system Pearson on the outputs of those N " "systems only"
                                                            + (" (the headline here, as in Lai et al.'s Figures 3 and 5)" if config.subsets == "segment" else ""),
-                                         "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile intervals; the same resamples for every scorer (paired)"},
+                                         "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile " "intervals; the same resamples for every scorer (paired)"},
                               "human": human_statistics(data), "metrics": {}, "comparisons": []}
     replicas: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
     for label, res in results.items():
@@ -235,7 +247,7 @@ def meta_evaluate(
                                  "corpus": _num(res.corpus), "system_means": {s: _num(float(np.nanmean(res.scores[data.system == s]))) for s in data.systems},
                                  "system_level": "corpus" if stats is not None else "mean", "correlations": {}}
         sys_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # direction -> (system values, bootstrap system values): aspect-independent
-        if stats is not None:
+        if stats is not None and corpus_of is not None:  # (set together)
             entry["system_corpus"] = {s: corpus_of(stats[data.system == s].sum(axis=0)) for s in data.systems}
         for aspect in config.aspects:
             human_all, tau_all = data.human(aspect, config.human_scale), data.human(aspect, config.tau_scale)
@@ -244,11 +256,11 @@ def meta_evaluate(
                 rows = row_sets[d]
                 m, h, ht = (grid(v, data, systems, rows) for v in (res.scores, human_all, tau_all))
                 if not np.isfinite(m).all():
-                    raise ValueError(f"scorer {label!r} has undefined (NaN) scores on some rated outputs; meta-evaluation needs a score for every output")
+                    raise ValueError(f"scorer {label!r} has undefined (NaN) scores on some rated outputs; meta-evaluation needs a " "score for every output")
                 fix = np.abs if absolute else (lambda x: x)
                 seg = segment_correlations(m, h)
                 tau = _tau(m, ht, config)
-                if stats is not None and d not in sys_cache:
+                if stats is not None and corpus_of is not None and d not in sys_cache:
                     sg = np.stack([grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1)  # (G, S, k)
                     summed = sg[boots[d]].sum(axis=1)  # (B, S, k)
                     sys_cache[d] = (np.array([corpus_of(sg[:, c].sum(axis=0)) for c in range(len(systems))]),
@@ -308,7 +320,8 @@ def meta_evaluate(
 
 
 def _chosen_systems(data: HumanJudgements, config: MetaEvalConfig) -> list[str]:
-    """The systems whose outputs enter the correlations, in the data's order; unknown names are an error naming the known ones."""
+    """The systems whose outputs enter the correlations, in the data's order; unknown names are an error naming the
+    known ones."""
     if config.systems is None:
         return [s for s in data.systems if config.include_ref or s != REFERENCE_SYSTEM]
     chosen = list(dict.fromkeys(config.systems))
@@ -341,7 +354,9 @@ def score_judgements(data: HumanJudgements, scorer: Any, references: str | int =
     ``references``: ``"1"`` (the human files' reference column, the release's first reference), ``"all"``
     (every reference the loader found, e.g. the release's four) or ``k`` (the k-th reference alone, 1-based).
     """
-    return scorer.score(data.sources, data.outputs, references=data.reference_choice(references), target_style=data.target_styles)
+    result: ScoreResult = scorer.score(data.sources, data.outputs, references=data.reference_choice(references),
+                                       target_style=data.target_styles)
+    return result
 
 
 def _check_config(config: MetaEvalConfig) -> None:
@@ -377,7 +392,8 @@ def _headline(report: Mapping[str, Any], label: str, aspect: str, direction: str
 
 def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], runs: Mapping[str, tuple[str, Mapping[str, str]]],
                     report: Mapping[str, Any]) -> dict[str, Any]:
-    """Table 4 (Lai et al.): per scorer, Pearson between its scores against reference 1 and against reference k (k = 2..4)
+    """Table 4 (Lai et al.): per scorer, Pearson between its scores against reference 1 and against reference k (k =
+    2..4)
     over the rated system outputs, and each reference choice's correlation with the humans (content, pooled)."""
     systems = report["config"]["systems"]
     rated = np.isin(data.system, systems)
@@ -393,13 +409,13 @@ def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], r
         row["human"][ref] = _headline(report, label, aspect)
         if ref not in choices:
             choices.append(ref)
-    for spec, row in rows.items():
+    for row in rows.values():
         first = results[row["labels"]["1"]].scores[rated] if "1" in row["labels"] else None
         for ref, label in row["labels"].items():
             if ref not in ("1", "all") and first is not None:
                 row["score_pearson_with_ref1"][ref] = _num(pearson(first, results[label].scores[rated]))
     return {"aspect": aspect, "direction": POOLED, "references": choices, "rows": rows,
-            "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four together (best match / multi-reference statistics)"}
+            "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four " "together (best match / multi-reference statistics)"}
 
 
 def _strip_against(spec: str) -> str:

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
 from steb_core import DataValidationError, read_lines
 
 __all__ = ["ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "find_reference_files", "REFERENCE_FOLDER"]
@@ -61,7 +63,8 @@ class HumanJudgements:
         return 1 + (len(self.extra_references[0]) if self.extra_references else 0)
 
     def reference_choice(self, which: str | int = "1") -> list[str] | list[list[str]]:
-        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or ``"all"``."""
+        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or
+        ``"all"``."""
         which = str(which)
         if which == "1":
             return list(self.references)
@@ -80,10 +83,11 @@ class HumanJudgements:
 
     def raw(self, aspect: str) -> np.ndarray:
         """Mean of the two annotators' raw ratings per output."""
-        return self.ratings[aspect].mean(axis=1)
+        return np.asarray(self.ratings[aspect].mean(axis=1))
 
     def zscores(self, aspect: str) -> np.ndarray:
-        """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per output."""
+        """Per-annotator z-scores (within survey, over all items that annotator rated, REF included), averaged per
+        output."""
         r = self.ratings[aspect]
         z = np.empty_like(r)
         for s in np.unique(self.survey):
@@ -92,7 +96,7 @@ class HumanJudgements:
                 vals = r[rows, slot]
                 sd = vals.std(ddof=0)
                 z[rows, slot] = (vals - vals.mean()) / sd if sd > 0 else 0.0
-        return z.mean(axis=1)
+        return np.asarray(z.mean(axis=1))
 
     def human(self, aspect: str, scale: str = "z") -> np.ndarray:
         if aspect not in ASPECTS:
@@ -104,7 +108,7 @@ class HumanJudgements:
         raise ValueError(f"human scale must be 'z' or 'raw', not {scale!r}")
 
 
-def _parse_file(path: Path, system: str) -> list[tuple]:
+def _parse_file(path: Path, system: str) -> list[tuple[Any, ...]]:
     lines = read_lines(path, keep_empty=True)
     while lines and not lines[-1].strip():
         lines.pop()
@@ -138,7 +142,8 @@ def _parse_file(path: Path, system: str) -> list[tuple]:
 
 
 def find_reference_files(folder: Path) -> list[Path]:
-    """``PREFIX.ref0``, ``PREFIX.ref1``, ... in ``folder`` (one prefix, consecutive numbers from 0), or [] when there are none."""
+    """``PREFIX.ref0``, ``PREFIX.ref1``, ... in ``folder`` (one prefix, consecutive numbers from 0), or [] when there
+    are none."""
     found = sorted(p for p in folder.glob("*.ref[0-9]") if p.is_file())
     if not found:
         return []
@@ -183,8 +188,8 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None, 
         files = {s: files[s] for s in systems}
     if not files:
         raise DataValidationError("holds no SYSTEM.human.txt files", path=folder)
-    rows: list[tuple] = []
-    first: tuple[str, list[tuple]] | None = None
+        rows: list[tuple[Any, ...]] = []
+        first: tuple[str, list[tuple[Any, ...]]] | None = None
     for system, path in files.items():
         got = _parse_file(path, system)
         if first is None:
