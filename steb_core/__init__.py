@@ -72,8 +72,14 @@ from .records import DatasetBundle, FeatureText, LabelledText, OrderGroup, Retri
 from .results import ResultRecord, load_results
 from .run import RunFailed, RunSummary, evaluate
 from .sampling import AUTO as AUTO_PER_CLASS
-from .sampling import REFERENCE_N_KEY, first_n_per_class, random_n_per_class, reference_per_class, sample_classes
-from .sampling import sampling_mode
+from .sampling import (
+    REFERENCE_N_KEY,
+    first_n_per_class,
+    random_n_per_class,
+    reference_per_class,
+    sample_classes,
+    sampling_mode,
+)
 from .scores import Scorer, ScoreResult
 from .sources import SOURCE_KINDS, DataSource
 from .specs import (
@@ -276,10 +282,13 @@ def get_datasets(
     specs = suite_members(manager, suite) if suite else everything
     if names is not None:
         specs = [manager.datasets().get(n) for n in names]
-    return [s for s in specs
-            if (task is None or task in s.tasks_for_suite(suite))
-            and (category is None or category in s.categories)
-            and (language is None or any(language_codes(code) & wanted for code in s.languages))]
+    return [
+        s
+        for s in specs
+        if (task is None or task in s.tasks_for_suite(suite))
+        and (category is None or category in s.categories)
+        and (language is None or any(language_codes(code) & wanted for code in s.languages))
+    ]
 
 
 def get_encoders(*, family: str | None = None) -> list[EncoderSpec]:

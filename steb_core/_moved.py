@@ -18,7 +18,11 @@ __all__ = ["alias_module"]
 def alias_module(old: str, new: str, what: str) -> ModuleType:
     """Make the module ``old`` the module ``new`` (``what``: what it holds, for the warning); returns it."""
     module = importlib.import_module(new)
-    warnings.warn(f"{old} is now {new} ({what}); the old import path goes in the next release. Plugins import "
-                  f"from steb_core itself (CONTRIBUTING, 'The public API').", DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        f"{old} is now {new} ({what}); the old import path goes in the next release. Plugins import "
+        f"from steb_core itself (CONTRIBUTING, 'The public API').",
+        DeprecationWarning,
+        stacklevel=3,
+    )
     sys.modules[old] = module
     return module

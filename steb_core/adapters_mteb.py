@@ -40,8 +40,15 @@ class MtebModelAdapter:
         from mteb.abstasks.task_metadata import TaskMetadata
 
         return TaskMetadata.model_construct(
-            name="STEB-style", type=self.task_type, category="t2t", modalities=["text"], eval_splits=["test"],
-            eval_langs=["eng-Latn"], main_score="v_measure", prompt=None, description="steb style evaluation",
+            name="STEB-style",
+            type=self.task_type,
+            category="t2t",
+            modalities=["text"],
+            eval_splits=["test"],
+            eval_langs=["eng-Latn"],
+            main_score="v_measure",
+            prompt=None,
+            description="steb style evaluation",
         )
 
     def encode(self, texts: list[str]) -> np.ndarray:
@@ -49,7 +56,9 @@ class MtebModelAdapter:
         from torch.utils.data import DataLoader
 
         loader = DataLoader(Dataset.from_dict({"text": list(texts)}), batch_size=self.batch_size)
-        out = self.model.encode(loader, task_metadata=self._metadata(), hf_split="test", hf_subset="default", prompt_type=None)
+        out = self.model.encode(
+            loader, task_metadata=self._metadata(), hf_split="test", hf_subset="default", prompt_type=None
+        )
         if hasattr(out, "detach"):
             out = out.detach().cpu().numpy()
         return np.asarray(out, dtype=np.float32)

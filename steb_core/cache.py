@@ -95,7 +95,9 @@ def is_sparse(value: Any) -> bool:
     return hasattr(value, "tocsr") and hasattr(value, "nnz")
 
 
-def sweep_stale_temp_files(folder: str | Path, max_age: float = STALE_TEMP_SECONDS, *, recursive: bool = False) -> list[Path]:
+def sweep_stale_temp_files(
+    folder: str | Path, max_age: float = STALE_TEMP_SECONDS, *, recursive: bool = False
+) -> list[Path]:
     """Delete temp files (``.NAME.*.tmp``) that interrupted atomic writes left behind in ``folder``.
 
     A SIGKILL between creating the temp file and renaming it leaves the temp file forever; only files
@@ -128,7 +130,11 @@ def _shard_layout(path: Path) -> tuple[int, bool] | None:
                     version = np.lib.format.read_magic(member)
                     if version not in ((1, 0), (2, 0)):
                         return None
-                    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                    read_header = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
                     shape, _, _ = read_header(member)  # the header only, not the vectors
                 return (int(shape[1]), False) if len(shape) == 2 else None
             if "shape.npy" in names:
@@ -148,7 +154,9 @@ class _Shard:
 
 def _check_dense(vectors: Any, n_keys: int, dim: int | None, where: str) -> np.ndarray:
     if not isinstance(vectors, np.ndarray) or vectors.dtype != np.float32:
-        raise ShardError(f"{where}: vectors have dtype {getattr(vectors, 'dtype', type(vectors).__name__)}, expected float32")
+        raise ShardError(
+            f"{where}: vectors have dtype {getattr(vectors, 'dtype', type(vectors).__name__)}, expected float32"
+        )
     if vectors.ndim != 2 or vectors.shape[0] != n_keys:
         raise ShardError(f"{where}: vectors of shape {vectors.shape} for {n_keys} keys, expected ({n_keys}, d)")
     if dim is not None and vectors.shape[1] != dim:
@@ -159,10 +167,24 @@ def _check_dense(vectors: Any, n_keys: int, dim: int | None, where: str) -> np.n
     return vectors
 
 
-def _check_csr_parts(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, shape: tuple[int, ...], n_keys: int, dim: int | None, where: str) -> None:
+def _check_csr_parts(
+    data: np.ndarray,
+    indices: np.ndarray,
+    indptr: np.ndarray,
+    shape: tuple[int, ...],
+    n_keys: int,
+    dim: int | None,
+    where: str,
+) -> None:
     if data.dtype != np.float32:
         raise ShardError(f"{where}: sparse values have dtype {data.dtype}, expected float32")
-    if shape[0] != n_keys or indptr.shape != (n_keys + 1,) or indptr[0] != 0 or indptr[-1] != len(data) or len(indices) != len(data):
+    if (
+        shape[0] != n_keys
+        or indptr.shape != (n_keys + 1,)
+        or indptr[0] != 0
+        or indptr[-1] != len(data)
+        or len(indices) != len(data)
+    ):
         raise ShardError(f"{where}: sparse parts do not describe {n_keys} rows")
     if np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= shape[1])):
         raise ShardError(f"{where}: sparse index arrays are inconsistent")
@@ -180,16 +202,23 @@ def _check_digest(stored: str | None, keys: np.ndarray, parts: dict[str, np.ndar
     versions before the digest are recomputed once, with a note like any invalid shard.
     """
     if stored is None:
-        raise ShardError(f"{where}: has no digest binding its rows to its keys (written by another tool or edited), "
-                         "so its rows cannot be trusted")
+        raise ShardError(
+            f"{where}: has no digest binding its rows to its keys (written by another tool or edited), "
+            "so its rows cannot be trusted"
+        )
     if stored != shard_digest(keys, parts):
-        raise ShardError(f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or " "edited)")
+        raise ShardError(
+            f"{where}: its rows do not match its keys (the digest written with the shard differs: rows reordered or "
+            "edited)"
+        )
 
 
 class EmbeddingCache:
     """Embeddings of one (encoder, protocol); lookups by text hash, appends by atomic shard writes."""
 
-    def __init__(self, root: str | Path, encoder_fingerprint: str, protocol_key: str, evidence: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, root: str | Path, encoder_fingerprint: str, protocol_key: str, evidence: dict[str, Any] | None = None
+    ) -> None:
         self.root = Path(root)
         self.key = cache_key(encoder_fingerprint, protocol_key)
         self.dir = self.root / self.key
@@ -222,14 +251,22 @@ class EmbeddingCache:
         if not self._meta_path.exists():
             return {}
         try:
-            meta = parse_json(self._meta_path.read_text(encoding="utf-8"), path=self._meta_path, expected="a cache meta.json object")
+            meta = parse_json(
+                self._meta_path.read_text(encoding="utf-8"), path=self._meta_path, expected="a cache meta.json object"
+            )
             if not isinstance(meta, dict):
-                raise DataValidationError(f"is a JSON {type(meta).__name__}", path=self._meta_path, expected="a JSON object")
+                raise DataValidationError(
+                    f"is a JSON {type(meta).__name__}", path=self._meta_path, expected="a JSON object"
+                )
             dim = meta.get("dim")
             if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim < 1):
-                raise DataValidationError(f"is {dim!r}", path=self._meta_path, field="dim", expected="a positive integer or null")
+                raise DataValidationError(
+                    f"is {dim!r}", path=self._meta_path, field="dim", expected="a positive integer or null"
+                )
             if meta.get("sparse") is not None and not isinstance(meta["sparse"], bool):
-                raise DataValidationError(f"is {meta['sparse']!r}", path=self._meta_path, field="sparse", expected="true, false or null")
+                raise DataValidationError(
+                    f"is {meta['sparse']!r}", path=self._meta_path, field="sparse", expected="true, false or null"
+                )
         except (DataValidationError, UnicodeDecodeError, OSError) as exc:
             self.problems.append((self._meta_path, f"{exc}; rebuilt from the shards"))
             return {}
@@ -254,8 +291,13 @@ class EmbeddingCache:
             return
         (dim, sparse), count = max(layouts.items(), key=lambda item: item[1])
         if stated is not None:
-            self.problems.append((self._meta_path, f"says dimension {stated}, but no shard has it ({count} shard(s) have dimension {dim}); "
-                                                   f"meta.json corrected to {dim}, no shard set aside"))
+            self.problems.append(
+                (
+                    self._meta_path,
+                    f"says dimension {stated}, but no shard has it ({count} shard(s) have dimension {dim}); "
+                    f"meta.json corrected to {dim}, no shard set aside",
+                )
+            )
         self.meta.update(dim=dim, sparse=sparse)
 
     @property
@@ -396,8 +438,13 @@ class EmbeddingCache:
         """Store one batch as a shard (validated, atomically; idempotent for the same set of keys)."""
         if self.dim is not None and not self._shards and len(vectors.shape) == 2 and vectors.shape[1] != self.dim:
             # no shard backs meta.json's dimension (all were removed): the encoder's own dimension wins
-            self.problems.append((self._meta_path, f"says dimension {self.dim}, but no shard has it and the encoder gives "
-                                                   f"{vectors.shape[1]}; meta.json corrected"))
+            self.problems.append(
+                (
+                    self._meta_path,
+                    f"says dimension {self.dim}, but no shard has it and the encoder gives "
+                    f"{vectors.shape[1]}; meta.json corrected",
+                )
+            )
             self.meta.update(dim=None, sparse=None)
         try:
             path = write_shard(self.dir, keys, vectors, dim=self.dim)
@@ -437,8 +484,12 @@ def write_shard(cache_dir: str | Path, keys: Sequence[str], vectors: Any, *, dim
         csr = vectors.tocsr().astype(np.float32)
         csr.sum_duplicates()
         _check_csr_parts(csr.data, csr.indices, csr.indptr, csr.shape, len(keys), dim, "new shard")
-        parts = {"data": csr.data, "indices": csr.indices.astype(np.int64), "indptr": csr.indptr.astype(np.int64),
-                 "shape": np.asarray(csr.shape, dtype=np.int64)}
+        parts = {
+            "data": csr.data,
+            "indices": csr.indices.astype(np.int64),
+            "indptr": csr.indptr.astype(np.int64),
+            "shape": np.asarray(csr.shape, dtype=np.int64),
+        }
     else:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         _check_dense(vectors, len(keys), dim, "new shard")
@@ -478,4 +529,3 @@ class CachedCollections:
                 self.cacheable = False
                 return self.encode_collections(collections)
         return self.cache.get(keys)
-

@@ -18,14 +18,31 @@ from .plugins import StebPlugins
 from .records import DatasetBundle
 from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION, DatasetSpec, LoadContext
 
-__all__ = ["component_rows", "dataset_rows", "bibtex", "parse_citation", "citation_key", "encoder_readiness", "STEB_BIBTEX", "DataCheck", "check_dataset", "release_read", "shape_counts"]
+__all__ = [
+    "component_rows",
+    "dataset_rows",
+    "bibtex",
+    "parse_citation",
+    "citation_key",
+    "encoder_readiness",
+    "STEB_BIBTEX",
+    "DataCheck",
+    "check_dataset",
+    "release_read",
+    "shape_counts",
+]
 
 #: How to cite steb's protocol source (the STEB paper) and this software.
-STEB_BIBTEX = STEB_PAPER_BIBTEX + """
+STEB_BIBTEX = (
+    STEB_PAPER_BIBTEX
+    + """
 @software{steb_software,
   title = {steb: a plugin-based framework for evaluating linguistic style representations},
-  note  = {implements """ + STEB_PROTOCOL_VERSION + """},
+  note  = {implements """
+    + STEB_PROTOCOL_VERSION
+    + """},
 }"""
+)
 
 
 def dataset_rows(plugins: StebPlugins, specs: Iterable[DatasetSpec], suite: str | None = None) -> list[dict[str, Any]]:
@@ -91,8 +108,12 @@ def encoder_readiness(spec: Any) -> tuple[str, str]:
     return str(verdict.state), str(verdict.why)
 
 
-_ACL_STYLE = re.compile(r"^(?P<author>[^.]+?(?:\b[A-Z]\.[^.]*?)*)\.\s+(?P<year>(?:19|20)\d\d)\.\s+(?P<title>.+?[.?!])(?:\s+(?:In\s+)?(?P<venue>.+))?$")
-_PAN_STYLE = re.compile(r"^(?P<author>.+?)\s+\((?P<year>(?:19|20)\d\d)\)\.?\s+(?P<title>.+?[.?!])(?:\s+(?P<venue>.+))?$")
+_ACL_STYLE = re.compile(
+    r"^(?P<author>[^.]+?(?:\b[A-Z]\.[^.]*?)*)\.\s+(?P<year>(?:19|20)\d\d)\.\s+(?P<title>.+?[.?!])(?:\s+(?:In\s+)?(?P<venue>.+))?$"
+)
+_PAN_STYLE = re.compile(
+    r"^(?P<author>.+?)\s+\((?P<year>(?:19|20)\d\d)\)\.?\s+(?P<title>.+?[.?!])(?:\s+(?P<venue>.+))?$"
+)
 _NOTE_ONLY = re.compile(r"^@misc\{(?P<key>[^,]+),\s*note\s*=\s*\{(?P<note>.*)\}\s*,?\s*\}$", re.S)
 
 
@@ -118,9 +139,19 @@ def parse_citation(text: str) -> dict[str, str] | None:
         m = pattern.match(text)
         # strict: a title with '?' or '!' inside, a second reference in the venue, or ';' among the authors
         # cannot be split reliably, and a wrong field is worse than a note
-        if (m and len(m.group("author")) < 300 and ";" not in m.group("author") and not re.search(r"[?!]\s", m.group("title"))
-                and not re.search(r"(?:19|20)\d\d[.)]\s+\S", m.group("venue") or "") and not re.search(r"[?!]$", m.group("title"))):
-            fields = {"author": _authors(m.group("author")), "title": m.group("title").rstrip("."), "year": m.group("year")}
+        if (
+            m
+            and len(m.group("author")) < 300
+            and ";" not in m.group("author")
+            and not re.search(r"[?!]\s", m.group("title"))
+            and not re.search(r"(?:19|20)\d\d[.)]\s+\S", m.group("venue") or "")
+            and not re.search(r"[?!]$", m.group("title"))
+        ):
+            fields = {
+                "author": _authors(m.group("author")),
+                "title": m.group("title").rstrip("."),
+                "year": m.group("year"),
+            }
             venue = (m.group("venue") or "").strip().rstrip(".")
             if venue:
                 fields["venue"] = venue
@@ -132,7 +163,9 @@ def citation_key(fields: Mapping[str, str]) -> str:
     """``wegmann2021does``: first author's surname, year, first word of the title (one key per work)."""
     first = fields["author"].split(" and ")[0]
     surname = first.split(",")[0] if "," in first else first.split()[-1]
-    word = next((w for w in re.findall(r"[A-Za-z]+", fields["title"]) if w.lower() not in {"a", "an", "the", "on", "of"}), "")
+    word = next(
+        (w for w in re.findall(r"[A-Za-z]+", fields["title"]) if w.lower() not in {"a", "an", "the", "on", "of"}), ""
+    )
     return re.sub(r"[^a-z0-9]", "", (surname + fields["year"] + word).lower())
 
 
@@ -157,7 +190,11 @@ def bibtex(name: str, citation: str) -> str:
     elif re.search(r"\b(Journal|Transactions|Review)\b", venue):
         kind, where = "article", "journal"
     url = re.search(r"https?://\S+|\b[\w.-]+\.(?:org|de|net|com)\b[\w./-]*", venue)
-    lines = [f"  author = {{{fields['author']}}}", f"  title = {{{{{fields['title']}}}}}", f"  year = {{{fields['year']}}}"]
+    lines = [
+        f"  author = {{{fields['author']}}}",
+        f"  title = {{{{{fields['title']}}}}}",
+        f"  year = {{{fields['year']}}}",
+    ]
     if venue:
         lines.append(f"  {where} = {{{venue}}}")
     if url:
@@ -216,8 +253,15 @@ def release_read(info: Mapping[str, Any]) -> str:
     return ""
 
 
-def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int = 0, tasks: Iterable[str] | None = None,
-                  shapes: Mapping[str, str] | None = None, options: Mapping[str, Any] | None = None) -> DataCheck:
+def check_dataset(
+    spec: DatasetSpec,
+    data_dir: str | Path | None,
+    *,
+    seed: int = 0,
+    tasks: Iterable[str] | None = None,
+    shapes: Mapping[str, str] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> DataCheck:
     """Load ``spec`` (nothing is encoded) and compare its counts with the catalogue's promise."""
     started = time.perf_counter()
     ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, data_dir), seed, dict(options or {}))
@@ -225,13 +269,23 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
         bundle = spec.loader(ctx)
     except (StebError, OSError) as exc:
         missing = isinstance(exc, FileNotFoundError)
-        return DataCheck(spec.name, "missing" if missing else "error", expected=spec.expected,
-                         message=str(exc) if not missing else (spec.obtain or str(exc)), seconds=time.perf_counter() - started)
+        return DataCheck(
+            spec.name,
+            "missing" if missing else "error",
+            expected=spec.expected,
+            message=str(exc) if not missing else (spec.obtain or str(exc)),
+            seconds=time.perf_counter() - started,
+        )
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's KeyError or sys.exit fails this dataset's check only
         from .run.summary import describe_failure  # the run engine imports much; only needed here
 
-        return DataCheck(spec.name, "error", expected=spec.expected, message=describe_failure(exc),
-                         seconds=time.perf_counter() - started)
+        return DataCheck(
+            spec.name,
+            "error",
+            expected=spec.expected,
+            message=describe_failure(exc),
+            seconds=time.perf_counter() - started,
+        )
     counts: dict[str, dict[str, int]] = {}
     for task in tasks or spec.tasks:
         shape = (shapes or {}).get(task)
@@ -245,5 +299,12 @@ def check_dataset(spec: DatasetSpec, data_dir: str | Path | None, *, seed: int =
             if key in promise and got.get(key) is not None and got[key] != promise[key]:
                 status = "differs"
                 notes.append(f"{task} {key} {got[key]} vs {promise[key]}")
-    return DataCheck(spec.name, status, counts, spec.expected, "; ".join(notes), time.perf_counter() - started,
-                     release=release_read(getattr(bundle, "info", None) or {}))
+    return DataCheck(
+        spec.name,
+        status,
+        counts,
+        spec.expected,
+        "; ".join(notes),
+        time.perf_counter() - started,
+        release=release_read(getattr(bundle, "info", None) or {}),
+    )

@@ -18,13 +18,55 @@ __all__ = ["check_values", "language_codes", "ISO_639_3"]
 #: ISO 639-1 -> ISO 639-3 for the languages of steb's catalogue and their close neighbours; a code
 #: outside this table is compared as given
 ISO_639_3 = {
-    "ar": "ara", "bg": "bul", "ca": "cat", "cs": "ces", "da": "dan", "de": "deu", "el": "ell", "en": "eng", "es": "spa",
-    "et": "est", "fa": "fas", "fi": "fin", "fr": "fra", "ga": "gle", "he": "heb", "hi": "hin", "hr": "hrv", "hu": "hun",
-    "id": "ind", "it": "ita", "ja": "jpn", "ko": "kor", "lt": "lit", "lv": "lav", "nl": "nld", "no": "nor", "pl": "pol",
-    "pt": "por", "ro": "ron", "ru": "rus", "sk": "slk", "sl": "slv", "sv": "swe", "tr": "tur", "uk": "ukr", "zh": "zho",
+    "ar": "ara",
+    "bg": "bul",
+    "ca": "cat",
+    "cs": "ces",
+    "da": "dan",
+    "de": "deu",
+    "el": "ell",
+    "en": "eng",
+    "es": "spa",
+    "et": "est",
+    "fa": "fas",
+    "fi": "fin",
+    "fr": "fra",
+    "ga": "gle",
+    "he": "heb",
+    "hi": "hin",
+    "hr": "hrv",
+    "hu": "hun",
+    "id": "ind",
+    "it": "ita",
+    "ja": "jpn",
+    "ko": "kor",
+    "lt": "lit",
+    "lv": "lav",
+    "nl": "nld",
+    "no": "nor",
+    "pl": "pol",
+    "pt": "por",
+    "ro": "ron",
+    "ru": "rus",
+    "sk": "slk",
+    "sl": "slv",
+    "sv": "swe",
+    "tr": "tur",
+    "uk": "ukr",
+    "zh": "zho",
 }
 #: bibliographic ISO 639-2 codes people also type
-_ALIASES = {"ger": "deu", "fre": "fra", "dut": "nld", "gre": "ell", "chi": "zho", "per": "fas", "cze": "ces", "slo": "slk", "rum": "ron"}
+_ALIASES = {
+    "ger": "deu",
+    "fre": "fra",
+    "dut": "nld",
+    "gre": "ell",
+    "chi": "zho",
+    "per": "fas",
+    "cze": "ces",
+    "slo": "slk",
+    "rum": "ron",
+}
 _TO_1 = {three: one for one, three in ISO_639_3.items()}
 
 
@@ -66,7 +108,9 @@ def check_values(what: str, values: Iterable[str] | None, known: Iterable[str], 
         if close:
             text += f"; did you mean {' or '.join(repr(c) for c in close)}?"
         shown = known_list[:30]
-        text += f" Known: {', '.join(shown) or 'none'}" + (f" ... and {len(known_list) - 30} more" if len(known_list) > 30 else "")
+        text += f" Known: {', '.join(shown) or 'none'}" + (
+            f" ... and {len(known_list) - 30} more" if len(known_list) > 30 else ""
+        )
         if hint:
             text += f" ({hint})"
         raise StebError(text + ".")

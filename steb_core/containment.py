@@ -48,8 +48,15 @@ __all__ = ["check_inside", "release_path", "release_scope", "release_file", "Sco
 _DATA_ROOT: ContextVar[str | None] = ContextVar("steb_data_root", default=None)
 
 
-def check_inside(target: str | Path, root: str | Path, *, path: str | Path | None = None, record: str | int | None = None,
-                 field: str | None = None, what: str = "folder") -> None:
+def check_inside(
+    target: str | Path,
+    root: str | Path,
+    *,
+    path: str | Path | None = None,
+    record: str | int | None = None,
+    field: str | None = None,
+    what: str = "folder",
+) -> None:
     """Refuse ``target`` when following its symbolic links leads outside ``root`` (links within ``root`` are fine).
 
     Why: a release (or an output folder) holding a link to ``/etc`` or to another user's files would
@@ -61,7 +68,9 @@ def check_inside(target: str | Path, root: str | Path, *, path: str | Path | Non
     if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
         raise DataValidationError(
             f"{target} is a symbolic link (or inside one) leading to {real}, outside the {what} {root}",
-            path=path if path is not None else target, record=record, field=field,
+            path=path if path is not None else target,
+            record=record,
+            field=field,
             expected=f"files inside the {what} (links that stay inside it are followed)",
         )
 
@@ -85,13 +94,21 @@ def release_path(
     """
     text = str(relative)
     if not text or "\x00" in text:
-        raise DataValidationError(f"file name {text!r} is empty or contains NUL", path=path, record=record, field=field,
-                                  expected="a file name inside the release folder")
+        raise DataValidationError(
+            f"file name {text!r} is empty or contains NUL",
+            path=path,
+            record=record,
+            field=field,
+            expected="a file name inside the release folder",
+        )
     base = os.path.normpath(os.path.abspath(root))
     candidate = os.path.normpath(os.path.join(base, text.replace("\\", "/")))
     if os.path.isabs(text) or not (candidate == base or candidate.startswith(base + os.sep)):
         raise DataValidationError(
-            f"file name {text!r} points outside the release folder {base}", path=path, record=record, field=field,
+            f"file name {text!r} points outside the release folder {base}",
+            path=path,
+            record=record,
+            field=field,
             expected="a path relative to the release folder, without '..' or a leading '/'",
         )
     check_inside(candidate, base, path=path, record=record, field=field, what="release folder")
@@ -128,7 +145,7 @@ def release_file(target: str | Path, *, record: str | int | None = None, field: 
     prefix = root.rstrip(os.sep) + os.sep
     if not full.startswith(prefix):
         return Path(target)
-    entry = full[len(prefix):].split(os.sep, 1)[0]
+    entry = full[len(prefix) :].split(os.sep, 1)[0]
     check_inside(full, prefix + entry, path=target, record=record, field=field, what="release folder")
     return Path(target)
 

@@ -24,8 +24,16 @@ from typing import Any, BinaryIO, Protocol
 from .containment import release_file
 from .errors import DataValidationError
 
-__all__ = ["MAX_DECOMPRESSED_BYTES", "DECOMPRESSED_ENV_VAR", "decompression_limit", "size_setting", "CappedReader",
-           "open_gzip", "read_zip_member", "check_zip_members"]
+__all__ = [
+    "MAX_DECOMPRESSED_BYTES",
+    "DECOMPRESSED_ENV_VAR",
+    "decompression_limit",
+    "size_setting",
+    "CappedReader",
+    "open_gzip",
+    "read_zip_member",
+    "check_zip_members",
+]
 
 #: default cap on the bytes one compressed file or archive member may expand to (1 GiB); a zip bomb of 1.5 MB
 #: once took 3.1 GB and a 3.4 MB ``.csv.gz`` 13.5 GB and 207 s. Raise it with $STEB_MAX_DECOMPRESSED_BYTES.
@@ -57,8 +65,11 @@ def size_setting(env_var: str, default: int) -> int:
 
 def _too_large(what: str, size: str, limit: int, path: str | Path, field: str | None = None) -> DataValidationError:
     return DataValidationError(
-        f"{what} {size} bytes", path=path, field=field,
-        expected=f"at most {limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)")
+        f"{what} {size} bytes",
+        path=path,
+        field=field,
+        expected=f"at most {limit} bytes once decompressed (set ${DECOMPRESSED_ENV_VAR} to raise the cap)",
+    )
 
 
 class _ByteSource(Protocol):
@@ -76,7 +87,9 @@ class CappedReader(io.RawIOBase):
     comes out bounds both, wherever the caller reads it (csv rows, a whole-file read, a UTF-8 check).
     """
 
-    def __init__(self, inner: _ByteSource, *, path: str | Path, limit: int | None = None, what: str = "decompresses to") -> None:
+    def __init__(
+        self, inner: _ByteSource, *, path: str | Path, limit: int | None = None, what: str = "decompresses to"
+    ) -> None:
         self.inner, self.path, self.what = inner, path, what
         self.limit = decompression_limit() if limit is None else limit
         self.count = 0
@@ -90,7 +103,7 @@ class CappedReader(io.RawIOBase):
         self.count += len(data)
         if self.count > self.limit:
             raise _too_large(self.what, f"more than {self.limit}", self.limit, self.path)
-        view[:len(data)] = data
+        view[: len(data)] = data
         return len(data)
 
     def close(self) -> None:
@@ -118,8 +131,9 @@ def open_gzip(path: str | Path, *, limit: int | None = None) -> BinaryIO:
                 if total > cap:
                     raise _too_large("decompresses to", f"more than {cap}", cap, path)
     except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError; a truncated file raises EOFError
-        raise DataValidationError(f"is not a readable gzip file ({exc})", path=path,
-                                  expected="a gzip-compressed file") from None
+        raise DataValidationError(
+            f"is not a readable gzip file ({exc})", path=path, expected="a gzip-compressed file"
+        ) from None
     return io.BufferedReader(CappedReader(gzip.open(checked, "rb"), path=path, limit=cap))
 
 
@@ -143,5 +157,6 @@ def check_zip_members(path: str | Path, *, limit: int | None = None) -> None:
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
             if info.file_size > cap:
-                raise _too_large(f"member {info.filename} decompresses to", str(info.file_size), cap, path,
-                                 field=info.filename)
+                raise _too_large(
+                    f"member {info.filename} decompresses to", str(info.file_size), cap, path, field=info.filename
+                )

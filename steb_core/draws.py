@@ -59,8 +59,9 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return mean, sd
 
 
-def combine_draws(per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[int], name: str,
-                  seed: int) -> list[ResultRecord]:
+def combine_draws(
+    per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[int], name: str, seed: int
+) -> list[ResultRecord]:
     """One record per (dataset, task) present in every draw: means of the numeric metrics, sd and values beside."""
     keyed = [{(r.dataset, r.task): r for r in records} for records in per_draw]
     common = [key for key in keyed[0] if all(key in k for k in keyed[1:])]
@@ -68,32 +69,46 @@ def combine_draws(per_draw: Sequence[Sequence[ResultRecord]], seeds: Sequence[in
     for key in common:
         records = [k[key] for k in keyed]
         first = records[0]
-        names = [m for m, v in first.metrics.items()
-                 if _numeric(v) and all(_numeric(r.metrics.get(m)) for r in records)]
+        names = [
+            m for m, v in first.metrics.items() if _numeric(v) and all(_numeric(r.metrics.get(m)) for r in records)
+        ]
         values = {m: [float(r.metrics[m]) for r in records] for m in names}
         stats = {m: _mean_sd(v) for m, v in values.items()}
         metrics: dict[str, Any] = {m: stats[m][0] for m in names}
-        metrics["draws"] = {"k": len(records), "seeds": list(seeds), "sd": {m: stats[m][1] for m in names},
-                            "values": values}
+        metrics["draws"] = {
+            "k": len(records),
+            "seeds": list(seeds),
+            "sd": {m: stats[m][1] for m in names},
+            "values": values,
+        }
         main = first.main_metric if first.main_metric in metrics else None
-        out.append(dataclasses.replace(
-            first,
-            encoder=name,
-            main_score=metrics[main] if main else None,
-            metrics=metrics,
-            companions={m: metrics[m] for m in first.companions if m in metrics},
-            seed=seed,
-            dataset_info={**first.dataset_info, "sampling": "random", "draw_seeds": list(seeds)},
-            data_fingerprint=run_key(data=[r.data_fingerprint for r in records]),
-            run_key=run_key(draws=[r.run_key for r in records]),
-            created="",
-            content_hash="",
-        ))
+        out.append(
+            dataclasses.replace(
+                first,
+                encoder=name,
+                main_score=metrics[main] if main else None,
+                metrics=metrics,
+                companions={m: metrics[m] for m in first.companions if m in metrics},
+                seed=seed,
+                dataset_info={**first.dataset_info, "sampling": "random", "draw_seeds": list(seeds)},
+                data_fingerprint=run_key(data=[r.data_fingerprint for r in records]),
+                run_key=run_key(draws=[r.run_key for r in records]),
+                created="",
+                content_hash="",
+            )
+        )
     return out
 
 
-def evaluate_draws(evaluate: Callable[..., Any], *, draws: int, seed: int, output: str | Path,
-                   dataset_options: Mapping[str, Any] | None, kwargs: Mapping[str, Any]) -> Any:
+def evaluate_draws(
+    evaluate: Callable[..., Any],
+    *,
+    draws: int,
+    seed: int,
+    output: str | Path,
+    dataset_options: Mapping[str, Any] | None,
+    kwargs: Mapping[str, Any],
+) -> Any:
     """Run ``evaluate`` once per draw (``sampling=random``, derived seeds) and write the combined records.
 
     Returns the summary of the last draw with ``results`` replaced by the combined records, ``reused``
@@ -107,8 +122,9 @@ def evaluate_draws(evaluate: Callable[..., Any], *, draws: int, seed: int, outpu
     options["sampling"] = "random"
     seeds = draw_seeds(seed, draws)
     root = Path(output)
-    summaries = [evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs)
-                 for s in seeds]
+    summaries = [
+        evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs) for s in seeds
+    ]
     last = summaries[-1]
     name = draws_name(last.encoder, draws)
     per_draw = [list(s.results) + list(s.reused) for s in summaries]
@@ -116,11 +132,20 @@ def evaluate_draws(evaluate: Callable[..., Any], *, draws: int, seed: int, outpu
     for record in combined:
         record.write(root)
     notes = [f"draw seed {s}: {note}" for s, summary in zip(seeds, summaries) for note in summary.notes]
-    notes.append(f"{draws} random draws (seeds {', '.join(map(str, seeds))}) under {root / DRAWS_FOLDER}; "
-                 "their means and "
-                 f"standard deviations are the results of '{name}' in {root}")
+    notes.append(
+        f"{draws} random draws (seeds {', '.join(map(str, seeds))}) under {root / DRAWS_FOLDER}; "
+        "their means and "
+        f"standard deviations are the results of '{name}' in {root}"
+    )
     return dataclasses.replace(
-        last, encoder=name, output_dir=root, results=combined, reused=[], notes=notes,
-        failures=[f for s in summaries for f in s.failures], skipped=list(last.skipped),
-        missing=list(last.missing), seconds=sum(s.seconds for s in summaries),
+        last,
+        encoder=name,
+        output_dir=root,
+        results=combined,
+        reused=[],
+        notes=notes,
+        failures=[f for s in summaries for f in s.failures],
+        skipped=list(last.skipped),
+        missing=list(last.missing),
+        seconds=sum(s.seconds for s in summaries),
     )

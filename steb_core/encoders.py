@@ -119,7 +119,7 @@ PROBE_TEXTS = (
     "Thou art more lovely and more temperate.",
     "Results: 42 of 57 samples (73.7%) passed; see Table 3.",
     "Why?",
-    "She said, \"I'll be there at nine\" - but she never came.",
+    'She said, "I\'ll be there at nine" - but she never came.',
     # function words, contractions and a pronoun of every person, so that an encoder counting words from a
     # list (a word file it reads) shows an edit of the list in its probe vectors
     "I think that it was not for you or me, but we would have done it if they had asked us to; won't she?",
@@ -154,7 +154,11 @@ def _torch_modules(encoder: Any) -> list[Any]:
     found = []
     inner = getattr(encoder, "model", None)
     for candidate in (encoder, inner, getattr(encoder, "auto_model", None), getattr(inner, "model", None)):
-        if candidate is not None and callable(getattr(candidate, "state_dict", None)) and callable(getattr(candidate, "named_parameters", None)):
+        if (
+            candidate is not None
+            and callable(getattr(candidate, "state_dict", None))
+            and callable(getattr(candidate, "named_parameters", None))
+        ):
             found.append(candidate)
             break
     return found
@@ -349,7 +353,9 @@ def identify(
             reason = f"its behavioural probe failed ({type(exc).__name__}: {exc})"
             return Identity(None, evidence, reason)
     elif registered_name is None and "weights_hash" not in evidence:
-        return Identity(None, evidence, "it has no fingerprint(), no weights to hash and cannot be probed (similarity-only)")
+        return Identity(
+            None, evidence, "it has no fingerprint(), no weights to hash and cannot be probed (similarity-only)"
+        )
     return Identity(_digest(evidence), evidence)
 
 
@@ -460,7 +466,9 @@ def to_float32_matrix(value: Any, n: int, *, who: str = "encoder", keep_sparse: 
         if keep_sparse:
             csr = value.tocsr().astype(np.float32)
             if csr.ndim != 2 or csr.shape[0] != n:
-                raise EncoderOutputError(f"{who} returned a sparse matrix of shape {csr.shape} for {n} texts; expected ({n}, d)")
+                raise EncoderOutputError(
+                    f"{who} returned a sparse matrix of shape {csr.shape} for {n} texts; expected ({n}, d)"
+                )
             if not np.isfinite(csr.data).all():
                 row = int(np.searchsorted(csr.indptr, int(np.flatnonzero(~np.isfinite(csr.data))[0]), side="right") - 1)
                 raise EncoderOutputError(f"{who} returned NaN or infinite values (first at text {row})", row)
@@ -469,7 +477,9 @@ def to_float32_matrix(value: Any, n: int, *, who: str = "encoder", keep_sparse: 
     try:
         arr = np.asarray(value, dtype=np.float32)
     except (TypeError, ValueError) as exc:
-        raise EncoderOutputError(f"{who} returned {type(value).__name__} that is not a numeric (n, d) array ({exc})") from None
+        raise EncoderOutputError(
+            f"{who} returned {type(value).__name__} that is not a numeric (n, d) array ({exc})"
+        ) from None
     if arr.ndim == 1 and n == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[0] != n:

@@ -11,8 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 __all__ = [
-    "StebError", "DataValidationError", "DatasetNotFoundError", "ModelNotFoundError", "PluginError",
-    "DuplicateComponentError", "UnknownComponentError", "retry_may_help",
+    "StebError",
+    "DataValidationError",
+    "DatasetNotFoundError",
+    "ModelNotFoundError",
+    "PluginError",
+    "DuplicateComponentError",
+    "UnknownComponentError",
+    "retry_may_help",
 ]
 
 
@@ -46,8 +52,18 @@ class StebError(Exception):
 
 #: built-in exceptions that say the input or the code is wrong: the same call fails the same way again
 _DETERMINISTIC: tuple[type[BaseException], ...] = (
-    ValueError, TypeError, LookupError, AttributeError, NotImplementedError, AssertionError, ImportError,
-    ArithmeticError, FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError,
+    ValueError,
+    TypeError,
+    LookupError,
+    AttributeError,
+    NotImplementedError,
+    AssertionError,
+    ImportError,
+    ArithmeticError,
+    FileNotFoundError,
+    NotADirectoryError,
+    IsADirectoryError,
+    PermissionError,
 )
 
 
@@ -148,7 +164,10 @@ class UnknownComponentError(StebError, KeyError):
 
         self.kind, self.name = kind, name
         ordered = sorted(known)
-        close = difflib.get_close_matches(name, ordered, n=3, cutoff=0.6) or [k for k in ordered if name.lower() in k.lower()][:3]
+        close = (
+            difflib.get_close_matches(name, ordered, n=3, cutoff=0.6)
+            or [k for k in ordered if name.lower() in k.lower()][:3]
+        )
         shown = ordered[: self.LIST_LIMIT]
         hint = ", ".join(shown) or "none registered"
         if len(ordered) > len(shown):

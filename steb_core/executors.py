@@ -29,7 +29,16 @@ from .errors import StebError
 from .longtext import LongTextProtocol, encode_with_protocol
 from .specs import ExecutorSpec
 
-__all__ = ["EncoderRef", "EncodeJob", "Executor", "LocalExecutor", "local_executor_spec", "plan_batches", "EncodingError", "encode_batch"]
+__all__ = [
+    "EncoderRef",
+    "EncodeJob",
+    "Executor",
+    "LocalExecutor",
+    "local_executor_spec",
+    "plan_batches",
+    "EncodingError",
+    "encode_batch",
+]
 
 
 class EncodingError(StebError):
@@ -50,7 +59,9 @@ class EncodingError(StebError):
         self.texts = list(texts)
 
 
-def encode_batch(encoder: Any, batch: Sequence[str], protocol: LongTextProtocol, *, name: str, batch_no: int, n_batches: int) -> Any:
+def encode_batch(
+    encoder: Any, batch: Sequence[str], protocol: LongTextProtocol, *, name: str, batch_no: int, n_batches: int
+) -> Any:
     """Vectors for one batch (dense float32 or CSR for sparse encoders), or an :class:`EncodingError`."""
     where = f"encoder '{name}' on batch {batch_no} of {n_batches} ({len(batch)} texts)"
     try:
@@ -61,7 +72,9 @@ def encode_batch(encoder: Any, batch: Sequence[str], protocol: LongTextProtocol,
         detail = str(exc)
         if exc.index is not None and 0 <= exc.index < len(batch):
             detail += f"; that text begins {batch[exc.index][:60]!r}"
-        raise EncodingError(f"{where}: {detail}; expected one finite vector per text (an ({len(batch)}, d) float array)", batch) from exc
+        raise EncodingError(
+            f"{where}: {detail}; expected one finite vector per text (an ({len(batch)}, d) float array)", batch
+        ) from exc
     except ValueError as exc:
         raise EncodingError(f"{where}: {exc}", batch) from exc
     except Exception as exc:
@@ -118,7 +131,9 @@ class EncodeJob:
         on the driver for that). Without ``batch_tokens`` nothing is built.
         """
         count = getattr(self.encoder.build(), "count_tokens", None) if self.batch_tokens is not None else None
-        return plan_batches(self.texts, self.batch_size, self.batch_tokens, count_tokens=count if callable(count) else None)
+        return plan_batches(
+            self.texts, self.batch_size, self.batch_tokens, count_tokens=count if callable(count) else None
+        )
 
 
 def plan_batches(
@@ -189,7 +204,9 @@ class LocalExecutor:
         done = 0
         batches = job.plan()
         for k, batch in enumerate(batches, start=1):
-            vectors = encode_batch(encoder, batch, job.protocol, name=job.encoder.name, batch_no=k, n_batches=len(batches))
+            vectors = encode_batch(
+                encoder, batch, job.protocol, name=job.encoder.name, batch_no=k, n_batches=len(batches)
+            )
             cache.put([hash_of[t] for t in batch] if hash_of is not None else [text_hash(t) for t in batch], vectors)
             done += len(batch)
             if progress is not None:
@@ -204,4 +221,6 @@ class LocalExecutor:
 
 
 def local_executor_spec() -> ExecutorSpec:
-    return ExecutorSpec(name="local", description="encode and evaluate in this process (default)", factory=lambda **_: LocalExecutor())
+    return ExecutorSpec(
+        name="local", description="encode and evaluate in this process (default)", factory=lambda **_: LocalExecutor()
+    )

@@ -28,7 +28,14 @@ from .errors import DatasetNotFoundError, DataValidationError, StebError
 
 __all__ = ["load_hub_split", "hub_cache_snapshot", "find_hub_location", "HUB_DATA_SUFFIXES"]
 
-HUB_DATA_SUFFIXES = {".parquet": "parquet", ".jsonl": "json", ".json": "json", ".csv": "csv", ".tsv": "csv", ".arrow": "arrow"}
+HUB_DATA_SUFFIXES = {
+    ".parquet": "parquet",
+    ".jsonl": "json",
+    ".json": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".arrow": "arrow",
+}
 _SPLIT_ALIASES = {"validation": ("validation", "valid", "val", "dev"), "test": ("test",), "train": ("train",)}
 
 
@@ -36,7 +43,9 @@ def _datasets() -> Any:
     try:
         import datasets  # heavy, optional
     except ImportError:
-        raise StebError("reading a Hugging Face release needs the 'datasets' package: pip install 'steb-core[hub]'") from None
+        raise StebError(
+            "reading a Hugging Face release needs the 'datasets' package: pip install 'steb-core[hub]'"
+        ) from None
     return datasets
 
 
@@ -97,13 +106,20 @@ def _check_saved_dataset(root: Path, release: Path) -> None:
             for i, item in enumerate(state.get("_data_files", []) if isinstance(state, dict) else []):
                 filename = item.get("filename") if isinstance(item, dict) else None
                 if not isinstance(filename, str):
-                    raise DataValidationError(f"is {filename!r}", path=state_path, record=f"_data_files[{i}]",
-                                              field="filename", expected="the name of a data file in this folder")
+                    raise DataValidationError(
+                        f"is {filename!r}",
+                        path=state_path,
+                        record=f"_data_files[{i}]",
+                        field="filename",
+                        expected="the name of a data file in this folder",
+                    )
                 release_path(folder, filename, path=state_path, record=f"_data_files[{i}]", field="filename")
 
 
 def _is_saved_dataset(folder: Path) -> bool:
-    return (folder / "dataset_dict.json").is_file() or ((folder / "state.json").is_file() and (folder / "dataset_info.json").is_file())
+    return (folder / "dataset_dict.json").is_file() or (
+        (folder / "state.json").is_file() and (folder / "dataset_info.json").is_file()
+    )
 
 
 def _split_of(path: Path, root: Path) -> str | None:
@@ -120,7 +136,11 @@ def _split_of(path: Path, root: Path) -> str | None:
 def _data_files(root: Path, config: str | None) -> dict[str, list[str]]:
     files: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*")):
-        if not path.is_file() or path.suffix.lower() not in HUB_DATA_SUFFIXES or any(p.startswith(".") for p in path.relative_to(root).parts):
+        if (
+            not path.is_file()
+            or path.suffix.lower() not in HUB_DATA_SUFFIXES
+            or any(p.startswith(".") for p in path.relative_to(root).parts)
+        ):
             continue
         if path.name in ("dataset_info.json", "state.json", "dataset_dict.json", "dataset_infos.json"):
             continue
@@ -162,7 +182,9 @@ def _read_data_files(paths: list[str], kind: str, line_breaks: str = "any") -> l
         elif kind == "csv":
             import pyarrow.csv as pc
 
-            table = pc.read_csv(path, parse_options=pc.ParseOptions(delimiter="\t" if path.lower().endswith(".tsv") else ","))
+            table = pc.read_csv(
+                path, parse_options=pc.ParseOptions(delimiter="\t" if path.lower().endswith(".tsv") else ",")
+            )
         else:
             with pyarrow.memory_map(path) as source:
                 table = pyarrow.ipc.open_stream(source).read_all()
@@ -189,7 +211,8 @@ def load_hub_split(
     root = Path(location)
     how = (
         f"download it once on a machine with network: `huggingface-cli download {hub_id} --repo-type dataset "
-        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's " "parent"
+        f"--local-dir DIR` (or `datasets.load_dataset('{hub_id}').save_to_disk(DIR)`), then point --data-dir at DIR's "
+        "parent"
     )
     if not root.is_dir():
         raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': no folder {root}; {how}")
@@ -202,7 +225,9 @@ def load_hub_split(
         for name in splits:
             if isinstance(loaded, ds.DatasetDict):
                 if name not in loaded:
-                    raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': saved folder {root} has splits {sorted(loaded)}, not '{name}'")
+                    raise DatasetNotFoundError(
+                        f"dataset '{dataset or hub_id}': saved folder {root} has splits {sorted(loaded)}, not '{name}'"
+                    )
                 part = loaded[name]
             else:
                 part = loaded
@@ -216,10 +241,14 @@ def load_hub_split(
         )
     for name in splits:
         if name not in files:
-            raise DatasetNotFoundError(f"dataset '{dataset or hub_id}': {root} has data files for splits {sorted(files)}, not '{name}'")
+            raise DatasetNotFoundError(
+                f"dataset '{dataset or hub_id}': {root} has data files for splits {sorted(files)}, not '{name}'"
+            )
         suffixes = {Path(f).suffix.lower() for f in files[name]}
         if len(suffixes) != 1:
-            raise StebError(f"dataset '{dataset or hub_id}': split '{name}' mixes file types {sorted(suffixes)} in {root}")
+            raise StebError(
+                f"dataset '{dataset or hub_id}': split '{name}' mixes file types {sorted(suffixes)} in {root}"
+            )
         for path in files[name]:  # a link out of the release (the cache's links into blobs/ stay inside) is refused
             check_inside(path, release, what="release folder")
             release_file(path)

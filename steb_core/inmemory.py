@@ -38,7 +38,10 @@ def _rows_of(data: Any) -> list[dict[str, Any]]:
         return list(data.to_list())
     if isinstance(data, Sequence) and all(isinstance(r, Mapping) for r in data):
         return [dict(r) for r in data]
-    raise TypeError("dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got " f"{type(data).__name__}")
+    raise TypeError(
+        "dataset_from needs a pandas/polars DataFrame, a datasets.Dataset or a list of dicts, got "
+        f"{type(data).__name__}"
+    )
 
 
 def _content_version(rows: list[dict[str, Any]], shape: str, columns: Mapping[str, Any]) -> str:
@@ -69,8 +72,23 @@ def dataset_from(
     """
     if shape not in SHAPES:
         raise ValueError(f"unknown shape '{shape}'; known: {', '.join(SHAPES)}")
-    mapping_fields = {"text", "label", "id", "text_a", "text_b", "same", "group", "anchors", "alternatives", "answer",
-                      "distractor", "style_type", "author", "split", "features"}
+    mapping_fields = {
+        "text",
+        "label",
+        "id",
+        "text_a",
+        "text_b",
+        "same",
+        "group",
+        "anchors",
+        "alternatives",
+        "answer",
+        "distractor",
+        "style_type",
+        "author",
+        "split",
+        "features",
+    }
     columns = {k: fields.pop(k) for k in list(fields) if k in mapping_fields}
     rows = _rows_of(data)
     version = _content_version(rows, shape, columns)
@@ -84,10 +102,22 @@ def dataset_from(
         records = records_from_rows(located_rows, shape, columns, path=f"<in-memory dataset '{name}'>")
         info = {"source": "memory", "rows": len(rows), "columns": columns}
         if shape == "retrieval":
-            return DatasetBundle(retrieval=RetrievalSet(queries=tuple(c for side, c in records if side == "query"),
-                                                        targets=tuple(c for side, c in records if side == "target")), info=info)
+            return DatasetBundle(
+                retrieval=RetrievalSet(
+                    queries=tuple(c for side, c in records if side == "query"),
+                    targets=tuple(c for side, c in records if side == "target"),
+                ),
+                info=info,
+            )
         records_of: dict[str, Any] = {shape: records}
         return DatasetBundle(**records_of, info=info)
 
-    return DatasetSpec(name=name, description=description or f"in-memory {shape} ({len(rows)} rows)",
-                       tasks=tuple(tasks or DEFAULT_TASKS[shape]), loader=load, needs_data=False, version=version, **fields)
+    return DatasetSpec(
+        name=name,
+        description=description or f"in-memory {shape} ({len(rows)} rows)",
+        tasks=tuple(tasks or DEFAULT_TASKS[shape]),
+        loader=load,
+        needs_data=False,
+        version=version,
+        **fields,
+    )

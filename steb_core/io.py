@@ -128,14 +128,17 @@ def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     values = [v for k, v in pairs if k == key]
     raise DataValidationError(
         f"appears {len(values)} times in one JSON object (values {', '.join(repr(v)[:40] for v in values)})",
-        field=key, expected="each key once per object (JSON readers would silently keep the last)",
+        field=key,
+        expected="each key once per object (JSON readers would silently keep the last)",
     )
 
 
 _STRICT_DECODER = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
 
 
-def parse_json(text: str, *, path: str | Path | None = None, record: str | int | None = None, expected: str = "a JSON document") -> Any:
+def parse_json(
+    text: str, *, path: str | Path | None = None, record: str | int | None = None, expected: str = "a JSON document"
+) -> Any:
     """``text`` parsed as JSON, refusing objects with a duplicate key; errors name ``path`` and ``record``.
 
     Syntax errors without a ``record`` are located at their line. This is the one JSON parser for
@@ -146,13 +149,23 @@ def parse_json(text: str, *, path: str | Path | None = None, record: str | int |
         return _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         where = record if record is not None else f"line {exc.lineno}"
-        raise DataValidationError(f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})" if record is not None
-                                  else f"invalid JSON: {exc.msg}", path=path, record=where, expected=expected) from None
+        raise DataValidationError(
+            f"invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
+            if record is not None
+            else f"invalid JSON: {exc.msg}",
+            path=path,
+            record=where,
+            expected=expected,
+        ) from None
     except DataValidationError as exc:
         raise exc.located(path=path, record=record) from None
     except RecursionError:  # e.g. 100,000 nested '[': the decoder recurses once per level
-        raise DataValidationError("is nested too deeply to parse (a recursion limit was reached)", path=path,
-                                  record=record, expected=f"{expected} of ordinary depth") from None
+        raise DataValidationError(
+            "is nested too deeply to parse (a recursion limit was reached)",
+            path=path,
+            record=record,
+            expected=f"{expected} of ordinary depth",
+        ) from None
 
 
 def read_json(path: str | Path, *, record: str | int | None = None) -> Any:
@@ -171,12 +184,15 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 continue
             obj = parse_json(line, path=path, record=f"line {lineno}", expected="one JSON object per line")
             if not isinstance(obj, dict):
-                raise DataValidationError(f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object")
+                raise DataValidationError(
+                    f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object"
+                )
             yield lineno, obj
 
 
-def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t",
-             line_breaks: str = "any") -> list[dict[str, str]]:
+def read_tsv(
+    path: str | Path, *, required: Sequence[str] = (), delimiter: str = "\t", line_breaks: str = "any"
+) -> list[dict[str, str]]:
     """Rows of a delimited file with a header row, read by column name (quoted newlines allowed unless
     ``line_breaks`` says the format has none, see :func:`read_delimited_rows`).
 
@@ -187,20 +203,26 @@ def read_tsv(path: str | Path, *, required: Sequence[str] = (), delimiter: str =
     path = Path(path)
     text = read_text(path)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    records = read_delimited_rows(text.splitlines(keepends=True), path=path, delimiter=delimiter,
-                                  line_breaks=line_breaks)
+    records = read_delimited_rows(
+        text.splitlines(keepends=True), path=path, delimiter=delimiter, line_breaks=line_breaks
+    )
     header = next(records, (0, []))[1]
     missing = [c for c in required if c not in header]
     if missing:
         raise DataValidationError(
-            f"missing column(s) {missing}; the header has {header}", path=path, record="header", expected=f"columns {list(required)}"
+            f"missing column(s) {missing}; the header has {header}",
+            path=path,
+            record="header",
+            expected=f"columns {list(required)}",
         )
     rows = []
     for i, (_line, fields) in enumerate(records, start=1):
         if len(fields) > len(header):
-            raise DataValidationError(f"has {len(fields)} fields for {len(header)} columns", path=path, record=f"row {i}")
+            raise DataValidationError(
+                f"has {len(fields)} fields for {len(header)} columns", path=path, record=f"row {i}"
+            )
         row = dict(zip(header, fields))
-        for name in header[len(fields):]:
+        for name in header[len(fields) :]:
             row.setdefault(name, None)  # type: ignore[arg-type]  # csv.DictReader's restval
         rows.append(row)
     return rows
@@ -249,7 +271,7 @@ def open_quote_field(line: str, delimiter: str, quotechar: str = '"') -> int | N
                 j = line.find(quotechar, i)
                 if j < 0:
                     return index  # open to the end of the line
-                if line[j + 1:j + 2] == quotechar:  # "" inside a quoted value
+                if line[j + 1 : j + 2] == quotechar:  # "" inside a quoted value
                     i = j + 2
                     continue
                 i = j + 1
@@ -272,8 +294,9 @@ def open_quote_field(line: str, delimiter: str, quotechar: str = '"') -> int | N
 LINE_BREAKS = ("any", "trailing", "none")
 
 
-def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True,
-                        line_breaks: str = "any") -> Iterator[tuple[int, list[str]]]:
+def read_delimited_rows(
+    handle: Iterable[str], *, path: str | Path, delimiter: str, header: bool = True, line_breaks: str = "any"
+) -> Iterator[tuple[int, list[str]]]:
     """``(first line number, fields)`` per non-empty record of a delimited file (the header too), refusing broken
     quoting.
 
@@ -314,9 +337,14 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
             name = None if col is None else (names[col] if names and col < len(names) else f"column {col}")
             row = "header" if header and records == 0 else f"row {records + 1 - int(header)}"
             raise DataValidationError(
-                f"has an unbalanced quote ({exc}); the value opened with a quote at line {start} is not closed where " "the value ends, "
-                f"so the lines after it would be read into it", path=path, record=f"{row} (line {start})",
-                field=name, expected='a quoted value closed by a quote followed by the delimiter (a quote inside it written ' 'twice: "")',
+                f"has an unbalanced quote ({exc}); the value opened with a quote at line {start} is not closed where "
+                "the value ends, "
+                f"so the lines after it would be read into it",
+                path=path,
+                record=f"{row} (line {start})",
+                field=name,
+                expected="a quoted value closed by a quote followed by the delimiter (a quote inside it written "
+                'twice: "")',
             ) from None
         if not fields:
             continue
@@ -330,30 +358,55 @@ def read_delimited_rows(handle: Iterable[str], *, path: str | Path, delimiter: s
             name = names[col] if names and col < len(names) else f"column {col}"
             row = "header" if header and records == 1 else f"row {records - int(header)}"
             raise DataValidationError(
-                f"holds {n} lines that look like rows of this file (lines {start}-{reader.line_num}): a quote opened " f"at line {start} "
-                f"is closed only at line {reader.line_num}", path=path, record=f"{row} (line {start})", field=name,
+                f"holds {n} lines that look like rows of this file (lines {start}-{reader.line_num}): a quote opened "
+                f"at line {start} "
+                f"is closed only at line {reader.line_num}",
+                path=path,
+                record=f"{row} (line {start})",
+                field=name,
                 expected="each row on its own (check the quoting of this value)",
             )
         if line_breaks != "any":
-            _refuse_line_break(fields, line_breaks, names, path=path, start=start, end=reader.line_num,
-                               row="header" if header and records == 1 else f"row {records - int(header)}")
+            _refuse_line_break(
+                fields,
+                line_breaks,
+                names,
+                path=path,
+                start=start,
+                end=reader.line_num,
+                row="header" if header and records == 1 else f"row {records - int(header)}",
+            )
         yield start, fields
 
 
-def _refuse_line_break(fields: Sequence[str], line_breaks: str, names: Sequence[str] | None, *, path: str | Path,
-                       start: int, end: int, row: str) -> None:
+def _refuse_line_break(
+    fields: Sequence[str],
+    line_breaks: str,
+    names: Sequence[str] | None,
+    *,
+    path: str | Path,
+    start: int,
+    end: int,
+    row: str,
+) -> None:
     """Refuse the first value holding a line break the format does not allow (see :func:`read_delimited_rows`)."""
     for col, value in enumerate(fields):
         body = value.rstrip("\r\n") if line_breaks == "trailing" else value
         if "\n" in body or "\r" in body:
             name = names[col] if names and col < len(names) else f"column {col}"
-            what = ("holds a line break before its end, but in this file a value may only end with one"
-                    if line_breaks == "trailing" else "holds a line break, but this file has one record per line")
+            what = (
+                "holds a line break before its end, but in this file a value may only end with one"
+                if line_breaks == "trailing"
+                else "holds a line break, but this file has one record per line"
+            )
             raise DataValidationError(
                 f"{what}: the quoted value opened at line {start} runs to line {end}, so any rows on the lines in "
-                "between were read into it", path=path, record=f"{row} (line {start})", field=name,
+                "between were read into it",
+                path=path,
+                record=f"{row} (line {start})",
+                field=name,
                 expected="each row on its own line: check the quoting of this value (a table whose values may span "
-                         "lines declares it, e.g. the generic loader's line_breaks='any')",
+                "lines declares it, e.g. the generic loader's line_breaks='any')",
             )
 
 
@@ -368,14 +421,23 @@ def require_field(
 ) -> Any:
     """``obj[field]``, checked for presence and type, or a :class:`DataValidationError` locating it."""
     if not isinstance(obj, dict):  # e.g. a list entry that is 7 or null where an object was expected
-        raise DataValidationError(f"is a {_json_type(obj)} (value {str(obj)[:60]!r}), not an object", path=path, record=record,
-                                  expected=f"a JSON object with the field {field!r}")
+        raise DataValidationError(
+            f"is a {_json_type(obj)} (value {str(obj)[:60]!r}), not an object",
+            path=path,
+            record=record,
+            expected=f"a JSON object with the field {field!r}",
+        )
     if field not in obj:
         raise DataValidationError("is missing", path=path, record=record, field=field, expected=expected)
     value = obj[field]
-    if types is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types))):
+    if types is not None and (
+        not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types))
+    ):
         raise DataValidationError(
-            f"has type {type(value).__name__} (value {str(value)[:60]!r})", path=path, record=record, field=field,
+            f"has type {type(value).__name__} (value {str(value)[:60]!r})",
+            path=path,
+            record=record,
+            field=field,
             expected=expected or " or ".join(t.__name__ for t in _as_tuple(types)),
         )
     return value
@@ -383,7 +445,15 @@ def require_field(
 
 def _json_type(value: Any) -> str:
     """JSON's name for a parsed value's type, for messages about data files."""
-    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
+    names = {
+        dict: "object",
+        list: "array",
+        str: "string",
+        bool: "boolean",
+        int: "number",
+        float: "number",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -497,7 +567,10 @@ def unique_keys(
             kind = "conflicting" if out[key] != value else "duplicate"
             raise DataValidationError(
                 f"{kind} {field} {key!r}: first at {first[key]} ({what} {out[key]!r}), again here ({what} {value!r})",
-                path=path, record=record, field=field, expected=f"each {field} once",
+                path=path,
+                record=record,
+                field=field,
+                expected=f"each {field} once",
             )
         out[key] = value
         first[key] = record

@@ -161,8 +161,12 @@ def _window_end(sentence: str, start: int, target: int) -> int:
 
 
 def _cut_sentence(
-    sentence: str, n_tokens: int, max_tokens: int, count: Callable[..., Any], trunc: Callable[..., Any],
-    offsets: Callable[..., Any] | None
+    sentence: str,
+    n_tokens: int,
+    max_tokens: int,
+    count: Callable[..., Any],
+    trunc: Callable[..., Any],
+    offsets: Callable[..., Any] | None,
 ) -> list[str]:
     """Cut an over-long sentence into pieces of ``max_tokens`` tokens, each piece from a bounded window.
 

@@ -32,8 +32,18 @@ UNIDENTIFIED_PREFIX = "unidentified-"
 _PLACEHOLDERS = {"no_model_name/available", "no_model_name", "unknown", "none", ""}
 
 #: library classes that wrap a model: their name says nothing about which model it is
-_WRAPPER_CLASSES = {"SentenceTransformer", "SparseEncoder", "CrossEncoder", "SentenceTransformerEncoderWrapper",
-                    "MtebModelAdapter", "AbsEncoder", "Encoder", "PreTrainedModel", "BertModel", "AutoModel"}
+_WRAPPER_CLASSES = {
+    "SentenceTransformer",
+    "SparseEncoder",
+    "CrossEncoder",
+    "SentenceTransformerEncoderWrapper",
+    "MtebModelAdapter",
+    "AbsEncoder",
+    "Encoder",
+    "PreTrainedModel",
+    "BertModel",
+    "AutoModel",
+}
 
 _HF_CACHE = re.compile(r"models--(?P<org>[^/\\]+?)--(?P<name>[^/\\]+)[/\\]snapshots[/\\]")
 

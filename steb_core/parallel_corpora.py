@@ -116,11 +116,13 @@ def parse_budget(options: Mapping[str, Any], default: int | str | None, key: str
     try:
         budget = int(value)
     except (TypeError, ValueError):
-        raise DataValidationError(f"option {key}={value!r} is not a number", field=key,
-                                  expected="a positive integer, 'auto' or 'all'") from None
+        raise DataValidationError(
+            f"option {key}={value!r} is not a number", field=key, expected="a positive integer, 'auto' or 'all'"
+        ) from None
     if budget < 1:
-        raise DataValidationError(f"option {key}={budget} is not positive", field=key,
-                                  expected="a positive integer, 'auto' or 'all'")
+        raise DataValidationError(
+            f"option {key}={budget} is not positive", field=key, expected="a positive integer, 'auto' or 'all'"
+        )
     return budget
 
 
@@ -144,7 +146,11 @@ def pair_of_rank(rank: int) -> tuple[int, int]:
 def _check_item(item: ParallelItem, k: int | None) -> None:
     with located(item.source, item.id):
         if len(item.texts) < 2:
-            raise DataValidationError(f"has {len(item.texts)} style version(s)", field="texts", expected="the same content in 2 or more styles")
+            raise DataValidationError(
+                f"has {len(item.texts)} style version(s)",
+                field="texts",
+                expected="the same content in 2 or more styles",
+            )
         if k is not None and len(item.texts) != k:
             raise DataValidationError(
                 f"has {len(item.texts)} style versions, other items of class '{item.style_type}' have {k}",
@@ -177,19 +183,24 @@ def order_groups_from_parallel(
     (``order_alignment_scoring``) and :data:`steb_core.specs.STEB_PROTOCOL_VERSION`.
     """
     if construction == REFERENCE_CONSTRUCTION:
-        return _reference_groups(list(items), seed=seed, salt=salt, per_class=per_class, distractors=distractors,
-                                 sampling=sampling)
+        return _reference_groups(
+            list(items), seed=seed, salt=salt, per_class=per_class, distractors=distractors, sampling=sampling
+        )
     if construction != ALL_PAIRS_CONSTRUCTION:
-        raise DataValidationError(f"construction {construction!r}", field="construction",
-                                  expected=" or ".join(CONSTRUCTIONS))
+        raise DataValidationError(
+            f"construction {construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS)
+        )
     budget = None if per_class == AUTO else per_class
     if isinstance(budget, str):
-        raise DataValidationError(f"per_class={budget!r}", field="per_class", expected="a positive integer, 'auto' or None")
+        raise DataValidationError(
+            f"per_class={budget!r}", field="per_class", expected="a positive integer, 'auto' or None"
+        )
     return _all_pairs_groups(items, seed=seed, salt=salt, per_class=budget, distractors=distractors)
 
 
-def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str,
-                              legacy_budget: int | None = None) -> tuple[list[OrderGroup], dict[str, Any]]:
+def order_groups_from_options(
+    items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str, legacy_budget: int | None = None
+) -> tuple[list[OrderGroup], dict[str, Any]]:
     """:func:`order_groups_from_parallel` with its settings read from loader options, so every plugin reads them alike.
 
     Options: ``construction`` (``steb-reference/v1``, default, or ``steb-all-pairs/v1``), ``per_class``
@@ -199,8 +210,9 @@ def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[st
     """
     construction = str(options.get("construction", CONSTRUCTION)).strip()
     if construction not in CONSTRUCTIONS:
-        raise DataValidationError(f"option construction={construction!r}", field="construction",
-                                  expected=" or ".join(CONSTRUCTIONS))
+        raise DataValidationError(
+            f"option construction={construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS)
+        )
     raw = options.get("distractors", True)
     text = str(raw).strip().lower()
     if isinstance(raw, bool):
@@ -212,13 +224,20 @@ def order_groups_from_options(items: Iterable[ParallelItem], options: Mapping[st
     else:
         raise DataValidationError(f"option distractors={raw!r}", field="distractors", expected="true or false")
     default = AUTO if construction == REFERENCE_CONSTRUCTION else legacy_budget
-    return order_groups_from_parallel(items, seed=seed, salt=salt, per_class=parse_budget(options, default),
-                                      distractors=distractors, construction=construction,
-                                      sampling=sampling_mode(options))
+    return order_groups_from_parallel(
+        items,
+        seed=seed,
+        salt=salt,
+        per_class=parse_budget(options, default),
+        distractors=distractors,
+        construction=construction,
+        sampling=sampling_mode(options),
+    )
 
 
-def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None,
-                      distractors: bool, sampling: str) -> tuple[list[OrderGroup], dict[str, Any]]:
+def _reference_groups(
+    items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None, distractors: bool, sampling: str
+) -> tuple[list[OrderGroup], dict[str, Any]]:
     """``steb-reference/v1``: all ``itertools.combinations`` pairs of the first N items per class, three groups each.
 
     Follows ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate`` (pairs, the two
@@ -229,8 +248,9 @@ def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_cl
     for item in items:
         _check_item(item, arity.get(item.style_type))
         arity.setdefault(item.style_type, len(item.texts))
-    kept, sample_info = sample_classes(items, lambda it: it.style_type, per_class, sampling=sampling, seed=seed,
-                                       salt=salt)
+    kept, sample_info = sample_classes(
+        items, lambda it: it.style_type, per_class, sampling=sampling, seed=seed, salt=salt
+    )
     by_class: dict[str, list[ParallelItem]] = {}
     for item in kept:
         by_class.setdefault(item.style_type, []).append(item)
@@ -238,20 +258,41 @@ def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_cl
     classes: dict[str, dict[str, int]] = {}
     for cls, members in by_class.items():  # first-appearance order, as the reference's label dict
         n, k = len(members), arity[cls]
-        classes[cls] = {"items": sample_info["class_counts_available"][cls], "sequences": n,
-                        "pairs": n * (n - 1) // 2, "groups": 0}
+        classes[cls] = {
+            "items": sample_info["class_counts_available"][cls],
+            "sequences": n,
+            "pairs": n * (n - 1) // 2,
+            "groups": 0,
+        }
         last, before = k - 1, len(groups)
         for i, j in itertools.combinations(range(n), 2):
             a, b = members[i], members[j]
             pair_id = f"{a.id}|{b.id}"
-            groups.append(OrderGroup(anchors=a.texts, alternatives=b.texts, answer=tuple(range(k)), id=pair_id,
-                                     style_type=cls))
+            groups.append(
+                OrderGroup(anchors=a.texts, alternatives=b.texts, answer=tuple(range(k)), id=pair_id, style_type=cls)
+            )
             if distractors:
-                groups.append(OrderGroup(anchors=a.texts[:last], alternatives=b.texts[:last], answer=tuple(range(last)),
-                                         distractor=a.texts[last], id=f"{pair_id}|distractor:last", style_type=cls))
-                groups.append(OrderGroup(anchors=a.texts[1:], alternatives=b.texts[1:], answer=tuple(range(last)),
-                                         distractor=a.texts[0], distractor_at=0, id=f"{pair_id}|distractor:first",
-                                         style_type=cls))
+                groups.append(
+                    OrderGroup(
+                        anchors=a.texts[:last],
+                        alternatives=b.texts[:last],
+                        answer=tuple(range(last)),
+                        distractor=a.texts[last],
+                        id=f"{pair_id}|distractor:last",
+                        style_type=cls,
+                    )
+                )
+                groups.append(
+                    OrderGroup(
+                        anchors=a.texts[1:],
+                        alternatives=b.texts[1:],
+                        answer=tuple(range(last)),
+                        distractor=a.texts[0],
+                        distractor_at=0,
+                        id=f"{pair_id}|distractor:first",
+                        style_type=cls,
+                    )
+                )
         classes[cls]["groups"] = len(groups) - before
     info: dict[str, Any] = {
         "construction": REFERENCE_CONSTRUCTION,
@@ -259,8 +300,12 @@ def _reference_groups(items: list[ParallelItem], *, seed: int, salt: str, per_cl
             "STEB reference (rrivera1849/STEB steb/tasks/order_alignment.py @8a036408): per class the first N "
             "sequences (N = max(25, min(smallest class, 200)), steb/dataset_loader.py), every itertools.combinations "
             "pair with the earlier sequence as anchor; plain group = both sequences in axis order"
-            + ("; distractor groups 'last' and 'first' = the anchor sequence without its last / first text, the other "
-               "sequence with that text of the anchor put in its place" if distractors else "")
+            + (
+                "; distractor groups 'last' and 'first' = the anchor sequence without its last / first text, the other "
+                "sequence with that text of the anchor put in its place"
+                if distractors
+                else ""
+            )
         ),
         "order_alignment_scoring": "steb-reference",
         "protocol": STEB_PROTOCOL_VERSION,
@@ -352,8 +397,12 @@ def _all_pairs_groups(
             "steb's earlier order alignment: every unordered pair of distinct items of a class (seeded sample of "
             "per_class pairings), seeded choice of the anchor item; plain group = all k styles of the anchor "
             "item vs. the other item's k styles shuffled"
-            + ("; distractor group = one seeded held-out style h: anchors A without h, alternatives B without "
-               "h, distractor A_h (STEL-or-Content for k = 2)" if distractors else "")
+            + (
+                "; distractor group = one seeded held-out style h: anchors A without h, alternatives B without "
+                "h, distractor A_h (STEL-or-Content for k = 2)"
+                if distractors
+                else ""
+            )
         ),
         "protocol": STEB_PROTOCOL_VERSION,
         "distractors": distractors,

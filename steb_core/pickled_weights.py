@@ -38,8 +38,10 @@ def unsafe_pickle_reason(exc: BaseException) -> str | None:
         return f"the global {found.group(1)}"
     found = _OPERAND.search(text)
     if found:
-        return (f"pickle opcode {found.group(1)}, which torch's weights-only reader does not accept "
-                "(torch.save's defaults never write it)")
+        return (
+            f"pickle opcode {found.group(1)}, which torch's weights-only reader does not accept "
+            "(torch.save's defaults never write it)"
+        )
     tail = [line.strip() for line in text.split("WeightsUnpickler error:")[-1].splitlines() if line.strip()]
     if tail and "Weights only load failed" not in tail[0]:
         return tail[0]
@@ -90,5 +92,5 @@ def refusing_unsafe_weights(folder: str | Path, what: str, *, file: str | Path |
             "which weights (tensors) never need; nothing from it was run",
             path=where,
             expected="tensors only: use the model's .safetensors weights, or, if you trust where the file came from, "
-                     "re-save its state dict with torch.save(model.state_dict(), ...)",
+            "re-save its state dict with torch.save(model.state_dict(), ...)",
         ) from None

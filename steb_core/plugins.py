@@ -69,7 +69,6 @@ KINDS: dict[str, tuple[str, type]] = {
 }
 
 
-
 class _Named(Protocol):
     """What a registry needs of a spec: its name."""
 
@@ -193,8 +192,15 @@ class StebPlugins:
         return any(n and n.lower() in self.disabled for n in names)
 
     # -- loading -------------------------------------------------------------------------------
-    def _register_module(self, module: ModuleType, name: str, source: str, location: str, version: str | None = None,
-                         content_hash: str | None = None) -> None:
+    def _register_module(
+        self,
+        module: ModuleType,
+        name: str,
+        source: str,
+        location: str,
+        version: str | None = None,
+        content_hash: str | None = None,
+    ) -> None:
         if self.pm.is_registered(module):
             return
         taken = self.pm.get_plugin(name)
@@ -262,7 +268,9 @@ class StebPlugins:
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - an installed plugin must not take steb down, sys.exit() included
                 self._fail(PluginFailure(ep.name, f"entry point ({dist_name})", _describe(exc), traceback.format_exc()))
                 continue
-            self._register_module(obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None)
+            self._register_module(
+                obj, ep.name, "entry point", f"{dist_name} ({ep.value})", dist.version if dist else None
+            )
         self.entry_points_scanned = True
 
     def load_local(self, specs: Iterable[str], source: str = "--plugin") -> None:
@@ -282,7 +290,9 @@ class StebPlugins:
             except (Exception, SystemExit) as exc:
                 self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
-            self._register_module(module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module))
+            self._register_module(
+                module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module)
+            )
 
     def _refuse_name_clash(self, name: str, source: str, location: str) -> None:
         """A plugin the user named whose name is already a loaded plugin's: an error naming both.
@@ -293,9 +303,11 @@ class StebPlugins:
         """
         other = next((p for p in self.loaded if p.name == name), None)
         what = f"the {other.source} plugin '{name}' ({other.location})" if other is not None else f"the plugin '{name}'"
-        message = (f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so "
-                   f"one would silently replace the other; rename the local module, give it as a path "
-                   f"(--plugin ./{name}.py), or switch the installed one off (-p no:{name})")
+        message = (
+            f"plugin '{name}' ({source}) is {location}, but {what} is already loaded under that name, so "
+            f"one would silently replace the other; rename the local module, give it as a path "
+            f"(--plugin ./{name}.py), or switch the installed one off (-p no:{name})"
+        )
         self._fail(PluginFailure(name, source, "name clash", message))
         raise PluginError(message)
 
@@ -313,8 +325,10 @@ class StebPlugins:
             return  # nothing to compare with (a manager built without entry points)
         known = self.installed_names | {p.name.lower() for p in self.loaded}
         if key not in known:
-            raise PluginError(f"no plugin named '{name}' to switch off ({how}); installed plugins (entry point / "
-                              f"distribution names): {', '.join(sorted(self.installed_names)) or 'none'}")
+            raise PluginError(
+                f"no plugin named '{name}' to switch off ({how}); installed plugins (entry point / "
+                f"distribution names): {', '.join(sorted(self.installed_names)) or 'none'}"
+            )
 
     def _refuse_named_failure(self, provider: str, hook_name: str, failure: PluginFailure, exc: BaseException) -> None:
         """Raise :class:`PluginError` when the plugin whose hook failed is one the user named (issue 41).
@@ -375,7 +389,8 @@ class StebPlugins:
                 def register(spec: Any, _provider: str = provider, _staged: list[Any] = staged) -> None:
                     if not isinstance(spec, spec_type):
                         raise PluginError(
-                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected " f"{spec_type.__name__}"
+                            f"plugin '{_provider}' registered a {type(spec).__name__} through {hook_name}; expected "
+                            f"{spec_type.__name__}"
                         )
                     _staged.append(spec)
 
@@ -385,16 +400,22 @@ class StebPlugins:
                     failure = PluginFailure(provider, f"hook {hook_name}", _describe(exc), traceback.format_exc())
                     self._fail(failure)
                     self._refuse_named_failure(provider, hook_name, failure, exc)
-                    registry.notes.append(f"plugin '{provider}' failed in {hook_name} ({failure.error}); its {kind}s are missing.")
+                    registry.notes.append(
+                        f"plugin '{provider}' failed in {hook_name} ({failure.error}); its {kind}s are missing."
+                    )
                     continue
                 for spec in staged:
                     registry.add(spec, provider)
             for name, providers in registry.conflicts.items():
-                self._fail(PluginFailure(
-                    " / ".join(providers), f"name collision ({kind})",
-                    f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is " "refused "
-                    f"(disable one with -p no:NAME or ${DISABLE_ENV_VAR})",
-                ))
+                self._fail(
+                    PluginFailure(
+                        " / ".join(providers),
+                        f"name collision ({kind})",
+                        f"{kind} '{name}' is registered by {' and '.join(repr(p) for p in providers)}; the name is "
+                        "refused "
+                        f"(disable one with -p no:NAME or ${DISABLE_ENV_VAR})",
+                    )
+                )
             self._registries[kind] = registry
         return self._registries[kind]
 
@@ -432,7 +453,9 @@ class StebPlugins:
             try:
                 impl.function(cli=cli)
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's hook must not take steb down
-                self._fail(PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc()))
+                self._fail(
+                    PluginFailure(impl.plugin_name, "hook register_commands", _describe(exc), traceback.format_exc())
+                )
             for attr, old in (("registered_commands", before[0]), ("registered_groups", before[1])):
                 kept = []
                 for info in getattr(cli, attr):
@@ -441,10 +464,16 @@ class StebPlugins:
                         continue
                     name = _command_name(info)
                     if name is not None and name in owners:
-                        self._fail(PluginFailure(
-                            impl.plugin_name, "hook register_commands",
-                            f"command 'steb {name}' is already provided by {owners[name]}; plugin " f"'{impl.plugin_name}' "
-                            f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to " "switch one off)"))
+                        self._fail(
+                            PluginFailure(
+                                impl.plugin_name,
+                                "hook register_commands",
+                                f"command 'steb {name}' is already provided by {owners[name]}; plugin "
+                                f"'{impl.plugin_name}' "
+                                f"may not replace it, so its 'steb {name}' is refused (rename it, or -p no:NAME to "
+                                "switch one off)",
+                            )
+                        )
                         continue
                     if name is not None:
                         owners[name] = f"plugin '{impl.plugin_name}'"
@@ -475,8 +504,10 @@ def _unknown_hooks_message(unknown: list[str], known: list[str]) -> str:
     for hook in unknown:
         close = difflib.get_close_matches(hook, known, n=1, cutoff=0.6)
         parts.append(f"'{hook}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
-    return (f"implements unknown hook{'s' if len(parts) > 1 else ''} {', '.join(parts)}, so it would register "
-            f"nothing through {'them' if len(parts) > 1 else 'it'}; steb's hooks are {', '.join(known)}")
+    return (
+        f"implements unknown hook{'s' if len(parts) > 1 else ''} {', '.join(parts)}, so it would register "
+        f"nothing through {'them' if len(parts) > 1 else 'it'}; steb's hooks are {', '.join(known)}"
+    )
 
 
 def _describe(exc: BaseException) -> str:
@@ -513,8 +544,10 @@ def import_local_module(spec: str) -> ModuleType:
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
         if path.is_dir():
-            raise PluginError(f"plugin {path} is a folder; give a .py file, or a package's module name (e.g. "
-                              f"-p {path.name} run from {path.parent}, the package needing an __init__.py)")
+            raise PluginError(
+                f"plugin {path} is a folder; give a .py file, or a package's module name (e.g. "
+                f"-p {path.name} run from {path.parent}, the package needing an __init__.py)"
+            )
         if not path.is_file():
             raise PluginError(f"plugin file {path} does not exist")
         # stable across processes (str hashes are salted per process): a class defined here keeps its
@@ -529,8 +562,10 @@ def import_local_module(spec: str) -> ModuleType:
     module = _import_by_name(spec)
     if getattr(module, "__file__", None) is None and hasattr(module, "__path__"):
         # a folder without __init__.py imports as an empty namespace package: it would register nothing, silently
-        raise PluginError(f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
-                          "hooks; give its .py file or make it a package")
+        raise PluginError(
+            f"plugin '{spec}' is a folder without __init__.py ({', '.join(module.__path__)}), not a module with "
+            "hooks; give its .py file or make it a package"
+        )
     return module
 
 
@@ -564,8 +599,10 @@ def _import_by_name(spec: str) -> ModuleType:
             _execute(found)
         elif found is not None and importlib.util.find_spec(top) is None:
             # a folder without __init__.py: it would import as an empty namespace package and register nothing
-            raise PluginError(f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a "
-                              "module with hooks; give its .py file or make it a package")
+            raise PluginError(
+                f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a "
+                "module with hooks; give its .py file or make it a package"
+            )
     return importlib.import_module(spec)
 
 

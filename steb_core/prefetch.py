@@ -186,7 +186,9 @@ class Prefetch:
                 pass
         if self._drain is not None:  # the child is gone, so its pipe ends and the drain stops
             self._drain.join(timeout=5)
-            if self._drain.is_alive():  # a descendant still holds the pipe: closing it now would wait on the drain's read
+            if (
+                self._drain.is_alive()
+            ):  # a descendant still holds the pipe: closing it now would wait on the drain's read
                 self._read = None
             self._drain = None
         for handle in (self._read, self._credit_w):
@@ -296,7 +298,9 @@ class Prefetch:
         self._child = pid
         self._read = os.fdopen(result_r, "rb")
         self._credit_w = os.fdopen(credit_w, "wb")
-        self._drain = threading.Thread(target=self._drain_main, args=(self._read,), name="steb-prefetch-drain", daemon=True)
+        self._drain = threading.Thread(
+            target=self._drain_main, args=(self._read,), name="steb-prefetch-drain", daemon=True
+        )
         self._drain.start()
 
     def _child_main(self, out: Any, credits: Any, first: int) -> None:
@@ -315,7 +319,9 @@ class Prefetch:
                 try:
                     payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
                 except Exception as exc:  # noqa: BLE001 - the result cannot travel: the caller redoes it
-                    payload = pickle.dumps((i, False, _Unsendable(f"{type(exc).__name__}: {exc}")), protocol=pickle.HIGHEST_PROTOCOL)
+                    payload = pickle.dumps(
+                        (i, False, _Unsendable(f"{type(exc).__name__}: {exc}")), protocol=pickle.HIGHEST_PROTOCOL
+                    )
                     message = None
             out.write(len(payload).to_bytes(8, "little"))
             out.write(payload)

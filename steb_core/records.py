@@ -140,7 +140,9 @@ class OrderGroup:
         if self.distractor is not None:
             _check_text(self.distractor, "distractor")
         if self.distractor_at is not None and (
-            self.distractor is None or isinstance(self.distractor_at, bool) or not isinstance(self.distractor_at, int)
+            self.distractor is None
+            or isinstance(self.distractor_at, bool)
+            or not isinstance(self.distractor_at, int)
             or not 0 <= self.distractor_at <= len(self.alternatives)
         ):
             raise DataValidationError(
@@ -244,23 +246,31 @@ class FeatureText:
     def __post_init__(self) -> None:
         _check_text(self.text, "text")
         if not self.features and not self.bins:
-            raise DataValidationError("is empty", field="features",
-                                      expected="feature name -> number (or released bins)")
+            raise DataValidationError(
+                "is empty", field="features", expected="feature name -> number (or released bins)"
+            )
         for k, v in self.features.items():
             if not isinstance(v, (int, float)) or v != v:
-                raise DataValidationError(f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number")
+                raise DataValidationError(
+                    f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number"
+                )
         mismatched = self.bins is not None and set(self.bins) != set(self.splits or {})
         if (self.bins is None) != (self.splits is None) or mismatched:
-            raise DataValidationError("bins and splits name different features", field="splits",
-                                      expected="a split for every released bin (label_<f> with split_<f>)")
+            raise DataValidationError(
+                "bins and splits name different features",
+                field="splits",
+                expected="a split for every released bin (label_<f> with split_<f>)",
+            )
         for k, b in (self.bins or {}).items():
             if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
-                raise DataValidationError(f"value {b!r}", field=f"label_{k}",
-                                          expected="a bin index (integer >= 0) or null")
+                raise DataValidationError(
+                    f"value {b!r}", field=f"label_{k}", expected="a bin index (integer >= 0) or null"
+                )
         for k, split in (self.splits or {}).items():
             if split is not None and split not in PROBING_SPLITS:
-                raise DataValidationError(f"value {split!r}", field=f"split_{k}",
-                                          expected=" or ".join(PROBING_SPLITS) + " or null")
+                raise DataValidationError(
+                    f"value {split!r}", field=f"split_{k}", expected=" or ".join(PROBING_SPLITS) + " or null"
+                )
 
     def texts(self) -> Iterator[str]:
         yield self.text
@@ -304,7 +314,9 @@ class DatasetBundle:
                 value = list(value)
                 setattr(self, name, value)
             if not value:
-                raise DataValidationError("is empty", field=name, expected=f"one or more {record_type.__name__} records")
+                raise DataValidationError(
+                    "is empty", field=name, expected=f"one or more {record_type.__name__} records"
+                )
             for i, rec in enumerate(value):
                 if not isinstance(rec, record_type):
                     raise DataValidationError(

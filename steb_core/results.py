@@ -24,8 +24,18 @@ from typing import Any
 from .errors import DataValidationError
 from .io import atomic_write_text, check_inside, parse_json
 
-__all__ = ["SCHEMA", "ResultRecord", "result_path", "legacy_result_path", "slug", "readable_slug",
-           "check_storable_name", "load_results", "library_versions", "run_key"]
+__all__ = [
+    "SCHEMA",
+    "ResultRecord",
+    "result_path",
+    "legacy_result_path",
+    "slug",
+    "readable_slug",
+    "check_storable_name",
+    "load_results",
+    "library_versions",
+    "run_key",
+]
 
 SCHEMA = "steb.result/1"
 
@@ -128,7 +138,9 @@ class ResultRecord:
     def compute_hash(self) -> str:
         data = asdict(self)
         data.pop("content_hash", None)
-        return hashlib.sha256(json.dumps(data, sort_keys=True, default=_json_default, allow_nan=False).encode()).hexdigest()
+        return hashlib.sha256(
+            json.dumps(data, sort_keys=True, default=_json_default, allow_nan=False).encode()
+        ).hexdigest()
 
     def verified(self) -> bool:
         """True when the stored content hash matches the content (records without one are not verified)."""
@@ -144,7 +156,9 @@ class ResultRecord:
         if not self.created:
             self.created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         # normalise through JSON first so the hash is of exactly what a reader will load
-        normalised = ResultRecord.from_dict(json.loads(json.dumps(asdict(self), default=_json_default, allow_nan=False)))
+        normalised = ResultRecord.from_dict(
+            json.loads(json.dumps(asdict(self), default=_json_default, allow_nan=False))
+        )
         self.content_hash = normalised.compute_hash()
         path = result_path(output_dir, self.encoder, self.dataset, self.task)
         check_inside(path, output_dir, what="output folder")  # never write through a link leading elsewhere
@@ -172,12 +186,32 @@ class ResultRecord:
 
 #: the type each stored field must have; a record from disk is checked against it before it is used
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "encoder": (str,), "dataset": (str,), "task": (str,), "main_metric": (str,), "metrics": (dict,),
-    "encoder_fingerprint": (str,), "encoder_info": (dict,), "encoder_family": (str,), "dataset_version": (str, int),
-    "dataset_meta": (dict,), "dataset_info": (dict,), "task_version": (str, int), "protocol": (dict,), "seed": (int,),
-    "counts": (dict,), "timings": (dict,), "versions": (dict,), "run_key": (str,), "created": (str,), "encoder_identity": (dict,),
-    "steb_protocol": (str,), "companions": (dict,), "data_fingerprint": (str,), "dataset_provider": (str,),
-    "dataset_provider_version": (str,), "content_hash": (str,),
+    "encoder": (str,),
+    "dataset": (str,),
+    "task": (str,),
+    "main_metric": (str,),
+    "metrics": (dict,),
+    "encoder_fingerprint": (str,),
+    "encoder_info": (dict,),
+    "encoder_family": (str,),
+    "dataset_version": (str, int),
+    "dataset_meta": (dict,),
+    "dataset_info": (dict,),
+    "task_version": (str, int),
+    "protocol": (dict,),
+    "seed": (int,),
+    "counts": (dict,),
+    "timings": (dict,),
+    "versions": (dict,),
+    "run_key": (str,),
+    "created": (str,),
+    "encoder_identity": (dict,),
+    "steb_protocol": (str,),
+    "companions": (dict,),
+    "data_fingerprint": (str,),
+    "dataset_provider": (str,),
+    "dataset_provider_version": (str,),
+    "content_hash": (str,),
 }
 
 
@@ -191,16 +225,28 @@ def _check_stored_types(data: dict[str, Any], path: str | Path | None) -> None:
     """
     for name, types in _FIELD_TYPES.items():
         if name in data and (not isinstance(data[name], types) or isinstance(data[name], bool)):
-            raise DataValidationError(f"has type {type(data[name]).__name__} (value {str(data[name])[:60]!r})", path=path, field=name,
-                                      expected=f"a {' or '.join(t.__name__ for t in types)} in a steb result record")
+            raise DataValidationError(
+                f"has type {type(data[name]).__name__} (value {str(data[name])[:60]!r})",
+                path=path,
+                field=name,
+                expected=f"a {' or '.join(t.__name__ for t in types)} in a steb result record",
+            )
     score = data["main_score"]
     if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
-        raise DataValidationError(f"has type {type(score).__name__} (value {str(score)[:60]!r})", path=path, field="main_score",
-                                  expected="a number or null")
+        raise DataValidationError(
+            f"has type {type(score).__name__} (value {str(score)[:60]!r})",
+            path=path,
+            field="main_score",
+            expected="a number or null",
+        )
     where = _non_finite(data)
     if where is not None:
-        raise DataValidationError("is NaN or infinite", path=path, field=where,
-                                  expected="finite numbers (steb never writes NaN; a missing score is null)")
+        raise DataValidationError(
+            "is NaN or infinite",
+            path=path,
+            field=where,
+            expected="finite numbers (steb never writes NaN; a missing score is null)",
+        )
 
 
 def _non_finite(value: Any, where: str = "") -> str | None:
@@ -246,7 +292,9 @@ def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[Res
     """
     root = Path(output_dir)
     if not root.is_dir():
-        raise DataValidationError("results folder does not exist", path=root, expected="the --output folder of `steb run`")
+        raise DataValidationError(
+            "results folder does not exist", path=root, expected="the --output folder of `steb run`"
+        )
     for path in sorted(root.rglob("*.json")):
         if any(part.startswith(".") for part in path.relative_to(root).parts):  # temp files; .draws/ (steb_core.draws)
             continue
@@ -259,9 +307,14 @@ def load_results(output_dir: str | Path, *, verify: bool = True) -> Iterator[Res
             record = ResultRecord.from_dict(data, path=path)
             if verify and not record.verified():
                 raise DataValidationError(
-                    "does not match its content hash (edited by hand, or written by another tool)" if record.content_hash
-                    else "has no content hash", path=path, field="content_hash",
-                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the " "file)")
+                    "does not match its content hash (edited by hand, or written by another tool)"
+                    if record.content_hash
+                    else "has no content hash",
+                    path=path,
+                    field="content_hash",
+                    expected="a record as `steb run` wrote it (run it again to recompute this result, or remove the "
+                    "file)",
+                )
             yield record
 
 

@@ -73,13 +73,17 @@ def sampling_mode(options: Mapping[str, Any] | None) -> str:
     value = (options or {}).get(SAMPLING_OPTION, DEFAULT_SAMPLING)
     mode = str(value).strip().lower() if value is not None else DEFAULT_SAMPLING
     if mode not in SAMPLINGS:
-        raise DataValidationError(f"option {SAMPLING_OPTION}={value!r}", field=SAMPLING_OPTION,
-                                  expected=" or ".join(SAMPLINGS) + " (first: the STEB reference's first N per class)")
+        raise DataValidationError(
+            f"option {SAMPLING_OPTION}={value!r}",
+            field=SAMPLING_OPTION,
+            expected=" or ".join(SAMPLINGS) + " (first: the STEB reference's first N per class)",
+        )
     return mode
 
 
-def reference_per_class(counts: Mapping[Any, int], *, cap: int = REFERENCE_CAP, floor: int = REFERENCE_FLOOR,
-                        episode_size: int = 1) -> int:
+def reference_per_class(
+    counts: Mapping[Any, int], *, cap: int = REFERENCE_CAP, floor: int = REFERENCE_FLOOR, episode_size: int = 1
+) -> int:
     """The reference's ``"auto"`` records per class: ``max(floor, min(smallest // episode_size, cap))``.
 
     ``episode_size == -1`` (retrieval: one episode holding a whole label) gives 1, as
@@ -104,8 +108,9 @@ def _groups(items: Sequence[T], key: Callable[[T], Hashable]) -> dict[Hashable, 
     return out
 
 
-def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]],
-          kept: Mapping[Hashable, list[int]]) -> dict[str, Any]:
+def _info(
+    mode: str, n: int | None, groups: Mapping[Hashable, list[int]], kept: Mapping[Hashable, list[int]]
+) -> dict[str, Any]:
     dropped = {str(c): len(idx) for c, idx in groups.items() if c not in kept}
     info: dict[str, Any] = {
         "sampling": mode,
@@ -124,8 +129,9 @@ def _info(mode: str, n: int | None, groups: Mapping[Hashable, list[int]],
     return info
 
 
-def first_n_per_class(items: Iterable[T], key: Callable[[T], Hashable],
-                      n: int | None) -> tuple[list[T], dict[str, Any]]:
+def first_n_per_class(
+    items: Iterable[T], key: Callable[[T], Hashable], n: int | None
+) -> tuple[list[T], dict[str, Any]]:
     """The reference's pass 1 / pass 2: the first ``n`` items of every class with at least ``n`` items.
 
     Classes with fewer than ``n`` items are dropped (named with their sizes in the info). The result is
@@ -138,8 +144,9 @@ def first_n_per_class(items: Iterable[T], key: Callable[[T], Hashable],
     return [items[i] for idx in kept.values() for i in idx], _info("first", n, groups, kept)
 
 
-def random_n_per_class(items: Iterable[T], key: Callable[[T], Hashable], n: int | None, seed: int, *,
-                       salt: Hashable = "") -> tuple[list[T], dict[str, Any]]:
+def random_n_per_class(
+    items: Iterable[T], key: Callable[[T], Hashable], n: int | None, seed: int, *, salt: Hashable = ""
+) -> tuple[list[T], dict[str, Any]]:
     """``sampling=random``: the reference's class rule, but ``n`` items of each class drawn with a seeded RNG.
 
     Same classes kept and dropped as :func:`first_n_per_class`; the draw is the one of
@@ -160,9 +167,17 @@ def random_n_per_class(items: Iterable[T], key: Callable[[T], Hashable], n: int 
     return [items[i] for idx in kept.values() for i in idx], info
 
 
-def sample_classes(items: Iterable[T], key: Callable[[T], Hashable], n: int | str | None = AUTO, *,
-                   sampling: str = DEFAULT_SAMPLING, seed: int = 0, salt: Hashable = "", cap: int = REFERENCE_CAP,
-                   floor: int = REFERENCE_FLOOR) -> tuple[list[T], dict[str, Any]]:
+def sample_classes(
+    items: Iterable[T],
+    key: Callable[[T], Hashable],
+    n: int | str | None = AUTO,
+    *,
+    sampling: str = DEFAULT_SAMPLING,
+    seed: int = 0,
+    salt: Hashable = "",
+    cap: int = REFERENCE_CAP,
+    floor: int = REFERENCE_FLOOR,
+) -> tuple[list[T], dict[str, Any]]:
     """The one entry point for loaders: ``n`` per class by ``sampling`` (``first`` or ``random``).
 
     ``n="auto"`` resolves the reference's count from the class sizes (:func:`reference_per_class` with
@@ -178,12 +193,14 @@ def sample_classes(items: Iterable[T], key: Callable[[T], Hashable], n: int | st
         resolved_from = {"per_class_rule": f"auto: max({floor}, min(smallest class, {cap}))"}
     elif n is None or isinstance(n, int):
         if isinstance(n, int) and n < 1:
-            raise DataValidationError(f"per-class count {n}", field="per_class",
-                                      expected="a positive integer, 'auto' or None")
+            raise DataValidationError(
+                f"per-class count {n}", field="per_class", expected="a positive integer, 'auto' or None"
+            )
         per_class, resolved_from = n, {}
     else:
-        raise DataValidationError(f"per-class count {n!r}", field="per_class",
-                                  expected="a positive integer, 'auto' or None")
+        raise DataValidationError(
+            f"per-class count {n!r}", field="per_class", expected="a positive integer, 'auto' or None"
+        )
     if mode == "first":
         kept, info = first_n_per_class(items, key, per_class)
     else:

@@ -38,8 +38,9 @@ class ScoreResult:
         self.components = {k: np.asarray(v, dtype=np.float64).reshape(-1) for k, v in self.components.items()}
         for key, value in self.components.items():
             if value.shape != self.scores.shape:
-                raise ValueError(f"scorer '{self.name}': component '{key}' has {value.size} values for "
-                                 f"{self.scores.size} items")
+                raise ValueError(
+                    f"scorer '{self.name}': component '{key}' has {value.size} values for {self.scores.size} items"
+                )
 
     def __len__(self) -> int:
         return int(self.scores.size)
@@ -52,6 +53,7 @@ class ScoreResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (NaN becomes None)."""
+
         def clean(arr: np.ndarray) -> list[float | None]:
             return [float(x) if np.isfinite(x) else None for x in arr]
 

@@ -75,11 +75,15 @@ class DataSource:
             object.__setattr__(self, attr, (value,) if isinstance(value, str) else tuple(value))
         object.__setattr__(self, "sha256", dict(self.sha256))
         if self.strip and (self.strip.strip("/") in ("", ".", "..") or "/" in self.strip.strip("/")):
-            raise ValueError(f"data source {self.url}: strip must name one folder (e.g. 'MASC-3.0.0'), got {self.strip!r}")
+            raise ValueError(
+                f"data source {self.url}: strip must name one folder (e.g. 'MASC-3.0.0'), got {self.strip!r}"
+            )
         if self.kind == "git" and self.revision and len(self.revision) != 40:
             raise ValueError(f"git source {self.url}: revision must be a full 40-hex commit, got '{self.revision}'")
         if self.kind in ("url", "gdrive") and len(self.files) > 1:
-            raise ValueError(f"{self.kind} source {self.url}: one file per source (files= names it), got {list(self.files)}")
+            raise ValueError(
+                f"{self.kind} source {self.url}: one file per source (files= names it), got {list(self.files)}"
+            )
         if self.kind == "gdrive" and not self.files:
             raise ValueError(f"gdrive source {self.url}: files= must name the file saved (Drive ids carry no name)")
         if self.kind == "gdrive" and not all(c.isalnum() or c in "-_" for c in self.url):
@@ -101,6 +105,12 @@ class DataSource:
 
     def describe(self) -> str:
         """One line for listings: kind, where, pinned revision."""
-        where = {"git": self.url, "hf": f"hf:{self.url}", "zenodo": f"zenodo:{self.url}", "url": self.url,
-                 "gdrive": f"gdrive:{self.url}", "manual": f"manual ({self.url})"}[self.kind]
+        where = {
+            "git": self.url,
+            "hf": f"hf:{self.url}",
+            "zenodo": f"zenodo:{self.url}",
+            "url": self.url,
+            "gdrive": f"gdrive:{self.url}",
+            "manual": f"manual ({self.url})",
+        }[self.kind]
         return f"{where}@{self.revision[:12]}" if self.revision else where

@@ -146,7 +146,11 @@ class LoadContext:
     @staticmethod
     def resolve_data_dir(dataset: str, data_dir: str | Path | None) -> Path | None:
         """Where dataset ``dataset`` lives, from ``--data-dir`` or ``$STEB_DATA_DIR`` (None if neither is set)."""
-        root = Path(data_dir) if data_dir else (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+        root = (
+            Path(data_dir)
+            if data_dir
+            else (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+        )
         if root is None:
             return None
         if (root / dataset).is_dir():
@@ -220,7 +224,11 @@ class DatasetSpec:
         unknown = [c for c in self.categories if c not in CATEGORIES]
         if unknown:
             raise ValueError(f"dataset '{self.name}': unknown categories {unknown}; known: {', '.join(CATEGORIES)}")
-        object.__setattr__(self, "suite_tasks", {k: ((v,) if isinstance(v, str) else tuple(v)) for k, v in dict(self.suite_tasks).items()})
+        object.__setattr__(
+            self,
+            "suite_tasks",
+            {k: ((v,) if isinstance(v, str) else tuple(v)) for k, v in dict(self.suite_tasks).items()},
+        )
         for suite, names in self.suite_tasks.items():
             bad = [t for t in names if t not in self.tasks]
             if bad:
@@ -287,7 +295,9 @@ class EncoderSpec:
 
             if cached_weights(self.hub_id, self.revision) is None:
                 at = f" at {self.revision[:12]}" if self.revision else ""
-                return Availability("no", f"weights of {self.hub_id}{at} not in the HF cache: {fetch_command(self.name)}")
+                return Availability(
+                    "no", f"weights of {self.hub_id}{at} not in the HF cache: {fetch_command(self.name)}"
+                )
         return Availability("yes")
 
 

@@ -114,7 +114,8 @@ def infer_format(path: str | Path) -> str:
     fmt = _SUFFIX_FORMAT.get(suffixes[-1]) if suffixes else None
     if fmt is None:
         raise DataValidationError(
-            f"cannot tell the format from the name '{p.name}'", path=p,
+            f"cannot tell the format from the name '{p.name}'",
+            path=p,
             expected=f"a suffix among {sorted(_SUFFIX_FORMAT)} or format= one of {FORMATS}",
         )
     return fmt
@@ -168,7 +169,9 @@ def read_table(
         raise _utf8_error(path, exc, None) from None
 
 
-def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter: str | None = None, header: bool = True) -> DataValidationError:
+def _utf8_error(
+    path: Path, exc: UnicodeDecodeError, row: int | None, delimiter: str | None = None, header: bool = True
+) -> DataValidationError:
     """Where the first byte that is not UTF-8 is: the data row it falls in, its line and the byte offset."""
     try:
         if path.suffix.lower() == ".gz":
@@ -188,9 +191,18 @@ def _utf8_error(path: Path, exc: UnicodeDecodeError, row: int | None, delimiter:
             row = max(started - (1 if header else 0), 1)
     except OSError:
         offset, line = None, None
-    where = " ".join(x for x in (f"row {row}" if row is not None else "", f"(line {line}, byte {offset})" if line else "") if x) or None
-    return DataValidationError(f"is not valid UTF-8 ({exc.reason})", path=path, record=where,
-                               expected="UTF-8 text (re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8)")
+    where = (
+        " ".join(
+            x for x in (f"row {row}" if row is not None else "", f"(line {line}, byte {offset})" if line else "") if x
+        )
+        or None
+    )
+    return DataValidationError(
+        f"is not valid UTF-8 ({exc.reason})",
+        path=path,
+        record=where,
+        expected="UTF-8 text (re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8)",
+    )
 
 
 def _read_delimited(path: Path, delimiter: str, header: bool, line_breaks: str = "any") -> Iterator[Row]:
@@ -225,10 +237,11 @@ def _read_delimited(path: Path, delimiter: str, header: bool, line_breaks: str =
             if len(fields) > len(names):
                 raise DataValidationError(
                     f"has {len(fields)} fields for {len(names)} columns (unbalanced quote or stray delimiter?)",
-                    path=path, record=where,
+                    path=path,
+                    record=where,
                 )
             values: dict[Any, Any] = dict(zip(names, fields))
-            for missing in names[len(fields):]:
+            for missing in names[len(fields) :]:
                 values[missing] = None
             yield where, values
 
@@ -241,7 +254,9 @@ def _read_jsonl(path: Path) -> Iterator[Row]:
             where = f"line {lineno}"
             obj = parse_json(line, path=path, record=where, expected="one JSON object per line")
             if not isinstance(obj, dict):
-                raise DataValidationError(f"is a JSON {type(obj).__name__}", path=path, record=where, expected="a JSON object")
+                raise DataValidationError(
+                    f"is a JSON {type(obj).__name__}", path=path, record=where, expected="a JSON object"
+                )
             yield where, obj
 
 
@@ -251,13 +266,17 @@ def _read_json_array(path: Path) -> Iterator[Row]:
     if isinstance(data, dict):  # {"data": [...]} and similar single-key wrappers
         lists = [v for v in data.values() if isinstance(v, list)]
         if len(lists) != 1:
-            raise DataValidationError("is an object without exactly one list of records", path=path, expected="a JSON array of objects")
+            raise DataValidationError(
+                "is an object without exactly one list of records", path=path, expected="a JSON array of objects"
+            )
         data = lists[0]
     if not isinstance(data, list):
         raise DataValidationError(f"is a JSON {type(data).__name__}", path=path, expected="a JSON array of objects")
     for i, obj in enumerate(data):
         if not isinstance(obj, dict):
-            raise DataValidationError(f"is a JSON {type(obj).__name__}", path=path, record=f"item {i}", expected="a JSON object")
+            raise DataValidationError(
+                f"is a JSON {type(obj).__name__}", path=path, record=f"item {i}", expected="a JSON object"
+            )
         yield f"item {i}", obj
 
 
@@ -273,7 +292,8 @@ def _read_parquet(path: Path) -> Iterator[Row]:
             import pyarrow.parquet as pq
         except ImportError:
             raise DataValidationError(
-                "needs polars or pyarrow to read Parquet", path=path,
+                "needs polars or pyarrow to read Parquet",
+                path=path,
                 expected="`pip install steb-core[parquet]` (or polars / pyarrow)",
             ) from None
         rows = pq.read_table(path).to_pylist()
@@ -290,19 +310,27 @@ def _get(row: Mapping[Any, Any], col: Column, path: Path | None, where: str, fie
     if col not in row:
         raise DataValidationError(
             "is missing" if isinstance(col, str) else f"column {col} is missing (row has {len(row)} fields)",
-            path=path, record=where, field=str(col),
+            path=path,
+            record=where,
+            field=str(col),
             expected=f"the column mapped to '{field_name}'",
         )
     value = row[col]
     if value is None:
-        raise DataValidationError("is empty (null)", path=path, record=where, field=str(col), expected=f"a value for '{field_name}'")
+        raise DataValidationError(
+            "is empty (null)", path=path, record=where, field=str(col), expected=f"a value for '{field_name}'"
+        )
     return value
 
 
 def _as_text(value: Any, col: Column, path: Path | None, where: str) -> str:
     if not isinstance(value, str):
         raise DataValidationError(
-            f"holds a {type(value).__name__} ({str(value)[:40]!r})", path=path, record=where, field=str(col), expected="text"
+            f"holds a {type(value).__name__} ({str(value)[:40]!r})",
+            path=path,
+            record=where,
+            field=str(col),
+            expected="text",
         )
     return value
 
@@ -320,9 +348,19 @@ def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
     string ``"true"`` (the same label, written by two tools) split one class into two. Strings keep their case
     (``"True"`` stays ``True``): labels are case-sensitive.
     """
-    if isinstance(value, float) and value != value or isinstance(value, str) and value.strip().lower() in _MISSING_LABELS:
-        raise DataValidationError(f"holds {value!r}, a missing value", path=path, record=where, field=str(col),
-                                  expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)")
+    if (
+        isinstance(value, float)
+        and value != value
+        or isinstance(value, str)
+        and value.strip().lower() in _MISSING_LABELS
+    ):
+        raise DataValidationError(
+            f"holds {value!r}, a missing value",
+            path=path,
+            record=where,
+            field=str(col),
+            expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)",
+        )
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -343,7 +381,13 @@ def _as_bool(value: Any, col: Column, path: Path | None, where: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
         return value.strip().lower() in _TRUE
-    raise DataValidationError(f"holds {value!r}", path=path, record=where, field=str(col), expected="true/false, 1/0, yes/no or same/different")
+    raise DataValidationError(
+        f"holds {value!r}",
+        path=path,
+        record=where,
+        field=str(col),
+        expected="true/false, 1/0, yes/no or same/different",
+    )
 
 
 def _as_number(value: Any, col: Column, path: Path | None, where: str) -> float:
@@ -352,9 +396,13 @@ def _as_number(value: Any, col: Column, path: Path | None, where: str) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise DataValidationError(f"holds {str(value)[:40]!r}", path=path, record=where, field=str(col), expected="a number") from None
+        raise DataValidationError(
+            f"holds {str(value)[:40]!r}", path=path, record=where, field=str(col), expected="a number"
+        ) from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise DataValidationError(f"holds {value!r}", path=path, record=where, field=str(col), expected="a finite number")
+        raise DataValidationError(
+            f"holds {value!r}", path=path, record=where, field=str(col), expected="a finite number"
+        )
     return number
 
 
@@ -364,11 +412,15 @@ def _as_indices(value: Any, col: Column, path: Path | None, where: str) -> tuple
         try:
             value = json.loads(text) if text.startswith("[") else [int(t) for t in text.replace(",", " ").split()]
         except (ValueError, json.JSONDecodeError):
-            raise DataValidationError(f"holds {value!r}", path=path, record=where, field=str(col), expected="indices such as '1 0' or [1, 0]") from None
+            raise DataValidationError(
+                f"holds {value!r}", path=path, record=where, field=str(col), expected="indices such as '1 0' or [1, 0]"
+            ) from None
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise DataValidationError(f"holds {value!r}", path=path, record=where, field=str(col), expected="a list of integer indices")
+        raise DataValidationError(
+            f"holds {value!r}", path=path, record=where, field=str(col), expected="a list of integer indices"
+        )
     return tuple(value)
 
 
@@ -451,12 +503,22 @@ def records_from_rows(
         else:
             for rec in made:
                 if rec.id is not None:
-                    _check_id(ids, rec.id, _id_content(rec), "another text" if isinstance(rec, LabelledText) else "other texts or values", p, loc, mapping)
+                    _check_id(
+                        ids,
+                        rec.id,
+                        _id_content(rec),
+                        "another text" if isinstance(rec, LabelledText) else "other texts or values",
+                        p,
+                        loc,
+                        mapping,
+                    )
             out.extend(made)
     if shape == "retrieval":
         for (side, author, cid), texts in grouped.items():
             with located(p, f"{side} collection of author '{author}'"):
-                out.append((side, TextCollection(author=author, texts_=tuple(texts), id=None if cid is None else str(cid))))
+                out.append(
+                    (side, TextCollection(author=author, texts_=tuple(texts), id=None if cid is None else str(cid)))
+                )
     return out
 
 
@@ -468,14 +530,25 @@ def _id_content(rec: Any) -> Any:
     return tuple(getattr(rec, f) for f in rec.__dataclass_fields__ if f != "id")
 
 
-def _check_id(ids: dict[str, tuple[str, Any]], rid: str, content: Any, what: str, path: Path | None, loc: str,
-              mapping: Mapping[str, Any]) -> None:
+def _check_id(
+    ids: dict[str, tuple[str, Any]],
+    rid: str,
+    content: Any,
+    what: str,
+    path: Path | None,
+    loc: str,
+    mapping: Mapping[str, Any],
+) -> None:
     """Refuse an id that names two different records (a row copied and edited, rows shifted by a broken quote):
     which of the two is right cannot be known, and a join by id downstream would pick one silently."""
     first = ids.setdefault(rid, (loc, content))
     if first[1] != content:
         raise DataValidationError(
-            f"id {rid!r} was first used at {first[0]}, with {what}", path=path, record=loc, field=str(mapping.get("id", "id")), expected="each id to name one record",
+            f"id {rid!r} was first used at {first[0]}, with {what}",
+            path=path,
+            record=loc,
+            field=str(mapping.get("id", "id")),
+            expected="each id to name one record",
         )
 
 
@@ -484,12 +557,24 @@ def _in_column(exc: DataValidationError, mapping: Mapping[str, Any]) -> DataVali
     col = mapping.get(exc.field or "")
     if col is None or not isinstance(col, (str, int)) or str(col) == exc.field:
         return exc
-    return DataValidationError(exc.reason, path=exc.path, record=exc.record, field=f"{col} ({exc.field})", expected=exc.expected)
+    return DataValidationError(
+        exc.reason, path=exc.path, record=exc.record, field=f"{col} ({exc.field})", expected=exc.expected
+    )
 
 
-def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: Path | None, loc: str,
-             label_map: Mapping[str, Any] | Callable[[str], Any] | None, multi_label: str | None, skip_empty: bool,
-             split_values: tuple[str, str], split: str | None, stats: Counter[str]) -> list[Any]:
+def _one_row(
+    shape: str,
+    mapping: Mapping[str, Any],
+    row: Mapping[Any, Any],
+    p: Path | None,
+    loc: str,
+    label_map: Mapping[str, Any] | Callable[[str], Any] | None,
+    multi_label: str | None,
+    skip_empty: bool,
+    split_values: tuple[str, str],
+    split: str | None,
+    stats: Counter[str],
+) -> list[Any]:
     def opt(name: str) -> Any:
         return row.get(mapping[name]) if name in mapping else None
 
@@ -521,7 +606,9 @@ def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: 
         return [TextPair(text_a=a, text_b=b, same=same, id=rid, group=None if group in (None, "") else str(group))]
     if shape == "order_groups":
         anchors = [_as_text(_get(row, c, p, loc, "anchors"), c, p, loc) for c in _column_list(mapping["anchors"])]
-        alternatives = [_as_text(_get(row, c, p, loc, "alternatives"), c, p, loc) for c in _column_list(mapping["alternatives"])]
+        alternatives = [
+            _as_text(_get(row, c, p, loc, "alternatives"), c, p, loc) for c in _column_list(mapping["alternatives"])
+        ]
         if "answer" in mapping:
             answer = _as_indices(_get(row, mapping["answer"], p, loc, "answer"), mapping["answer"], p, loc)
         else:
@@ -529,8 +616,16 @@ def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: 
         distractor = opt("distractor")
         distractor = None if distractor in (None, "") else _as_text(distractor, mapping["distractor"], p, loc)
         style = opt("style_type")
-        return [OrderGroup(anchors=tuple(anchors), alternatives=tuple(alternatives), answer=answer, distractor=distractor,
-                           id=rid, style_type=None if style in (None, "") else str(style))]
+        return [
+            OrderGroup(
+                anchors=tuple(anchors),
+                alternatives=tuple(alternatives),
+                answer=answer,
+                distractor=distractor,
+                id=rid,
+                style_type=None if style in (None, "") else str(style),
+            )
+        ]
     if shape == "retrieval":
         author = _as_label(_get(row, mapping["author"], p, loc, "author"), mapping["author"], p, loc)
         texts = _texts_of(_get(row, mapping["text"], p, loc, "text"), mapping["text"], p, loc)
@@ -543,10 +638,18 @@ def _one_row(shape: str, mapping: Mapping[str, Any], row: Mapping[Any, Any], p: 
         side = split
         if side is None:
             if "split" not in mapping:
-                raise DataValidationError("names no split column", field="split", expected="columns={'split': ...} or separate query/target files")
+                raise DataValidationError(
+                    "names no split column",
+                    field="split",
+                    expected="columns={'split': ...} or separate query/target files",
+                )
             value = _as_label(_get(row, mapping["split"], p, loc, "split"), mapping["split"], p, loc)
             if value not in split_values:
-                raise DataValidationError(f"holds {value!r}", field=str(mapping["split"]), expected=f"'{split_values[0]}' or '{split_values[1]}'")
+                raise DataValidationError(
+                    f"holds {value!r}",
+                    field=str(mapping["split"]),
+                    expected=f"'{split_values[0]}' or '{split_values[1]}'",
+                )
             side = "query" if value == split_values[0] else "target"
         return [((side, author, rid), texts)]
     # feature_texts
@@ -648,24 +751,40 @@ class GenericLoader:
         if any(ch in pattern for ch in "*?["):
             files = sorted(Path(f) for f in _glob.glob(pattern, recursive=True) if Path(f).is_file())
             if not files:
-                raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no file matches {pattern}. Obtain it: {self.obtain}")
+                raise DatasetNotFoundError(
+                    f"dataset '{ctx.dataset}': no file matches {pattern}. Obtain it: {self.obtain}"
+                )
             return _inside(files, base)
         path = Path(pattern)
         if not path.is_file():
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {path}. Obtain it: {self.obtain}")
         return _inside([path], base)
 
-    def _records(self, files: list[Path], stats: Counter[str], split: str | None = None,
-                 line_breaks: str | None = None) -> list[Any]:
+    def _records(
+        self, files: list[Path], stats: Counter[str], split: str | None = None, line_breaks: str | None = None
+    ) -> list[Any]:
         out: list[Any] = []
         for f in files:
-            rows = read_table(f, self.format, header=self.header, delimiter=self.delimiter,
-                              line_breaks=line_breaks or self.line_breaks)
+            rows = read_table(
+                f,
+                self.format,
+                header=self.header,
+                delimiter=self.delimiter,
+                line_breaks=line_breaks or self.line_breaks,
+            )
             out.extend(
                 records_from_rows(
-                    rows, self.shape, self.columns, path=f, where=self.where, label_map=self.label_map,
-                    multi_label=self.multi_label, skip_empty=self.skip_empty, split_values=self.split_values,
-                    split=split, stats=stats,
+                    rows,
+                    self.shape,
+                    self.columns,
+                    path=f,
+                    where=self.where,
+                    label_map=self.label_map,
+                    multi_label=self.multi_label,
+                    skip_empty=self.skip_empty,
+                    split_values=self.split_values,
+                    split=split,
+                    stats=stats,
                 )
             )
         return out
@@ -678,13 +797,18 @@ class GenericLoader:
         limit = opts.get("limit", self.limit)
         breaks = str(opts.get("line_breaks", self.line_breaks))
         if breaks not in LINE_BREAKS:
-            raise DataValidationError(f"is {breaks!r}", record="dataset option", field="line_breaks",
-                                      expected=f"one of {', '.join(LINE_BREAKS)}")
+            raise DataValidationError(
+                f"is {breaks!r}",
+                record="dataset option",
+                field="line_breaks",
+                expected=f"one of {', '.join(LINE_BREAKS)}",
+            )
         stats: Counter[str] = Counter()
         if isinstance(path, Mapping):
             files = {side: self.resolve(ctx, p) for side, p in path.items()}
-            records = (self._records(files["queries"], stats, "query", breaks)
-                       + self._records(files["targets"], stats, "target", breaks))
+            records = self._records(files["queries"], stats, "query", breaks) + self._records(
+                files["targets"], stats, "target", breaks
+            )
             file_names = [str(f) for fs in files.values() for f in fs]
         else:
             file_list = self.resolve(ctx, path)
@@ -695,12 +819,17 @@ class GenericLoader:
             "files": file_names,
             "format": self.format or infer_format(file_names[0]),
             "shape": self.shape,
-            "columns": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in _mapping_for(self.shape, self.columns).items()},
+            "columns": {
+                k: (list(v) if isinstance(v, (list, tuple)) else v)
+                for k, v in _mapping_for(self.shape, self.columns).items()
+            },
             "seed": ctx.seed,
             **{k: v for k, v in stats.items()},
         }
         if not records:
-            raise DataValidationError("holds no usable record", path=file_names[0], expected=f"rows for shape '{self.shape}'")
+            raise DataValidationError(
+                "holds no usable record", path=file_names[0], expected=f"rows for shape '{self.shape}'"
+            )
         if self.shape == "retrieval":
             return DatasetBundle(retrieval=self._retrieval(records, limit, ctx, info), info=info)
         if self.shape in ("labelled_texts", "pairs") and per_class is not None:
@@ -719,7 +848,9 @@ class GenericLoader:
         return DatasetBundle(**records_of, info=info)
 
     @staticmethod
-    def _retrieval(records: list[tuple[str, TextCollection]], limit: int | None, ctx: LoadContext, info: dict[str, Any]) -> RetrievalSet:
+    def _retrieval(
+        records: list[tuple[str, TextCollection]], limit: int | None, ctx: LoadContext, info: dict[str, Any]
+    ) -> RetrievalSet:
         """Queries and targets; ``limit`` caps the number of authors (seeded), keeping both sides of each."""
         queries = [c for side, c in records if side == "query"]
         targets = [c for side, c in records if side == "target"]
@@ -750,7 +881,14 @@ def _inside(files: list[Path], base: Path | None) -> list[Path]:
     return files
 
 
-def generic_loader(path_or_name: PathSpec, *, shape: str, format: str | None = None, columns: Mapping[str, Any] | None = None, **options: Any) -> GenericLoader:
+def generic_loader(
+    path_or_name: PathSpec,
+    *,
+    shape: str,
+    format: str | None = None,
+    columns: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> GenericLoader:
     """A loader reading ``path_or_name`` into records of ``shape`` with the given column mapping.
 
     Options (see :class:`GenericLoader`): ``per_class`` (seeded cap per label, or per same/different

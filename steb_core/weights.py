@@ -27,8 +27,14 @@ __all__ = ["hub_cache_dir", "cached_weights", "download_weights", "FetchedWeight
 HUB_REPO_ID = re.compile(r"^(?:[A-Za-z0-9][\w.-]*/)?[A-Za-z0-9][\w.-]*$")
 
 #: files whose presence in a snapshot means the weights themselves arrived (not only the config)
-_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json",
-                 "tf_model.h5", "flax_model.msgpack")
+_WEIGHT_FILES = (
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.safetensors.index.json",
+    "pytorch_model.bin.index.json",
+    "tf_model.h5",
+    "flax_model.msgpack",
+)
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
@@ -89,8 +95,9 @@ class FetchedWeights:
     path: Path
 
 
-def download_weights(repo_id: str, revision: str = "", *, cache_dir: str | Path | None = None, progress: bool = True,
-                     token: Any = None) -> FetchedWeights:
+def download_weights(
+    repo_id: str, revision: str = "", *, cache_dir: str | Path | None = None, progress: bool = True, token: Any = None
+) -> FetchedWeights:
     """Fetch ``repo_id`` at ``revision`` ("" = main) into the Hugging Face cache (resumes a partial download).
 
     Raises :class:`StebError` naming the repository, the revision and the endpoint when the hub refuses
@@ -102,10 +109,15 @@ def download_weights(repo_id: str, revision: str = "", *, cache_dir: str | Path 
         import huggingface_hub  # optional, heavy-ish
         from huggingface_hub import snapshot_download
     except ImportError:
-        raise StebError("downloading weights needs the huggingface_hub package: pip install steb-models-neural "
-                         "(or pip install huggingface_hub)") from None
+        raise StebError(
+            "downloading weights needs the huggingface_hub package: pip install steb-models-neural "
+            "(or pip install huggingface_hub)"
+        ) from None
     endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
-    kwargs: dict[str, Any] = {"revision": revision or None, "cache_dir": str(cache_dir) if cache_dir is not None else None}
+    kwargs: dict[str, Any] = {
+        "revision": revision or None,
+        "cache_dir": str(cache_dir) if cache_dir is not None else None,
+    }
     if token is not None:
         kwargs["token"] = token
     if not progress:
@@ -115,14 +127,20 @@ def download_weights(repo_id: str, revision: str = "", *, cache_dir: str | Path 
     try:
         local = snapshot_download(repo_id, **kwargs)
     except huggingface_hub.errors.RepositoryNotFoundError:
-        raise StebError(f"model '{repo_id}' does not exist on {endpoint} (or is private: log in with `hf auth login`)") from None
+        raise StebError(
+            f"model '{repo_id}' does not exist on {endpoint} (or is private: log in with `hf auth login`)"
+        ) from None
     except huggingface_hub.errors.RevisionNotFoundError:
         raise StebError(f"model '{repo_id}' has no revision '{revision}' on {endpoint}") from None
     except huggingface_hub.errors.GatedRepoError:
-        raise StebError(f"model '{repo_id}' is gated on {endpoint}: accept its terms on the model page and log in "
-                        f"with `hf auth login`, then run the command again") from None
+        raise StebError(
+            f"model '{repo_id}' is gated on {endpoint}: accept its terms on the model page and log in "
+            f"with `hf auth login`, then run the command again"
+        ) from None
     except (huggingface_hub.errors.HfHubHTTPError, huggingface_hub.errors.LocalEntryNotFoundError, OSError) as exc:
-        raise StebError(f"could not download '{repo_id}'{f' at {revision}' if revision else ''} from {endpoint}: "
-                        f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}") from None
+        raise StebError(
+            f"could not download '{repo_id}'{f' at {revision}' if revision else ''} from {endpoint}: "
+            f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+        ) from None
     path = Path(local)
     return FetchedWeights(repo_id, revision, path.name, path)

@@ -70,8 +70,13 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
     targets: list[TextCollection] = []
     problems, skipped_unk, languages = [], 0, set()
     names = unique_keys(
-        ((f"item {i}", require_field(entry, "problem-name", path=info_path, record=i, types=str), entry) for i, entry in enumerate(collection)),
-        path=info_path, field="problem-name", what="entry",
+        (
+            (f"item {i}", require_field(entry, "problem-name", path=info_path, record=i, types=str), entry)
+            for i, entry in enumerate(collection)
+        ),
+        path=info_path,
+        field="problem-name",
+        what="entry",
     )
     for name, entry in names.items():
         language = str(require_field(entry, "language", path=info_path, record=name, types=str)).lower()
@@ -87,7 +92,9 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
         problems.append(name)
     if not problems:
         raise DataValidationError(
-            f"lists no problem in language '{source.language}' (languages present: {sorted(languages)})", path=info_path, field="language"
+            f"lists no problem in language '{source.language}' (languages present: {sorted(languages)})",
+            path=info_path,
+            field="language",
         )
     with located(folder):
         retrieval = RetrievalSet(queries=tuple(queries), targets=tuple(targets))
@@ -106,26 +113,45 @@ def load_attribution(ctx: LoadContext, source: AttributionSource, obtain: str) -
     )
 
 
-def _problem(folder: Path, name: str, encoding: str, root: Path) -> tuple[list[TextCollection], list[TextCollection], int]:
+def _problem(
+    folder: Path, name: str, encoding: str, root: Path
+) -> tuple[list[TextCollection], list[TextCollection], int]:
     """One problem's candidates (targets) and unknown texts (queries); ``root`` is the release folder that
     every file found by listing a candidate folder must stay inside (a link out of it is refused)."""
     info_path = folder / "problem-info.json"
     if not info_path.is_file():
-        raise DataValidationError("is missing", path=info_path, record=name, expected="problem-info.json in every problem folder")
+        raise DataValidationError(
+            "is missing", path=info_path, record=name, expected="problem-info.json in every problem folder"
+        )
     info = read_json(info_path)
     unknown_folder = require_field(info, "unknown-folder", path=info_path, record=name, types=str)
     listed = require_field(info, "candidate-authors", path=info_path, record=name, types=list)
-    candidates = list(unique_keys(
-        ((f"{name} candidate-authors[{i}]", require_field(c, "author-name", path=info_path, record=f"{name} candidate-authors[{i}]", types=str), c)
-         for i, c in enumerate(listed)),
-        path=info_path, field="author-name", what="entry",
-    ))
+    candidates = list(
+        unique_keys(
+            (
+                (
+                    f"{name} candidate-authors[{i}]",
+                    require_field(c, "author-name", path=info_path, record=f"{name} candidate-authors[{i}]", types=str),
+                    c,
+                )
+                for i, c in enumerate(listed)
+            ),
+            path=info_path,
+            field="author-name",
+            what="entry",
+        )
+    )
     targets = []
     for cand in candidates:
         cand_dir = release_path(folder, cand, path=info_path, record=name, field="candidate-authors")
         files = sorted(cand_dir.glob("*.txt")) if cand_dir.is_dir() else []
         if not files:
-            raise DataValidationError(f"candidate {cand} has no known texts in {cand_dir}", path=info_path, record=name, field="candidate-authors")
+            raise DataValidationError(
+                f"candidate {cand} has no known texts in {cand_dir}",
+                path=info_path,
+                record=name,
+                field="candidate-authors",
+            )
         for path in files:
             check_inside(path, root, record=f"{name}/{cand}", what="release folder")
         # STEB §C.9: a candidate's known texts are concatenated into one document (one target text per author)
@@ -138,9 +164,17 @@ def _problem(folder: Path, name: str, encoding: str, root: Path) -> tuple[list[T
     known = set(candidates)
     unknown_dir = release_path(folder, unknown_folder, path=info_path, record=name, field="unknown-folder")
     answers = unique_keys(
-        ((f"ground_truth[{i}]", require_field(e, "unknown-text", path=truth_path, record=f"ground_truth[{i}]", types=str),
-          require_field(e, "true-author", path=truth_path, record=f"ground_truth[{i}]", types=str)) for i, e in enumerate(entries)),
-        path=truth_path, field="unknown-text", what="true-author",
+        (
+            (
+                f"ground_truth[{i}]",
+                require_field(e, "unknown-text", path=truth_path, record=f"ground_truth[{i}]", types=str),
+                require_field(e, "true-author", path=truth_path, record=f"ground_truth[{i}]", types=str),
+            )
+            for i, e in enumerate(entries)
+        ),
+        path=truth_path,
+        field="unknown-text",
+        what="true-author",
     )
     answered = set(answers)
     queries, unk = [], 0
@@ -150,17 +184,27 @@ def _problem(folder: Path, name: str, encoding: str, root: Path) -> tuple[list[T
             continue
         if author not in known:
             raise DataValidationError(
-                f"is '{author}', not a candidate of {name}", path=truth_path, record=text_name, field="true-author",
+                f"is '{author}', not a candidate of {name}",
+                path=truth_path,
+                record=text_name,
+                field="true-author",
                 expected=f"one of the candidate-authors in {info_path.name} or <UNK>",
             )
         path = release_path(unknown_dir, text_name, path=truth_path, record=text_name, field="unknown-text")
         if not path.is_file():
-            raise DataValidationError(f"names a missing file {path}", path=truth_path, record=text_name, field="unknown-text")
+            raise DataValidationError(
+                f"names a missing file {path}", path=truth_path, record=text_name, field="unknown-text"
+            )
         text = _read(path, encoding, f"{name}/{text_name}")
         queries.append(TextCollection(author=f"{name}/{author}", texts_=(text,), id=f"{name}/{text_name}"))
     for path in sorted(unknown_dir.glob("*.txt")):
         if path.name not in answered:
-            raise DataValidationError(f"has no entry for {path.name}", path=truth_path, record=path.name, expected="a ground-truth entry for every unknown text")
+            raise DataValidationError(
+                f"has no entry for {path.name}",
+                path=truth_path,
+                record=path.name,
+                expected="a ground-truth entry for every unknown text",
+            )
     return queries, targets, unk
 
 

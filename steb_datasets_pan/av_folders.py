@@ -60,7 +60,10 @@ class AVFolderSource:
 
     def layout(self) -> str:
         ex = (self.prefixes[0] if self.prefixes else "CASE") + "001"
-        return f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, " "one folder per problem"
+        return (
+            f"<data-dir>/[release folder/]truth.txt (lines 'PROBLEM Y|N') + {ex}/known01.txt ... {ex}/unknown.txt, "
+            "one folder per problem"
+        )
 
     def wants(self, problem: str) -> bool:
         return not self.prefixes or any(problem.upper().startswith(p) for p in self.prefixes)
@@ -68,16 +71,24 @@ class AVFolderSource:
 
 def parse_truth_txt(path: Path) -> dict[str, tuple[bool, int]]:
     """``truth.txt`` as problem -> (same author, line number); BOM, CRLF and extra blanks tolerated."""
+
     def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             fields = line.split()
             if not fields:
                 continue
             if len(fields) != 2:
-                raise DataValidationError(f"has {len(fields)} fields: {line[:60]!r}", path=path, record=f"line {lineno}", expected="'PROBLEM Y|N'")
+                raise DataValidationError(
+                    f"has {len(fields)} fields: {line[:60]!r}",
+                    path=path,
+                    record=f"line {lineno}",
+                    expected="'PROBLEM Y|N'",
+                )
             problem, answer = fields
             if answer.upper() not in _ANSWERS:
-                raise DataValidationError(f"answer {answer!r}", path=path, record=problem, field="answer", expected="Y or N")
+                raise DataValidationError(
+                    f"answer {answer!r}", path=path, record=problem, field="answer", expected="Y or N"
+                )
             yield f"line {lineno}", problem, _ANSWERS[answer.upper()]
 
     # unique_keys: a problem listed twice (same or flipped answer) is an error, never a silent overwrite
@@ -92,8 +103,16 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
     known_rule = str(ctx.options.get("known", source.known)).strip().lower()
     if known_rule not in KNOWN_RULES:
         raise DataValidationError(f"option known={known_rule!r}", field="known", expected=" or ".join(KNOWN_RULES))
-    root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification", "") if source.edition == "enron" else ("verification",))
-    truth_files = _of_corpus(sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4), root, source.corpus)
+    root = release_dir(
+        ctx,
+        obtain,
+        source.layout(),
+        source.edition or "pan",
+        ("verification", "") if source.edition == "enron" else ("verification",),
+    )
+    truth_files = _of_corpus(
+        sorted(p for p in root.rglob("truth.txt") if len(p.relative_to(root).parts) <= 4), root, source.corpus
+    )
     if not truth_files:
         ctx.require_file("truth.txt", obtain, source.layout())  # raises the standard "missing file" error
     pairs: list[TextPair] = []
@@ -107,20 +126,33 @@ def load_av_folders(ctx: LoadContext, source: AVFolderSource, obtain: str) -> Da
         seen_prefixes.update(re.sub(r"\d+$", "", p) for p in answers)
         for name in sorted(problems):
             if source.wants(name) and name not in answers:
-                raise DataValidationError(f"has no line for problem folder {name}", path=truth_path, record=name, expected="a truth line for every problem")
+                raise DataValidationError(
+                    f"has no line for problem folder {name}",
+                    path=truth_path,
+                    record=name,
+                    expected="a truth line for every problem",
+                )
         wanted = sorted(p for p in answers if source.wants(p))  # the reference sorts the problem ids
         if wanted:
             used.append(str(truth_path))
         for problem in wanted:
             same, _lineno = answers[problem]
-            release_path(folder, problem, path=truth_path, record=problem, field="problem")  # no '../' out of the release
+            release_path(
+                folder, problem, path=truth_path, record=problem, field="problem"
+            )  # no '../' out of the release
             if problem not in problems:
-                raise DataValidationError(f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)", path=truth_path, record=problem)
+                raise DataValidationError(
+                    f"names a problem with no folder {folder / problem} (known*.txt + unknown.txt)",
+                    path=truth_path,
+                    record=problem,
+                )
             pairs.append(_problem_pair(folder / problem, problem, same, root, known_rule))
     if not pairs:
         raise DataValidationError(
-            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes " f"{sorted(seen_prefixes)}",
-            path=root, expected=source.layout(),
+            f"holds no problems with id prefix {list(source.prefixes)}; truth.txt files list prefixes "
+            f"{sorted(seen_prefixes)}",
+            path=root,
+            expected=source.layout(),
         )
     ids = [p.id for p in pairs]
     if len(set(ids)) != len(ids):
@@ -178,9 +210,16 @@ def _problem_pair(folder: Path, problem: str, same: bool, root: Path, known_rule
             record=problem,
             expected="known01.txt" if known_rule == "first" else "one or more known texts",
         )
-    unknown_paths = sorted(p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt")
+    unknown_paths = sorted(
+        p for p in folder.iterdir() if p.name.lower().startswith("unknown") and p.suffix.lower() == ".txt"
+    )
     if len(unknown_paths) != 1:
-        raise DataValidationError(f"has {len(unknown_paths)} unknown*.txt files", path=folder, record=problem, expected="exactly one unknown.txt")
+        raise DataValidationError(
+            f"has {len(unknown_paths)} unknown*.txt files",
+            path=folder,
+            record=problem,
+            expected="exactly one unknown.txt",
+        )
     for path in (*known_paths, unknown_paths[0]):
         check_inside(path, root, record=problem, what="release folder")
     known = "\n\n".join(read_reference_text(p, record=problem) for p in known_paths)

@@ -49,8 +49,8 @@ class AVJsonlSource:
 
     def layout(self) -> str:
         return (
-            "<data-dir>/[release folder/]pairs.jsonl ({\"id\", \"fandoms\": [a, b], \"pair\": [text, text]}) + truth.jsonl "
-            "({\"id\", \"same\": true|false, \"authors\": [a, b]}); the official names "
+            '<data-dir>/[release folder/]pairs.jsonl ({"id", "fandoms": [a, b], "pair": [text, text]}) + truth.jsonl '
+            '({"id", "same": true|false, "authors": [a, b]}); the official names '
             "pan2X-authorship-verification-test.jsonl / ...-test-truth.jsonl work too"
         )
 
@@ -63,11 +63,21 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     """Every pair of the data file (the reference), or with option ``pairs_per_class`` a seeded balanced sample;
     ``pairs_file`` and ``truth_file`` name the files inside the data folder when it holds several."""
     root = release_dir(ctx, obtain, source.layout(), source.edition or "pan", ("verification",))
-    folder = find_folder(root, lambda f: any(_is_truth(p) for p in f.glob("*.jsonl")) and any(not _is_truth(p) for p in f.glob("*.jsonl")))
+    folder = find_folder(
+        root,
+        lambda f: any(_is_truth(p) for p in f.glob("*.jsonl")) and any(not _is_truth(p) for p in f.glob("*.jsonl")),
+    )
     if folder is None:
         ctx.require_file("truth.jsonl", obtain, source.layout())
         folder = root
-    pairs_path = _pick(folder, ctx.options.get("pairs_file"), [p for p in folder.glob("*.jsonl") if not _is_truth(p)], "pairs file", "pairs_file", ("pairs", "test"))
+    pairs_path = _pick(
+        folder,
+        ctx.options.get("pairs_file"),
+        [p for p in folder.glob("*.jsonl") if not _is_truth(p)],
+        "pairs file",
+        "pairs_file",
+        ("pairs", "test"),
+    )
     truth_candidates = [p for p in folder.glob("*.jsonl") if _is_truth(p)]
     truth_name = ctx.options.get("truth_file")
     beside = None if truth_name else truth_beside(pairs_path, truth_candidates)
@@ -82,12 +92,23 @@ def load_av_jsonl(ctx: LoadContext, source: AVJsonlSource, obtain: str) -> Datas
     for row in scan_jsonl(pairs_path):
         rid = str(require_field(row.obj, "id", path=pairs_path, record=f"line {row.lineno}"))
         if first_line.setdefault(rid, row.lineno) != row.lineno:  # one truth label cannot belong to two pairs
-            raise DataValidationError(f"appears twice: first at line {first_line[rid]}, again at line {row.lineno}", path=pairs_path,
-                                      record=rid, field="id", expected="each pair id once (the truth file labels pairs by id)")
+            raise DataValidationError(
+                f"appears twice: first at line {first_line[rid]}, again at line {row.lineno}",
+                path=pairs_path,
+                record=rid,
+                field="id",
+                expected="each pair id once (the truth file labels pairs by id)",
+            )
         pair = require_field(row.obj, "pair", path=pairs_path, record=rid, types=list, expected="a list of two texts")
         _check_pair(pair, pairs_path, rid)
         if rid not in truth:
-            raise DataValidationError(f"has no truth line (pair at {pairs_path.name} line {row.lineno})", path=truth_path, record=rid, field="id", expected="a truth record for every pair id")
+            raise DataValidationError(
+                f"has no truth line (pair at {pairs_path.name} line {row.lineno})",
+                path=truth_path,
+                record=rid,
+                field="id",
+                expected="a truth record for every pair id",
+            )
         entries.append((rid, truth[rid], row.offset, row.lineno))
     if not entries:
         raise DataValidationError("holds no pairs", path=pairs_path)
@@ -136,13 +157,23 @@ def _truth_rows(truth_path: Path) -> Iterator[tuple[str, str, bool]]:
 
 def _check_pair(pair: list[Any], path: Path, rid: str) -> None:
     if len(pair) != 2:
-        raise DataValidationError(f"has {len(pair)} texts", path=path, record=rid, field="pair", expected="exactly two texts")
+        raise DataValidationError(
+            f"has {len(pair)} texts", path=path, record=rid, field="pair", expected="exactly two texts"
+        )
     for i, text in enumerate(pair):
         if not isinstance(text, str) or not text.strip():
-            raise DataValidationError("is empty" if isinstance(text, str) else f"is a {type(text).__name__}", path=path, record=rid, field=f"pair[{i}]", expected="non-empty text")
+            raise DataValidationError(
+                "is empty" if isinstance(text, str) else f"is a {type(text).__name__}",
+                path=path,
+                record=rid,
+                field=f"pair[{i}]",
+                expected="non-empty text",
+            )
 
 
-def _pick(folder: Path, name: str | None, candidates: list[Path], what: str, option: str, preferred: tuple[str, ...]) -> Path:
+def _pick(
+    folder: Path, name: str | None, candidates: list[Path], what: str, option: str, preferred: tuple[str, ...]
+) -> Path:
     if name:
         path = release_path(folder, name, path=folder, field=option)
         if not path.is_file():

@@ -56,11 +56,16 @@ class EnronSource:
     """Where the Enron AV release is described; ``pan`` is the reader used for ``layout=pan``."""
 
     release: str = "Enron Authorship Verification Corpus (Halvani 2017, Mendeley Data n77w7mygwg v1)"
-    pan: AVFolderSource = AVFolderSource((), "Enron authorship verification corpus (PAN-style case folders)", edition="enron")
+    pan: AVFolderSource = AVFolderSource(
+        (), "Enron authorship verification corpus (PAN-style case folders)", edition="enron"
+    )
 
     def layout(self) -> str:
-        return ("<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named " "'<Author.name>[Y]' or "
-                "'<Author.name>[N]' holding 'known - <Author> - Mail_<n>.txt' (4) and one 'unknown - ... - Mail_<n>.txt'")
+        return (
+            "<data-dir>/[Enron (80 authors)/]truth.txt (lines 'CASE Y|N') + one folder per case named "
+            "'<Author.name>[Y]' or "
+            "'<Author.name>[N]' holding 'known - <Author> - Mail_<n>.txt' (4) and one 'unknown - ... - Mail_<n>.txt'"
+        )
 
 
 def load_enron(ctx: LoadContext, source: EnronSource, obtain: str) -> DatasetBundle:
@@ -101,10 +106,15 @@ def _case_folder(root: Path, ctx: LoadContext, obtain: str, source: EnronSource)
                 return folder
         frontier = [p for f in frontier for p in sorted(f.iterdir()) if p.is_dir() and not p.name.startswith(".")]
     pan_style = any(root.rglob("known01.txt"))
-    hint = " It holds PAN-style case folders (known01.txt): load them with --dataset-option layout=pan." if pan_style else ""
+    hint = (
+        " It holds PAN-style case folders (known01.txt): load them with --dataset-option layout=pan."
+        if pan_style
+        else ""
+    )
     raise DataValidationError(
         f"holds no case folders named '<Author.name>[Y]' or '<Author.name>[N]'.{hint} Obtain the release: {obtain}",
-        path=root, expected=source.layout(),
+        path=root,
+        expected=source.layout(),
     )
 
 
@@ -126,13 +136,16 @@ def _truth(path: Path, cases: dict[str, tuple[bool, Path]]) -> dict[str, bool]:
     Every case folder needs a line and every line a folder; a line that contradicts its folder's mark is
     an error, since one of the two would silently flip a label.
     """
+
     def rows() -> Iterator[tuple[str, str, bool]]:
         for lineno, line in enumerate(read_lines(path, keep_empty=True), start=1):
             if not line.strip():
                 continue
             fields = line.rsplit(None, 1)
             if len(fields) != 2 or fields[1].upper() not in _ANSWERS:
-                raise DataValidationError(f"reads {line[:80]!r}", path=path, record=f"line {lineno}", expected="'CASE Y|N'")
+                raise DataValidationError(
+                    f"reads {line[:80]!r}", path=path, record=f"line {lineno}", expected="'CASE Y|N'"
+                )
             case, answer = fields[0].strip(), fields[1].upper()
             match = _CASE_RE.match(case)
             yield f"line {lineno}", (match.group("name") if match else case), _ANSWERS[answer]
@@ -140,15 +153,26 @@ def _truth(path: Path, cases: dict[str, tuple[bool, Path]]) -> dict[str, bool]:
     answers = unique_keys(rows(), path=path, field="case", what="answer")
     for name, same in answers.items():
         if name not in cases:
-            raise DataValidationError(f"names case {name!r}, which has no folder '{name}[Y]' or '{name}[N]'", path=path, record=name)
+            raise DataValidationError(
+                f"names case {name!r}, which has no folder '{name}[Y]' or '{name}[N]'", path=path, record=name
+            )
         if cases[name][0] != same:
             folder = cases[name][1]
-            raise DataValidationError(f"answers {'Y' if same else 'N'} but the folder is named {folder.name!r}", path=path, record=name,
-                                      field="answer", expected="the answer the folder name carries")
+            raise DataValidationError(
+                f"answers {'Y' if same else 'N'} but the folder is named {folder.name!r}",
+                path=path,
+                record=name,
+                field="answer",
+                expected="the answer the folder name carries",
+            )
     missing = sorted(set(cases) - set(answers))
     if missing:
-        raise DataValidationError(f"has no line for case folder(s) {missing[:5]}", path=path, record=missing[0],
-                                  expected="a truth line for every case")
+        raise DataValidationError(
+            f"has no line for case folder(s) {missing[:5]}",
+            path=path,
+            record=missing[0],
+            expected="a truth line for every case",
+        )
     return answers
 
 
@@ -157,9 +181,13 @@ def _pair(folder: Path, name: str, same: bool, root: Path) -> TextPair:
     known = [p for p in files if p.name.lower().startswith("known")]
     unknown = [p for p in files if p.name.lower().startswith("unknown")]
     if not known:
-        raise DataValidationError("has no 'known - ...' text", path=folder, record=name, expected="known - <Author> - Mail_<n>.txt files")
+        raise DataValidationError(
+            "has no 'known - ...' text", path=folder, record=name, expected="known - <Author> - Mail_<n>.txt files"
+        )
     if len(unknown) != 1:
-        raise DataValidationError(f"has {len(unknown)} 'unknown - ...' texts", path=folder, record=name, expected="exactly one unknown text")
+        raise DataValidationError(
+            f"has {len(unknown)} 'unknown - ...' texts", path=folder, record=name, expected="exactly one unknown text"
+        )
     for path in (*known, *unknown):
         check_inside(path, root, record=name, what="release folder")
     known_text = "\n\n".join(read_reference_text(p, record=name) for p in known)

@@ -52,7 +52,9 @@ def read_nonempty_text(path: Path, *, record: str | None = None) -> str:
     return text
 
 
-def find_folder(root: Path, accept: Callable[[Path], bool], aliases: Sequence[Sequence[str]] = (), max_depth: int = 3) -> Path | None:
+def find_folder(
+    root: Path, accept: Callable[[Path], bool], aliases: Sequence[Sequence[str]] = (), max_depth: int = 3
+) -> Path | None:
     """The first folder at or below ``root`` that ``accept`` says holds the files, or None.
 
     ``aliases`` is a list of levels, each a list of sub-folder names tried in order (e.g. the
@@ -124,7 +126,7 @@ def scan_jsonl(path: Path) -> Iterator[JsonlRow]:
             start = offset
             offset += len(raw)
             if lineno == 1 and raw.startswith(_BOM):
-                raw = raw[len(_BOM):]
+                raw = raw[len(_BOM) :]
                 start += len(_BOM)
             if not raw.strip():
                 continue
@@ -147,11 +149,15 @@ def _parse_line(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataValidationError(f"is not valid UTF-8 at byte {exc.start}", path=path, record=f"line {lineno}", expected="UTF-8 text") from None
+        raise DataValidationError(
+            f"is not valid UTF-8 at byte {exc.start}", path=path, record=f"line {lineno}", expected="UTF-8 text"
+        ) from None
     # parse_json refuses an object with a key twice (a second "same" or "label" would win silently)
     obj = parse_json(text, path=path, record=f"line {lineno}", expected="one JSON object per line")
     if not isinstance(obj, dict):
-        raise DataValidationError(f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object")
+        raise DataValidationError(
+            f"is a {type(obj).__name__}", path=path, record=f"line {lineno}", expected="a JSON object"
+        )
     return obj
 
 
@@ -172,7 +178,9 @@ def choose_one(candidates: Iterable[Path], what: str, folder: Path, option: str,
             return hits[0]
     names = ", ".join(f.name for f in files)
     raise DataValidationError(
-        f"holds several {what} ({names}); choose one with the loader option '{option}'", path=folder, expected=f"one {what}"
+        f"holds several {what} ({names}); choose one with the loader option '{option}'",
+        path=folder,
+        expected=f"one {what}",
     )
 
 
@@ -212,8 +220,11 @@ def release_candidates(ctx: LoadContext, edition: str, words: Sequence[str], tas
     root = data_dir.parent
     if not root.is_dir():
         return []
-    hits = [p for p in sorted(root.iterdir()) if p.is_dir() and _normal(p.name).startswith(edition)
-            and any(w in _normal(p.name) for w in words)]
+    hits = [
+        p
+        for p in sorted(root.iterdir())
+        if p.is_dir() and _normal(p.name).startswith(edition) and any(w in _normal(p.name) for w in words)
+    ]
     clef = "clef" + edition.removeprefix("pan")
     for base in (root, root / "pan-code"):
         for sub in _PAN_CODE_TASKS.get(task, ()):

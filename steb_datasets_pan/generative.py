@@ -64,8 +64,8 @@ class GenerativeSource:
 
     def layout(self) -> str:
         return (
-            "<data-dir>/[release folder/]<texts>.jsonl ({\"id\", \"text\"[, \"model\", \"label\", \"genre\"]}) "
-            "[+ <name>-truth.jsonl keyed by \"id\"], or human.jsonl + machines/<model>.jsonl"
+            '<data-dir>/[release folder/]<texts>.jsonl ({"id", "text"[, "model", "label", "genre"]}) '
+            '[+ <name>-truth.jsonl keyed by "id"], or human.jsonl + machines/<model>.jsonl'
         )
 
 
@@ -157,14 +157,22 @@ def _scan_texts(
         rid = str(obj["id"])
         text = obj.get("text")
         if not isinstance(text, str):
-            raise DataValidationError("is missing" if text is None else f"is a {type(text).__name__}", path=path, record=rid, field="text", expected="text")
+            raise DataValidationError(
+                "is missing" if text is None else f"is a {type(text).__name__}",
+                path=path,
+                record=rid,
+                field="text",
+                expected="text",
+            )
         if not text.strip():
             if blank is not None:
                 blank.append(rid)
                 continue
             raise DataValidationError("is empty", path=path, record=rid, field="text", expected="non-empty text")
         if rid in seen:
-            raise DataValidationError(f"appears twice (again at line {row.lineno})", path=path, record=rid, field="id", expected="unique ids")
+            raise DataValidationError(
+                f"appears twice (again at line {row.lineno})", path=path, record=rid, field="id", expected="unique ids"
+            )
         seen.add(rid)
         fields = {k: obj[k] for k in _LABEL_FIELDS if k in obj}
         if extra:
@@ -183,7 +191,11 @@ def _scan_per_source(
 ) -> tuple[list[_Entry], list[Path]]:
     files = [folder / "human.jsonl"]
     machines = folder / "machines"
-    files += sorted(machines.glob("*.jsonl")) if machines.is_dir() else sorted(p for p in folder.glob("*.jsonl") if p.name != "human.jsonl")
+    files += (
+        sorted(machines.glob("*.jsonl"))
+        if machines.is_dir()
+        else sorted(p for p in folder.glob("*.jsonl") if p.name != "human.jsonl")
+    )
     seen: set[str] = set()
     entries: list[_Entry] = []
     for path in files:
@@ -195,8 +207,9 @@ def _scan_per_source(
     return entries, files
 
 
-def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None],
-                     blank: list[str]) -> tuple[list[_Entry], list[Path]]:
+def _scan_with_truth(
+    folder: Path, options: Mapping[str, Any], classify: Callable[[_Entry], str | None], blank: list[str]
+) -> tuple[list[_Entry], list[Path]]:
     jsonl = sorted(folder.glob("*.jsonl"))
     if options.get("texts_file"):
         texts_path = release_path(folder, options["texts_file"], path=folder, field="texts_file")
@@ -213,7 +226,9 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
     if options.get("truth_file"):
         truth_path = release_path(folder, options["truth_file"], path=folder, field="truth_file")
     elif truth_candidates:
-        truth_path = truth_beside(texts_path, truth_candidates) or choose_one(truth_candidates, "truth file", folder, "truth_file", preferred=("test",))
+        truth_path = truth_beside(texts_path, truth_candidates) or choose_one(
+            truth_candidates, "truth file", folder, "truth_file", preferred=("test",)
+        )
     else:
         truth_path = None
     for found in (texts_path, truth_path):  # found by glob: a link may lead outside the release
@@ -233,7 +248,10 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
         e = entries[missing[0]]
         raise DataValidationError(
             f"has no truth record ({len(missing)} id(s) missing; text at {texts_path.name} line {e.lineno})",
-            path=truth_path, record=e.id, field="id", expected="a truth record for every text id",
+            path=truth_path,
+            record=e.id,
+            field="id",
+            expected="a truth record for every text id",
         )
     kept = []
     for e in entries.values():
@@ -244,7 +262,9 @@ def _scan_with_truth(folder: Path, options: Mapping[str, Any], classify: Callabl
     return kept, [texts_path, truth_path]
 
 
-def _truth_rows(truth_path: Path, texts_path: Path, entries: Mapping[str, _Entry]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+def _truth_rows(
+    truth_path: Path, texts_path: Path, entries: Mapping[str, _Entry]
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """``(record, id, label fields)`` per truth line; :func:`unique_keys` refuses an id given twice (issue 20:
     a duplicated line with a flipped label used to overwrite the first silently)."""
     for row in scan_jsonl(truth_path):
@@ -252,7 +272,13 @@ def _truth_rows(truth_path: Path, texts_path: Path, entries: Mapping[str, _Entry
             raise DataValidationError("is missing", path=truth_path, record=f"line {row.lineno}", field="id")
         rid = str(row.obj["id"])
         if rid not in entries:
-            raise DataValidationError(f"has no text in {texts_path.name}", path=truth_path, record=rid, field="id", expected="truth only for ids of the texts file")
+            raise DataValidationError(
+                f"has no text in {texts_path.name}",
+                path=truth_path,
+                record=rid,
+                field="id",
+                expected="truth only for ids of the texts file",
+            )
         yield f"line {row.lineno}", rid, {k: row.obj[k] for k in _LABEL_FIELDS if k in row.obj}
 
 
@@ -269,7 +295,9 @@ def _classify(e: _Entry, source: GenerativeSource, dataset: str) -> str | None:
         if genre is None:
             raise DataValidationError(
                 f"has no 'genre'; dataset '{dataset}' takes the {source.genre} texts of a genre-annotated release",
-                path=e.path, record=e.id, field="genre",
+                path=e.path,
+                record=e.id,
+                field="genre",
             )
         if str(genre).lower() != source.genre:
             return None
@@ -282,13 +310,19 @@ def _class_of(e: _Entry, labelling: str) -> str:
         for key in ("label_text", "category", "label"):
             if f.get(key) is not None and str(f[key]).strip():
                 return str(f[key]).strip()
-        raise DataValidationError("is missing", path=e.path, record=e.id, field="label", expected="a collaboration category")
+        raise DataValidationError(
+            "is missing", path=e.path, record=e.id, field="label", expected="a collaboration category"
+        )
     binary = f.get("label")
     if binary is not None and binary not in (0, 1):
-        raise DataValidationError(f"is {binary!r}", path=e.path, record=e.id, field="label", expected="1 (machine) or 0 (human)")
+        raise DataValidationError(
+            f"is {binary!r}", path=e.path, record=e.id, field="label", expected="1 (machine) or 0 (human)"
+        )
     if labelling == "model" and isinstance(f.get("model"), str) and f["model"].strip():
         model = f["model"].strip()
         return "human" if model.lower() in _HUMAN else model
     if binary is None:
-        raise DataValidationError("is missing", path=e.path, record=e.id, field="label", expected="'label' (1 machine, 0 human) or 'model'")
+        raise DataValidationError(
+            "is missing", path=e.path, record=e.id, field="label", expected="'label' (1 machine, 0 human) or 'model'"
+        )
     return "machine" if binary == 1 else "human"

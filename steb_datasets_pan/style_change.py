@@ -74,8 +74,16 @@ class Edition:
 
 EDITIONS: dict[int, Edition] = {
     2018: Edition(2018, "document", {"": ("",)}, document_level=True),
-    2022: Edition(2022, "paragraph", {"basic": ("dataset1", "basic"), "advanced": ("dataset2", "advanced"), "sentence": ("dataset3", "sentence")}),
-    2023: Edition(2023, "paragraph", {"easy": ("dataset1", "easy"), "medium": ("dataset2", "medium"), "hard": ("dataset3", "hard")}),
+    2022: Edition(
+        2022,
+        "paragraph",
+        {"basic": ("dataset1", "basic"), "advanced": ("dataset2", "advanced"), "sentence": ("dataset3", "sentence")},
+    ),
+    2023: Edition(
+        2023,
+        "paragraph",
+        {"easy": ("dataset1", "easy"), "medium": ("dataset2", "medium"), "hard": ("dataset3", "hard")},
+    ),
     2024: Edition(2024, "paragraph", {"easy": ("easy",), "medium": ("medium",), "hard": ("hard",)}),
     2025: Edition(2025, "paragraph", {"easy": ("easy",), "medium": ("medium",), "hard": ("hard",)}),
     2026: Edition(2026, "sentence", {"easy": ("easy",), "medium": ("medium",), "hard": ("hard",)}, downsample=True),
@@ -96,11 +104,11 @@ class StyleChangeSource:
     def layout(self) -> str:
         ed = self.edition
         if ed.document_level:
-            return "<data-dir>/[train|validation|test/]problem-N.txt + problem-N.truth ({\"changes\": true|false})"
+            return '<data-dir>/[train|validation|test/]problem-N.txt + problem-N.truth ({"changes": true|false})'
         names = "|".join(ed.levels[self.level])
         return (
             f"<data-dir>/[{names}/][train|validation|test/]problem-N.txt (one {self.unit_name} per line) + "
-            f"truth-problem-N.json ({{\"authors\": n, \"changes\": [0|1 per pair of consecutive lines]}})"
+            f'truth-problem-N.json ({{"authors": n, "changes": [0|1 per pair of consecutive lines]}})'
         )
 
     @property
@@ -168,13 +176,17 @@ def load_style_change(ctx: LoadContext, source: StyleChangeSource, obtain: str) 
         "folder": str(folder),
         "split": folder.name,
         "unit": source.unit_name,
-        "pairing": "document halves at the truth's positions / midpoint, same = not changes" if ed.document_level
+        "pairing": "document halves at the truth's positions / midpoint, same = not changes"
+        if ed.document_level
         else "consecutive units, same = (changes[i] == 0)",
         "documents": len(read),
         "documents_skipped": len(skipped),
         "documents_skipped_first": skipped[:10],
-        "pairs_total": n_pairs, "same_total": n_same, "different_total": n_pairs - n_same,
-        "same_kept": kept_same, "different_kept": len(pairs) - kept_same,
+        "pairs_total": n_pairs,
+        "same_total": n_same,
+        "different_total": n_pairs - n_same,
+        "same_kept": kept_same,
+        "different_kept": len(pairs) - kept_same,
         "downsample": rule,
         "pairs_kept": len(pairs),
     }
@@ -287,7 +299,9 @@ def _documents(folder: Path, ed: Edition) -> list[tuple[str, Path]]:
     for truth in sorted(folder.glob(glob)):
         number = truth.name.removeprefix("truth-").removeprefix("problem-").split(".")[0]
         if number not in numbers:
-            raise DataValidationError(f"has no text file problem-{number}.txt beside it", path=truth, record=f"problem-{number}")
+            raise DataValidationError(
+                f"has no text file problem-{number}.txt beside it", path=truth, record=f"problem-{number}"
+            )
     return docs
 
 
@@ -301,7 +315,12 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
     """A document's units and, per pair of consecutive units, whether they share an author; None for a document the
     reference skips (fewer than two units, or ``changes`` of another length than units - 1)."""
     if not truth_path.is_file():
-        raise DataValidationError(f"has no truth file {truth_path.name}", path=text_path, record=doc, expected="a truth file for every problem")
+        raise DataValidationError(
+            f"has no truth file {truth_path.name}",
+            path=text_path,
+            record=doc,
+            expected="a truth file for every problem",
+        )
     truth = read_json(truth_path, record=doc)  # a key given twice ("changes") is refused, never the last kept
     if not isinstance(truth, dict):
         raise DataValidationError(f"is a {type(truth).__name__}", path=truth_path, record=doc, expected="a JSON object")
@@ -313,12 +332,15 @@ def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> 
         return None
     for i, change in enumerate(changes):
         if change not in (0, 1) or isinstance(change, float):
-            raise DataValidationError(f"entry {i} is {change!r}", path=truth_path, record=doc, field="changes", expected="0 or 1")
+            raise DataValidationError(
+                f"entry {i} is {change!r}", path=truth_path, record=doc, field="changes", expected="0 or 1"
+            )
     return units, [c == 0 for c in changes]
 
 
-def _make_pairs(units: list[str], same: list[bool], keep: Iterable[int], doc: str, text_path: Path,
-                document_level: bool) -> list[TextPair]:
+def _make_pairs(
+    units: list[str], same: list[bool], keep: Iterable[int], doc: str, text_path: Path, document_level: bool
+) -> list[TextPair]:
     """TextPairs for the kept pair indices; a record error is located at its lines (one try block: this is the hot
     loop)."""
     out: list[TextPair] = []
@@ -363,7 +385,7 @@ def _halves(text_path: Path, truth_path: Path, truth: dict[str, Any], doc: str) 
                 expected="character offsets of the changes (a document with changes has at least one)",
             )
         end = positions[1] if len(positions) > 1 else len(text)
-        a, b = text[: positions[0]], text[positions[0]: end]
+        a, b = text[: positions[0]], text[positions[0] : end]
     else:
         split = _midpoint_split(text)
         a, b = text[:split], text[split:]

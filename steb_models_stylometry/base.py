@@ -53,7 +53,9 @@ class StylometryEncoder:
         raise NotImplementedError
 
     def fingerprint(self) -> str:
-        return fingerprint_of({"name": self.name, "class": type(self).__qualname__, "version": PACKAGE_VERSION, **self.config()})
+        return fingerprint_of(
+            {"name": self.name, "class": type(self).__qualname__, "version": PACKAGE_VERSION, **self.config()}
+        )
 
     def info(self) -> dict[str, Any]:
         return {"package": "steb-models-stylometry", "version": PACKAGE_VERSION, **self.config()}

@@ -25,6 +25,7 @@ from .spacy_pipeline import SpacyPipeline
 
 __all__ = ["FEATURES", "FEATURE_NAMES", "BiberEncoder", "biber_counts"]
 
+
 def _W(s: str) -> frozenset[str]:
     """A word-set literal: the words of ``s``."""
     return frozenset(s.split())
@@ -45,7 +46,9 @@ FIRST_PERSON = _W("i me we us my our mine ours myself ourselves")
 SECOND_PERSON = _W("you your yours yourself yourselves thou thee thy thine ye")
 THIRD_PERSON = _W("he she they him her them his their hers theirs himself herself themselves")
 DEMONSTRATIVES = _W("this that these those")
-INDEFINITE_PRONOUNS = _W("anybody anyone anything everybody everyone everything nobody none nothing somebody someone something")
+INDEFINITE_PRONOUNS = _W(
+    "anybody anyone anything everybody everyone everything nobody none nothing somebody someone something"
+)
 NOMINAL_SUFFIXES = ("tion", "tions", "ment", "ments", "ness", "nesses", "ity", "ities")
 CONCESSIVE = _W("although though")
 CONDITIONAL = _W("if unless")
@@ -53,7 +56,9 @@ CONJUNCTS = _W(
     "alternatively consequently conversely e.g. furthermore hence however i.e. instead likewise moreover namely "
     "nevertheless nonetheless notwithstanding otherwise similarly therefore thus viz accordingly"
 )
-DOWNTONERS = _W("almost barely hardly merely mildly nearly only partially partly practically scarcely slightly somewhat")
+DOWNTONERS = _W(
+    "almost barely hardly merely mildly nearly only partially partly practically scarcely slightly somewhat"
+)
 AMPLIFIERS = _W(
     "absolutely altogether completely enormously entirely extremely fully greatly highly intensely perfectly "
     "strongly thoroughly totally utterly very"
@@ -77,7 +82,9 @@ SUASIVE_VERBS = _W(
     "request stipulate suggest urge"
 )
 CONTRACTED = _W("n't 's 're 've 'll 'd 'm")
-WH_WORDS = _W("what where when how whether why whoever whomever whichever wherever whenever whatever however who whom which whose")
+WH_WORDS = _W(
+    "what where when how whether why whoever whomever whichever wherever whenever whatever however who whom which whose"
+)
 
 #: (name, rule) for every feature, in vector order
 FEATURES: tuple[tuple[str, str], ...] = (
@@ -126,7 +133,10 @@ FEATURES: tuple[tuple[str, str], ...] = (
     ("causative_subordinators", "'because'"),
     ("concessive_subordinators", "'although', 'though' as subordinator (dep mark)"),
     ("conditional_subordinators", "'if', 'unless' as subordinator (dep mark)"),
-    ("other_adverbial_subordinators", "other subordinator (dep mark, pos SCONJ) except that/whether/because/concessive/conditional"),
+    (
+        "other_adverbial_subordinators",
+        "other subordinator (dep mark, pos SCONJ) except that/whether/because/concessive/conditional",
+    ),
     # I. prepositional phrases, adjectives and adverbs
     ("prepositions", "preposition (dep prep or agent, or pos ADP)"),
     ("attributive_adjectives", "adjective modifying a noun (dep amod)"),
@@ -140,7 +150,10 @@ FEATURES: tuple[tuple[str, str], ...] = (
     ("downtoners", "downtoner from the list (almost, barely, hardly, ...)"),
     ("hedges", "'maybe', 'perhaps', 'possibly', or 'kind of'/'sort of' not preceded by a determiner"),
     ("amplifiers", "amplifier from the list (absolutely, completely, very, ...)"),
-    ("emphatics", "emphatic from the list (just, really, definitely, ...) or 'do' as auxiliary in a non-negated statement"),
+    (
+        "emphatics",
+        "emphatic from the list (just, really, definitely, ...) or 'do' as auxiliary in a non-negated statement",
+    ),
     ("discourse_particles", "well, now, anyway, anyhow, anyways as the first word of a sentence"),
     ("demonstratives", "this/that/these/those as determiner (dep det)"),
     # L. modals
@@ -250,7 +263,12 @@ def _doc_counts(doc: Any, v: np.ndarray, state: dict[str, Any]) -> None:
             v[idx["emphatics"]] += 1
         if lower in ("maybe", "perhaps", "possibly"):
             v[idx["hedges"]] += 1
-        elif lower in ("kind", "sort") and nxt is not None and nxt.lower_ == "of" and (prev is None or prev.pos_ != "DET"):
+        elif (
+            lower in ("kind", "sort")
+            and nxt is not None
+            and nxt.lower_ == "of"
+            and (prev is None or prev.pos_ != "DET")
+        ):
             v[idx["hedges"]] += 1
         # pronouns
         if pos == "PRON" or tag in ("PRP", "PRP$"):
@@ -341,7 +359,12 @@ def _doc_counts(doc: Any, v: np.ndarray, state: dict[str, Any]) -> None:
             v[idx["contractions"]] += 1
         # coordination and negation
         if lower == "and" and dep == "cc":
-            if prev is not None and nxt is not None and prev.pos_ == nxt.pos_ and prev.pos_ in ("NOUN", "ADJ", "ADV", "VERB"):
+            if (
+                prev is not None
+                and nxt is not None
+                and prev.pos_ == nxt.pos_
+                and prev.pos_ in ("NOUN", "ADJ", "ADV", "VERB")
+            ):
                 v[idx["phrasal_coordination"]] += 1
             for sib in tok.head.children:
                 if sib.dep_ == "conj" and sib.i > tok.i and any(c.dep_ in ("nsubj", "nsubjpass") for c in sib.children):
@@ -384,7 +407,9 @@ class BiberEncoder(StylometryEncoder):
         standardise: bool = True,
     ) -> None:
         self.name = name
-        self.pipeline = SpacyPipeline(spacy_model, needs=("pos", "deps", "lemma"), batch_size=batch_size, n_process=n_process)
+        self.pipeline = SpacyPipeline(
+            spacy_model, needs=("pos", "deps", "lemma"), batch_size=batch_size, n_process=n_process
+        )
         self.standardise = bool(standardise)
         self.feature_names = list(FEATURE_NAMES)
 

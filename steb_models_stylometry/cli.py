@@ -49,18 +49,44 @@ def read_corpus(paths: list[Path], unit: str = "line", field: str = "text") -> I
 def add_commands(cli: typer.Typer) -> None:
     @cli.command("fit-tfidf")
     def fit_tfidf(
-        corpus: list[Path] | None = typer.Option(None, "--corpus", help="Corpus file(s): .txt (split by --unit) or .jsonl (--field); repeatable."),
-        parquet: list[Path] | None = typer.Option(None, "--parquet", help="Parquet shard(s) or folder(s) of them (e.g. FineWeb's sample/10BT), read in sorted order; " "repeatable."),
-        token_budget: int | None = typer.Option(None, "--token-budget", help="Stop reading --parquet after this many tokens (FineWeb's token_count column, else whitespace words)."),
+        corpus: list[Path] | None = typer.Option(
+            None, "--corpus", help="Corpus file(s): .txt (split by --unit) or .jsonl (--field); repeatable."
+        ),
+        parquet: list[Path] | None = typer.Option(
+            None,
+            "--parquet",
+            help="Parquet shard(s) or folder(s) of them (e.g. FineWeb's sample/10BT), read in sorted order; "
+            "repeatable.",
+        ),
+        token_budget: int | None = typer.Option(
+            None,
+            "--token-budget",
+            help="Stop reading --parquet after this many tokens (FineWeb's token_count column, else whitespace words).",
+        ),
         text_column: str = typer.Option("text", "--text-column", help="Text column of the --parquet shards."),
-        out: Path = typer.Option(..., "--out", help="Folder to write the fitted vectoriser to (manifest.json + one .json.gz per block)."),
+        out: Path = typer.Option(
+            ..., "--out", help="Folder to write the fitted vectoriser to (manifest.json + one .json.gz per block)."
+        ),
         unit: str = typer.Option("line", "--unit", help="Document unit in text files: line, paragraph or file."),
         field: str = typer.Option("text", "--field", help="Text field of .jsonl records."),
-        block: list[str] | None = typer.Option(None, "--block", help="Block(s) to fit (default: all): char_3_5, token_1_2, token_1_3, pos_1_2, pos_1_3."),
-        settings: str = typer.Option("steb", "--settings", help="Vectoriser settings: steb (STEB's reference code: 2,000 terms per block, lower-cased, plain tf, " "spaCy tokens) or steb-0.1 (steb's earlier settings)."),
-        max_features: int | None = typer.Option(None, "--max-features", help="Vocabulary size of every block (default: the settings' per-block sizes)."),
-        spacy_model: str | None = typer.Option(None, "--spacy-model", help="spaCy pipeline name or path for the token (settings steb) and POS blocks."),
-        n_process: int = typer.Option(1, "--n-process", help="spaCy worker processes for the token (settings steb) and POS blocks."),
+        block: list[str] | None = typer.Option(
+            None, "--block", help="Block(s) to fit (default: all): char_3_5, token_1_2, token_1_3, pos_1_2, pos_1_3."
+        ),
+        settings: str = typer.Option(
+            "steb",
+            "--settings",
+            help="Vectoriser settings: steb (STEB's reference code: 2,000 terms per block, lower-cased, plain tf, "
+            "spaCy tokens) or steb-0.1 (steb's earlier settings).",
+        ),
+        max_features: int | None = typer.Option(
+            None, "--max-features", help="Vocabulary size of every block (default: the settings' per-block sizes)."
+        ),
+        spacy_model: str | None = typer.Option(
+            None, "--spacy-model", help="spaCy pipeline name or path for the token (settings steb) and POS blocks."
+        ),
+        n_process: int = typer.Option(
+            1, "--n-process", help="spaCy worker processes for the token (settings steb) and POS blocks."
+        ),
     ) -> None:
         """Fit the TF-IDF n-gram vectoriser on a corpus; load it with `steb run -e tfidf-ngrams -O vectoriser=DIR`."""
         from .parquet_corpus import ParquetReadStats, iter_parquet_texts
@@ -80,7 +106,8 @@ def add_commands(cli: typer.Typer) -> None:
             texts.extend(iter_parquet_texts(parquet, text_column=text_column, token_budget=token_budget, stats=stats))
             budget = f", budget {token_budget}" if token_budget else ""
             parts.append(
-                f"{len(texts) - before} documents ({stats.tokens} tokens by {stats.counted_by}{budget}) from " f"{stats.shards} parquet "
+                f"{len(texts) - before} documents ({stats.tokens} tokens by {stats.counted_by}{budget}) from "
+                f"{stats.shards} parquet "
                 f"shard(s) under {', '.join(p.name for p in parquet)}"
             )
         if not texts:
@@ -88,7 +115,17 @@ def add_commands(cli: typer.Typer) -> None:
         blocks = block or list(BLOCKS)
         limits = {b: max_features for b in blocks} if max_features else None
         description = "; ".join(parts)
-        vec = fit_vectoriser(texts, blocks, settings=settings, max_features=limits, corpus=description, spacy_model=spacy_model, n_process=n_process)
+        vec = fit_vectoriser(
+            texts,
+            blocks,
+            settings=settings,
+            max_features=limits,
+            corpus=description,
+            spacy_model=spacy_model,
+            n_process=n_process,
+        )
         vec.save(out)
         sizes = ", ".join(f"{n}: {len(b.vocabulary)}" for n, b in vec.blocks.items())
-        typer.echo(f"fitted {len(blocks)} block(s) with settings {settings} on {len(texts)} documents -> {out} ({sizes})")
+        typer.echo(
+            f"fitted {len(blocks)} block(s) with settings {settings} on {len(texts)} documents -> {out} ({sizes})"
+        )

@@ -38,8 +38,14 @@ _DETS = ("the", "a", "this", "that", "my", "our", "every", "some", "their")
 _SUBJ = ("I", "you", "we", "they", "she", "he", "the committee", "my brother", "our neighbour", "everyone")
 _EMOJI = ("😀", "🙂", "👍", "🔥", "😂", "❤️", "🤔")
 _CONTRACTIONS = (
-    ("did not", "didn't"), ("I have", "I've"), ("we have", "we've"), ("they have", "they've"),
-    ("I would", "I'd"), ("we will", "we'll"), ("they will", "they'll"), ("you will", "you'll"),
+    ("did not", "didn't"),
+    ("I have", "I've"),
+    ("we have", "we've"),
+    ("they have", "they've"),
+    ("I would", "I'd"),
+    ("we will", "we'll"),
+    ("they will", "they'll"),
+    ("you will", "you'll"),
 )
 _CONNECT = ("however", "therefore", "moreover", "in addition", "as well as this", "instead of that", "of course")
 
@@ -64,7 +70,11 @@ def _clause(rng: random.Random) -> str:
     elif roll < 0.8:
         verb = f"{rng.choice(('has', 'had', 'have'))} {rng.choice(_PAST)}"
     else:
-        verb = f"was {rng.choice(_PAST)} by {_np(rng)}" if subj not in ("I", "you", "we", "they") else f"did not {rng.choice(_VERBS)}"
+        verb = (
+            f"was {rng.choice(_PAST)} by {_np(rng)}"
+            if subj not in ("I", "you", "we", "they")
+            else f"did not {rng.choice(_VERBS)}"
+        )
     text = f"{subj} {verb} {_np(rng)}"
     if rng.random() < 0.3:
         text += f" {rng.choice(_ADVS)}"
@@ -135,7 +145,9 @@ def python_docstrings(min_words: int = 12) -> Iterator[str]:
         objects = [module] + [getattr(module, a) for a in sorted(dir(module)) if not a.startswith("_")]
         for obj in objects:
             try:
-                doc = inspect.getdoc(obj) if (obj is module or inspect.isclass(obj) or inspect.isfunction(obj)) else None
+                doc = (
+                    inspect.getdoc(obj) if (obj is module or inspect.isclass(obj) or inspect.isfunction(obj)) else None
+                )
             except Exception:  # noqa: BLE001 - getdoc of third-party objects: skip what fails
                 doc = None
             if not doc:

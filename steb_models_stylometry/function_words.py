@@ -109,7 +109,9 @@ def trie_regex(phrases: Iterable[str]) -> str:
 class FunctionWordsEncoder(StylometryEncoder):
     """Relative frequencies of function words + phrases (see the module docstring for both readings)."""
 
-    def __init__(self, name: str = "function-words", vocabulary: str = "aggazzotti-smith-2025", counting: str = "ngram") -> None:
+    def __init__(
+        self, name: str = "function-words", vocabulary: str = "aggazzotti-smith-2025", counting: str = "ngram"
+    ) -> None:
         if vocabulary not in VOCABULARIES:
             raise ValueError(f"unknown function-word vocabulary {vocabulary!r}; known: {', '.join(VOCABULARIES)}")
         if counting not in COUNTINGS:

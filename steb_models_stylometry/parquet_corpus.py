@@ -49,7 +49,9 @@ def parquet_shards(paths: Iterable[str | Path]) -> list[Path]:
         if path.is_dir():
             found = sorted(path.rglob("*.parquet"))
             if not found:
-                raise DataValidationError("folder has no .parquet files", path=path, expected="parquet shards (e.g. FineWeb's sample/10BT)")
+                raise DataValidationError(
+                    "folder has no .parquet files", path=path, expected="parquet shards (e.g. FineWeb's sample/10BT)"
+                )
             shards.extend(found)
         elif path.is_file():
             shards.append(path)
@@ -81,13 +83,25 @@ def iter_parquet_texts(
         try:
             handle = pq.ParquetFile(shard)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a file that is not parquet
-            raise DataValidationError(f"cannot read parquet ({type(exc).__name__}: {exc})", path=shard, expected="a parquet file") from None
+            raise DataValidationError(
+                f"cannot read parquet ({type(exc).__name__}: {exc})", path=shard, expected="a parquet file"
+            ) from None
         names = handle.schema_arrow.names
         if text_column not in names:
-            raise DataValidationError(f"no column {text_column!r} (columns: {', '.join(names)})", path=shard, field=text_column, expected="a string column of documents")
+            raise DataValidationError(
+                f"no column {text_column!r} (columns: {', '.join(names)})",
+                path=shard,
+                field=text_column,
+                expected="a string column of documents",
+            )
         by_column = count == "column" or (count == "auto" and _TOKEN_COLUMN in names)
         if by_column and _TOKEN_COLUMN not in names:
-            raise DataValidationError(f"no column {_TOKEN_COLUMN!r} to count tokens by", path=shard, field=_TOKEN_COLUMN, expected="FineWeb's int64 token counts (or count='whitespace')")
+            raise DataValidationError(
+                f"no column {_TOKEN_COLUMN!r} to count tokens by",
+                path=shard,
+                field=_TOKEN_COLUMN,
+                expected="FineWeb's int64 token counts (or count='whitespace')",
+            )
         stats.shards += 1
         stats.counted_by = f"{_TOKEN_COLUMN} column" if by_column else "whitespace words"
         columns = [text_column, _TOKEN_COLUMN] if by_column else [text_column]
@@ -97,7 +111,13 @@ def iter_parquet_texts(
             counts = batch.column(1).to_pylist() if by_column else None
             for i, text in enumerate(texts):
                 if not isinstance(text, str):
-                    raise DataValidationError(f"text is {type(text).__name__}", path=shard, record=f"row {row + i}", field=text_column, expected="a string")
+                    raise DataValidationError(
+                        f"text is {type(text).__name__}",
+                        path=shard,
+                        record=f"row {row + i}",
+                        field=text_column,
+                        expected="a string",
+                    )
                 if not text.strip():
                     continue
                 n = int(counts[i]) if counts is not None and counts[i] is not None else len(text.split())

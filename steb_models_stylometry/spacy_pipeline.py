@@ -87,8 +87,9 @@ def context_tokens(nlp: Any) -> int | None:
         for arch in _architectures(model):
             if arch.startswith(_WINDOW_ENCODERS):
                 continue
-            if not arch.startswith(("spacy.Tok2Vec", "spacy.MultiHashEmbed", "spacy.Tok2VecListener", "spacy.Tagger",
-                                    "spacy.HashEmbedCNN")):
+            if not arch.startswith(
+                ("spacy.Tok2Vec", "spacy.MultiHashEmbed", "spacy.Tok2VecListener", "spacy.Tagger", "spacy.HashEmbedCNN")
+            ):
                 return None
         reach = max(reach, _window_reach(model))
     return reach
@@ -204,8 +205,11 @@ class SpacyPipeline:
         if self.n_process > 1:  # one pool of workers for the whole stream
             stream = nlp.pipe(items, as_tuples=True, batch_size=self.batch_size, n_process=self.n_process)
         else:
-            stream = (pair for batch in _char_batches(items, self.batch_size, self.batch_chars)
-                      for pair in nlp.pipe(batch, as_tuples=True, batch_size=len(batch)))
+            stream = (
+                pair
+                for batch in _char_batches(items, self.batch_size, self.batch_chars)
+                for pair in nlp.pipe(batch, as_tuples=True, batch_size=len(batch))
+            )
         for doc, row in stream:
             yield row, doc
 
@@ -258,8 +262,9 @@ class SpacyPipeline:
         base = nlp.make_doc(text)
         n = len(base)
         starts = [t.idx for t in base]
-        boundary = [i == 0 or bool(base[i - 1].whitespace_) or base[i - 1].is_space or base[i].is_space
-                    for i in range(n)] + [True]
+        boundary = [
+            i == 0 or bool(base[i - 1].whitespace_) or base[i - 1].is_space or base[i].is_space for i in range(n)
+        ] + [True]
         pieces = []
         a = 0
         while a < n:
@@ -270,10 +275,10 @@ class SpacyPipeline:
             e = min(n, b + margin)
             while e < n and not boundary[e]:
                 e += 1
-            doc = nlp(text[starts[s]:starts[e] if e < n else len(text)])
+            doc = nlp(text[starts[s] : starts[e] if e < n else len(text)])
             if [t.text for t in doc] != [t.text for t in base[s:e]]:
                 return self._parse_whole(text)
-            pieces.append(doc[a - s:b - s].as_doc())
+            pieces.append(doc[a - s : b - s].as_doc())
             a = b
         if len(pieces) == 1:
             return pieces[0]

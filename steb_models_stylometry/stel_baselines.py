@@ -162,7 +162,9 @@ class _PairwiseBaseline(StylometryEncoder):
         return {}
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        raise TypeError(f"{self.name} is a similarity-only method: it defines similarity(texts_a, texts_b), not vectors")
+        raise TypeError(
+            f"{self.name} is a similarity-only method: it defines similarity(texts_a, texts_b), not vectors"
+        )
 
     @staticmethod
     def _check(texts_a: Sequence[str], texts_b: Sequence[str]) -> None:
@@ -307,7 +309,10 @@ class LevenshteinSimilarity(_PairwiseBaseline):
         self._check(texts_a, texts_b)
         # STEL: 1 - edit distance / max(len a, len b), written out so the rounding is STEL's; 1 for two empty strings
         return np.array(
-            [1.0 - Levenshtein.distance(a, b) / max(len(a), len(b)) if (a or b) else 1.0 for a, b in zip(texts_a, texts_b)],
+            [
+                1.0 - Levenshtein.distance(a, b) / max(len(a), len(b)) if (a or b) else 1.0
+                for a, b in zip(texts_a, texts_b)
+            ],
             dtype=np.float64,
         )
 
@@ -315,9 +320,21 @@ class LevenshteinSimilarity(_PairwiseBaseline):
 #: name -> (class, one-line description) for the plugin
 BASELINES: dict[str, tuple[Callable[..., Any], str]] = {
     "stel-uppercase": (UppercaseSimilarity, "STEL baseline: 1 - |difference of uppercase-character ratios|"),
-    "stel-word-length": (WordLengthSimilarity, "STEL baseline: 1 - |w1 - w2| / max(w1, w2), w = mean length of the words split on single spaces"),
-    "stel-punctuation": (PunctuationSimilarity, "STEL baseline: cosine of relative frequencies of ' : , _ ! ? ; . \" ( ) -"),
-    "stel-char3-cosine": (CharTrigramSimilarity, "STEL baseline: cosine of lowercased character-3-gram counts (vocabulary of the pair)"),
-    "stel-pos-cosine": (PosTagSimilarity, "STEL baseline: cosine of the 12 universal POS tag frequencies (spaCy Penn tags mapped as Petrov et al. 2012)"),
+    "stel-word-length": (
+        WordLengthSimilarity,
+        "STEL baseline: 1 - |w1 - w2| / max(w1, w2), w = mean length of the words split on single spaces",
+    ),
+    "stel-punctuation": (
+        PunctuationSimilarity,
+        "STEL baseline: cosine of relative frequencies of ' : , _ ! ? ; . \" ( ) -",
+    ),
+    "stel-char3-cosine": (
+        CharTrigramSimilarity,
+        "STEL baseline: cosine of lowercased character-3-gram counts (vocabulary of the pair)",
+    ),
+    "stel-pos-cosine": (
+        PosTagSimilarity,
+        "STEL baseline: cosine of the 12 universal POS tag frequencies (spaCy Penn tags mapped as Petrov et al. 2012)",
+    ),
     "stel-levenshtein": (LevenshteinSimilarity, "STEL baseline: 1 - Levenshtein distance / max length"),
 }

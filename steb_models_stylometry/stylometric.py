@@ -48,8 +48,10 @@ _SURFACE = (
     "stop_pw", "stop_ps", "punct_pw", "punct_ps", "syll2_pw", "syll3_pw",
     "simp_ttr", "root_ttr", "corr_ttr", "bilog_ttr", "zipf_pw", "rare_pw", "oov_pw",
 )  # fmt: skip
-_POS = tuple(f"{t.lower()}_pt" for t in POS_TAGS) + tuple(f"{t.lower()}_ps" for t in POS_TAGS) + tuple(
-    f"{t.lower()}_var" for t in POS_TAGS
+_POS = (
+    tuple(f"{t.lower()}_pt" for t in POS_TAGS)
+    + tuple(f"{t.lower()}_ps" for t in POS_TAGS)
+    + tuple(f"{t.lower()}_var" for t in POS_TAGS)
 )
 STYLOMETRIC_FEATURES = _SURFACE + _POS
 _C = {name: i for i, name in enumerate(SURFACE_COUNT_FEATURES)}

@@ -130,8 +130,12 @@ class LftkStylometricEncoder(StylometryEncoder):
         self.normalise = _as_flag(normalise, "normalise")
         self.punctuations = _as_flag(punctuations, "punctuations")
         self.pipeline = SpacyPipeline(
-            spacy_model, needs=("lemma", "sentencizer"), batch_size=batch_size, n_process=n_process,
-            max_chars=max_chars, window_chars=int(window_chars),
+            spacy_model,
+            needs=("lemma", "sentencizer"),
+            batch_size=batch_size,
+            n_process=n_process,
+            max_chars=max_chars,
+            window_chars=int(window_chars),
         )
         self.feature_names = surface_pos_keys()
 

@@ -115,14 +115,24 @@ BLOCKS: dict[str, tuple[str, tuple[int, int]]] = {
 
 #: encoder name -> (blocks, description)
 VARIANTS: dict[str, tuple[tuple[str, ...], str]] = {
-    "tfidf-ngrams": (("char_3_5", "token_1_2", "pos_1_2"), "character 3-5-grams + token 1-2-grams + POS 1-2-grams (STEB's best), STEB's vectoriser settings"),
+    "tfidf-ngrams": (
+        ("char_3_5", "token_1_2", "pos_1_2"),
+        "character 3-5-grams + token 1-2-grams + POS 1-2-grams (STEB's best), STEB's vectoriser settings",
+    ),
     "tfidf-ngrams-13": (("char_3_5", "token_1_3", "pos_1_3"), "character 3-5-grams + token 1-3-grams + POS 1-3-grams"),
-    "tfidf-ngrams-nopos": (("char_3_5", "token_1_2"), "character 3-5-grams + token 1-2-grams (spaCy tokenizer only, no tagger)"),
-    "tfidf-ngrams-nopos-13": (("char_3_5", "token_1_3"), "character 3-5-grams + token 1-3-grams (spaCy tokenizer only, no tagger)"),
+    "tfidf-ngrams-nopos": (
+        ("char_3_5", "token_1_2"),
+        "character 3-5-grams + token 1-2-grams (spaCy tokenizer only, no tagger)",
+    ),
+    "tfidf-ngrams-nopos-13": (
+        ("char_3_5", "token_1_3"),
+        "character 3-5-grams + token 1-3-grams (spaCy tokenizer only, no tagger)",
+    ),
     "tfidf-char": (("char_3_5",), "character 3-5-grams only"),
     "tfidf-ngrams-steb01": (
         ("char_3_5", "token_1_2", "pos_1_2"),
-        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in " "2+ documents, case kept, sublinear tf)",
+        "character 3-5-grams + token 1-2-grams + POS 1-2-grams with steb 0.1's settings (10,000/5,000/1,000 terms in "
+        "2+ documents, case kept, sublinear tf)",
     ),
 }
 #: encoder name -> settings it stands for (others: ``DEFAULT_SETTINGS`` unless ``settings=`` says otherwise)
@@ -149,7 +159,15 @@ class BlockSettings:
         """Validated settings: unknown sources or patterns, wrong types or missing fields are errors."""
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: 'settings' must be an object, got {type(data).__name__}")
-        types: dict[str, type | tuple[type, ...]] = {"source": str, "lowercase": bool, "token_pattern": (str, type(None)), "sublinear_tf": bool, "min_df": int, "max_features": int, "profile": str}
+        types: dict[str, type | tuple[type, ...]] = {
+            "source": str,
+            "lowercase": bool,
+            "token_pattern": (str, type(None)),
+            "sublinear_tf": bool,
+            "min_df": int,
+            "max_features": int,
+            "profile": str,
+        }
         missing = [k for k in types if k not in data and k != "profile"]
         if missing:
             raise ValueError(f"{where}: settings lack {missing}")
@@ -157,7 +175,9 @@ class BlockSettings:
         if extra:
             raise ValueError(f"{where}: unknown settings {extra}")
         for key, expected in types.items():
-            if key in data and (not isinstance(data[key], expected) or (expected is int and isinstance(data[key], bool))):
+            if key in data and (
+                not isinstance(data[key], expected) or (expected is int and isinstance(data[key], bool))
+            ):
                 raise ValueError(f"{where}: settings field {key!r} has {data[key]!r}, expected {expected}")
         if data["source"] not in SOURCES:
             raise ValueError(f"{where}: settings source {data['source']!r} is not one of {list(SOURCES)}")
@@ -218,7 +238,9 @@ def analyzer(kind: str, ngram_range: tuple[int, int], settings: BlockSettings) -
         raise ValueError(f"a {kind} block needs a token_pattern")
     from sklearn.feature_extraction.text import CountVectorizer
 
-    vectorizer = CountVectorizer(lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi))
+    vectorizer = CountVectorizer(
+        lowercase=settings.lowercase, token_pattern=settings.token_pattern, ngram_range=(lo, hi)
+    )
     analyze: Callable[[str], list[str]] = vectorizer.build_analyzer()
     return analyze
 
@@ -271,7 +293,15 @@ class _HashTable:
 class TfidfBlock:
     """One fitted block: its settings, a frozen vocabulary and its IDF weights."""
 
-    def __init__(self, name: str, kind: str, ngram_range: tuple[int, int], vocabulary: list[str], idf: np.ndarray, settings: BlockSettings) -> None:
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        ngram_range: tuple[int, int],
+        vocabulary: list[str],
+        idf: np.ndarray,
+        settings: BlockSettings,
+    ) -> None:
         if len(vocabulary) != len(idf):
             raise ValueError(f"block {name}: {len(vocabulary)} terms but {len(idf)} IDF weights")
         if kind not in ("char", "token", "pos"):
@@ -315,7 +345,9 @@ class TfidfBlock:
         times faster than slicing and looking up n-gram strings one by one.
         """
         if self._hash_table is None:
-            self._hash_table = _HashTable(np.array([_gram_hashes(t, len(t))[0] for t in self.vocabulary], dtype=np.uint64))
+            self._hash_table = _HashTable(
+                np.array([_gram_hashes(t, len(t))[0] for t in self.vocabulary], dtype=np.uint64)
+            )
         table = self._hash_table
         lo, hi = self.ngram_range
         lower = self.settings.lowercase
@@ -387,7 +419,11 @@ class TfidfBlock:
         fmt = data.get("format")
         if fmt not in (FORMAT, _FORMAT_V1):
             raise ValueError(f"{where}: not a {FORMAT} block (format {fmt!r})")
-        missing = [k for k in ("name", "kind", "ngram_range", "vocabulary", "idf") + (("settings",) if fmt == FORMAT else ()) if k not in data]
+        missing = [
+            k
+            for k in ("name", "kind", "ngram_range", "vocabulary", "idf") + (("settings",) if fmt == FORMAT else ())
+            if k not in data
+        ]
         if missing:
             raise ValueError(f"{where}: block lacks {missing}")
         name = data["name"]
@@ -403,7 +439,12 @@ class TfidfBlock:
         if not isinstance(vocabulary, list) or not all(isinstance(t, str) for t in vocabulary):
             raise ValueError(f"{where}: 'vocabulary' must be a list of strings")
         rng = data["ngram_range"]
-        if not (isinstance(rng, list) and len(rng) == 2 and all(isinstance(v, int) and v >= 1 for v in rng) and rng[0] <= rng[1]):
+        if not (
+            isinstance(rng, list)
+            and len(rng) == 2
+            and all(isinstance(v, int) and v >= 1 for v in rng)
+            and rng[0] <= rng[1]
+        ):
             raise ValueError(f"{where}: 'ngram_range' must be [low, high] with 1 <= low <= high, got {rng!r}")
         try:
             idf = np.asarray(data["idf"], dtype=np.float64)
@@ -424,7 +465,9 @@ def _plain_file_name(name: Any, where: str) -> str:
 class TfidfVectoriser:
     """A fitted vectoriser folder: several blocks, their settings profile and where they came from."""
 
-    def __init__(self, blocks: dict[str, TfidfBlock], corpus: str = "", n_docs: int = 0, settings: str = DEFAULT_SETTINGS) -> None:
+    def __init__(
+        self, blocks: dict[str, TfidfBlock], corpus: str = "", n_docs: int = 0, settings: str = DEFAULT_SETTINGS
+    ) -> None:
         self.blocks, self.corpus, self.n_docs, self.settings = blocks, corpus, n_docs, settings
 
     def save(self, out: str | Path) -> Path:
@@ -453,10 +496,18 @@ class TfidfVectoriser:
         path = Path(path)
         manifest_path = path / "manifest.json"
         if not manifest_path.is_file():
-            raise FileNotFoundError(f"{path} is not a fitted TF-IDF vectoriser (no manifest.json); fit one with `steb fit-tfidf`")
+            raise FileNotFoundError(
+                f"{path} is not a fitted TF-IDF vectoriser (no manifest.json); fit one with `steb fit-tfidf`"
+            )
         manifest = parse_json(manifest_path.read_text(encoding="utf-8"), path=manifest_path)
-        if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, _FORMAT_V1) or not isinstance(manifest.get("blocks"), dict):
-            raise ValueError(f"{manifest_path}: not a {FORMAT} manifest (expected an object with 'format' and 'blocks')")
+        if (
+            not isinstance(manifest, dict)
+            or manifest.get("format") not in (FORMAT, _FORMAT_V1)
+            or not isinstance(manifest.get("blocks"), dict)
+        ):
+            raise ValueError(
+                f"{manifest_path}: not a {FORMAT} manifest (expected an object with 'format' and 'blocks')"
+            )
         settings = manifest.get("settings") if manifest["format"] == FORMAT else "steb-0.1"
         if settings not in SETTINGS:
             raise ValueError(f"{manifest_path}: unknown settings {settings!r}; known: {list(SETTINGS)}")
@@ -504,7 +555,9 @@ def spacy_inputs(texts: Sequence[str], sources: Iterable[str], pipeline: SpacyPi
     return {s: [" ".join(p) for p in rows] for s, rows in parts.items()}
 
 
-def _pipeline_for(sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int) -> SpacyPipeline | None:
+def _pipeline_for(
+    sources: Iterable[str], spacy_model: str | None, batch_size: int, n_process: int
+) -> SpacyPipeline | None:
     """The spaCy pipeline the sources need: tagger (and parser for ``spacy-pos``), the tokenizer alone for tokens,
     none for raw text."""
     sources = set(sources)
@@ -557,7 +610,9 @@ def fit_vectoriser(
     for name, s in chosen.items():
         kind, ngram_range = BLOCKS[name]
         # integer counts: the max_features ranking sums them exactly however large the corpus
-        vec = CountVectorizer(analyzer=analyzer(kind, ngram_range, s), min_df=s.min_df, max_features=s.max_features, dtype=np.int32)
+        vec = CountVectorizer(
+            analyzer=analyzer(kind, ngram_range, s), min_df=s.min_df, max_features=s.max_features, dtype=np.int32
+        )
         counts = vec.fit_transform(inputs[s.source])
         idf = TfidfTransformer(smooth_idf=True).fit(counts).idf_
         vocab = sorted(vec.vocabulary_, key=vec.vocabulary_.get)
@@ -661,7 +716,9 @@ class TfidfNgramsEncoder(StylometryEncoder):
             parts = _transform_blocks(blocks, inputs)
         return sp.hstack([parts[b.name] for b in blocks], format="csr", dtype=np.float32)
 
-    def _parallel_transform(self, blocks: list[TfidfBlock], inputs: dict[str, list[str]], n: int) -> dict[str, sp.csr_matrix]:
+    def _parallel_transform(
+        self, blocks: list[TfidfBlock], inputs: dict[str, list[str]], n: int
+    ) -> dict[str, sp.csr_matrix]:
         """The n-gram counting over ``n_jobs`` worker processes (it is pure Python, so threads would not help)."""
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor

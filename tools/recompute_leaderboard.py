@@ -21,8 +21,14 @@ import argparse
 import sys
 from pathlib import Path
 
-OPERATIONAL = ("clustering", "all_to_all_pair_classification", "pre_defined_pair_classification", "order_alignment",
-               "retrieval", "probing")
+OPERATIONAL = (
+    "clustering",
+    "all_to_all_pair_classification",
+    "pre_defined_pair_classification",
+    "order_alignment",
+    "retrieval",
+    "probing",
+)
 
 
 def parse_tables(text: str) -> list[tuple[list[str], dict[str, dict[str, float]]]]:
@@ -34,8 +40,9 @@ def parse_tables(text: str) -> list[tuple[list[str], dict[str, dict[str, float]]
             if header is None:
                 header = cells
             elif not set("".join(cells)) <= set("-: "):
-                rows[cells[0]] = {h: float(c.strip("*_")) for h, c in zip(header[1:], cells[1:])
-                                  if c.strip("*_") not in ("", "—")}
+                rows[cells[0]] = {
+                    h: float(c.strip("*_")) for h, c in zip(header[1:], cells[1:]) if c.strip("*_") not in ("", "—")
+                }
             continue
         if header is not None:
             tables.append((header, rows))
@@ -49,8 +56,12 @@ def _records(model: str, values: dict[str, float]):
     v = {k: x / 100 for k, x in values.items()}
     return [
         make_record(model, "core", "clustering", {"v_measure": v["Genre"]}),
-        make_record(model, "ASSET", "order_alignment",
-                    {"accuracy": v["Register"], "distractor_accuracy": v["Content Independence"]}),
+        make_record(
+            model,
+            "ASSET",
+            "order_alignment",
+            {"accuracy": v["Register"], "distractor_accuracy": v["Content Independence"]},
+        ),
         make_record(model, "bible_versions", "clustering", {"v_measure": v["Time"]}),
         make_record(model, "blog_age", "clustering", {"v_measure": v["Demographics"]}),
         make_record(model, "endive", "clustering", {"v_measure": v["Dialect"]}),
@@ -66,10 +77,12 @@ def _operational_records(model: str, values: dict[str, float]):
     return [
         make_record(model, "core", "clustering", {"v_measure": columns["clustering"]}),
         make_record(model, "core", "pair_all", {"auroc": columns["all_to_all_pair_classification"]}),
-        make_record(model, "enron_authorship_corpus", "pair_predefined",
-                    {"auroc": columns["pre_defined_pair_classification"]}),
-        make_record(model, "ASSET", "order_alignment",
-                    {"distractor_accuracy": columns["order_alignment"], "accuracy": 0.0}),
+        make_record(
+            model, "enron_authorship_corpus", "pair_predefined", {"auroc": columns["pre_defined_pair_classification"]}
+        ),
+        make_record(
+            model, "ASSET", "order_alignment", {"distractor_accuracy": columns["order_alignment"], "accuracy": 0.0}
+        ),
         make_record(model, "amazon", "retrieval", {"mrr": columns["retrieval"]}),
         make_record(model, "probing_blog", "probing", {"accuracy": columns["probing"]}),
     ]
@@ -90,8 +103,13 @@ def recompute(text: str) -> list[tuple[str, str, float, float]]:
                 out.append((model, "Object of Study", values["Object of Study"], 100 * objects[model]))
                 out.append((model, "Definitional score", values["Definitional score"], 100 * overall[model]))
         elif "STEB_score (avg)" in header:
-            records = [r for model, values in rows.items() for r in _operational_records(
-                model, {h: x for h, x in values.items() if h.split(" (")[0] in OPERATIONAL})]
+            records = [
+                r
+                for model, values in rows.items()
+                for r in _operational_records(
+                    model, {h: x for h, x in values.items() if h.split(" (")[0] in OPERATIONAL}
+                )
+            ]
             scores = operational_score(records).scores
             for model, values in rows.items():
                 out.append((model, "STEB_score (avg)", values["STEB_score (avg)"], 100 * scores[model]))
@@ -101,8 +119,9 @@ def recompute(text: str) -> list[tuple[str, str, float, float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", nargs="+", type=Path)
-    parser.add_argument("--tolerance", type=float, default=0.011,
-                        help="largest accepted |published - recomputed| in points")
+    parser.add_argument(
+        "--tolerance", type=float, default=0.011, help="largest accepted |published - recomputed| in points"
+    )
     args = parser.parse_args(argv)
     worst_all = 0.0
     for page in args.pages:
@@ -114,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             if not cells:
                 continue
             worst = max(cells, key=lambda x: abs(x[1] - x[2]))
-            print(f"  {column:20s} max |published - recomputed| = {abs(worst[1] - worst[2]):.4f} points "
-                  f"({worst[0]}: published {worst[1]:.2f}, steb {worst[2]:.4f})")
+            print(
+                f"  {column:20s} max |published - recomputed| = {abs(worst[1] - worst[2]):.4f} points "
+                f"({worst[0]}: published {worst[1]:.2f}, steb {worst[2]:.4f})"
+            )
             for m, p, r in cells:
                 if abs(p - r) > args.tolerance:
                     print(f"    over tolerance: {m}: published {p:.2f}, steb {r:.4f}")

@@ -25,8 +25,23 @@ STEB = Path(sys.executable).with_name("steb")
 
 def timed_run(encoder: str, cache: Path, out: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run([str(STEB), "run", "--suite", "demo", "--encoder", encoder, "--output", str(out), "--cache-dir", str(cache), "--no-progress"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(STEB),
+            "run",
+            "--suite",
+            "demo",
+            "--encoder",
+            encoder,
+            "--output",
+            str(out),
+            "--cache-dir",
+            str(cache),
+            "--no-progress",
+        ],
+        check=True,
+        capture_output=True,
+    )
     return time.perf_counter() - t0
 
 

@@ -58,7 +58,14 @@ def measure(executor: Any, name: str, texts: list[str], protocol: LongTextProtoc
     root = Path(tempfile.mkdtemp(prefix="steb-bench-exec-"))
     try:
         cache = EmbeddingCache(root, f"bench-{name}", protocol.key())
-        job = EncodeJob(EncoderRef(name, {}, True, ()), list(texts), protocol, str(root), (f"bench-{name}", protocol.key()), batch_size=1024)
+        job = EncodeJob(
+            EncoderRef(name, {}, True, ()),
+            list(texts),
+            protocol,
+            str(root),
+            (f"bench-{name}", protocol.key()),
+            batch_size=1024,
+        )
         t0 = time.perf_counter()
         done = executor.encode(job, cache)
         seconds = time.perf_counter() - t0
@@ -73,7 +80,9 @@ def main() -> None:
     parser.add_argument("--encoders", nargs="+", default=list(DEFAULT_TEXTS))
     parser.add_argument("--texts", nargs="*", default=[], help="ENCODER=N overrides of the text counts")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=2, help="measurements per (encoder, executor); the median is reported")
+    parser.add_argument(
+        "--repeats", type=int, default=2, help="measurements per (encoder, executor); the median is reported"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     counts = {**DEFAULT_TEXTS, **{k: int(v) for k, v in (item.split("=", 1) for item in args.texts)}}

@@ -144,20 +144,51 @@ def measure(cmd: list[str], env: dict[str, str], log: Path) -> dict:
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
     if m:
         driver_kib = int(m.group(1))
-    summary = re.search(r"(\d+) new, (\d+) reused, (\d+) skipped, (\d+) failed; texts: (\d+) distinct, (\d+) encoded, (\d+) from " r"cache; ([\d.]+) s", text)
+    summary = re.search(
+        r"(\d+) new, (\d+) reused, (\d+) skipped, (\d+) failed; texts: (\d+) distinct, (\d+) encoded, (\d+) from "
+        r"cache; ([\d.]+) s",
+        text,
+    )
     return {
-        "exit": code, "wall_s": round(wall, 1), "peak_rss_driver_mib": round(driver_kib / 1024),
-        "peak_rss_tree_mib": round(peak_tree / 1024), "peak_pss_tree_mib": round(peak_pss / 1024), "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
-        "load_before": load0, "load_after": _load(),
-        **({k: int(v) for k, v in zip(("new", "reused", "skipped", "failed", "distinct", "encoded", "cache_hits"), summary.groups()[:7])}
-           if summary else {"summary": "not found (see log)"}),
+        "exit": code,
+        "wall_s": round(wall, 1),
+        "peak_rss_driver_mib": round(driver_kib / 1024),
+        "peak_rss_tree_mib": round(peak_tree / 1024),
+        "peak_pss_tree_mib": round(peak_pss / 1024),
+        "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
+        "load_before": load0,
+        "load_after": _load(),
+        **(
+            {
+                k: int(v)
+                for k, v in zip(
+                    ("new", "reused", "skipped", "failed", "distinct", "encoded", "cache_hits"), summary.groups()[:7]
+                )
+            }
+            if summary
+            else {"summary": "not found (see log)"}
+        ),
     }
 
 
 def steb_cmd(args: argparse.Namespace, out: Path, cache: Path, task: str | None = None) -> list[str]:
     selection = [x for d in args.dataset for x in ("--dataset", d)] if args.dataset else ["--suite", "synthetic-steb"]
-    cmd = [STEB, "run", "--plugin", str(PLUGIN), *selection, "--encoder", args.encoder,
-           "--dataset-option", f"scale={args.scale}", "--output", str(out), "--cache-dir", str(cache), "--no-progress"]
+    cmd = [
+        STEB,
+        "run",
+        "--plugin",
+        str(PLUGIN),
+        *selection,
+        "--encoder",
+        args.encoder,
+        "--dataset-option",
+        f"scale={args.scale}",
+        "--output",
+        str(out),
+        "--cache-dir",
+        str(cache),
+        "--no-progress",
+    ]
     if task:
         cmd += ["--task", task]
     if args.max_memory:
@@ -199,8 +230,19 @@ def cmd_run(args: argparse.Namespace) -> None:
             shutil.rmtree(cache, ignore_errors=True)
     cmd = steb_cmd(args, out, cache)
     row = measure(cmd, env_for(args), work / f"{label}.log")
-    record(work, {"label": label, "encoder": args.encoder, "scale": args.scale, "executor": args.executor,
-                  "max_memory": args.max_memory, "cache": str(cache), "cmd": " ".join(cmd), **row})
+    record(
+        work,
+        {
+            "label": label,
+            "encoder": args.encoder,
+            "scale": args.scale,
+            "executor": args.executor,
+            "max_memory": args.max_memory,
+            "cache": str(cache),
+            "cmd": " ".join(cmd),
+            **row,
+        },
+    )
 
 
 def cmd_tasks(args: argparse.Namespace) -> None:
@@ -214,9 +256,20 @@ def cmd_tasks(args: argparse.Namespace) -> None:
         row = measure(cmd, env_for(args), work / f"task-{task}.log")
         results = sorted(out.rglob("*.json"))
         timings = [json.loads(p.read_text())["timings"] for p in results]
-        record(work, {"label": f"task:{task}", "encoder": args.encoder, "scale": args.scale, "executor": args.executor,
-                      "cache": str(cache), "load_s_sum": round(sum(t["load_s"] for t in timings), 1),
-                      "task_s_sum": round(sum(t["task_s"] for t in timings), 1), "cmd": " ".join(cmd), **row})
+        record(
+            work,
+            {
+                "label": f"task:{task}",
+                "encoder": args.encoder,
+                "scale": args.scale,
+                "executor": args.executor,
+                "cache": str(cache),
+                "load_s_sum": round(sum(t["load_s"] for t in timings), 1),
+                "task_s_sum": round(sum(t["task_s"] for t in timings), 1),
+                "cmd": " ".join(cmd),
+                **row,
+            },
+        )
 
 
 def cmd_pipeline(args: argparse.Namespace) -> None:
@@ -239,16 +292,32 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
             run_args = argparse.Namespace(**{**vars(args), "prefetch": prefetch})
             cmd = steb_cmd(run_args, out, cache)
             row = measure(cmd, env_for(args), work / f"{tag}.log")
-            record(work, {"label": tag, "encoder": args.encoder, "scale": args.scale, "prefetch": prefetch,
-                          "prefetch_mode": args.prefetch_mode or "auto", "cmd": " ".join(cmd), **row})
+            record(
+                work,
+                {
+                    "label": tag,
+                    "encoder": args.encoder,
+                    "scale": args.scale,
+                    "prefetch": prefetch,
+                    "prefetch_mode": args.prefetch_mode or "auto",
+                    "cmd": " ".join(cmd),
+                    **row,
+                },
+            )
             outs[label] = out
             record(work, {"label": f"{tag}-phases", **_phases(out)})
             if not args.keep:
                 shutil.rmtree(cache, ignore_errors=True)
         a, b = (_numbers(outs[label]) for label, _ in sorted(pair, key=lambda item: item[1]))
         same = a == b and bool(a)
-        differ = sorted(f"{rel}: {', '.join(k for k in a[rel] if a[rel][k] != b.get(rel, {}).get(k))}" for rel in a if a[rel] != b.get(rel))
-        record(work, {"label": f"pipe-check-r{rep}", "results": len(a), "same_records_but_timings": same, "differ": differ})
+        differ = sorted(
+            f"{rel}: {', '.join(k for k in a[rel] if a[rel][k] != b.get(rel, {}).get(k))}"
+            for rel in a
+            if a[rel] != b.get(rel)
+        )
+        record(
+            work, {"label": f"pipe-check-r{rep}", "results": len(a), "same_records_but_timings": same, "differ": differ}
+        )
         if not args.keep:
             for out in outs.values():
                 shutil.rmtree(out, ignore_errors=True)
@@ -276,7 +345,9 @@ def _numbers(out: Path) -> dict[str, dict]:
     for path in sorted(out.rglob("*.json")):
         if not path.name.startswith("."):
             data = json.loads(path.read_text())
-            found[str(path.relative_to(out))] = {k: v for k, v in data.items() if k not in ("timings", "created", "content_hash")}
+            found[str(path.relative_to(out))] = {
+                k: v for k, v in data.items() if k not in ("timings", "created", "content_hash")
+            }
     return found
 
 
@@ -300,8 +371,10 @@ def cmd_minilm(args: argparse.Namespace) -> None:
     texts, parts = writer.texts(rng, args.n)  # 20-300 words, as the synthetic benchmark's texts
     words = int(sum(len(p) for p in parts))
     tokens = int(np.sum(encoder.count_tokens(texts)))
-    english = [" ".join(np.asarray(syn.FUNCTION_WORDS)[rng.integers(0, len(syn.FUNCTION_WORDS), size=len(p))].tolist()) + "."
-               for p in parts]
+    english = [
+        " ".join(np.asarray(syn.FUNCTION_WORDS)[rng.integers(0, len(syn.FUNCTION_WORDS), size=len(p))].tolist()) + "."
+        for p in parts
+    ]
     tokens_english_fw = int(np.sum(encoder.count_tokens(english)))
     proto = LongTextProtocol("chunk-and-pool", getattr(encoder, "max_length", None))
     encoder.encode_with_protocol(texts[:16], proto)  # warm-up
@@ -310,15 +383,26 @@ def cmd_minilm(args: argparse.Namespace) -> None:
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     import torch
 
-    record(Path(args.work), {
-        "label": "minilm-throughput", "n_texts": len(texts), "words": words, "tokens": tokens,
-        "tokens_per_word_synthetic": round(tokens / words, 3),
-        "tokens_per_word_function_words_only": round(tokens_english_fw / words, 3),
-        "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "texts_per_s": round(len(texts) / seconds, 1),
-        "tokens_per_s": round(tokens / seconds), "tokens_per_cpu_s": round(tokens / cpu),
-        "dim": int(vectors.shape[1]), "torch_threads": torch.get_num_threads(), "device": args.device or "default",
-        "load": _load(),
-    })
+    record(
+        Path(args.work),
+        {
+            "label": "minilm-throughput",
+            "n_texts": len(texts),
+            "words": words,
+            "tokens": tokens,
+            "tokens_per_word_synthetic": round(tokens / words, 3),
+            "tokens_per_word_function_words_only": round(tokens_english_fw / words, 3),
+            "seconds": round(seconds, 2),
+            "cpu_seconds": round(cpu, 2),
+            "texts_per_s": round(len(texts) / seconds, 1),
+            "tokens_per_s": round(tokens / seconds),
+            "tokens_per_cpu_s": round(tokens / cpu),
+            "dim": int(vectors.shape[1]),
+            "torch_threads": torch.get_num_threads(),
+            "device": args.device or "default",
+            "load": _load(),
+        },
+    )
 
 
 def main() -> None:
@@ -338,14 +422,23 @@ def main() -> None:
         p.add_argument("--cache", default=None, help="cache folder to share (warm: no encoding); never deleted")
         p.add_argument("--prefetch", type=int, default=None, help="steb run --prefetch N (default: steb's own, 4)")
         p.add_argument("--prefetch-mode", default=None, help="steb run --prefetch-mode auto|process|thread")
-        p.add_argument("--threads", type=int, default=None,
-                       help="steb run --threads N (default: chosen per task; probing's numbers depend on it, see README §1b)")
+        p.add_argument(
+            "--threads",
+            type=int,
+            default=None,
+            help="steb run --threads N (default: chosen per task; probing's numbers depend on it, see README §1b)",
+        )
         if name == "tasks":
             p.add_argument("--task", action="append", help="only these task types (repeatable)")
         if name == "pipeline":
             p.add_argument("--repeat", type=int, default=1, help="sequential/prefetched pairs to run, alternating")
-            p.add_argument("--prefetched-first", type=int, choices=(0, 1), default=0,
-                           help="1: the first pair runs the prefetched run first (later pairs alternate)")
+            p.add_argument(
+                "--prefetched-first",
+                type=int,
+                choices=(0, 1),
+                default=0,
+                help="1: the first pair runs the prefetched run first (later pairs alternate)",
+            )
     p = sub.add_parser("minilm")
     p.add_argument("--n", type=int, default=300)
     p.add_argument("--device", default=None)

@@ -205,7 +205,7 @@ def _vocabulary() -> tuple[np.ndarray, np.ndarray]:
             words.append(w)
     vocab = np.array(FUNCTION_WORDS + words, dtype=object)
     ranks = np.arange(1, len(vocab) + 1, dtype=np.float64)
-    probs = 1.0 / ranks ** 1.05
+    probs = 1.0 / ranks**1.05
     return vocab, probs / probs.sum()
 
 
@@ -237,7 +237,9 @@ class _Writer:
         self.sentence_len = float(rng.uniform(8, 22))
         self.capitalise = bool(rng.random() < 0.8)
 
-    def texts(self, rng: np.random.Generator, n: int, lo: int = 20, hi: int = 300) -> tuple[list[str], list[np.ndarray]]:
+    def texts(
+        self, rng: np.random.Generator, n: int, lo: int = 20, hi: int = 300
+    ) -> tuple[list[str], list[np.ndarray]]:
         vocab, _ = _vocab()
         lengths = np.exp(rng.uniform(np.log(lo), np.log(hi), size=n)).astype(np.int64)
         idx = rng.choice(len(vocab), size=int(lengths.sum()), p=self.p)
@@ -249,14 +251,14 @@ class _Writer:
         out, parts = [], []
         start = 0
         for length in lengths.tolist():
-            chunk = words[start:start + length]
+            chunk = words[start : start + length]
             text = " ".join(chunk.tolist())
             if self.capitalise:
                 text = text[0].upper() + text[1:]
             if not text.endswith(PUNCT):
                 text += "."
             out.append(text)
-            parts.append(idx[start:start + length])
+            parts.append(idx[start : start + length])
             start += length
         return out, parts
 
@@ -277,7 +279,9 @@ def _labelled(corpus: str, classes: int, total: int, ctx: LoadContext) -> Datase
         rng = np.random.default_rng(_seed(corpus, c, ctx.seed, "texts"))
         texts, _ = _Writer(corpus, f"class{c}", ctx.seed).texts(rng, k)
         records += [LabelledText(t, f"class{c}", id=f"{c}-{i}") for i, t in enumerate(texts)]
-    return DatasetBundle(labelled_texts=records, info={"generator": "synthetic-steb", "classes": classes, "texts": len(records)})
+    return DatasetBundle(
+        labelled_texts=records, info={"generator": "synthetic-steb", "classes": classes, "texts": len(records)}
+    )
 
 
 def _pairs(corpus: str, trials: int, ctx: LoadContext) -> DatasetBundle:
@@ -312,8 +316,16 @@ def _order(corpus: str, styles: int, total: int, ctx: LoadContext) -> DatasetBun
             alternatives, answer = (y1, y2), (0, 1)
         else:
             alternatives, answer = (y2, y1), (1, 0)
-        groups.append(OrderGroup(anchors=(x1, x2), alternatives=alternatives, answer=answer, distractor=d,
-                                 id=f"g{i}", style_type=f"style{i % styles}"))
+        groups.append(
+            OrderGroup(
+                anchors=(x1, x2),
+                alternatives=alternatives,
+                answer=answer,
+                distractor=d,
+                id=f"g{i}",
+                style_type=f"style{i % styles}",
+            )
+        )
     return DatasetBundle(order_groups=groups, info={"generator": "synthetic-steb", "groups": n_groups})
 
 
@@ -327,7 +339,9 @@ def _retrieval(corpus: str, authors: int, total: int, ctx: LoadContext) -> Datas
         half = max(1, k // 2)
         queries.append(TextCollection(f"a{a}", texts[:half], id=f"q{a}"))
         targets.append(TextCollection(f"a{a}", texts[half:], id=f"t{a}"))
-    return DatasetBundle(retrieval=RetrievalSet(queries, targets), info={"generator": "synthetic-steb", "authors": authors, "texts": n})
+    return DatasetBundle(
+        retrieval=RetrievalSet(queries, targets), info={"generator": "synthetic-steb", "authors": authors, "texts": n}
+    )
 
 
 PROBE_WORDS = 40
@@ -356,7 +370,9 @@ def _probing(corpus: str, total: int, ctx: LoadContext) -> DatasetBundle:
                 type_token_ratio=len(set(idx.tolist())) / length,
             )
             records.append(FeatureText(text, feats, id=f"w{w}-{i}"))
-    return DatasetBundle(feature_texts=records, info={"generator": "synthetic-steb", "texts": n, "features": PROBE_WORDS + 6})
+    return DatasetBundle(
+        feature_texts=records, info={"generator": "synthetic-steb", "texts": n, "features": PROBE_WORDS + 6}
+    )
 
 
 def synthetic_datasets() -> list[DatasetSpec]:
@@ -373,11 +389,20 @@ def synthetic_datasets() -> list[DatasetSpec]:
             loader = lambda ctx, c=corpus, k=classes, n=texts: _retrieval(c, k, n, ctx)  # noqa: E731
         else:
             loader = lambda ctx, c=corpus, n=texts: _probing(c, n, ctx)  # noqa: E731
-        specs.append(DatasetSpec(
-            name=name, description=f"synthetic stand-in for STEB {corpus} ({task}), generated, same counts",
-            tasks=(task,), loader=loader, suites=(SUITE,), needs_data=False, size=f"{texts} texts",
-            content_independence=task == "order_alignment", license="CC0-1.0", version="1",
-        ))
+        specs.append(
+            DatasetSpec(
+                name=name,
+                description=f"synthetic stand-in for STEB {corpus} ({task}), generated, same counts",
+                tasks=(task,),
+                loader=loader,
+                suites=(SUITE,),
+                needs_data=False,
+                size=f"{texts} texts",
+                content_independence=task == "order_alignment",
+                license="CC0-1.0",
+                version="1",
+            )
+        )
     return specs
 
 
@@ -391,10 +416,18 @@ class RandomProjectionEncoder:
         from sklearn.feature_extraction.text import HashingVectorizer
 
         self.dim, self.buckets, self.seed = int(dim), int(buckets), int(seed)
-        self._hasher = HashingVectorizer(n_features=self.buckets, alternate_sign=False, norm="l2", lowercase=True,
-                                         token_pattern=r"(?u)\b\w+\b|[^\w\s]", dtype=np.float32)
+        self._hasher = HashingVectorizer(
+            n_features=self.buckets,
+            alternate_sign=False,
+            norm="l2",
+            lowercase=True,
+            token_pattern=r"(?u)\b\w+\b|[^\w\s]",
+            dtype=np.float32,
+        )
         rng = np.random.default_rng(self.seed)
-        self._projection = (rng.standard_normal((self.buckets, self.dim), dtype=np.float32) / np.sqrt(self.dim)).astype(np.float32)
+        self._projection = (rng.standard_normal((self.buckets, self.dim), dtype=np.float32) / np.sqrt(self.dim)).astype(
+            np.float32
+        )
 
     def fingerprint(self) -> str:
         return f"random-projection-v1:dim={self.dim}:buckets={self.buckets}:seed={self.seed}:murmur3-hashing-l2"
@@ -415,9 +448,12 @@ def register_datasets(register):
 
 @hookimpl
 def register_encoders(register):
-    register(EncoderSpec(
-        name="random-projection-4096",
-        description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims " "(bench/full_steb)",
-        factory=RandomProjectionEncoder,
-        family="baseline",
-    ))
+    register(
+        EncoderSpec(
+            name="random-projection-4096",
+            description="Hashed bag of words (2^13 buckets) x fixed seeded Gaussian projection to 4,096 dims "
+            "(bench/full_steb)",
+            factory=RandomProjectionEncoder,
+            family="baseline",
+        )
+    )

@@ -39,7 +39,9 @@ def main(n: int) -> None:
             start = time.perf_counter()
             bundle = loader(LoadContext(dataset="bench", data_dir=tmp, seed=0))
             secs = time.perf_counter() - start
-            print(f"| {fmt} | {n:,} | {per_class} | {secs:.2f} | {n / secs:,.0f} |  ({len(bundle.labelled_texts):,} kept)")
+            print(
+                f"| {fmt} | {n:,} | {per_class} | {secs:.2f} | {n / secs:,.0f} |  ({len(bundle.labelled_texts):,} kept)"
+            )
 
 
 if __name__ == "__main__":

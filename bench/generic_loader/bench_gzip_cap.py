@@ -82,8 +82,13 @@ def child(what: str, mode: str, work: Path) -> dict:
         outcome = "loaded"
     except BaseException as exc:  # noqa: BLE001 - what the refusal (or the crash) was is the result
         outcome = f"{type(exc).__name__}: {str(exc)[:140]}"
-    return {"file": what, "mode": mode, "seconds": round(time.perf_counter() - t0, 1),
-            "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "outcome": outcome}
+    return {
+        "file": what,
+        "mode": mode,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "outcome": outcome,
+    }
 
 
 def main() -> None:
@@ -99,13 +104,20 @@ def main() -> None:
         return
     work.mkdir(parents=True, exist_ok=True)
     build(work)
-    print(f"big.csv.gz {(work / 'big.csv.gz').stat().st_size / 2**20:.1f} MiB, char_3_5.json.gz "
-          f"{(work / 'vectoriser' / 'char_3_5.json.gz').stat().st_size / 2**20:.1f} MiB", flush=True)
+    print(
+        f"big.csv.gz {(work / 'big.csv.gz').stat().st_size / 2**20:.1f} MiB, char_3_5.json.gz "
+        f"{(work / 'vectoriser' / 'char_3_5.json.gz').stat().st_size / 2**20:.1f} MiB",
+        flush=True,
+    )
     env = {k: v for k, v in os.environ.items() if k != "STEB_MAX_DECOMPRESSED_BYTES"}
     for what in args.files:
         for mode in args.modes:
-            out = subprocess.run([sys.executable, str(HERE), "--work", str(work), "--child", what, mode],
-                                 capture_output=True, text=True, env=env)
+            out = subprocess.run(
+                [sys.executable, str(HERE), "--work", str(work), "--child", what, mode],
+                capture_output=True,
+                text=True,
+                env=env,
+            )
             lines = out.stdout.strip().splitlines()
             ended = {"file": what, "mode": mode, "outcome": f"process ended {out.returncode}"}
             row = json.loads(lines[-1]) if lines else ended

@@ -50,8 +50,12 @@ class CountAndTruncateOnly:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="text lengths in characters")
-    parser.add_argument("--before-max", type=int, default=100_000, help="largest text the quadratic planner is timed on")
-    parser.add_argument("--encode", type=int, default=0, help="also time end-to-end chunk-and-pool encoding of texts this long")
+    parser.add_argument(
+        "--before-max", type=int, default=100_000, help="largest text the quadratic planner is timed on"
+    )
+    parser.add_argument(
+        "--encode", type=int, default=0, help="also time end-to-end chunk-and-pool encoding of texts this long"
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
 
@@ -97,7 +101,13 @@ def main() -> None:
             row = {"chars": args.encode, "punctuated": punctuated, "encode_s": time.perf_counter() - t0}
             encoded.append(row)
             print(json.dumps(row), flush=True)
-    figures = {"encoded": encoded, "tokenizer": "all-MiniLM-L6-v2 (fast BERT WordPiece)", "chunk_budget": budget, "load": os.getloadavg(), "rows": rows}
+    figures = {
+        "encoded": encoded,
+        "tokenizer": "all-MiniLM-L6-v2 (fast BERT WordPiece)",
+        "chunk_budget": budget,
+        "load": os.getloadavg(),
+        "rows": rows,
+    }
     print(json.dumps(figures, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -124,7 +124,12 @@ def main() -> None:
         "chunk_and_pool_cost_vs_truncate": t_steb_chunk / t_steb_trunc,
         "max_abs_diff_chunk": float(np.abs(steb_chunk - base_chunk).max()),
         "max_abs_diff_truncate": float(np.abs(steb_trunc - base_trunc).max()),
-        "seconds": {"steb_chunk": t_steb_chunk, "plain_chunk": t_base_chunk, "steb_truncate": t_steb_trunc, "plain_truncate": t_base_trunc},
+        "seconds": {
+            "steb_chunk": t_steb_chunk,
+            "plain_chunk": t_base_chunk,
+            "steb_truncate": t_steb_trunc,
+            "plain_truncate": t_base_trunc,
+        },
     }
     print(json.dumps(figures, indent=2))
     if args.json:

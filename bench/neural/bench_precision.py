@@ -34,10 +34,14 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--batch-tokens", type=int, default=8192, help="token budget of the budget variant (its batch_size cap: 256)")
+    parser.add_argument(
+        "--batch-tokens", type=int, default=8192, help="token budget of the budget variant (its batch_size cap: 256)"
+    )
     parser.add_argument("--lengths", choices=["loguniform", "uniform"], default="loguniform")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rounds", type=int, default=2, help="timed rounds per variant, order reversed every other round")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="timed rounds per variant, order reversed every other round"
+    )
     args = parser.parse_args()
 
     import torch
@@ -78,13 +82,24 @@ def main() -> None:
     for label in labels:
         vectors, seconds = vectors_of[label], best[label]
         cos = np.sum(vectors * reference, axis=1) / np.linalg.norm(vectors, axis=1) / np.linalg.norm(reference, axis=1)
-        print(json.dumps({
-            "variant": label, "n": args.n, "device": encoders[label].device_name, "texts_per_s": round(args.n / seconds, 2),
-            "best_seconds": round(seconds, 2), "rounds": rounds,
-            "max_abs_diff_vs_float32": float(np.abs(vectors - reference).max()),
-            "min_cosine_vs_float32": float(cos.min()), "torch_threads": torch.get_num_threads(),
-            "load_before": round(load, 2), "load_now": round(os.getloadavg()[0], 2),
-        }), flush=True)
+        print(
+            json.dumps(
+                {
+                    "variant": label,
+                    "n": args.n,
+                    "device": encoders[label].device_name,
+                    "texts_per_s": round(args.n / seconds, 2),
+                    "best_seconds": round(seconds, 2),
+                    "rounds": rounds,
+                    "max_abs_diff_vs_float32": float(np.abs(vectors - reference).max()),
+                    "min_cosine_vs_float32": float(cos.min()),
+                    "torch_threads": torch.get_num_threads(),
+                    "load_before": round(load, 2),
+                    "load_now": round(os.getloadavg()[0], 2),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

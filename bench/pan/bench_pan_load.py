@@ -39,8 +39,17 @@ def measure(name: str, data_dir: str, options: str) -> None:
     bundle = spec.loader(LoadContext(name, Path(data_dir), seed=0, options=json.loads(options)))
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"dataset": name, "options": json.loads(options), "seconds": round(seconds, 2),
-                      "loader_peak_mb": round(peak - base, 1), "records": bundle.counts()}))
+    print(
+        json.dumps(
+            {
+                "dataset": name,
+                "options": json.loads(options),
+                "seconds": round(seconds, 2),
+                "loader_peak_mb": round(peak - base, 1),
+                "records": bundle.counts(),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -57,18 +66,38 @@ def main() -> None:
     work = args.workdir or Path(tempfile.mkdtemp(prefix="steb-pan-bench-"))
     if not (work / "machine_text_detection_PAN25_26_essays" / "val.jsonl").is_file():
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, str(HERE / "make_synthetic.py"), str(work), "--documents", str(args.documents),
-                        "--sentences", str(args.sentences), "--texts", str(args.texts)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(HERE / "make_synthetic.py"),
+                str(work),
+                "--documents",
+                str(args.documents),
+                "--sentences",
+                str(args.sentences),
+                "--texts",
+                str(args.texts),
+            ],
+            check=True,
+        )
         print(f"generated corpora in {work} ({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
     runs = [
         ("pan26_style_change_easy", work / "pan26_style_change_easy", {}),
         ("pan26_style_change_easy", work / "pan26_style_change_easy", {"downsample": False}),
         ("machine_text_detection_PAN25_26_essays", work / "machine_text_detection_PAN25_26_essays", {}),
-        ("machine_text_detection_PAN25_26_essays", work / "machine_text_detection_PAN25_26_essays", {"per_class": None}),
+        (
+            "machine_text_detection_PAN25_26_essays",
+            work / "machine_text_detection_PAN25_26_essays",
+            {"per_class": None},
+        ),
     ]
     for name, data_dir, options in runs:
-        out = subprocess.run([sys.executable, __file__, "--measure", name, str(data_dir), json.dumps(options)],
-                             check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--measure", name, str(data_dir), json.dumps(options)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         print(out.stdout.strip())
 
 

@@ -15,8 +15,10 @@ import json
 import random
 from pathlib import Path
 
-WORDS = ("the of and to in a is that for it as was with be by on not he this are or his from at which but have an they "
-         "you were her she there been one all we their has would when if so no will more about what up out who into").split()
+WORDS = (
+    "the of and to in a is that for it as was with be by on not he this are or his from at which but have an they "
+    "you were her she there been one all we their has would when if so no will more about what up out who into"
+).split()
 MODELS = ["human"] + [f"llm-{i:02d}" for i in range(12)]
 GENRES = ["essays", "fiction", "news"]
 
@@ -34,7 +36,9 @@ def write_style_change(out: Path, documents: int, sentences: int, seed: int = 0)
         lines = [sentence(rng, rng.randint(8, 30)) for _ in range(sentences)]
         changes = [1 if rng.random() < 0.08 else 0 for _ in range(sentences - 1)]
         (folder / f"problem-{n}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        (folder / f"truth-problem-{n}.json").write_text(json.dumps({"authors": 1 + sum(changes), "changes": changes}), encoding="utf-8")
+        (folder / f"truth-problem-{n}.json").write_text(
+            json.dumps({"authors": 1 + sum(changes), "changes": changes}), encoding="utf-8"
+        )
     return folder
 
 
@@ -47,7 +51,13 @@ def write_generative(out: Path, texts: int, seed: int = 0) -> Path:
         for i in range(texts):
             model = rng.choice(MODELS)
             text = " ".join(sentence(rng, rng.randint(8, 20)) for _ in range(rng.randint(3, 8)))
-            row = {"id": f"doc-{i:07d}", "text": text, "model": model, "label": int(model != "human"), "genre": rng.choice(GENRES)}
+            row = {
+                "id": f"doc-{i:07d}",
+                "text": text,
+                "model": model,
+                "label": int(model != "human"),
+                "genre": rng.choice(GENRES),
+            }
             handle.write(json.dumps(row) + "\n")
     return path
 

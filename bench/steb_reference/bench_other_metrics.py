@@ -76,11 +76,17 @@ def _pair_all(encoder: str, records: list[Any], vectors: np.ndarray) -> dict[str
     from steb_core.tasks.pair_all import run_pair_all
 
     rows = {r.text: i for i, r in enumerate(records)}
-    spec = DatasetSpec(name="bench", description="bench", tasks=("pair_all",), loader=lambda ctx: None,
-                       needs_data=False)
-    ctx = TaskContext(dataset=spec, bundle=DatasetBundle(labelled_texts=records), data=records, threads=1,
-                      embed_fn=lambda texts: vectors[[rows[t] for t in texts]],
-                      scoring=encoder_scoring(_encoder(encoder)))
+    spec = DatasetSpec(
+        name="bench", description="bench", tasks=("pair_all",), loader=lambda ctx: None, needs_data=False
+    )
+    ctx = TaskContext(
+        dataset=spec,
+        bundle=DatasetBundle(labelled_texts=records),
+        data=records,
+        threads=1,
+        embed_fn=lambda texts: vectors[[rows[t] for t in texts]],
+        scoring=encoder_scoring(_encoder(encoder)),
+    )
     return run_pair_all(ctx)
 
 
@@ -113,8 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     header = ("figure", "inputs", "reference", "steb", "|diff|", "ok")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] if args.markdown else []
     for fig_name, inputs, ref, got, diff, ok in rows:
-        cells = (fig_name, inputs, f"{ref:.12g}", "missing" if got is None else f"{got:.12g}",
-                 "" if diff is None else f"{diff:.1e}", "ok" if ok else "NO")
+        cells = (
+            fig_name,
+            inputs,
+            f"{ref:.12g}",
+            "missing" if got is None else f"{got:.12g}",
+            "" if diff is None else f"{diff:.1e}",
+            "ok" if ok else "NO",
+        )
         lines.append("| " + " | ".join(cells) + " |" if args.markdown else "  ".join(cells))
     print("\n".join(lines))
     n_ok = sum(r[-1] for r in rows)

@@ -19,16 +19,17 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from steb_core import DatasetBundle, DatasetSpec, TaskContext  # noqa: E402
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel  # noqa: E402
-from steb_core.tasks import order_alignment as oa  # noqa: E402
-from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores  # noqa: E402
+from steb_core import DatasetBundle, DatasetSpec, TaskContext
+from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+from steb_core.tasks import order_alignment as oa
+from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores
 
 
 def words_like(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
@@ -58,18 +59,23 @@ def order_alignment_rows(repeat: int) -> list[tuple[str, str, float]]:
         vectors = vectors.reshape(200 * k, 458)
         texts = [f"t{i}" for i in range(len(vectors))]
         table = dict(zip(texts, vectors))
-        items = [ParallelItem(tuple(texts[i * k:(i + 1) * k]), id=f"s{i}", style_type="x") for i in range(200)]
+        items = [ParallelItem(tuple(texts[i * k : (i + 1) * k]), id=f"s{i}", style_type="x") for i in range(200)]
         groups, info = order_groups_from_parallel(items, seed=0, salt="d", per_class=None)
-        spec = DatasetSpec(name="b", description="b", tasks=("order_alignment",), loader=lambda c: None,
-                           needs_data=False)
-        ctx = TaskContext(dataset=spec, bundle=DatasetBundle(order_groups=groups, info=info), data=groups,
-                          embed_fn=lambda ts: np.stack([table[t] for t in ts]))
+        spec = DatasetSpec(
+            name="b", description="b", tasks=("order_alignment",), loader=lambda c: None, needs_data=False
+        )
+        ctx = TaskContext(
+            dataset=spec,
+            bundle=DatasetBundle(order_groups=groups, info=info),
+            data=groups,
+            embed_fn=lambda ts, table=table: np.stack([table[t] for t in ts]),
+        )
         what = f"order alignment, 19,900 pairs x 3 groups, k = {k}, K = 458"
         for products in oa.PRODUCTS:
-            seconds = timed(lambda: oa._reference_matrices(ctx, groups, products), repeat)
+            seconds = timed(partial(oa._reference_matrices, ctx, groups, products), repeat)
             note = " (the task's: emulated where undecided)" if products == "reference" else ""
             rows.append((what, products + note, seconds))
-        seconds = timed(lambda: oa._reference_matrices(ctx, groups, "reference", prefilter=False), repeat)
+        seconds = timed(partial(oa._reference_matrices, ctx, groups, "reference", prefilter=False), repeat)
         rows.append((what, "reference, every group emulated", seconds))
         _, every = oa._reference_matrices(ctx, groups, "reference", prefilter=False)
         for shape, m in every.items():
@@ -83,12 +89,12 @@ def pair_rows(repeat: int) -> list[tuple[str, str, float]]:
     vectors = words_like(rng, 1500, 459)
     rows = []
     for products in ("reference", "blas"):
-        seconds = timed(lambda: reference_all_pair_scores(vectors, "cosine", products=products), repeat)
+        seconds = timed(partial(reference_all_pair_scores, vectors, "cosine", products=products), repeat)
         rows.append(("all-to-all, 1,500 texts x 459", products, seconds))
     ia = rng.integers(0, 1500, 20000)
     ib = rng.integers(0, 1500, 20000)
     for products in ("reference", "blas"):
-        seconds = timed(lambda: reference_pair_scores(vectors, ia, ib, "cosine", products=products), repeat)
+        seconds = timed(partial(reference_pair_scores, vectors, ia, ib, "cosine", products=products), repeat)
         rows.append(("pre-defined pairs, 20,000 x 459", products, seconds))
     return rows
 

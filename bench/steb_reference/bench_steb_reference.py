@@ -192,15 +192,31 @@ def _other_figures(doc: dict[str, Any], figures: list[dict[str, Any]]) -> list[d
     out = []
     for name, values in doc.get("other_reference_metrics", {}).items():
         encoder, dataset, task = (part.strip() for part in name.split("|"))
-        base = next((f for f in figures if (f["encoder"], f["dataset"], f["task"]) == (encoder, dataset, task)
-                     and f["metric"] == "auc"), None)
+        base = next(
+            (
+                f
+                for f in figures
+                if (f["encoder"], f["dataset"], f["task"]) == (encoder, dataset, task) and f["metric"] == "auc"
+            ),
+            None,
+        )
         if base is None or values.get("auc") != base["value"]:
             continue
         for key, value in values.items():
             if key == "eer" or key.startswith("auc@"):
                 if (encoder, dataset, task, key) not in done:
-                    out.append({**base, "encoder": encoder, "dataset": dataset, "task": task, "steb_metric": key,
-                                "metric": key, "value": value, "tolerance": OTHER_TOLERANCE})
+                    out.append(
+                        {
+                            **base,
+                            "encoder": encoder,
+                            "dataset": dataset,
+                            "task": task,
+                            "steb_metric": key,
+                            "metric": key,
+                            "value": value,
+                            "tolerance": OTHER_TOLERANCE,
+                        }
+                    )
     return out
 
 
@@ -210,8 +226,10 @@ def load_figures(paths: list[Path]) -> list[dict[str, Any]]:
     for path in paths:
         doc = json.loads(path.read_text(encoding="utf-8"))
         pins = {repo: entry[0] for repo, entry in doc.get("releases", {}).items()}
-        figures = [{**fig, "tolerance": fig.get("tolerance", doc.get("tolerances", {}).get(fig["metric"]))}
-                   for fig in doc["figures"]]
+        figures = [
+            {**fig, "tolerance": fig.get("tolerance", doc.get("tolerances", {}).get(fig["metric"]))}
+            for fig in doc["figures"]
+        ]
         for fig in figures + _other_figures(doc, figures):
             out.append({**fig, "_source": path.name, "_pins": pins})
     return out
@@ -309,7 +327,7 @@ def counts(names: list[str], data: Path) -> list[tuple[str, str, str]]:
             what = f"{n_cls} x {'/'.join(map(str, per))} sequences, {pairs:,} pairs, {groups:,} groups"
             avail = ", ".join(
                 f"{k} {v}"
-                for k, v in (available or {c: v['items'] for c, v in info.get('classes', {}).items()}).items()
+                for k, v in (available or {c: v["items"] for c, v in info.get("classes", {}).items()}).items()
             )
         else:
             per = sorted(set(kept.values()))
@@ -418,7 +436,10 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     header = ("figure", "reference", "steb", "|diff|", "tolerance", "ok", "source", "exported folder")
-    fmt = lambda v: "" if v is None else f"{v:.12g}"
+
+    def fmt(v: float | None) -> str:
+        return "" if v is None else f"{v:.12g}"
+
     lines = []
     if args.markdown:
         lines.append("| " + " | ".join(header) + " |")

@@ -60,9 +60,15 @@ def child(encoder: str, mode: str, chars: int) -> dict:
     vectors = enc.encode(texts)
     seconds = time.perf_counter() - t0
     dense = np.ascontiguousarray(vectors.toarray() if hasattr(vectors, "toarray") else vectors, dtype=np.float32)
-    return {"encoder": encoder, "mode": mode, "chars": len(texts[1]), "seconds": round(seconds, 1),
-            "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-            "loaded_mib": round(start_rss / 1024), "sha256": hashlib.sha256(dense.tobytes()).hexdigest()[:16]}
+    return {
+        "encoder": encoder,
+        "mode": mode,
+        "chars": len(texts[1]),
+        "seconds": round(seconds, 1),
+        "peak_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "loaded_mib": round(start_rss / 1024),
+        "sha256": hashlib.sha256(dense.tobytes()).hexdigest()[:16],
+    }
 
 
 def main() -> None:
@@ -78,8 +84,13 @@ def main() -> None:
     rows = []
     for encoder in args.encoders:
         for mode in args.modes:
-            out = subprocess.run([sys.executable, str(HERE), "--chars", str(args.chars), "--child", encoder, mode],
-                                 capture_output=True, text=True, check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+            out = subprocess.run(
+                [sys.executable, str(HERE), "--chars", str(args.chars), "--child", encoder, mode],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "OMP_NUM_THREADS": "1"},
+            )
             row = json.loads(out.stdout.strip().splitlines()[-1])
             row["load_avg"] = round(os.getloadavg()[0], 1)
             rows.append(row)

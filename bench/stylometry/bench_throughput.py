@@ -74,11 +74,26 @@ def main() -> None:
             components = "+".join(enc.pipeline.nlp.pipe_names) or "tokenizer"
             # with n_process > 1 the work happens in child processes: only wall time is meaningful then
             clock, clock_ref = (cpu, ref_cpu) if args.n_process == 1 else (dt, ref)
-            rows.append((name, len(sub), len(sub) / dt, len(sub) / clock, sub_words / clock,
-                         f"{len(sub) / clock_ref:.0f} ({components})", f"{clock_ref / clock:.2f}"))
-    print(f"texts: generated_texts(seed=0), mean {words / len(texts):.0f} whitespace words; spaCy " f"n_process={args.n_process}")
+            rows.append(
+                (
+                    name,
+                    len(sub),
+                    len(sub) / dt,
+                    len(sub) / clock,
+                    sub_words / clock,
+                    f"{len(sub) / clock_ref:.0f} ({components})",
+                    f"{clock_ref / clock:.2f}",
+                )
+            )
+    print(
+        f"texts: generated_texts(seed=0), mean {words / len(texts):.0f} whitespace words; spaCy "
+        f"n_process={args.n_process}"
+    )
     clock = "CPU" if args.n_process == 1 else "wall"
-    print(f"| encoder | texts | texts/s (wall) | texts/s ({clock}) | words/s ({clock}) | spaCy alone texts/s ({clock}; " "components) | ratio |")
+    print(
+        f"| encoder | texts | texts/s (wall) | texts/s ({clock}) | words/s ({clock}) | spaCy alone texts/s ({clock}; "
+        "components) | ratio |"
+    )
     print("|---|---:|---:|---:|---:|---|---:|")
     for name, n, wall, tps, wps, ref, ratio in rows:
         print(f"| {name} | {n} | {wall:,.0f} | {tps:,.0f} | {wps:,.0f} | {ref} | {ratio} |")

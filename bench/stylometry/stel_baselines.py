@@ -28,7 +28,14 @@ import numpy as np
 
 import steb_core
 
-BASELINES = ["stel-uppercase", "stel-word-length", "stel-punctuation", "stel-char3-cosine", "stel-pos-cosine", "stel-levenshtein"]
+BASELINES = [
+    "stel-uppercase",
+    "stel-word-length",
+    "stel-punctuation",
+    "stel-char3-cosine",
+    "stel-pos-cosine",
+    "stel-levenshtein",
+]
 STYLE_TYPES = ["contraction", "nbr_substitution", "emotives", "formality", "simplicity"]
 FILES = {
     "contraction": "quad_questions_char_contraction.tsv",
@@ -92,8 +99,13 @@ def main() -> None:
         (root / "STEL").symlink_to(args.stel_dir.resolve(), target_is_directory=True)
         for name in encoders:
             summary = steb_core.evaluate(
-                name, ["STEL_feature_official", "STEL_register_official"], data_dir=root, output=Path(tmp) / "results",
-                cache_dir=Path(tmp) / "cache", progress=False, fail_fast=True,
+                name,
+                ["STEL_feature_official", "STEL_register_official"],
+                data_dir=root,
+                output=Path(tmp) / "results",
+                cache_dir=Path(tmp) / "cache",
+                progress=False,
+                fail_fast=True,
             )
             by_type: dict[str, float] = {}
             for record in summary.results:

@@ -21,25 +21,36 @@ from steb_core.tasks.order_alignment import run_order_alignment
 
 
 def main() -> None:
-    spec = DatasetSpec(name="oa-bench", description="bench", tasks=("order_alignment",), loader=lambda ctx: None,
-                       needs_data=False)
+    spec = DatasetSpec(
+        name="oa-bench", description="bench", tasks=("order_alignment",), loader=lambda ctx: None, needs_data=False
+    )
     print("| k | vectors | groups | build | score | ties (plain / distractor) |")
     print("|---|---|---:|---:|---:|---:|")
     for k, sparse in ((2, False), (3, False), (3, True)):
         rng = np.random.default_rng(0)
         n, d = 200, 300
-        v = rng.normal(size=(n, k, d)) if not sparse else rng.integers(0, 2, size=(n, k, d)) * (rng.random((n, k, d)) < 0.01)
+        v = (
+            rng.normal(size=(n, k, d))
+            if not sparse
+            else rng.integers(0, 2, size=(n, k, d)) * (rng.random((n, k, d)) < 0.01)
+        )
         table = {f"t{i}.{p}": v[i, p].astype(np.float32) for i in range(n) for p in range(k)}
         items = [ParallelItem(tuple(f"t{i}.{p}" for p in range(k)), id=f"s{i}", style_type="x") for i in range(n)]
         t0 = time.perf_counter()
         groups, info = order_groups_from_parallel(items, seed=0, salt="bench")
         t1 = time.perf_counter()
-        ctx = TaskContext(dataset=spec, bundle=DatasetBundle(order_groups=groups, info=info), data=groups,
-                          embed_fn=lambda texts, table=table: np.stack([table[t] for t in texts]))
+        ctx = TaskContext(
+            dataset=spec,
+            bundle=DatasetBundle(order_groups=groups, info=info),
+            data=groups,
+            embed_fn=lambda texts, table=table: np.stack([table[t] for t in texts]),
+        )
         m = run_order_alignment(ctx)
         t2 = time.perf_counter()
-        print(f"| {k} | {'sparse 0/1' if sparse else 'Gaussian'} | {len(groups):,} | {t1 - t0:.2f} s | {t2 - t1:.2f} s | "
-              f"{m['n_tied']:,} / {m['n_distractor_tied']:,} |")
+        print(
+            f"| {k} | {'sparse 0/1' if sparse else 'Gaussian'} | {len(groups):,} | {t1 - t0:.2f} s | {t2 - t1:.2f} s | "
+            f"{m['n_tied']:,} / {m['n_distractor_tied']:,} |"
+        )
 
 
 if __name__ == "__main__":

@@ -101,8 +101,11 @@ def vectors_with_classes(n: int, k: int, seed: int = 0, dim: int = DIM) -> tuple
 
 
 def context(shape: str, data: Any, table: np.ndarray) -> TaskContext:
-    spec = DatasetSpec(name="bench", description="bench", tasks=("clustering",), loader=lambda c: None, needs_data=False)
+    spec = DatasetSpec(
+        name="bench", description="bench", tasks=("clustering",), loader=lambda c: None, needs_data=False
+    )
     bundle = DatasetBundle(**{shape: data})
+
     def embed(texts: list[str]) -> np.ndarray:
         return table[np.fromiter((int(t[1:]) for t in texts), dtype=np.int64, count=len(texts))]
 
@@ -114,7 +117,9 @@ def bench_clustering(args) -> list[dict]:
     records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
     ours = measure(lambda: clustering.SPEC.run(context("labelled_texts", records, x)))
     ref = measure(
-        lambda: v_measure_score(y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_)
+        lambda: v_measure_score(
+            y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_
+        )
     )
     return [row("clustering", "2,800 texts, 14 labels", ours, ref, ours[2]["v_measure"], ref[2])]
 
@@ -179,7 +184,17 @@ def bench_retrieval(args) -> list[dict]:
         data, table = retrieval_inputs(args.retrieval_full)
         ours = measure(lambda: retrieval.SPEC.run(context("retrieval", data, table)))
         n = args.retrieval_full
-        rows.append(row("retrieval", f"{n:,} x {n:,}", ours, None, ours[2]["mrr"], None, note="plain: n x n matrix would need %.0f GB" % (n * n * 4 / 1e9)))
+        rows.append(
+            row(
+                "retrieval",
+                f"{n:,} x {n:,}",
+                ours,
+                None,
+                ours[2]["mrr"],
+                None,
+                note="plain: n x n matrix would need %.0f GB" % (n * n * 4 / 1e9),
+            )
+        )
     return rows
 
 
@@ -219,19 +234,36 @@ def bench_retrieval_gemm(args) -> list[dict]:
         results["gemm (out=, touched)"].append(measure(lambda out=out: np.matmul(q, t.T, out=out).shape))
         del out
         same_run = round(results["steb"][-1][0] / results["gemm (out=, touched)"][-1][0], 3)
-        print(json.dumps({"repeat": rep, "load_before": round(loads[-1], 2), **{k: round(v[-1][0], 2) for k, v in results.items()},
-                          "steb_vs_gemm_out_this_repeat": same_run}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "repeat": rep,
+                    "load_before": round(loads[-1], 2),
+                    **{k: round(v[-1][0], 2) for k, v in results.items()},
+                    "steb_vs_gemm_out_this_repeat": same_run,
+                }
+            ),
+            flush=True,
+        )
     best = {k: min(v, key=lambda r: r[0]) for k, v in results.items()}
     gemm = best["gemm (out=, touched)"][0]
     rows = []
     for name, (sec, mib, res) in best.items():
         metric = res["mrr"] if isinstance(res, dict) else (res if isinstance(res, float) else float("nan"))
-        out_row = {"what": name, "scale": f"{n:,} x {n:,} x {DIM}", "s": round(sec, 2), "peak_mib": round(mib, 1),
-                   "vs_gemm_out": round(sec / gemm, 3), "vs_gemm_fresh": round(sec / best["gemm (fresh result)"][0], 3)}
+        out_row = {
+            "what": name,
+            "scale": f"{n:,} x {n:,} x {DIM}",
+            "s": round(sec, 2),
+            "peak_mib": round(mib, 1),
+            "vs_gemm_out": round(sec / gemm, 3),
+            "vs_gemm_fresh": round(sec / best["gemm (fresh result)"][0], 3),
+        }
         if name in ("steb", "numpy counting"):
             out_row["mrr"] = round(metric, 6)
         if name == "steb":
-            out_row["threads"] = ctx_threads if ctx_threads else f"steb's choice ({task_threads(None, n * n * DIM)} now)"
+            out_row["threads"] = (
+                ctx_threads if ctx_threads else f"steb's choice ({task_threads(None, n * n * DIM)} now)"
+            )
         out_row["load_min_max"] = [round(min(loads), 2), round(max(loads), 2), round(os.getloadavg()[0], 2)]
         print(json.dumps(out_row), flush=True)
         rows.append(out_row)
@@ -250,7 +282,9 @@ def probing_inputs(n: int, n_feat: int, seed: int = 3, spectrum: str = "isotropi
     x = z
     if spectrum == "decay":
         rotation = np.linalg.qr(rng.normal(size=(DIM, DIM)))[0].astype(np.float32)
-        x = ((z / np.sqrt(np.arange(1, DIM + 1, dtype=np.float32))) @ rotation + rng.normal(size=DIM).astype(np.float32)).astype(np.float32)
+        x = (
+            (z / np.sqrt(np.arange(1, DIM + 1, dtype=np.float32))) @ rotation + rng.normal(size=DIM).astype(np.float32)
+        ).astype(np.float32)
     weights = rng.normal(size=(DIM, n_feat)).astype(np.float32)
     counts = np.maximum(0, np.round((z @ weights) / 8 + rng.normal(scale=2.0, size=(n, n_feat)) + 4))
     names = [f"f{j}" for j in range(n_feat)]
@@ -333,19 +367,26 @@ def bench_probing(args) -> list[dict]:
             diffs = {k: abs(result["accuracy_by_feature"][k] - theirs[k]["test"]) for k in theirs}
             flips = [k for k in theirs if result["regularisation_by_feature"][k] != theirs[k]["strength"]]
             same = [diffs[k] for k in theirs if k not in flips]
-            per_fit = [abs(ours_by_strength[k][lam] - theirs[k]["by_strength"][lam]) for k in theirs for lam in probing.STRENGTHS]
+            per_fit = [
+                abs(ours_by_strength[k][lam] - theirs[k]["by_strength"][lam])
+                for k in theirs
+                for lam in probing.STRENGTHS
+            ]
             rows.append(
                 row(
                     "probing",
-                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} " f"(ran {chosen}) vs {kind} loop",
+                    f"{n:,} texts x {n_feat} features ({args.probing_spectrum}), steb threads={threads or 'auto'} "
+                    f"(ran {chosen}) vs {kind} loop",
                     (seconds, peak, result),
                     ref,
                     result["accuracy"],
                     float(np.mean([v["test"] for v in theirs.values()])),
                     note=f"{timing}; per-feature accuracy difference max {max(diffs.values()):.4f}, "
                     f"{sum(d > 0.005 for d in diffs.values())} features over 0.5 points; lambda chosen differently for "
-                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every " "(feature, lambda) "
-                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now " f"{os.getloadavg()[0]:.2f}",
+                    f"{len(flips)} features; same lambda: max difference {max(same, default=0.0):.4f}; every "
+                    "(feature, lambda) "
+                    f"fit: max test-accuracy difference {max(per_fit):.4f}; load before the steb run {load:.2f}, now "
+                    f"{os.getloadavg()[0]:.2f}",
                 )
             )
     return rows
@@ -358,9 +399,21 @@ def bench_threads(args) -> list[dict]:
     load = os.getloadavg()[0]
     ours = measure(lambda: clustering.SPEC.run(context("labelled_texts", records, x)))
     default = measure(
-        lambda: v_measure_score(y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_)
+        lambda: v_measure_score(
+            y, MiniBatchKMeans(n_clusters=14, batch_size=32, n_init="auto", random_state=0).fit(x).labels_
+        )
     )
-    return [row("threads: clustering", "2,800 texts, steb's choice vs default pools", ours, default, ours[2]["v_measure"], default[2], note=f"load {load:.1f}")]
+    return [
+        row(
+            "threads: clustering",
+            "2,800 texts, steb's choice vs default pools",
+            ours,
+            default,
+            ours[2]["v_measure"],
+            default[2],
+            note=f"load {load:.1f}",
+        )
+    ]
 
 
 def bench_pair_all_memory(args) -> list[dict]:
@@ -415,9 +468,17 @@ def bench_torch_kernels(args) -> list[dict]:
             results[choice] = measure(lambda ctx=ctx: spec.run(ctx))
         ours, ref = results[device], results["numpy"]
         out = {
-            "task": task, "scale": scale, "device": device, "torch_s": round(ours[0], 2), "numpy_s": round(ref[0], 2),
-            "torch_vs_numpy": round(ref[0] / ours[0], 2), "torch_peak_mib": round(ours[1], 1), "numpy_peak_mib": round(ref[1], 1),
-            "metric_torch": ours[2][metric], "metric_numpy": ref[2][metric], "identical_metrics": ours[2] == ref[2],
+            "task": task,
+            "scale": scale,
+            "device": device,
+            "torch_s": round(ours[0], 2),
+            "numpy_s": round(ref[0], 2),
+            "torch_vs_numpy": round(ref[0] / ours[0], 2),
+            "torch_peak_mib": round(ours[1], 1),
+            "numpy_peak_mib": round(ref[1], 1),
+            "metric_torch": ours[2][metric],
+            "metric_numpy": ref[2][metric],
+            "identical_metrics": ours[2] == ref[2],
             "note": f"torch threads {torch_threads}; load before {load:.2f}, after {os.getloadavg()[0]:.2f}",
         }
         print(json.dumps(out), flush=True)
@@ -430,16 +491,38 @@ def bench_torch_kernels(args) -> list[dict]:
     n = args.torch_pair_all_size
     x, y = vectors_with_classes(n, 10)
     records = [LabelledText(text=f"t{i}", label=str(c)) for i, c in enumerate(y)]
-    both("pair_all", f"{n:,} texts x {DIM} ({n * (n - 1) // 2 / 1e6:.1f} M pairs)", pair_all.SPEC, "labelled_texts", records, x, "auroc")
+    both(
+        "pair_all",
+        f"{n:,} texts x {DIM} ({n * (n - 1) // 2 / 1e6:.1f} M pairs)",
+        pair_all.SPEC,
+        "labelled_texts",
+        records,
+        x,
+        "auroc",
+    )
     del x, records
     n, n_feat = args.probing_texts, args.probing_features
     x, counts, names, records = probing_inputs(n, n_feat, spectrum=args.probing_spectrum)
-    both("probing", f"{n:,} texts x {n_feat} features x {DIM} ({args.probing_spectrum})", probing.SPEC, "feature_texts", records, x, "accuracy")
+    both(
+        "probing",
+        f"{n:,} texts x {n_feat} features x {DIM} ({args.probing_spectrum})",
+        probing.SPEC,
+        "feature_texts",
+        records,
+        x,
+        "accuracy",
+    )
     return rows
 
 
 def row(task, scale, ours, ref, metric_ours, metric_ref, note="") -> dict:
-    out = {"task": task, "scale": scale, "steb_s": round(ours[0], 2), "steb_peak_mib": round(ours[1], 1), "metric_steb": round(float(metric_ours), 4)}
+    out = {
+        "task": task,
+        "scale": scale,
+        "steb_s": round(ours[0], 2),
+        "steb_peak_mib": round(ours[1], 1),
+        "metric_steb": round(float(metric_ours), 4),
+    }
     if ref is not None:
         out.update(
             sklearn_s=round(ref[0], 2),
@@ -469,18 +552,35 @@ BENCHES = {
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tasks", nargs="*", default=[b for b in BENCHES if b not in ("pair_all_memory", "retrieval_gemm", "torch_kernels")], choices=list(BENCHES))
+    p.add_argument(
+        "--tasks",
+        nargs="*",
+        default=[b for b in BENCHES if b not in ("pair_all_memory", "retrieval_gemm", "torch_kernels")],
+        choices=list(BENCHES),
+    )
     p.add_argument("--retrieval-compare", type=int, default=10_000, help="size timed against plain sklearn")
     p.add_argument("--retrieval-full", type=int, default=100_000, help="size timed for steb alone (0: skip)")
     p.add_argument("--retrieval-gemm-size", type=int, default=20_000, help="retrieval_gemm: n queries x n targets")
-    p.add_argument("--retrieval-threads", type=int, default=None, help="retrieval_gemm: steb's threads (default: its own choice)")
+    p.add_argument(
+        "--retrieval-threads", type=int, default=None, help="retrieval_gemm: steb's threads (default: its own choice)"
+    )
     p.add_argument("--repeats", type=int, default=3, help="retrieval_gemm: repeats (best of)")
     p.add_argument("--probing-texts", type=int, default=10_000)
     p.add_argument("--probing-features", type=int, default=46)
-    p.add_argument("--probing-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=[1, None],
-                   help="thread settings for both sides (auto/default = library default for sklearn, steb's choice for steb)")
-    p.add_argument("--probing-peer-threads", type=lambda v: None if v == "auto" else int(v), nargs="*", default=None,
-                   help="thread settings for the scikit-learn loops only (default: --probing-threads)")
+    p.add_argument(
+        "--probing-threads",
+        type=lambda v: None if v == "auto" else int(v),
+        nargs="*",
+        default=[1, None],
+        help="thread settings for both sides (auto/default = library default for sklearn, steb's choice for steb)",
+    )
+    p.add_argument(
+        "--probing-peer-threads",
+        type=lambda v: None if v == "auto" else int(v),
+        nargs="*",
+        default=None,
+        help="thread settings for the scikit-learn loops only (default: --probing-threads)",
+    )
     p.add_argument("--probing-spectrum", choices=["isotropic", "decay"], default="isotropic")
     p.add_argument("--pair-all-sizes", type=int, nargs="*", default=[20_000, 50_000])
     p.add_argument("--pair-all-dim", type=int, default=16)

@@ -40,7 +40,11 @@ from .result import AggregateResult, Column
 from .table import DatasetInfo, ResultTable, as_table, task_type_order
 
 __all__ = [
-    "application_column", "application_score", "multilingual_score", "applications_average", "application_specs",
+    "application_column",
+    "application_score",
+    "multilingual_score",
+    "applications_average",
+    "application_specs",
     "table13_application_specs",
 ]
 
@@ -80,7 +84,12 @@ def application_column(
 
 
 def application_score(
-    tag: str, name: str, label: str, order: int, sub_tags: Sequence[tuple[str, str]] = (), short: str = "",
+    tag: str,
+    name: str,
+    label: str,
+    order: int,
+    sub_tags: Sequence[tuple[str, str]] = (),
+    short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
 ) -> Callable[..., AggregateResult]:
     """An aggregator function: the column of ``tag`` under ``weighting``; ``sub_tags`` are (tag, label) sub-columns."""
@@ -93,8 +102,11 @@ def application_score(
         if weighting == REFERENCE_WEIGHTING and tag in APPLICATION_CLUSTERS:
             description = (
                 f"The '{APPLICATION_CLUSTERS[tag]}' cluster of the STEB authors' scripts, one column per (task, metric)"
-                + (" (AV overall: PAN18 style change included, as dataset_clusters.yaml has it)."
-                   if tag == "AV" else ".")
+                + (
+                    " (AV overall: PAN18 style change included, as dataset_clusters.yaml has it)."
+                    if tag == "AV"
+                    else "."
+                )
             )
         else:
             left_out = " (AV overall: PAN18 style change is left out, as in STEB Table 4)."
@@ -173,7 +185,8 @@ def applications_average(
         scores=scores,
         missing=missing,
         inputs=[i for p in parts for i in p.inputs],
-        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its " "levels).",
+        description="Mean of ATD, ATD adversarial, AV overall and AR (STEB Table 4's Avg: AV overall only, not its "
+        "levels).",
         sub_columns=parts,
         details={"weighting": weighting},
         order=85,
@@ -190,7 +203,12 @@ def application_specs() -> list[AggregatorSpec]:
             application_score("ATD-adversarial", "atd-adversarial", "ATD adversarial", 60, short="ATD adv."),
             60,
         ),
-        AggregatorSpec("av", "Authorship verification (easy/medium/hard sub-columns)", application_score("AV", "av", "AV", 70, levels), 70),
+        AggregatorSpec(
+            "av",
+            "Authorship verification (easy/medium/hard sub-columns)",
+            application_score("AV", "av", "AV", 70, levels),
+            70,
+        ),
         AggregatorSpec("ar", "Authorship retrieval", application_score("AR", "ar", "AR", 80), 80),
         AggregatorSpec("applications", "Mean of ATD, ATD adversarial, AV overall and AR", applications_average, 85),
         AggregatorSpec("multilingual", "Multilingual: non-English AV and AA", multilingual_score, 90),
@@ -206,10 +224,14 @@ def table13_application_specs() -> list[AggregatorSpec]:
 
     return [
         AggregatorSpec(
-            "av-table13", "Authorship verification, Table 4 text (steb 0.2): PAN18 style change left out",
-            application_score("AV", "av-table13", "AV (Table 4)", 71, levels, short="AV T4", weighting=TABLE13_WEIGHTING),
+            "av-table13",
+            "Authorship verification, Table 4 text (steb 0.2): PAN18 style change left out",
+            application_score(
+                "AV", "av-table13", "AV (Table 4)", 71, levels, short="AV T4", weighting=TABLE13_WEIGHTING
+            ),
             71,
         ),
-        AggregatorSpec("applications-table13", "Mean of ATD, ATD adversarial, AV overall (no PAN18 SC) and AR",
-                       average, 86),
+        AggregatorSpec(
+            "applications-table13", "Mean of ATD, ATD adversarial, AV overall (no PAN18 SC) and AR", average, 86
+        ),
     ]

@@ -67,12 +67,16 @@ class ClusterSet:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "") -> ClusterSet:
         if data.get("schema") != CLUSTERS_SCHEMA:
-            raise StebError(f"{source or 'cluster set'}: schema is {data.get('schema')!r}, expected {CLUSTERS_SCHEMA!r}")
+            raise StebError(
+                f"{source or 'cluster set'}: schema is {data.get('schema')!r}, expected {CLUSTERS_SCHEMA!r}"
+            )
         tasks: dict[str, list[list[str]]] = {}
         methods: dict[str, str] = {}
         for task, info in dict(data.get("tasks") or {}).items():
             clusters = info.get("clusters") if isinstance(info, Mapping) else info
-            if not isinstance(clusters, list) or not all(isinstance(c, list) and all(isinstance(d, str) for d in c) for c in clusters):
+            if not isinstance(clusters, list) or not all(
+                isinstance(c, list) and all(isinstance(d, str) for d in c) for c in clusters
+            ):
                 raise StebError(f"{source or 'cluster set'}: task '{task}' needs a list of lists of dataset names")
             seen = [d for c in clusters for d in c]
             if len(seen) != len(set(seen)):

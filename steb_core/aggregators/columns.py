@@ -8,9 +8,19 @@ from .result import Column, MissingInput
 from .table import ResultTable, task_type_order
 
 __all__ = [
-    "DISTRACTOR_METRIC", "OPERATIONAL_METRIC", "DEFINITIONAL_METRIC", "REFERENCE_WEIGHTING", "TABLE13_WEIGHTING",
+    "DISTRACTOR_METRIC",
+    "OPERATIONAL_METRIC",
+    "DEFINITIONAL_METRIC",
+    "REFERENCE_WEIGHTING",
+    "TABLE13_WEIGHTING",
     "WEIGHTINGS",
-    "check_weighting", "metric_for", "metric_label", "mean_column", "mean_of_columns", "mean_of_rows", "rows_column",
+    "check_weighting",
+    "metric_for",
+    "metric_label",
+    "mean_column",
+    "mean_of_columns",
+    "mean_of_rows",
+    "rows_column",
     "task_metric_columns",
 ]
 
@@ -30,6 +40,7 @@ def check_weighting(weighting: str) -> str:
         raise ValueError(f"unknown column weighting {weighting!r}; expected one of {', '.join(WEIGHTINGS)}")
     return weighting
 
+
 #: Strict metric per task type: order alignment counts only when the style is found despite a content
 #: distractor (the content-independence column uses this map).
 DISTRACTOR_METRIC: dict[str, str | tuple[str, ...]] = {
@@ -44,11 +55,17 @@ DISTRACTOR_METRIC: dict[str, str | tuple[str, ...]] = {
 #: Operational score: distractor accuracy, or plain accuracy for order-alignment datasets without
 #: distractors (e.g. STEL's quadruples): their alternatives all share one content, so content cannot
 #: help there and plain accuracy is already content-independent.
-OPERATIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": ("distractor_accuracy", "accuracy")}
+OPERATIONAL_METRIC: dict[str, str | tuple[str, ...]] = {
+    **DISTRACTOR_METRIC,
+    "order_alignment": ("distractor_accuracy", "accuracy"),
+}
 
 #: Object-of-study, feature and application columns use plain order-alignment accuracy; a result that
 #: reports only distractor accuracy (every instance of the dataset has a distractor) counts with that.
-DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {**DISTRACTOR_METRIC, "order_alignment": ("accuracy", "distractor_accuracy")}
+DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {
+    **DISTRACTOR_METRIC,
+    "order_alignment": ("accuracy", "distractor_accuracy"),
+}
 
 
 def metric_label(metric: str | tuple[str, ...] | None) -> str:
@@ -92,7 +109,9 @@ def mean_column(
     return Column(name, label, scores, missing, list(inputs), note="" if inputs else empty_reason)
 
 
-def mean_of_columns(encoders: Sequence[str], columns: Sequence[Column]) -> tuple[dict[str, float | None], dict[str, list[MissingInput]]]:
+def mean_of_columns(
+    encoders: Sequence[str], columns: Sequence[Column]
+) -> tuple[dict[str, float | None], dict[str, list[MissingInput]]]:
     """Per encoder, the mean of ``columns`` when all are complete; otherwise ``None`` and the union of their gaps."""
     scores: dict[str, float | None] = {}
     missing: dict[str, list[MissingInput]] = {}
@@ -130,7 +149,9 @@ def rows_column(
     return mean_of_rows(table.encoders, name, label, row_columns, empty_reason=empty_reason)
 
 
-def mean_of_rows(encoders: Sequence[str], name: str, label: str, row_columns: Sequence[Column], *, empty_reason: str) -> Column:
+def mean_of_rows(
+    encoders: Sequence[str], name: str, label: str, row_columns: Sequence[Column], *, empty_reason: str
+) -> Column:
     """A column that is the mean of ready-made row columns (kept as its ``rows`` for the report).
 
     With no row in scope the column is a structural gap (``empty_reason``), like a column without inputs.

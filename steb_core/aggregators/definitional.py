@@ -104,7 +104,9 @@ def _tag_applies(column: str, info: DatasetInfo, task: str) -> bool:
 
 def table13_rows(table: ResultTable, column: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """The rows of ``column`` that have inputs in scope: Table 13's rows, then one per unknown dataset."""
-    task_ok: Callable[[str], bool] = (lambda t: t == "order_alignment") if column == "content-independence" else (lambda t: True)
+    task_ok: Callable[[str], bool] = (
+        (lambda t: t == "order_alignment") if column == "content-independence" else (lambda t: True)
+    )
     english = [(d, t) for d, t in table.expected if not table.info(d).multilingual and task_ok(t)]
     rows: list[tuple[str, list[tuple[str, str]]]] = []
     for label, names in TABLE13_ROWS.get(column, ()):
@@ -145,7 +147,11 @@ def reference_inputs(table: ResultTable, column: str) -> list[Input]:
 
 
 def _empty_reason(column: str, weighting: str) -> str:
-    what = "order-alignment dataset for content independence" if column == "content-independence" else f"'{column}' dataset"
+    what = (
+        "order-alignment dataset for content independence"
+        if column == "content-independence"
+        else f"'{column}' dataset"
+    )
     where = "STEB Table 13 rows or tags"
     if weighting == REFERENCE_WEIGHTING:
         where = f"the '{DEFINITIONAL_CLUSTERS[column]}' cluster or tags"
@@ -180,10 +186,18 @@ def idiolect_column(
         return definitional_column(table, "idiolect", name, label, TABLE13_WEIGHTING)
     if check_weighting(weighting) == REFERENCE_WEIGHTING:
         return definitional_column(table, "idiolect", name, label, weighting)
-    parts = [application_column(table, tag, f"{name}#{tag}", part_label, TABLE13_WEIGHTING)
-             for tag, part_label in IDIOLECT_PARTS]
+    parts = [
+        application_column(table, tag, f"{name}#{tag}", part_label, TABLE13_WEIGHTING)
+        for tag, part_label in IDIOLECT_PARTS
+    ]
     in_scope = [part for part in parts if part.inputs]
-    return mean_of_rows(table.encoders, name, label, in_scope, empty_reason="no dataset in scope is tagged 'AV' or 'AR' (STEB Table 9's idiolect parts)")
+    return mean_of_rows(
+        table.encoders,
+        name,
+        label,
+        in_scope,
+        empty_reason="no dataset in scope is tagged 'AV' or 'AR' (STEB Table 9's idiolect parts)",
+    )
 
 
 def _idiolect_left_out(table: ResultTable, column: Column) -> list[str]:
@@ -194,14 +208,17 @@ def _idiolect_left_out(table: ResultTable, column: Column) -> list[str]:
         {
             d
             for d, _ in table.expected
-            if d not in used and not table.info(d).multilingual and (d in idiolect_rows or "idiolect" in table.info(d).categories)
+            if d not in used
+            and not table.info(d).multilingual
+            and (d in idiolect_rows or "idiolect" in table.info(d).categories)
         }
     )
 
 
 def _five_columns(table: ResultTable, weighting: str = REFERENCE_WEIGHTING) -> list[Column]:
-    return [definitional_column(table, key, f"objects-of-study/{key}", label, weighting)
-            for key, label in OBJECTS_OF_STUDY]
+    return [
+        definitional_column(table, key, f"objects-of-study/{key}", label, weighting) for key, label in OBJECTS_OF_STUDY
+    ]
 
 
 def _suffix(weighting: str) -> str:
@@ -255,17 +272,25 @@ def objects_of_study_score(
         )
         name, label = "objects-of-study-five", "Objects of study (five)"
         details = {"reading": reading, "weighting": TABLE13_WEIGHTING}
-    return _mean_aggregate(table, subs, name=name, label=label, short="Obj.", description=description, order=21,
-                           details=details)
+    return _mean_aggregate(
+        table, subs, name=name, label=label, short="Obj.", description=description, order=21, details=details
+    )
 
 
 def _single(
-    table: ResultTable, column: str, name: str, label: str, short: str, description: str, order: int,
+    table: ResultTable,
+    column: str,
+    name: str,
+    label: str,
+    short: str,
+    description: str,
+    order: int,
     weighting: str = REFERENCE_WEIGHTING,
 ) -> AggregateResult:
     col = definitional_column(table, column, name + _suffix(weighting), label, weighting)
-    return AggregateResult.from_column(col, short=short, description=description, order=order,
-                                       details={"weighting": weighting})
+    return AggregateResult.from_column(
+        col, short=short, description=description, order=order, details={"weighting": weighting}
+    )
 
 
 def linguistic_features_score(
@@ -274,11 +299,20 @@ def linguistic_features_score(
     table = as_table(results, datasets)
     where = (
         "the reference's predefined_features cluster: probing average and order-alignment plain accuracy (StylePTB, "
-        "STEL/SynthSTEL features), one half each" if check_weighting(weighting) == REFERENCE_WEIGHTING
+        "STEL/SynthSTEL features), one half each"
+        if check_weighting(weighting) == REFERENCE_WEIGHTING
         else "the linguistic-feature rows of STEB Table 13 (STEL/SynthSTEL features, StylePTB, probing)"
     )
-    return _single(table, "linguistic-feature", "linguistic-features", "Linguistic features", "Feat.",
-                   f"Mean over {where}.", 30, weighting)
+    return _single(
+        table,
+        "linguistic-feature",
+        "linguistic-features",
+        "Linguistic features",
+        "Feat.",
+        f"Mean over {where}.",
+        30,
+        weighting,
+    )
 
 
 def idiolect_score(
@@ -295,15 +329,24 @@ def idiolect_score(
                 "retrieval MRR over the authorship-retrieval sets, so Idiolect = (AV overall + AR) / 2 (STEB Table 9) "
                 "by construction."
             )
-            return AggregateResult.from_column(col, short="Idio.", description=description, order=25,
-                                               details={"reading": reading, "weighting": weighting})
+            return AggregateResult.from_column(
+                col,
+                short="Idio.",
+                description=description,
+                order=25,
+                details={"reading": reading, "weighting": weighting},
+            )
         description = (
-            "Mean of AV overall and AR, the applications table's two columns (STEB Table 9: Idiolect = (AV overall + " "AR) / 2; "
+            "Mean of AV overall and AR, the applications table's two columns (STEB Table 9: Idiolect = (AV overall + "
+            "AR) / 2; "
             "PAN18 style change, a Table 13 idiolect row, is in neither). One of the six object-of-study columns."
         )
         left_out = _idiolect_left_out(table, col)
         return AggregateResult.from_column(
-            col, short="Idio.", description=description, order=25,
+            col,
+            short="Idio.",
+            description=description,
+            order=25,
             details={"reading": reading, "weighting": weighting, "idiolect_datasets_in_neither_part": left_out},
         )
     col = idiolect_column(table, "idiolect-table13-rows", "Idiolect (Table 13 rows)", reading)
@@ -311,8 +354,13 @@ def idiolect_score(
         "Mean over the idiolect rows of STEB Table 13 (Enron, PAN by year across tasks and levels, PAN18 SC and PAN18 "
         "cross-domain AA as two rows, Amazon, fanfiction, StackExchange); steb 0.1's reading (before the Table 9 fix)."
     )
-    return AggregateResult.from_column(col, short="Idio. rows", description=description, order=36,
-                                       details={"reading": reading, "weighting": TABLE13_WEIGHTING})
+    return AggregateResult.from_column(
+        col,
+        short="Idio. rows",
+        description=description,
+        order=36,
+        details={"reading": reading, "weighting": TABLE13_WEIGHTING},
+    )
 
 
 def content_independence_score(
@@ -321,13 +369,20 @@ def content_independence_score(
     """Order-alignment distractor accuracy over the reference's style_vs_content cluster (or Table 13's rows)."""
     table = as_table(results, datasets)
     where = (
-        f"the style_vs_content cluster of {CLUSTERS_SOURCE}" if check_weighting(weighting) == REFERENCE_WEIGHTING
+        f"the style_vs_content cluster of {CLUSTERS_SOURCE}"
+        if check_weighting(weighting) == REFERENCE_WEIGHTING
         else "the content-independence rows of STEB Table 13"
     )
     return _single(
-        table, "content-independence", "content-independence", "Content independence", "Indep.",
+        table,
+        "content-independence",
+        "content-independence",
+        "Content independence",
+        "Indep.",
         f"Order-alignment distractor accuracy over {where} (STEL-or-Content joins STEL's); one of the definitional "
-        "score's three groups.", 40, weighting,
+        "score's three groups.",
+        40,
+        weighting,
     )
 
 
@@ -347,30 +402,45 @@ def definitional_score(
         features = linguistic_features_score(table, weighting=weighting)
         groups: list[Column] = [objects, features, content_independence_score(table, weighting=weighting)]
         return _mean_aggregate(
-            table, groups, name="definitional" + _suffix(weighting),
-            label="Definitional" + ("" if weighting == REFERENCE_WEIGHTING else " (Table 13 rows)"), short="Def.",
+            table,
+            groups,
+            name="definitional" + _suffix(weighting),
+            label="Definitional" + ("" if weighting == REFERENCE_WEIGHTING else " (Table 13 rows)"),
+            short="Def.",
             description=(
                 "Mean of the three definitional groups: objects of study (six columns, idiolect included), linguistic "
                 f"features, content independence (STEB Tables 3 and 9); each column {_weighting_text(weighting)}."
             ),
-            order=20, details={"reading": reading, "weighting": weighting},
+            order=20,
+            details={"reading": reading, "weighting": weighting},
         )
     objects = _as_group(objects_of_study_score(table, reading=reading))
     features = linguistic_features_score(table, weighting=TABLE13_WEIGHTING)
     features.name = "linguistic-features"  # the steb 0.1 column kept its plain name
     groups = [objects, features, _as_group(idiolect_score(table, reading=reading))]
     return _mean_aggregate(
-        table, groups, name="definitional-three-groups", label="Definitional (three groups)", short="Def. 3g",
+        table,
+        groups,
+        name="definitional-three-groups",
+        label="Definitional (three groups)",
+        short="Def. 3g",
         description=(
-            "steb 0.1's reading (before the Table 9 fix): mean of objects of study (five columns), linguistic " "features and idiolect "
+            "steb 0.1's reading (before the Table 9 fix): mean of objects of study (five columns), linguistic "
+            "features and idiolect "
             "(Table 13 rows); content independence not averaged in."
         ),
-        order=22, details={"reading": reading, "weighting": TABLE13_WEIGHTING},
+        order=22,
+        details={"reading": reading, "weighting": TABLE13_WEIGHTING},
     )
 
 
 def category_score(
-    category: str, name: str, label: str, description: str, order: int, short: str = "",
+    category: str,
+    name: str,
+    label: str,
+    description: str,
+    order: int,
+    short: str = "",
     weighting: str = REFERENCE_WEIGHTING,
 ) -> Callable[..., AggregateResult]:
     """An aggregator function for one definitional column (reference cluster or Table 13 rows, then tags)."""
@@ -385,12 +455,28 @@ def category_score(
 def definitional_specs() -> list[AggregatorSpec]:
     """The built-in definitional columns: STEB Table 9's reading, the reference scripts' weighting."""
     return [
-        AggregatorSpec("definitional", "Definitional: mean of objects of study, linguistic features and content independence", definitional_score, 20),
-        AggregatorSpec("objects-of-study", "Definitional: mean of the six object-of-study columns (idiolect included)", objects_of_study_score, 21),
-        AggregatorSpec("idiolect", "Definitional: idiolect, the mean of its AV (AUC) and AR (MRR) columns",
-                       idiolect_score, 25),
+        AggregatorSpec(
+            "definitional",
+            "Definitional: mean of objects of study, linguistic features and content independence",
+            definitional_score,
+            20,
+        ),
+        AggregatorSpec(
+            "objects-of-study",
+            "Definitional: mean of the six object-of-study columns (idiolect included)",
+            objects_of_study_score,
+            21,
+        ),
+        AggregatorSpec(
+            "idiolect", "Definitional: idiolect, the mean of its AV (AUC) and AR (MRR) columns", idiolect_score, 25
+        ),
         AggregatorSpec("linguistic-features", "Definitional: linguistic features", linguistic_features_score, 30),
-        AggregatorSpec("content-independence", "Definitional: content independence (distractor accuracy)", content_independence_score, 40),
+        AggregatorSpec(
+            "content-independence",
+            "Definitional: content independence (distractor accuracy)",
+            content_independence_score,
+            40,
+        ),
     ]
 
 
@@ -409,16 +495,36 @@ def table13_specs() -> list[AggregatorSpec]:
     """
     w = TABLE13_WEIGHTING
     return [
-        AggregatorSpec("definitional-table13", "Definitional, Table 13 rows (steb 0.2): mean of objects of study, "
-                       "features, content independence", _with_weighting(definitional_score, w), 24),
-        AggregatorSpec("objects-of-study-table13", "Definitional, Table 13 rows (steb 0.2): the six object-of-study "
-                       "columns", _with_weighting(objects_of_study_score, w), 26),
-        AggregatorSpec("idiolect-table13", "Definitional, Table 13 rows (steb 0.2): idiolect = mean of AV overall "
-                       "(no PAN18 SC) and AR", _with_weighting(idiolect_score, w), 27),
-        AggregatorSpec("linguistic-features-table13", "Definitional, Table 13 rows (steb 0.2): linguistic features",
-                       _with_weighting(linguistic_features_score, w), 31),
-        AggregatorSpec("content-independence-table13", "Definitional, Table 13 rows (steb 0.2): content independence",
-                       _with_weighting(content_independence_score, w), 41),
+        AggregatorSpec(
+            "definitional-table13",
+            "Definitional, Table 13 rows (steb 0.2): mean of objects of study, features, content independence",
+            _with_weighting(definitional_score, w),
+            24,
+        ),
+        AggregatorSpec(
+            "objects-of-study-table13",
+            "Definitional, Table 13 rows (steb 0.2): the six object-of-study columns",
+            _with_weighting(objects_of_study_score, w),
+            26,
+        ),
+        AggregatorSpec(
+            "idiolect-table13",
+            "Definitional, Table 13 rows (steb 0.2): idiolect = mean of AV overall (no PAN18 SC) and AR",
+            _with_weighting(idiolect_score, w),
+            27,
+        ),
+        AggregatorSpec(
+            "linguistic-features-table13",
+            "Definitional, Table 13 rows (steb 0.2): linguistic features",
+            _with_weighting(linguistic_features_score, w),
+            31,
+        ),
+        AggregatorSpec(
+            "content-independence-table13",
+            "Definitional, Table 13 rows (steb 0.2): content independence",
+            _with_weighting(content_independence_score, w),
+            41,
+        ),
     ]
 
 
@@ -437,15 +543,21 @@ def three_groups_specs() -> list[AggregatorSpec]:
     return [
         AggregatorSpec(
             "definitional-three-groups",
-            "Definitional, steb 0.1 reading: mean of objects of study (five), linguistic features and idiolect (Table " "13 rows)",
-            _with_reading(definitional_score, THREE_GROUPS_READING), 22,
+            "Definitional, steb 0.1 reading: mean of objects of study (five), linguistic features and idiolect (Table "
+            "13 rows)",
+            _with_reading(definitional_score, THREE_GROUPS_READING),
+            22,
         ),
         AggregatorSpec(
-            "objects-of-study-five", "Definitional, steb 0.1 reading: mean of the five object-of-study columns (no idiolect)",
-            _with_reading(objects_of_study_score, THREE_GROUPS_READING), 23,
+            "objects-of-study-five",
+            "Definitional, steb 0.1 reading: mean of the five object-of-study columns (no idiolect)",
+            _with_reading(objects_of_study_score, THREE_GROUPS_READING),
+            23,
         ),
         AggregatorSpec(
-            "idiolect-table13-rows", "Definitional, steb 0.1 reading: idiolect as the mean over Table 13's rows",
-            _with_reading(idiolect_score, THREE_GROUPS_READING), 36,
+            "idiolect-table13-rows",
+            "Definitional, steb 0.1 reading: idiolect as the mean over Table 13's rows",
+            _with_reading(idiolect_score, THREE_GROUPS_READING),
+            36,
         ),
     ]

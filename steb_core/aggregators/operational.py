@@ -46,9 +46,15 @@ def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]
         if gaps:
             missing[enc] = gaps
     complete = [enc for enc in table.encoders if enc not in missing]
-    matrix = np.array([[values[enc][d] for d in datasets] for enc in complete], dtype=float).reshape(len(complete), len(datasets))
+    matrix = np.array([[values[enc][d] for d in datasets] for enc in complete], dtype=float).reshape(
+        len(complete), len(datasets)
+    )
     frozen = getattr(table, "cluster_set", None)
-    found = _frozen_clusters(frozen, task, datasets) if frozen is not None else discover_clusters(matrix, datasets, complete)
+    found = (
+        _frozen_clusters(frozen, task, datasets)
+        if frozen is not None
+        else discover_clusters(matrix, datasets, complete)
+    )
     scores: dict[str, float | None] = {}
     for enc in table.encoders:
         if enc in missing:
@@ -73,7 +79,9 @@ def _frozen_clusters(frozen: Any, task: str, datasets: list[str]) -> ClusterResu
     if extra:
         notes.append(f"not in the cluster set, each its own cluster: {', '.join(extra)}")
     clusters += [[d] for d in extra]
-    return ClusterResult(clusters, f"frozen: {frozen.name or frozen.source or 'cluster set'}", list(frozen.models), note="; ".join(notes))
+    return ClusterResult(
+        clusters, f"frozen: {frozen.name or frozen.source or 'cluster set'}", list(frozen.models), note="; ".join(notes)
+    )
 
 
 def _english_inputs(table: ResultTable) -> list[tuple[str, str]]:
@@ -94,7 +102,12 @@ def operational_score(results: Any, datasets: Any = None) -> AggregateResult:
     frozen = getattr(table, "cluster_set", None)
     if frozen is not None:
         cluster_source = frozen.describe()
-        frozen_info = {"name": frozen.name, "source": frozen.source, "n_models": frozen.n_models, "models": list(frozen.models)}
+        frozen_info = {
+            "name": frozen.name,
+            "source": frozen.source,
+            "n_models": frozen.n_models,
+            "models": list(frozen.models),
+        }
     else:
         used = sorted({m for info in clusters.values() for m in info.get("models", [])})
         cluster_source = f"discovered from the {len(used)} model(s) with complete results in these results"
@@ -125,7 +138,9 @@ def operational_score(results: Any, datasets: Any = None) -> AggregateResult:
             "min_models": MIN_MODELS,
             "cluster_source": cluster_source,
             "cluster_set": frozen_info,
-            "n_models": frozen.n_models if frozen is not None else len({m for info in clusters.values() for m in info.get("models", [])}),
+            "n_models": frozen.n_models
+            if frozen is not None
+            else len({m for info in clusters.values() for m in info.get("models", [])}),
         },
         order=10,
     )

@@ -73,7 +73,10 @@ TABLE13_ROWS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "demographics": (
         ("Blog", ("blog_age", "blog_gender")),
         ("FCE L1", ("fce_l1", "fce_11")),
-        ("PASTEL", ("pastel_age", "pastel_education", "pastel_ethnic", "pastel_gender", "pastel_politics", "pastel_tod")),
+        (
+            "PASTEL",
+            ("pastel_age", "pastel_education", "pastel_ethnic", "pastel_gender", "pastel_politics", "pastel_tod"),
+        ),
     ),
     "dialect": (
         ("EnDive", ("endive",)),
@@ -85,7 +88,11 @@ TABLE13_ROWS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("PAN13", (_PAN_AV.format(13) + "_english_test",)),
         (
             "PAN14",
-            tuple(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
+            tuple(
+                f"pan14_authorship_verification_corpus{c}_english_{g}_test"
+                for c in (1, 2)
+                for g in ("essays", "novels")
+            ),
         ),
         ("PAN15", (_PAN_AV.format(15) + "_english_test",)),
         ("PAN18 SC", ("pan18_style_change",)),

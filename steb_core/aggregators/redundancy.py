@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["MIN_MODELS", "THRESHOLD", "ClusterResult", "average_ranks", "spearman_matrix", "ward_clusters", "discover_clusters"]
+__all__ = [
+    "MIN_MODELS",
+    "THRESHOLD",
+    "ClusterResult",
+    "average_ranks",
+    "spearman_matrix",
+    "ward_clusters",
+    "discover_clusters",
+]
 
 #: Correlating rankings of fewer models says nothing (two models always correlate at +-1).
 MIN_MODELS = 3

@@ -76,8 +76,9 @@ def parse_entry(text: str) -> ClusterEntry:
         elif token == "--oa_variant":
             variant = next(it, None)
             if variant not in OA_VARIANT_METRICS:
-                raise ValueError(f"cluster entry {text!r}: --oa_variant expects one of {sorted(OA_VARIANT_METRICS)}, "
-                                 f"got {variant!r}")
+                raise ValueError(
+                    f"cluster entry {text!r}: --oa_variant expects one of {sorted(OA_VARIANT_METRICS)}, got {variant!r}"
+                )
         else:
             raise ValueError(f"cluster entry {text!r}: unexpected token {token!r}")
     return ClusterEntry(name, variant, only)
@@ -86,9 +87,13 @@ def parse_entry(text: str) -> ClusterEntry:
 _AV = (
     "pan13_authorship_verification_english_test",
     *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
-    "pan15_authorship_verification_english_test", "pan20_authorship_verification_test",
+    "pan15_authorship_verification_english_test",
+    "pan20_authorship_verification_test",
     "pan21_authorship_verification_test",
-    "pan18_style_change", "pan22_style_change_basic", "pan22_style_change_sentence", "pan22_style_change_advanced",
+    "pan18_style_change",
+    "pan22_style_change_basic",
+    "pan22_style_change_sentence",
+    "pan22_style_change_advanced",
     *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "medium", "hard")),
     "enron_authorship_corpus",
 )
@@ -101,14 +106,21 @@ REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
     name: tuple(parse_entry(e) for e in entries)
     for name, entries in {
         "machine_text_detection": (
-            *(f"machine_text_detection_DetectRL_{d}"
-              for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")),
+            *(
+                f"machine_text_detection_DetectRL_{d}"
+                for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")
+            ),
             *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
-            *(f"machine_text_detection_MAGE_{d}" for d in (
-                "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
-            "machine_text_detection_PAN24_news", "machine_text_detection_PAN25_26_essays",
-            "machine_text_detection_PAN25_26_fiction", "machine_text_detection_PAN25_26_news",
-            "machine_text_detection_PAN25_collaborative", "gede_essay_detection",
+            *(
+                f"machine_text_detection_MAGE_{d}"
+                for d in ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
+            ),
+            "machine_text_detection_PAN24_news",
+            "machine_text_detection_PAN25_26_essays",
+            "machine_text_detection_PAN25_26_fiction",
+            "machine_text_detection_PAN25_26_news",
+            "machine_text_detection_PAN25_collaborative",
+            "gede_essay_detection",
         ),
         "machine_text_detection_adversarial": tuple(
             f"machine_text_detection_DetectRL_{d}"
@@ -122,25 +134,43 @@ REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
         ),
         "genre": ("core", "x_genre", "masc_text_genre", "the_pile"),
         "register": (
-            "STEL_register --oa_variant acc", "SynthSTEL_register --oa_variant acc",
-            "corpus-of-diverse-styles --oa_variant acc", "graded_formality --oa_variant acc",
-            "OneStopEnglishCorpus --oa_variant acc", "wikipedia_politeness", "stackexchange_politeness",
+            "STEL_register --oa_variant acc",
+            "SynthSTEL_register --oa_variant acc",
+            "corpus-of-diverse-styles --oa_variant acc",
+            "graded_formality --oa_variant acc",
+            "OneStopEnglishCorpus --oa_variant acc",
+            "wikipedia_politeness",
+            "stackexchange_politeness",
             "ASSET --oa_variant acc",
         ),
         "style_vs_content": tuple(
-            f"{d} {_DISTRACTOR_ONLY}" for d in (
-                "STEL_register", "STEL_feature", "SynthSTEL_register", "SynthSTEL_feature", "corpus-of-diverse-styles",
-                "graded_formality", "OneStopEnglishCorpus", "parallel_shakespeare", "ASSET", "StylePTB")
+            f"{d} {_DISTRACTOR_ONLY}"
+            for d in (
+                "STEL_register",
+                "STEL_feature",
+                "SynthSTEL_register",
+                "SynthSTEL_feature",
+                "corpus-of-diverse-styles",
+                "graded_formality",
+                "OneStopEnglishCorpus",
+                "parallel_shakespeare",
+                "ASSET",
+                "StylePTB",
+            )
         ),
         "time": ("bible_versions", "ceeces", "parallel_shakespeare --oa_variant acc"),
         "demographics": (
-            "blog_age", "blog_gender", "fce_l1",
+            "blog_age",
+            "blog_gender",
+            "fce_l1",
             *(f"pastel_{a}" for a in ("age", "education", "gender", "ethnic", "politics")),
         ),
         "feature_probing": tuple(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
         "predefined_features": (
             *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
-            "StylePTB --oa_variant acc", "STEL_feature --oa_variant acc", "SynthSTEL_feature --oa_variant acc",
+            "StylePTB --oa_variant acc",
+            "STEL_feature --oa_variant acc",
+            "SynthSTEL_feature --oa_variant acc",
         ),
         "dialect": ("endive", "twitter_aave_sae", "eWAVE"),
         "idiolect": (*_AV, *_AR),

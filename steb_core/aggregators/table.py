@@ -78,9 +78,14 @@ class DatasetInfo:
             return tuple(str(v) for v in value)
 
         raw_suite_tasks = meta.get("suite_tasks") or {}
-        suite_tasks = tuple(
-            (str(k), (v,) if isinstance(v, str) else tuple(str(t) for t in v)) for k, v in dict(raw_suite_tasks).items()
-        ) if isinstance(raw_suite_tasks, Mapping) else ()
+        suite_tasks = (
+            tuple(
+                (str(k), (v,) if isinstance(v, str) else tuple(str(t) for t in v))
+                for k, v in dict(raw_suite_tasks).items()
+            )
+            if isinstance(raw_suite_tasks, Mapping)
+            else ()
+        )
         return cls(
             name=name,
             suite_tasks=suite_tasks,
@@ -185,7 +190,9 @@ class ResultTable:
     def get(self, encoder: str, dataset: str, task: str) -> ResultRecord | None:
         return self.records.get((encoder, dataset, task))
 
-    def value(self, encoder: str, dataset: str, task: str, metric: str | tuple[str, ...] | None) -> tuple[float | None, MissingInput | None]:
+    def value(
+        self, encoder: str, dataset: str, task: str, metric: str | tuple[str, ...] | None
+    ) -> tuple[float | None, MissingInput | None]:
         """The number ``metric`` (``None``: the record's main score) or the reason it is unavailable.
 
         A tuple of metric names is tried in order: the first one the result has is used.

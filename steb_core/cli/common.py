@@ -16,8 +16,18 @@ from rich.console import Console
 from ..errors import StebError
 from ..plugins import KINDS, StebPlugins, get_manager
 
-__all__ = ["app", "console", "err_console", "PluginOpt", "FormatOpt", "LIST_KINDS", "manager", "emit", "parse_options",
-           "quiet_third_party_progress"]
+__all__ = [
+    "app",
+    "console",
+    "err_console",
+    "PluginOpt",
+    "FormatOpt",
+    "LIST_KINDS",
+    "manager",
+    "emit",
+    "parse_options",
+    "quiet_third_party_progress",
+]
 
 
 def _console(stderr: bool = False) -> Console:
@@ -44,8 +54,11 @@ app = typer.Typer(
 )
 
 PluginOpt = typer.Option(
-    None, "--plugin", "-p",
-    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin " "off "
+    None,
+    "--plugin",
+    "-p",
+    help="Local plugin: a module name or a path to a .py file (repeatable); `-p no:NAME` switches an installed plugin "
+    "off "
     "(also $STEB_DISABLE_PLUGINS=NAME,...). A named plugin that fails to load is an error.",
 )
 
@@ -69,7 +82,10 @@ def manager(plugins: list[str] | None) -> StebPlugins:
         key = (failure.name, failure.source, failure.error)
         if key not in manager.reported:
             manager.reported.add(key)
-            err_console.print(f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}", highlight=False)
+            err_console.print(
+                f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}",
+                highlight=False,
+            )
     return manager
 
 

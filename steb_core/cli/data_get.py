@@ -28,15 +28,45 @@ def data_get(
     suite: str | None = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
     dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print, per dataset, the source, size, licence and what to do by hand; download nothing."),
-    accept_licence: list[str] | None = typer.Option(None, "--accept-licence", help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable)."),
-    force: bool = typer.Option(False, "--force", help="Fetch again datasets already present (the old folder is replaced only when the new one is complete)."),
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Print, per dataset, the source, size, licence and what to do by hand; download nothing.",
+    ),
+    accept_licence: list[str] | None = typer.Option(
+        None,
+        "--accept-licence",
+        help="Agree to this licence (or dataset) so its data may be fetched; `all` agrees to every one (repeatable).",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Fetch again datasets already present (the old folder is replaced only when the new one is complete).",
+    ),
     jobs: int = typer.Option(4, "--jobs", "-j", min=1, help="Fetch this many target folders at once."),
-    retries: int = typer.Option(4, "--retries", min=0, help="Further tries of a download after a server error or a stall."),
-    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."),
-    deadline: float = typer.Option(DEFAULT_DEADLINE, "--deadline", min=0, help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun."),
-    pinned_only: bool = typer.Option(False, "--pinned-only", help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb " "would pin at first download."),
-    verify: bool = typer.Option(False, "--verify", help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests."),
+    retries: int = typer.Option(
+        4, "--retries", min=0, help="Further tries of a download after a server error or a stall."
+    ),
+    timeout: float = typer.Option(
+        60.0, "--timeout", min=0.1, help="Seconds without data before a download try is abandoned."
+    ),
+    deadline: float = typer.Option(
+        DEFAULT_DEADLINE,
+        "--deadline",
+        min=0,
+        help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun.",
+    ),
+    pinned_only: bool = typer.Option(
+        False,
+        "--pinned-only",
+        help="Fetch only sources their publisher pins (commit, hub revision, published checksum); skip those steb "
+        "would pin at first download.",
+    ),
+    verify: bool = typer.Option(
+        False,
+        "--verify",
+        help="Download nothing: compare the folders steb fetched with the sha256 recorded in their manifests.",
+    ),
     fmt: str = common.FormatOpt,
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
@@ -52,7 +82,9 @@ def data_get(
     mirrors()  # a malformed $STEB_DATA_MIRROR is an error before anything else happens
     manager = common.manager(plugin)
     if not (suite or dataset):
-        raise StebError("steb data get: name datasets (--dataset D) or a suite (--suite steb); nothing is fetched by default")
+        raise StebError(
+            "steb data get: name datasets (--dataset D) or a suite (--suite steb); nothing is fetched by default"
+        )
     selection = resolve_selection(manager, dataset, suite)
     specs = [spec for spec, _ in selection]
     root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
@@ -70,8 +102,10 @@ def data_get(
         for job in plan.blocked:
             if job.accepted(accepted):  # its licence was accepted for an earlier folder
                 continue
-            question = (f"{', '.join(job.datasets)} ({job.target}/) is under {' and '.join(job.licences)}, which needs your "
-                        "agreement. Do you accept it?")
+            question = (
+                f"{', '.join(job.datasets)} ({job.target}/) is under {' and '.join(job.licences)}, which needs your "
+                "agreement. Do you accept it?"
+            )
             if typer.confirm(question, default=False):
                 accepted.extend(job.licences)
         plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
@@ -79,20 +113,36 @@ def data_get(
     results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
     for r in results:
         for name, digest in r.recorded:
-            common.console.print(f"pinned at first download: {r.target}/: {name} sha256 {digest} (no published checksum; "
-                                 "recorded in the folder's manifest, checked by steb data check and steb data get --verify)",
-                                 highlight=False, markup=False, soft_wrap=True)
+            common.console.print(
+                f"pinned at first download: {r.target}/: {name} sha256 {digest} (no published checksum; "
+                "recorded in the folder's manifest, checked by steb data check and steb data get --verify)",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
     for job in plan.unpinned:
-        common.console.print(f"not fetched (--pinned-only): {', '.join(job.datasets)} ({job.target}/): "
-                             + ", ".join(s.describe() for s in job.unpinned) + " has no published checksum",
-                             highlight=False, markup=False, soft_wrap=True)
+        common.console.print(
+            f"not fetched (--pinned-only): {', '.join(job.datasets)} ({job.target}/): "
+            + ", ".join(s.describe() for s in job.unpinned)
+            + " has no published checksum",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     for row in plan.rows:
         if row.category == "manual" and row.instructions:
-            common.console.print(f"by hand: {row.dataset}: {row.instructions}", highlight=False, markup=False, soft_wrap=True)
+            common.console.print(
+                f"by hand: {row.dataset}: {row.instructions}", highlight=False, markup=False, soft_wrap=True
+            )
     for job in plan.blocked:
         names = " ".join(f"--accept-licence {_quoted(lic)}" for lic in job.licences)
-        common.console.print(f"not fetched: {', '.join(job.datasets)} ({job.target}/): licence {', '.join(job.licences)} "
-                             f"needs your agreement; read it, then run again with {names}", highlight=False, markup=False, soft_wrap=True)
+        common.console.print(
+            f"not fetched: {', '.join(job.datasets)} ({job.target}/): licence {', '.join(job.licences)} "
+            f"needs your agreement; read it, then run again with {names}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     ok_targets = {r.target for r in results if r.status in ("fetched", "present")}
     shapes = {t.name: t.shape for t in manager.tasks()}
     checked = []
@@ -100,27 +150,54 @@ def data_get(
         targets = {j.target for j in plan.jobs if spec.name in j.datasets}
         if targets and targets <= ok_targets:
             checked.append(check_dataset(spec, root, tasks=tasks, shapes=shapes))
-    rows = [{"target": r.target, "datasets": r.datasets, "status": r.status, "message": r.message,
-             "seconds": round(r.seconds, 1), "bytes_fetched": r.nbytes, "recorded": dict(r.recorded)} for r in results]
-    if not common.emit(rows + [{"dataset": c.dataset, "check": c.status, "message": c.message} for c in checked], fmt, "data get"):
+    rows = [
+        {
+            "target": r.target,
+            "datasets": r.datasets,
+            "status": r.status,
+            "message": r.message,
+            "seconds": round(r.seconds, 1),
+            "bytes_fetched": r.nbytes,
+            "recorded": dict(r.recorded),
+        }
+        for r in results
+    ]
+    if not common.emit(
+        rows + [{"dataset": c.dataset, "check": c.status, "message": c.message} for c in checked], fmt, "data get"
+    ):
         for c in checked:
-            common.console.print(f"check {c.dataset}: {c.status}{(': ' + ' '.join(c.message.split())) if c.message else ''}",
-                                 highlight=False, markup=False, soft_wrap=True)
+            common.console.print(
+                f"check {c.dataset}: {c.status}{(': ' + ' '.join(c.message.split())) if c.message else ''}",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
         for r in results:
             if r.status == "fetched":
-                common.console.print(f"fetched {r.target}/: {r.message}, {_size(r.nbytes)} transferred ({', '.join(r.datasets)})",
-                                     highlight=False, markup=False, soft_wrap=True)
+                common.console.print(
+                    f"fetched {r.target}/: {r.message}, {_size(r.nbytes)} transferred ({', '.join(r.datasets)})",
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
         counts = {k: sum(1 for r in results if r.status == k) for k in ("fetched", "present", "failed")}
-        common.console.print(", ".join(f"{v} {k}" for k, v in counts.items() if v) or "nothing to fetch", highlight=False)
+        common.console.print(
+            ", ".join(f"{v} {k}" for k, v in counts.items() if v) or "nothing to fetch", highlight=False
+        )
     failed = [r for r in results if r.status == "failed"]
     if failed:
-        raise StebError(f"{len(failed)} of {len(results)} target folders could not be fetched: "
-                        + "; ".join(f"{r.target}: {r.message.rstrip('.')}" for r in failed)
-                        + f". Partial downloads are kept in {root / '.steb-partial'}; run the same command again to resume")
+        raise StebError(
+            f"{len(failed)} of {len(results)} target folders could not be fetched: "
+            + "; ".join(f"{r.target}: {r.message.rstrip('.')}" for r in failed)
+            + f". Partial downloads are kept in {root / '.steb-partial'}; run the same command again to resume"
+        )
     if plan.blocked and not plan.jobs:
         licences = sorted({lic for job in plan.blocked for lic in job.licences})
-        raise StebError("nothing fetched: the selected data needs licence agreement; read the licence, then add "
-                        + " ".join(f"--accept-licence {_quoted(n)}" for n in licences) + " (or --accept-licence all)")
+        raise StebError(
+            "nothing fetched: the selected data needs licence agreement; read the licence, then add "
+            + " ".join(f"--accept-licence {_quoted(n)}" for n in licences)
+            + " (or --accept-licence all)"
+        )
 
 
 def _size(n: int) -> str:
@@ -140,18 +217,31 @@ def _verify(plan: object, root: Path, fmt: str) -> None:
     for job in [*plan.jobs, *plan.blocked, *plan.unpinned]:  # type: ignore[attr-defined]
         folder = present_folder(root, job.target)
         problems = verify_folder(folder) if folder is not None else None
-        status = "missing" if folder is None else ("not fetched by steb" if problems is None else ("changed" if problems else "ok"))
+        status = (
+            "missing"
+            if folder is None
+            else ("not fetched by steb" if problems is None else ("changed" if problems else "ok"))
+        )
         rows.append({"target": job.target, "datasets": job.datasets, "status": status, "problems": problems or []})
     if not common.emit(rows, fmt, "data get --verify"):
         for r in rows:
-            detail = ("; ".join(r["problems"][:5]) + ("; ..." if len(r["problems"]) > 5 else "")) if r["problems"] else ""
-            common.console.print(f"verify {r['target']}/: {r['status']}" + (f": {detail}" if detail else ""),
-                                 highlight=False, markup=False, soft_wrap=True)
+            detail = (
+                ("; ".join(r["problems"][:5]) + ("; ..." if len(r["problems"]) > 5 else "")) if r["problems"] else ""
+            )
+            common.console.print(
+                f"verify {r['target']}/: {r['status']}" + (f": {detail}" if detail else ""),
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
     changed = [r for r in rows if r["status"] == "changed"]
     if changed:
-        raise StebError(f"{len(changed)} folder(s) differ from the sha256 steb recorded when it fetched them: "
-                        + "; ".join(f"{r['target']}: {r['problems'][0]}" for r in changed)
-                        + ". Fetch them again with --force (a source without a published checksum must then give the recorded " "bytes)")
+        raise StebError(
+            f"{len(changed)} folder(s) differ from the sha256 steb recorded when it fetched them: "
+            + "; ".join(f"{r['target']}: {r['problems'][0]}" for r in changed)
+            + ". Fetch them again with --force (a source without a published checksum must then give the recorded "
+            "bytes)"
+        )
 
 
 def _interactive() -> bool:
@@ -170,15 +260,24 @@ def _fetch_with_progress(jobs: list[Any], root: Path, force: bool, workers: int,
     if not jobs:
         return []
     if not common.console.is_terminal:
+
         def line(target: str, n: int, state: str) -> None:
             if state in ("done", "failed"):
                 common.console.print(f"{target}: {state}", highlight=False, markup=False)
+
         return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=line)  # type: ignore[arg-type]
     from rich.progress import FileSizeColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     common.quiet_third_party_progress()
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), FileSizeColumn(), TextColumn("{task.fields[state]}"),
-                  TimeElapsedColumn(), console=common.console, transient=False) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        FileSizeColumn(),
+        TextColumn("{task.fields[state]}"),
+        TimeElapsedColumn(),
+        console=common.console,
+        transient=False,
+    ) as bar:
         tasks = {j.target: bar.add_task(j.target, total=None, state="waiting") for j in jobs}
 
         def update(target: str, n: int, state: str) -> None:
@@ -186,6 +285,7 @@ def _fetch_with_progress(jobs: list[Any], root: Path, force: bool, workers: int,
                 bar.update(tasks[target], advance=n, state=state)
             else:
                 bar.update(tasks[target], advance=n)
+
         return fetch_all(jobs, root, force=force, workers=workers, policy=policy, progress=update)  # type: ignore[arg-type]
 
 
@@ -213,9 +313,14 @@ def _print_plan(plan: object, fmt: str, root: Path | None) -> None:
             common.console.print(f"- {r.dataset}: {r.instructions}", highlight=False, markup=False, soft_wrap=True)
     f = plan.figures()  # type: ignore[attr-defined]
     pins = plan.pins()  # type: ignore[attr-defined]
-    common.console.print(f"sources: {pins['publisher']} pinned by their publisher (commit, hub revision, published checksum), "
-                         f"{pins['first download']} pinned by steb's first download (no published checksum; its sha256 is "
-                         f"recorded and checked later; --pinned-only skips them), {pins['not pinned']} not pinned (hub default branch)",
-                         highlight=False)
-    common.console.print(f"{len(plan.rows)} datasets: {f['automatic']} automatic, {f['licence']} after licence acceptance, "  # type: ignore[attr-defined]
-                         f"{f['manual']} by hand only, {f['builtin']} built in; nothing was downloaded", highlight=False)
+    common.console.print(
+        f"sources: {pins['publisher']} pinned by their publisher (commit, hub revision, published checksum), "
+        f"{pins['first download']} pinned by steb's first download (no published checksum; its sha256 is "
+        f"recorded and checked later; --pinned-only skips them), {pins['not pinned']} not pinned (hub default branch)",
+        highlight=False,
+    )
+    common.console.print(
+        f"{len(plan.rows)} datasets: {f['automatic']} automatic, {f['licence']} after licence acceptance, "  # type: ignore[attr-defined]
+        f"{f['manual']} by hand only, {f['builtin']} built in; nothing was downloaded",
+        highlight=False,
+    )

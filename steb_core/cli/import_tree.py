@@ -19,20 +19,31 @@ from . import common
 
 @common.app.command("import")
 def import_tree(
-    trees: list[Path] = typer.Argument(..., help=(
-        "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ " "(earlier "
-        "trees win on a collision)."
-    )),
-    out: Path = typer.Option(..., "--out", "-o", help=(
-        "The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."
-    )),
-    episode_params: str | None = typer.Option(None, "--episode-params", help=(
-        "Read only this episode folder, e.g. 1_200 (default: the first in sorted order, as the leaderboard scripts "
-        "do)."
-    )),
-    include_other: bool = typer.Option(False, "--include-other", help=(
-        "Also read dataset folders that are not STEB's, as steb datasets of that name."
-    )),
+    trees: list[Path] = typer.Argument(
+        ...,
+        help=(
+            "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ "
+            "(earlier "
+            "trees win on a collision)."
+        ),
+    ),
+    out: Path = typer.Option(
+        ...,
+        "--out",
+        "-o",
+        help=("The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."),
+    ),
+    episode_params: str | None = typer.Option(
+        None,
+        "--episode-params",
+        help=(
+            "Read only this episode folder, e.g. 1_200 (default: the first in sorted order, as the leaderboard scripts "
+            "do)."
+        ),
+    ),
+    include_other: bool = typer.Option(
+        False, "--include-other", help=("Also read dataset folders that are not STEB's, as steb datasets of that name.")
+    ),
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Read STEB results trees as steb result records (each marked as published), list what could not be mapped."""
@@ -44,14 +55,19 @@ def import_tree(
     specs = {s.name: s for s in manager.datasets()}
     found = read_trees(trees, episode_params=episode_params, specs=specs, include_other=include_other)
     if not found.records:
-        raise StebError(f"no result could be mapped in {', '.join(map(str, trees))}: " + "; ".join(
-            f"{u.path}: {u.reason}" for u in found.unmapped[:5]))
+        raise StebError(
+            f"no result could be mapped in {', '.join(map(str, trees))}: "
+            + "; ".join(f"{u.path}: {u.reason}" for u in found.unmapped[:5])
+        )
     existing = {(r.encoder, r.dataset, r.task) for r in load_results(out)} if out.is_dir() else set()
     for rec in found.records:
         rec.write(out)
     replaced = len(existing & {(r.encoder, r.dataset, r.task) for r in found.records})
-    common.console.print(f"{found.summary()}; wrote {len(found.records)} record(s) into {out}/"
-                         + (f" ({replaced} replaced)" if replaced else ""), highlight=False)
+    common.console.print(
+        f"{found.summary()}; wrote {len(found.records)} record(s) into {out}/"
+        + (f" ({replaced} replaced)" if replaced else ""),
+        highlight=False,
+    )
     if found.unmapped:
         listing = out / "unmapped.csv"
         buffer = io.StringIO()
@@ -59,7 +75,8 @@ def import_tree(
         writer.writerow(["path", "reason"])
         writer.writerows((u.path, u.reason) for u in found.unmapped)
         atomic_write_text(listing, buffer.getvalue())
-        common.console.print(f"[yellow]{len(found.unmapped)} not mapped[/] (listed in {listing}), e.g.",
-                             highlight=False)
+        common.console.print(
+            f"[yellow]{len(found.unmapped)} not mapped[/] (listed in {listing}), e.g.", highlight=False
+        )
         for u in found.unmapped[:5]:
             common.console.print(f"  {u.path}: {u.reason}", highlight=False, markup=False)

@@ -16,10 +16,21 @@ from . import common
 @common.app.command("list")
 def list_components(
     kind: str = typer.Argument(..., help=f"What to list: {', '.join(common.LIST_KINDS)}."),
-    category: str | None = typer.Option(None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."),
-    task: str | None = typer.Option(None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."),
-    language: str | None = typer.Option(None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."),
-    suite: str | None = typer.Option(None, "--suite", "-s", help="Datasets only: members of this suite, with the suite's tasks (e.g. demo, steb, stel)."),
+    category: str | None = typer.Option(
+        None, "--category", "-c", help="Datasets only: keep those with this category (e.g. register, idiolect)."
+    ),
+    task: str | None = typer.Option(
+        None, "--task", "-t", help="Datasets only: keep those feeding this task type (e.g. order_alignment)."
+    ),
+    language: str | None = typer.Option(
+        None, "--language", "-l", help="Datasets only: keep those in this language code (e.g. en, nl)."
+    ),
+    suite: str | None = typer.Option(
+        None,
+        "--suite",
+        "-s",
+        help="Datasets only: members of this suite, with the suite's tasks (e.g. demo, steb, stel).",
+    ),
     fmt: str = common.FormatOpt,
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
@@ -32,21 +43,31 @@ def list_components(
         import difflib
 
         close = difflib.get_close_matches(kind, list(common.LIST_KINDS), n=1)
-        raise StebError(f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: " f"{', '.join(common.LIST_KINDS)}")
+        raise StebError(
+            f"cannot list '{kind}'{f' (did you mean {close[0]!r}?)' if close else ''}; choose one of: "
+            f"{', '.join(common.LIST_KINDS)}"
+        )
     manager = common.manager(plugin)
     if kind == "datasets":
         specs = suite_members(manager, suite) if suite else list(manager.datasets())
         wanted_languages = _check_dataset_filters(manager, category, task, language)
-        specs = [s for s in specs
-                 if (category is None or category in s.categories)
-                 and (task is None or task in s.tasks_for_suite(suite))
-                 and (language is None or any(language_codes(code) & wanted_languages for code in s.languages))]
+        specs = [
+            s
+            for s in specs
+            if (category is None or category in s.categories)
+            and (task is None or task in s.tasks_for_suite(suite))
+            and (language is None or any(language_codes(code) & wanted_languages for code in s.languages))
+        ]
         rows = dataset_rows(manager, specs, suite)
         if common.emit(rows, fmt, "datasets"):
             return
         # one block per dataset: a table squeezes seven columns unreadably on an 80-column terminal
         for r in rows:
-            facts = " | ".join(x for x in (", ".join(r["tasks"]), ", ".join(r["languages"]), ", ".join(r["categories"]), r["size"]) if x)
+            facts = " | ".join(
+                x
+                for x in (", ".join(r["tasks"]), ", ".join(r["languages"]), ", ".join(r["categories"]), r["size"])
+                if x
+            )
             common.console.print(f"[bold]{r['name']}[/]  [cyan]{facts}[/]  [dim]({r['provider']})[/]", highlight=False)
             common.console.print(f"    {r['description']}", highlight=False)
             if r["citation"]:
@@ -67,11 +88,22 @@ def list_components(
         return
     # a terminal: one line per component too; names whole, long columns cut with an ellipsis (whole in -f csv/json)
     if kind == "encoders":  # why it cannot run here matters more than the description; one flexible column for both
-        rows = [{"name": r["name"], "family": r["family"], "here": r["here"],
-                 "why not / description": r["why_not"] or r["description"]} for r in rows]
+        rows = [
+            {
+                "name": r["name"],
+                "family": r["family"],
+                "here": r["here"],
+                "why not / description": r["why_not"] or r["description"],
+            }
+            for r in rows
+        ]
     columns = [c for c in (rows[0] if rows else {"name": ""}) if c != "options"]
     flexible = {"description", "why not / description"}
-    widths = {c: max([len(c)] + [len(" ".join(str(r.get(c, "")).split())) for r in rows]) for c in columns if c not in flexible}
+    widths = {
+        c: max([len(c)] + [len(" ".join(str(r.get(c, "")).split())) for r in rows])
+        for c in columns
+        if c not in flexible
+    }
     room = max(12, common.console.width - sum(widths.values()) - 2 * len(columns))  # what is left for the free text
     table = Table(title=f"steb {kind}", show_lines=False, expand=False, box=None, pad_edge=False)
     for column in columns:
@@ -79,16 +111,29 @@ def list_components(
     for r in rows:
         table.add_row(*(" ".join(str(r.get(c, "")).split()) for c in columns))
     common.console.print(table)
-    common.console.print(f"{len(rows)} {kind}" + ("; options of each: `steb list encoders -f json`" if kind == "encoders" else ""), highlight=False)
+    common.console.print(
+        f"{len(rows)} {kind}" + ("; options of each: `steb list encoders -f json`" if kind == "encoders" else ""),
+        highlight=False,
+    )
 
 
-def _check_dataset_filters(manager: StebPlugins, category: str | None, task: str | None, language: str | None) -> set[str]:
+def _check_dataset_filters(
+    manager: StebPlugins, category: str | None, task: str | None, language: str | None
+) -> set[str]:
     """Refuse a filter value no dataset has ("did you mean"); the spellings of ``language`` (ISO 639-1 and -3)."""
     everything = list(manager.datasets())
-    check_values("category", [category] if category else None, {c for s in everything for c in s.categories},
-                 hint="the categories of `steb list datasets`")
-    check_values("task type", [task] if task else None, {t.name for t in manager.tasks()} | {t for s in everything for t in s.tasks},
-                 hint="see `steb list tasks`")
+    check_values(
+        "category",
+        [category] if category else None,
+        {c for s in everything for c in s.categories},
+        hint="the categories of `steb list datasets`",
+    )
+    check_values(
+        "task type",
+        [task] if task else None,
+        {t.name for t in manager.tasks()} | {t for s in everything for t in s.tasks},
+        hint="see `steb list tasks`",
+    )
     if not language:
         return set()
     wanted = language_codes(language)

@@ -61,5 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # a bug or an unexpected library error: one line, the traceback on request
         if os.environ.get("STEB_TRACEBACK"):
             raise
-        common.err_console.print(f"[red]error:[/] {type(exc).__name__}: {exc} (unexpected; set STEB_TRACEBACK=1 to see the traceback)", highlight=False)
+        common.err_console.print(
+            f"[red]error:[/] {type(exc).__name__}: {exc} (unexpected; set STEB_TRACEBACK=1 to see the traceback)",
+            highlight=False,
+        )
         sys.exit(1)

@@ -22,8 +22,9 @@ from . import common
 
 __all__ = ["models_app", "WeightsTarget", "weights_target", "ensure_weights"]
 
-models_app = typer.Typer(help="Fetch model weights into the Hugging Face cache (the only place steb downloads models).",
-                         no_args_is_help=True)
+models_app = typer.Typer(
+    help="Fetch model weights into the Hugging Face cache (the only place steb downloads models).", no_args_is_help=True
+)
 common.app.add_typer(models_app, name="models")
 
 
@@ -41,8 +42,14 @@ def _is_path(text: str) -> bool:
     return text.startswith((".", "/", "~")) or "\\" in text or Path(text).expanduser().exists()
 
 
-def weights_target(manager: StebPlugins, name: str, options: Mapping[str, Any] | None = None,
-                   revision: str | None = None, *, strict: bool = True) -> WeightsTarget | None:
+def weights_target(
+    manager: StebPlugins,
+    name: str,
+    options: Mapping[str, Any] | None = None,
+    revision: str | None = None,
+    *,
+    strict: bool = True,
+) -> WeightsTarget | None:
     """The weights encoder ``name`` (with its ``-O`` options) reads from the hub, or None when it reads none.
 
     A registered configuration gives its ``hub_id`` and pinned ``revision``; ``model=HUB_ID`` (a generic
@@ -73,8 +80,12 @@ def weights_target(manager: StebPlugins, name: str, options: Mapping[str, Any] |
     if strict:
         from ..choices import check_values
 
-        check_values("encoder", [name], [n for n in registry.names() if registry.get(n).hub_id],
-                     hint="encoders with hub weights: `steb list encoders`; or give a hub id OWNER/NAME")
+        check_values(
+            "encoder",
+            [name],
+            [n for n in registry.names() if registry.get(n).hub_id],
+            hint="encoders with hub weights: `steb list encoders`; or give a hub id OWNER/NAME",
+        )
     return None
 
 
@@ -87,15 +98,19 @@ def ensure_weights(target: WeightsTarget, *, force: bool = False, progress: bool
         return here.name, False
     fetched = download_weights(target.repo_id, target.revision, progress=progress)
     if cached_weights(target.repo_id, fetched.commit) is None:
-        raise StebError(f"the download of '{target.repo_id}' finished but {fetched.path} holds no config and weight files "
-                        f"(is it a model repository?)")
+        raise StebError(
+            f"the download of '{target.repo_id}' finished but {fetched.path} holds no config and weight files "
+            f"(is it a model repository?)"
+        )
     return fetched.commit, True
 
 
 @models_app.command("get")
 def models_get(
     names: list[str] = typer.Argument(..., help="Encoder names (see `steb list encoders`) or hub ids OWNER/NAME."),
-    revision: str | None = typer.Option(None, "--revision", "-r", help="Branch, tag or commit (default: the catalogue's pinned revision, else main)."),
+    revision: str | None = typer.Option(
+        None, "--revision", "-r", help="Branch, tag or commit (default: the catalogue's pinned revision, else main)."
+    ),
     force: bool = typer.Option(False, "--force", help="Download again even when the weights are in the cache."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show download progress bars."),
     plugin: list[str] | None = common.PluginOpt,
@@ -118,6 +133,10 @@ def models_get(
         if not downloaded:
             common.console.print(f"{what}: already in the cache at commit {commit}", highlight=False)
             continue
-        pin = (f"pinned revision {target.revision}" if target.pinned
-               else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch " "the same again)")
+        pin = (
+            f"pinned revision {target.revision}"
+            if target.pinned
+            else f"no pinned revision: the hub's main resolved to commit {commit} (pass --revision {commit} to fetch "
+            "the same again)"
+        )
         common.console.print(f"{what}: fetched commit {commit} into {hub_cache_dir()} ({pin})", highlight=False)

@@ -35,4 +35,7 @@ def plugins_cmd(plugin: list[str] | None = common.PluginOpt) -> None:
     else:
         common.console.print("no plugin failed to load")
     if manager.disabled:
-        common.console.print(f"switched off: {', '.join(sorted(manager.disabled))} (-p no:NAME or $STEB_DISABLE_PLUGINS)", highlight=False)
+        common.console.print(
+            f"switched off: {', '.join(sorted(manager.disabled))} (-p no:NAME or $STEB_DISABLE_PLUGINS)",
+            highlight=False,
+        )

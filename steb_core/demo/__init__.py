@@ -28,11 +28,14 @@ _OBTAIN = "built in: generated on the fly, nothing to download"
 
 
 def demo_datasets() -> list[DatasetSpec]:
-    common: dict[str, Any] = dict(suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",))
+    common: dict[str, Any] = dict(
+        suites=("demo",), citation=_CITE, license=_LICENCE, obtain=_OBTAIN, needs_data=False, languages=("en",)
+    )
     return [
         DatasetSpec(
             name="demo_style_features",
-            description="Order alignment: parallel sentences with/without contractions and number words vs digits " "(STEL-like quadruples with distractors)",
+            description="Order alignment: parallel sentences with/without contractions and number words vs digits "
+            "(STEL-like quadruples with distractors)",
             tasks=("order_alignment",),
             categories=("linguistic-feature",),
             content_independence=True,
@@ -94,7 +97,8 @@ def demo_datasets() -> list[DatasetSpec]:
 def surface_feature_extractor_spec() -> FeatureExtractorSpec:
     return FeatureExtractorSpec(
         name="surface",
-        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word " "length); no dependencies",
+        description="Language-agnostic surface counts (words, characters, punctuation, uppercase, digits, mean word "
+        "length); no dependencies",
         factory=lambda **options: SurfaceFeatures(),
     )
 

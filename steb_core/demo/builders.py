@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..io import seeded_rng
-from ..sampling import REFERENCE_N_KEY
 from ..records import (
     DatasetBundle,
     FeatureText,
@@ -17,12 +16,15 @@ from ..records import (
     TextCollection,
     TextPair,
 )
+from ..sampling import REFERENCE_N_KEY
 from ..specs import LoadContext
 from . import text as T
 from .features import SurfaceFeatures
 
 
-def _quadruples(pair_maker: Callable[[random.Random], tuple[str, str]], n: int, rng: random.Random, style_type: str, prefix: str) -> list[OrderGroup]:
+def _quadruples(
+    pair_maker: Callable[[random.Random], tuple[str, str]], n: int, rng: random.Random, style_type: str, prefix: str
+) -> list[OrderGroup]:
     """STEB order alignment with k = 2 styles (STEB §3): per instance the plain STEL quadruple (anchors =
     content X in styles (1, 2); alternatives = content Y in both styles, shuffled) and its distractor
     instance (STEL-or-Content: a seeded held-out style h; anchor X in the other style, alternative Y in
@@ -37,9 +39,22 @@ def _quadruples(pair_maker: Callable[[random.Random], tuple[str, str]], n: int, 
             alternatives, answer = (y1, y2), (0, 1)
         else:
             alternatives, answer = (y2, y1), (1, 0)
-        groups.append(OrderGroup(anchors=(x1, x2), alternatives=alternatives, answer=answer, id=f"{prefix}-{i}", style_type=style_type))
+        groups.append(
+            OrderGroup(
+                anchors=(x1, x2), alternatives=alternatives, answer=answer, id=f"{prefix}-{i}", style_type=style_type
+            )
+        )
         xa, ya, xh = (x1, y1, x2) if rng.random() < 0.5 else (x2, y2, x1)
-        groups.append(OrderGroup(anchors=(xa,), alternatives=(ya,), answer=(0,), distractor=xh, id=f"{prefix}-{i}-held-out", style_type=style_type))
+        groups.append(
+            OrderGroup(
+                anchors=(xa,),
+                alternatives=(ya,),
+                answer=(0,),
+                distractor=xh,
+                id=f"{prefix}-{i}-held-out",
+                style_type=style_type,
+            )
+        )
     return groups
 
 
@@ -62,8 +77,9 @@ def load_demo_style_features(ctx: LoadContext) -> DatasetBundle:
 
 def load_demo_formality(ctx: LoadContext) -> DatasetBundle:
     rng = seeded_rng(ctx.seed, ctx.dataset)
-    return DatasetBundle(order_groups=_quadruples(T.formality_pair, _INSTANCES, rng, "formality", "formality"),
-                         info=_order_info(ctx))
+    return DatasetBundle(
+        order_groups=_quadruples(T.formality_pair, _INSTANCES, rng, "formality", "formality"), info=_order_info(ctx)
+    )
 
 
 def load_demo_registers(ctx: LoadContext) -> DatasetBundle:
@@ -73,8 +89,9 @@ def load_demo_registers(ctx: LoadContext) -> DatasetBundle:
         for register in sorted(T.REGISTERS)
         for i in range(40)
     ]
-    return DatasetBundle(labelled_texts=records,
-                         info={"generator": "steb demo", "seed": ctx.seed, "per_class": 40, REFERENCE_N_KEY: 40})
+    return DatasetBundle(
+        labelled_texts=records, info={"generator": "steb demo", "seed": ctx.seed, "per_class": 40, REFERENCE_N_KEY: 40}
+    )
 
 
 @dataclass(frozen=True)
@@ -91,7 +108,13 @@ class Habits:
     def apply(self, sentence: str, rng: random.Random) -> str:
         s = sentence.rstrip(".")
         if self.contractions:
-            for full, short in (("did not", "didn't"), ("is not", "isn't"), ("will not", "won't"), ("I am", "I'm"), ("It is", "It's")):
+            for full, short in (
+                ("did not", "didn't"),
+                ("is not", "isn't"),
+                ("will not", "won't"),
+                ("I am", "I'm"),
+                ("It is", "It's"),
+            ):
                 s = s.replace(full, short)
         if self.filler and rng.random() < 0.7:
             words = s.split()
@@ -112,7 +135,14 @@ def _authors(seed: int, n: int = 12) -> list[Habits]:
     authors: list[Habits] = []
     seen: set[Habits] = set()
     while len(authors) < n:
-        h = Habits(rng.choice(ends), rng.random() < 0.3, rng.choice(fillers), rng.random() < 0.5, rng.choice(openers), rng.choice(emoticons))
+        h = Habits(
+            rng.choice(ends),
+            rng.random() < 0.3,
+            rng.choice(fillers),
+            rng.random() < 0.5,
+            rng.choice(openers),
+            rng.choice(emoticons),
+        )
         if h not in seen:
             seen.add(h)
             authors.append(h)
@@ -147,7 +177,9 @@ def load_demo_authors_retrieval(ctx: LoadContext) -> DatasetBundle:
     for a, habits in enumerate(authors):
         queries.append(TextCollection(f"author{a}", tuple(_author_text(habits, rng) for _ in range(3)), id=f"q{a}"))
         targets.append(TextCollection(f"author{a}", tuple(_author_text(habits, rng) for _ in range(3)), id=f"t{a}"))
-    return DatasetBundle(retrieval=RetrievalSet(tuple(queries), tuple(targets)), info={"generator": "steb demo", "seed": ctx.seed})
+    return DatasetBundle(
+        retrieval=RetrievalSet(tuple(queries), tuple(targets)), info={"generator": "steb demo", "seed": ctx.seed}
+    )
 
 
 def load_demo_probing(ctx: LoadContext) -> DatasetBundle:
@@ -164,5 +196,10 @@ def load_demo_probing(ctx: LoadContext) -> DatasetBundle:
             texts.append(" ".join(rng.choice(T.number_pair(rng)) for _ in range(rng.randint(1, 3))))
     extractor = SurfaceFeatures()
     values = extractor.extract(texts)
-    records = [FeatureText(t, dict(zip(extractor.feature_names, map(float, row))), id=f"text-{i}") for i, (t, row) in enumerate(zip(texts, values))]
-    return DatasetBundle(feature_texts=records, info={"generator": "steb demo", "seed": ctx.seed, "features": extractor.feature_names})
+    records = [
+        FeatureText(t, dict(zip(extractor.feature_names, map(float, row))), id=f"text-{i}")
+        for i, (t, row) in enumerate(zip(texts, values))
+    ]
+    return DatasetBundle(
+        feature_texts=records, info={"generator": "steb demo", "seed": ctx.seed, "features": extractor.feature_names}
+    )

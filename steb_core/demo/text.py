@@ -4,24 +4,111 @@ from __future__ import annotations
 
 import random
 
-NAMES = ["Mara", "Tobias", "Ines", "Rafael", "Yuki", "Oskar", "Leila", "Dmitri", "Amara", "Jonas", "Priya", "Felix",
-         "Noor", "Matteo", "Sofia", "Kwame", "Elena", "Hugo", "Zara", "Anton"]
-SUBJECTS = ["my neighbour", "the committee", "our teacher", "the new manager", "her brother", "the old farmer",
-            "the city council", "my cousin", "the bakery owner", "the night nurse", "the bus driver", "the landlord"]
-OBJECTS = ["the garden fence", "the quarterly report", "a second-hand bicycle", "the kitchen window", "the summer festival",
-           "an old piano", "the school library", "the parking rules", "a wooden canoe", "the village bridge",
-           "the train schedule", "a stack of letters", "the rooftop antenna", "the football pitch", "a box of tools"]
-VERBS = [("fix", "fixing", "fixed"), ("paint", "painting", "painted"), ("sell", "selling", "sold"),
-         ("inspect", "inspecting", "inspected"), ("move", "moving", "moved"), ("replace", "replacing", "replaced"),
-         ("clean", "cleaning", "cleaned"), ("measure", "measuring", "measured"), ("repair", "repairing", "repaired"),
-         ("photograph", "photographing", "photographed")]
-TIMES = ["on Monday", "next week", "before the storm", "after lunch", "at dawn", "in the spring", "this evening",
-         "over the weekend", "before noon", "in late autumn"]
-PLACES = ["near the river", "behind the station", "in the town square", "at the harbour", "beside the church",
-          "on the hill", "in the back yard", "at the market"]
+NAMES = [
+    "Mara",
+    "Tobias",
+    "Ines",
+    "Rafael",
+    "Yuki",
+    "Oskar",
+    "Leila",
+    "Dmitri",
+    "Amara",
+    "Jonas",
+    "Priya",
+    "Felix",
+    "Noor",
+    "Matteo",
+    "Sofia",
+    "Kwame",
+    "Elena",
+    "Hugo",
+    "Zara",
+    "Anton",
+]
+SUBJECTS = [
+    "my neighbour",
+    "the committee",
+    "our teacher",
+    "the new manager",
+    "her brother",
+    "the old farmer",
+    "the city council",
+    "my cousin",
+    "the bakery owner",
+    "the night nurse",
+    "the bus driver",
+    "the landlord",
+]
+OBJECTS = [
+    "the garden fence",
+    "the quarterly report",
+    "a second-hand bicycle",
+    "the kitchen window",
+    "the summer festival",
+    "an old piano",
+    "the school library",
+    "the parking rules",
+    "a wooden canoe",
+    "the village bridge",
+    "the train schedule",
+    "a stack of letters",
+    "the rooftop antenna",
+    "the football pitch",
+    "a box of tools",
+]
+VERBS = [
+    ("fix", "fixing", "fixed"),
+    ("paint", "painting", "painted"),
+    ("sell", "selling", "sold"),
+    ("inspect", "inspecting", "inspected"),
+    ("move", "moving", "moved"),
+    ("replace", "replacing", "replaced"),
+    ("clean", "cleaning", "cleaned"),
+    ("measure", "measuring", "measured"),
+    ("repair", "repairing", "repaired"),
+    ("photograph", "photographing", "photographed"),
+]
+TIMES = [
+    "on Monday",
+    "next week",
+    "before the storm",
+    "after lunch",
+    "at dawn",
+    "in the spring",
+    "this evening",
+    "over the weekend",
+    "before noon",
+    "in late autumn",
+]
+PLACES = [
+    "near the river",
+    "behind the station",
+    "in the town square",
+    "at the harbour",
+    "beside the church",
+    "on the hill",
+    "in the back yard",
+    "at the market",
+]
 ITEMS = ["apples", "chairs", "tickets", "books", "candles", "lamps", "plates", "bottles", "maps", "keys"]
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
-                12: "twelve", 15: "fifteen", 20: "twenty", 30: "thirty", 40: "forty", 50: "fifty"}
+NUMBER_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    12: "twelve",
+    15: "fifteen",
+    20: "twenty",
+    30: "thirty",
+    40: "forty",
+    50: "fifty",
+}
 ADJECTIVES = ["likely", "clear", "obvious", "possible", "strange", "true", "surprising"]
 
 
@@ -44,9 +131,15 @@ def contraction_pair(rng: random.Random) -> tuple[str, str]:
         (f"{cap(subj)} is not {ing} {obj} {time}.", f"{cap(subj)} isn't {ing} {obj} {time}."),
         (f"{cap(subj)} did not {base} {obj} {time}.", f"{cap(subj)} didn't {base} {obj} {time}."),
         (f"I am sure {subj} will not {base} {obj}.", f"I'm sure {subj} won't {base} {obj}."),
-        (f"It is {rng.choice(ADJECTIVES)} that {subj} would have {past} {obj}.", f"It's {rng.choice(ADJECTIVES)} that {subj} would've {past} {obj}."),
+        (
+            f"It is {rng.choice(ADJECTIVES)} that {subj} would have {past} {obj}.",
+            f"It's {rng.choice(ADJECTIVES)} that {subj} would've {past} {obj}.",
+        ),
         (f"We are not certain that {subj} has {past} {obj}.", f"We aren't certain that {subj}'s {past} {obj}."),
-        (f"They have not {past} {obj} {time}, and they do not plan to.", f"They haven't {past} {obj} {time}, and they don't plan to."),
+        (
+            f"They have not {past} {obj} {time}, and they do not plan to.",
+            f"They haven't {past} {obj} {time}, and they don't plan to.",
+        ),
     ]
     return rng.choice(templates)
 
@@ -56,9 +149,18 @@ def number_pair(rng: random.Random) -> tuple[str, str]:
     a, b = rng.sample(sorted(NUMBER_WORDS), 2)
     subj, item, time, place = rng.choice(SUBJECTS + NAMES), rng.choice(ITEMS), rng.choice(TIMES), rng.choice(PLACES)
     templates = [
-        (f"{cap(subj)} bought {a} {item} for {b} dollars {time}.", f"{cap(subj)} bought {NUMBER_WORDS[a]} {item} for {NUMBER_WORDS[b]} dollars {time}."),
-        (f"The shop {place} sold {a} {item} in {b} minutes.", f"The shop {place} sold {NUMBER_WORDS[a]} {item} in {NUMBER_WORDS[b]} minutes."),
-        (f"{cap(subj)} waited {a} hours for {b} {item}.", f"{cap(subj)} waited {NUMBER_WORDS[a]} hours for {NUMBER_WORDS[b]} {item}."),
+        (
+            f"{cap(subj)} bought {a} {item} for {b} dollars {time}.",
+            f"{cap(subj)} bought {NUMBER_WORDS[a]} {item} for {NUMBER_WORDS[b]} dollars {time}.",
+        ),
+        (
+            f"The shop {place} sold {a} {item} in {b} minutes.",
+            f"The shop {place} sold {NUMBER_WORDS[a]} {item} in {NUMBER_WORDS[b]} minutes.",
+        ),
+        (
+            f"{cap(subj)} waited {a} hours for {b} {item}.",
+            f"{cap(subj)} waited {NUMBER_WORDS[a]} hours for {NUMBER_WORDS[b]} {item}.",
+        ),
     ]
     digits, words = rng.choice(templates)
     return digits, words
@@ -74,7 +176,10 @@ def formality_pair(rng: random.Random) -> tuple[str, str]:
         (f"omg {name.lower()} totally {past} {obj}!!", f"{name} has {past} {obj} completely."),
         (f"dunno if {name.lower()} wanna {base} {obj} tbh", f"I am uncertain whether {name} wishes to {base} {obj}."),
         (f"yeah {name.lower()} kinda {past} {obj} {time} i guess", f"It appears that {name} {past} {obj} {time}."),
-        (f"u think {name.lower()} can {base} {obj}?? pls say yes", f"Do you believe {name} is able to {base} {obj}? I would appreciate a positive answer."),
+        (
+            f"u think {name.lower()} can {base} {obj}?? pls say yes",
+            f"Do you believe {name} is able to {base} {obj}? I would appreciate a positive answer.",
+        ),
     ]
     return rng.choice(templates)
 
@@ -113,8 +218,20 @@ def register_text(register: str, rng: random.Random, sentences: int = 2) -> str:
         base, ing, past = rng.choice(VERBS)
         subj = rng.choice(SUBJECTS)
         template = rng.choice(REGISTERS[register])
-        out.append(template.format(obj=rng.choice(OBJECTS), place=rng.choice(PLACES), name=rng.choice(NAMES),
-                                   base=base, past=past, time=rng.choice(TIMES), subj=subj, Subj=cap(subj),
-                                   Name=rng.choice(NAMES), n=rng.randint(2, 30), m=rng.randint(5, 60),
-                                   item=rng.choice(["bread", "pie", "cake", "buns"])))
+        out.append(
+            template.format(
+                obj=rng.choice(OBJECTS),
+                place=rng.choice(PLACES),
+                name=rng.choice(NAMES),
+                base=base,
+                past=past,
+                time=rng.choice(TIMES),
+                subj=subj,
+                Subj=cap(subj),
+                Name=rng.choice(NAMES),
+                n=rng.randint(2, 30),
+                m=rng.randint(5, 60),
+                item=rng.choice(["bread", "pie", "cake", "buns"]),
+            )
+        )
     return " ".join(out)

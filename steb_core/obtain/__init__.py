@@ -11,6 +11,22 @@ from .mirror import MIRROR_ENV_VAR, hf_endpoint, rewrite
 from .plan import MANIFEST, PARTIAL, Job, Plan, PlanRow, make_plan
 from .unpack import safe_unpack
 
-__all__ = ["FetchError", "JobResult", "fetch_all", "fetch_job", "DownloadPolicy", "download", "verify_file",
-           "MIRROR_ENV_VAR", "hf_endpoint", "rewrite", "MANIFEST", "PARTIAL", "Job", "Plan", "PlanRow", "make_plan",
-           "safe_unpack"]
+__all__ = [
+    "FetchError",
+    "JobResult",
+    "fetch_all",
+    "fetch_job",
+    "DownloadPolicy",
+    "download",
+    "verify_file",
+    "MIRROR_ENV_VAR",
+    "hf_endpoint",
+    "rewrite",
+    "MANIFEST",
+    "PARTIAL",
+    "Job",
+    "Plan",
+    "PlanRow",
+    "make_plan",
+    "safe_unpack",
+]

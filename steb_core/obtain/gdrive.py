@@ -61,14 +61,22 @@ def _confirm_parser() -> tuple[Callable[[str], str], type[Exception]]:
         from gdown.download import get_url_from_gdrive_confirmation
         from gdown.exceptions import FileURLRetrievalError
     except ImportError as exc:
-        raise FetchError("Google Drive sources need the gdown package: pip install 'steb-core[get]' "
-                         "(or pip install gdown)") from exc
+        raise FetchError(
+            "Google Drive sources need the gdown package: pip install 'steb-core[get]' (or pip install gdown)"
+        ) from exc
     return get_url_from_gdrive_confirmation, FileURLRetrievalError
 
 
-def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy: DownloadPolicy = DownloadPolicy(),
-                 progress: Callable[[int, int | None], None] | None = None, expected_size: int | None = None,
-                 hasher: hashlib._Hash | None = None) -> Path:
+def fetch_gdrive(
+    file_id: str,
+    dest: Path,
+    *,
+    sha256: str | None = None,
+    policy: DownloadPolicy = DownloadPolicy(),
+    progress: Callable[[int, int | None], None] | None = None,
+    expected_size: int | None = None,
+    hasher: hashlib._Hash | None = None,
+) -> Path:
     """Download Drive file ``file_id`` to ``dest`` (resumable, bounded, verified when ``sha256`` is given)."""
     parse, not_public = _confirm_parser()
     jar = http.cookiejar.CookieJar()
@@ -81,9 +89,10 @@ def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy:
         try:
             response = opener.open(request, timeout=policy.timeout)
         except urllib.error.HTTPError as exc:
-            raise FetchError(f"{what}: {url}: HTTP {exc.code} {exc.reason} "
-                             "(is the file shared with 'anyone with the link'?)",
-                             transient=exc.code >= 500 or exc.code == 429) from exc
+            raise FetchError(
+                f"{what}: {url}: HTTP {exc.code} {exc.reason} (is the file shared with 'anyone with the link'?)",
+                transient=exc.code >= 500 or exc.code == 429,
+            ) from exc
         except (urllib.error.URLError, OSError) as exc:
             raise FetchError(f"{what}: {url}: {getattr(exc, 'reason', exc)}", transient=True) from exc
         with response:
@@ -99,5 +108,13 @@ def fetch_gdrive(file_id: str, dest: Path, *, sha256: str | None = None, policy:
             raise FetchError(f"{what}: Drive answered with a page, not the file: {words}", transient=True) from exc
     else:
         raise FetchError(f"{what}: still a Drive page after {_HOPS} hops ({url}); refused")
-    return download(final, dest, sha256=sha256, policy=policy, progress=progress, expected_size=expected_size,
-                    opener=opener, hasher=hasher)
+    return download(
+        final,
+        dest,
+        sha256=sha256,
+        policy=policy,
+        progress=progress,
+        expected_size=expected_size,
+        opener=opener,
+        hasher=hasher,
+    )

@@ -87,8 +87,13 @@ def file_name(source: DataSource) -> str:
     return name
 
 
-def _single_file(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None],
-                 known: Mapping[str, str]) -> _Outcome:
+def _single_file(
+    source: DataSource,
+    work: Path,
+    policy: DownloadPolicy,
+    report: Callable[[int, int | None], None],
+    known: Mapping[str, str],
+) -> _Outcome:
     """A url or gdrive source: one file, verified against the publisher's sha256, else against the one
     recorded at steb's first download (``known``), else recorded now."""
     name = file_name(source)
@@ -97,34 +102,65 @@ def _single_file(source: DataSource, work: Path, policy: DownloadPolicy, report:
     hasher = hashlib.sha256()
     try:
         if source.kind == "gdrive":
-            fetch_gdrive(source.url, work / name, sha256=expected, policy=policy, progress=report, expected_size=source.size_bytes,
-                         hasher=hasher)
+            fetch_gdrive(
+                source.url,
+                work / name,
+                sha256=expected,
+                policy=policy,
+                progress=report,
+                expected_size=source.size_bytes,
+                hasher=hasher,
+            )
         else:
-            download(rewrite(source.url), work / name, sha256=expected, policy=policy, progress=report,
-                     expected_size=source.size_bytes, hasher=hasher)
+            download(
+                rewrite(source.url),
+                work / name,
+                sha256=expected,
+                policy=policy,
+                progress=report,
+                expected_size=source.size_bytes,
+                hasher=hasher,
+            )
     except FetchError as exc:
         if expected and not published and str(exc).startswith("checksum mismatch"):
-            raise FetchError(f"{exc}. {name} differs from the file steb fetched first (its sha256 is recorded in the "
-                             "folder's manifest); if the publisher replaced it on purpose, remove the folder and fetch again "
-                             "to record the new file") from exc
+            raise FetchError(
+                f"{exc}. {name} differs from the file steb fetched first (its sha256 is recorded in the "
+                "folder's manifest); if the publisher replaced it on purpose, remove the folder and fetch again "
+                "to record the new file"
+            ) from exc
         raise
     digest = hasher.hexdigest()
-    return _Outcome(f"sha256:{digest}", (work / name).stat().st_size, {} if published else {name: digest},
-                    first=not published and not known.get(name))
+    return _Outcome(
+        f"sha256:{digest}",
+        (work / name).stat().st_size,
+        {} if published else {name: digest},
+        first=not published and not known.get(name),
+    )
 
 
-def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report: Callable[[int, int | None], None],
-                  known: Mapping[str, str] | None = None) -> _Outcome:
+def _fetch_source(
+    source: DataSource,
+    work: Path,
+    policy: DownloadPolicy,
+    report: Callable[[int, int | None], None],
+    known: Mapping[str, str] | None = None,
+) -> _Outcome:
     """Fetch one source into ``work`` (check the tree, then unpack); returns what it resolved to."""
     if source.kind == "git":
-        got = fetch_git(rewrite(source.url), source.revision, work, paths=source.files, timeout=max(policy.timeout * 30, 600))
+        got = fetch_git(
+            rewrite(source.url), source.revision, work, paths=source.files, timeout=max(policy.timeout * 30, 600)
+        )
         outcome = _Outcome(got.commit, got.nbytes, {})
     elif source.kind == "hf":
-        resolved = fetch_hf(source.url, source.revision, work, patterns=source.files, retries=policy.retries, backoff=policy.backoff)
+        resolved = fetch_hf(
+            source.url, source.revision, work, patterns=source.files, retries=policy.retries, backoff=policy.backoff
+        )
         outcome = _Outcome(resolved, _tree_size(work), {})
     elif source.kind == "zenodo":
         work.mkdir(parents=True, exist_ok=True)
-        resolved = fetch_zenodo(source.url, work, patterns=source.files, sha256=source.sha256, policy=policy, progress=report)
+        resolved = fetch_zenodo(
+            source.url, work, patterns=source.files, sha256=source.sha256, policy=policy, progress=report
+        )
         outcome = _Outcome(resolved, _tree_size(work), {})
     elif source.kind in ("url", "gdrive"):
         work.mkdir(parents=True, exist_ok=True)
@@ -138,7 +174,9 @@ def _fetch_source(source: DataSource, work: Path, policy: DownloadPolicy, report
             raise FetchError(f"{source.describe()}: nothing named {pattern!r} to unpack among the fetched files")
         for archive in archives:
             if archive.is_symlink() or not archive.is_file():
-                raise FetchError(f"{source.describe()}: {archive.relative_to(work).as_posix()} is not a plain file; not unpacked")
+                raise FetchError(
+                    f"{source.describe()}: {archive.relative_to(work).as_posix()} is not a plain file; not unpacked"
+                )
             safe_unpack(archive, work)
             archive.unlink()
     if source.strip:
@@ -151,11 +189,16 @@ def _strip(work: Path, name: str, source: DataSource) -> None:
     """Move the contents of ``work/name`` (the folder an archive unpacked into) up into ``work``."""
     inner = work / name
     if inner.is_symlink() or not inner.is_dir():
-        raise FetchError(f"{source.describe()}: no folder {name!r} to take the files from (strip=); the release holds "
-                         f"{sorted(p.name for p in work.iterdir())[:10]}")
+        raise FetchError(
+            f"{source.describe()}: no folder {name!r} to take the files from (strip=); the release holds "
+            f"{sorted(p.name for p in work.iterdir())[:10]}"
+        )
     for entry in sorted(inner.iterdir()):
         if (work / entry.name).exists() or (work / entry.name).is_symlink():
-            raise FetchError(f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's " "files up")
+            raise FetchError(
+                f"{source.describe()}: {name}/{entry.name} and {entry.name} both exist; cannot move the folder's "
+                "files up"
+            )
         entry.rename(work / entry.name)
     inner.rmdir()
 
@@ -173,7 +216,11 @@ def _read_marker(marker: Path) -> dict[str, Any] | None:
         done = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         done = None
-    if not isinstance(done, dict) or not isinstance(done.get("resolved"), str) or not isinstance(done.get("source"), str):
+    if (
+        not isinstance(done, dict)
+        or not isinstance(done.get("resolved"), str)
+        or not isinstance(done.get("source"), str)
+    ):
         marker.unlink(missing_ok=True)
         return None
     return done
@@ -184,7 +231,11 @@ def _known_pins(folder: Path | None) -> dict[str, dict[str, str]]:
     manifest = read_manifest(folder) if folder is not None else None
     out: dict[str, dict[str, str]] = {}
     for record in (manifest or {}).get("sources", []) if isinstance(manifest, dict) else []:
-        if isinstance(record, dict) and record.get("pinned_by") == PINNED_BY_FIRST_DOWNLOAD and isinstance(record.get("recorded"), dict):
+        if (
+            isinstance(record, dict)
+            and record.get("pinned_by") == PINNED_BY_FIRST_DOWNLOAD
+            and isinstance(record.get("recorded"), dict)
+        ):
             out[str(record.get("describe", ""))] = {str(k): str(v) for k, v in record["recorded"].items()}
     return out
 
@@ -215,15 +266,23 @@ def _checksums(folder: Path) -> dict[str, str]:
 
 def _source_record(source: DataSource, outcome: _Outcome) -> dict[str, Any]:
     record = {k: v for k, v in asdict(source).items() if v not in ("", (), {}, None, False, [])}
-    record.update(describe=source.describe(), resolved=outcome.resolved, pinned_by=source.pinned_by,
-                  bytes_fetched=outcome.nbytes)
+    record.update(
+        describe=source.describe(), resolved=outcome.resolved, pinned_by=source.pinned_by, bytes_fetched=outcome.nbytes
+    )
     if outcome.recorded:
         record["recorded"] = dict(outcome.recorded)
     return record
 
 
-def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPolicy = DownloadPolicy(),
-              progress: Progress | None = None, tidy: bool = True) -> JobResult:
+def fetch_job(
+    job: Job,
+    root: Path,
+    *,
+    force: bool = False,
+    policy: DownloadPolicy = DownloadPolicy(),
+    progress: Progress | None = None,
+    tidy: bool = True,
+) -> JobResult:
     """Fill ``root/job.target`` from the job's sources; never leaves a half-filled target folder.
 
     ``tidy`` removes the staging folders left empty; :func:`fetch_all` does that itself once every job
@@ -233,7 +292,9 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
     here = present_folder(root, job.target)
     if here is not None and not force:
         why = "fetched earlier" if read_manifest(here) is not None else "laid out by hand (no manifest)"
-        return JobResult(job.target, job.datasets, "present", f"{here} exists, {why}; --force fetches again", 0.0, str(here))
+        return JobResult(
+            job.target, job.datasets, "present", f"{here} exists, {why}; --force fetches again", 0.0, str(here)
+        )
     staging = root / PARTIAL / job.target
     if force and staging.exists():
         shutil.rmtree(staging)
@@ -248,15 +309,29 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
             if done is None or done.get("source") != source.describe():
                 marker.unlink(missing_ok=True)
                 say(job.target, 0, f"{source.kind} {i + 1}/{len(job.sources)}")
-                outcome = _fetch_source(source, work, policy, lambda n, total: say(job.target, n, ""), known.get(source.describe()))
-                atomic_write_text(marker, json.dumps({"source": source.describe(), "resolved": outcome.resolved,
-                                                      "nbytes": outcome.nbytes, "recorded": outcome.recorded, "first": outcome.first}))
+                outcome = _fetch_source(
+                    source, work, policy, lambda n, total: say(job.target, n, ""), known.get(source.describe())
+                )
+                atomic_write_text(
+                    marker,
+                    json.dumps(
+                        {
+                            "source": source.describe(),
+                            "resolved": outcome.resolved,
+                            "nbytes": outcome.nbytes,
+                            "recorded": outcome.recorded,
+                            "first": outcome.first,
+                        }
+                    ),
+                )
             else:
                 recorded = done.get("recorded")
                 recorded = recorded if isinstance(recorded, dict) else {}
                 nbytes = done.get("nbytes")
                 nbytes = nbytes if isinstance(nbytes, int) else 0
-                outcome = _Outcome(done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True)
+                outcome = _Outcome(
+                    done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True
+                )
             records.append(_source_record(source, outcome))
             if outcome.first:
                 first_pins += list(outcome.recorded.items())
@@ -271,8 +346,13 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
             work = staging / f"src-{i}"
             if work.is_dir():
                 _merge(work, out / source.subdir if source.subdir else out)
-        manifest = {"target": job.target, "datasets": job.datasets, "fetched": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                    "sources": records, "files": _checksums(out)}
+        manifest = {
+            "target": job.target,
+            "datasets": job.datasets,
+            "fetched": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "sources": records,
+            "files": _checksums(out),
+        }
         atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=2, sort_keys=False) + "\n")
         final = here or root / job.target
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -290,8 +370,16 @@ def fetch_job(job: Job, root: Path, *, force: bool = False, policy: DownloadPoli
             _drop_empty(root / PARTIAL)
         say(job.target, 0, "done")
         nbytes = sum(r["bytes_fetched"] for r in records)
-        return JobResult(job.target, job.datasets, "fetched", f"{len(manifest['files'])} files", time.monotonic() - started, str(final),
-                         nbytes, first_pins)
+        return JobResult(
+            job.target,
+            job.datasets,
+            "fetched",
+            f"{len(manifest['files'])} files",
+            time.monotonic() - started,
+            str(final),
+            nbytes,
+            first_pins,
+        )
     except Exception as exc:  # noqa: BLE001 - one target's failure must not stop the others
         say(job.target, 0, "failed")
         if isinstance(exc, FetchError) or hasattr(exc, "path"):
@@ -318,8 +406,15 @@ def _drop_empty(folder: Path) -> None:
         pass
 
 
-def fetch_all(jobs: Iterable[Job], root: Path, *, force: bool = False, workers: int = 4,
-              policy: DownloadPolicy = DownloadPolicy(), progress: Progress | None = None) -> list[JobResult]:
+def fetch_all(
+    jobs: Iterable[Job],
+    root: Path,
+    *,
+    force: bool = False,
+    workers: int = 4,
+    policy: DownloadPolicy = DownloadPolicy(),
+    progress: Progress | None = None,
+) -> list[JobResult]:
     """:func:`fetch_job` over ``jobs`` with ``workers`` threads; results in the jobs' order."""
     jobs = list(jobs)
     root = Path(root)

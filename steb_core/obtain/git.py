@@ -50,12 +50,14 @@ class GitFetch:
     mode: str
 
 
-def _git(args: list[str], cwd: Path | None, timeout: float, what: str,
-         stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _git(
+    args: list[str], cwd: Path | None, timeout: float, what: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "GIT_LFS_SKIP_SMUDGE": "1"}
     try:
-        return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
-                              check=False, input=stdin)
+        return subprocess.run(
+            ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False, input=stdin
+        )
     except FileNotFoundError as exc:
         raise FetchError(f"{what}: the `git` program is not installed (needed for git sources)") from exc
     except subprocess.TimeoutExpired as exc:
@@ -105,8 +107,9 @@ def _fetch_commit(url: str, revision: str, scratch: Path, timeout: float, what: 
     _check(_git(["remote", "add", "origin", url], scratch, 60, what), what)
     if url.startswith("file://"):
         _check(_git(["config", "remote.origin.uploadpack", _LOCAL_UPLOAD_PACK], scratch, 60, what), what)
-    shallow = _git(["fetch", "-q", "--no-tags", "--depth", "1", "--filter=blob:none", "origin", revision], scratch,
-                   timeout, what)
+    shallow = _git(
+        ["fetch", "-q", "--no-tags", "--depth", "1", "--filter=blob:none", "origin", revision], scratch, timeout, what
+    )
     if shallow.returncode == 0:
         return "full" if "filtering not recognized" in shallow.stderr else "sparse"
     # the server refuses a fetch by sha (or is a dumb server): the whole history, then the pin
@@ -133,8 +136,9 @@ def _wanted(scratch: Path, revision: str, patterns: tuple[str, ...], what: str) 
             continue
         parts = path.split("/")
         if any(p in ("", ".", "..") or p.lower() == ".git" for p in parts) or path.startswith("/"):
-            raise FetchError(f"{what}: the commit holds a file named {path!r}, which would land outside the folder; "
-                             "refused")
+            raise FetchError(
+                f"{what}: the commit holds a file named {path!r}, which would land outside the folder; refused"
+            )
         if matches(path, patterns):
             out.append((mode, oid, path))
     if patterns and not out:
@@ -147,8 +151,18 @@ def _fetch_blobs(scratch: Path, entries: list[tuple[str, str, str]], timeout: fl
     names the file whose blob the server does not have (a mirror snapshot without its largest files)."""
     if not entries:
         return
-    args = ["-c", "fetch.negotiationAlgorithm=noop", "fetch", "-q", "origin", "--no-tags", "--no-write-fetch-head",
-            "--recurse-submodules=no", "--filter=blob:none", "--stdin"]
+    args = [
+        "-c",
+        "fetch.negotiationAlgorithm=noop",
+        "fetch",
+        "-q",
+        "origin",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--recurse-submodules=no",
+        "--filter=blob:none",
+        "--stdin",
+    ]
     wanted = "".join(f"{oid}\n" for oid in dict.fromkeys(oid for _, oid, _ in entries))
     result = _git(args, scratch, timeout, what, stdin=wanted)
     if result.returncode != 0:
@@ -163,8 +177,14 @@ def _write_tree(scratch: Path, entries: list[tuple[str, str, str]], dest: Path, 
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_NO_LAZY_FETCH": "1"}
     links = [(oid, path) for mode, oid, path in entries if mode == "120000"]
     files = [(mode, oid, path) for mode, oid, path in entries if mode != "120000"]
-    proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=scratch, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["git", "cat-file", "--batch"],
+        cwd=scratch,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     assert proc.stdin is not None and proc.stdout is not None
 
     def blob(oid: str, path: str, sink: object | None) -> bytes:
@@ -195,8 +215,9 @@ def _write_tree(scratch: Path, entries: list[tuple[str, str, str]], dest: Path, 
             target = blob(oid, path, None).decode("utf-8", "surrogateescape")
             resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
             if not target or target.startswith("/") or resolved == ".." or resolved.startswith("../"):
-                raise FetchError(f"{what}: {path} is a link to {target}, outside the dataset folder; "
-                                 "refused, nothing written")
+                raise FetchError(
+                    f"{what}: {path} is a link to {target}, outside the dataset folder; refused, nothing written"
+                )
             targets[path] = target
         for mode, oid, path in files:
             out = dest / path

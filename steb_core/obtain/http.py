@@ -30,8 +30,18 @@ from typing import Any
 from ..decompress import size_setting
 from .errors import FetchError
 
-__all__ = ["DownloadPolicy", "download", "file_digest", "verify_file", "fetch_json", "read_capped", "download_limit",
-           "MAX_JSON_BYTES", "DOWNLOAD_LIMIT_ENV_VAR", "TooLarge"]
+__all__ = [
+    "DownloadPolicy",
+    "download",
+    "file_digest",
+    "verify_file",
+    "fetch_json",
+    "read_capped",
+    "download_limit",
+    "MAX_JSON_BYTES",
+    "DOWNLOAD_LIMIT_ENV_VAR",
+    "TooLarge",
+]
 
 CHUNK = 1 << 16
 #: the most bytes an API answer (a Zenodo record, a Drive confirm page) may have; real ones are a few KB
@@ -74,8 +84,9 @@ def file_digest(path: Path, algorithm: str = "sha256") -> str:
     return digest.hexdigest()
 
 
-def verify_file(path: Path, *, sha256: str | None = None, md5: str | None = None, name: str | None = None,
-                url: str | None = None) -> None:
+def verify_file(
+    path: Path, *, sha256: str | None = None, md5: str | None = None, name: str | None = None, url: str | None = None
+) -> None:
     """Refuse a file whose digest differs from the expected one; the error names the file, both digests
     and where it came from."""
     for algorithm, expected in (("sha256", sha256), ("md5", md5)):
@@ -83,15 +94,28 @@ def verify_file(path: Path, *, sha256: str | None = None, md5: str | None = None
             continue
         got = file_digest(path, algorithm)
         if got.lower() != expected.lower():
-            raise FetchError(f"checksum mismatch for {name or path.name}: {algorithm} {got}, expected {expected}"
-                             + (f" (downloaded from {url})" if url else "") + "; the file was removed, nothing was kept")
+            raise FetchError(
+                f"checksum mismatch for {name or path.name}: {algorithm} {got}, expected {expected}"
+                + (f" (downloaded from {url})" if url else "")
+                + "; the file was removed, nothing was kept"
+            )
 
 
 def _retryable(exc: BaseException) -> bool:
     if isinstance(exc, urllib.error.HTTPError):
         return exc.code in RETRY_STATUSES
-    return isinstance(exc, (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError,
-                            http.client.IncompleteRead, http.client.RemoteDisconnected, _ShortRead))
+    return isinstance(
+        exc,
+        (
+            urllib.error.URLError,
+            socket.timeout,
+            TimeoutError,
+            ConnectionError,
+            http.client.IncompleteRead,
+            http.client.RemoteDisconnected,
+            _ShortRead,
+        ),
+    )
 
 
 class _ShortRead(Exception):
@@ -116,10 +140,19 @@ def _sleep_within(seconds: float, stop_at: float | None) -> bool:
     return True
 
 
-def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None = None,
-             policy: DownloadPolicy = DownloadPolicy(), progress: Callable[[int, int | None], None] | None = None,
-             headers: Mapping[str, str] | None = None, expected_size: int | None = None,
-             opener: urllib.request.OpenerDirector | None = None, hasher: hashlib._Hash | None = None) -> Path:
+def download(
+    url: str,
+    dest: Path,
+    *,
+    sha256: str | None = None,
+    md5: str | None = None,
+    policy: DownloadPolicy = DownloadPolicy(),
+    progress: Callable[[int, int | None], None] | None = None,
+    headers: Mapping[str, str] | None = None,
+    expected_size: int | None = None,
+    opener: urllib.request.OpenerDirector | None = None,
+    hasher: hashlib._Hash | None = None,
+) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``dest.part``), verify it, rename it into place; returns ``dest``.
 
     ``progress(nbytes, total)`` is called as bytes arrive (``total`` None when the server does not say).
@@ -142,8 +175,11 @@ def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None
     tries = 0
     while True:
         if stop_at is not None and time.monotonic() >= stop_at:
-            raise FetchError(f"{url}: deadline of {policy.deadline:g} s passed after {tries} tries"
-                             + (f" (last: {_describe(last)})" if last else ""), transient=True)
+            raise FetchError(
+                f"{url}: deadline of {policy.deadline:g} s passed after {tries} tries"
+                + (f" (last: {_describe(last)})" if last else ""),
+                transient=True,
+            )
         tries += 1
         try:
             _one_try(url, part, policy, stop_at, progress, headers, limit, expected_size is not None, opener)
@@ -152,9 +188,11 @@ def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None
             part.unlink(missing_ok=True)
             raise
         except _DeadlinePassed:
-            raise FetchError(f"{url}: deadline of {policy.deadline:g} s passed while downloading "
-                             f"({part.stat().st_size if part.exists() else 0} bytes so far, kept in {part} for a resume)",
-                             transient=True) from None
+            raise FetchError(
+                f"{url}: deadline of {policy.deadline:g} s passed while downloading "
+                f"({part.stat().st_size if part.exists() else 0} bytes so far, kept in {part} for a resume)",
+                transient=True,
+            ) from None
         except Exception as exc:
             if not _retryable(exc):
                 if isinstance(exc, urllib.error.HTTPError):
@@ -163,16 +201,21 @@ def download(url: str, dest: Path, *, sha256: str | None = None, md5: str | None
             last = exc
             kept = f" (partial download kept in {part} for a resume)" if part.exists() else ""
             if tries <= policy.retries and not _sleep_within(pause, stop_at):
-                raise FetchError(f"{url}: deadline of {policy.deadline:g} s passed after {tries} tries "
-                                 f"(last: {_describe(exc)}){kept}", transient=True) from exc
+                raise FetchError(
+                    f"{url}: deadline of {policy.deadline:g} s passed after {tries} tries "
+                    f"(last: {_describe(exc)}){kept}",
+                    transient=True,
+                ) from exc
             if tries > policy.retries:
                 raise FetchError(f"{url}: gave up after {tries} tries: {_describe(exc)}{kept}", transient=True) from exc
             pause *= 2
     try:
         verify_file(part, sha256=sha256, md5=md5, name=dest.name, url=url)
         if expected_size is not None and part.stat().st_size != expected_size:
-            raise FetchError(f"{dest.name} from {url} has {part.stat().st_size} bytes, expected {expected_size}; "
-                             "the file was removed, nothing was kept")
+            raise FetchError(
+                f"{dest.name} from {url} has {part.stat().st_size} bytes, expected {expected_size}; "
+                "the file was removed, nothing was kept"
+            )
     except FetchError:
         part.unlink(missing_ok=True)
         raise
@@ -193,15 +236,28 @@ class _DeadlinePassed(Exception):
 
 def _too_large(url: str, part: Path, size: int, limit: int, known: bool, declared: bool) -> TooLarge:
     what = "announces" if declared else "sent more than"
-    bound = (f"the expected {limit} bytes (the size the spec or record states)" if known
-             else f"the cap of {limit} bytes for a file of unknown size (set ${DOWNLOAD_LIMIT_ENV_VAR} to raise it)")
-    return TooLarge(f"{url}: the server {what} {size} bytes for {part.name.removesuffix('.part')}, past {bound}; "
-                    "refused, the partial file was removed")
+    bound = (
+        f"the expected {limit} bytes (the size the spec or record states)"
+        if known
+        else f"the cap of {limit} bytes for a file of unknown size (set ${DOWNLOAD_LIMIT_ENV_VAR} to raise it)"
+    )
+    return TooLarge(
+        f"{url}: the server {what} {size} bytes for {part.name.removesuffix('.part')}, past {bound}; "
+        "refused, the partial file was removed"
+    )
 
 
-def _one_try(url: str, part: Path, policy: DownloadPolicy, stop_at: float | None,
-             progress: Callable[[int, int | None], None] | None, headers: Mapping[str, str] | None,
-             limit: int, known: bool, opener: urllib.request.OpenerDirector | None) -> None:
+def _one_try(
+    url: str,
+    part: Path,
+    policy: DownloadPolicy,
+    stop_at: float | None,
+    progress: Callable[[int, int | None], None] | None,
+    headers: Mapping[str, str] | None,
+    limit: int,
+    known: bool,
+    opener: urllib.request.OpenerDirector | None,
+) -> None:
     """One request: ask for the bytes after those in ``part``, append (206) or start over (200)."""
     offset = part.stat().st_size if part.exists() else 0
     if offset > limit:  # left by a run with another bound: nothing of it can be right
@@ -245,7 +301,9 @@ def _one_try(url: str, part: Path, policy: DownloadPolicy, stop_at: float | None
                     chunk = read(CHUNK)
                 except http.client.IncompleteRead as exc:  # keep what arrived, resume after it
                     _write(out, exc.partial, part)
-                    raise _ShortRead(f"connection closed after {offset + received + len(exc.partial)} of {total} bytes") from None
+                    raise _ShortRead(
+                        f"connection closed after {offset + received + len(exc.partial)} of {total} bytes"
+                    ) from None
                 if not chunk:
                     break
                 if offset + received + len(chunk) > limit:
@@ -263,8 +321,10 @@ def _write(out: object, chunk: bytes, part: Path) -> None:
     try:
         out.write(chunk)  # type: ignore[attr-defined]
     except OSError as exc:
-        raise FetchError(f"cannot write {part}: {exc.strerror or exc} (errno {exc.errno}); free space and run the "
-                         "same command again to continue after the bytes already written") from exc
+        raise FetchError(
+            f"cannot write {part}: {exc.strerror or exc} (errno {exc.errno}); free space and run the "
+            "same command again to continue after the bytes already written"
+        ) from exc
 
 
 def _check_free_space(part: Path, needed: int, url: str) -> None:
@@ -274,8 +334,10 @@ def _check_free_space(part: Path, needed: int, url: str) -> None:
     except OSError:
         return
     if needed > free:
-        raise FetchError(f"{url}: {part.name.removesuffix('.part')} needs {needed} more bytes but {part.parent} has {free} free; "
-                         "nothing more was written")
+        raise FetchError(
+            f"{url}: {part.name.removesuffix('.part')} needs {needed} more bytes but {part.parent} has {free} free; "
+            "nothing more was written"
+        )
 
 
 def fetch_json(url: str, *, policy: DownloadPolicy = DownloadPolicy(), limit: int = MAX_JSON_BYTES) -> object:
@@ -312,13 +374,17 @@ def read_capped(response: Any, url: str, limit: int, stop_at: float | None = Non
     """The whole body of ``response``, refused past ``limit`` bytes (declared or received) or ``stop_at``."""
     length = response.headers.get("Content-Length")
     if length and length.isdigit() and int(length) > limit:
-        raise FetchError(f"{url}: the answer announces {int(length)} bytes, more than the {limit} an API answer may have; refused")
+        raise FetchError(
+            f"{url}: the answer announces {int(length)} bytes, more than the {limit} an API answer may have; refused"
+        )
     chunks: list[bytes] = []
     size = 0
     read: Callable[[int], bytes] = getattr(response, "read1", response.read)
     while True:
         if stop_at is not None and time.monotonic() >= stop_at:
-            raise FetchError(f"{url}: the deadline passed while reading the answer ({size} bytes so far)", transient=True)
+            raise FetchError(
+                f"{url}: the deadline passed while reading the answer ({size} bytes so far)", transient=True
+            )
         chunk = read(CHUNK)
         if not chunk:
             return b"".join(chunks)

@@ -17,8 +17,16 @@ from .mirror import hf_endpoint
 __all__ = ["fetch_hf"]
 
 
-def fetch_hf(repo_id: str, revision: str, dest: Path, *, patterns: tuple[str, ...] = (), retries: int = 4,
-             kind: str = "dataset", backoff: float = 1.0) -> str:
+def fetch_hf(
+    repo_id: str,
+    revision: str,
+    dest: Path,
+    *,
+    patterns: tuple[str, ...] = (),
+    retries: int = 4,
+    kind: str = "dataset",
+    backoff: float = 1.0,
+) -> str:
     """Download ``repo_id`` at ``revision`` (only files matching ``patterns`` when given) into ``dest``;
     returns the commit the revision resolved to. A half-done download resumes (``local_dir`` keeps what
     arrived); errors name the repository and the endpoint. A server error is retried ``retries`` times,
@@ -37,10 +45,20 @@ def fetch_hf(repo_id: str, revision: str, dest: Path, *, patterns: tuple[str, ..
             time.sleep(backoff * 2 ** (attempt - 1))
         try:
             api = HfApi(endpoint=endpoint)
-            info = api.dataset_info(repo_id, revision=revision or None) if kind == "dataset" else api.model_info(repo_id, revision=revision or None)
+            info = (
+                api.dataset_info(repo_id, revision=revision or None)
+                if kind == "dataset"
+                else api.model_info(repo_id, revision=revision or None)
+            )
             commit = info.sha or revision
-            snapshot_download(repo_id, repo_type=kind, revision=commit, allow_patterns=list(patterns) or None,
-                              local_dir=str(dest), endpoint=endpoint)
+            snapshot_download(
+                repo_id,
+                repo_type=kind,
+                revision=commit,
+                allow_patterns=list(patterns) or None,
+                local_dir=str(dest),
+                endpoint=endpoint,
+            )
             break
         except HfHubHTTPError as exc:
             status = getattr(getattr(exc, "response", None), "status_code", None)

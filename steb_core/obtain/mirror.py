@@ -31,8 +31,10 @@ def parse_mirrors(text: str) -> dict[str, str]:
         host, sep, base = item.partition("=")
         host, base = host.strip().lower(), base.strip()
         if not sep or not host or not base or "/" in host or "://" not in base:
-            raise FetchError(f"${MIRROR_ENV_VAR}: entry {item!r} is not of the form host=base-url "
-                             "(e.g. github.com=file:///mirror/github or zenodo.org=http://127.0.0.1:8000)")
+            raise FetchError(
+                f"${MIRROR_ENV_VAR}: entry {item!r} is not of the form host=base-url "
+                "(e.g. github.com=file:///mirror/github or zenodo.org=http://127.0.0.1:8000)"
+            )
         out[host] = base.rstrip("/")
     return out
 

@@ -35,7 +35,9 @@ def target_of(spec: DatasetSpec, source: DataSource) -> str:
     target = (source.target or spec.name).strip("/")
     parts = target.split("/")
     if not target or any(p in ("", ".", "..") for p in parts) or target.startswith(PARTIAL):
-        raise FetchError(f"dataset '{spec.name}': source target {source.target!r} is not a folder name under the data root")
+        raise FetchError(
+            f"dataset '{spec.name}': source target {source.target!r} is not a folder name under the data root"
+        )
     return target
 
 
@@ -113,7 +115,10 @@ class Plan:
         for job in [*self.jobs, *self.blocked, *self.unpinned]:
             for source in job.sources:
                 seen[(job.target, source.describe())] = source.pinned_by
-        return {k: sum(1 for v in seen.values() if v == k) for k in (PINNED_BY_PUBLISHER, PINNED_BY_FIRST_DOWNLOAD, NOT_PINNED)}
+        return {
+            k: sum(1 for v in seen.values() if v == k)
+            for k in (PINNED_BY_PUBLISHER, PINNED_BY_FIRST_DOWNLOAD, NOT_PINNED)
+        }
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -153,8 +158,9 @@ def _size_text(n: int | None) -> str:
     return "?"
 
 
-def make_plan(specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: Path | None = None, *,
-              pinned_only: bool = False) -> Plan:
+def make_plan(
+    specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: Path | None = None, *, pinned_only: bool = False
+) -> Plan:
     """Group the specs' sources into jobs, apply the licence gate (and with ``pinned_only`` hold back jobs
     with a source no publisher pins), and describe each dataset."""
     accepted = list(accepted)
@@ -175,7 +181,9 @@ def make_plan(specs: Sequence[DatasetSpec], accepted: Iterable[str] = (), root: 
     return Plan(ready, blocked, rows, list(specs), unpinned)
 
 
-def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: list[Job], root: Path | None) -> PlanRow:
+def _row(
+    spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: list[Job], root: Path | None
+) -> PlanRow:
     if not spec.needs_data:
         return PlanRow(spec.name, "builtin", "", "", "", "", spec.license, "nothing to fetch (data ships with steb)")
     manual = [s for s in spec.sources if s.kind == "manual"]
@@ -189,31 +197,50 @@ def _row(spec: DatasetSpec, jobs: dict[str, Job], blocked: list[Job], unpinned: 
     needs = list(dict.fromkeys(s.licence or "unnamed licence" for s in auto if s.accept))
     instructions = " ".join(" ".join(s.instructions.split()) for s in manual)
     if not spec.sources:
-        return PlanRow(spec.name, "manual", "", "none", "no source recorded", "", spec.license,
-                       "by hand", " ".join(spec.obtain.split()) or "no source recorded and no instructions")
+        return PlanRow(
+            spec.name,
+            "manual",
+            "",
+            "none",
+            "no source recorded",
+            "",
+            spec.license,
+            "by hand",
+            " ".join(spec.obtain.split()) or "no source recorded and no instructions",
+        )
     # "by hand only" when nothing can be fetched; a manual source beside fetched ones is an extra (often optional) step
     category = ("licence" if needs else "automatic") if auto else "manual"
     actions = []
     for target in targets:
         here = present_folder(root, target)
         if here is not None:
-            actions.append(f"{target}/ present (skipped; --force fetches again)" if read_manifest(here) is not None
-                           else f"{target}/ present, not fetched by steb (skipped; --force replaces it)")
+            actions.append(
+                f"{target}/ present (skipped; --force fetches again)"
+                if read_manifest(here) is not None
+                else f"{target}/ present, not fetched by steb (skipped; --force replaces it)"
+            )
         elif any(j.target == target for j in unpinned):
             actions.append(f"not fetched with --pinned-only: {target}/ has a source without a published checksum")
         elif any(j.target == target for j in blocked):
             job = next(j for j in blocked if j.target == target)
-            actions.append(f"fetch {target}/ after --accept-licence " f"{' --accept-licence '.join(_quote(lic) for lic in job.licences)}")
+            actions.append(
+                f"fetch {target}/ after --accept-licence "
+                f"{' --accept-licence '.join(_quote(lic) for lic in job.licences)}"
+            )
         else:
             actions.append(f"fetch into {target}/")
     if any(s.kind == "hf" and not s.revision for s in auto):  # reproducible only when pinned: say so
         actions.append("hub revision not pinned: fetches main, the manifest records its commit")
     if any(s.pinned_by == PINNED_BY_FIRST_DOWNLOAD for s in auto):
-        actions.append("no published checksum: pinned by steb's first download (sha256 recorded, checked by steb data check)")
+        actions.append(
+            "no published checksum: pinned by steb's first download (sha256 recorded, checked by steb data check)"
+        )
     if manual:
         actions.append("also by hand (see instructions)" if auto else "by hand (see instructions)")
     pinned = "; ".join(dict.fromkeys(s.pinned_by for s in auto))
-    return PlanRow(spec.name, category, ", ".join(targets), kinds, source, size, licence, "; ".join(actions), instructions, pinned)
+    return PlanRow(
+        spec.name, category, ", ".join(targets), kinds, source, size, licence, "; ".join(actions), instructions, pinned
+    )
 
 
 def _quote(name: str) -> str:

@@ -46,8 +46,11 @@ def member_limit() -> int:
 
 
 def _too_many(archive: Path, cap: int) -> FetchError:
-    return FetchError(f"archive {archive.name}: more than {cap} members (set ${MEMBERS_ENV_VAR} to raise the cap); "
-                      "refused, nothing unpacked")
+    return FetchError(
+        f"archive {archive.name}: more than {cap} members (set ${MEMBERS_ENV_VAR} to raise the cap); "
+        "refused, nothing unpacked"
+    )
+
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
@@ -74,19 +77,25 @@ def _clean(archive: Path, raw: str) -> str:
         raise FetchError(f"archive {archive.name}: member {raw!r} has an absolute name; refused, nothing unpacked")
     norm = posixpath.normpath(name)
     if norm == ".." or norm.startswith("../"):
-        raise FetchError(f"archive {archive.name}: member {raw!r} points outside the target folder; refused, nothing unpacked")
+        raise FetchError(
+            f"archive {archive.name}: member {raw!r} points outside the target folder; refused, nothing unpacked"
+        )
     return "" if norm == "." else norm
 
 
 def _link_target(archive: Path, member: str, target: str) -> str:
     """A symbolic link's target relative to the root, refused when it leaves the root."""
     if target.startswith("/") or not target:
-        raise FetchError(f"archive {archive.name}: member {member!r} is a link to {target!r} outside the target folder; "
-                         "refused, nothing unpacked")
+        raise FetchError(
+            f"archive {archive.name}: member {member!r} is a link to {target!r} outside the target folder; "
+            "refused, nothing unpacked"
+        )
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(member), target))
     if resolved == ".." or resolved.startswith("../"):
-        raise FetchError(f"archive {archive.name}: member {member!r} is a link to {target!r} outside the target folder; "
-                         "refused, nothing unpacked")
+        raise FetchError(
+            f"archive {archive.name}: member {member!r} is a link to {target!r} outside the target folder; "
+            "refused, nothing unpacked"
+        )
     return resolved
 
 
@@ -131,15 +140,19 @@ def _members(archive: Path, cap: int) -> tuple[list[_Member], zipfile.ZipFile | 
         elif member.islnk():
             target = _clean(archive, member.linkname)
             if target not in seen:
-                raise FetchError(f"archive {archive.name}: member {member.name!r} is a hard link to {member.linkname!r}, "
-                                 "which is not an earlier file of the archive; refused, nothing unpacked")
+                raise FetchError(
+                    f"archive {archive.name}: member {member.name!r} is a hard link to {member.linkname!r}, "
+                    "which is not an earlier file of the archive; refused, nothing unpacked"
+                )
             out.append(_Member(name, "hardlink", 0, target, member))
         elif member.isdir():
             out.append(_Member(name, "dir", 0, source=member))
         elif member.isfile():
             out.append(_Member(name, "file", member.size, source=member))
         else:
-            raise FetchError(f"archive {archive.name}: member {member.name!r} is a device or FIFO; refused, nothing unpacked")
+            raise FetchError(
+                f"archive {archive.name}: member {member.name!r} is a device or FIFO; refused, nothing unpacked"
+            )
         seen.add(name)
     return out, tar
 
@@ -162,15 +175,20 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
     try:
         declared = sum(m.size for m in members)
         if declared > cap:
-            raise FetchError(f"archive {archive.name}: members add up to {declared} bytes, over the cap of {cap} "
-                             "(set $STEB_MAX_DECOMPRESSED_BYTES to raise it); refused, nothing unpacked")
+            raise FetchError(
+                f"archive {archive.name}: members add up to {declared} bytes, over the cap of {cap} "
+                "(set $STEB_MAX_DECOMPRESSED_BYTES to raise it); refused, nothing unpacked"
+            )
         links = {m.name for m in members if m.kind == "symlink"}
         for m in members:  # a member written through a link would land wherever the link points
             parents = [posixpath.dirname(m.name)]
             while parents[-1]:
                 parents.append(posixpath.dirname(parents[-1]))
             if any(p in links for p in parents if p):
-                raise FetchError(f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing " "unpacked")
+                raise FetchError(
+                    f"archive {archive.name}: member {m.name!r} lies inside a link of the archive; refused, nothing "
+                    "unpacked"
+                )
         dest.mkdir(parents=True, exist_ok=True)
         for m in members:  # ... or through a link the target folder already holds (a git release's own)
             _no_link_on_the_way(archive, dest, m.name, nothing_yet=True)
@@ -203,7 +221,9 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
                 if stream is None:  # listed as a file by _members: cannot happen for a well-read archive
                     raise FetchError(f"archive {archive.name}: member {m.name} cannot be read as a file")
                 with stream as raw, open(path, "wb") as out:
-                    reader = CappedReader(raw, path=archive, limit=cap - written, what=f"archive {archive.name} unpacks to")
+                    reader = CappedReader(
+                        raw, path=archive, limit=cap - written, what=f"archive {archive.name} unpacks to"
+                    )
                     shutil.copyfileobj(reader, out, 1 << 20)
                     written += reader.count
         return [m.name for m in members if m.name]
@@ -219,9 +239,11 @@ def _no_link_on_the_way(archive: Path, dest: Path, name: str, *, nothing_yet: bo
         here = here / part
         if here.is_symlink() or (here.exists() and not here.is_dir()):
             what = f"a link to {os.readlink(here)}" if here.is_symlink() else "not a folder"
-            raise FetchError(f"archive {archive.name}: member {name!r} would be written through "
-                             f"{here.relative_to(dest).as_posix()!r}, which is {what} in the target folder; refused"
-                             + (", nothing unpacked" if nothing_yet else ""))
+            raise FetchError(
+                f"archive {archive.name}: member {name!r} would be written through "
+                f"{here.relative_to(dest).as_posix()!r}, which is {what} in the target folder; refused"
+                + (", nothing unpacked" if nothing_yet else "")
+            )
         if not here.exists():
             return
 
@@ -235,4 +257,7 @@ def refuse_links_out(root: Path) -> None:
             if os.path.islink(path):
                 real = os.path.realpath(path)
                 if real != real_root and not real.startswith(real_root + os.sep):
-                    raise FetchError(f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; " "refused")
+                    raise FetchError(
+                        f"{os.path.relpath(path, root)} is a link to {os.readlink(path)}, outside the dataset folder; "
+                        "refused"
+                    )

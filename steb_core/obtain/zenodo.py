@@ -40,10 +40,16 @@ def _own_link(api: str, record: str, key: str, link: str) -> str:
     mirrored = rewrite(link)
     want, got = urlsplit(api), urlsplit(mirrored)
     path = unquote(got.path)
-    if got.scheme not in ("https", want.scheme) or (got.scheme, got.netloc) != (want.scheme, want.netloc) \
-            or not any(path.startswith(f"{prefix}/{record}/files/") for prefix in ("/api/records", "/records", "/record")):
-        raise FetchError(f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on " f"{want.scheme}://{want.netloc}; "
-                         "refused, nothing fetched")
+    if (
+        got.scheme not in ("https", want.scheme)
+        or (got.scheme, got.netloc) != (want.scheme, want.netloc)
+        or not any(path.startswith(f"{prefix}/{record}/files/") for prefix in ("/api/records", "/records", "/record"))
+    ):
+        raise FetchError(
+            f"{api}: the download link of {key!r} is {link!r}, not a file of record {record} on "
+            f"{want.scheme}://{want.netloc}; "
+            "refused, nothing fetched"
+        )
     return mirrored
 
 
@@ -69,13 +75,26 @@ def record_files(url: str, *, policy: DownloadPolicy = DownloadPolicy()) -> tupl
         if not isinstance(key, str) or not key or not isinstance(link, str) or not link:
             raise FetchError(f"{api}: a file entry lacks its name or download link: {entry!r}"[:300])
         size = entry.get("size")
-        out.append({"key": key, "size": size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
-                    "checksum": str(entry.get("checksum") or ""), "link": _own_link(api, record, key, link)})
+        out.append(
+            {
+                "key": key,
+                "size": size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
+                "checksum": str(entry.get("checksum") or ""),
+                "link": _own_link(api, record, key, link),
+            }
+        )
     return api, out
 
 
-def fetch_zenodo(url: str, dest: Path, *, patterns: tuple[str, ...] = (), sha256: Mapping[str, str] | None = None,
-                 policy: DownloadPolicy = DownloadPolicy(), progress: Callable[[int, int | None], None] | None = None) -> str:
+def fetch_zenodo(
+    url: str,
+    dest: Path,
+    *,
+    patterns: tuple[str, ...] = (),
+    sha256: Mapping[str, str] | None = None,
+    policy: DownloadPolicy = DownloadPolicy(),
+    progress: Callable[[int, int | None], None] | None = None,
+) -> str:
     """Download the record's files (those matching ``patterns`` when given) into ``dest``, each verified;
     returns the record's API URL (its revision: Zenodo records are immutable)."""
     api, entries = record_files(url, policy=policy)
@@ -88,13 +107,21 @@ def fetch_zenodo(url: str, dest: Path, *, patterns: tuple[str, ...] = (), sha256
         if "/" in entry["key"] or "\\" in entry["key"] or entry["key"] in ("", ".", ".."):
             raise FetchError(f"{api}: file name {entry['key']!r} is not a plain file name")
         if not pinned and not (algorithm in ("md5", "sha256") and digest):
-            raise FetchError(f"{api}: the record lists {entry['key']!r} without a checksum ({entry['checksum']!r}); a Zenodo "
-                             "record always states one, so the file is not accepted unverified (pin its sha256 in the spec "
-                             "to fetch it anyway)")
+            raise FetchError(
+                f"{api}: the record lists {entry['key']!r} without a checksum ({entry['checksum']!r}); a Zenodo "
+                "record always states one, so the file is not accepted unverified (pin its sha256 in the spec "
+                "to fetch it anyway)"
+            )
         target = dest / entry["key"]
         if target.is_file():  # finished by an earlier, interrupted run (only verified files get their name)
             continue
-        download(entry["link"], target, md5=digest if algorithm == "md5" else None,
-                 sha256=pinned or (digest if algorithm == "sha256" else None),
-                 policy=policy, progress=progress, expected_size=entry["size"])
+        download(
+            entry["link"],
+            target,
+            md5=digest if algorithm == "md5" else None,
+            sha256=pinned or (digest if algorithm == "sha256" else None),
+            policy=policy,
+            progress=progress,
+            expected_size=entry["size"],
+        )
     return api

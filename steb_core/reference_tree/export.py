@@ -44,8 +44,18 @@ from ..tasks._roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
 from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
 
-__all__ = ["MANIFEST_SCHEMA", "ExportItem", "Skipped", "ExportReport", "reference_metrics", "episode_config",
-           "export_tree", "submission_entry", "models_line", "parse_episode_option"]
+__all__ = [
+    "MANIFEST_SCHEMA",
+    "ExportItem",
+    "Skipped",
+    "ExportReport",
+    "reference_metrics",
+    "episode_config",
+    "export_tree",
+    "submission_entry",
+    "models_line",
+    "parse_episode_option",
+]
 
 #: 2: "not_computed_by_steb" became "missing_keys" (steb computes every key now; a record may still lack some)
 MANIFEST_SCHEMA = "steb.leaderboard-export/2"
@@ -102,8 +112,16 @@ class ExportReport:
             "record_protocols": record_protocols,
             "allowed": dict(self.allowed),
             "missing_pairs": [list(p) for p in self.missing_pairs],
-            "written": [{"dataset": i.dataset, "task": i.task, "path": i.path, "missing_keys": list(i.missing),
-                         "notes": list(i.notes)} for i in self.written],
+            "written": [
+                {
+                    "dataset": i.dataset,
+                    "task": i.task,
+                    "path": i.path,
+                    "missing_keys": list(i.missing),
+                    "notes": list(i.notes),
+                }
+                for i in self.written
+            ],
             "skipped": [{"dataset": s.dataset, "task": s.task, "reason": s.reason} for s in self.skipped],
             "missing_keys": self.missing_keys(),
         }
@@ -128,9 +146,11 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
     if record.task == "retrieval":
         nq, nt = metrics.get("n_queries"), metrics.get("n_targets")
         if isinstance(nq, int) and isinstance(nt, int) and nq != nt:
-            raise StebError(f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, "
-                            "the reference's averages over every relevant one; they agree only with one target "
-                            "per query")
+            raise StebError(
+                f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, "
+                "the reference's averages over every relevant one; they agree only with one target "
+                "per query"
+            )
         if not (isinstance(nq, int) and isinstance(nt, int)):
             notes.append("one relevant target per query assumed (the record does not count queries and targets)")
     if record.task == "probing":  # one key per feature, then "average" (probing.py @acb3a009)
@@ -146,8 +166,10 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
         value = next((_number(metrics[n]) for n in key.names() if _number(metrics.get(n)) is not None), None)
         if value is None:
             if key.primary:
-                raise StebError(f"no number for the leaderboard's metric '{key.reference}' (steb metric "
-                                f"{' or '.join(repr(n) for n in key.names())})")
+                raise StebError(
+                    f"no number for the leaderboard's metric '{key.reference}' (steb metric "
+                    f"{' or '.join(repr(n) for n in key.names())})"
+                )
             missing.append(key.reference)
             continue
         out[key.reference] = value
@@ -169,8 +191,10 @@ def _why_missing(record: ResultRecord, missing: list[str]) -> str:
     rule = record.metrics.get("rule")
     if record.task == "retrieval" and isinstance(rule, str) and rule.startswith("counted"):
         return f"{keys}: not computed by retrieval's rule '{rule}' (the reference rule computes them)"
-    return (f"{keys}: not in the record (made before steb computed them, or imported without them); "
-            "`steb run ... --overwrite` recomputes the result with them")
+    return (
+        f"{keys}: not in the record (made before steb computed them, or imported without them); "
+        "`steb run ... --overwrite` recomputes the result with them"
+    )
 
 
 def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None:
@@ -219,8 +243,10 @@ def episode_config(
             n = 2 * same // texts + 1
             if texts % n == 0:  # k classes of n texts: k * n * (n - 1) / 2 same-label pairs
                 return f"1_{n}", "same-label pairs of balanced classes"
-    return None, ("the N per class of the run is not in the record (dataset_info 'episode_config' or "
-                  f"'reference_n_per_class'): pass --episode {record.dataset}:{record.task}=1_N")
+    return None, (
+        "the N per class of the run is not in the record (dataset_info 'episode_config' or "
+        f"'reference_n_per_class'): pass --episode {record.dataset}:{record.task}=1_N"
+    )
 
 
 _EPISODE_OPTION = re.compile(r"^([^:=]+):([^:=]+)=(-?\d+_\d+)$")
@@ -299,14 +325,20 @@ def export_tree(
     if other:
         problems.append(f"made under STEB protocol {', '.join(other)}, not this steb's {current}")
     if truncated:
-        problems.append(f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a "
-                        "token-capped run in tokens_<N>/, which its leaderboard scripts do not read)")
+        problems.append(
+            f"the 'truncate' long-text protocol ({len(truncated)} results; the reference puts a "
+            "token-capped run in tokens_<N>/, which its leaderboard scripts do not read)"
+        )
     if drawn:
-        problems.append(f"sampling=random ({len(drawn)} results, e.g. {drawn[0]}: texts drawn with a seed, not the "
-                        "reference's first N per class)")
+        problems.append(
+            f"sampling=random ({len(drawn)} results, e.g. {drawn[0]}: texts drawn with a seed, not the "
+            "reference's first N per class)"
+        )
     if problems and not allow_other_protocol:
-        raise StebError("results " + "; ".join(problems) + ": export them anyway with --allow-other-protocol "
-                        "(the export then says so)")
+        raise StebError(
+            "results " + "; ".join(problems) + ": export them anyway with --allow-other-protocol "
+            "(the export then says so)"
+        )
     if problems:
         report.allowed["other_protocol"] = "; ".join(problems)
 
@@ -334,11 +366,17 @@ def export_tree(
         if folder is None or not steb_pair:
             what = "not a STEB dataset" if folder is None else "not one of this STEB dataset's tasks"
             if not include_other:
-                report.skipped.append(Skipped(rec.dataset, rec.task, f"{what} (written with --include-other; the "
-                                                                     "reference's scripts skip such folders)"))
+                report.skipped.append(
+                    Skipped(
+                        rec.dataset,
+                        rec.task,
+                        f"{what} (written with --include-other; the reference's scripts skip such folders)",
+                    )
+                )
                 continue
-            report.allowed["other"] = ("datasets or tasks that are not STEB's, under steb's names (the reference's "
-                                       "scripts skip them)")
+            report.allowed["other"] = (
+                "datasets or tasks that are not STEB's, under steb's names (the reference's scripts skip them)"
+            )
             folder = rec.dataset
         episode, source = episode_config(rec, episodes)
         if episode is None:
@@ -354,8 +392,9 @@ def export_tree(
         path = metrics_path(report.out, folder, short_name, episode, TASK_FOLDERS[rec.task], _tokens(rec))
         plan.append((rec, path, metrics_text(metrics), missing, notes))
     if not plan:
-        raise StebError("nothing to export: " + "; ".join(f"{s.dataset}/{s.task}: {s.reason}"
-                                                         for s in report.skipped[:5]))
+        raise StebError(
+            "nothing to export: " + "; ".join(f"{s.dataset}/{s.task}: {s.reason}" for s in report.skipped[:5])
+        )
 
     clashes = []
     for _, path, text, _, _ in plan:
@@ -363,16 +402,27 @@ def export_tree(
         if path.exists() and path.read_text(encoding="utf-8") != text and not overwrite:
             clashes.append(str(path))
     if clashes:
-        raise StebError(f"{len(clashes)} metrics.json already exist with other numbers (e.g. {clashes[0]}): nothing "
-                        "written; pass --overwrite to replace them, or export to another folder")
+        raise StebError(
+            f"{len(clashes)} metrics.json already exist with other numbers (e.g. {clashes[0]}): nothing "
+            "written; pass --overwrite to replace them, or export to another folder"
+        )
     for rec, path, text, missing, notes in plan:
         unchanged = path.exists() and path.read_text(encoding="utf-8") == text
         if not unchanged:
             path.parent.mkdir(parents=True, exist_ok=True)
             check_inside(path, report.out, what="export folder")
             atomic_write_text(path, text)
-        report.written.append(ExportItem(rec.dataset, rec.task, path.relative_to(report.out).as_posix(),
-                                         tuple(json.loads(text)), tuple(missing), tuple(notes), unchanged))
+        report.written.append(
+            ExportItem(
+                rec.dataset,
+                rec.task,
+                path.relative_to(report.out).as_posix(),
+                tuple(json.loads(text)),
+                tuple(missing),
+                tuple(notes),
+                unchanged,
+            )
+        )
     protocols = sorted({r.steb_protocol or "unknown" for r in records})
     report.manifest = report.out / f"steb-export-{short_name}.json"
     atomic_write_text(report.manifest, json.dumps(report.to_manifest(current, protocols), indent=2) + "\n")
@@ -386,12 +436,14 @@ def _yaml_string(value: str) -> str:
 
 def submission_entry(short_name: str, hf_id: str, run_command: str, contributor: str) -> str:
     """The ``SUBMISSIONS.yaml`` entry (SUBMISSION.md: four required keys, non-empty strings)."""
-    return "\n".join([
-        f"- short_name: {_yaml_string(short_name)}",
-        f"  hf_id: {_yaml_string(hf_id)}",
-        f"  run_command: {_yaml_string(run_command)}",
-        f"  contributor: {_yaml_string(contributor)}",
-    ])
+    return "\n".join(
+        [
+            f"- short_name: {_yaml_string(short_name)}",
+            f"  hf_id: {_yaml_string(hf_id)}",
+            f"  run_command: {_yaml_string(run_command)}",
+            f"  contributor: {_yaml_string(contributor)}",
+        ]
+    )
 
 
 def models_line(short_name: str, hf_id: str) -> str:

@@ -17,8 +17,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["METRICS_FILE", "LOGS_FOLDER", "episode_folder", "parse_episode_folder", "tokens_folder",
-           "parse_tokens_folder", "check_short_name", "metrics_path", "metrics_text"]
+__all__ = [
+    "METRICS_FILE",
+    "LOGS_FOLDER",
+    "episode_folder",
+    "parse_episode_folder",
+    "tokens_folder",
+    "parse_tokens_folder",
+    "check_short_name",
+    "metrics_path",
+    "metrics_text",
+]
 
 METRICS_FILE = "metrics.json"
 LOGS_FOLDER = "logs"

@@ -49,34 +49,82 @@ __all__ = [
 #: STEB's datasets: steb's registered name == the reference's results folder name. The 96 English datasets of
 #: ``--suite steb`` (STEB Table 15) and the 17 non-English PAN sets of ``--suite steb-multilingual``.
 REFERENCE_DATASETS: tuple[str, ...] = (
-    "ASSET", "OneStopEnglishCorpus", "STEL_feature", "STEL_register", "StylePTB", "SynthSTEL_feature",
-    "SynthSTEL_register", "amazon", "bible_versions", "blog_age", "blog_gender", "ceeces", "core",
-    "corpus-of-diverse-styles", "eWAVE", "endive", "enron_authorship_corpus", "enron_spam", "fanfiction", "fce_l1",
-    "gede_essay_detection", "graded_formality", "hate_speech", "hate_speech_and_offensive_language",
-    *(f"machine_text_detection_DetectRL_{d}" for d in (
-        "arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt",
-        "xsum", "yelp_review")),
+    "ASSET",
+    "OneStopEnglishCorpus",
+    "STEL_feature",
+    "STEL_register",
+    "StylePTB",
+    "SynthSTEL_feature",
+    "SynthSTEL_register",
+    "amazon",
+    "bible_versions",
+    "blog_age",
+    "blog_gender",
+    "ceeces",
+    "core",
+    "corpus-of-diverse-styles",
+    "eWAVE",
+    "endive",
+    "enron_authorship_corpus",
+    "enron_spam",
+    "fanfiction",
+    "fce_l1",
+    "gede_essay_detection",
+    "graded_formality",
+    "hate_speech",
+    "hate_speech_and_offensive_language",
+    *(
+        f"machine_text_detection_DetectRL_{d}"
+        for d in (
+            "arxiv",
+            "direct_prompt",
+            "paraphrase_attacks",
+            "perturbation_attacks",
+            "prompt_attacks",
+            "writing_prompt",
+            "xsum",
+            "yelp_review",
+        )
+    ),
     *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
-    *(f"machine_text_detection_MAGE_{d}" for d in (
-        "cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")),
-    "machine_text_detection_PAN24_news", "machine_text_detection_PAN25_26_essays",
-    "machine_text_detection_PAN25_26_fiction", "machine_text_detection_PAN25_26_news",
-    "machine_text_detection_PAN25_collaborative", "masc_text_genre",
+    *(
+        f"machine_text_detection_MAGE_{d}"
+        for d in ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
+    ),
+    "machine_text_detection_PAN24_news",
+    "machine_text_detection_PAN25_26_essays",
+    "machine_text_detection_PAN25_26_fiction",
+    "machine_text_detection_PAN25_26_news",
+    "machine_text_detection_PAN25_collaborative",
+    "masc_text_genre",
     "pan13_authorship_verification_english_test",
     *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
-    "pan15_authorship_verification_english_test", "pan18_cross_domain_authorship_attribution_english",
-    "pan18_style_change", "pan20_authorship_verification_test", "pan21_authorship_verification_test",
-    "pan22_style_change_advanced", "pan22_style_change_basic", "pan22_style_change_sentence",
+    "pan15_authorship_verification_english_test",
+    "pan18_cross_domain_authorship_attribution_english",
+    "pan18_style_change",
+    "pan20_authorship_verification_test",
+    "pan21_authorship_verification_test",
+    "pan22_style_change_advanced",
+    "pan22_style_change_basic",
+    "pan22_style_change_sentence",
     *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "hard", "medium")),
     "parallel_shakespeare",
     *(f"pastel_{a}" for a in ("age", "education", "ethnic", "gender", "politics", "tod")),
     *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
-    "sms_spam", "stackexchange_politeness", "stackexchange_retrieval", "telegram-spam-ham", "twitter_aave_sae",
-    "wikipedia_politeness", "x_genre",
+    "sms_spam",
+    "stackexchange_politeness",
+    "stackexchange_retrieval",
+    "telegram-spam-ham",
+    "twitter_aave_sae",
+    "wikipedia_politeness",
+    "x_genre",
     # non-English (scored by steb's multilingual aggregate; the reference's config.py excludes them by default)
     *(f"pan13_authorship_verification_{lang}_test" for lang in ("greek", "spanish")),
-    *(f"pan14_authorship_verification_corpus{c}_{g}_test" for c in (1, 2)
-      for g in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")),
+    *(
+        f"pan14_authorship_verification_corpus{c}_{g}_test"
+        for c in (1, 2)
+        for g in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")
+    ),
     *(f"pan15_authorship_verification_{lang}_test" for lang in ("dutch", "greek", "spanish")),
     *(f"pan18_cross_domain_authorship_attribution_{lang}" for lang in ("french", "italian", "polish", "spanish")),
 )
@@ -133,33 +181,58 @@ class MetricKey:
 def _pair_keys(task: str) -> tuple[MetricKey, ...]:
     return (
         MetricKey(task, "eer", "eer", "equal error rate: brentq root of 1 - x - tpr(x) on the interpolated ROC"),
-        MetricKey(task, "auc", "auroc", "ROC AUC of the pair similarities (same label/author = positive)",
-                  primary=True),
-        *(MetricKey(task, f"auc@{f:.2f}", f"auc@{f:.2f}", f"McClish-standardised partial AUC up to FPR {f:.2f} "
-                    "(roc_auc_score(max_fpr=...))") for f in FPR_THRESHOLDS),
+        MetricKey(
+            task, "auc", "auroc", "ROC AUC of the pair similarities (same label/author = positive)", primary=True
+        ),
+        *(
+            MetricKey(
+                task,
+                f"auc@{f:.2f}",
+                f"auc@{f:.2f}",
+                f"McClish-standardised partial AUC up to FPR {f:.2f} (roc_auc_score(max_fpr=...))",
+            )
+            for f in FPR_THRESHOLDS
+        ),
     )
 
 
-_ONE_TARGET = ("equal when every query has exactly one relevant target collection (STEB's retrieval sets: one query "
-               "and one target collection per author, n_queries == n_targets); steb ranks the first relevant target, "
-               "the reference averages over all relevant targets")
+_ONE_TARGET = (
+    "equal when every query has exactly one relevant target collection (STEB's retrieval sets: one query "
+    "and one target collection per author, n_queries == n_targets); steb ranks the first relevant target, "
+    "the reference averages over all relevant targets"
+)
 
 #: The one table of metric names: per task, in the order the reference writes its keys.
 METRIC_KEYS: tuple[MetricKey, ...] = (
-    MetricKey("clustering", "v_measure", "v_measure", "V-measure of the k-means labels against the classes",
-              primary=True),
+    MetricKey(
+        "clustering", "v_measure", "v_measure", "V-measure of the k-means labels against the classes", primary=True
+    ),
     *_pair_keys("pair_all"),
     *_pair_keys("pair_predefined"),
-    MetricKey("order_alignment", "acc_mean", "accuracy",
-              "mean plain alignment score over all same-label pairs (pooled)"),
-    MetricKey("order_alignment", "distractor_acc_mean", "distractor_accuracy",
-              "mean distractor alignment score over all 'last' then all 'first' variants (pooled)", primary=True),
-    MetricKey("retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True,
-              condition=_ONE_TARGET),
+    MetricKey(
+        "order_alignment", "acc_mean", "accuracy", "mean plain alignment score over all same-label pairs (pooled)"
+    ),
+    MetricKey(
+        "order_alignment",
+        "distractor_acc_mean",
+        "distractor_accuracy",
+        "mean distractor alignment score over all 'last' then all 'first' variants (pooled)",
+        primary=True,
+    ),
+    MetricKey(
+        "retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True, condition=_ONE_TARGET
+    ),
     MetricKey("retrieval", "mean_rank", "mean_rank", "mean rank of the true target", condition=_ONE_TARGET),
-    *(MetricKey("retrieval", f"recall@{k}", f"recall_at_{k}",
-                f"share of queries whose true target is within the first {k}", condition=_ONE_TARGET)
-      for k in RECALL_CUTOFFS),
+    *(
+        MetricKey(
+            "retrieval",
+            f"recall@{k}",
+            f"recall_at_{k}",
+            f"share of queries whose true target is within the first {k}",
+            condition=_ONE_TARGET,
+        )
+        for k in RECALL_CUTOFFS
+    ),
     MetricKey("probing", "average", "accuracy", "mean over features of the probe's test accuracy", primary=True),
 )
 

@@ -30,8 +30,19 @@ from ..results import ResultRecord, _non_finite
 from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
 from .names import DEFAULT_EPISODE_SIZE, STEB_TASKS, metric_keys, primary_key, steb_dataset
 
-__all__ = ["ORIGIN", "REFERENCE_PROTOCOL", "MAX_METRICS_BYTES", "PUBLISHED_SUFFIX", "Unmapped", "TreeImport",
-           "read_tree", "read_trees", "is_imported", "record_from_metrics", "keep_apart"]
+__all__ = [
+    "ORIGIN",
+    "REFERENCE_PROTOCOL",
+    "MAX_METRICS_BYTES",
+    "PUBLISHED_SUFFIX",
+    "Unmapped",
+    "TreeImport",
+    "read_tree",
+    "read_trees",
+    "is_imported",
+    "record_from_metrics",
+    "keep_apart",
+]
 
 #: ``encoder_info["origin"]`` of every imported record
 ORIGIN = "steb-leaderboard"
@@ -62,8 +73,10 @@ class TreeImport:
         return sorted({r.encoder for r in self.records})
 
     def summary(self) -> str:
-        return (f"{len(self.records)} result(s) of {len(self.models)} published model(s) from "
-                f"{', '.join(str(r) for r in self.roots)}; {len(self.unmapped)} file(s)/folder(s) not mapped")
+        return (
+            f"{len(self.records)} result(s) of {len(self.models)} published model(s) from "
+            f"{', '.join(str(r) for r in self.roots)}; {len(self.unmapped)} file(s)/folder(s) not mapped"
+        )
 
 
 def is_imported(record: ResultRecord) -> bool:
@@ -78,7 +91,14 @@ def _number(value: Any) -> float | None:
 
 
 def record_from_metrics(
-    data: Mapping[str, Any], *, model: str, dataset: str, task: str, episode: str, source: str, tree: str,
+    data: Mapping[str, Any],
+    *,
+    model: str,
+    dataset: str,
+    task: str,
+    episode: str,
+    source: str,
+    tree: str,
     meta: Mapping[str, Any] | None = None,
 ) -> ResultRecord:
     """One record from a parsed metrics.json; :class:`StebError` when its primary key is missing or not finite."""
@@ -143,8 +163,11 @@ def read_tree(
     --include-other`` wrote), instead of listing it."""
     root = Path(root)
     if not root.is_dir():
-        raise DataValidationError("is not a folder", path=root,
-                                  expected="a STEB results tree (<dataset>/<model>/<episode>/<task>/metrics.json)")
+        raise DataValidationError(
+            "is not a folder",
+            path=root,
+            expected="a STEB results tree (<dataset>/<model>/<episode>/<task>/metrics.json)",
+        )
     tree = label or str(root)
     out = TreeImport([root])
     meta_of = _meta_function(specs)
@@ -154,8 +177,9 @@ def read_tree(
             continue  # run logs (core.py _write_evaluation_log), not results
         dataset = steb_dataset(rel) or (rel if include_other else None)
         if dataset is None:
-            out.unmapped.append(Unmapped(f"{rel}/", "no steb dataset has this name "
-                                                    "(not one of STEB's datasets steb implements)"))
+            out.unmapped.append(
+                Unmapped(f"{rel}/", "no steb dataset has this name (not one of STEB's datasets steb implements)")
+            )
             continue
         for model_dir in _dirs(dataset_dir):
             chosen: dict[str, tuple[str, Path]] = {}
@@ -183,8 +207,10 @@ def read_tree(
                         capped = [d.name for d in _dirs(task_dir) if parse_tokens_folder(d.name) is not None]
                         reason = "no metrics.json"
                         if capped:
-                            reason = (f"only token-capped runs ({', '.join(capped)}), which the leaderboard "
-                                      "scripts do not read")
+                            reason = (
+                                f"only token-capped runs ({', '.join(capped)}), which the leaderboard "
+                                "scripts do not read"
+                            )
                         out.unmapped.append(Unmapped(f"{path}/", reason))
                         continue
                     if task in chosen:
@@ -195,8 +221,19 @@ def read_tree(
             for task, (episode, file) in sorted(chosen.items()):
                 source = f"{rel}/{model_dir.name}/{episode}/{file.parent.name}/{METRICS_FILE}"
                 try:
-                    out.records.append(_read_one(root, file, model=model_dir.name, dataset=dataset, task=task,
-                                                 episode=episode, source=source, tree=tree, meta=meta_of(dataset)))
+                    out.records.append(
+                        _read_one(
+                            root,
+                            file,
+                            model=model_dir.name,
+                            dataset=dataset,
+                            task=task,
+                            episode=episode,
+                            source=source,
+                            tree=tree,
+                            meta=meta_of(dataset),
+                        )
+                    )
                 except StebError as exc:
                     out.unmapped.append(Unmapped(source, str(exc)))
     return out
@@ -229,7 +266,10 @@ def _meta_function(specs: Mapping[str, Any] | None) -> Callable[[str], dict[str,
 
 
 def read_trees(
-    roots: Sequence[str | Path], *, episode_params: str | None = None, specs: Mapping[str, Any] | None = None,
+    roots: Sequence[str | Path],
+    *,
+    episode_params: str | None = None,
+    specs: Mapping[str, Any] | None = None,
     include_other: bool = False,
 ) -> TreeImport:
     """Several trees merged; on a (model, dataset, task) found twice the earlier tree wins, as the reference's

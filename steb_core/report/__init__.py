@@ -28,8 +28,15 @@ if TYPE_CHECKING:
     from ..reference_tree.read import TreeImport
 
 __all__ = [
-    "ReportPaths", "build_report", "compute_leaderboard", "compute_leaderboards", "choose_suites", "Leaderboard",
-    "AggregatorFailure", "rank_marks", "load_merged",
+    "ReportPaths",
+    "build_report",
+    "compute_leaderboard",
+    "compute_leaderboards",
+    "choose_suites",
+    "Leaderboard",
+    "AggregatorFailure",
+    "rank_marks",
+    "load_merged",
 ]
 
 
@@ -60,7 +67,14 @@ class ReportPaths:
         return self.report_csv
 
     def files(self) -> list[Path]:
-        written = [self.markdown, self.report_csv, self.scores_csv, self.missing_csv, self.aggregates_json, *self.clusters]
+        written = [
+            self.markdown,
+            self.report_csv,
+            self.scores_csv,
+            self.missing_csv,
+            self.aggregates_json,
+            *self.clusters,
+        ]
         written += [self.html] if self.html is not None else []
         return written + ([self.unmapped] if self.unmapped is not None else [])
 
@@ -96,11 +110,15 @@ def _published_notes(found: Any, renamed: Sequence[str], unmapped: Path | None) 
         f"STEB authors' reference code, not by this steb; their data is not fingerprinted): {', '.join(models)}",
     ]
     if renamed:
-        notes.append("published model(s) with the name of an encoder of your results shown as 'NAME (published)': "
-                     + ", ".join(renamed))
+        notes.append(
+            "published model(s) with the name of an encoder of your results shown as 'NAME (published)': "
+            + ", ".join(renamed)
+        )
     if unmapped is not None:
-        notes.append(f"{len(found.unmapped)} file(s) or folder(s) of the trees were not mapped "
-                     f"(listed with the reason in {unmapped})")
+        notes.append(
+            f"{len(found.unmapped)} file(s) or folder(s) of the trees were not mapped "
+            f"(listed with the reason in {unmapped})"
+        )
     return notes
 
 
@@ -160,7 +178,9 @@ def build_report(
     timings: dict[str, float] = {}
     first = Path(results_dir if isinstance(results_dir, (str, Path)) else results_dir[0])
     out = Path(out_dir) if out_dir is not None else first / "report"
-    if out_dir is None:  # a results folder's own report/ must not be a link that writes elsewhere (an explicit --out may)
+    if (
+        out_dir is None
+    ):  # a results folder's own report/ must not be a link that writes elsewhere (an explicit --out may)
         check_inside(out, first, what="results folder")
     cluster_set = clusters
     if isinstance(clusters, (str, Path)):
@@ -235,7 +255,7 @@ def build_report(
         sections = ("\n\n## Data provenance\n\n" + "\n".join(f"- {n}" for n in data_notes)) if data_notes else ""
         if published_notes:
             sections += "\n\n## Published results\n\n" + "\n".join(f"- {n}" for n in published_notes)
-        markdown = head + sections + markdown[len(head):]
+        markdown = head + sections + markdown[len(head) :]
     if out_unmapped is not None and found is not None:  # (a file to write only when the import left some out)
         rows = "".join(f"{_csv_cell(u.path)},{_csv_cell(u.reason)}\n" for u in found.unmapped)
         atomic_write_text(out_unmapped, "path,reason\n" + rows)

@@ -10,46 +10,60 @@ __all__ = ["report_command", "export_clusters_command"]
 
 
 def report_command(
-    results_dir: Path = typer.Argument(..., help=(
-        "A results folder written by `steb run` (several encoders merge into one leaderboard)."
-    )),
+    results_dir: Path = typer.Argument(
+        ..., help=("A results folder written by `steb run` (several encoders merge into one leaderboard).")
+    ),
     out: Path | None = typer.Option(
-        None, "--out", "--output", "-o", help=(
+        None,
+        "--out",
+        "--output",
+        "-o",
+        help=(
             "Where to write report.md, report.csv, report.html (+ scores.csv, missing.csv, aggregates.json, "
             "clusters.json); default RESULTS_DIR/report."
-        )
+        ),
     ),
     suite: list[str] | None = typer.Option(
-        None, "--suite", "-s", metavar="SUITE", help=(
+        None,
+        "--suite",
+        "-s",
+        metavar="SUITE",
+        help=(
             "Only this suite's leaderboard, with every dataset of the suite required (repeatable). Default: one "
             "leaderboard per suite found."
-        )
+        ),
     ),
-    dataset: list[str] | None = typer.Option(None, "--dataset", "-d", metavar="DATASET", help=(
-        "Only these datasets (repeatable)."
-    )),
-    encoder: list[str] | None = typer.Option(None, "--encoder", "-e", metavar="ENCODER", help=(
-        "Only these encoders (repeatable)."
-    )),
-    task: list[str] | None = typer.Option(None, "--task", "-t", metavar="TASK", help=(
-        "Only these task types (repeatable)."
-    )),
+    dataset: list[str] | None = typer.Option(
+        None, "--dataset", "-d", metavar="DATASET", help=("Only these datasets (repeatable).")
+    ),
+    encoder: list[str] | None = typer.Option(
+        None, "--encoder", "-e", metavar="ENCODER", help=("Only these encoders (repeatable).")
+    ),
+    task: list[str] | None = typer.Option(
+        None, "--task", "-t", metavar="TASK", help=("Only these task types (repeatable).")
+    ),
     clusters: Path | None = typer.Option(
-        None, "--clusters", metavar="FILE", help=(
+        None,
+        "--clusters",
+        metavar="FILE",
+        help=(
             "Score the operational column with this frozen cluster set (from `steb export-clusters` or a report's "
             "clusters.json) instead of clusters discovered from the models in the folder."
-        )
+        ),
     ),
     leaderboard: list[Path] | None = typer.Option(
-        None, "--leaderboard", metavar="TREE", help=(
+        None,
+        "--leaderboard",
+        metavar="TREE",
+        help=(
             "A STEB results tree to rank your results among: the folder scripts/download_results.sh unpacks "
             "(results/), submitted_results/ (repeatable; earlier trees win on a collision)."
-        )
+        ),
     ),
     no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),
-    plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help=(
-        "Local plugin: a module name or a path to a .py file (repeatable)."
-    )),
+    plugin: list[str] | None = typer.Option(
+        None, "--plugin", "-p", help=("Local plugin: a module name or a path to a .py file (repeatable).")
+    ),
 ) -> None:
     """Print one leaderboard per suite and write Markdown, CSV and a self-contained HTML report with plots."""
     from ..cli.common import console
@@ -75,26 +89,32 @@ def report_command(
 
 
 def export_clusters_command(
-    results_dir: Path | None = typer.Argument(None, help=(
-        "A results folder written by `steb run` with the models whose rankings define the clusters (optional with "
-        "--leaderboard)."
-    )),
+    results_dir: Path | None = typer.Argument(
+        None,
+        help=(
+            "A results folder written by `steb run` with the models whose rankings define the clusters (optional with "
+            "--leaderboard)."
+        ),
+    ),
     out: Path = typer.Option(Path("steb-clusters.json"), "--out", "-o", help="The cluster-set file to write."),
-    suite: str | None = typer.Option(None, "--suite", "-s", help=(
-        "The suite whose clusters to export (default: the only or first leaderboard)."
-    )),
-    name: str | None = typer.Option(None, "--name", help=(
-        "A name for the cluster set, printed in every report that uses it."
-    )),
+    suite: str | None = typer.Option(
+        None, "--suite", "-s", help=("The suite whose clusters to export (default: the only or first leaderboard).")
+    ),
+    name: str | None = typer.Option(
+        None, "--name", help=("A name for the cluster set, printed in every report that uses it.")
+    ),
     leaderboard: list[Path] | None = typer.Option(
-        None, "--leaderboard", metavar="TREE", help=(
+        None,
+        "--leaderboard",
+        metavar="TREE",
+        help=(
             "A STEB results tree whose published models define the clusters (repeatable), as the leaderboard discovers"
             " them."
-        )
+        ),
     ),
-    plugin: list[str] | None = typer.Option(None, "--plugin", "-p", help=(
-        "Local plugin: a module name or a path to a .py file (repeatable)."
-    )),
+    plugin: list[str] | None = typer.Option(
+        None, "--plugin", "-p", help=("Local plugin: a module name or a path to a .py file (repeatable).")
+    ),
 ) -> None:
     """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report
     --clusters`."""
@@ -128,4 +148,6 @@ def export_clusters_command(
         f"from {cluster_set.n_models} model(s)"
     )
     if len(boards) > 1:
-        console.print(f"[dim]other suites in {source}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]")
+        console.print(
+            f"[dim]other suites in {source}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]"
+        )

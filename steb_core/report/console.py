@@ -18,7 +18,10 @@ _STYLE = {1: "bold green", 2: "underline"}
 
 def protocol_line(board: Leaderboard) -> str:
     """Which STEB protocol steb implements and which the stored results say they follow."""
-    return f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow " f"{', '.join(board.protocols()) or 'unknown'}"
+    return (
+        f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow "
+        f"{', '.join(board.protocols()) or 'unknown'}"
+    )
 
 
 def cluster_line(board: Leaderboard) -> str:
@@ -40,7 +43,8 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
-        title=f"steb leaderboard — {scope}{len(board.table.encoders)} encoder(s), {n_datasets} dataset(s), " f"{len(board.table)} result(s)",
+        title=f"steb leaderboard — {scope}{len(board.table.encoders)} encoder(s), {n_datasets} dataset(s), "
+        f"{len(board.table)} result(s)",
         caption=f"scores x100 · [bold green]best[/] · [underline]second best[/] · {MISSING} incomplete",
     )
     table.add_column("#", justify="right")
@@ -53,8 +57,11 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         table.add_row(str(position), enc, *cells)
     console.print(table)
     if board.partial_mark():  # a partial run's aggregates must not pass for the suite's
-        console.print(f"[yellow]partial suite '{board.suite}':[/] every score above covers {board.partial_mark()}; "
-                      f"what is missing: missing.csv in the report folder", highlight=False)
+        console.print(
+            f"[yellow]partial suite '{board.suite}':[/] every score above covers {board.partial_mark()}; "
+            f"what is missing: missing.csv in the report folder",
+            highlight=False,
+        )
     abbreviated = [f"{h} = {c.label}" for h, c in zip(headers, columns) if h != c.label]
     if abbreviated:
         console.print(f"[dim]{'; '.join(abbreviated)}[/]", highlight=False)
@@ -62,14 +69,19 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         console.print(f"[dim]{cluster_line(board)}[/]", highlight=False)
     if board.dropped:
         names = ", ".join(a.label for a in board.aggregates if a.name in board.dropped)
-        console.print(f"[dim]not columns here (cannot be complete in this scope): {names} (report.md says why)[/]", highlight=False)
+        console.print(
+            f"[dim]not columns here (cannot be complete in this scope): {names} (report.md says why)[/]",
+            highlight=False,
+        )
     for col in columns:
         gaps = {enc: col.missing[enc] for enc in board.encoders if col.missing.get(enc)}
         if gaps:
             first_enc, first = next(iter(gaps.items()))
             who = ", ".join(f"{enc} ({len(g)})" for enc, g in gaps.items())
             console.print(
-                f"[yellow]{col.label}[/] incomplete for {who} input(s) missing, e.g. {first_enc}: " f"{first[0].describe()}", highlight=False
+                f"[yellow]{col.label}[/] incomplete for {who} input(s) missing, e.g. {first_enc}: "
+                f"{first[0].describe()}",
+                highlight=False,
             )
     for failure in board.failures:
         console.print(f"[red]aggregator '{failure.name}' failed:[/] {failure.error}", highlight=False)

@@ -47,7 +47,10 @@ def _plots_section(board: Leaderboard) -> str:
         if uri is None:
             parts.append(f'<p class="no-plot"><em>{html.escape(caption)}: not enough data to plot.</em></p>')
         else:
-            parts.append(f'<figure><img alt="{html.escape(caption)}" ' f'src="{uri}"><figcaption>{html.escape(caption)}</figcaption></figure>')
+            parts.append(
+                f'<figure><img alt="{html.escape(caption)}" '
+                f'src="{uri}"><figcaption>{html.escape(caption)}</figcaption></figure>'
+            )
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -67,11 +70,9 @@ def render_html(boards: Leaderboard | Sequence[Leaderboard], data_notes: Sequenc
         body += [f'<div class="scroll">{md.render(s)}</div>' for s in sections[1:]]
     page = _link_missing_inputs("\n".join(body))
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>steb report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        + page
-        + "\n</body>\n</html>\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>steb report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n" + page + "\n</body>\n</html>\n"
     )
 
 
@@ -81,5 +82,7 @@ def _link_missing_inputs(page: str) -> str:
     heading = re.search(r"<h([23])>Missing inputs", page)
     if heading is None:
         return page.replace(" (see <em>Missing inputs</em> below)", "")
-    page = page[: heading.start()] + f'<h{heading.group(1)} id="missing-inputs">Missing inputs' + page[heading.end():]
-    return page.replace("see <em>Missing inputs</em> below", 'see <a href="#missing-inputs"><em>Missing inputs</em></a> below', 1)
+    page = page[: heading.start()] + f'<h{heading.group(1)} id="missing-inputs">Missing inputs' + page[heading.end() :]
+    return page.replace(
+        "see <em>Missing inputs</em> below", 'see <a href="#missing-inputs"><em>Missing inputs</em></a> below', 1
+    )

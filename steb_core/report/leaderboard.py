@@ -18,7 +18,18 @@ from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
 from ..results import ResultRecord, load_results
 
-__all__ = ["Leaderboard", "SuiteCoverage", "suite_coverage", "DatasetCell", "AggregatorFailure", "compute_leaderboard", "compute_leaderboards", "choose_suites", "load_merged", "rank_marks"]
+__all__ = [
+    "Leaderboard",
+    "SuiteCoverage",
+    "suite_coverage",
+    "DatasetCell",
+    "AggregatorFailure",
+    "compute_leaderboard",
+    "compute_leaderboards",
+    "choose_suites",
+    "load_merged",
+    "rank_marks",
+]
 
 
 @dataclass
@@ -74,14 +85,22 @@ class SuiteCoverage:
 
     def text(self) -> str:
         """``22 of 96 datasets (40 of 150 dataset-task pairs)``: the mark every partial aggregate carries."""
-        return f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} " "dataset-task pairs)"
+        return (
+            f"{self.datasets_run} of {self.datasets_total} datasets ({self.pairs_run} of {self.pairs_total} "
+            "dataset-task pairs)"
+        )
 
 
 def suite_coverage(table: ResultTable, suite: str | None) -> SuiteCoverage | None:
     """The coverage of ``suite`` by the records of ``table`` (None outside a suite or when no member is known)."""
     if not suite:
         return None
-    pairs = {(info.name, task) for info in table.catalogue.values() if suite in info.suites for task in info.tasks_for_suite(suite)}
+    pairs = {
+        (info.name, task)
+        for info in table.catalogue.values()
+        if suite in info.suites
+        for task in info.tasks_for_suite(suite)
+    }
     if not pairs:
         return None
     ran = {(d, t) for (_, d, t) in table.records if (d, t) in pairs}
@@ -116,7 +135,7 @@ class Leaderboard:
         return suite_coverage(self.table, self.suite)
 
     def partial_mark(self) -> str:
-        """"N of M datasets (K of L dataset-task pairs)" when the suite is covered in part, else ""."""
+        """ "N of M datasets (K of L dataset-task pairs)" when the suite is covered in part, else ""."""
         cov = self.coverage
         return cov.text() if cov is not None and cov.partial else ""
 
@@ -145,7 +164,10 @@ class Leaderboard:
 
     def protocols(self) -> list[str]:
         """The STEB protocol versions the stored results say they follow ('unknown' where a record does not say)."""
-        found = {str(getattr(rec, "steb_protocol", "") or (rec.protocol or {}).get("steb_protocol") or "unknown") for rec in self.table}
+        found = {
+            str(getattr(rec, "steb_protocol", "") or (rec.protocol or {}).get("steb_protocol") or "unknown")
+            for rec in self.table
+        }
         return sorted(found)
 
     def cell(self, encoder: str, dataset: str, task: str) -> DatasetCell:
@@ -161,7 +183,12 @@ class Leaderboard:
         if rec is not None and value is not None:
             for name in self.companions.get(task, ()):
                 extra = rec.metrics.get(name)
-                if name != used and isinstance(extra, (int, float)) and not isinstance(extra, bool) and math.isfinite(extra):
+                if (
+                    name != used
+                    and isinstance(extra, (int, float))
+                    and not isinstance(extra, bool)
+                    and math.isfinite(extra)
+                ):
                     companions.append((name, float(extra)))
         draws = rec.metrics.get("draws") if rec is not None else None
         sd = draws.get("sd", {}).get(used) if isinstance(draws, dict) and isinstance(draws.get("sd"), dict) else None
@@ -232,7 +259,13 @@ def compute_leaderboard(
     """
     specs = _registered_datasets() if isinstance(datasets, str) and datasets == "registered" else datasets
     table = ResultTable.build(
-        records, specs, suites=suites, only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set
+        records,
+        specs,
+        suites=suites,
+        only_datasets=only_datasets,
+        only_tasks=only_tasks,
+        only_encoders=only_encoders,
+        cluster_set=cluster_set,
     )
     aggs = list(aggregators) if aggregators is not None else _registered_aggregators()
     results: list[AggregateResult] = []
@@ -252,7 +285,9 @@ def compute_leaderboard(
     dropped = {a.name: a.structural_gap for a in results if a.structural_gap}
     # Companions come from DEFAULT_COMPANIONS, not the task registry: building that imports scipy.stats
     # through the task modules, which would delay the leaderboard (a test guards the import).
-    return Leaderboard(table, results, failures, suite=suite or (next(iter(suites), None) if suites else None), dropped=dropped)
+    return Leaderboard(
+        table, results, failures, suite=suite or (next(iter(suites), None) if suites else None), dropped=dropped
+    )
 
 
 def _suites_of(records: Sequence[ResultRecord], specs: Any) -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]]]:
@@ -320,11 +355,19 @@ def compute_leaderboards(
     from ..choices import check_values
 
     for attr, allowed in keep.items():  # a misspelt filter value would silently drop rows from the leaderboard
-        check_values(attr, sorted(allowed) if allowed else None, {getattr(r, attr) for r in records},
-                     hint=f"the {attr}s with results in this folder")
-    records = [r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())]
+        check_values(
+            attr,
+            sorted(allowed) if allowed else None,
+            {getattr(r, attr) for r in records},
+            hint=f"the {attr}s with results in this folder",
+        )
+    records = [
+        r for r in records if all(allowed is None or getattr(r, attr) in allowed for attr, allowed in keep.items())
+    ]
     suites_of, _ = _suites_of(records, specs)
-    filters = dict(only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set)
+    filters = dict(
+        only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set
+    )
     named: list[str | None] = list(suites or ())
     groups: list[str | None] = named if named else choose_suites(records, specs)
     boards = []

@@ -46,15 +46,22 @@ def _rows_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
             lines.append([col.label, row.label, datasets, *(fmt(row.scores.get(enc)) for enc in board.encoders)])
     if not lines:
         return []
-    return ["", "Parts (each part is the mean over its datasets; the column is the mean over its parts: a STEB "
-            "cluster's (task, metric) columns, or STEB Table 13 rows under the table13 weighting):", "", *_table(
-        ["Column", "Part", "Datasets", *board.encoders], lines
-    )]
+    return [
+        "",
+        "Parts (each part is the mean over its datasets; the column is the mean over its parts: a STEB "
+        "cluster's (task, metric) columns, or STEB Table 13 rows under the table13 weighting):",
+        "",
+        *_table(["Column", "Part", "Datasets", *board.encoders], lines),
+    ]
 
 
 def report_header(boards: Sequence[Leaderboard]) -> str:
-    names = ", ".join((f"'{b.suite}'" + (f" (partial: {b.partial_mark()})" if b.partial_mark() else "")) if b.suite
-                      else "results outside any suite" for b in boards)
+    names = ", ".join(
+        (f"'{b.suite}'" + (f" (partial: {b.partial_mark()})" if b.partial_mark() else ""))
+        if b.suite
+        else "results outside any suite"
+        for b in boards
+    )
     # point at the section only where one is written (a pointer to nothing sends readers searching)
     pointer = " (see *Missing inputs* below)" if any(missing_rows(b) for b in boards) else ""
     protocols = sorted({p for b in boards for p in b.protocols()})
@@ -62,7 +69,8 @@ def report_header(boards: Sequence[Leaderboard]) -> str:
         [
             "# steb report",
             "",
-            f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow " f"{', '.join(protocols) or 'unknown'}.",
+            f"STEB protocol: steb implements **{STEB_PROTOCOL_VERSION}**; the results follow "
+            f"{', '.join(protocols) or 'unknown'}.",
             "",
             f"{len(boards)} leaderboard(s): {names}. Scores x100; **best**, _second best_; – = incomplete{pointer}.",
         ]
@@ -79,13 +87,17 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     first = [
         head,
         "",
-        f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) " "in scope, "
+        f"{len(table.encoders)} encoder(s), {len(datasets)} dataset(s), {len(table.expected)} (dataset, task) pair(s) "
+        "in scope, "
         f"{len(table)} stored result(s).",
         "",
     ]
     if mark:  # right above the scores: a partial run's aggregates are not the suite's
-        first += [f"**Partial suite '{board.suite}'**: every score below covers {mark}; what is missing is listed "
-                  f"under *Not run* below and in `missing.csv`.", ""]
+        first += [
+            f"**Partial suite '{board.suite}'**: every score below covers {mark}; what is missing is listed "
+            f"under *Not run* below and in `missing.csv`.",
+            "",
+        ]
     first += _score_table(board, board.main_columns())
     if cluster_line(board):
         first += ["", cluster_line(board).capitalize() + "."]
@@ -110,7 +122,12 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
                 lines.append(f"- {sub.label}: {sub_reason}")
         clusters = agg.details.get("clusters") if isinstance(agg.details, dict) else None
         if clusters:
-            lines += ["", f"Redundancy clusters ({agg.details.get('cluster_source', '')}; datasets ranking the models alike are " "averaged first):", ""]
+            lines += [
+                "",
+                f"Redundancy clusters ({agg.details.get('cluster_source', '')}; datasets ranking the models alike are "
+                "averaged first):",
+                "",
+            ]
             for task, info in clusters.items():
                 groups = " · ".join("{" + ", ".join(c) + "}" for c in info.get("clusters", []))
                 lines.append(f"- **{task}** ({info.get('metric')}; {info.get('method')}): {groups}")
@@ -133,17 +150,25 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     if cov is not None and cov.partial:
         not_run = list(dict.fromkeys(d for d, _ in cov.missing))
         shown = ", ".join(not_run[:40]) + (f", … (+{len(not_run) - 40} more)" if len(not_run) > 40 else "")
-        sections.append("\n".join([
-            f"{h3} Not run — {board.title}", "",
-            f"{len(cov.missing)} (dataset, task) pair(s) of the suite have no result, from {len(not_run)} " "dataset(s) "
-            f"(all in `missing.csv`; get the data with `steb data get --suite {board.suite}`): {shown}",
-        ]))
+        sections.append(
+            "\n".join(
+                [
+                    f"{h3} Not run — {board.title}",
+                    "",
+                    f"{len(cov.missing)} (dataset, task) pair(s) of the suite have no result, from {len(not_run)} "
+                    "dataset(s) "
+                    f"(all in `missing.csv`; get the data with `steb data get --suite {board.suite}`): {shown}",
+                ]
+            )
+        )
     missing = missing_rows(board)
     if missing:
         title = f"{h3} Missing inputs" + (f" — {board.title}" if several else "")
         sections.append("\n".join([title, "", *_table(["Column", "Encoder", "Dataset", "Task", "Reason"], missing)]))
     if board.failures:
-        sections.append("\n".join([f"{h3} Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)]))
+        sections.append(
+            "\n".join([f"{h3} Aggregator failures", "", *(f"- `{f.name}`: {f.error}" for f in board.failures)])
+        )
     if table.notes:
         sections.append("\n".join([f"{h3} Notes", "", *(f"- {n}" for n in table.notes)]))
     return sections

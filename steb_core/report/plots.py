@@ -87,7 +87,9 @@ def task_bars_figure(board: Leaderboard) -> Any | None:
     ax.set_ylabel("score x100", fontsize=_NORMAL)
     ax.set_ylim(0, 100)
     ax.set_title("Operational score per task type", fontsize=_NORMAL + 2)
-    ax.legend(fontsize=_SMALL, ncols=min(len(encoders), 4), loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    ax.legend(
+        fontsize=_SMALL, ncols=min(len(encoders), 4), loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False
+    )
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -155,8 +157,7 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
     cells = {(e, d, t): board.cell(e, d, t) for e in encoders for d, t in pairs}
     chance = {(e, d, t): chance_of(board, e, d, t, cells[(e, d, t)].metric) for e in encoders for d, t in pairs}
     grid = np.array(
-        [[_above_chance_or_nan(cells[(e, d, t)].value, chance[(e, d, t)]) for e in encoders]
-         for d, t in pairs]
+        [[_above_chance_or_nan(cells[(e, d, t)].value, chance[(e, d, t)]) for e in encoders] for d, t in pairs]
     ).reshape(len(pairs), len(encoders))
     has_companion = any(c.companions for c in cells.values())
     row_h = 0.46 if has_companion else 0.32
@@ -167,7 +168,13 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
 
     def row_label(d: str, t: str) -> str:
         metrics = sorted({cells[(e, d, t)].metric for e in encoders if cells[(e, d, t)].value is not None})
-        short = {"distractor_accuracy": "distractor acc.", "accuracy": "acc.", "v_measure": "V", "auroc": "AUC", "mrr": "MRR"}
+        short = {
+            "distractor_accuracy": "distractor acc.",
+            "accuracy": "acc.",
+            "v_measure": "V",
+            "auroc": "AUC",
+            "mrr": "MRR",
+        }
         levels = sorted({round(chance[(e, d, t)] * 100) for e in encoders if cells[(e, d, t)].value is not None})
         shown = f" (chance {'/'.join(str(x) for x in levels)})" if levels else ""
         return f"{d} · {t} · {'/'.join(short.get(m, m) for m in metrics) or '—'}{shown}"
@@ -176,7 +183,9 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
     ax.xaxis.tick_top()
     names = [_wrap(e) for e in encoders]
     vertical = any(len(line) > _WRAP for name in names for line in name.split("\n"))
-    ax.set_xticks(range(len(encoders)), encoders if vertical else names, fontsize=_NORMAL, rotation=90 if vertical else 0)
+    ax.set_xticks(
+        range(len(encoders)), encoders if vertical else names, fontsize=_NORMAL, rotation=90 if vertical else 0
+    )
     lines = max(n.count("\n") + 1 for n in names)
     for r, (d, t) in enumerate(pairs):
         for c, e in enumerate(encoders):
@@ -187,12 +196,22 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
             text = f"{v:.0f}"
             if cell.companions:
                 text += "\n" + " ".join(f"{'acc' if n == 'accuracy' else n} {x * 100:.0f}" for n, x in cell.companions)
-            ax.text(c, r, text, ha="center", va="center", fontsize=_NORMAL if not cell.companions else _SMALL,
-                    color="white" if grid[r, c] < 55 else "black", linespacing=1.0)
+            ax.text(
+                c,
+                r,
+                text,
+                ha="center",
+                va="center",
+                fontsize=_NORMAL if not cell.companions else _SMALL,
+                color="white" if grid[r, c] < 55 else "black",
+                linespacing=1.0,
+            )
     bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
     bar.set_label("above chance: 0 = chance (see row label), 100 = perfect", fontsize=_NORMAL)
     bar.ax.tick_params(labelsize=_SMALL)
-    ax.set_title("Per-dataset score (the operational metric; 'acc' = plain accuracy)", fontsize=_NORMAL + 2, pad=12 + 15 * lines)
+    ax.set_title(
+        "Per-dataset score (the operational metric; 'acc' = plain accuracy)", fontsize=_NORMAL + 2, pad=12 + 15 * lines
+    )
     return fig
 
 
@@ -225,7 +244,9 @@ def radar_figure(board: Leaderboard) -> Any | None:
         ax.plot(angles + angles[:1], vals + vals[:1], marker="o", linewidth=1.5, label=enc)
         if not any(math.isnan(v) for v in vals):
             ax.fill(angles + angles[:1], vals + vals[:1], alpha=0.08)
-    ax.set_xticks(angles, [col.label.replace(" ", "\n") if len(col.label) > 10 else col.label for col in axes], fontsize=_NORMAL)
+    ax.set_xticks(
+        angles, [col.label.replace(" ", "\n") if len(col.label) > 10 else col.label for col in axes], fontsize=_NORMAL
+    )
     ax.tick_params(axis="y", labelsize=_SMALL)
     ax.tick_params(axis="x", pad=14)  # keep two-line labels off the outer circle
     ax.set_ylim(0, 100)

@@ -38,6 +38,8 @@ def data_fingerprint_notes(records: Iterable[ResultRecord]) -> list[str]:
             if versions:
                 label += f" (plugin {', '.join(versions)})"
             parts.append(f"{label}: {', '.join(sorted({r.encoder for r in recs}))}")
-        notes.append(f"{dataset} / {task}: results come from {len(groups)} different data sets, so their scores are not "
-                     f"comparable; " + "; ".join(parts) + ". Re-run the encoders on one copy of the data.")
+        notes.append(
+            f"{dataset} / {task}: results come from {len(groups)} different data sets, so their scores are not "
+            f"comparable; " + "; ".join(parts) + ". Re-run the encoders on one copy of the data."
+        )
     return notes

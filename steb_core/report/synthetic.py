@@ -97,7 +97,10 @@ SYNTHETIC_CATALOGUE: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str
     "pan18_aa_polish": (("retrieval",), (), ("multilingual",), ("pl",), False),
 }
 
-def synthetic_results(encoders: Iterable[str] = ("tfidf-char", "function-words", "minilm", "style-roberta", "luar"), seed: int = 0) -> list[ResultRecord]:
+
+def synthetic_results(
+    encoders: Iterable[str] = ("tfidf-char", "function-words", "minilm", "style-roberta", "luar"), seed: int = 0
+) -> list[ResultRecord]:
     """Seeded records for every (encoder, dataset, task) of :data:`SYNTHETIC_CATALOGUE`.
 
     Each encoder has a skill level and each task type a difficulty; scores add per-dataset noise, so
@@ -120,13 +123,25 @@ def synthetic_results(encoders: Iterable[str] = ("tfidf-char", "function-words",
                 elif task == "order_alignment":
                     metrics = {"accuracy": 0.3 + 0.65 * level, "distractor_accuracy": 0.1 + 0.6 * level}
                 elif task == "retrieval":
-                    metrics = {"mrr": 0.05 + 0.5 * level, "recall_at_1": 0.03 + 0.4 * level, "recall_at_8": 0.1 + 0.7 * level}
+                    metrics = {
+                        "mrr": 0.05 + 0.5 * level,
+                        "recall_at_1": 0.03 + 0.4 * level,
+                        "recall_at_8": 0.1 + 0.7 * level,
+                    }
                 elif task == "probing":
                     metrics = {"accuracy": 0.2 + 0.5 * level}
                 records.append(
                     make_record(
-                        enc, dataset, task, metrics, categories=cats, applications=apps, languages=langs,
-                        content_independence=ci, suites=("synthetic",), tasks=tasks,
+                        enc,
+                        dataset,
+                        task,
+                        metrics,
+                        categories=cats,
+                        applications=apps,
+                        languages=langs,
+                        content_independence=ci,
+                        suites=("synthetic",),
+                        tasks=tasks,
                     )
                 )
     return records

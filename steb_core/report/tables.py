@@ -70,11 +70,22 @@ def missing_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
     for board in _boards(boards):
         cov = board.coverage  # pairs of the suite no encoder has: column "(suite)", no encoder
         if cov is not None:
-            rows += [[board.suite or "", "(suite)", "", d, t, f"not run: no result (get the data: steb data get --dataset {d})"]
-                     for d, t in cov.missing]
+            rows += [
+                [
+                    board.suite or "",
+                    "(suite)",
+                    "",
+                    d,
+                    t,
+                    f"not run: no result (get the data: steb data get --dataset {d})",
+                ]
+                for d, t in cov.missing
+            ]
         for col in board.all_columns():
             for enc in board.encoders:
-                rows += [[board.suite or "", col.name, enc, g.dataset, g.task, g.reason] for g in col.missing.get(enc, [])]
+                rows += [
+                    [board.suite or "", col.name, enc, g.dataset, g.task, g.reason] for g in col.missing.get(enc, [])
+                ]
     return _csv(rows)
 
 

@@ -34,8 +34,15 @@ from ..errors import StebError
 from ..sampling import SAMPLING_OPTION
 from ..specs import TaskSpec
 
-__all__ = ["OptionReads", "OptionUse", "TASK_WIDE", "TASK_WIDE_OPTIONS", "RUN_WIDE_OPTIONS", "task_option_keys",
-           "check_task_options"]
+__all__ = [
+    "OptionReads",
+    "OptionUse",
+    "TASK_WIDE",
+    "TASK_WIDE_OPTIONS",
+    "RUN_WIDE_OPTIONS",
+    "task_option_keys",
+    "check_task_options",
+]
 
 #: the prefix of options every task reads (``tasks.device``: where the task kernels run, :mod:`steb_core.tasks._device`)
 TASK_WIDE = "tasks"
@@ -109,8 +116,9 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."
 
 
-def check_task_options(options: Mapping[str, Any], run_tasks: Sequence[TaskSpec],
-                       registered: Sequence[TaskSpec]) -> None:
+def check_task_options(
+    options: Mapping[str, Any], run_tasks: Sequence[TaskSpec], registered: Sequence[TaskSpec]
+) -> None:
     """Refuse a task option whose task type is not in the run, or whose name that task type does not read."""
     in_run = {t.name: t for t in run_tasks}
     every = {t.name for t in registered} | set(in_run)
@@ -122,8 +130,10 @@ def check_task_options(options: Mapping[str, Any], run_tasks: Sequence[TaskSpec]
         if task == TASK_WIDE:
             allowed: tuple[str, ...] = TASK_WIDE_OPTIONS
         elif task not in in_run:
-            raise StebError(f"dataset option '{key}' is for task type '{task}', which no dataset of this run has "
-                            f"(task types of the run: {', '.join(sorted(in_run)) or 'none'})")
+            raise StebError(
+                f"dataset option '{key}' is for task type '{task}', which no dataset of this run has "
+                f"(task types of the run: {', '.join(sorted(in_run)) or 'none'})"
+            )
         else:
             allowed = in_run[task].options
             if not allowed:  # a task type that does not declare its options takes any name
@@ -132,7 +142,8 @@ def check_task_options(options: Mapping[str, Any], run_tasks: Sequence[TaskSpec]
             if name not in allowed:
                 raise StebError(
                     f"dataset option '{key}': task type '{task}' reads no option '{name}'"
-                    f"{_did_you_mean(name, allowed)} It reads: {', '.join(f'{task}.{n}' for n in allowed)}")
+                    f"{_did_you_mean(name, allowed)} It reads: {', '.join(f'{task}.{n}' for n in allowed)}"
+                )
 
 
 class OptionUse:
@@ -168,9 +179,11 @@ class OptionUse:
         notes = []
         unread = self.unread()
         if unread and self.not_loaded:
-            notes.append(f"dataset option(s) {', '.join(repr(k) for k in unread)} were read by no loader that ran; "
-                         f"{len(self.not_loaded)} dataset(s) did not load ({', '.join(self.not_loaded[:5])}"
-                         f"{', ...' if len(self.not_loaded) > 5 else ''}), whose loaders may read them")
+            notes.append(
+                f"dataset option(s) {', '.join(repr(k) for k in unread)} were read by no loader that ran; "
+                f"{len(self.not_loaded)} dataset(s) did not load ({', '.join(self.not_loaded[:5])}"
+                f"{', ...' if len(self.not_loaded) > 5 else ''}), whose loaders may read them"
+            )
         elif unread:
             key = unread[0]
             asked = sorted(self.asked - RUN_WIDE_OPTIONS)
@@ -179,16 +192,21 @@ class OptionUse:
                 f"dataset option{'s' if len(unread) > 1 else ''} {', '.join(repr(k) for k in unread)}: no loader of "
                 f"this run reads {'them' if len(unread) > 1 else 'it'} (datasets: {shown}){_did_you_mean(key, asked)} "
                 f"Their loaders read: {', '.join(asked) or 'no option'}; task options are <task>.<name>. "
-                "Nothing was encoded.")
+                "Nothing was encoded."
+            )
         for key in self.keys:
             readers = self.read_by[key]
             if key in RUN_WIDE_OPTIONS and not readers and self.loaded:
-                notes.append(f"dataset option '{key}' was read by no loader of this run: none of its datasets "
-                             "samples texts per class, so it changes nothing but the run keys")
+                notes.append(
+                    f"dataset option '{key}' was read by no loader of this run: none of its datasets "
+                    "samples texts per class, so it changes nothing but the run keys"
+                )
             elif readers and len(readers) < len(self.loaded):
                 others = [d for d in self.loaded if d not in readers]
-                notes.append(f"dataset option '{key}' was read by the loaders of {len(readers)} of "
-                             f"{len(self.loaded)} datasets ({', '.join(readers[:5])}"
-                             f"{', ...' if len(readers) > 5 else ''}); {', '.join(others[:5])}"
-                             f"{', ...' if len(others) > 5 else ''} ignore it")
+                notes.append(
+                    f"dataset option '{key}' was read by the loaders of {len(readers)} of "
+                    f"{len(self.loaded)} datasets ({', '.join(readers[:5])}"
+                    f"{', ...' if len(readers) > 5 else ''}); {', '.join(others[:5])}"
+                    f"{', ...' if len(others) > 5 else ''} ignore it"
+                )
         return notes

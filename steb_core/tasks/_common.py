@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from ..context import TaskContext, task_option
 from ..errors import DataValidationError
 from ._device import kernel_device
+from ._reference_products import sdot_haswell, ssyrk_haswell
 from ._ties import (  # the grid and rank counting live in _ties; imported here by the task modules
     N_KEYS,
     TIE_BITS,
@@ -26,7 +27,6 @@ from ._ties import (  # the grid and rank counting live in _ties; imported here 
     tie_keys,
     tie_scale,
 )
-from ._reference_products import sdot_haswell, ssyrk_haswell
 
 __all__ = [
     "unique_index",
@@ -115,7 +115,9 @@ def inverse_norms(matrix: Any) -> np.ndarray:
     return np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
 
 
-def row_cosines(left: Any, inv_left: np.ndarray, ia: np.ndarray, right: Any, inv_right: np.ndarray, ib: np.ndarray) -> np.ndarray:
+def row_cosines(
+    left: Any, inv_left: np.ndarray, ia: np.ndarray, right: Any, inv_right: np.ndarray, ib: np.ndarray
+) -> np.ndarray:
     """Cosine of ``left[ia[k]]`` and ``right[ib[k]]`` for every k, in float64, in bounded batches.
 
     Rows are gathered a batch at a time and upcast to float64 there, so float32 (or sparse) inputs
@@ -128,7 +130,9 @@ def row_cosines(left: Any, inv_left: np.ndarray, ia: np.ndarray, right: Any, inv
         stop = min(start + step, len(ia))
         a, b = left[ia[start:stop]], right[ib[start:stop]]
         if sparse:
-            dots = np.asarray(sp.csr_matrix(a, dtype=np.float64).multiply(sp.csr_matrix(b, dtype=np.float64)).sum(axis=1)).reshape(-1)
+            dots = np.asarray(
+                sp.csr_matrix(a, dtype=np.float64).multiply(sp.csr_matrix(b, dtype=np.float64)).sum(axis=1)
+            ).reshape(-1)
         else:
             dots = np.einsum("ij,ij->i", np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
         out[start:stop] = dots * inv_left[ia[start:stop]] * inv_right[ib[start:stop]]
@@ -162,14 +166,14 @@ def pair_similarities(ctx: TaskContext, texts_a: Sequence[str], texts_b: Sequenc
     out = np.empty(len(texts_a), dtype=np.float64)
     for start in range(0, len(texts_a), SIMILARITY_BATCH):
         stop = min(start + SIMILARITY_BATCH, len(texts_a))
-        out[start:stop] = np.asarray(ctx.similarity(texts_a[start:stop], texts_b[start:stop]), dtype=np.float64).reshape(-1)
+        out[start:stop] = np.asarray(
+            ctx.similarity(texts_a[start:stop], texts_b[start:stop]), dtype=np.float64
+        ).reshape(-1)
     return out
 
 
 #: pair-score rules of the pair tasks: ``reference`` -- the STEB reference's scores (cosine as
 #: scikit-learn's ``cosine_similarity`` computes it: float32 vectors give float32 scores; -L1 in float64)
-#: with ties = equal scores; ``grid`` -- steb's earlier float64 cosines on the tie grid (:mod:`._ties`)
-PAIR_SCORES = ("reference", "grid")
 #: with ties = equal scores, the float32 cosines' products as the reference machine's OpenBLAS Haswell
 #: kernels computed them (emulated, the same on every CPU: :mod:`._reference_products`); ``blas`` -- the
 #: same rule with this CPU's BLAS products (the reference's own calls; their last bits depend on the
@@ -183,8 +187,9 @@ def option_choice(ctx: TaskContext, task: str, name: str, choices: Sequence[str]
     """``<task>.<name>`` lower-cased, one of ``choices`` (else an error naming the option and the choices)."""
     value = str(option(ctx, task, name, default)).strip().lower()
     if value not in choices:
-        raise DataValidationError(f"option {task}.{name}={value!r}", field=f"{task}.{name}",
-                                  expected=" or ".join(choices))
+        raise DataValidationError(
+            f"option {task}.{name}={value!r}", field=f"{task}.{name}", expected=" or ".join(choices)
+        )
     return value
 
 
@@ -205,8 +210,9 @@ def _emulated(unit: Any, products: str) -> bool:
     return products == "reference" and not sp.issparse(unit) and np.asarray(unit).dtype == np.float32
 
 
-def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str,
-                          products: str = "reference") -> np.ndarray:
+def reference_pair_scores(
+    vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str, products: str = "reference"
+) -> np.ndarray:
     """The reference's score of the pairs ``(vectors[ia[k]], vectors[ib[k]])``, higher = more alike.
 
     ``cosine``: as ``sklearn.metrics.pairwise.cosine_similarity`` of the two rows (rows normalised by
@@ -223,30 +229,31 @@ def reference_pair_scores(vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_sco
         dense = vectors.toarray() if sp.issparse(vectors) else np.asarray(vectors)
         step = max(1, GATHER_CELLS // max(1, dense.shape[1]))
         for start in range(0, len(ia), step):
-            a = dense[ia[start:start + step]].astype(np.float64)
-            b = dense[ib[start:start + step]].astype(np.float64)
-            out[start:start + step] = -np.abs(a - b).sum(axis=1)
+            a = dense[ia[start : start + step]].astype(np.float64)
+            b = dense[ib[start : start + step]].astype(np.float64)
+            out[start : start + step] = -np.abs(a - b).sum(axis=1)
         return out
     unit = _float32_unit_rows(sp.csr_matrix(vectors) if sp.issparse(vectors) else np.asarray(vectors))
     step = SIMILARITY_BATCH if sp.issparse(unit) else max(256, GATHER_CELLS // max(1, unit.shape[1]))
     emulated = _emulated(unit, products)
     blas = products == "blas" and not sp.issparse(unit)
     for start in range(0, len(ia), step):
-        a, b = unit[ia[start:start + step]], unit[ib[start:start + step]]
+        a, b = unit[ia[start : start + step]], unit[ib[start : start + step]]
         if sp.issparse(unit):
             dots = np.asarray(a.multiply(b).sum(axis=1)).reshape(-1)
         elif emulated:
             dots = sdot_haswell(a, b)
         elif blas:  # the reference's call, one (1, d) @ (d, 1) product (cblas_sdot / ddot) per pair
-            dots = np.array([(a[i:i + 1] @ b[i:i + 1].T)[0, 0] for i in range(len(a))], dtype=a.dtype)
+            dots = np.array([(a[i : i + 1] @ b[i : i + 1].T)[0, 0] for i in range(len(a))], dtype=a.dtype)
         else:
             dots = np.einsum("ij,ij->i", a, b)
-        out[start:start + step] = dots
+        out[start : start + step] = dots
     return out
 
 
-def reference_all_pair_scores(vectors: Any, pair_score: str, *, products: str = "reference",
-                              block_cells: int = GATHER_CELLS) -> np.ndarray:
+def reference_all_pair_scores(
+    vectors: Any, pair_score: str, *, products: str = "reference", block_cells: int = GATHER_CELLS
+) -> np.ndarray:
     """Scores of every pair ``i < j`` in row-major order (as ``np.triu_indices(n, 1)``), as the reference.
 
     ``cosine``: the reference's ``_pair_scores_matrix`` (index file 62020154535) calls
@@ -267,7 +274,7 @@ def reference_all_pair_scores(vectors: Any, pair_score: str, *, products: str = 
         if _emulated(unit, products):
             return ssyrk_haswell(unit)
         if n * n <= WHOLE_MATRIX_CELLS:
-            from sklearn.metrics.pairwise import cosine_similarity  # noqa: PLC0415
+            from sklearn.metrics.pairwise import cosine_similarity
 
             whole = cosine_similarity(vectors, vectors)
             whole = whole.toarray() if sp.issparse(whole) else np.asarray(whole)
@@ -280,11 +287,11 @@ def reference_all_pair_scores(vectors: Any, pair_score: str, *, products: str = 
         rows = max(1, min(n - r0 - 1, block_cells // max(1, (n - r0) * (vectors.shape[1] if dense is not None else 1))))
         r1 = r0 + rows
         if dense is not None:
-            block = -np.abs(dense[r0:r1, None, :] - dense[None, r0 + 1:, :]).sum(axis=2)
+            block = -np.abs(dense[r0:r1, None, :] - dense[None, r0 + 1 :, :]).sum(axis=2)
         else:
             from sklearn.metrics.pairwise import cosine_similarity
 
-            block = cosine_similarity(vectors[r0:r1], vectors[r0 + 1:])
+            block = cosine_similarity(vectors[r0:r1], vectors[r0 + 1 :])
         for i in range(rows):  # row r0 + i keeps the columns j > r0 + i
             pieces.append(block[i, i:])
         r0 = r1

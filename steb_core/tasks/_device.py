@@ -66,7 +66,9 @@ def kernel_device(ctx: TaskContext | None) -> Any | None:
     try:
         import torch
     except ImportError:
-        raise ValueError(f"task device '{choice}' needs torch, which is not installed; use tasks.device=numpy") from None
+        raise ValueError(
+            f"task device '{choice}' needs torch, which is not installed; use tasks.device=numpy"
+        ) from None
     try:
         device = torch.device(choice)
     except RuntimeError as exc:
@@ -75,9 +77,13 @@ def kernel_device(ctx: TaskContext | None) -> Any | None:
             f"expected numpy, auto, cpu, cuda or cuda:N ({exc})"
         ) from None
     if device.type == "mps":
-        raise ValueError(f"task device '{choice}': MPS has no float64, which the tasks' tie rules need; use tasks.device=numpy")
+        raise ValueError(
+            f"task device '{choice}': MPS has no float64, which the tasks' tie rules need; use tasks.device=numpy"
+        )
     if device.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"task device '{choice}' was asked for but torch sees no CUDA GPU; use tasks.device=numpy or auto")
+        raise ValueError(
+            f"task device '{choice}' was asked for but torch sees no CUDA GPU; use tasks.device=numpy or auto"
+        )
     return device
 
 

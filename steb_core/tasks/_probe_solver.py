@@ -317,7 +317,9 @@ class _Heads:
             Gp = Gq.reshape(self.n, -1)
         else:
             Gp = np.concatenate([Gq[:, c, :count] for c, count in enumerate(hs.counts)], axis=1)
-        XG = np.asarray(self.x.t_matmul(Gp) if hasattr(self.x, "t_matmul") else self.x.T @ Gp, dtype=np.float64)  # (d, used columns), column c's heads side by side
+        XG = np.asarray(
+            self.x.t_matmul(Gp) if hasattr(self.x, "t_matmul") else self.x.T @ Gp, dtype=np.float64
+        )  # (d, used columns), column c's heads side by side
         gq = Gq.sum(axis=0, dtype=np.float64).T  # (h, C)
         if self.sparse:
             XG -= np.outer(self.mean, Gp.sum(axis=0, dtype=np.float64))
@@ -339,7 +341,9 @@ class _Heads:
         vector): its stopping test. The objective's gradient lies in the contrasts' span, so it is
         ``M g`` exactly."""
         R = self.report[heads]
-        return np.asarray(np.maximum(np.abs(R @ g_theta).max(axis=(1, 2)), np.abs(np.einsum("hkc,hc->hk", R, g_beta)).max(axis=1)))
+        return np.asarray(
+            np.maximum(np.abs(R @ g_theta).max(axis=(1, 2)), np.abs(np.einsum("hkc,hc->hk", R, g_beta)).max(axis=1))
+        )
 
     def scaling(self, lam: float) -> np.ndarray | None:
         """Per-eigendirection scale of the preconditioner ``(C + 4 lambda I)^(-1/2)``: ``v^(-1/2)`` with
@@ -377,7 +381,9 @@ class _HeadSet:
         return self._loss_arrays
 
 
-def head_objective(x: np.ndarray, labels: np.ndarray, train: np.ndarray, W: np.ndarray, b: np.ndarray, lam: float) -> float:
+def head_objective(
+    x: np.ndarray, labels: np.ndarray, train: np.ndarray, W: np.ndarray, b: np.ndarray, lam: float
+) -> float:
     """The documented probe objective of one head at (W, b) (W: classes x d in standardised space).
 
     Written out directly (float64, scikit-learn's StandardScaler on the training rows) so tests can
@@ -400,7 +406,9 @@ def head_objective(x: np.ndarray, labels: np.ndarray, train: np.ndarray, W: np.n
     return float(np.mean(lse - z[np.arange(len(y)), y]) + 0.5 * lam * np.sum(W * W))
 
 
-def _two_loop(g: np.ndarray, S: np.ndarray, Y: np.ndarray, rho: np.ndarray, newest: int, gamma: np.ndarray) -> np.ndarray:
+def _two_loop(
+    g: np.ndarray, S: np.ndarray, Y: np.ndarray, rho: np.ndarray, newest: int, gamma: np.ndarray
+) -> np.ndarray:
     """L-BFGS direction -H g for every head. Pairs sit in a ring (slot ``newest`` is the latest);
     slots a head did not fill have rho = 0 and drop out; ``gamma`` is each head's initial scaling.
 
@@ -670,7 +678,9 @@ def fit_heads(
     back = np.argsort(order)
     heads = _Heads(x, [labels[i] for i in order], [trains[i] for i in order], None if sp.issparse(x) else device)
     point = _Point(heads)
-    size = int(np.clip(HISTORY_BYTES // (8 * heads.H * heads.C * (heads.d + 1)), 3, HISTORY))  # wide sparse inputs keep fewer pairs
+    size = int(
+        np.clip(HISTORY_BYTES // (8 * heads.H * heads.C * (heads.d + 1)), 3, HISTORY)
+    )  # wide sparse inputs keep fewer pairs
     memory = _Memory(heads, size)
     out: dict[float, dict[str, np.ndarray]] = {}
     previous: float | None = None

@@ -231,7 +231,9 @@ def _scale_targets(screen: _Screen, a: int, b: int) -> None:
 
 def _concurrent_blas_ok() -> bool:
     """False when a loaded BLAS is built without threading: such builds may not take concurrent calls."""
-    return all(info.get("threading_layer") != "disabled" for info in threadpool_info() if info.get("user_api") == "blas")
+    return all(
+        info.get("threading_layer") != "disabled" for info in threadpool_info() if info.get("user_api") == "blas"
+    )
 
 
 @dataclass

@@ -55,8 +55,16 @@ def _init(d: int, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return weights, rng.uniform(-bound, bound, size=k).astype(np.float32)
 
 
-def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, decay: float, w0: np.ndarray,
-                b0: np.ndarray, max_epoch: int = MAX_EPOCH) -> tuple[float, np.ndarray, np.ndarray]:
+def train_probe(
+    x: np.ndarray,
+    y: np.ndarray,
+    xv: np.ndarray,
+    yv: np.ndarray,
+    decay: float,
+    w0: np.ndarray,
+    b0: np.ndarray,
+    max_epoch: int = MAX_EPOCH,
+) -> tuple[float, np.ndarray, np.ndarray]:
     """One model of the reference's recipe from ``(w0, b0)``: (best validation accuracy, its weights, its bias)."""
     k = w0.shape[0]
     w, b = w0.astype(np.float32).copy(), b0.astype(np.float32).copy()
@@ -66,7 +74,7 @@ def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, de
     onehot = np.eye(k, dtype=np.float32)
     for _ in range(max_epoch):
         for lo in range(0, len(y), BATCH):
-            xb, yb = x[lo:lo + BATCH], y[lo:lo + BATCH]
+            xb, yb = x[lo : lo + BATCH], y[lo : lo + BATCH]
             s = _sigmoid(xb @ w.T + b)  # (m, k): the "logits" of the cross-entropy
             e = np.exp(s - s.max(axis=1, keepdims=True))
             grad_s = (e / e.sum(axis=1, keepdims=True) - onehot[yb]) / len(yb)
@@ -79,8 +87,8 @@ def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, de
                 m += (1 - BETA1) * g
                 v *= BETA2
                 v += (1 - BETA2) * g * g
-                m_hat = m / (1 - BETA1 ** step)
-                v_hat = v / (1 - BETA2 ** step)
+                m_hat = m / (1 - BETA1**step)
+                v_hat = v / (1 - BETA2**step)
                 p -= (LR * m_hat / (np.sqrt(v_hat) + EPS)).astype(np.float32)
         acc = _accuracy(xv, yv, w, b)
         if acc > best:
@@ -92,8 +100,9 @@ def train_probe(x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, de
     return best, best_w, best_b
 
 
-def reference_probe(x: np.ndarray, y: np.ndarray, split: tuple[np.ndarray, np.ndarray, np.ndarray], *, seed: int,
-                    name: str) -> dict[str, float]:
+def reference_probe(
+    x: np.ndarray, y: np.ndarray, split: tuple[np.ndarray, np.ndarray, np.ndarray], *, seed: int, name: str
+) -> dict[str, float]:
     """Test accuracy of the reference's probe (module docstring) on ``split`` = (train, val, test) row indices.
 
     ``y`` holds class codes 0..k-1 for the training rows (-1 = a class no training text has: never right).
@@ -106,5 +115,9 @@ def reference_probe(x: np.ndarray, y: np.ndarray, split: tuple[np.ndarray, np.nd
     fits = [train_probe(x[train], y[train], x[val], y[val], decay, *_init(x.shape[1], k, rng)) for decay in DECAYS]
     chosen = int(np.argmax([f[0] for f in fits]))
     _, w, b = fits[chosen]
-    return {"test_accuracy": _accuracy(x[test], y[test], w, b), "strength": DECAYS[chosen],
-            "validation_accuracy": fits[chosen][0], "not_converged": 0}
+    return {
+        "test_accuracy": _accuracy(x[test], y[test], w, b),
+        "strength": DECAYS[chosen],
+        "validation_accuracy": fits[chosen][0],
+        "not_converged": 0,
+    }

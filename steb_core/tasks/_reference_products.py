@@ -70,6 +70,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "fma32",
@@ -134,7 +135,13 @@ def _round_to_odd_sum(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return (bits + np.where(even_inexact, step, 0)).view(np.float64)
 
 
-def _fma64_fast(a: np.ndarray, b: np.ndarray, c: np.ndarray, a_split=None, b_split=None) -> np.ndarray:
+def _fma64_fast(
+    a: np.ndarray,
+    b: np.ndarray,
+    c: np.ndarray,
+    a_split: tuple[np.ndarray, np.ndarray] | None = None,
+    b_split: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     ah, al = _split(a) if a_split is None else a_split
     bh, bl = _split(b) if b_split is None else b_split
     p = a * b
@@ -149,8 +156,14 @@ def _outside(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """Where the fast float64 fma is not proven exact: tiny nonzero products/addends, huge or non-finite values."""
     p = np.abs(a * b)
     ac = np.abs(c)
-    return ((p != 0) & (p < _TINY)) | ((ac != 0) & (ac < _TINY)) | (np.abs(a) > _HUGE) | (np.abs(b) > _HUGE) | (
-        ac > _HUGE) | ~np.isfinite(p)
+    return np.asarray(
+        ((p != 0) & (p < _TINY))
+        | ((ac != 0) & (ac < _TINY))
+        | (np.abs(a) > _HUGE)
+        | (np.abs(b) > _HUGE)
+        | (ac > _HUGE)
+        | ~np.isfinite(p)
+    )
 
 
 def _fma64_exact(a: float, b: float, c: float) -> float:
@@ -166,7 +179,7 @@ def _fma64_exact(a: float, b: float, c: float) -> float:
     return float(value)
 
 
-def fma64(a, b, c) -> np.ndarray:
+def fma64(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> np.ndarray:
     """``a * b + c`` for float64 arrays (broadcast), rounded once, as the hardware FMA (module docstring)."""
     a, b, c = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)))
     out = _fma64_fast(a, b, c)
@@ -198,7 +211,7 @@ def _round_exact_to_f32(s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return np.where(maybe & (s == mid_dn) & (e < 0), dn, r)
 
 
-def fma32(a, b, c) -> np.ndarray:
+def fma32(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike) -> np.ndarray:
     """float32 ``a * b + c`` rounded once (the product of two float32 is exact in float64)."""
     a = np.asarray(a, dtype=np.float32)
     b = np.asarray(b, dtype=np.float32)
@@ -250,7 +263,7 @@ def _chain_in_range(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     p = np.abs(a * b)
     tiny = ((p != 0) & (p < _TINY)).any(axis=0)
     big = (np.abs(a) > _CHAIN_FACTOR).any(axis=0) | (np.abs(b) > _CHAIN_FACTOR).any(axis=0)
-    return ~(tiny | big | ~np.isfinite(p).all(axis=0))
+    return np.asarray(~(tiny | big | ~np.isfinite(p).all(axis=0)))
 
 
 def _chain64(a: np.ndarray, b: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -283,12 +296,12 @@ def dgemm_chains(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     out = np.empty(n_pairs)
     blocks = k_blocks(k, DGEMM_Q, DGEMM_UNROLL_M)
     for start in range(0, n_pairs, _PAIR_CHUNK):
-        a = _columns(left[start:start + _PAIR_CHUNK])
-        b = _columns(right[start:start + _PAIR_CHUNK])
+        a = _columns(left[start : start + _PAIR_CHUNK])
+        b = _columns(right[start : start + _PAIR_CHUNK])
         c = np.zeros(a.shape[1])
         for lo, hi in blocks:
             c = c + _chain64(a, b, lo, hi)
-        out[start:start + _PAIR_CHUNK] = c
+        out[start : start + _PAIR_CHUNK] = c
     return out
 
 
@@ -302,7 +315,7 @@ def _gemv_tail(y: np.ndarray, a: np.ndarray, x: np.ndarray) -> np.ndarray:
     s = fma64(a[0], x[0], a[1] * x[1])
     if t == 3:
         s = fma64(a[2], x[2], s)
-    return y + s
+    return np.asarray(y + s)
 
 
 def _gemv_4x2(a: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -356,13 +369,13 @@ def dgemv_t_haswell(vector: np.ndarray, rows: np.ndarray, column: int, n_columns
     body = k - (k & 3)
     out = np.empty(n_pairs)
     for start in range(0, n_pairs, _PAIR_CHUNK):
-        x = _columns(vector[start:start + _PAIR_CHUNK])
-        a = _columns(rows[start:start + _PAIR_CHUNK])
+        x = _columns(vector[start : start + _PAIR_CHUNK])
+        a = _columns(rows[start : start + _PAIR_CHUNK])
         y = np.zeros(x.shape[1])
         for lo in range(0, body, _NBMAX):
             hi = min(body, lo + _NBMAX)
             y = y + kernel(a[lo:hi], x[lo:hi])
-        out[start:start + _PAIR_CHUNK] = _gemv_tail(y, a[body:], x[body:])
+        out[start : start + _PAIR_CHUNK] = _gemv_tail(y, a[body:], x[body:])
     return out
 
 
@@ -407,7 +420,7 @@ def alignment_products(unit: np.ndarray, anchors: np.ndarray, candidates: np.nda
     for kd in np.unique(kinds).tolist():
         sel = np.flatnonzero(kinds == kd)
         for start in range(0, len(sel), _PAIR_CHUNK):
-            part = sel[start:start + _PAIR_CHUNK]
+            part = sel[start : start + _PAIR_CHUNK]
             a, b = unit[rows_a[part]], unit[rows_b[part]]
             values[part] = dgemm_chains(a, b) if kd == 0 else dgemv_t_haswell(a, b, *_GEMV_COLUMNS[kd - 1])
     return values[inverse].reshape(n_groups, m, c)
@@ -438,18 +451,18 @@ def sdot_haswell(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     body = k - (k % _SDOT_LANES)
     out = np.empty(n_pairs, dtype=np.float32)
     for start in range(0, n_pairs, _PAIR_CHUNK):
-        a = np.ascontiguousarray(left[start:start + _PAIR_CHUNK].T)
-        b = np.ascontiguousarray(right[start:start + _PAIR_CHUNK].T)
+        a = np.ascontiguousarray(left[start : start + _PAIR_CHUNK].T)
+        b = np.ascontiguousarray(right[start : start + _PAIR_CHUNK].T)
         lanes = np.zeros((_SDOT_LANES, a.shape[1]), dtype=np.float32)
         for lo in range(0, body, _SDOT_LANES):
-            lanes = fma32(a[lo:lo + _SDOT_LANES], b[lo:lo + _SDOT_LANES], lanes)
-        regs = [_add32(lanes[8 * r:8 * r + 4], lanes[8 * r + 4:8 * r + 8]) for r in range(4)]
+            lanes = fma32(a[lo : lo + _SDOT_LANES], b[lo : lo + _SDOT_LANES], lanes)
+        regs = [_add32(lanes[8 * r : 8 * r + 4], lanes[8 * r + 4 : 8 * r + 8]) for r in range(4)]
         x = _add32(_add32(regs[0], regs[1]), _add32(regs[2], regs[3]))
         kernel = _add32(_add32(x[0], x[1]), _add32(x[2], x[3])) if body else np.zeros(a.shape[1], np.float32)
         tail = np.zeros(a.shape[1])
         for i in range(body, k):
             tail = tail + (a[i] * b[i]).astype(np.float64)  # float32 product, float64 sum
-        out[start:start + _PAIR_CHUNK] = (tail + kernel.astype(np.float64)).astype(np.float32)
+        out[start : start + _PAIR_CHUNK] = (tail + kernel.astype(np.float64)).astype(np.float32)
     return out
 
 
@@ -485,19 +498,19 @@ def _kernel_patterns(m: int, n: int) -> np.ndarray:
     left = n
     while left > 11:
         if m >= 16:
-            out[0:8, col:col + 6] = _SPLIT  # H: rows 0-7, L columns
+            out[0:8, col : col + 6] = _SPLIT  # H: rows 0-7, L columns
             c = 0
             rows = m
             while True:  # R16 at c; then either T(L) and stop, or L16 at c + 8 and go on / T(R)
                 c += 8
                 rows -= 8
                 if rows < 16:
-                    out[c:c + 8, col:col + 6] = _SPLIT
+                    out[c : c + 8, col : col + 6] = _SPLIT
                     break
                 c += 8
                 rows -= 8
                 if rows < 16:
-                    out[c:c + 8, col + 6:col + 12] = _SPLIT
+                    out[c : c + 8, col + 6 : col + 12] = _SPLIT
                     break
         col += 12
         left -= 12
@@ -506,7 +519,7 @@ def _kernel_patterns(m: int, n: int) -> np.ndarray:
         left -= 8
     while left > 3:
         full = m - m % 8
-        out[0:full, col:col + 4] = _SPLIT
+        out[0:full, col : col + 4] = _SPLIT
         col += 4
         left -= 4
     return out
@@ -522,7 +535,7 @@ class _Coverage:
         if m <= 0 or n <= 0:
             return
         pat = _kernel_patterns(m, n)
-        block = self.code[x:x + m, y:y + n]
+        block = self.code[x : x + m, y : y + n]
         if lower_only:  # a diagonal block: only its lower part reaches C (``syrk_kernel.c``)
             keep = np.tril(np.ones((m, n), dtype=bool), x - y)
             if (block[keep] != -1).any():
@@ -588,8 +601,11 @@ def _thread_ranges(n: int, threads: int) -> list[int]:
         if threads - (len(ranges) - 1) > 1:
             di = float(i)
             dinum = di * di + dnum
-            width = (int((math.sqrt(dinum) - di) + mask) // (mask + 1)) * (mask + 1) if dinum > 0 else (
-                (int(-di + mask) // (mask + 1)) * (mask + 1))
+            width = (
+                (int((math.sqrt(dinum) - di) + mask) // (mask + 1)) * (mask + 1)
+                if dinum > 0
+                else ((int(-di + mask) // (mask + 1)) * (mask + 1))
+            )
             if width > n - i or width < mask:
                 width = n - i
         else:
@@ -699,11 +715,10 @@ def _fma32_step(p: np.ndarray, acc: np.ndarray, normal: bool = False) -> np.ndar
         idx = np.nonzero(odd)
         s_odd, e_odd = _two_sum(p[idx], acc[idx])
         r[idx] = _round_exact_to_f32(s_odd, e_odd)
-    return r.astype(np.float64)
+    return np.asarray(r, dtype=np.float64)
 
 
-def _tile_block(xr: np.ndarray, xc: np.ndarray, lo: int, hi: int, split: np.ndarray | None,
-                normal: bool) -> np.ndarray:
+def _tile_block(xr: np.ndarray, xc: np.ndarray, lo: int, hi: int, split: np.ndarray | None, normal: bool) -> np.ndarray:
     """One K block of a tile: rows' and columns' values (K, R) and (K, C) float64, returns float32 values (R, C)."""
     acc = np.zeros((xr.shape[1], xc.shape[1]))
     if split is None:

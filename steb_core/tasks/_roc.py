@@ -25,8 +25,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["FPR_THRESHOLDS", "roc_curve_from_counts", "eer_from_curve", "partial_auc_from_curve",
-           "reference_roc_metrics", "fpr_key", "ROC_NOTE", "GRID_ROC_NOTE"]
+__all__ = [
+    "FPR_THRESHOLDS",
+    "roc_curve_from_counts",
+    "eer_from_curve",
+    "partial_auc_from_curve",
+    "reference_roc_metrics",
+    "fpr_key",
+    "ROC_NOTE",
+    "GRID_ROC_NOTE",
+]
 
 #: ``DEFAULT_FPR_THRESHOLDS`` of the reference's metrics.py @4b43dda3
 FPR_THRESHOLDS = (0.01, 0.05, 0.10, 0.20, 0.30, 0.50)
@@ -36,8 +44,10 @@ FPR_THRESHOLDS = (0.01, 0.05, 0.10, 0.20, 0.30, 0.50)
 ROC_NOTE = "eer_and_partial_aucs"
 #: its value for results scored by the grid rule: the counts there are per grid cell, so the curve is not the
 #: reference's, and the exact scores are not kept (the grid path is the bounded one: no score array)
-GRID_ROC_NOTE = ("not computed: scored by the grid rule (ties within 2**-20), which keeps no exact scores; eer "
-                 "and auc@f are computed with scores=reference (the default, up to the task's exact-pairs limit)")
+GRID_ROC_NOTE = (
+    "not computed: scored by the grid rule (ties within 2**-20), which keeps no exact scores; eer "
+    "and auc@f are computed with scores=reference (the default, up to the task's exact-pairs limit)"
+)
 
 
 def fpr_key(fpr: float) -> str:
@@ -61,8 +71,8 @@ def roc_curve_from_counts(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray,
 
 def eer_from_curve(fpr: np.ndarray, tpr: np.ndarray) -> float:
     """The reference's ``calculate_eer``: where the linearly interpolated ROC crosses ``tpr = 1 - fpr``."""
-    from scipy.interpolate import interp1d  # noqa: PLC0415 - the reference's interpolation, only when asked for
-    from scipy.optimize import brentq  # noqa: PLC0415
+    from scipy.interpolate import interp1d
+    from scipy.optimize import brentq
 
     curve = interp1d(fpr, tpr)
     return float(brentq(lambda x: 1.0 - x - curve(x), 0.0, 1.0))

@@ -118,8 +118,9 @@ def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str, roc: bool = Fa
     return out
 
 
-def exact_ranking_metrics(scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs",
-                          roc: bool = False) -> dict[str, float]:
+def exact_ranking_metrics(
+    scores: np.ndarray, positive: np.ndarray, *, what: str = "pairs", roc: bool = False
+) -> dict[str, float]:
     """AUROC and AP with ties = exactly equal scores (no grid): what ``roc_auc_score`` computes on ``scores``.
 
     Used for the STEB reference's pair scores (float32 cosines, :func:`reference_pair_scores`), whose

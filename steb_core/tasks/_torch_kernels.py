@@ -62,7 +62,9 @@ def _unit32(x: Any, inv: Any) -> Any:
     torch = _torch()
     out = torch.empty(x.shape, dtype=torch.float32, device=x.device)
     for a in range(0, x.shape[0], _CHUNK_ROWS):
-        out[a : a + _CHUNK_ROWS] = (x[a : a + _CHUNK_ROWS].to(torch.float64) * inv[a : a + _CHUNK_ROWS, None]).to(torch.float32)
+        out[a : a + _CHUNK_ROWS] = (x[a : a + _CHUNK_ROWS].to(torch.float64) * inv[a : a + _CHUNK_ROWS, None]).to(
+            torch.float32
+        )
     return out
 
 
@@ -159,7 +161,9 @@ def dense_ranks_torch(
         return above.cpu().numpy(), tied_rel.cpu().numpy(), tied_irr.cpu().numpy()
 
 
-def all_pair_counts_torch(vectors: np.ndarray, codes: np.ndarray, device: Any, *, block_cells: int = BLOCK_CELLS) -> RankCounts:
+def all_pair_counts_torch(
+    vectors: np.ndarray, codes: np.ndarray, device: Any, *, block_cells: int = BLOCK_CELLS
+) -> RankCounts:
     """``pair_all.all_pair_counts`` on a torch device: per tie key, same- and different-label pairs i < j."""
     torch = _torch()
     n = vectors.shape[0]

@@ -39,9 +39,13 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
     codes, classes = encode_labels([r.label for r in records])
     k = len(classes)
     if k < 2:
-        raise DataValidationError(f"holds a single label ({classes[0]!r})", field="label", expected="two or more classes to cluster")
+        raise DataValidationError(
+            f"holds a single label ({classes[0]!r})", field="label", expected="two or more classes to cluster"
+        )
     if k > len(records):
-        raise DataValidationError(f"{k} labels for {len(records)} texts", field="label", expected="more texts than labels")
+        raise DataValidationError(
+            f"{k} labels for {len(records)} texts", field="label", expected="more texts than labels"
+        )
     uniques, index = unique_index(r.text for r in records)
     vectors = ctx.embed(uniques)[index]
     if ctx.scoring.get("cluster_input", "raw") == "abs":
@@ -69,8 +73,9 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
 
 SPEC = TaskSpec(
     name="clustering",
-    description=("Mini-batch k-means (batch 32, k = number of gold labels, random_state 42 as the STEB reference); "
-                 "V-measure."),
+    description=(
+        "Mini-batch k-means (batch 32, k = number of gold labels, random_state 42 as the STEB reference); V-measure."
+    ),
     shape="labelled_texts",
     main_metric="v_measure",
     run=run_clustering,

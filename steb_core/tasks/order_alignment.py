@@ -102,9 +102,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -172,14 +173,14 @@ def _sorted_square_sums(dist: np.ndarray) -> np.ndarray:
     total = squares[:, 0].copy()
     for j in range(1, squares.shape[1]):
         total += squares[:, j]
-    return total
+    return np.asarray(total)
 
 
 def _window(best: float) -> float:
     return best + best * PREFILTER_RTOL + _PREFILTER_ATOL
 
 
-def _exact_best(dist_rows: Sequence[Sequence[float]]) -> list[int]:
+def _exact_best(dist_rows: Sequence[Sequence[float]] | np.ndarray) -> list[int]:
     """Indices of the rows whose exact sum of squares is minimal (rows: distance vectors)."""
     cache: dict[tuple[float, ...], Fraction] = {}
     exact = []
@@ -233,7 +234,7 @@ def alignment_credit(
 
 
 def _hungarian_credit(dist: np.ndarray, answer: tuple[int, ...], tie_tolerance: float) -> tuple[float, int]:
-    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415 - only large instances need it
+    from scipy.optimize import linear_sum_assignment
 
     m = dist.shape[0]
     cost = dist * dist
@@ -260,7 +261,7 @@ def _hungarian_credit(dist: np.ndarray, answer: tuple[int, ...], tie_tolerance: 
 
 
 def _near_optimal(cost: np.ndarray, limit: float) -> list[tuple[int, ...]] | None:
-    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415
+    from scipy.optimize import linear_sum_assignment
 
     """Every injective assignment whose cost sum is at most ``limit`` (None when over TIE_COUNT_CAP)."""
 
@@ -288,7 +289,7 @@ def _near_optimal(cost: np.ndarray, limit: float) -> list[tuple[int, ...]] | Non
 
 
 def _candidates(group: Any) -> tuple[str, ...]:
-    return group.candidates()
+    return tuple(group.candidates())
 
 
 def _mean_by(values: dict[str, list[float]]) -> dict[str, float]:
@@ -332,7 +333,9 @@ def alignment_credits(
         return credits, ties
     if m == 1 or tie_tolerance > 0 or math.perm(k, m) > exhaustive_limit:
         for g in range(n):
-            credits[g], ties[g] = alignment_credit(sims[g], answers[g], tie_tolerance=tie_tolerance, exhaustive_limit=exhaustive_limit)
+            credits[g], ties[g] = alignment_credit(
+                sims[g], answers[g], tie_tolerance=tie_tolerance, exhaustive_limit=exhaustive_limit
+            )
         return credits, ties
     assignments = _assignments(k, m)
     lookup = _assignment_rows(k, m)
@@ -357,20 +360,21 @@ def alignment_credits(
     return credits, ties
 
 
-def _exact_sum(values: Sequence[float]) -> Fraction:
+def _exact_sum(values: Sequence[float] | np.ndarray) -> Fraction:
     return sum((Fraction(float(v)) for v in values), Fraction(0))
 
 
 def _solver_columns(cost: np.ndarray) -> np.ndarray:
     """The columns ``linear_sum_assignment`` gives anchors 0..m-1 (rows come back sorted)."""
-    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415
+    from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(cost)
-    return cols[np.argsort(rows)]
+    return np.asarray(cols[np.argsort(rows)])
 
 
-def reference_credits(sims: np.ndarray, expected: np.ndarray, *, ties: str = "solver",
-                      exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> tuple[np.ndarray, np.ndarray]:
+def reference_credits(
+    sims: np.ndarray, expected: np.ndarray, *, ties: str = "solver", exhaustive_limit: int = EXHAUSTIVE_LIMIT
+) -> tuple[np.ndarray, np.ndarray]:
     """Credits of the reference rule for same-shape instances: ``sims`` (n, m, c), ``expected`` (n, m) columns.
 
     Returns (credit per instance, number of exactly tied optimal assignments per instance; 0 when not
@@ -438,8 +442,9 @@ def _split_large(cost: np.ndarray, expected: np.ndarray, cols: np.ndarray) -> tu
     return float(np.mean([np.mean(np.asarray(p) == expected) for p in tied])), len(tied)
 
 
-
-def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
+def _score_pairs(
+    ctx: TaskContext, groups: Sequence[Any]
+) -> tuple[dict[tuple[int, int], list[int]], dict[tuple[int, int], np.ndarray]]:
     """Similarity matrices of all groups, bucketed by shape (anchors, candidates).
 
     Each distinct (anchor, candidate) pair is scored once: a plain group and the distractor group of
@@ -457,13 +462,16 @@ def _score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> tuple[dict[tuple[in
         cand_ids[shape].append([text_id.setdefault(t, len(text_id)) for t in cands])
     n_texts = max(len(text_id), 1)
     codes = {
-        shape: np.asarray(anchor_ids[shape], dtype=np.int64)[:, :, None] * n_texts + np.asarray(cand_ids[shape], dtype=np.int64)[:, None, :]
+        shape: np.asarray(anchor_ids[shape], dtype=np.int64)[:, :, None] * n_texts
+        + np.asarray(cand_ids[shape], dtype=np.int64)[:, None, :]
         for shape in members
     }
     flat = np.concatenate([c.ravel() for c in codes.values()]) if codes else np.zeros(0, dtype=np.int64)
     unique, inverse = np.unique(flat, return_inverse=True)
     texts = list(text_id)
-    sims = pair_similarities(ctx, [texts[c // n_texts] for c in unique.tolist()], [texts[c % n_texts] for c in unique.tolist()])
+    sims = pair_similarities(
+        ctx, [texts[c // n_texts] for c in unique.tolist()], [texts[c % n_texts] for c in unique.tolist()]
+    )
     matrices: dict[tuple[int, int], np.ndarray] = {}
     pos = 0
     for shape, c in codes.items():
@@ -519,8 +527,12 @@ def compensated_dots(left: np.ndarray, right: np.ndarray) -> np.ndarray:
 def _exact_unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows divided by their norm, the norm from :func:`compensated_dots` (zero rows unchanged)."""
     x = np.asarray(vectors, dtype=np.float64)
-    norms = np.sqrt(np.concatenate([compensated_dots(x[i:i + _DOT_PAIRS], x[i:i + _DOT_PAIRS])
-                                    for i in range(0, len(x), _DOT_PAIRS)] or [np.zeros(0)]))
+    norms = np.sqrt(
+        np.concatenate(
+            [compensated_dots(x[i : i + _DOT_PAIRS], x[i : i + _DOT_PAIRS]) for i in range(0, len(x), _DOT_PAIRS)]
+            or [np.zeros(0)]
+        )
+    )
     return x / np.where(norms == 0, 1.0, norms)[:, None]
 
 
@@ -538,12 +550,12 @@ def _assignment_margins(sims: np.ndarray, exhaustive_limit: int = EXHAUSTIVE_LIM
     cost = 1.0 - np.maximum(sims, 0.0)
     step = max(1, _BATCH_ELEMENTS // (len(assignments) * m))
     for lo in range(0, n, step):
-        terms = cost[lo:lo + step][:, np.arange(m), assignments]
+        terms = cost[lo : lo + step][:, np.arange(m), assignments]
         sums = terms[:, :, 0].copy()
         for j in range(1, m):
             sums += terms[:, :, j]
         two = np.partition(sums, 1, axis=1)
-        margins[lo:lo + step] = two[:, 1] - two[:, 0]
+        margins[lo : lo + step] = two[:, 1] - two[:, 0]
     return margins
 
 
@@ -600,57 +612,67 @@ def _reference_matrices(
     similarity-only encoders use the float64 pair similarities of :func:`_score_pairs`.
     """
     if products not in PRODUCTS:
-        raise DataValidationError(f"order_alignment.products={products!r}", field="order_alignment.products",
-                                  expected=" or ".join(PRODUCTS))
+        raise DataValidationError(
+            f"order_alignment.products={products!r}", field="order_alignment.products", expected=" or ".join(PRODUCTS)
+        )
     if not ctx.has_vectors or ctx.similarity_fn is not None:
         return _score_pairs(ctx, groups)
     text_id: dict[str, int] = {}
-    rows = [([text_id.setdefault(t, len(text_id)) for t in g.anchors],
-             [text_id.setdefault(t, len(text_id)) for t in _candidates(g)]) for g in groups]
+    rows = [
+        (
+            [text_id.setdefault(t, len(text_id)) for t in g.anchors],
+            [text_id.setdefault(t, len(text_id)) for t in _candidates(g)],
+        )
+        for g in groups
+    ]
     vectors = ctx.embed(list(text_id))
     if hasattr(vectors, "tocsr"):
         return _score_pairs(ctx, groups)
     members: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for gi, (a, c) in enumerate(rows):
-        members[(len(a), len(c))].append(gi)
+    for gi, (anchor_ids, candidate_ids) in enumerate(rows):
+        members[(len(anchor_ids), len(candidate_ids))].append(gi)
     matrices: dict[tuple[int, int], np.ndarray] = {}
     if products in ("blas", "reference"):
         unit = np.asarray(vectors, dtype=np.float64)
         norms = np.linalg.norm(unit, axis=-1, keepdims=True)
         unit = unit / np.where(norms == 0, 1.0, norms)
     if products == "reference":
-        for (m, c), index in members.items():
-            if c < 2:  # scored 0 without a product (the reference's ``n_tgt < 2`` guard)
-                matrices[(m, c)] = np.zeros((len(index), m, c))
+        for (m, k), index in members.items():
+            if k < 2:  # scored 0 without a product (the reference's ``n_tgt < 2`` guard)
+                matrices[(m, k)] = np.zeros((len(index), m, k))
                 continue
             anchors = np.asarray([rows[gi][0] for gi in index], dtype=np.int64).reshape(len(index), m)
-            candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), c)
+            candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), k)
             if prefilter:
-                matrices[(m, c)] = _emulated_where_undecided(unit, anchors, candidates)
+                matrices[(m, k)] = _emulated_where_undecided(unit, anchors, candidates)
             else:
-                matrices[(m, c)] = alignment_products(unit, anchors, candidates)
+                matrices[(m, k)] = alignment_products(unit, anchors, candidates)
         return members, matrices
     if products == "blas":
         for shape, index in members.items():
             out = np.empty((len(index), *shape), dtype=np.float64)
             for n, gi in enumerate(index):
-                a, c = rows[gi]
-                out[n] = unit[a] @ unit[c].T
+                anchor_ids, candidate_ids = rows[gi]
+                out[n] = unit[anchor_ids] @ unit[candidate_ids].T
             matrices[shape] = out
         return members, matrices
     unit = _exact_unit_rows(vectors)
     n_texts = max(len(text_id), 1)
-    codes = {shape: np.asarray([[[a * n_texts + c for c in rows[gi][1]] for a in rows[gi][0]] for gi in index],
-                               dtype=np.int64).reshape(len(index), *shape) for shape, index in members.items()}
+    codes = {
+        shape: np.asarray(
+            [[[a * n_texts + c for c in rows[gi][1]] for a in rows[gi][0]] for gi in index], dtype=np.int64
+        ).reshape(len(index), *shape)
+        for shape, index in members.items()
+    }
     unique, inverse = np.unique(np.concatenate([c.ravel() for c in codes.values()]), return_inverse=True)
     cos = np.empty(len(unique))
     for i in range(0, len(unique), _DOT_PAIRS):
-        block = unique[i:i + _DOT_PAIRS]
-        cos[i:i + _DOT_PAIRS] = compensated_dots(unit[block // n_texts], unit[block % n_texts])
+        block = unique[i : i + _DOT_PAIRS]
+        cos[i : i + _DOT_PAIRS] = compensated_dots(unit[block // n_texts], unit[block % n_texts])
     pos = 0
-    for shape, c in codes.items():
-        matrices[shape] = cos[inverse[pos:pos + c.size]].reshape(c.shape)
-        pos += c.size
+    for shape, code in codes.items():
+        matrices[shape] = cos[inverse[pos : pos + code.size]].reshape(code.shape)
+        pos += code.size
     return members, matrices
 
 
@@ -745,9 +767,12 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
             if not has_distractor and math.perm(kc, m) == 1:
                 n_trivial += len(chosen)  # one alternative per anchor: nothing to decide
                 continue
-            answers = np.asarray([groups[index[i]].candidate_answer() for i in chosen],
-                                 dtype=np.int64).reshape(len(chosen), m)
-            credits, ties = alignment_credits(matrices[(m, kc)][chosen], answers, tie_tolerance=tolerance, exhaustive_limit=limit)
+            answers = np.asarray([groups[index[i]].candidate_answer() for i in chosen], dtype=np.int64).reshape(
+                len(chosen), m
+            )
+            credits, ties = alignment_credits(
+                matrices[(m, kc)][chosen], answers, tie_tolerance=tolerance, exhaustive_limit=limit
+            )
             n_capped += int(np.count_nonzero(ties == 0))
             target = with_distractor if has_distractor else plain
             for i, credit in zip(chosen.tolist(), credits.tolist()):

@@ -37,7 +37,8 @@ index arrays and scored in batches through ``ctx.similarity``; those scores are 
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -132,7 +133,7 @@ def _similarity_scores(ctx: TaskContext, texts: list[str]) -> np.ndarray:
 
 
 def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
-    metrics: dict[str, Any]
+    metrics: dict[str, Any] = {}
     records = ctx.data
     texts = [r.text for r in records]
     codes, classes = encode_labels([r.label for r in records])
@@ -146,29 +147,32 @@ def run_pair_all(ctx: TaskContext) -> dict[str, Any]:
         vectors = ctx.embed(texts)
         with blas_limits(ctx, n * n * vectors.shape[1] // 2):
             scores = reference_all_pair_scores(vectors, pair_score, products=mode)
-        metrics = exact_ranking_metrics(scores, upper_triangle_same(codes), what="label", roc=True)
+        metrics.update(exact_ranking_metrics(scores, upper_triangle_same(codes), what="label", roc=True))
         metrics.update(scores=f"reference ({pair_score}, {scores.dtype}, ties = equal scores)", products=mode)
     elif uses_cosine(ctx):
         if pair_score != "cosine":
-            raise DataValidationError(f"the encoder declares pair_score={pair_score!r}, which the grid rule "
-                                      "cannot score",
-                                      field="pair_all.scores", expected="reference (at most EXACT_PAIRS_LIMIT pairs)")
+            raise DataValidationError(
+                f"the encoder declares pair_score={pair_score!r}, which the grid rule cannot score",
+                field="pair_all.scores",
+                expected="reference (at most EXACT_PAIRS_LIMIT pairs)",
+            )
         vectors = ctx.embed(texts)
         device = None if sp.issparse(vectors) else kernel_device(ctx)
         if device is not None:
-            from ._torch_kernels import all_pair_counts_torch  # noqa: PLC0415 - torch only when asked for
+            from ._torch_kernels import all_pair_counts_torch
 
             counts = all_pair_counts_torch(np.asarray(vectors), codes, device)
         else:
             with blas_limits(ctx, n * n * vectors.shape[1] // 2):
                 counts = all_pair_counts(vectors, codes)
-        metrics = counts.metrics(what="label")
+        metrics.update(counts.metrics(what="label"))
         metrics.update(scores="grid (float64 cosine, ties within 2**-20)", **{ROC_NOTE: GRID_ROC_NOTE})
     else:
         scores = _similarity_scores(ctx, texts)
-        metrics = binary_ranking_metrics(scores, upper_triangle_same(codes), what="label")
-        metrics.update(scores="grid (the encoder's similarity, ties within 2**-20 of its scale)",
-                       **{ROC_NOTE: GRID_ROC_NOTE})
+        metrics.update(binary_ranking_metrics(scores, upper_triangle_same(codes), what="label"))
+        metrics.update(
+            scores="grid (the encoder's similarity, ties within 2**-20 of its scale)", **{ROC_NOTE: GRID_ROC_NOTE}
+        )
     metrics.update(n_texts=n, n_pairs=n_pairs, n_positive_pairs=n_positive)
     return metrics
 

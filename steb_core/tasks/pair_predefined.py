@@ -43,19 +43,19 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
     pairs = ctx.data
     same = np.fromiter((p.same for p in pairs), dtype=bool, count=len(pairs))
     pair_score = ctx.scoring.get("pair_score", "cosine")
-    metrics: dict[str, Any]
+    metrics: dict[str, Any] = {}
     scorable = ctx.has_vectors and (pair_score == "neg_l1" or uses_cosine(ctx))
     mode = pair_scores_mode(ctx, "pair_predefined")
     if scorable and mode in ("reference", "blas"):
         uniques, index = unique_index([t for p in pairs for t in (p.text_a, p.text_b)])
         scores = reference_pair_scores(ctx.embed(uniques), index[0::2], index[1::2], pair_score, products=mode)
-        metrics = exact_ranking_metrics(scores, same, what="same", roc=True)
+        metrics.update(exact_ranking_metrics(scores, same, what="same", roc=True))
         metrics.update(scores=f"reference ({pair_score}, ties = equal scores)", products=mode)
     else:
         # row-wise dot products (einsum / sparse multiply): no BLAS or OpenMP pool involved
         scores = pair_similarities(ctx, [p.text_a for p in pairs], [p.text_b for p in pairs])
         scale = 1.0 if uses_cosine(ctx) else None
-        metrics = binary_ranking_metrics(scores, same, what="same", scale=scale)
+        metrics.update(binary_ranking_metrics(scores, same, what="same", scale=scale))
         metrics.update(scores="grid (ties within 2**-20 of the scale)", **{ROC_NOTE: GRID_ROC_NOTE})
     metrics.update(n_pairs=len(pairs), n_positive_pairs=int(np.count_nonzero(same)))
     return metrics

@@ -95,7 +95,17 @@ from ._probe_solver import fit_heads
 from ._reference_probe import reference_probe
 from ._threads import blas_limits
 
-__all__ = ["quantile_bins", "split_keys", "stratified_split", "fit_probe", "probe_features", "select_strength", "run_probing", "SPEC", "STRENGTHS"]
+__all__ = [
+    "quantile_bins",
+    "split_keys",
+    "stratified_split",
+    "fit_probe",
+    "probe_features",
+    "select_strength",
+    "run_probing",
+    "SPEC",
+    "STRENGTHS",
+]
 
 N_BINS = 5
 STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
@@ -128,7 +138,9 @@ def split_keys(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seeded_rng(seed, "probing-split").randrange(2**63)).random(n)
 
 
-def stratified_split(labels: np.ndarray, keys: np.ndarray, fractions: Sequence[float] = SPLIT) -> tuple[np.ndarray, ...]:
+def stratified_split(
+    labels: np.ndarray, keys: np.ndarray, fractions: Sequence[float] = SPLIT
+) -> tuple[np.ndarray, ...]:
     """Indices of train, validation and test, each with the bins' proportions.
 
     Within each bin, texts are ranked by their ``keys`` (:func:`split_keys`, shared by all features of a
@@ -183,7 +195,12 @@ def fit_probe(
         val_acc[strength] = float(np.mean(model.predict(x_val) == y[val]))
         test_acc[strength] = float(np.mean(model.predict(x_test) == y[test]))
     best = select_strength(val_acc, n_val=len(val))
-    return {"test_accuracy": test_acc[best], "strength": best, "validation_accuracy": val_acc[best], "not_converged": not_converged}
+    return {
+        "test_accuracy": test_acc[best],
+        "strength": best,
+        "validation_accuracy": val_acc[best],
+        "not_converged": not_converged,
+    }
 
 
 def _feature_matrix(records: Sequence[Any]) -> tuple[list[str], np.ndarray]:
@@ -235,7 +252,13 @@ def probe_features(
     ``device``: a torch device for the solver's products (``_probe_solver``), None for numpy.
     """
     fits = fit_heads(
-        x, [y for y, _ in targets], [split[0] for _, split in targets], strengths, max_iter=max_iter, tol=tol, device=device
+        x,
+        [y for y, _ in targets],
+        [split[0] for _, split in targets],
+        strengths,
+        max_iter=max_iter,
+        tol=tol,
+        device=device,
     )
     results = []
     for h, (y, (_, val, test)) in enumerate(targets):
@@ -261,9 +284,14 @@ def released_targets(records: Sequence[Any]) -> list[tuple[str, np.ndarray, tupl
     names = list(records[0].bins)
     for i, rec in enumerate(records):
         if rec.bins is None or list(rec.bins) != names:
-            raise DataValidationError("has other released features than the first record" if rec.bins is not None
-                                      else "has no released bins while the first record has", record=rec.id or i,
-                                      field="bins", expected=f"label_/split_ fields for {names}")
+            raise DataValidationError(
+                "has other released features than the first record"
+                if rec.bins is not None
+                else "has no released bins while the first record has",
+                record=rec.id or i,
+                field="bins",
+                expected=f"label_/split_ fields for {names}",
+            )
     out = []
     for name in names:
         bins = np.asarray([-1 if r.bins[name] is None or r.splits[name] is None else r.bins[name] for r in records])
@@ -292,8 +320,11 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     has_released = records[0].bins is not None
     mode = option_choice(ctx, "probing", "splits", ("released", "steb"), "released" if has_released else "steb")
     if mode == "released" and not has_released:
-        raise DataValidationError("the records carry no released bins and splits", field="probing.splits",
-                                  expected="probing.splits=steb for a corpus without released labels")
+        raise DataValidationError(
+            "the records carry no released bins and splits",
+            field="probing.splits",
+            expected="probing.splits=steb for a corpus without released labels",
+        )
     if mode == "released":
         return _run_released(ctx)
     names, values = _feature_matrix(records)
@@ -355,8 +386,11 @@ def _run_released(ctx: TaskContext) -> dict[str, Any]:
     records = ctx.data
     targets = released_targets(records)
     if not targets:
-        raise DataValidationError("no released feature has two or more training labels", field="bins",
-                                  expected="label_<f> values of at least two bins among the train texts")
+        raise DataValidationError(
+            "no released feature has two or more training labels",
+            field="bins",
+            expected="label_<f> values of at least two bins among the train texts",
+        )
     uniques, index = unique_index(r.text for r in records)
     x = ctx.embed(uniques)[index]
     strengths = tuple(option(ctx, "probing", "strengths", STRENGTHS))
@@ -373,23 +407,39 @@ def _run_released(ctx: TaskContext) -> dict[str, Any]:
         if solver == "joint":
             device = None if sp.issparse(x) else kernel_device(ctx)
             # the solver reads labels of training rows only; -1 (no label / unseen class) elsewhere becomes 0 there
-            fits = fit_heads(x, [np.maximum(y, 0) for _, y, _ in targets], [split[0] for _, _, split in targets],
-                             strengths,
-                             max_iter=MAX_ITER, tol=TOL, device=device)
+            fits = fit_heads(
+                x,
+                [np.maximum(y, 0) for _, y, _ in targets],
+                [split[0] for _, _, split in targets],
+                strengths,
+                max_iter=MAX_ITER,
+                tol=TOL,
+                device=device,
+            )
             results = []
             for h, (_, y, (_, val, test)) in enumerate(targets):
                 val_acc = {lam: _share(fit["pred"][val, h] == y[val]) for lam, fit in fits.items()}
                 best = select_strength(val_acc, n_val=len(val))
-                results.append({"test_accuracy": _share(fits[best]["pred"][test, h] == y[test]), "strength": best,
-                                "not_converged": int(sum(fit["iterations"][h] >= MAX_ITER for fit in fits.values()))})
+                results.append(
+                    {
+                        "test_accuracy": _share(fits[best]["pred"][test, h] == y[test]),
+                        "strength": best,
+                        "not_converged": int(sum(fit["iterations"][h] >= MAX_ITER for fit in fits.values())),
+                    }
+                )
         else:
             dense = x.toarray() if sp.issparse(x) else x
             results = [fit_probe(dense, y, split, strengths=strengths) for _, y, split in targets]
     return _released_metrics(records, targets, results, blas_threads, solver)
 
 
-def _released_metrics(records: Sequence[Any], targets: Sequence[tuple[str, np.ndarray, Any]],
-                      results: Sequence[dict[str, Any]], blas_threads: int, solver: str) -> dict[str, Any]:
+def _released_metrics(
+    records: Sequence[Any],
+    targets: Sequence[tuple[str, np.ndarray, Any]],
+    results: Sequence[dict[str, Any]],
+    blas_threads: int,
+    solver: str,
+) -> dict[str, Any]:
     by_feature = {name: r["test_accuracy"] for (name, _, _), r in zip(targets, results)}
     return {
         "accuracy": float(np.mean(list(by_feature.values()))),

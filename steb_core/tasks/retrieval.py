@@ -125,7 +125,9 @@ def first_relevant_ranks(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), empty.copy()
     if sp.issparse(queries) or sp.issparse(targets):
-        return _sparse_ranks(sp.csr_matrix(queries), sp.csr_matrix(targets), rel_q, rel_t, starts, block_bytes or BLOCK_BYTES)
+        return _sparse_ranks(
+            sp.csr_matrix(queries), sp.csr_matrix(targets), rel_q, rel_t, starts, block_bytes or BLOCK_BYTES
+        )
     if device is not None:
         from ._torch_kernels import dense_ranks_torch  # torch only when asked for
 
@@ -135,7 +137,12 @@ def first_relevant_ranks(
 
 
 def _sparse_ranks(
-    queries: sp.csr_matrix, targets: sp.csr_matrix, rel_q: np.ndarray, rel_t: np.ndarray, starts: np.ndarray, block_bytes: int
+    queries: sp.csr_matrix,
+    targets: sp.csr_matrix,
+    rel_q: np.ndarray,
+    rel_t: np.ndarray,
+    starts: np.ndarray,
+    block_bytes: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sparse rows: float64 cosines of a block of queries against all targets, compared by key."""
     q64, t_t = unit_rows(queries), unit_rows(targets).T.tocsc()
@@ -188,7 +195,9 @@ def collection_vectors(ctx: TaskContext, collections: Sequence[Sequence[str]]) -
     if not sp.issparse(vectors):
         return _dense_means(np.asarray(vectors, dtype=np.float32), lengths)
     owner = np.repeat(np.arange(len(collections)), lengths)
-    averaging = sp.csr_matrix((1.0 / lengths[owner], (owner, np.arange(len(owner)))), shape=(len(collections), len(owner)))
+    averaging = sp.csr_matrix(
+        (1.0 / lengths[owner], (owner, np.arange(len(owner)))), shape=(len(collections), len(owner))
+    )
     return averaging @ sp.csr_matrix(vectors, dtype=np.float64)
 
 
@@ -205,8 +214,9 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.asarray(sums / lengths[:, None], dtype=np.float32)
 
 
-def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: Sequence[str],
-                        target_authors: Sequence[str]) -> dict[str, Any]:
+def reference_retrieval(
+    query_vectors: Any, target_vectors: Any, query_authors: Sequence[str], target_authors: Sequence[str]
+) -> dict[str, Any]:
     """The reference's metrics (module docstring) for one vector per query and per target collection."""
     from sklearn.metrics import pairwise_distances
 
@@ -220,7 +230,7 @@ def reference_retrieval(query_vectors: Any, target_vectors: Any, query_authors: 
     recall = {k: np.zeros(len(qa)) for k in REFERENCE_CUTOFFS}
     rows = max(1, REFERENCE_CELLS // 8 // max(1, len(ta)))
     for r0 in range(0, len(qa), rows):
-        dist = pairwise_distances(q[r0:r0 + rows], t, metric="cosine")
+        dist = pairwise_distances(q[r0 : r0 + rows], t, metric="cosine")
         for i in range(dist.shape[0]):
             ranks = np.where(qa[r0 + i] == ta[np.argsort(dist[i])])[0] + 1
             rr[r0 + i] = np.mean(1.0 / ranks)
@@ -264,12 +274,17 @@ def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
     rule = option_choice(ctx, "retrieval", "rule", RULES, "reference")
     if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
-        metrics = reference_retrieval(_joined_vectors(ctx, [q.texts_ for q in data.queries]),
-                                      _joined_vectors(ctx, [t.texts_ for t in data.targets]),
-                                      [q.author for q in data.queries], [t.author for t in data.targets])
-        metrics.update(n_queries=len(data.queries), n_targets=len(data.targets),
-                       rule="reference" if ctx.collections_fn is None
-                       else "reference (the encoder's own collection vectors)")
+        metrics = reference_retrieval(
+            _joined_vectors(ctx, [q.texts_ for q in data.queries]),
+            _joined_vectors(ctx, [t.texts_ for t in data.targets]),
+            [q.author for q in data.queries],
+            [t.author for t in data.targets],
+        )
+        metrics.update(
+            n_queries=len(data.queries),
+            n_targets=len(data.targets),
+            rule="reference" if ctx.collections_fn is None else "reference (the encoder's own collection vectors)",
+        )
         return metrics
     metrics = _run_counted(ctx)
     metrics["rule"] = "counted" if rule == "counted" else f"counted (over {REFERENCE_CELLS} query x target cells)"

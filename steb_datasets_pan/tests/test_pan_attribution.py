@@ -19,26 +19,48 @@ def load(name: str, data_dir: Path):
 
 def _problem(root: Path, name: str, candidates: dict[str, int], truth: dict[str, str], write, **enc) -> None:
     p = root / name
-    write(p / "problem-info.json", json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": c} for c in candidates]}), **enc)
+    write(
+        p / "problem-info.json",
+        json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": c} for c in candidates]}),
+        **enc,
+    )
     for cand, n in candidates.items():
         for k in range(1, n + 1):
             write(p / cand / f"known{k:05d}.txt", f"{name} {cand} known {k}\n", **enc)
     for text in truth:
         write(p / "unknown" / text, f"{name} unknown {text}\n", **enc)
-    write(p / "ground-truth.json", json.dumps({"ground_truth": [{"unknown-text": t, "true-author": a} for t, a in truth.items()]}, indent=4), **enc)
+    write(
+        p / "ground-truth.json",
+        json.dumps({"ground_truth": [{"unknown-text": t, "true-author": a} for t, a in truth.items()]}, indent=4),
+        **enc,
+    )
 
 
 @pytest.fixture
 def pan18(tmp_path: Path, write) -> Path:
     root = tmp_path / "pan18-cross-domain-authorship-attribution-test-dataset2-2018-04-20"
-    write(root / "collection-info.json", json.dumps([
-        {"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"},
-        {"problem-name": "problem00002", "language": "en", "encoding": "UTF-8"},
-        {"problem-name": "problem00003", "language": "fr", "encoding": "UTF-8"},
-    ]), bom=True)
-    _problem(root, "problem00001", {"candidate00001": 2, "candidate00002": 3},
-             {"unknown00001.txt": "candidate00002", "unknown00002.txt": "<UNK>", "unknown00003.txt": "candidate00001"}, write, crlf=True)
-    _problem(root, "problem00002", {"candidate00001": 1, "candidate00002": 1}, {"unknown00001.txt": "candidate00001"}, write)
+    write(
+        root / "collection-info.json",
+        json.dumps(
+            [
+                {"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"},
+                {"problem-name": "problem00002", "language": "en", "encoding": "UTF-8"},
+                {"problem-name": "problem00003", "language": "fr", "encoding": "UTF-8"},
+            ]
+        ),
+        bom=True,
+    )
+    _problem(
+        root,
+        "problem00001",
+        {"candidate00001": 2, "candidate00002": 3},
+        {"unknown00001.txt": "candidate00002", "unknown00002.txt": "<UNK>", "unknown00003.txt": "candidate00001"},
+        write,
+        crlf=True,
+    )
+    _problem(
+        root, "problem00002", {"candidate00001": 1, "candidate00002": 1}, {"unknown00001.txt": "candidate00001"}, write
+    )
     _problem(root, "problem00003", {"candidate00001": 1}, {"unknown00001.txt": "candidate00001"}, write)
     return tmp_path
 
@@ -48,8 +70,10 @@ def test_candidates_are_targets_and_unknowns_queries(pan18: Path) -> None:
     r = bundle.retrieval
     # STEB §C.9: each candidate's known texts are concatenated into one document
     assert [(t.author, len(t.texts_)) for t in r.targets] == [
-        ("problem00001/candidate00001", 1), ("problem00001/candidate00002", 1),
-        ("problem00002/candidate00001", 1), ("problem00002/candidate00002", 1),
+        ("problem00001/candidate00001", 1),
+        ("problem00001/candidate00002", 1),
+        ("problem00002/candidate00001", 1),
+        ("problem00002/candidate00002", 1),
     ]
     assert r.targets[1].texts_[0] == "\n\n".join(f"problem00001 candidate00002 known {k}" for k in (1, 2, 3))
     assert [(q.id, q.author, q.texts_) for q in r.queries] == [
@@ -58,7 +82,10 @@ def test_candidates_are_targets_and_unknowns_queries(pan18: Path) -> None:
         ("problem00002/unknown00001.txt", "problem00002/candidate00001", ("problem00002 unknown unknown00001.txt",)),
     ]
     assert "\r" not in r.targets[1].texts_[0]  # CRLF and trailing newlines gone
-    assert bundle.info["unknown_texts_without_candidate"] == 1 and bundle.info["problems"] == ["problem00001", "problem00002"]
+    assert bundle.info["unknown_texts_without_candidate"] == 1 and bundle.info["problems"] == [
+        "problem00001",
+        "problem00002",
+    ]
     french = load("pan18_cross_domain_authorship_attribution_french", pan18).retrieval
     assert [q.author for q in french.queries] == ["problem00003/candidate00001"]
 
@@ -95,12 +122,19 @@ def test_language_absent(pan18: Path) -> None:
 def test_duplicate_ground_truth_entry_with_flipped_author_is_refused(pan18: Path, write) -> None:
     """Issue 20 (1): a repeated `unknown-text` used to be read twice; now it is an error naming both records."""
     gt = next(pan18.rglob("problem00001/ground-truth.json"))
-    write(gt, json.dumps({"ground_truth": [
-        {"unknown-text": "unknown00001.txt", "true-author": "candidate00002"},
-        {"unknown-text": "unknown00002.txt", "true-author": "<UNK>"},
-        {"unknown-text": "unknown00003.txt", "true-author": "candidate00001"},
-        {"unknown-text": "unknown00001.txt", "true-author": "candidate00001"},
-    ]}))
+    write(
+        gt,
+        json.dumps(
+            {
+                "ground_truth": [
+                    {"unknown-text": "unknown00001.txt", "true-author": "candidate00002"},
+                    {"unknown-text": "unknown00002.txt", "true-author": "<UNK>"},
+                    {"unknown-text": "unknown00003.txt", "true-author": "candidate00001"},
+                    {"unknown-text": "unknown00001.txt", "true-author": "candidate00001"},
+                ]
+            }
+        ),
+    )
     with pytest.raises(DataValidationError, match="conflicting unknown-text 'unknown00001.txt'") as err:
         load("pan18_cross_domain_authorship_attribution_english", pan18)
     assert err.value.path == str(gt) and err.value.record == "ground_truth[3]" and err.value.field == "unknown-text"
@@ -108,8 +142,19 @@ def test_duplicate_ground_truth_entry_with_flipped_author_is_refused(pan18: Path
 
 def test_duplicate_candidate_is_refused(pan18: Path, write) -> None:
     info = next(pan18.rglob("problem00002/problem-info.json"))
-    write(info, json.dumps({"unknown-folder": "unknown", "candidate-authors": [
-        {"author-name": "candidate00001"}, {"author-name": "candidate00002"}, {"author-name": "candidate00001"}]}))
+    write(
+        info,
+        json.dumps(
+            {
+                "unknown-folder": "unknown",
+                "candidate-authors": [
+                    {"author-name": "candidate00001"},
+                    {"author-name": "candidate00002"},
+                    {"author-name": "candidate00001"},
+                ],
+            }
+        ),
+    )
     with pytest.raises(DataValidationError, match="duplicate author-name 'candidate00001'") as err:
         load("pan18_cross_domain_authorship_attribution_english", pan18)
     assert err.value.path == str(info) and err.value.field == "author-name"
@@ -123,18 +168,38 @@ def test_file_names_outside_the_release_are_refused(pan18: Path, tmp_path: Path,
     escape = "../../../outside/secret.txt"
     assert (problem / "unknown" / escape).resolve() == secret.resolve()  # the name really reaches the secret
     if where == "unknown-text":
-        write(problem / "ground-truth.json", json.dumps({"ground_truth": [{"unknown-text": escape, "true-author": "candidate00001"}]}))
+        write(
+            problem / "ground-truth.json",
+            json.dumps({"ground_truth": [{"unknown-text": escape, "true-author": "candidate00001"}]}),
+        )
         (problem / "unknown" / "unknown00001.txt").unlink()
         path, field = problem / "ground-truth.json", "unknown-text"
     elif where == "candidate-authors":
-        write(problem / "problem-info.json", json.dumps({"unknown-folder": "unknown", "candidate-authors": [
-            {"author-name": "candidate00001"}, {"author-name": "../../outside"}]}))
-        write(problem / "ground-truth.json", json.dumps({"ground_truth": [{"unknown-text": "unknown00001.txt", "true-author": "candidate00001"}]}))
+        write(
+            problem / "problem-info.json",
+            json.dumps(
+                {
+                    "unknown-folder": "unknown",
+                    "candidate-authors": [{"author-name": "candidate00001"}, {"author-name": "../../outside"}],
+                }
+            ),
+        )
+        write(
+            problem / "ground-truth.json",
+            json.dumps({"ground_truth": [{"unknown-text": "unknown00001.txt", "true-author": "candidate00001"}]}),
+        )
         path, field = problem / "problem-info.json", "candidate-authors"
     else:
         write(tmp_path / "outside" / "unknown00001.txt", "outside text")
-        write(problem / "problem-info.json", json.dumps({"unknown-folder": "../../outside", "candidate-authors": [
-            {"author-name": "candidate00001"}, {"author-name": "candidate00002"}]}))
+        write(
+            problem / "problem-info.json",
+            json.dumps(
+                {
+                    "unknown-folder": "../../outside",
+                    "candidate-authors": [{"author-name": "candidate00001"}, {"author-name": "candidate00002"}],
+                }
+            ),
+        )
         path, field = problem / "problem-info.json", "unknown-folder"
     with pytest.raises(DataValidationError, match="outside the release folder") as err:
         load("pan18_cross_domain_authorship_attribution_english", pan18)

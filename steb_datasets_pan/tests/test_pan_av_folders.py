@@ -58,7 +58,11 @@ def test_known01_only_unstripped_and_problems_filtered_by_prefix(pan14: Path) ->
 
 
 def test_pan13_single_truth_file_for_all_languages(tmp_path: Path, write) -> None:
-    root = tmp_path / "pan13-authorship-verification-test-and-training" / "pan13-authorship-verification-test-corpus2-2013-05-29"
+    root = (
+        tmp_path
+        / "pan13-authorship-verification-test-and-training"
+        / "pan13-authorship-verification-test-corpus2-2013-05-29"
+    )
     _problem(root, "EN01", ["Known A."], "Unknown A.", write)
     _problem(root, "GR01", ["Γνωστό κείμενο."], "Άγνωστο κείμενο.", write)
     _problem(root, "SP01", ["Texto conocido."], "Texto desconocido.", write)

@@ -23,7 +23,13 @@ def _release(folder: Path, write_jsonl, n_same: int = 12, n_diff: int = 8, *, of
     for i in range(n_same + n_diff):
         rid = f"6cced668-6e51-5212-873c-{i:012d}"
         same = i < n_same
-        pairs.append({"id": rid, "fandoms": ["Harry Potter", "Naruto"], "pair": [f"Text one of pair {i}.", f"Text two of pair {i}."]})
+        pairs.append(
+            {
+                "id": rid,
+                "fandoms": ["Harry Potter", "Naruto"],
+                "pair": [f"Text one of pair {i}.", f"Text two of pair {i}."],
+            }
+        )
         truth.append({"id": rid, "same": same, "authors": ["1446633", "1446633" if same else "1110920"]})
     stem = "pan20-authorship-verification-test" if official else "pairs"
     write_jsonl(folder / f"{stem}.jsonl", pairs, **enc)
@@ -51,7 +57,10 @@ def test_default_is_every_pair_in_file_order_unstripped(tmp_path: Path, write_js
     write_jsonl(tmp_path / "truth.jsonl", [{"id": f"x{i}", "same": i != 2, "authors": ["1", "2"]} for i in (1, 2, 3)])
     bundle = load(tmp_path, name="pan21_authorship_verification_test")
     assert [(p.id, p.text_a, p.text_b, p.same) for p in bundle.pairs] == [
-        ("x3", " A3 ", "B3\n", True), ("x1", " A1 ", "B1\n", True), ("x2", " A2 ", "B2\n", False)]
+        ("x3", " A3 ", "B3\n", True),
+        ("x1", " A1 ", "B1\n", True),
+        ("x2", " A2 ", "B2\n", False),
+    ]
     assert bundle.info["pairs_per_class"] is None and bundle.info["sampling"].startswith("every pair")
 
 
@@ -68,7 +77,10 @@ def test_missing_truth_for_an_id(tmp_path: Path, write_jsonl, write) -> None:
 
 def test_empty_text_in_a_pair(tmp_path: Path, write_jsonl) -> None:
     _release(tmp_path, write_jsonl)
-    write_jsonl(tmp_path / "pan20-authorship-verification-test.jsonl", [{"id": "p1", "fandoms": ["a", "b"], "pair": ["text", "  "]}])
+    write_jsonl(
+        tmp_path / "pan20-authorship-verification-test.jsonl",
+        [{"id": "p1", "fandoms": ["a", "b"], "pair": ["text", "  "]}],
+    )
     with pytest.raises(DataValidationError, match="is empty") as err:
         load(tmp_path)
     assert err.value.record == "p1" and err.value.field == "pair[1]"

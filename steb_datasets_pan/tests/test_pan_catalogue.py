@@ -11,14 +11,25 @@ from steb_core import APPLICATIONS, CATEGORIES, TASK_TYPES, DatasetNotFoundError
 
 #: The PAN/Enron datasets of the STEB catalogue (steb-catalogue.md), English, main score.
 STEB_NAMES = {
-    "enron_authorship_corpus", "pan13_authorship_verification_english_test",
-    "pan14_authorship_verification_corpus1_english_essays_test", "pan14_authorship_verification_corpus1_english_novels_test",
-    "pan14_authorship_verification_corpus2_english_essays_test", "pan14_authorship_verification_corpus2_english_novels_test",
-    "pan15_authorship_verification_english_test", "pan18_style_change", "pan20_authorship_verification_test",
-    "pan21_authorship_verification_test", "pan22_style_change_advanced", "pan22_style_change_basic", "pan22_style_change_sentence",
+    "enron_authorship_corpus",
+    "pan13_authorship_verification_english_test",
+    "pan14_authorship_verification_corpus1_english_essays_test",
+    "pan14_authorship_verification_corpus1_english_novels_test",
+    "pan14_authorship_verification_corpus2_english_essays_test",
+    "pan14_authorship_verification_corpus2_english_novels_test",
+    "pan15_authorship_verification_english_test",
+    "pan18_style_change",
+    "pan20_authorship_verification_test",
+    "pan21_authorship_verification_test",
+    "pan22_style_change_advanced",
+    "pan22_style_change_basic",
+    "pan22_style_change_sentence",
     *(f"pan{y}_style_change_{lvl}" for y in (23, 24, 25, 26) for lvl in ("easy", "medium", "hard")),
-    "pan18_cross_domain_authorship_attribution_english", "machine_text_detection_PAN24_news",
-    "machine_text_detection_PAN25_26_essays", "machine_text_detection_PAN25_26_fiction", "machine_text_detection_PAN25_26_news",
+    "pan18_cross_domain_authorship_attribution_english",
+    "machine_text_detection_PAN24_news",
+    "machine_text_detection_PAN25_26_essays",
+    "machine_text_detection_PAN25_26_fiction",
+    "machine_text_detection_PAN25_26_news",
     "machine_text_detection_PAN25_collaborative",
 }
 

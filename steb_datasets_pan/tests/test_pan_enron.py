@@ -37,12 +37,30 @@ def release(tmp_path: Path, write) -> Path:
     """Three cases as the Mendeley archive lays them out, kept inside <root>/enron_authorship_corpus/ (the manual
     source's target)."""
     folder = tmp_path / "root" / NAME / RELEASE
-    _case(folder, "Jane.Doe", "Y", {12: "Jane mail twelve.", 3: "Jane mail three.\n", 40: "Jane mail forty.", 7: "Jane mail seven."},
-          ("Jane.Doe", 99, "Jane unknown mail.\n"), write)
-    _case(folder, "John.Roe", "N", {1: "John one.", 2: "John two.", 5: "John five.", 9: "John nine."},
-          ("Ann.Poe", 4, "Someone else wrote this."), write)
-    _case(folder, "Max.Moe", "Y", {10: "Max ten.", 11: "Max eleven.", 20: "Max twenty.", 30: "Max thirty."},
-          ("Max.Moe", 31, "Max thirty-one."), write)
+    _case(
+        folder,
+        "Jane.Doe",
+        "Y",
+        {12: "Jane mail twelve.", 3: "Jane mail three.\n", 40: "Jane mail forty.", 7: "Jane mail seven."},
+        ("Jane.Doe", 99, "Jane unknown mail.\n"),
+        write,
+    )
+    _case(
+        folder,
+        "John.Roe",
+        "N",
+        {1: "John one.", 2: "John two.", 5: "John five.", 9: "John nine."},
+        ("Ann.Poe", 4, "Someone else wrote this."),
+        write,
+    )
+    _case(
+        folder,
+        "Max.Moe",
+        "Y",
+        {10: "Max ten.", 11: "Max eleven.", 20: "Max twenty.", 30: "Max thirty."},
+        ("Max.Moe", 31, "Max thirty-one."),
+        write,
+    )
     write(folder / "truth.txt", "Jane.Doe[Y] Y\nJohn.Roe[N] N\nMax.Moe[Y] Y\n", bom=True, crlf=True)
     return tmp_path / "root"
 
@@ -84,7 +102,9 @@ def test_truth_ids_without_the_mark_and_a_release_without_truth(release: Path, w
     assert [p.same for p in load_from_root(release).pairs] == [True, False, True]
     (folder / "truth.txt").unlink()
     bundle = load_from_root(release)
-    assert [p.same for p in bundle.pairs] == [True, False, True] and bundle.info["labels_from"] == "folder marks [Y]/[N]"
+    assert [p.same for p in bundle.pairs] == [True, False, True] and bundle.info[
+        "labels_from"
+    ] == "folder marks [Y]/[N]"
 
 
 def test_truth_contradicting_the_folder_mark_is_refused(release: Path, write) -> None:

@@ -39,8 +39,15 @@ def _pan25(folder: Path, write_jsonl, **enc) -> None:
     for genre, ms in models.items():
         for m in ms:
             for k in range(6 if m == "human" else 3):
-                rows.append({"id": f"{genre}-{m}-{k}", "text": f"A {genre} text by {m}, number {k}.", "model": m,
-                             "label": 0 if m == "human" else 1, "genre": genre})
+                rows.append(
+                    {
+                        "id": f"{genre}-{m}-{k}",
+                        "text": f"A {genre} text by {m}, number {k}.",
+                        "model": m,
+                        "label": 0 if m == "human" else 1,
+                        "genre": genre,
+                    }
+                )
     write_jsonl(folder / "train.jsonl", rows[:3])  # the validation file is preferred
     write_jsonl(folder / "val.jsonl", rows, **enc)
 
@@ -51,9 +58,14 @@ def test_pan25_genre_split_model_labels_and_budget(tmp_path: Path, write_jsonl) 
     assert Counter(t.label for t in full.labelled_texts) == {"human": 6, "gpt-4o": 3, "llama-3.1-8b": 3}
     # the first 2 of each, file order
     capped = load("machine_text_detection_PAN25_26_essays", tmp_path, per_class=2, seed=5)
-    assert [t.id for t in capped.labelled_texts] == ["essays-human-0", "essays-human-1", "essays-gpt-4o-0",
-                                                     "essays-gpt-4o-1",
-                                                     "essays-llama-3.1-8b-0", "essays-llama-3.1-8b-1"]
+    assert [t.id for t in capped.labelled_texts] == [
+        "essays-human-0",
+        "essays-human-1",
+        "essays-gpt-4o-0",
+        "essays-gpt-4o-1",
+        "essays-llama-3.1-8b-0",
+        "essays-llama-3.1-8b-1",
+    ]
     for t in capped.labelled_texts:  # texts belong to their ids
         genre, model, k = t.id.split("-", 1)[0], t.label, t.id.rsplit("-", 1)[1]
         assert t.text == f"A {genre} text by {model}, number {k}."
@@ -69,12 +81,21 @@ def test_pan25_genre_split_model_labels_and_budget(tmp_path: Path, write_jsonl) 
 def test_pan24_one_file_per_source(tmp_path: Path, write_jsonl) -> None:
     write_jsonl(tmp_path / "human.jsonl", [{"id": f"articles/h{i}", "text": f"Human article {i}."} for i in range(3)])
     for model in ("alpaca-7b", "gpt-4-turbo"):
-        write_jsonl(tmp_path / "machines" / f"{model}.jsonl", [{"id": f"{model}/a{i}", "text": f"{model} article {i}."} for i in range(2)])
-    write_jsonl(tmp_path / "machines" / "zephyr.jsonl",
-                [{"id": "z/a0", "text": " \n"}, {"id": "z/a1", "text": " Zephyr article. "}])
+        write_jsonl(
+            tmp_path / "machines" / f"{model}.jsonl",
+            [{"id": f"{model}/a{i}", "text": f"{model} article {i}."} for i in range(2)],
+        )
+    write_jsonl(
+        tmp_path / "machines" / "zephyr.jsonl",
+        [{"id": "z/a0", "text": " \n"}, {"id": "z/a1", "text": " Zephyr article. "}],
+    )
     bundle = load("machine_text_detection_PAN24_news", tmp_path, per_class="all")
-    assert Counter(t.label for t in bundle.labelled_texts) == {"human": 3, "alpaca-7b": 2, "gpt-4-turbo": 2,
-                                                               "zephyr": 1}
+    assert Counter(t.label for t in bundle.labelled_texts) == {
+        "human": 3,
+        "alpaca-7b": 2,
+        "gpt-4-turbo": 2,
+        "zephyr": 1,
+    }
     # human, then the machines sorted
     assert [t.label for t in bundle.labelled_texts][::3] == ["human", "alpaca-7b", "gpt-4-turbo"]
     assert bundle.labelled_texts[-1].text == " Zephyr article. " and bundle.info["blank_texts_skipped"] == 1
@@ -83,9 +104,16 @@ def test_pan24_one_file_per_source(tmp_path: Path, write_jsonl) -> None:
 
 def test_pan25_collaborative_categories(tmp_path: Path, write_jsonl) -> None:
     cats = ["fully human-written", "human-written, machine-polished", "deeply-mixed text"]
-    write_jsonl(tmp_path / "dev.jsonl", [{"id": str(i), "text": f"text {i}", "label": i % 3, "label_text": cats[i % 3], "model": "x"} for i in range(9)])
-    write_jsonl(tmp_path / "train.jsonl",
-                [{"id": "x", "text": "train text", "label": 0, "label_text": cats[0], "model": "x"}])
+    write_jsonl(
+        tmp_path / "dev.jsonl",
+        [
+            {"id": str(i), "text": f"text {i}", "label": i % 3, "label_text": cats[i % 3], "model": "x"}
+            for i in range(9)
+        ],
+    )
+    write_jsonl(
+        tmp_path / "train.jsonl", [{"id": "x", "text": "train text", "label": 0, "label_text": cats[0], "model": "x"}]
+    )
     # dev.jsonl, as the reference reads it
     bundle = load("machine_text_detection_PAN25_collaborative", tmp_path, per_class="all")
     assert Counter(t.label for t in bundle.labelled_texts) == {c: 3 for c in cats}
@@ -138,11 +166,15 @@ def test_genre_dataset_needs_genre_field(tmp_path: Path, write_jsonl) -> None:
 def test_duplicate_truth_line_with_flipped_label_is_refused(tmp_path: Path, write_jsonl) -> None:
     """Issue 20 (1): the second truth line for an id used to overwrite the first (classes and score changed, exit 0)."""
     _texts_and_truth(tmp_path, write_jsonl)
-    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 0}])
+    write_jsonl(
+        tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 0}]
+    )
     with pytest.raises(DataValidationError, match="conflicting id 't1'") as err:
         load("pan26_generative_ai_detection_smoketest", tmp_path)
     assert err.value.path.endswith("test-truth.jsonl") and err.value.record == "line 5" and err.value.field == "id"
-    write_jsonl(tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 1}])
+    write_jsonl(
+        tmp_path / "test-truth.jsonl", [{"id": f"t{i}", "label": i % 2} for i in range(4)] + [{"id": "t1", "label": 1}]
+    )
     with pytest.raises(DataValidationError, match="duplicate id 't1'"):
         load("pan26_generative_ai_detection_smoketest", tmp_path)
 

@@ -69,7 +69,11 @@ def test_steb_name_still_wins_and_missing_data_names_the_dataset(tmp_path: Path,
 def test_pan23_one_official_folder_per_level(tmp_path: Path, write) -> None:
     """PAN23 ships dataset1/2/3 as separate archives; each level takes only its own folder."""
     for n in (1, 2, 3):
-        _style_change_problem(tmp_path / f"pan23-multi-author-analysis-dataset{n}" / f"pan23-multi-author-analysis-dataset{n}-train", write, n=n)
+        _style_change_problem(
+            tmp_path / f"pan23-multi-author-analysis-dataset{n}" / f"pan23-multi-author-analysis-dataset{n}-train",
+            write,
+            n=n,
+        )
     for n, level in ((1, "easy"), (2, "medium"), (3, "hard")):
         bundle = load_from_root(f"pan23_style_change_{level}", tmp_path)
         assert f"dataset{n}" in bundle.info["folder"] and bundle.pairs[0].id == f"problem-{n}:0", level

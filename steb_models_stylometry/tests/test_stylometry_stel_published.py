@@ -120,7 +120,9 @@ def _method(name: str):
 
 def _cases():
     # the POS cells tag 800 texts with spaCy (~15 s on 2 cores): slow
-    return [pytest.param(n, s, marks=pytest.mark.slow) if n == "stel-pos-cosine" else (n, s) for n, s in sorted(PUBLISHED)]
+    return [
+        pytest.param(n, s, marks=pytest.mark.slow) if n == "stel-pos-cosine" else (n, s) for n, s in sorted(PUBLISHED)
+    ]
 
 
 @pytest.mark.realdata

@@ -41,8 +41,14 @@ def test_runner_reports_stel_published_accuracies(tmp_path, steb_shared_data):
     (root / "STEL").symlink_to(stel, target_is_directory=True)
     for name, expected in PUBLISHED.items():
         summary = steb_core.evaluate(
-            name, sorted(wanted), data_dir=root, output=tmp_path / "res", cache_dir=tmp_path / "cache",
-            progress=False, fail_fast=True, dataset_options={"style_types": "contraction,nbr_substitution"},
+            name,
+            sorted(wanted),
+            data_dir=root,
+            output=tmp_path / "res",
+            cache_dir=tmp_path / "cache",
+            progress=False,
+            fail_fast=True,
+            dataset_options={"style_types": "contraction,nbr_substitution"},
         )
         by_type = {k: v for r in summary.results for k, v in r.metrics.get("accuracy_by_style_type", {}).items()}
         for style, value in expected.items():

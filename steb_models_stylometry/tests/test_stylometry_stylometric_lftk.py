@@ -74,7 +74,10 @@ def test_l2_normalised_batch_independent_and_degenerate_texts(enc):
 
 def test_fingerprint_follows_the_options(enc):
     assert enc.fingerprint() == LftkStylometricEncoder().fingerprint()
-    others = {LftkStylometricEncoder(punctuations=True).fingerprint(), LftkStylometricEncoder(normalise=False).fingerprint()}
+    others = {
+        LftkStylometricEncoder(punctuations=True).fingerprint(),
+        LftkStylometricEncoder(normalise=False).fingerprint(),
+    }
     assert enc.fingerprint() not in others and len(others) == 2
 
 

@@ -34,7 +34,15 @@ CORPUS = [
     "Cats, dogs, mats etc. are  here\n\nand there.",
     "She sang la vie en rose, etc.\nThe end.",
 ]
-PROBE = ["The cat sat with the dog.", "", "   ", "😀 café", "cat cat cat cat", "Dogs and cats  etc.\n\nla vie", "I a ! ?"]
+PROBE = [
+    "The cat sat with the dog.",
+    "",
+    "   ",
+    "😀 café",
+    "cat cat cat cat",
+    "Dogs and cats  etc.\n\nla vie",
+    "I a ! ?",
+]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +108,9 @@ def test_steb_settings_match_reference_vectorizers(nlp, tmp_path, name, blocks, 
 )
 def test_steb01_block_matches_sklearn_tfidf(block, reference):
     vec = fit_vectoriser(CORPUS, [block], settings="steb-0.1")
-    ref = TfidfVectorizer(min_df=2, sublinear_tf=True, smooth_idf=True, norm="l2", max_features=10000, **reference).fit(CORPUS)
+    ref = TfidfVectorizer(min_df=2, sublinear_tf=True, smooth_idf=True, norm="l2", max_features=10000, **reference).fit(
+        CORPUS
+    )
     ours = vec.blocks[block]
     assert ours.vocabulary == sorted(ref.vocabulary_, key=ref.vocabulary_.get)
     np.testing.assert_allclose(ours.transform(PROBE).toarray(), ref.transform(PROBE).toarray(), rtol=1e-5, atol=1e-6)
@@ -135,12 +145,16 @@ def test_save_load_roundtrip_and_encoder(tmp_path):
     vec = fit_vectoriser(CORPUS, ["char_3_5", "token_1_2"], corpus="test corpus")
     path = vec.save(tmp_path / "tfidf")
     manifest = json.loads((path / "manifest.json").read_text())
-    assert manifest["format"] == "steb-tfidf/2" and manifest["corpus"] == "test corpus" and manifest["settings"] == "steb"
+    assert (
+        manifest["format"] == "steb-tfidf/2" and manifest["corpus"] == "test corpus" and manifest["settings"] == "steb"
+    )
     loaded = TfidfVectoriser.load(path)
     for name, block in vec.blocks.items():
         assert loaded.blocks[name].settings == block.settings == block_settings("steb", name)
         # IDF weights are stored with 6 decimals
-        np.testing.assert_allclose(loaded.blocks[name].transform(PROBE).toarray(), block.transform(PROBE).toarray(), rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(
+            loaded.blocks[name].transform(PROBE).toarray(), block.transform(PROBE).toarray(), rtol=1e-5, atol=1e-7
+        )
     enc = TfidfNgramsEncoder(name="tfidf-ngrams-nopos", vectoriser=path)
     X = enc.encode(PROBE).toarray()
     assert X.dtype == np.float32 and X.shape == (len(PROBE), enc.dim) and np.isfinite(X).all()
@@ -156,7 +170,14 @@ def test_save_load_roundtrip_and_encoder(tmp_path):
 def _write_v1(folder, name, vocabulary, idf):
     """A vectoriser folder as steb 0.1 wrote it: format steb-tfidf/1, no settings."""
     folder.mkdir()
-    block = {"format": "steb-tfidf/1", "name": name, "kind": "token", "ngram_range": [1, 2], "vocabulary": vocabulary, "idf": idf}
+    block = {
+        "format": "steb-tfidf/1",
+        "name": name,
+        "kind": "token",
+        "ngram_range": [1, 2],
+        "vocabulary": vocabulary,
+        "idf": idf,
+    }
     (folder / f"{name}.json.gz").write_bytes(gzip.compress(json.dumps(block).encode()))
     manifest = {"format": "steb-tfidf/1", "blocks": {name: f"{name}.json.gz"}, "corpus": "old", "n_docs": 3}
     (folder / "manifest.json").write_text(json.dumps(manifest))
@@ -200,7 +221,9 @@ def test_settings_choose_the_shipped_vectoriser_and_the_fingerprint():
     steb = TfidfNgramsEncoder(name="tfidf-ngrams")
     old = TfidfNgramsEncoder(name="tfidf-ngrams", settings="steb-0.1")
     named = TfidfNgramsEncoder(name="tfidf-ngrams-steb01")
-    assert steb.vectoriser_path == SHIPPED_VECTORISERS["steb"] and old.vectoriser_path == SHIPPED_VECTORISERS["steb-0.1"]
+    assert (
+        steb.vectoriser_path == SHIPPED_VECTORISERS["steb"] and old.vectoriser_path == SHIPPED_VECTORISERS["steb-0.1"]
+    )
     assert steb.vectoriser.settings == "steb" and named.vectoriser.settings == old.vectoriser.settings == "steb-0.1"
     assert len({steb.fingerprint(), old.fingerprint(), named.fingerprint()}) == 3  # the name is part of it too
     assert steb.info()["settings"] == "steb" and old.info()["settings"] == "steb-0.1"
@@ -246,13 +269,27 @@ def test_fit_tfidf_command(tmp_path):
     jsonl.write_text('{"text": "The cat sat."}\n{"text": "The dog sat."}\n', encoding="utf-8")
     for settings in ("steb", "steb-0.1"):
         out = tmp_path / f"vec-{settings}"
-        args = ["fit-tfidf", "--corpus", str(corpus), "--corpus", str(jsonl), "--out", str(out), "--block", "token_1_2", "--settings", settings]
+        args = [
+            "fit-tfidf",
+            "--corpus",
+            str(corpus),
+            "--corpus",
+            str(jsonl),
+            "--out",
+            str(out),
+            "--block",
+            "token_1_2",
+            "--settings",
+            settings,
+        ]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, result.output
         loaded = TfidfVectoriser.load(out)
         assert list(loaded.blocks) == ["token_1_2"] and loaded.n_docs == len(CORPUS) + 2 and loaded.settings == settings
         assert loaded.blocks["token_1_2"].settings == block_settings(settings, "token_1_2")
-    result = CliRunner().invoke(app, ["fit-tfidf", "--corpus", str(corpus), "--out", str(tmp_path / "v3"), "--settings", "paper"])
+    result = CliRunner().invoke(
+        app, ["fit-tfidf", "--corpus", str(corpus), "--out", str(tmp_path / "v3"), "--settings", "paper"]
+    )
     assert result.exit_code != 0 and "steb-0.1" in result.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"txt": "x"}\n', encoding="utf-8")

@@ -13,15 +13,33 @@ import pytest
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "recompute_leaderboard.py"
 
-OPERATIONAL_HEADER = " | ".join([
-    "| Model", "clustering (v_measure)", "all_to_all_pair_classification (auc)",
-    "pre_defined_pair_classification (auc)",
-    "order_alignment (distractor_acc_mean)", "retrieval (mrr)", "probing (average)", "STEB_score (avg) |",
-])
-DEFINITIONAL_HEADER = " | ".join([
-    "| Model", "Genre", "Register", "Time", "Demographics", "Dialect", "Idiolect", "Object of Study",
-    "Linguistic Features", "Content Independence", "Definitional score |",
-])
+OPERATIONAL_HEADER = " | ".join(
+    [
+        "| Model",
+        "clustering (v_measure)",
+        "all_to_all_pair_classification (auc)",
+        "pre_defined_pair_classification (auc)",
+        "order_alignment (distractor_acc_mean)",
+        "retrieval (mrr)",
+        "probing (average)",
+        "STEB_score (avg) |",
+    ]
+)
+DEFINITIONAL_HEADER = " | ".join(
+    [
+        "| Model",
+        "Genre",
+        "Register",
+        "Time",
+        "Demographics",
+        "Dialect",
+        "Idiolect",
+        "Object of Study",
+        "Linguistic Features",
+        "Content Independence",
+        "Definitional score |",
+    ]
+)
 PAGE = f"""# Leaderboard
 
 {OPERATIONAL_HEADER}

@@ -26,8 +26,13 @@ from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_e
 from steb_core.reference_tree.names import REFERENCE_DATASETS
 from steb_core.report.synthetic import make_record
 
-METRIC = {"clustering": "v_measure", "pair_all": "auroc", "pair_predefined": "auroc", "retrieval": "mrr",
-          "probing": "accuracy"}
+METRIC = {
+    "clustering": "v_measure",
+    "pair_all": "auroc",
+    "pair_predefined": "auroc",
+    "retrieval": "mrr",
+    "probing": "accuracy",
+}
 
 
 def r(dataset, task, value, *, dis=None, **meta):
@@ -42,28 +47,39 @@ def _table():
     )
     av, ar = {"applications": ("AV",), **idio}, {"applications": ("AR",), **idio}
     recs = [
-        r("core", "clustering", 0.2, **g), r("core", "pair_all", 0.6, **g),
+        r("core", "clustering", 0.2, **g),
+        r("core", "pair_all", 0.6, **g),
         r("x_genre", "clustering", 0.4, **g),
-        r("corpus-of-diverse-styles", "clustering", 0.1, **g), r("corpus-of-diverse-styles", "pair_all", 0.5, **g),
+        r("corpus-of-diverse-styles", "clustering", 0.1, **g),
+        r("corpus-of-diverse-styles", "pair_all", 0.5, **g),
         r("corpus-of-diverse-styles", "order_alignment", 0.9, dis=0.3, content_independence=True, **g),
         r("STEL_register", "order_alignment", 0.6, dis=0.2, content_independence=True, **reg),
-        r("wikipedia_politeness", "clustering", 0.3, **reg), r("wikipedia_politeness", "pair_all", 0.7, **reg),
+        r("wikipedia_politeness", "clustering", 0.3, **reg),
+        r("wikipedia_politeness", "pair_all", 0.7, **reg),
         r("ASSET", "order_alignment", 0.8, dis=0.4, content_independence=True, **reg),
-        r("bible_versions", "clustering", 0.3, **t), r("bible_versions", "pair_all", 0.9, **t),
+        r("bible_versions", "clustering", 0.3, **t),
+        r("bible_versions", "pair_all", 0.9, **t),
         r("parallel_shakespeare", "order_alignment", 0.7, dis=0.1, content_independence=True, **t),
-        r("blog_age", "clustering", 0.1, **demo), r("blog_age", "pair_all", 0.5, **demo),
-        r("blog_gender", "clustering", 0.3, **demo), r("blog_gender", "pair_all", 0.7, **demo),
-        r("fce_l1", "clustering", 0.0, **demo), r("fce_l1", "pair_all", 0.2, **demo),
-        r("pastel_age", "clustering", 0.9, **demo), r("pastel_age", "pair_all", 0.9, **demo),
-        r("pastel_tod", "clustering", 0.5, **demo), r("pastel_tod", "pair_all", 0.5, **demo),
-        r("eWAVE", "clustering", 0.2, **dia), r("eWAVE", "pair_all", 0.6, **dia),
+        r("blog_age", "clustering", 0.1, **demo),
+        r("blog_age", "pair_all", 0.5, **demo),
+        r("blog_gender", "clustering", 0.3, **demo),
+        r("blog_gender", "pair_all", 0.7, **demo),
+        r("fce_l1", "clustering", 0.0, **demo),
+        r("fce_l1", "pair_all", 0.2, **demo),
+        r("pastel_age", "clustering", 0.9, **demo),
+        r("pastel_age", "pair_all", 0.9, **demo),
+        r("pastel_tod", "clustering", 0.5, **demo),
+        r("pastel_tod", "pair_all", 0.5, **demo),
+        r("eWAVE", "clustering", 0.2, **dia),
+        r("eWAVE", "pair_all", 0.6, **dia),
         r("twitter_aave_sae", "order_alignment", 0.9, dis=0.3, content_independence=True, **dia),
         r("enron_authorship_corpus", "pair_predefined", 0.8, **av),
         r("pan23_style_change_easy", "pair_predefined", 0.6, **av),
         r("pan18_style_change", "pair_predefined", 0.2, **av),
         r("amazon", "retrieval", 0.4, **ar),
         r("pan18_cross_domain_authorship_attribution_english", "retrieval", 0.2, **ar),
-        r("probing_blog", "probing", 0.3, **feat), r("probing_amazon", "probing", 0.5, **feat),
+        r("probing_blog", "probing", 0.3, **feat),
+        r("probing_amazon", "probing", 0.5, **feat),
         r("probing_reddit", "probing", 0.7, **feat),
         r("STEL_feature", "order_alignment", 0.9, dis=0.5, content_independence=True, **feat),
         r("StylePTB", "order_alignment", 0.6, dis=0.2, content_independence=True, **feat),
@@ -121,7 +137,9 @@ def test_every_definitional_column_by_hand_under_both_weightings(column, referen
 def test_register_is_one_third_each_task_metric_column():
     register = definitional_column(_table(), "register", "register", "Register")
     assert [(c.label, round(c.scores["a"], 12)) for c in register.rows] == [
-        ("clustering (v_measure)", 0.2), ("pair_all (auroc)", 0.6), ("order_alignment (accuracy)", round(2.3 / 3, 12)),
+        ("clustering (v_measure)", 0.2),
+        ("pair_all (auroc)", 0.6),
+        ("order_alignment (accuracy)", round(2.3 / 3, 12)),
     ]
     oa = register.rows[2]
     assert [d for d, _ in oa.inputs] == ["ASSET", "STEL_register", "corpus-of-diverse-styles"]
@@ -169,11 +187,22 @@ def test_unknown_datasets_join_the_task_metric_column_of_their_task_by_tag():
         make_record("a", "demo_registers", "clustering", {"v_measure": 0.2}, categories=("register",)),
         make_record("a", "demo_registers", "pair_all", {"auroc": 0.6}, categories=("register",)),
         make_record("a", "wikipedia_politeness", "clustering", {"v_measure": 0.4}, categories=("register",)),
-        make_record("a", "STEL_register", "order_alignment", {"accuracy": 1.0, "distractor_accuracy": 0.5},
-                    categories=("register",)),
+        make_record(
+            "a",
+            "STEL_register",
+            "order_alignment",
+            {"accuracy": 1.0, "distractor_accuracy": 0.5},
+            categories=("register",),
+        ),
         # steb-only variant of a STEB dataset: Table 13 places it (STEL-or-Content is content independence only)
-        make_record("a", "STEL-or-Content_register", "order_alignment", {"accuracy": 0.1, "distractor_accuracy": 0.1},
-                    categories=("register",), content_independence=True),
+        make_record(
+            "a",
+            "STEL-or-Content_register",
+            "order_alignment",
+            {"accuracy": 0.1, "distractor_accuracy": 0.1},
+            categories=("register",),
+            content_independence=True,
+        ),
         make_record("a", "STEL_register_official", "order_alignment", {"accuracy": 0.5}, categories=("register",)),
     ]
     table = ResultTable.build(recs)
@@ -195,12 +224,25 @@ def test_the_cluster_table_is_the_yaml_and_names_steb_datasets():
         parse_entry("ASSET --oa")
     counts = {name: len(entries) for name, entries in REFERENCE_CLUSTERS.items()}
     assert counts == {
-        "machine_text_detection": 26, "machine_text_detection_adversarial": 3, "authorship_verification": 25,
-        "authorship_retrieval": 4, "speaker_attribution": 7, "genre": 4, "register": 8, "style_vs_content": 10,
+        "machine_text_detection": 26,
+        "machine_text_detection_adversarial": 3,
+        "authorship_verification": 25,
+        "authorship_retrieval": 4,
+        "speaker_attribution": 7,
+        "genre": 4,
+        "register": 8,
+        "style_vs_content": 10,
         "time": 3,
-        "demographics": 8, "feature_probing": 4, "predefined_features": 7, "dialect": 3, "idiolect": 29,
+        "demographics": 8,
+        "feature_probing": 4,
+        "predefined_features": 7,
+        "dialect": 3,
+        "idiolect": 29,
     }
     outside = {e.dataset for entries in REFERENCE_CLUSTERS.values() for e in entries} - set(REFERENCE_DATASETS)
     # the reference's datasets steb does not implement: they can only be listed on import, never scored
-    assert outside == {"the_pile", "radiotalk", *(f"fisher_speaker_attribution_{s}_{h}" for s in ("bbn", "ldc")
-                                                    for h in ("base", "hard", "harder"))}
+    assert outside == {
+        "the_pile",
+        "radiotalk",
+        *(f"fisher_speaker_attribution_{s}_{h}" for s in ("bbn", "ldc") for h in ("base", "hard", "harder")),
+    }

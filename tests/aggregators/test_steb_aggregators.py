@@ -100,7 +100,11 @@ def test_operational_merges_identically_ranking_datasets():
     assert agg.scores["e4"] == pytest.approx((0.425 + 0.4 + 0.2) / 3)
     assert all(agg.complete.values())
     # the task types come in canonical order
-    assert [c.name for c in agg.sub_columns] == ["operational/clustering", "operational/order_alignment", "operational/retrieval"]
+    assert [c.name for c in agg.sub_columns] == [
+        "operational/clustering",
+        "operational/order_alignment",
+        "operational/retrieval",
+    ]
 
 
 def test_operational_below_three_models_every_dataset_is_its_own_cluster():
@@ -159,7 +163,9 @@ def test_content_independence_stays_distractor_only():
 
 
 def test_multilingual_datasets_stay_out_of_operational():
-    recs = _operational_table() + _rows("m1", "retrieval", "mrr", [0.9, 0.9, 0.9, 0.9], applications=("multilingual",), languages=("pl",))
+    recs = _operational_table() + _rows(
+        "m1", "retrieval", "mrr", [0.9, 0.9, 0.9, 0.9], applications=("multilingual",), languages=("pl",)
+    )
     agg = operational_score(recs)
     assert ("m1", "retrieval") not in agg.inputs
     assert agg.scores["e1"] == pytest.approx((0.55 + 0.3 + 0.5) / 3)
@@ -173,7 +179,14 @@ def _definitional_table(with_dialect=True):
     recs += _rows("g1", "clustering", "v_measure", [0.4, 0.1], ["a", "b"], categories=("genre",))
     recs += _rows("g1", "pair_all", "auroc", [0.8, 0.7], ["a", "b"], categories=("genre",))
     recs += [
-        make_record(enc, "r1", "order_alignment", {"accuracy": acc, "distractor_accuracy": dis}, categories=("register",), content_independence=True)
+        make_record(
+            enc,
+            "r1",
+            "order_alignment",
+            {"accuracy": acc, "distractor_accuracy": dis},
+            categories=("register",),
+            content_independence=True,
+        )
         for enc, acc, dis in (("a", 0.7, 0.3), ("b", 0.6, 0.1))
     ]
     recs += _rows("t1", "pair_all", "auroc", [0.9, 0.5], ["a", "b"], categories=("time",))
@@ -181,15 +194,27 @@ def _definitional_table(with_dialect=True):
     if with_dialect:
         # not marked content_independence: its distractor accuracy must not reach that column
         recs += [
-            make_record(enc, "dl1", "order_alignment", {"accuracy": 0.5, "distractor_accuracy": 0.99}, categories=("dialect",))
+            make_record(
+                enc, "dl1", "order_alignment", {"accuracy": 0.5, "distractor_accuracy": 0.99}, categories=("dialect",)
+            )
             for enc in ("a", "b")
         ]
     recs += _rows("id1", "retrieval", "mrr", [0.25, 0.05], ["a", "b"], categories=("idiolect",), applications=("AR",))
-    recs += _rows("id2", "pair_predefined", "auroc", [0.75, 0.55], ["a", "b"], categories=("idiolect",), applications=("AV",))
-    recs += _rows("id3", "pair_predefined", "auroc", [0.95, 0.35], ["a", "b"], categories=("idiolect",), applications=("AV",))
+    recs += _rows(
+        "id2", "pair_predefined", "auroc", [0.75, 0.55], ["a", "b"], categories=("idiolect",), applications=("AV",)
+    )
+    recs += _rows(
+        "id3", "pair_predefined", "auroc", [0.95, 0.35], ["a", "b"], categories=("idiolect",), applications=("AV",)
+    )
     recs += _rows("p1", "probing", "accuracy", [0.35, 0.3], ["a", "b"], categories=("linguistic-feature",))
     recs += [
-        make_record(enc, "f1", "order_alignment", {"accuracy": acc, "distractor_accuracy": 0.0}, categories=("linguistic-feature",))
+        make_record(
+            enc,
+            "f1",
+            "order_alignment",
+            {"accuracy": acc, "distractor_accuracy": 0.0},
+            categories=("linguistic-feature",),
+        )
         for enc, acc in (("a", 0.65), ("b", 0.5))
     ]
     return recs
@@ -213,7 +238,9 @@ def test_definitional_columns_by_hand():
     objects = aggs["objects-of-study"]
     sub = {c.name.split("/")[1]: c.scores["a"] for c in objects.sub_columns}
     # genre mean(0.4, 0.8); register: plain OA accuracy 0.7; idiolect is the sixth column
-    assert sub == pytest.approx({"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5, "idiolect": 0.55})
+    assert sub == pytest.approx(
+        {"genre": 0.6, "register": 0.7, "time": 0.9, "demographics": 0.2, "dialect": 0.5, "idiolect": 0.55}
+    )
     # a: (0.6 + 0.7 + 0.9 + 0.2 + 0.5 + 0.55) / 6 = 3.45 / 6 = 0.575
     assert objects.scores["a"] == pytest.approx(0.575)
     # b: genre 0.4, register 0.6, time 0.5, demographics 0.3, dialect 0.5, idiolect 0.25 -> 2.55 / 6 = 0.425
@@ -225,7 +252,11 @@ def test_definitional_columns_by_hand():
     # definitional = mean(objects, features, content independence):
     # a (0.575 + 0.5 + 0.3) / 3 = 1.375 / 3 = 0.458333..., b (0.425 + 0.4 + 0.1) / 3 = 0.925 / 3 = 0.308333...
     assert aggs["definitional"].scores == pytest.approx({"a": 0.4583333333, "b": 0.3083333333})
-    assert [c.name for c in aggs["definitional"].sub_columns] == ["objects-of-study", "linguistic-features", "content-independence"]
+    assert [c.name for c in aggs["definitional"].sub_columns] == [
+        "objects-of-study",
+        "linguistic-features",
+        "content-independence",
+    ]
     assert aggs["definitional"].details == {"reading": "table9", "weighting": "reference"}
 
 
@@ -242,7 +273,11 @@ def test_three_groups_reading_by_hand():
     # / 3 = 0.392222...
     agg = aggs["definitional-three-groups"]
     assert agg.scores == pytest.approx({"a": 0.5766666667, "b": 0.3922222222})
-    assert [c.name for c in agg.sub_columns] == ["objects-of-study-five", "linguistic-features", "idiolect-table13-rows"]
+    assert [c.name for c in agg.sub_columns] == [
+        "objects-of-study-five",
+        "linguistic-features",
+        "idiolect-table13-rows",
+    ]
     assert agg.details["reading"] == "three-groups"
     with pytest.raises(ValueError, match="table9, three-groups"):
         definitional_score(table, reading="table-9")
@@ -258,7 +293,14 @@ def test_three_groups_plugin_adds_columns_beside_the_builtin_ones():
 
 def test_multilingual_datasets_stay_out_of_definitional_columns():
     recs = _definitional_table() + _rows(
-        "pan15_greek", "pair_predefined", "auroc", [0.1, 0.1], ["a", "b"], categories=("idiolect",), applications=("multilingual",), languages=("el",)
+        "pan15_greek",
+        "pair_predefined",
+        "auroc",
+        [0.1, 0.1],
+        ["a", "b"],
+        categories=("idiolect",),
+        applications=("multilingual",),
+        languages=("el",),
     )
     for agg in (idiolect_score(recs), idiolect_score(recs, reading="three-groups")):
         assert ("pan15_greek", "pair_predefined") not in agg.inputs
@@ -298,7 +340,9 @@ def test_objects_of_study_needs_every_column():
 def test_registered_spec_overrides_stored_meta():
     # the stored record says genre; the installed spec says register: the spec wins (column map is spec data)
     recs = _rows("g1", "clustering", "v_measure", [0.4, 0.1], ["a", "b"], categories=("genre",))
-    spec = DatasetSpec(name="g1", description="", tasks=("clustering",), loader=lambda ctx: None, categories=("register",))
+    spec = DatasetSpec(
+        name="g1", description="", tasks=("clustering",), loader=lambda ctx: None, categories=("register",)
+    )
     agg = objects_of_study_score(ResultTable.build(recs, [spec]))
     cols = {c.name.split("/")[1]: c for c in agg.sub_columns}
     assert cols["register"].scores["a"] == pytest.approx(0.4)
@@ -308,8 +352,22 @@ def test_registered_spec_overrides_stored_meta():
 def test_suite_scope_makes_unrun_datasets_missing():
     recs = _rows("g1", "clustering", "v_measure", [0.4, 0.1], ["a", "b"], categories=("genre",))
     specs = [
-        DatasetSpec(name="g1", description="", tasks=("clustering",), loader=lambda ctx: None, categories=("genre",), suites=("s",)),
-        DatasetSpec(name="g2", description="", tasks=("clustering", "pair_all"), loader=lambda ctx: None, categories=("genre",), suites=("s",)),
+        DatasetSpec(
+            name="g1",
+            description="",
+            tasks=("clustering",),
+            loader=lambda ctx: None,
+            categories=("genre",),
+            suites=("s",),
+        ),
+        DatasetSpec(
+            name="g2",
+            description="",
+            tasks=("clustering", "pair_all"),
+            loader=lambda ctx: None,
+            categories=("genre",),
+            suites=("s",),
+        ),
     ]
     table = ResultTable.build(recs, specs, suites=["s"])
     agg = objects_of_study_score(table)
@@ -317,7 +375,9 @@ def test_suite_scope_makes_unrun_datasets_missing():
     assert genre.scores["a"] is None
     assert {(m.dataset, m.task) for m in genre.missing["a"]} == {("g2", "clustering"), ("g2", "pair_all")}
     # without the suite, only what was run is in scope
-    assert next(c for c in objects_of_study_score(recs).sub_columns if c.name.endswith("genre")).scores["a"] == pytest.approx(0.4)
+    assert next(c for c in objects_of_study_score(recs).sub_columns if c.name.endswith("genre")).scores[
+        "a"
+    ] == pytest.approx(0.4)
 
 
 def test_content_independence_without_marked_datasets():
@@ -339,7 +399,9 @@ def test_application_and_multilingual_columns_by_hand():
     recs += _rows("av_easy", "pair_predefined", "auroc", [0.8, 0.7], ["x", "y"], applications=("AV", "AV-easy"))
     recs += _rows("av_hard", "pair_predefined", "auroc", [0.7, 0.6], ["x", "y"], applications=("AV", "AV-hard"))
     recs += _rows("ar1", "retrieval", "mrr", [0.2, 0.3], ["x", "y"], applications=("AR",))
-    recs += _rows("m_el", "pair_predefined", "auroc", [0.6, 0.9], ["x", "y"], applications=("multilingual",), languages=("el",))
+    recs += _rows(
+        "m_el", "pair_predefined", "auroc", [0.6, 0.9], ["x", "y"], applications=("multilingual",), languages=("el",)
+    )
     recs += _rows("m_pl", "retrieval", "mrr", [0.3, 0.1], ["x", "y"], applications=("multilingual",), languages=("pl",))
     table = ResultTable.build(recs)
     aggs = _by_name(spec.aggregate(table, None) for spec in application_specs())
@@ -354,15 +416,30 @@ def test_application_and_multilingual_columns_by_hand():
     assert aggs["multilingual"].scores == pytest.approx({"x": 0.45, "y": 0.5})
     subs = {c.name: c.scores["x"] for c in aggs["multilingual"].sub_columns}
     assert subs == pytest.approx(
-        {"multilingual/pair_predefined": 0.6, "multilingual/retrieval": 0.3, "multilingual/el": 0.6, "multilingual/pl": 0.3}
+        {
+            "multilingual/pair_predefined": 0.6,
+            "multilingual/retrieval": 0.3,
+            "multilingual/el": 0.6,
+            "multilingual/pl": 0.3,
+        }
     )
 
 
 def test_builtin_aggregators_are_registered_through_the_hook():
     names = new_manager(entry_points=False, env=False).aggregators().names()
     expected = {
-        "operational", "definitional", "objects-of-study", "linguistic-features", "idiolect", "content-independence",
-        "atd", "atd-adversarial", "av", "ar", "applications", "multilingual",
+        "operational",
+        "definitional",
+        "objects-of-study",
+        "linguistic-features",
+        "idiolect",
+        "content-independence",
+        "atd",
+        "atd-adversarial",
+        "av",
+        "ar",
+        "applications",
+        "multilingual",
     }
     assert expected <= set(names)
 

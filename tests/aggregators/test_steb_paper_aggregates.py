@@ -29,7 +29,12 @@ E = ["a", "b"]
 
 
 def rec(dataset, task, value, enc="a", *, metric=None, extra=None, **meta):
-    key = metric or {"clustering": "v_measure", "pair_all": "auroc", "pair_predefined": "auroc", "retrieval": "mrr"}.get(task, "accuracy")
+    key = metric or {
+        "clustering": "v_measure",
+        "pair_all": "auroc",
+        "pair_predefined": "auroc",
+        "retrieval": "mrr",
+    }.get(task, "accuracy")
     return make_record(enc, dataset, task, {key: value, **(extra or {})}, **meta)
 
 
@@ -50,7 +55,14 @@ def test_register_follows_table13_not_the_tags():
         rec("enron_spam", "clustering", 0.9, **reg),
         rec("hate_speech", "pair_all", 0.9, **reg),
         # STEL's distractor variant feeds content independence only (its 'accuracy' is distractor accuracy)
-        rec("STEL-or-Content_register", "order_alignment", 0.1, extra={"distractor_accuracy": 0.1}, content_independence=True, **reg),
+        rec(
+            "STEL-or-Content_register",
+            "order_alignment",
+            0.1,
+            extra={"distractor_accuracy": 0.1},
+            content_independence=True,
+            **reg,
+        ),
     ]
     table = ResultTable.build(recs)
     register = col(table, "register")
@@ -89,7 +101,11 @@ def test_demographics_rows_blog_and_pastel():
     recs = [rec(d, t, v, **demo) for d, (c, p) in values.items() for t, v in (("clustering", c), ("pair_all", p))]
     column = col(ResultTable.build(recs), "demographics")
     # Blog mean(0.1, 0.5, 0.3, 0.7) = 0.4; FCE L1 mean(0.0, 0.2) = 0.1; PASTEL mean(0.9, 0.9, 0.5, 0.5) = 0.7
-    assert [(r.label, round(r.scores["a"], 9)) for r in column.rows] == [("Blog", 0.4), ("FCE L1", 0.1), ("PASTEL", 0.7)]
+    assert [(r.label, round(r.scores["a"], 9)) for r in column.rows] == [
+        ("Blog", 0.4),
+        ("FCE L1", 0.1),
+        ("PASTEL", 0.7),
+    ]
     assert column.scores["a"] == pytest.approx(0.4)  # pooled over the 10 inputs it would be 0.46
 
 
@@ -104,7 +120,14 @@ def _idiolect_records():
         rec("pan18_cross_domain_authorship_attribution_english", "retrieval", 0.2, applications=("AR",), **idio),
         rec("enron_authorship_corpus", "pair_predefined", 0.8, applications=("AV",), **idio),
         rec("amazon", "retrieval", 0.4, applications=("AR",), **idio),
-        rec("pan13_authorship_verification_greek_test", "pair_predefined", 0.0, applications=("multilingual",), languages=("el",), **idio),
+        rec(
+            "pan13_authorship_verification_greek_test",
+            "pair_predefined",
+            0.0,
+            applications=("multilingual",),
+            languages=("el",),
+            **idio,
+        ),
     ]
 
 
@@ -169,7 +192,9 @@ def test_object_of_study_and_overall_definitional_average():
     assert [c.name for c in overall.sub_columns] == ["objects-of-study", "linguistic-features", "content-independence"]
     # the steb 0.1 reading: mean(objects of five, features, idiolect rows Enron/Amazon):
     # a (0.6 + 0.3 + 0.7) / 3 = 0.533333...; b (0.1 + 0.7 + 0.2) / 3 = 0.333333...
-    assert definitional_score(table, reading="three-groups").scores == pytest.approx({"a": 0.5333333333, "b": 0.3333333333})
+    assert definitional_score(table, reading="three-groups").scores == pytest.approx(
+        {"a": 0.5333333333, "b": 0.3333333333}
+    )
 
 
 def test_unknown_datasets_use_their_tags_as_their_own_rows():  # the table13 weighting
@@ -302,8 +327,12 @@ def test_bad_cluster_files_are_clear_errors(tmp_path):
 
 def test_suite_scope_uses_the_suite_tasks():
     spec = DatasetSpec(
-        name="pan24x", description="", tasks=("clustering", "pair_all"), loader=lambda ctx: None,
-        suites=("s",), suite_tasks={"s": ("clustering",)},
+        name="pan24x",
+        description="",
+        tasks=("clustering", "pair_all"),
+        loader=lambda ctx: None,
+        suites=("s",),
+        suite_tasks={"s": ("clustering",)},
     )
     table = ResultTable.build([], [spec], suites=["s"])
     assert table.expected == [("pan24x", "clustering")]

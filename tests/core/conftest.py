@@ -50,7 +50,7 @@ def counting_encoder():
     return CountingEncoder()
 
 
-TOY_PLUGIN = '''
+TOY_PLUGIN = """
 import numpy as np
 from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
 
@@ -77,7 +77,7 @@ def register_tasks(register):
         main_metric="mean_norm", run=_mean_norm))
     register(TaskSpec(name="toy_task2", description="mean vector norm again", shape="labelled_texts",
         main_metric="mean_norm", run=_mean_norm, version="2"))
-'''
+"""
 
 
 @pytest.fixture

@@ -54,16 +54,35 @@ def synthetic_selection() -> list[str]:
 def _demo(root: Path) -> Any:
     from steb_core import evaluate  # the code under test, imported when run
 
-    return evaluate("function-words", suite="demo", output=root / "out", cache_dir=root / "cache", progress=False,
-                    threads=1, prefetch=0, errors="raise")
+    return evaluate(
+        "function-words",
+        suite="demo",
+        output=root / "out",
+        cache_dir=root / "cache",
+        progress=False,
+        threads=1,
+        prefetch=0,
+        errors="raise",
+    )
 
 
 def _synthetic(root: Path) -> Any:
     from steb_core import evaluate
 
-    return evaluate("function-words", synthetic_selection(), plugins=(str(SYNTHETIC),), output=root / "out",
-                    cache_dir=root / "cache", dataset_options={"scale": 0.0005}, progress=False, threads=1,
-                    max_memory="64K", prefetch=2, prefetch_mode="process", errors="raise")
+    return evaluate(
+        "function-words",
+        synthetic_selection(),
+        plugins=(str(SYNTHETIC),),
+        output=root / "out",
+        cache_dir=root / "cache",
+        dataset_options={"scale": 0.0005},
+        progress=False,
+        threads=1,
+        max_memory="64K",
+        prefetch=2,
+        prefetch_mode="process",
+        errors="raise",
+    )
 
 
 #: name -> a run in a fresh folder; each is run twice (the second run reuses every result)
@@ -94,12 +113,19 @@ def observe(name: str, root: Path) -> dict[str, Any]:
     for path in sorted((root / "out").rglob("*.json")):
         if not path.name.startswith("."):
             records[str(path.relative_to(root / "out"))] = _record(json.loads(path.read_text()))
-    views = [{
-        "results": [[r.dataset, r.task] for r in s.results], "reused": [[r.dataset, r.task] for r in s.reused],
-        "skipped": [list(x) for x in s.skipped], "failures": [[f.dataset, f.task, f.error] for f in s.failures],
-        "missing": [[m.dataset, m.tasks] for m in s.missing], "notes": list(s.notes), "encoder": s.encoder,
-        "counts": [s.texts_total, s.texts_unique, s.texts_encoded, s.cache_hits],
-    } for s in summaries]
+    views = [
+        {
+            "results": [[r.dataset, r.task] for r in s.results],
+            "reused": [[r.dataset, r.task] for r in s.reused],
+            "skipped": [list(x) for x in s.skipped],
+            "failures": [[f.dataset, f.task, f.error] for f in s.failures],
+            "missing": [[m.dataset, m.tasks] for m in s.missing],
+            "notes": list(s.notes),
+            "encoder": s.encoder,
+            "counts": [s.texts_total, s.texts_unique, s.texts_encoded, s.cache_hits],
+        }
+        for s in summaries
+    ]
     return _scrub({"records": records, "summaries": views}, str(root))
 
 

@@ -63,21 +63,28 @@ def _pan18(root: Path, entry) -> Path:
     problem = release / "problem00001"
     (problem / "candidate00001").mkdir(parents=True)
     (problem / "unknown").mkdir()
-    (release / "collection-info.json").write_text(json.dumps([{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}]))
-    (problem / "problem-info.json").write_text(json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": "candidate00001"}]}))
+    (release / "collection-info.json").write_text(
+        json.dumps([{"problem-name": "problem00001", "language": "en", "encoding": "UTF-8"}])
+    )
+    (problem / "problem-info.json").write_text(
+        json.dumps({"unknown-folder": "unknown", "candidate-authors": [{"author-name": "candidate00001"}]})
+    )
     (problem / "candidate00001" / "known00001.txt").write_text("a known text\n")
     (problem / "unknown" / "unknown00001.txt").write_text("an unknown text\n")
     (problem / "ground-truth.json").write_text(json.dumps({"ground_truth": [entry]}))
     return problem / "ground-truth.json"
 
 
-@pytest.mark.parametrize("entry, field", [
-    ({"unknown-text": "unknown00001.txt", "true-author": 7}, "true-author"),
-    ({"unknown-text": "unknown00001.txt", "true-author": None}, "true-author"),
-    ("candidate00001", None),
-    (None, None),
-    (7, None),
-])
+@pytest.mark.parametrize(
+    "entry, field",
+    [
+        ({"unknown-text": "unknown00001.txt", "true-author": 7}, "true-author"),
+        ({"unknown-text": "unknown00001.txt", "true-author": None}, "true-author"),
+        ("candidate00001", None),
+        (None, None),
+        (7, None),
+    ],
+)
 def test_pan18_bad_ground_truth_entry_fails_that_dataset_only(tmp_path, toy_plugin, entry, field):
     truth = _pan18(tmp_path / "data", entry)
     summary = _run(tmp_path, toy_plugin, datasets=[PAN18, *TOYS], data_dir=tmp_path / "data")
@@ -90,7 +97,7 @@ def test_pan18_bad_ground_truth_entry_fails_that_dataset_only(tmp_path, toy_plug
 
 
 # -- a plugin loader raising KeyError ---------------------------------------------------------------
-BROKEN_LOADER = '''
+BROKEN_LOADER = """
 from steb_core import hookimpl, DatasetSpec
 
 def _broken(ctx):
@@ -101,7 +108,7 @@ def _broken(ctx):
 def register_datasets(register):
     register(DatasetSpec(name="broken", description="a loader with a bug", tasks=("toy_task",), loader=_broken,
         needs_data=False))
-'''
+"""
 
 
 def test_a_loader_raising_keyerror_fails_its_dataset_and_names_where(tmp_path, toy_plugin, capsys):
@@ -114,8 +121,26 @@ def test_a_loader_raising_keyerror_fails_its_dataset_and_names_where(tmp_path, t
     # the command line: the others run, the failure is named, the exit code says something failed
     plugins_module.reset_manager()
     with pytest.raises(SystemExit) as info:
-        main(["run", "--encoder", "function-words", "-d", "toy0", "-d", "broken", "-p", str(toy_plugin), "-p", str(plugin), "--output", str(tmp_path / "cli"),
-              "--cache-dir", str(tmp_path / "cli-cache"), "--no-progress"])
+        main(
+            [
+                "run",
+                "--encoder",
+                "function-words",
+                "-d",
+                "toy0",
+                "-d",
+                "broken",
+                "-p",
+                str(toy_plugin),
+                "-p",
+                str(plugin),
+                "--output",
+                str(tmp_path / "cli"),
+                "--cache-dir",
+                str(tmp_path / "cli-cache"),
+                "--no-progress",
+            ]
+        )
     assert info.value.code == 1
     err = capsys.readouterr().err
     assert "broken" in err and "KeyError" in err
@@ -123,8 +148,15 @@ def test_a_loader_raising_keyerror_fails_its_dataset_and_names_where(tmp_path, t
 
 
 # -- stored results ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("field, value", [("main_score", float("nan")), ("main_score", "0.5"), ("metrics", [1, 2]),
-                                          ("metrics", {"mean_norm": float("inf")})])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("main_score", float("nan")),
+        ("main_score", "0.5"),
+        ("metrics", [1, 2]),
+        ("metrics", {"mean_norm": float("inf")}),
+    ],
+)
 def test_a_bad_stored_result_is_recomputed_with_a_note(tmp_path, toy_plugin, field, value):
     first = _run(tmp_path, toy_plugin)
     assert len(first.results) == 6 and not first.failures
@@ -135,7 +167,9 @@ def test_a_bad_stored_result_is_recomputed_with_a_note(tmp_path, toy_plugin, fie
     again = _run(tmp_path, toy_plugin)
     assert not again.failures
     assert [(r.dataset, r.task) for r in again.results] == [("toy1", "toy_task")] and len(again.reused) == 5
-    assert any(str(path) in note and f"field '{field}" in note for note in again.notes), again.notes  # metrics.mean_norm
+    assert any(str(path) in note and f"field '{field}" in note for note in again.notes), (
+        again.notes
+    )  # metrics.mean_norm
     assert ResultRecord.read(path).verified()
 
 
@@ -159,7 +193,9 @@ def _meta(cache: Path) -> Path:
     return meta
 
 
-@pytest.mark.parametrize("content", ["[1, 2]", "{not json", '{"dim": "abc"}', '{"dim": -3}', '{"dim": true}', '{"dim": 5, "dim": 26}'])
+@pytest.mark.parametrize(
+    "content", ["[1, 2]", "{not json", '{"dim": "abc"}', '{"dim": -3}', '{"dim": true}', '{"dim": 5, "dim": 26}']
+)
 def test_a_broken_cache_meta_is_rebuilt_from_the_shards(tmp_path, toy_plugin, content):
     _run(tmp_path, toy_plugin)
     meta = _meta(tmp_path / "cache")

@@ -21,7 +21,7 @@ def _entries(citation: str) -> dict[str, str]:
     starts = list(_ENTRY.finditer(citation))
     out = {}
     for m, nxt in zip(starts, [*starts[1:], None]):
-        out[m.group("key")] = " ".join(citation[m.start(): nxt.start() if nxt else len(citation)].split())
+        out[m.group("key")] = " ".join(citation[m.start() : nxt.start() if nxt else len(citation)].split())
     return out
 
 
@@ -38,7 +38,11 @@ def test_every_key_has_one_text_across_plugins():
         for key, entry in _entries(str(getattr(spec, "citation", "") or "")).items():
             texts[key][entry].append(spec.name)
     assert len(texts) > 20, "the installed plugins should cite many works"
-    conflicts = {key: {e[:80]: names[:3] for e, names in variants.items()} for key, variants in texts.items() if len(variants) > 1}
+    conflicts = {
+        key: {e[:80]: names[:3] for e, names in variants.items()}
+        for key, variants in texts.items()
+        if len(variants) > 1
+    }
     assert not conflicts, f"one key, several texts: {conflicts}"
 
 

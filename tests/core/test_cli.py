@@ -40,8 +40,22 @@ def test_list_datasets_filters():
 
 
 def test_run_with_plugin_file_then_resume(tmp_path, toy_plugin):
-    args = ["run", "--encoder", "toy-enc", "--suite", "toy", "--plugin", str(toy_plugin), "--plugin", str(_encoder_plugin(tmp_path)),
-            "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache"), "--no-progress"]
+    args = [
+        "run",
+        "--encoder",
+        "toy-enc",
+        "--suite",
+        "toy",
+        "--plugin",
+        str(toy_plugin),
+        "--plugin",
+        str(_encoder_plugin(tmp_path)),
+        "--output",
+        str(tmp_path / "out"),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+    ]
     first = invoke(*args)
     assert first.exit_code == 0, first.output
     assert "6 new, 0 reused" in first.output
@@ -89,8 +103,9 @@ def test_plugins_command_shows_sources_and_failures(monkeypatch):
             return failing
 
     real = importlib.metadata.entry_points
-    monkeypatch.setattr(importlib.metadata, "entry_points",
-                        lambda group=None: [*real(group=group), FailingHookEntryPoint()])
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group=None: [*real(group=group), FailingHookEntryPoint()]
+    )
     plugins_module.reset_manager()
     try:
         out = invoke("plugins").output
@@ -103,7 +118,10 @@ def test_plugins_command_shows_sources_and_failures(monkeypatch):
 def test_named_plugin_that_fails_is_an_error_shown_once(tmp_path):
     broken = tmp_path / "broken_cli_plugin.py"
     broken.write_text("raise ImportError('needs libfoo')\n")
-    for args in (["plugins", "--plugin", str(broken)], ["run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path / "r"), "-p", str(tmp_path / "typo.py")]):
+    for args in (
+        ["plugins", "--plugin", str(broken)],
+        ["run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path / "r"), "-p", str(tmp_path / "typo.py")],
+    ):
         proc = subprocess.run([str(STEB), *args], capture_output=True, text=True)
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert "Traceback" not in proc.stderr
@@ -112,16 +130,22 @@ def test_named_plugin_that_fails_is_an_error_shown_once(tmp_path):
 
 
 def test_unknown_encoder_option_is_one_line(tmp_path):
-    proc = subprocess.run([str(STEB), "run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path), "-O", "no_such_option=1"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(STEB), "run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path), "-O", "no_such_option=1"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "encoder 'function-words' does not take option no_such_option" in " ".join(proc.stderr.split())
     assert len(proc.stderr.strip().splitlines()) <= 3
 
 
 def test_user_errors_are_one_line_without_traceback(tmp_path):
-    proc = subprocess.run([str(STEB), "run", "--encoder", "no-such-encoder", "--suite", "demo", "--output", str(tmp_path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(STEB), "run", "--encoder", "no-such-encoder", "--suite", "demo", "--output", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert "unknown encoder 'no-such-encoder'" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([str(STEB), "list", "widgets"], capture_output=True, text=True)
@@ -162,13 +186,29 @@ def test_run_shows_main_score_and_companion_and_cite_and_data_check(tmp_path):
     assert "@misc{demo_formality" in cite
     check = _steb("data", "check", "--suite", "demo", "--format", "json")
     rows = json.loads(check.stdout)
-    assert {r["dataset"] for r in rows} == {"demo_style_features", "demo_formality", "demo_registers", "demo_authors_verification",
-                                            "demo_authors_retrieval", "demo_probing"}
+    assert {r["dataset"] for r in rows} == {
+        "demo_style_features",
+        "demo_formality",
+        "demo_registers",
+        "demo_authors_verification",
+        "demo_authors_retrieval",
+        "demo_probing",
+    }
     assert all(r["status"] == "builtin" and r["loaded"] for r in rows)
 
 
 def test_one_progress_display_no_third_party_bars(tmp_path):
     pytest.importorskip("sentence_transformers")
-    proc = _steb("run", "-e", "all-MiniLM-L6-v2", "-d", "demo_formality", "-o", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"))
+    proc = _steb(
+        "run",
+        "-e",
+        "all-MiniLM-L6-v2",
+        "-d",
+        "demo_formality",
+        "-o",
+        str(tmp_path / "o"),
+        "--cache-dir",
+        str(tmp_path / "c"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Loading weights" not in proc.stderr and "it/s]" not in proc.stderr  # transformers/hub tqdm bars are off

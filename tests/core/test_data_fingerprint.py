@@ -23,7 +23,7 @@ from .conftest import CountingEncoder
 
 STEL_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "stel"
 
-FILE_PLUGIN = '''
+FILE_PLUGIN = """
 import numpy as np
 from pathlib import Path
 from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
@@ -46,7 +46,7 @@ def register_datasets(register):
 def register_tasks(register):
     register(TaskSpec(name="gap_task", description="distance of class means", shape="labelled_texts",
         main_metric="gap", run=_separation))
-'''
+"""
 
 
 def _write_rows(folder: Path, rows: list[tuple[str, str]]) -> None:
@@ -65,8 +65,16 @@ def file_plugin(tmp_path) -> Path:
 
 
 def _run(plugin, tmp_path, data_dir, output="out", **kw):
-    return evaluate(CountingEncoder(), datasets=["filedata"], plugins=[str(plugin)], data_dir=data_dir,
-                    output=tmp_path / output, cache_dir=tmp_path / "cache", progress=False, **kw)
+    return evaluate(
+        CountingEncoder(),
+        datasets=["filedata"],
+        plugins=[str(plugin)],
+        data_dir=data_dir,
+        output=tmp_path / output,
+        cache_dir=tmp_path / "cache",
+        progress=False,
+        **kw,
+    )
 
 
 # -- the fingerprint itself -------------------------------------------------------------------------
@@ -126,10 +134,18 @@ def test_result_of_an_older_steb_without_fingerprint_is_recomputed(file_plugin, 
     _write_rows(tmp_path / "data", ROWS)
     [rec] = _run(file_plugin, tmp_path, tmp_path / "data").results
     # what steb wrote before data fingerprints: the key without the data, no fingerprint fields
-    rec.run_key = run_key(encoder=rec.encoder_fingerprint, dataset=rec.dataset, dataset_version=rec.dataset_version, task=rec.task,
-                          task_version=rec.task_version, protocol=f"{rec.protocol['name']}:{rec.protocol['max_length']}",
-                          seed=rec.seed, dataset_options={}, steb_protocol=STEB_PROTOCOL_VERSION,
-                          scoring={"pair_score": "cosine", "cluster_input": "raw"})
+    rec.run_key = run_key(
+        encoder=rec.encoder_fingerprint,
+        dataset=rec.dataset,
+        dataset_version=rec.dataset_version,
+        task=rec.task,
+        task_version=rec.task_version,
+        protocol=f"{rec.protocol['name']}:{rec.protocol['max_length']}",
+        seed=rec.seed,
+        dataset_options={},
+        steb_protocol=STEB_PROTOCOL_VERSION,
+        scoring={"pair_score": "cosine", "cluster_input": "raw"},
+    )
     rec.data_fingerprint = rec.dataset_provider = rec.dataset_provider_version = ""
     rec.write(tmp_path / "out")
     assert ResultRecord.read(result_path(tmp_path / "out", rec.encoder, rec.dataset, rec.task)).verified()
@@ -150,8 +166,14 @@ def _flip_correct_alternative(path: Path) -> None:
 
 
 def _stel(tmp_path, data_dir, output="out"):
-    return evaluate("function-words", datasets=["STEL_feature_official"], data_dir=data_dir, output=tmp_path / output,
-                    cache_dir=tmp_path / "cache", progress=False)
+    return evaluate(
+        "function-words",
+        datasets=["STEL_feature_official"],
+        data_dir=data_dir,
+        output=tmp_path / output,
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
 
 
 @pytest.fixture
@@ -202,15 +224,29 @@ def test_report_flags_encoders_compared_on_different_data(file_plugin, tmp_path)
         def fingerprint(self) -> str:
             return "other-v1"
 
-    evaluate(Other(), datasets=["filedata"], plugins=[str(file_plugin)], data_dir=tmp_path / "release2", output=tmp_path / "out",
-             cache_dir=tmp_path / "cache", progress=False)
+    evaluate(
+        Other(),
+        datasets=["filedata"],
+        plugins=[str(file_plugin)],
+        data_dir=tmp_path / "release2",
+        output=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
     records = list(load_results(tmp_path / "out"))
     assert len({r.data_fingerprint for r in records}) == 2
     paths = build_report(tmp_path / "out", tmp_path / "report", console=False, html=False, datasets=None)
     text = paths.markdown.read_text()
     assert "## Data provenance" in text and "filedata / gap_task" in text and "counting" in text and "other" in text
     # one copy of the data: no note
-    evaluate(Other(), datasets=["filedata"], plugins=[str(file_plugin)], data_dir=tmp_path / "release1", output=tmp_path / "out",
-             cache_dir=tmp_path / "cache", progress=False)
+    evaluate(
+        Other(),
+        datasets=["filedata"],
+        plugins=[str(file_plugin)],
+        data_dir=tmp_path / "release1",
+        output=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
     clean = build_report(tmp_path / "out", tmp_path / "report2", console=False, html=False, datasets=None)
     assert "Data provenance" not in clean.markdown.read_text()

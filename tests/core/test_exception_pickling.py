@@ -28,7 +28,9 @@ import pytest
 from steb_core import EncodingError, StebError, UnknownComponentError, retry_may_help
 from steb_core.errors import DataValidationError, DuplicateComponentError
 
-_BUILTIN_EXCEPTIONS = {name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)}
+_BUILTIN_EXCEPTIONS = {
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+}
 
 
 def _packages() -> list[str]:
@@ -136,8 +138,15 @@ def test_discovery_finds_the_known_classes():
     """The discovery is what makes the round trip cover new classes: it must see classes across packages
     and through indirect bases (UnknownComponentError <- StebError <- Exception)."""
     names = {q.rsplit(".", 1)[1] for q in CLASSES}
-    assert {"StebError", "UnknownComponentError", "DuplicateComponentError", "DataValidationError",
-            "EncodingError", "EncoderOutputError", "ShardError"} <= names
+    assert {
+        "StebError",
+        "UnknownComponentError",
+        "DuplicateComponentError",
+        "DataValidationError",
+        "EncodingError",
+        "EncoderOutputError",
+        "ShardError",
+    } <= names
     assert all(issubclass(c, BaseException) for c in CLASSES.values())
 
 

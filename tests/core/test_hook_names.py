@@ -21,14 +21,14 @@ from steb_core import DatasetSpec, PluginError, hookimpl, new_manager, register_
 
 STEB = Path(sys.executable).with_name("steb")
 
-MISSPELT = textwrap.dedent('''
+MISSPELT = textwrap.dedent("""
     from steb_core import DatasetBundle, DatasetSpec, LabelledText, hookimpl
 
     @hookimpl
     def register_dataset(register):  # the hook is register_datasets
         register(DatasetSpec(name="never_seen", description="d", tasks=("clustering",), needs_data=False,
                              loader=lambda ctx: DatasetBundle(labelled_texts=[LabelledText("a", "x")])))
-''')
+""")
 
 
 def _installed(monkeypatch: pytest.MonkeyPatch, name: str, module: types.ModuleType) -> None:
@@ -77,7 +77,8 @@ def test_an_in_memory_plugin_with_a_misspelt_hook_is_refused() -> None:
 
 
 def test_an_installed_plugin_with_a_misspelt_hook_is_a_failure_and_the_rest_works(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     module = types.ModuleType("typo_installed")
     exec(compile(MISSPELT, "typo_installed.py", "exec"), module.__dict__)  # noqa: S102 - the test's own plugin source
     _installed(monkeypatch, "typo", module)
@@ -90,7 +91,8 @@ def test_an_installed_plugin_with_a_misspelt_hook_is_a_failure_and_the_rest_work
 
 
 def test_an_installed_plugin_whose_hook_arguments_are_wrong_no_longer_stops_the_others(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """pluggy refuses such a hook in ``register`` itself; that used to escape and stop every plugin loading."""
     module = types.ModuleType("wrong_args_installed")
 

@@ -87,7 +87,7 @@ def test_same_object_rerun_encodes_nothing_and_records_evidence(toy_plugin, tmp_
     assert record.encoder_identity["probe_hash"] and record.encoder_identity["class"].endswith("Projector")
 
 
-SCALED_PLUGIN = '''
+SCALED_PLUGIN = """
 import numpy as np
 from steb_core import hookimpl, EncoderSpec
 
@@ -100,13 +100,19 @@ class Scaled:
 @hookimpl
 def register_encoders(register):
     register(EncoderSpec(name="scaled", description="toy", factory=Scaled))
-'''
+"""
 
 
 def test_registered_encoder_with_other_options_is_another_identity(toy_plugin, tmp_path):
     plugin = tmp_path / "scaled_plugin.py"
     plugin.write_text(SCALED_PLUGIN)
-    kw = dict(suite="toy", plugins=[str(toy_plugin), str(plugin)], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False)
+    kw = dict(
+        suite="toy",
+        plugins=[str(toy_plugin), str(plugin)],
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        progress=False,
+    )
     a = evaluate("scaled", **kw)
     b = evaluate("scaled", encoder_options={"scale": 2.0}, **kw)
     again = evaluate("scaled", encoder_options={"scale": 2.0}, **kw)
@@ -148,7 +154,7 @@ class Faulty(Projector):
         raise RuntimeError("CUDA out of memory (simulated)")
 
 
-POISON_PLUGIN = '''
+POISON_PLUGIN = """
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
 def _clean(ctx):
     return DatasetBundle(labelled_texts=[LabelledText(f"clean text number {i} " + "ab" * i,
@@ -162,15 +168,22 @@ def register_datasets(register):
         suites=("poison",), needs_data=False))
     register(DatasetSpec(name="clean", description="x", tasks=("clustering",), loader=_clean, suites=("poison",),
         needs_data=False))
-'''
+"""
 
 
 @pytest.mark.parametrize("mode", ["nan", "rows", "3d", "raise"])
 def test_bad_encoder_output_fails_only_the_datasets_that_need_it(tmp_path, mode):
     plugin = tmp_path / "poison_plugin.py"
     plugin.write_text(POISON_PLUGIN)
-    summary = evaluate(Faulty(mode), suite="poison", plugins=[str(plugin)], output=tmp_path / "o", cache_dir=tmp_path / "c",
-                       progress=False, batch_size=4)
+    summary = evaluate(
+        Faulty(mode),
+        suite="poison",
+        plugins=[str(plugin)],
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        progress=False,
+        batch_size=4,
+    )
     assert [r.dataset for r in summary.results] == ["clean"]
     (failure,) = summary.failures
     assert failure.dataset == "poisoned" and "\n" not in failure.error
@@ -179,8 +192,16 @@ def test_bad_encoder_output_fails_only_the_datasets_that_need_it(tmp_path, mode)
         assert "first at text" in failure.error and "poison" in failure.error
     assert summary.texts_encoded >= 16  # the poisoned dataset's good batches stay cached
     with pytest.raises(Exception, match="batch"):
-        evaluate(Faulty(mode), suite="poison", plugins=[str(plugin)], output=tmp_path / "o2", cache_dir=tmp_path / "c2",
-                 progress=False, batch_size=4, fail_fast=True)
+        evaluate(
+            Faulty(mode),
+            suite="poison",
+            plugins=[str(plugin)],
+            output=tmp_path / "o2",
+            cache_dir=tmp_path / "c2",
+            progress=False,
+            batch_size=4,
+            fail_fast=True,
+        )
 
 
 def test_nan_shard_is_refused_on_write_and_dropped_on_read(toy_plugin, tmp_path):
@@ -239,13 +260,24 @@ def test_stale_temp_files_are_swept(tmp_path):
 def test_dataset_by_dataset_equals_one_group(toy_plugin, tmp_path):
     chunked = _run(Projector(4), toy_plugin, tmp_path / "chunked")
     grouped = _run(Projector(4), toy_plugin, tmp_path / "grouped", max_memory="64G")
-    assert {(r.dataset, r.task): r.metrics for r in chunked.results} == {(r.dataset, r.task): r.metrics for r in grouped.results}
+    assert {(r.dataset, r.task): r.metrics for r in chunked.results} == {
+        (r.dataset, r.task): r.metrics for r in grouped.results
+    }
     demo_a = evaluate("function-words", suite="demo", output=tmp_path / "da", cache_dir=tmp_path / "dc", progress=False)
-    demo_b = evaluate("function-words", suite="demo", output=tmp_path / "db", cache_dir=tmp_path / "dc2", progress=False, max_memory="64G")
-    assert {(r.dataset, r.task): r.metrics for r in demo_a.results} == {(r.dataset, r.task): r.metrics for r in demo_b.results}
+    demo_b = evaluate(
+        "function-words",
+        suite="demo",
+        output=tmp_path / "db",
+        cache_dir=tmp_path / "dc2",
+        progress=False,
+        max_memory="64G",
+    )
+    assert {(r.dataset, r.task): r.metrics for r in demo_a.results} == {
+        (r.dataset, r.task): r.metrics for r in demo_b.results
+    }
 
 
-DISTINCT_TEXTS_PLUGIN = '''
+DISTINCT_TEXTS_PLUGIN = """
 import numpy as np
 from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
 
@@ -268,7 +300,7 @@ def register_datasets(register):
 def register_tasks(register):
     register(TaskSpec(name="norm", description="mean vector norm", shape="labelled_texts", main_metric="mean_norm",
         run=_mean_norm))
-'''
+"""
 
 
 def test_max_memory_groups_datasets_once_the_dimension_is_known(tmp_path):
@@ -278,8 +310,15 @@ def test_max_memory_groups_datasets_once_the_dimension_is_known(tmp_path):
     plugin.write_text(DISTINCT_TEXTS_PLUGIN)
 
     def run(model, name, **kw):
-        return evaluate(model, suite="distinct", plugins=[str(plugin)], progress=False, output=tmp_path / name / "out",
-                        cache_dir=tmp_path / name / "cache", **kw)
+        return evaluate(
+            model,
+            suite="distinct",
+            plugins=[str(plugin)],
+            progress=False,
+            output=tmp_path / name / "out",
+            cache_dir=tmp_path / name / "cache",
+            **kw,
+        )
 
     chunked_model, grouped_model = Projector(4), Projector(4)
     chunked = run(chunked_model, "chunked")
@@ -290,7 +329,7 @@ def test_max_memory_groups_datasets_once_the_dimension_is_known(tmp_path):
     assert _scores(chunked) == _scores(grouped) and len(_scores(grouped)) == 4
 
 
-RETRIEVAL_PLUGIN = '''
+RETRIEVAL_PLUGIN = """
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, RetrievalSet, TextCollection
 
 def _load(ctx):
@@ -302,7 +341,7 @@ def _load(ctx):
 def register_datasets(register):
     register(DatasetSpec(name="episodes", description="retrieval over collections", tasks=("retrieval",),
         loader=_load, suites=("episodes",), needs_data=False))
-'''
+"""
 
 
 class EpisodeProjector(Projector):
@@ -323,13 +362,29 @@ def test_collection_vectors_are_cached_per_model(tmp_path):
     plugin = tmp_path / "episodes_plugin.py"
     plugin.write_text(RETRIEVAL_PLUGIN)
     first_model, second_model = EpisodeProjector(5), EpisodeProjector(5)
-    runs = [evaluate(model, suite="episodes", plugins=[str(plugin)], progress=False, output=tmp_path / f"out{i}",
-                     cache_dir=tmp_path / "cache") for i, model in enumerate((first_model, second_model))]
+    runs = [
+        evaluate(
+            model,
+            suite="episodes",
+            plugins=[str(plugin)],
+            progress=False,
+            output=tmp_path / f"out{i}",
+            cache_dir=tmp_path / "cache",
+        )
+        for i, model in enumerate((first_model, second_model))
+    ]
     assert first_model.collection_calls == [8, 8]  # queries, then targets; all distinct
     assert second_model.collection_calls == []
     assert _scores(runs[0]) == _scores(runs[1]) and len(_scores(runs[0])) == 1
     other = EpisodeProjector(6)  # another model: its own cache entries
-    evaluate(other, suite="episodes", plugins=[str(plugin)], progress=False, output=tmp_path / "out-other", cache_dir=tmp_path / "cache")
+    evaluate(
+        other,
+        suite="episodes",
+        plugins=[str(plugin)],
+        progress=False,
+        output=tmp_path / "out-other",
+        cache_dir=tmp_path / "cache",
+    )
     assert other.collection_calls == [8, 8]
 
 

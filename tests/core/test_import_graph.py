@@ -18,8 +18,13 @@ PACKAGES = [Package("steb_core", REPO / "steb_core"), Package("steb", REPO / "st
 
 def test_the_plugin_packages_are_found() -> None:
     names = {p.name for p in PACKAGES}
-    assert {"steb_datasets_pan", "steb_models_stylometry", "steb_scorers", "steb_models_neural",
-            "steb_datasets_example"} <= names
+    assert {
+        "steb_datasets_pan",
+        "steb_models_stylometry",
+        "steb_scorers",
+        "steb_models_neural",
+        "steb_datasets_example",
+    } <= names
     assert all(len(p.modules()) >= 1 for p in PACKAGES)
 
 
@@ -27,7 +32,8 @@ def test_the_plugin_packages_are_found() -> None:
 def test_no_import_circle(package: Package) -> None:
     cycles = find_cycles(import_graph(package))
     assert not cycles, "import circles (each a group of modules that import one another):\n" + "\n".join(
-        " <-> ".join(c) for c in cycles)
+        " <-> ".join(c) for c in cycles
+    )
 
 
 def _package(tmp_path: Path, files: dict[str, str]) -> Package:
@@ -40,14 +46,17 @@ def _package(tmp_path: Path, files: dict[str, str]) -> Package:
 
 def test_a_circle_through_a_deferred_import_is_found(tmp_path: Path) -> None:
     """The checker itself: the shape of the old tasks circle (relative imports, one inside a function)."""
-    package = _package(tmp_path, {
-        "__init__.py": "",
-        "sub/__init__.py": "",
-        "sub/common.py": "def f():\n    from ._device import g\n    return g\n",
-        "sub/_device.py": "from .common import f\n",
-        "sub/kernels.py": "from . import common\nfrom ..sub import _device\n",
-        "other.py": "from .sub.common import f\nfrom pkg.sub import kernels\n",
-    })
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "sub/__init__.py": "",
+            "sub/common.py": "def f():\n    from ._device import g\n    return g\n",
+            "sub/_device.py": "from .common import f\n",
+            "sub/kernels.py": "from . import common\nfrom ..sub import _device\n",
+            "other.py": "from .sub.common import f\nfrom pkg.sub import kernels\n",
+        },
+    )
     graph = import_graph(package)
     assert graph["pkg.sub.kernels"] == {"pkg.sub.common", "pkg.sub._device"}
     assert graph["pkg.other"] == {"pkg.sub.common", "pkg.sub.kernels"}
@@ -55,12 +64,17 @@ def test_a_circle_through_a_deferred_import_is_found(tmp_path: Path) -> None:
 
 
 def test_type_checking_imports_do_not_count(tmp_path: Path) -> None:
-    package = _package(tmp_path, {
-        "__init__.py": "",
-        "a.py": ("from typing import TYPE_CHECKING\n"
-                 "if TYPE_CHECKING:\n    from .b import B\nelse:\n    from .c import C\n"),
-        "b.py": "from .a import A\n",
-        "c.py": "",
-    })
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from .b import B\nelse:\n    from .c import C\n"
+            ),
+            "b.py": "from .a import A\n",
+            "c.py": "",
+        },
+    )
     assert import_graph(package)["pkg.a"] == {"pkg.c"}
     assert find_cycles(import_graph(package)) == []

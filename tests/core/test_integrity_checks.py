@@ -30,8 +30,15 @@ from .conftest import CountingEncoder
 
 def _run(tmp_path: Path, plugin: Path, **kwargs):
     plugins_module.reset_manager()
-    return evaluate(CountingEncoder(), ["toy0", "toy1"], plugins=[str(plugin)], output=tmp_path / "out", cache_dir=tmp_path / "cache",
-                    progress=False, **kwargs)
+    return evaluate(
+        CountingEncoder(),
+        ["toy0", "toy1"],
+        plugins=[str(plugin)],
+        output=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+        **kwargs,
+    )
 
 
 def test_report_refuses_a_hand_edited_result(tmp_path, toy_plugin, capsys):
@@ -85,8 +92,14 @@ def test_shard_with_rows_swapped_and_digest_dropped_is_not_trusted(tmp_path, toy
         stored["vectors"] = stored["vectors"][::-1].copy()  # every text gets another text's vector
         np.savez(shard, **stored)
     plugins_module.reset_manager()
-    again = evaluate(CountingEncoder(), ["toy0", "toy1"], plugins=[str(toy_plugin)], output=tmp_path / "fresh",
-                     cache_dir=tmp_path / "cache", progress=False)
+    again = evaluate(
+        CountingEncoder(),
+        ["toy0", "toy1"],
+        plugins=[str(toy_plugin)],
+        output=tmp_path / "fresh",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
     assert again.texts_encoded > 0
     assert any("has no digest" in note and "set aside and recomputed" in note for note in again.notes), again.notes
     scores = {(r.dataset, r.task): r.main_score for r in first.results}
@@ -140,7 +153,13 @@ def test_a_release_name_linking_outside_the_release_is_refused_inside_is_fine(tm
     (release / "problem1" / "candidate-out").symlink_to(outside, target_is_directory=True)
     (release / "problem1" / "inside-link.txt").symlink_to(release / "problem1" / "real.txt")
     with pytest.raises(DataValidationError, match="outside the release folder") as info:
-        release_path(release / "problem1", "candidate-out", path="problem-info.json", record="problem1", field="candidate-authors")
+        release_path(
+            release / "problem1",
+            "candidate-out",
+            path="problem-info.json",
+            record="problem1",
+            field="candidate-authors",
+        )
     assert str(outside) in str(info.value) and info.value.field == "candidate-authors"
     with pytest.raises(DataValidationError, match="outside the release folder"):
         release_path(release / "problem1", "candidate-out/known.txt")

@@ -28,8 +28,24 @@ def test_core_and_stylometry_run_the_demo_without_torch(tmp_path):
     assert installed.returncode == 0, installed.stderr[-3000:]
     assert run("-c", "import torch").returncode != 0, "torch was pulled in by steb-core or steb-models-stylometry"
     steb = env_dir / "bin" / "steb"
-    proc = subprocess.run([str(steb), "run", "-e", "function-words", "--suite", "demo", "-o", str(tmp_path / "out"),
-                           "--cache-dir", str(tmp_path / "cache"), "--no-progress"], capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [
+            str(steb),
+            "run",
+            "-e",
+            "function-words",
+            "--suite",
+            "demo",
+            "-o",
+            str(tmp_path / "out"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "7 new" in proc.stdout
     assert run("-c", "import sys, steb_core, steb_models_stylometry; assert 'torch' not in sys.modules").returncode == 0

@@ -20,7 +20,7 @@ import numpy as np
 from steb_core import evaluate
 from steb_core.plugins import import_local_module, reset_manager
 
-LOCAL_ENCODER = '''
+LOCAL_ENCODER = """
 import numpy as np
 from steb_core import hookimpl, EncoderSpec
 
@@ -37,7 +37,7 @@ class SeededEncoder:
 @hookimpl
 def register_encoders(register):
     register(EncoderSpec(name="seeded-local", description="random weights from SEED", factory=SeededEncoder))
-'''
+"""
 
 
 def _write_encoder(path: Path, seed: int) -> Path:
@@ -52,7 +52,14 @@ def _forget(module_name: str) -> None:
 
 
 def _run(tmp_path, plugins, output="out"):
-    return evaluate("seeded-local", suite="toy", plugins=plugins, output=tmp_path / output, cache_dir=tmp_path / "cache", progress=False)
+    return evaluate(
+        "seeded-local",
+        suite="toy",
+        plugins=plugins,
+        output=tmp_path / output,
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
 
 
 def test_module_form_plugin_with_new_weights_is_not_reused(toy_plugin, tmp_path, monkeypatch):
@@ -105,8 +112,13 @@ def test_py_path_plugin_resumes_in_a_new_process(toy_plugin, tmp_path):
     outs = []
     for hash_seed in ("1", "2"):  # str hashes are salted per process; the module name must not be
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run([sys.executable, "-c", SCRIPT, str(enc), str(toy_plugin), str(tmp_path)], env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(enc), str(toy_plugin), str(tmp_path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
         outs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     (name1, reused1, new1), (name2, reused2, new2) = outs
@@ -116,7 +128,7 @@ def test_py_path_plugin_resumes_in_a_new_process(toy_plugin, tmp_path):
 
 
 # ---- issue 41, item 3: a local encoder that brings its own (constant) fingerprint() ----------------------------
-WORD_COUNTER = '''
+WORD_COUNTER = """
 from pathlib import Path
 import numpy as np
 from steb_core import hookimpl, EncoderSpec
@@ -137,12 +149,18 @@ class WordCounter:
 @hookimpl
 def register_encoders(register):
     register(EncoderSpec(name="word-counter", description="counts of the words in words.txt", factory=WordCounter))
-'''
+"""
 
 
 def _word_counter_run(tmp_path, plugin, toy_plugin):
-    return evaluate("word-counter", suite="toy", plugins=[str(plugin), str(toy_plugin)], output=tmp_path / "out",
-                    cache_dir=tmp_path / "cache", progress=False)
+    return evaluate(
+        "word-counter",
+        suite="toy",
+        plugins=[str(plugin), str(toy_plugin)],
+        output=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
 
 
 def test_local_encoder_with_own_fingerprint_notices_edited_code_and_word_file(toy_plugin, tmp_path):
@@ -196,8 +214,9 @@ def test_small_outputs_of_another_behaviour_are_another_identity(toy_plugin, tmp
     assert len(ids) == 2  # rounding to 4 decimals made both all zeros
     assert identify(TinyProjector(1, 1e-6)).fingerprint != identify(TinyProjector(1, 1e-9)).fingerprint  # scale alone
     assert identify(TinyProjector(1)).fingerprint == identify(TinyProjector(1)).fingerprint
-    kwargs = dict(suite="toy", plugins=[str(toy_plugin)], output=tmp_path / "out", cache_dir=tmp_path / "cache",
-                  progress=False)
+    kwargs = dict(
+        suite="toy", plugins=[str(toy_plugin)], output=tmp_path / "out", cache_dir=tmp_path / "cache", progress=False
+    )
     first = evaluate(TinyProjector(1), **kwargs)
     second = evaluate(TinyProjector(2), **kwargs)
     assert len(first.results) == 6 and not second.reused and len(second.results) == 6

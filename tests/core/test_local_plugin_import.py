@@ -19,7 +19,7 @@ import pytest
 from steb_core.errors import PluginError
 from steb_core.plugins import new_manager
 
-PLUGIN = textwrap.dedent('''
+PLUGIN = textwrap.dedent("""
     import numpy as np
     from steb_core import hookimpl, EncoderSpec
 
@@ -31,24 +31,25 @@ PLUGIN = textwrap.dedent('''
     @hookimpl
     def register_encoders(register):
         register(EncoderSpec(name="cwd-const", description="constant", factory=lambda **o: Const()))
-''')
+""")
 
 #: what the steb console script does: no '' on sys.path (python -P), plugin named by module, then a lazy import
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import json, sys
     from steb_core.plugins import new_manager
     manager = new_manager(["mylab_enc"], entry_points=False, env=False)
     import threadpoolctl
     print(json.dumps({"encoders": manager.encoders().names(), "threadpoolctl": threadpoolctl.__file__,
                       "path": sys.path}))
-''')
+""")
 
 
 def test_module_plugin_from_the_working_directory_does_not_put_it_on_sys_path(tmp_path):
     (tmp_path / "mylab_enc.py").write_text(PLUGIN)
     (tmp_path / "threadpoolctl.py").write_text("raise SystemExit('the working directory was imported from')\n")
-    done = subprocess.run([sys.executable, "-P", "-c", SCRIPT], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", SCRIPT], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert "cwd-const" in out["encoders"]  # the plugin was found in the working directory ...

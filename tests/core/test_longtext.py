@@ -30,7 +30,14 @@ class WordCountEncoder:
 
 def test_split_sentences_keeps_closing_quotes_and_newlines():
     text = 'He said "stop." Then he left! Did she? Yes…  Fine\nNext line without stop'
-    assert split_sentences(text) == ['He said "stop."', "Then he left!", "Did she?", "Yes…", "Fine", "Next line without stop"]
+    assert split_sentences(text) == [
+        'He said "stop."',
+        "Then he left!",
+        "Did she?",
+        "Yes…",
+        "Fine",
+        "Next line without stop",
+    ]
     assert split_sentences("   ") == []
 
 
@@ -115,7 +122,7 @@ def reference_plan_chunks(texts, max_tokens, encoder=None):
                     chunks.append(piece)
                     owner.append(i)
                     pos = rest.find(piece)
-                    rest = rest[pos + len(piece):].strip() if pos >= 0 else rest[len(piece):].strip()
+                    rest = rest[pos + len(piece) :].strip() if pos >= 0 else rest[len(piece) :].strip()
                 continue
             if current and current_len + n > max_tokens:
                 chunks.append(" ".join(current))
@@ -178,7 +185,22 @@ class Chars(WordCountEncoder):
 
 def varied_texts(seed=0):
     rng = random.Random(seed)
-    words = ["the", "stylistic", "a", "unbelievably", "of", "writer's", "x", "42", "naïve", "Straße", "co-op", "lol", "...", "—"]
+    words = [
+        "the",
+        "stylistic",
+        "a",
+        "unbelievably",
+        "of",
+        "writer's",
+        "x",
+        "42",
+        "naïve",
+        "Straße",
+        "co-op",
+        "lol",
+        "...",
+        "—",
+    ]
     texts = ["short text", "", "   ", "one. two! three?"]
     for n in (30, 200, 900, 2500):
         bag = [rng.choice(words) for _ in range(n)]
@@ -194,8 +216,11 @@ def varied_texts(seed=0):
     return texts
 
 
-@pytest.mark.parametrize("make", [WordCountEncoder, Chars, Subwords, lambda: Subwords(offsets=True)],
-                         ids=["whitespace", "chars", "subwords", "subword-offsets"])
+@pytest.mark.parametrize(
+    "make",
+    [WordCountEncoder, Chars, Subwords, lambda: Subwords(offsets=True)],
+    ids=["whitespace", "chars", "subwords", "subword-offsets"],
+)
 @pytest.mark.parametrize("limit", [3, 7, 50])
 def test_linear_planner_gives_the_same_chunks_as_before(make, limit):
     texts = varied_texts()

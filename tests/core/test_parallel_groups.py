@@ -34,7 +34,10 @@ def all_pairs(*args, **kwargs):
 
 def _items(n: int, k: int, cls: str = "c") -> list[ParallelItem]:
     # text "<cls>:<content>:<style>" so tests can read content and style back from a text
-    return [ParallelItem(tuple(f"{cls}:{i}:{s}" for s in range(k)), id=f"{cls}{i}", style_type=cls, source="f.txt") for i in range(n)]
+    return [
+        ParallelItem(tuple(f"{cls}:{i}:{s}" for s in range(k)), id=f"{cls}{i}", style_type=cls, source="f.txt")
+        for i in range(n)
+    ]
 
 
 def _parts(text: str) -> tuple[str, int]:
@@ -70,7 +73,13 @@ def test_plain_groups_cover_every_unordered_pair_once(k):
     groups, info = all_pairs(_items(n, k), seed=3, salt="d", distractors=False)
     assert all(g.distractor is None for g in groups)
     assert len(groups) == math.comb(n, 2)
-    assert info["classes"]["c"] == {"items": n, "distinct_items": n, "pairings_possible": 21, "pairings": 21, "groups": 21}
+    assert info["classes"]["c"] == {
+        "items": n,
+        "distinct_items": n,
+        "pairings_possible": 21,
+        "pairings": 21,
+        "groups": 21,
+    }
     pairs = Counter(frozenset((_content(g.anchors), _content(g.alternatives))) for g in groups)
     assert set(pairs) == {frozenset((f"c:{i}", f"c:{j}")) for i, j in itertools.combinations(range(n), 2)}
     assert set(pairs.values()) == {1}
@@ -123,7 +132,9 @@ def test_positions_roles_and_held_out_styles_are_balanced():
     assert len(plain) == 2000
     identity = sum(g.answer == (0, 1, 2) for g in plain)
     assert abs(identity - 2000 / 6) < 5 * math.sqrt(2000 * (1 / 6) * (5 / 6))
-    lower_is_anchor = sum(int(_content(g.anchors).split(":")[1]) < int(_content(g.alternatives).split(":")[1]) for g in plain)
+    lower_is_anchor = sum(
+        int(_content(g.anchors).split(":")[1]) < int(_content(g.alternatives).split(":")[1]) for g in plain
+    )
     assert abs(lower_is_anchor - 1000) < 5 * math.sqrt(2000 / 4)
     held = Counter(_parts(g.distractor)[1] for g in with_d)
     assert all(abs(held[h] - 2000 / 3) < 5 * math.sqrt(2000 * (1 / 3) * (2 / 3)) for h in range(3))
@@ -135,7 +146,13 @@ def test_budget_caps_pairings_per_class_and_skips_small_classes():
     plain, with_d = _split(groups)
     assert Counter(g.style_type for g in plain) == {"big": 12, "small": 10}  # small: all C(5, 2) = 10 pairings
     assert Counter(g.style_type for g in with_d) == {"big": 12, "small": 10}
-    assert info["classes"]["big"] == {"items": 30, "distinct_items": 30, "pairings_possible": 435, "pairings": 12, "groups": 24}
+    assert info["classes"]["big"] == {
+        "items": 30,
+        "distinct_items": 30,
+        "pairings_possible": 435,
+        "pairings": 12,
+        "groups": 24,
+    }
     assert info["classes"]["single"]["pairings"] == 0
     assert info["skipped_classes_with_fewer_than_2_items"] == ["single"]
     big = [frozenset((_content(g.anchors), _content(g.alternatives))) for g in plain if g.style_type == "big"]
@@ -224,16 +241,21 @@ def test_order_groups_from_options_reads_construction_budget_distractors_and_sam
     assert len(groups) == 2 * 3 * 26 * 25 // 2
     groups, info = order_groups_from_options(items, {"per_class": "all", "distractors": "false"}, seed=0, salt="d")
     assert len(groups) == 30 * 29 // 2 + 26 * 25 // 2 and info["per_class"] is None
-    groups, info = order_groups_from_options(items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d",
-                                             legacy_budget=7)
+    groups, info = order_groups_from_options(
+        items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d", legacy_budget=7
+    )
     assert info["construction"] == ALL_PAIRS_CONSTRUCTION and len(groups) == 2 * 2 * 7
     _, info = order_groups_from_options(items, {"sampling": "random", "per_class": "10"}, seed=0, salt="d")
     assert info["sampling"] == "random" and info["per_class"] == 10
     # the sequences per class, for the reference's folder name 1_<N>; the earlier construction's budget counts
     # pairings, which name no reference folder
     assert order_groups_from_options(items, {}, seed=0, salt="d")[1]["reference_n_per_class"] == 26
-    assert "reference_n_per_class" not in order_groups_from_options(
-        items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d", legacy_budget=7)[1]
+    assert (
+        "reference_n_per_class"
+        not in order_groups_from_options(
+            items, {"construction": ALL_PAIRS_CONSTRUCTION}, seed=0, salt="d", legacy_budget=7
+        )[1]
+    )
     assert parse_budget({"per_class": "auto"}, 5) == "auto"
     with pytest.raises(DataValidationError, match="construction"):
         order_groups_from_options(items, {"construction": "v0"}, seed=0, salt="d")

@@ -44,8 +44,16 @@ def plugins(tmp_path, toy_plugin):
 
 def run(tmp_path, plugins, **kwargs):
     kwargs.setdefault("errors", "raise")
-    return evaluate(CountingEncoder(), suite="toy", plugins=plugins, progress=False, output=tmp_path / "o",
-                    cache_dir=tmp_path / "c", data_dir=tmp_path / "data", **kwargs)
+    return evaluate(
+        CountingEncoder(),
+        suite="toy",
+        plugins=plugins,
+        progress=False,
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        data_dir=tmp_path / "data",
+        **kwargs,
+    )
 
 
 @pytest.mark.parametrize("prefetch", [0, 1])
@@ -85,8 +93,20 @@ def test_cli_exits_0_with_missing_data_and_1_with_strict(tmp_path, plugins, monk
     monkeypatch.setattr(cli_module.common, "console", Console(width=300))
     monkeypatch.setattr(cli_module.common, "err_console", Console(width=300, stderr=True))
     monkeypatch.setenv("STEB_DISABLE_PLUGINS", "pan,parallel,ray,neural,datasets_style,scorers,stel,example_datasets")
-    args = ["run", "-e", "function-words", "--suite", "toy", "--output", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"),
-            "--data-dir", str(tmp_path / "data"), "--no-progress"]
+    args = [
+        "run",
+        "-e",
+        "function-words",
+        "--suite",
+        "toy",
+        "--output",
+        str(tmp_path / "o"),
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--no-progress",
+    ]
     for path in plugins:
         args += ["--plugin", path]
 
@@ -97,7 +117,9 @@ def test_cli_exits_0_with_missing_data_and_1_with_strict(tmp_path, plugins, monk
     assert result.exit_code == 0, result.output
     assert re.search(r"absent\W+toy_task.*missing data", result.output), result.output
     assert "2 datasets with missing data" in result.output
-    assert re.search(r"steb data get --dataset (absent|gone) --dataset (absent|gone) --data-dir", result.output), result.output
+    assert re.search(r"steb data get --dataset (absent|gone) --dataset (absent|gone) --data-dir", result.output), (
+        result.output
+    )
     strict = invoke("--strict")
     assert strict.exit_code == 1, strict.output
     assert re.search(r"absent.*failed", strict.output)

@@ -21,7 +21,7 @@ from steb_core import plugins as plugins_module
 from steb_core.cli import main
 from steb_core.plugins import new_manager
 
-HIJACK = '''
+HIJACK = """
 from steb_core import hookimpl
 
 @hookimpl
@@ -37,7 +37,7 @@ def register_commands(cli):
     @cli.command("{extra}")
     def extra_command():
         print("EXTRA FROM {tag}")
-'''
+"""
 
 
 def _app() -> typer.Typer:
@@ -64,11 +64,17 @@ def test_a_plugin_cannot_replace_a_builtin_command_and_two_plugins_cannot_share_
     runner = CliRunner()
     assert "REAL LIST" in runner.invoke(app, ["list"]).output
     assert "REAL RUN" in runner.invoke(app, ["run"]).output
-    assert runner.invoke(app, ["shared-extra"]).output in ("EXTRA FROM first\n", "EXTRA FROM second\n")  # one of them, not both
+    assert runner.invoke(app, ["shared-extra"]).output in (
+        "EXTRA FROM first\n",
+        "EXTRA FROM second\n",
+    )  # one of them, not both
     errors = [f.error for f in manager.failures]
     assert any("'steb list' is already provided by steb" in e and str(first) in e for e in errors), errors
     assert any("'steb run' is already provided by steb" in e and str(second) in e for e in errors), errors
-    assert any("'steb shared-extra' is already provided by plugin" in e and str(first) in e and str(second) in e for e in errors), errors
+    assert any(
+        "'steb shared-extra' is already provided by plugin" in e and str(first) in e and str(second) in e
+        for e in errors
+    ), errors
 
 
 def test_no_typo_says_there_is_no_such_plugin(capsys):

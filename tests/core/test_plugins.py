@@ -40,12 +40,14 @@ def test_plugin_file_and_module(tmp_path, monkeypatch, toy_plugin):
     pkg = tmp_path / "mylab"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "encoders.py").write_text(textwrap.dedent('''
+    (pkg / "encoders.py").write_text(
+        textwrap.dedent("""
         from steb_core import hookimpl, EncoderSpec
         @hookimpl
         def register_encoders(register):
             register(EncoderSpec(name="lab-private", description="private", factory=lambda **o: None))
-    '''))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     manager = new_manager(["mylab.encoders"], entry_points=False, env=False)
     assert manager.encoders().provider("lab-private") == "mylab.encoders"
@@ -80,13 +82,13 @@ def test_steb_plugins_env_is_strict_too(monkeypatch, tmp_path):
 def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy_plugin, monkeypatch):
     """An installed plugin's failing hook is isolated: nothing of it is registered (all or nothing), the missing
     name is explained, the failure listed once. The same plugin named with --plugin is an error (issue 41)."""
-    source = textwrap.dedent('''
+    source = textwrap.dedent("""
         from steb_core import hookimpl, EncoderSpec
         @hookimpl
         def register_encoders(register):
             register(EncoderSpec(name="half-registered", description="x", factory=object))
             raise RuntimeError("hook exploded")
-    ''')
+    """)
     half = tmp_path / "half_plugin.py"
     half.write_text(source)
     refused = r"half_plugin.py' \(--plugin\) failed in register_encoders: RuntimeError: hook exploded"
@@ -101,8 +103,9 @@ def test_failing_hook_registers_nothing_and_explains_unknown_names(tmp_path, toy
         def load(self):
             return module
 
-    monkeypatch.setattr(importlib.metadata, "entry_points",
-                        lambda group=None: [HalfEntryPoint()] if group == "steb" else [])
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group=None: [HalfEntryPoint()] if group == "steb" else []
+    )
     manager = new_manager([str(toy_plugin)], env=False)
     assert "toy0" in manager.datasets()  # the good plugin still works
     encoders = manager.encoders()
@@ -124,7 +127,9 @@ def test_installed_plugin_that_exits_at_import_is_isolated(monkeypatch):
             raise SystemExit(3)
 
     real = importlib.metadata.entry_points
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [*real(group=group), ExitingEntryPoint()])
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group=None: [*real(group=group), ExitingEntryPoint()]
+    )
     manager = new_manager(env=False)
     assert "demo_registers" in manager.datasets()
     assert any(f.name == "exiting" and "SystemExit" in f.error for f in manager.failures)
@@ -132,14 +137,16 @@ def test_installed_plugin_that_exits_at_import_is_isolated(monkeypatch):
 
 def test_name_collision_refuses_only_that_name(tmp_path, toy_plugin):
     clash = tmp_path / "clash_plugin.py"
-    clash.write_text(textwrap.dedent('''
+    clash.write_text(
+        textwrap.dedent("""
         from steb_core import hookimpl, DatasetSpec
         @hookimpl
         def register_datasets(register):
             for name in ("toy0", "clash_only"):
                 register(DatasetSpec(name=name, description="clash", tasks=("clustering",), loader=None,
                     needs_data=False))
-    '''))
+    """)
+    )
     manager = new_manager([str(toy_plugin), str(clash)], entry_points=False, env=False)
     datasets = manager.datasets()  # does not raise: everything else keeps working
     assert "demo_registers" in datasets and "clash_only" in datasets and "toy1" in datasets
@@ -164,12 +171,14 @@ def test_installed_plugin_can_be_switched_off(monkeypatch):
 
 def test_registry_rejects_wrong_spec_type(tmp_path):
     bad = tmp_path / "bad_spec.py"
-    bad.write_text(textwrap.dedent('''
+    bad.write_text(
+        textwrap.dedent("""
         from steb_core import hookimpl
         @hookimpl
         def register_encoders(register):
             register({"name": "not-a-spec"})
-    '''))
+    """)
+    )
     manager = new_manager([str(bad)], entry_points=False, env=False)
     with pytest.raises(PluginError, match="expected EncoderSpec"):  # a named plugin's failing hook: an error (issue 41)
         manager.encoders()
@@ -200,7 +209,8 @@ def test_installed_plugin_from_temp_dir_appears_without_core_change(tmp_path):
     dist = tmp_path / "steb-datasets-tmpexample"
     pkg = dist / "steb_tmpexample"
     pkg.mkdir(parents=True)
-    (dist / "pyproject.toml").write_text(textwrap.dedent('''
+    (dist / "pyproject.toml").write_text(
+        textwrap.dedent("""
         [build-system]
         requires = ["setuptools>=68"]
         build-backend = "setuptools.build_meta"
@@ -211,8 +221,10 @@ def test_installed_plugin_from_temp_dir_appears_without_core_change(tmp_path):
         tmpexample = "steb_tmpexample"
         [tool.setuptools]
         packages = ["steb_tmpexample"]
-    '''))
-    (pkg / "__init__.py").write_text(textwrap.dedent('''
+    """)
+    )
+    (pkg / "__init__.py").write_text(
+        textwrap.dedent("""
         from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
         def _load(ctx):
             return DatasetBundle(labelled_texts=[LabelledText("a b", "x"), LabelledText("c d", "y")])
@@ -220,14 +232,29 @@ def test_installed_plugin_from_temp_dir_appears_without_core_change(tmp_path):
         def register_datasets(register):
             register(DatasetSpec(name="tmp_example_dataset", description="installed from a temp dir",
                                  tasks=("clustering",), loader=_load, needs_data=False))
-    '''))
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index", str(dist)]
+    """)
+    )
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        str(dist),
+    ]
     subprocess.run(pip, check=True, capture_output=True)
     try:
         steb = Path(sys.executable).with_name("steb")
         out = subprocess.run([str(steb), "list", "datasets"], capture_output=True, text=True, check=True).stdout
         assert "tmp_example_dataset" in out and "tmpexample" in out
     finally:
-        subprocess.run([sys.executable, "-m", "pip", "uninstall", "--quiet", "-y", "steb-datasets-tmpexample"], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "uninstall", "--quiet", "-y", "steb-datasets-tmpexample"],
+            check=True,
+            capture_output=True,
+        )
     out = subprocess.run([str(steb), "list", "datasets"], capture_output=True, text=True, check=True).stdout
     assert "tmp_example_dataset" not in out

@@ -54,9 +54,12 @@ def cache_contents(cache: Path) -> dict[str, dict[str, np.ndarray]]:
 
 def summary_view(summary) -> dict:
     return {
-        "results": [(r.dataset, r.task) for r in summary.results], "reused": [(r.dataset, r.task) for r in summary.reused],
-        "skipped": summary.skipped, "failures": [(f.dataset, f.task, f.error) for f in summary.failures],
-        "missing": [(m.dataset, m.tasks) for m in summary.missing], "notes": summary.notes,
+        "results": [(r.dataset, r.task) for r in summary.results],
+        "reused": [(r.dataset, r.task) for r in summary.reused],
+        "skipped": summary.skipped,
+        "failures": [(f.dataset, f.task, f.error) for f in summary.failures],
+        "missing": [(m.dataset, m.tasks) for m in summary.missing],
+        "notes": summary.notes,
         "counts": (summary.texts_total, summary.texts_unique, summary.texts_encoded, summary.cache_hits),
     }
 
@@ -71,13 +74,17 @@ def assert_same(a: tuple, b: tuple, what: str) -> None:
     ca, cb = cache_contents(cache_a), cache_contents(cache_b)
     assert sorted(ca) == sorted(cb), f"{what}: cache shards differ (another batch plan)"
     for name in ca:
-        assert ca[name].keys() == cb[name].keys() and all(np.array_equal(ca[name][k], cb[name][k]) for k in ca[name]), name
+        assert ca[name].keys() == cb[name].keys() and all(np.array_equal(ca[name][k], cb[name][k]) for k in ca[name]), (
+            name
+        )
     assert summary_view(sa) == summary_view(sb), what
 
 
 def run(tmp_path: Path, label: str, **kwargs):
     out, cache = tmp_path / f"out-{label}", tmp_path / f"cache-{label}"
-    summary = evaluate("function-words", output=out, cache_dir=cache, progress=False, threads=1, errors="raise", **kwargs)
+    summary = evaluate(
+        "function-words", output=out, cache_dir=cache, progress=False, threads=1, errors="raise", **kwargs
+    )
     return summary, out, cache
 
 
@@ -98,14 +105,30 @@ def test_multi_dataset_synthetic_run_prefetched_equals_sequential(tmp_path, extr
     assert len(names) == 12
     common = dict(plugins=(str(SYNTHETIC),), dataset_options={"scale": 0.0005}, max_memory=extra.get("max_memory"))
     sequential = run(tmp_path, "seq", datasets=names, prefetch=0, **common)
-    prefetched = run(tmp_path, "pre", datasets=names, prefetch=extra.get("prefetch", 1), prefetch_mode="process", **common)
+    prefetched = run(
+        tmp_path, "pre", datasets=names, prefetch=extra.get("prefetch", 1), prefetch_mode="process", **common
+    )
     assert len(sequential[0].results) == 12
     assert_same(sequential, prefetched, f"synthetic {extra}")
     # a re-run reuses every result, and the worker's reuse notes arrive in the same order
-    again_seq = evaluate("function-words", datasets=names, output=sequential[1], cache_dir=sequential[2], progress=False,
-                         prefetch=0, **common)
-    again_pre = evaluate("function-words", datasets=names, output=prefetched[1], cache_dir=prefetched[2], progress=False,
-                         prefetch=1, **common)
+    again_seq = evaluate(
+        "function-words",
+        datasets=names,
+        output=sequential[1],
+        cache_dir=sequential[2],
+        progress=False,
+        prefetch=0,
+        **common,
+    )
+    again_pre = evaluate(
+        "function-words",
+        datasets=names,
+        output=prefetched[1],
+        cache_dir=prefetched[2],
+        progress=False,
+        prefetch=1,
+        **common,
+    )
     assert len(again_pre.reused) == 12 and summary_view(again_seq) == summary_view(again_pre)
 
 
@@ -114,7 +137,8 @@ def test_fail_fast_in_a_prefetched_load_keeps_earlier_results(tmp_path):
     plugin.write_text(
         "from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText\n"
         "def _ok(ctx):\n"
-        "    return DatasetBundle(labelled_texts=[LabelledText(f'text number {i} of {ctx.dataset}', str(i % 2)) for i " "in range(12)])\n"
+        "    return DatasetBundle(labelled_texts=[LabelledText(f'text number {i} of {ctx.dataset}', str(i % 2)) for i "
+        "in range(12)])\n"
         "def _bad(ctx):\n"
         "    raise KeyError('author')\n"
         "@hookimpl\n"
@@ -124,8 +148,17 @@ def test_fail_fast_in_a_prefetched_load_keeps_earlier_results(tmp_path):
         "    register(DatasetSpec(name='third', description='x', tasks=('clustering',), loader=_ok))\n"
     )
     with pytest.raises(KeyError, match="author"):
-        evaluate("function-words", ["first", "second", "third"], plugins=(str(plugin),), output=tmp_path / "o",
-                 cache_dir=tmp_path / "c", progress=False, fail_fast=True, prefetch=1, prefetch_mode="process")
+        evaluate(
+            "function-words",
+            ["first", "second", "third"],
+            plugins=(str(plugin),),
+            output=tmp_path / "o",
+            cache_dir=tmp_path / "c",
+            progress=False,
+            fail_fast=True,
+            prefetch=1,
+            prefetch_mode="process",
+        )
     written = sorted(p.parent.name for p in (tmp_path / "o").rglob("*.json"))
     assert written == ["first"]  # the dataset before the failure was scored and written; none after it
 
@@ -239,7 +272,9 @@ def test_task_threads_do_not_depend_on_the_loader(threads, busy):
 def _spec(name: str, task: str, size: str = "", expected: dict | None = None):
     from steb_core.specs import DatasetSpec
 
-    return DatasetSpec(name=name, description="x", tasks=(task,), loader=lambda ctx: None, size=size, expected=expected or {})
+    return DatasetSpec(
+        name=name, description="x", tasks=(task,), loader=lambda ctx: None, size=size, expected=expected or {}
+    )
 
 
 def test_execution_order_puts_costly_scoring_first_smallest_first_then_cheap_largest_first():
@@ -254,12 +289,24 @@ def test_execution_order_puts_costly_scoring_first_smallest_first_then_cheap_lar
         (_spec("plugin-type", "retrieval", "no count given"), ["someone_elses_task"]),  # unknown type: costly, size 0
         (_spec("retrieval-mid", "retrieval", "50 authors, 5,000 texts"), ["retrieval"]),
         (_spec("pairs-twin", "pair_predefined", "1,000 texts"), ["pair_predefined"]),  # tie: keeps selection order
-        (_spec("mixed", "pair_predefined", "3,000 texts"), ["pair_predefined", "clustering"]),  # one costly task: costly
+        (
+            _spec("mixed", "pair_predefined", "3,000 texts"),
+            ["pair_predefined", "clustering"],
+        ),  # one costly task: costly
     ]
     assert [size_hint(s) for s, _ in items] == [1000, 40000, 160000, 1600, 20000, 0, 5000, 1000, 3000]
     got = [items[i][0].name for i in execution_order(items)]
-    assert got == ["plugin-type", "cluster-small", "mixed", "retrieval-mid", "probe-big",
-                   "pairs-big", "order-mid", "pairs-small", "pairs-twin"]
+    assert got == [
+        "plugin-type",
+        "cluster-small",
+        "mixed",
+        "retrieval-mid",
+        "probe-big",
+        "pairs-big",
+        "order-mid",
+        "pairs-small",
+        "pairs-twin",
+    ]
 
 
 def test_summary_lists_datasets_in_selection_order_though_they_run_in_another(tmp_path, monkeypatch):
@@ -283,8 +330,15 @@ def test_summary_lists_datasets_in_selection_order_though_they_run_in_another(tm
         return original(record, *args, **kwargs)
 
     monkeypatch.setattr(ResultRecord, "write", write)
-    summary, _, _ = run(tmp_path, "pre", datasets=names, plugins=(str(SYNTHETIC),), dataset_options={"scale": 0.0005},
-                        prefetch=1, prefetch_mode="process")
+    summary, _, _ = run(
+        tmp_path,
+        "pre",
+        datasets=names,
+        plugins=(str(SYNTHETIC),),
+        dataset_options={"scale": 0.0005},
+        prefetch=1,
+        prefetch_mode="process",
+    )
     assert written == [names[i] for i in order]  # written as they finished: in run order
     assert [r.dataset for r in summary.results] == names
 

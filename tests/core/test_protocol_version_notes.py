@@ -39,8 +39,10 @@ def test_old_protocol_result_is_recomputed_with_a_note(tmp_path):
     _rewritten(out, steb_protocol="STEB-2026.06 (arXiv:2606.31741v1)")
     again = steb_core.evaluate(Enc(), [_data()], output=out, cache_dir=tmp_path / "c", progress=False)
     assert len(again.results) == 1 and not again.reused
-    assert any("STEB-2026.06 (arXiv:2606.31741v1)" in n and STEB_PROTOCOL_VERSION in n and "recomputed" in n
-               for n in again.notes)
+    assert any(
+        "STEB-2026.06 (arXiv:2606.31741v1)" in n and STEB_PROTOCOL_VERSION in n and "recomputed" in n
+        for n in again.notes
+    )
     assert again.results[0].main_score == first.results[0].main_score
 
 

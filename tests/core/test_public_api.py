@@ -29,23 +29,34 @@ PLUGINS = plugin_packages()
 TEST_MODULES = {"steb_core.testing", "steb_core.cli"}
 #: (test file, module) white-box imports of core internals by plugin tests, with the reason
 WHITE_BOX = {
-    ("plugins/steb_models_neural/tests/test_neural_protocols.py", "steb_core.longtext"):
-        "monkeypatches the sentence splitter's private window search to test the neural tokenizer path",
-    ("steb_datasets_pan/tests/test_pan_sources_and_citations.py", "steb_core.catalogue"):
-        "checks each PAN citation is printed by `steb cite` as given (catalogue.bibtex is what the command uses)",
+    (
+        "plugins/steb_models_neural/tests/test_neural_protocols.py",
+        "steb_core.longtext",
+    ): "monkeypatches the sentence splitter's private window search to test the neural tokenizer path",
+    (
+        "steb_datasets_pan/tests/test_pan_sources_and_citations.py",
+        "steb_core.catalogue",
+    ): "checks each PAN citation is printed by `steb cite` as given (catalogue.bibtex is what the command uses)",
 }
 
 
 def _all_literal() -> list[str]:
     """``__all__`` as written in steb_core/__init__.py: one list of string literals, assigned once."""
     tree = ast.parse((REPO / "steb_core" / "__init__.py").read_text(encoding="utf-8"))
-    assigned = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-                and any(isinstance(t, ast.Name) and t.id == "__all__"
-                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    assigned = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        and any(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        )
+    ]
     assert len(assigned) == 1 and isinstance(assigned[0], ast.Assign), "__all__ must be assigned once"
     value = assigned[0].value
-    assert isinstance(value, ast.List) and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
-                                               for e in value.elts), "__all__ must be a list of string literals"
+    assert isinstance(value, ast.List) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ), "__all__ must be a list of string literals"
     return [e.value for e in value.elts]  # type: ignore[attr-defined]
 
 
@@ -55,9 +66,13 @@ def test_all_is_written_out_and_is_the_whole_public_surface() -> None:
     assert len(names) == len(set(names)), "a name listed twice"
     assert not [n for n in names if isinstance(getattr(steb_core, n), types.ModuleType)], "no submodules in __all__"
     side_effects = (__future__._Feature,)
-    public = {n for n, v in vars(steb_core).items()
-              if not n.startswith("_") and not isinstance(v, (types.ModuleType, *side_effects))
-              and getattr(v, "__module__", None) != "typing"}
+    public = {
+        n
+        for n, v in vars(steb_core).items()
+        if not n.startswith("_")
+        and not isinstance(v, (types.ModuleType, *side_effects))
+        and getattr(v, "__module__", None) != "typing"
+    }
     assert public == set(names), f"public but not listed: {sorted(public - set(names))}"
 
 
@@ -84,8 +99,11 @@ def test_contributing_lists_the_same_groups() -> None:
 
 
 def _steb_core_imports(path: Path, module: str) -> list[tuple[int, str, str | None]]:
-    return [(s.line, s.module, s.name) for s in imports_in(path, module)
-            if s.module == "steb_core" or s.module.startswith("steb_core.")]
+    return [
+        (s.line, s.module, s.name)
+        for s in imports_in(path, module)
+        if s.module == "steb_core" or s.module.startswith("steb_core.")
+    ]
 
 
 def _module_name(package: Package, path: Path) -> str:
@@ -95,10 +113,12 @@ def _module_name(package: Package, path: Path) -> str:
 @pytest.mark.parametrize("package", PLUGINS, ids=lambda p: p.name)
 def test_plugins_import_only_public_names(package: Package) -> None:
     public = set(steb_core.__all__)
-    wrong = [f"{path.relative_to(REPO)}:{line}: {module}" + (f" import {name}" if name else "")
-             for module_name, path in package.modules().items()
-             for line, module, name in _steb_core_imports(path, module_name)
-             if module != "steb_core" or (name is not None and name not in public)]
+    wrong = [
+        f"{path.relative_to(REPO)}:{line}: {module}" + (f" import {name}" if name else "")
+        for module_name, path in package.modules().items()
+        for line, module, name in _steb_core_imports(path, module_name)
+        if module != "steb_core" or (name is not None and name not in public)
+    ]
     rule = "plugins import only `from steb_core import NAME`, NAME in steb_core.__all__:\n"
     assert not wrong, rule + "\n".join(wrong)
 
@@ -129,11 +149,13 @@ def test_the_checker_sees_submodule_and_private_imports(tmp_path: Path) -> None:
     folder = tmp_path / "fake_plugin"
     folder.mkdir()
     (folder / "__init__.py").write_text("from steb_core import hookimpl\n")
-    (folder / "loader.py").write_text("from steb_core.io import read_bytes\n\n\ndef f():\n"
-                                      "    from steb_core import _moved\n")
+    (folder / "loader.py").write_text(
+        "from steb_core.io import read_bytes\n\n\ndef f():\n    from steb_core import _moved\n"
+    )
     package = Package("fake_plugin", folder)
-    found = [(module, name) for mod, path in package.modules().items() for _, module, name in
-             _steb_core_imports(path, mod)]
+    found = [
+        (module, name) for mod, path in package.modules().items() for _, module, name in _steb_core_imports(path, mod)
+    ]
     assert found == [("steb_core", "hookimpl"), ("steb_core.io", "read_bytes"), ("steb_core", "_moved")]
 
 
@@ -142,9 +164,14 @@ def test_the_repositorys_test_support_is_not_in_the_installed_core() -> None:
     assert (REPO / "tests" / "support" / "fake_http.py").is_file()
     import steb_core.testing as testing
 
-    fixtures = sorted(n for n, v in vars(testing).items() if hasattr(v, "_pytestfixturefunction")
-                      or type(v).__name__ == "FixtureFunctionDefinition")
+    fixtures = sorted(
+        n
+        for n, v in vars(testing).items()
+        if hasattr(v, "_pytestfixturefunction") or type(v).__name__ == "FixtureFunctionDefinition"
+    )
     assert fixtures == ["steb_isolated"]
-    assert not any("shared" in line and "data" in line for line in
-                   (REPO / "steb_core" / "testing.py").read_text(encoding="utf-8").splitlines()
-                   if not line.lstrip().startswith(("#", '"', "``")))
+    assert not any(
+        "shared" in line and "data" in line
+        for line in (REPO / "steb_core" / "testing.py").read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith(("#", '"', "``"))
+    )

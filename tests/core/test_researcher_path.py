@@ -24,8 +24,10 @@ from steb_core.naming import claim_name, default_name, short_name
 
 ROOT = Path(__file__).resolve().parents[2]
 STEB = Path(sys.executable).with_name("steb")
-ROWS = [(f"{w} text {i} {'!!' if r == 'chat' else '.'}", r) for i, (w, r) in
-        enumerate([("hello", "chat"), ("dear sir", "letter"), ("lol", "chat"), ("regards", "letter")] * 6)]
+ROWS = [
+    (f"{w} text {i} {'!!' if r == 'chat' else '.'}", r)
+    for i, (w, r) in enumerate([("hello", "chat"), ("dear sir", "letter"), ("lol", "chat"), ("regards", "letter")] * 6)
+]
 
 
 class Unnamed:
@@ -35,7 +37,9 @@ class Unnamed:
         self.scale = scale
 
     def encode(self, texts):
-        return np.array([[len(t) * self.scale, t.count("!") + 1.0, t.count(".") + 0.5] for t in texts], dtype=np.float32)
+        return np.array(
+            [[len(t) * self.scale, t.count("!") + 1.0, t.count(".") + 0.5] for t in texts], dtype=np.float32
+        )
 
 
 class Named(Unnamed):
@@ -51,6 +55,7 @@ def _kw(tmp_path):
 
 
 # -- names and folders -------------------------------------------------------------------------------
+
 
 def test_short_name_keeps_hub_ids_and_cuts_paths(tmp_path):
     assert short_name("sentence-transformers/all-MiniLM-L6-v2") == "sentence-transformers/all-MiniLM-L6-v2"
@@ -106,7 +111,10 @@ def test_name_argument_sets_the_name_and_an_empty_one_is_refused(tmp_path):
 
 
 def test_in_memory_datasets_without_a_name_are_named_by_content(tmp_path):
-    a, b = _spec(), steb.dataset_from([{"t": t + " x", "l": r} for t, r in ROWS], shape="labelled_texts", text="t", label="l")
+    a, b = (
+        _spec(),
+        steb.dataset_from([{"t": t + " x", "l": r} for t, r in ROWS], shape="labelled_texts", text="t", label="l"),
+    )
     assert a.name != b.name and a.name == _spec().name and a.name.startswith("in_memory-")
     summary = steb.evaluate(Named(), datasets=[a, b], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False)
     assert {r.dataset for r in summary.results} == {a.name, b.name}
@@ -114,7 +122,9 @@ def test_in_memory_datasets_without_a_name_are_named_by_content(tmp_path):
 
 
 def test_two_different_datasets_with_one_name_in_one_run_are_refused(tmp_path):
-    other = steb.dataset_from([{"t": t + " y", "l": r} for t, r in ROWS], shape="labelled_texts", text="t", label="l", name="mem")
+    other = steb.dataset_from(
+        [{"t": t + " y", "l": r} for t, r in ROWS], shape="labelled_texts", text="t", label="l", name="mem"
+    )
     with pytest.raises(steb.StebError, match="two different datasets are named 'mem'"):
         steb.evaluate(Named(), datasets=[_spec(name="mem"), other], output=tmp_path / "o", progress=False)
 
@@ -130,8 +140,14 @@ def tiny_st_folder(tmp_path_factory) -> Path:
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *"abcdefghijklmnopqrstuvwxyz!.,'?"]
     (root / "vocab.txt").write_text("\n".join(vocab) + "\n")
     tokenizer = transformers.BertTokenizerFast(vocab_file=str(root / "vocab.txt"), do_lower_case=True)
-    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=64, num_hidden_layers=1, num_attention_heads=2,
-                                     intermediate_size=64, max_position_embeddings=128)
+    config = transformers.BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
     torch.manual_seed(0)
     transformers.BertModel(config).save_pretrained(root / "hf")
     tokenizer.save_pretrained(root / "hf")
@@ -162,7 +178,11 @@ def test_readme_python_example_run_literally_keeps_both_models(tiny_st_folder, t
     """The README's block, with its placeholders (model path, ``df``) supplied: two models, one folder."""
     pd = pytest.importorskip("pandas")
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "SentenceTransformer" in b and "load_results" in b)
+    block = next(
+        b
+        for b in re.findall(r"```python\n(.*?)```", text, flags=re.S)
+        if "SentenceTransformer" in b and "load_results" in b
+    )
     assert block.count("steb-results/demo") >= 3 and "truncate_dim" in block
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("STEB_CACHE_DIR", str(tmp_path / "cache"))
@@ -177,6 +197,7 @@ def test_readme_python_example_run_literally_keeps_both_models(tiny_st_folder, t
 
 
 # -- failures are not silent ---------------------------------------------------------------------------
+
 
 def _bad_spec():
     return steb.dataset_from([{"t": t, "l": r} for t, r in ROWS], shape="labelled_texts", text="sentence", label="l")
@@ -198,7 +219,9 @@ def test_errors_raise_raises_after_the_run_and_collect_stays_quiet(tmp_path):
     assert "'sentence'" in str(info.value) and info.value.summary.results  # the good dataset still ran
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        summary = steb.evaluate(Named(), datasets=[_bad_spec()], output=tmp_path / "o", progress=False, errors="collect")
+        summary = steb.evaluate(
+            Named(), datasets=[_bad_spec()], output=tmp_path / "o", progress=False, errors="collect"
+        )
     assert len(summary.failures) == 1
     with pytest.raises(steb.StebError, match="errors='loud'"):
         steb.evaluate(Named(), datasets=[good], output=tmp_path / "o", progress=False, errors="loud")
@@ -220,14 +243,20 @@ def test_unknown_task_and_filters_are_errors_with_did_you_mean(tmp_path):
 
 # -- the command line, piped ---------------------------------------------------------------------------
 
+
 def _steb(*args, **kw):
     return subprocess.run([str(STEB), *args], capture_output=True, text=True, **kw)
 
 
 def test_cli_filter_typos_are_errors(tmp_path):
-    for args, hint in ((["list", "datasets", "--task", "order-alignment"], "order_alignment"),
-                       (["list", "datasets", "--category", "registers"], "register"),
-                       (["run", "-e", "function-words", "--suite", "demo", "--task", "clusterin", "-o", str(tmp_path / "o")], "clustering")):
+    for args, hint in (
+        (["list", "datasets", "--task", "order-alignment"], "order_alignment"),
+        (["list", "datasets", "--category", "registers"], "register"),
+        (
+            ["run", "-e", "function-words", "--suite", "demo", "--task", "clusterin", "-o", str(tmp_path / "o")],
+            "clustering",
+        ),
+    ):
         proc = _steb(*args)
         assert proc.returncode == 2 and f"did you mean '{hint}'" in proc.stderr, proc.stderr
     eng = _steb("list", "datasets", "--language", "eng", "--format", "json")
@@ -237,8 +266,21 @@ def test_cli_filter_typos_are_errors(tmp_path):
 
 def test_cli_runs_every_encoder_given_prints_progress_lines_and_report_checks_encoders(tmp_path):
     out = tmp_path / "res"
-    proc = _steb("run", "-e", "function-words", "-e", "stel-uppercase", "-d", "demo_registers", "-d", "demo_formality",
-                 "-o", str(out), "--cache-dir", str(tmp_path / "c"))
+    proc = _steb(
+        "run",
+        "-e",
+        "function-words",
+        "-e",
+        "stel-uppercase",
+        "-d",
+        "demo_registers",
+        "-d",
+        "demo_formality",
+        "-o",
+        str(out),
+        "--cache-dir",
+        str(tmp_path / "c"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert {r.encoder for r in steb.load_results(out)} == {"function-words", "stel-uppercase"}
     progress = [ln for ln in proc.stdout.splitlines() if re.match(r"\[\d+/\d+\] ", ln)]
@@ -256,16 +298,18 @@ def test_piped_data_check_is_one_short_line_per_dataset_with_obtain_commands_who
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     n = len(steb.get_datasets())
-    header, rows = lines[0], lines[1:1 + n]
+    header, rows = lines[0], lines[1 : 1 + n]
     assert header.startswith("dataset\tstatus")
     assert header.split("\t") == ["dataset", "status", "release", "classes", "texts", "note"]
     assert len(rows) == n and all(len(r.split("\t")) == 6 and len(r) < 120 for r in rows)
     by_name = {r.split("\t")[0]: r.split("\t") for r in rows}
     assert by_name["bible_versions"][1:5] == ["missing", "-", "-/8", "-/1600"]  # Table 15: 8 versions x 200
-    notes = [ln for ln in lines[n + 1:] if re.match(r"\[\d+\] ", ln)]
+    notes = [ln for ln in lines[n + 1 :] if re.match(r"\[\d+\] ", ln)]
     assert notes and any("git clone https://github.com/nlpsoc/STEL" in ln for ln in notes)  # whole, on one line
     assert "1 classes" not in _steb("data", "check", "--suite", "demo", "--format", "json").stdout
-    assert any("steb data get --dataset bible_versions" in ln for ln in notes)  # a public release: the command that fetches it
+    assert any(
+        "steb data get --dataset bible_versions" in ln for ln in notes
+    )  # a public release: the command that fetches it
 
 
 def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_path):
@@ -274,10 +318,24 @@ def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_
     if not sample.is_dir():
         pytest.skip("../shared/data/pan not available")
     shutil.copytree(sample, tmp_path / "pan26_generative_ai_detection_smoketest")
-    proc = _steb("data", "check", "-d", "pan26_generative_ai_detection_smoketest", "-d", "demo_probing", "--data-dir", str(tmp_path))
+    proc = _steb(
+        "data",
+        "check",
+        "-d",
+        "pan26_generative_ai_detection_smoketest",
+        "-d",
+        "demo_probing",
+        "--data-dir",
+        str(tmp_path),
+    )
     assert proc.returncode == 0, proc.stderr
     rows = {ln.split("\t")[0]: ln.split("\t") for ln in proc.stdout.splitlines()[1:3]}
-    assert rows["pan26_generative_ai_detection_smoketest"][1:5] == ["ok", "PAN26 generative AI detection smoke test", "2/-", "34/-"]
+    assert rows["pan26_generative_ai_detection_smoketest"][1:5] == [
+        "ok",
+        "PAN26 generative AI detection smoke test",
+        "2/-",
+        "34/-",
+    ]
     assert rows["demo_probing"][1] == "builtin"
 
 
@@ -304,6 +362,7 @@ def test_piped_encoder_list_is_one_line_per_encoder_saying_whether_it_runs_here(
 
 # -- report ---------------------------------------------------------------------------------------------
 
+
 def test_heatmap_colour_is_relative_to_chance():
     from steb_core.report.plots import above_chance
 
@@ -324,16 +383,30 @@ def test_markdown_points_at_missing_inputs_only_when_the_section_exists(tmp_path
 
 # -- citations -------------------------------------------------------------------------------------------
 
+
 def test_free_text_references_become_bibtex_with_fields_and_one_key_per_work():
     from steb_core.catalogue import bibtex, parse_citation
 
-    acl = "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings " "of NAACL-HLT 2018."
-    assert parse_citation(acl) == {"author": "Sudha Rao and Joel Tetreault", "title": "Dear Sir or Madam, May I Introduce the GYAFC Dataset",
-                                   "year": "2018", "venue": "In Proceedings of NAACL-HLT 2018"[3:]}
-    pan = "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at " "PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
+    acl = (
+        "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings "
+        "of NAACL-HLT 2018."
+    )
+    assert parse_citation(acl) == {
+        "author": "Sudha Rao and Joel Tetreault",
+        "title": "Dear Sir or Madam, May I Introduce the GYAFC Dataset",
+        "year": "2018",
+        "venue": "In Proceedings of NAACL-HLT 2018"[3:],
+    }
+    pan = (
+        "Zangerle, E., Mayerl, M., Potthast, M. & Stein, B. (2022). Overview of the Style Change Detection Task at "
+        "PAN 2022. CLEF 2022 Working Notes, CEUR-WS."
+    )
     entry = bibtex("pan22_style_change_basic", pan)
     assert entry.startswith("@inproceedings{zangerle2022overview,")
-    assert "author = {Zangerle, E. and Mayerl, M. and Potthast, M. and Stein, B.}" in entry and "booktitle = {CLEF 2022" in entry
+    assert (
+        "author = {Zangerle, E. and Mayerl, M. and Potthast, M. and Stein, B.}" in entry
+        and "booktitle = {CLEF 2022" in entry
+    )
     assert bibtex("pan22_style_change_easy", pan) == entry  # datasets of one paper: one key
     # what cannot be split reliably stays a note rather than becoming wrong fields
     assert bibtex("x", "Egbert, Biber (2015) A; Laippala et al. (2022) B").startswith("@misc{x,")
@@ -347,7 +420,14 @@ def test_cite_prints_each_work_once(tmp_path):
     for name in ("STEL_register", "STEL_feature", "STEL-or-Content_register"):
         if name not in registry:
             pytest.skip("the STEL dataset plugin is not installed")
-        ResultRecord(encoder="e", dataset=name, task="order_alignment", main_metric="accuracy", main_score=0.5,
-                     metrics={"accuracy": 0.5}, dataset_meta={"citation": registry.get(name).citation}).write(tmp_path)
+        ResultRecord(
+            encoder="e",
+            dataset=name,
+            task="order_alignment",
+            main_metric="accuracy",
+            main_score=0.5,
+            metrics={"accuracy": 0.5},
+            dataset_meta={"citation": registry.get(name).citation},
+        ).write(tmp_path)
     out = _steb("cite", str(tmp_path)).stdout
     assert out.count("@inproceedings{wegmann2021does,") == 1 and out.count("@inproceedings{wegmann2022same,") == 1

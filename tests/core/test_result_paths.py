@@ -22,7 +22,7 @@ from .conftest import CountingEncoder
 
 NAMES = ["a/b", "a__b", "a b", "a_b", ".x", "x", "CON", "日本語", "中文"]
 
-PLUGIN = '''
+PLUGIN = """
 import numpy as np
 from steb_core import hookimpl, DatasetSpec, TaskSpec, DatasetBundle, LabelledText
 
@@ -46,7 +46,7 @@ def register_datasets(register):
 @hookimpl
 def register_tasks(register):
     register(TaskSpec(name="size", description="number of records", shape="labelled_texts", main_metric="n", run=_size))
-'''
+"""
 
 
 def _plugin(tmp_path, names=NAMES):
@@ -57,8 +57,14 @@ def _plugin(tmp_path, names=NAMES):
 
 def _run(tmp_path, plugin):
     reset_manager()
-    return evaluate(CountingEncoder(), suite="odd", plugins=[str(plugin)], output=tmp_path / "out",
-                    cache_dir=tmp_path / "cache", progress=False)
+    return evaluate(
+        CountingEncoder(),
+        suite="odd",
+        plugins=[str(plugin)],
+        output=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+    )
 
 
 def test_datasets_whose_slugs_collide_keep_a_result_file_each(tmp_path):

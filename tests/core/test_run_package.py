@@ -24,15 +24,26 @@ RUN = Path(steb_core.__file__).parent / "run"
 #: what ``steb_core.runner`` held that callers outside it imported or may import (its ``__all__`` and the
 #: public helpers the CLI, the catalogue, the results tree and tests used)
 OLD_NAMES = {
-    "evaluate": "steb_core.run.api", "RunSummary": "steb_core.run.summary", "Failure": "steb_core.run.summary",
-    "MissingData": "steb_core.run.summary", "RunFailed": "steb_core.run.summary", "ERRORS": "steb_core.run.summary",
-    "resolve_datasets": "steb_core.run.selection", "resolve_selection": "steb_core.run.selection",
-    "suite_members": "steb_core.run.selection", "known_suites": "steb_core.run.selection",
-    "refused_suite_members": "steb_core.run.selection", "parse_memory": "steb_core.run.order",
-    "execution_order": "steb_core.run.order", "size_hint": "steb_core.run.order",
-    "CHEAP_TO_SCORE": "steb_core.run.order", "dataset_meta": "steb_core.run.stored",
-    "describe_failure": "steb_core.run.summary", "unregistered_reason": "steb_core.run.plan",
-    "loader_exit_message": "steb_core.run.load", "worker_death_message": "steb_core.run.load",
+    "evaluate": "steb_core.run.api",
+    "RunSummary": "steb_core.run.summary",
+    "Failure": "steb_core.run.summary",
+    "MissingData": "steb_core.run.summary",
+    "RunFailed": "steb_core.run.summary",
+    "ERRORS": "steb_core.run.summary",
+    "resolve_datasets": "steb_core.run.selection",
+    "resolve_selection": "steb_core.run.selection",
+    "suite_members": "steb_core.run.selection",
+    "known_suites": "steb_core.run.selection",
+    "refused_suite_members": "steb_core.run.selection",
+    "parse_memory": "steb_core.run.order",
+    "execution_order": "steb_core.run.order",
+    "size_hint": "steb_core.run.order",
+    "CHEAP_TO_SCORE": "steb_core.run.order",
+    "dataset_meta": "steb_core.run.stored",
+    "describe_failure": "steb_core.run.summary",
+    "unregistered_reason": "steb_core.run.plan",
+    "loader_exit_message": "steb_core.run.load",
+    "worker_death_message": "steb_core.run.load",
 }
 
 
@@ -73,4 +84,3 @@ def test_the_old_import_path_warns_and_gives_the_same_objects():
         assert getattr(runner, name) is getattr(importlib.import_module(module), name), name
     assert sorted(runner.__all__) == sorted(OLD_NAMES)
     assert steb_core.evaluate is runner.evaluate and steb_core.RunSummary is runner.RunSummary
-

@@ -31,10 +31,12 @@ def test_the_comparison_sees_a_changed_score_a_changed_key_and_a_missing_record(
     assert differences(expected, json.loads(json.dumps(expected))) == []
     near = {"records": {"a.json": {"main_score": 0.5 * (1 + 1e-12), "run_key": "k1", "counts": {"texts": 4}}}}
     assert differences(expected, near) == []
-    for changed in ({"main_score": 0.5001, "run_key": "k1", "counts": {"texts": 4}},
-                    {"main_score": 0.5, "run_key": "k2", "counts": {"texts": 4}},
-                    {"main_score": 0.5, "run_key": "k1", "counts": {"texts": 5}},
-                    {"main_score": 0.5, "run_key": "k1", "counts": {}},
-                    {"main_score": 0.5, "counts": {"texts": 4}}):
+    for changed in (
+        {"main_score": 0.5001, "run_key": "k1", "counts": {"texts": 4}},
+        {"main_score": 0.5, "run_key": "k2", "counts": {"texts": 4}},
+        {"main_score": 0.5, "run_key": "k1", "counts": {"texts": 5}},
+        {"main_score": 0.5, "run_key": "k1", "counts": {}},
+        {"main_score": 0.5, "counts": {"texts": 4}},
+    ):
         assert differences(expected, {"records": {"a.json": changed}}), changed
     assert differences(expected, {"records": {}})

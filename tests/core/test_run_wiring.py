@@ -51,8 +51,25 @@ def _logging_encoder_plugin(folder: Path) -> Path:
 def _calls(tmp_path: Path, plugin: Path, label: str, monkeypatch, *extra: str) -> list[list[str]]:
     log = tmp_path / f"calls-{label}.jsonl"
     monkeypatch.setenv("BATCH_LOG", str(log))
-    args = ["run", "-e", "batch-log", "-d", "demo_formality", "-p", str(plugin), "-o", str(tmp_path / f"out-{label}"),
-            "--cache-dir", str(tmp_path / f"cache-{label}"), "--protocol", "truncate", "--no-progress", "--batch-size", "500", *extra]
+    args = [
+        "run",
+        "-e",
+        "batch-log",
+        "-d",
+        "demo_formality",
+        "-p",
+        str(plugin),
+        "-o",
+        str(tmp_path / f"out-{label}"),
+        "--cache-dir",
+        str(tmp_path / f"cache-{label}"),
+        "--protocol",
+        "truncate",
+        "--no-progress",
+        "--batch-size",
+        "500",
+        *extra,
+    ]
     result = CliRunner().invoke(cli_module.build_app(args), args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     calls = [json.loads(line) for line in log.read_text().splitlines()]
@@ -123,13 +140,24 @@ def _device_seen(tmp_path: Path, monkeypatch, encoder, label: str):
     monkeypatch.setenv("DEVICE_LOG", str(log))
     plugin = tmp_path / "device_plugin.py"  # one file: the plugin manager keeps a local plugin once loaded
     plugin.write_text(_DEVICE_PLUGIN)
-    evaluate(encoder, ["device_check"], plugins=(str(plugin),), output=tmp_path / f"out-{label}", cache_dir=tmp_path / "cache",
-             progress=False, errors="raise")
+    evaluate(
+        encoder,
+        ["device_check"],
+        plugins=(str(plugin),),
+        output=tmp_path / f"out-{label}",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+        errors="raise",
+    )
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
 def test_task_context_gets_the_encoders_device(tmp_path, monkeypatch):
     torch = pytest.importorskip("torch")
-    assert _device_seen(tmp_path, monkeypatch, _Encoder(device=torch.device("cpu")), "torch") == ["cpu"]  # sentence-transformers style
-    assert _device_seen(tmp_path, monkeypatch, _Encoder(device_name="cuda:1"), "neural") == ["cuda:1"]  # steb's neural encoders
+    assert _device_seen(tmp_path, monkeypatch, _Encoder(device=torch.device("cpu")), "torch") == [
+        "cpu"
+    ]  # sentence-transformers style
+    assert _device_seen(tmp_path, monkeypatch, _Encoder(device_name="cuda:1"), "neural") == [
+        "cuda:1"
+    ]  # steb's neural encoders
     assert _device_seen(tmp_path, monkeypatch, _Encoder(), "none") == [None]  # nothing known: the tasks stay on numpy

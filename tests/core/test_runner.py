@@ -141,7 +141,9 @@ def test_any_object_with_encode_works_without_a_plugin(toy_plugin, tmp_path):
             return np.ones((len(texts), 3))
 
     summary = run(Wrapper(), toy_plugin, tmp_path)
-    assert re.fullmatch(r"Wrapper-[0-9a-f]{8}", summary.encoder) and len(summary.results) == 6  # class + identity, never the class alone
+    assert (
+        re.fullmatch(r"Wrapper-[0-9a-f]{8}", summary.encoder) and len(summary.results) == 6
+    )  # class + identity, never the class alone
     assert summary.results[0].main_score == pytest.approx(np.sqrt(3), rel=1e-6)
 
 
@@ -166,12 +168,21 @@ def test_dataset_failure_is_reported_and_others_run(tmp_path, toy_plugin):
         "    ctx.require_dir('download it from example.org', 'ROOT/broken/data.tsv')\n"
         "@hookimpl\n"
         "def register_datasets(register):\n"
-        "    register(DatasetSpec(name='broken', description='x', tasks=('toy_task',), loader=_load, " "suites=('toy',)))\n"
+        "    register(DatasetSpec(name='broken', description='x', tasks=('toy_task',), loader=_load, "
+        "suites=('toy',)))\n"
     )
     # missing data is a failure under strict=True (issue 30: by default it is skipped as missing data,
     # tests/core/test_partial_runs.py)
-    summary = evaluate(CountingEncoder(), suite="toy", plugins=[str(toy_plugin), str(bad)], progress=False,
-                       output=tmp_path / "o", cache_dir=tmp_path / "c", strict=True, errors="collect")
+    summary = evaluate(
+        CountingEncoder(),
+        suite="toy",
+        plugins=[str(toy_plugin), str(bad)],
+        progress=False,
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        strict=True,
+        errors="collect",
+    )
     assert len(summary.results) == 6
     assert [f.dataset for f in summary.failures] == ["broken"]
     assert "example.org" in summary.failures[0].error and "STEB_DATA_DIR" in summary.failures[0].error
@@ -182,8 +193,13 @@ def test_noop_rerun_imports_no_task_dependencies(tmp_path):
     import subprocess
     import sys
 
-    setup = f"import steb\nkw = dict(suite='demo', output=r'{tmp_path / 'o'}', cache_dir=r'{tmp_path / 'c'}', " "progress=False)\n"
-    first = subprocess.run([sys.executable, "-c", setup + "steb.evaluate('function-words', **kw)"], capture_output=True, text=True)
+    setup = (
+        f"import steb\nkw = dict(suite='demo', output=r'{tmp_path / 'o'}', cache_dir=r'{tmp_path / 'c'}', "
+        "progress=False)\n"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", setup + "steb.evaluate('function-words', **kw)"], capture_output=True, text=True
+    )
     assert first.returncode == 0, first.stderr
     check = setup + (
         "import sys\n"

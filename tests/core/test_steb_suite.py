@@ -15,7 +15,14 @@ def test_steb_suite_has_the_catalogue_counts_per_task_type():
     specs = get_datasets(suite="steb")
     assert len(specs) == 96
     per_task = Counter(task for spec in specs for task in spec.tasks_for_suite("steb"))
-    assert per_task == {"clustering": 53, "pair_all": 24, "pair_predefined": 25, "order_alignment": 11, "retrieval": 4, "probing": 4}
+    assert per_task == {
+        "clustering": 53,
+        "pair_all": 24,
+        "pair_predefined": 25,
+        "order_alignment": 11,
+        "retrieval": 4,
+        "probing": 4,
+    }
     assert all(spec.languages == ("en",) for spec in specs)
     names = {spec.name for spec in specs}
     assert not names & {"GYAFC", "reddit", "STEL-or-Content_register", "STEL-or-Content_feature"}  # extras stay outside

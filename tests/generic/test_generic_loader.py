@@ -29,8 +29,9 @@ def write_csv(path: Path, text: str) -> Path:
 def test_csv_labelled_with_quoted_newlines_bom_and_crlf(tmp_path):
     raw = '\ufeffbody,register,uid\r\n"line one\r\nline two",formal,a\r\nhey there,informal,b\r\n\r\n'
     (tmp_path / "t.csv").write_bytes(raw.encode("utf-8"))
-    bundle = generic_loader("t.csv", shape="labelled_texts", columns={"text": "body", "label": "register", "id": "uid"},
-                            line_breaks="any")(ctx(tmp_path))  # a table whose texts span lines says so (issue 41)
+    bundle = generic_loader(
+        "t.csv", shape="labelled_texts", columns={"text": "body", "label": "register", "id": "uid"}, line_breaks="any"
+    )(ctx(tmp_path))  # a table whose texts span lines says so (issue 41)
     recs = bundle.labelled_texts
     assert [(r.label, r.id) for r in recs] == [("formal", "a"), ("informal", "b")]
     assert recs[0].text == "line one\r\nline two"  # quoted newline kept inside the field
@@ -42,7 +43,11 @@ def test_headerless_tsv_multilabel_and_label_map(tmp_path):
     # CORE-like: labels first, space separated; one document under each of its labels
     (tmp_path / "c.tsv").write_text("NA ne\td1\tA news text\nIN dtp\td2\tA how-to\n", encoding="utf-8")
     loader = generic_loader(
-        "c.tsv", shape="labelled_texts", header=False, columns={"text": 2, "label": 0, "id": 1}, multi_label=" ",
+        "c.tsv",
+        shape="labelled_texts",
+        header=False,
+        columns={"text": 2, "label": 0, "id": 1},
+        multi_label=" ",
         label_map=lambda lab: lab if lab.islower() else None,
     )
     recs = loader(ctx(tmp_path)).labelled_texts
@@ -53,7 +58,9 @@ def test_gzipped_jsonl_pairs(tmp_path):
     lines = [{"a": "x one", "b": "y one", "same": 1}, {"a": "x two", "b": "y two", "same": "false", "doc": "d"}]
     with gzip.open(tmp_path / "p.jsonl.gz", "wt", encoding="utf-8") as fh:
         fh.write("\n".join(json.dumps(o) for o in lines) + "\n")
-    pairs = generic_loader("p.jsonl.gz", shape="pairs", columns={"text_a": "a", "text_b": "b", "group": "doc"})(ctx(tmp_path)).pairs
+    pairs = generic_loader("p.jsonl.gz", shape="pairs", columns={"text_a": "a", "text_b": "b", "group": "doc"})(
+        ctx(tmp_path)
+    ).pairs
     assert [p.same for p in pairs] == [True, False]
     assert pairs[1].group == "d"
 
@@ -70,20 +77,33 @@ def test_json_array_and_infer_format(tmp_path):
 def test_order_groups_from_columns(tmp_path):
     write_csv(tmp_path / "o.csv", "informal,formal,alt1,alt2,ans\nhey u,Hello you,Good day,gud day,1 0\n")
     groups = generic_loader(
-        "o.csv", shape="order_groups", columns={"anchors": ["informal", "formal"], "alternatives": ["alt1", "alt2"], "answer": "ans"}
+        "o.csv",
+        shape="order_groups",
+        columns={"anchors": ["informal", "formal"], "alternatives": ["alt1", "alt2"], "answer": "ans"},
     )(ctx(tmp_path)).order_groups
     assert groups[0].anchors == ("hey u", "Hello you") and groups[0].answer == (1, 0)
 
 
 def test_retrieval_split_column_and_separate_files(tmp_path):
-    write_csv(tmp_path / "r.csv", "who,body,side\na,q text a,query\na,t text a,target\nb,q b,query\nb,t b1,target\nb,t b2,target\n")
-    rs = generic_loader("r.csv", shape="retrieval", columns={"author": "who", "text": "body", "split": "side"})(ctx(tmp_path)).retrieval
+    write_csv(
+        tmp_path / "r.csv",
+        "who,body,side\na,q text a,query\na,t text a,target\nb,q b,query\nb,t b1,target\nb,t b2,target\n",
+    )
+    rs = generic_loader("r.csv", shape="retrieval", columns={"author": "who", "text": "body", "split": "side"})(
+        ctx(tmp_path)
+    ).retrieval
     assert sorted(q.author for q in rs.queries) == ["a", "b"]
     assert {t.author: t.texts_ for t in rs.targets}["b"] == ("t b1", "t b2")
     # LUAR-like: one JSON line per collection, the text field a list
-    (tmp_path / "q.jsonl").write_text('{"author_id": "u1", "syms": ["a", "b"]}\n{"author_id": "u2", "syms": ["c"]}\n', encoding="utf-8")
-    (tmp_path / "t.jsonl").write_text('{"author_id": "u1", "syms": ["d"]}\n{"author_id": "u2", "syms": ["e", "f"]}\n', encoding="utf-8")
-    loader = generic_loader({"queries": "q.jsonl", "targets": "t.jsonl"}, shape="retrieval", columns={"author": "author_id", "text": "syms"})
+    (tmp_path / "q.jsonl").write_text(
+        '{"author_id": "u1", "syms": ["a", "b"]}\n{"author_id": "u2", "syms": ["c"]}\n', encoding="utf-8"
+    )
+    (tmp_path / "t.jsonl").write_text(
+        '{"author_id": "u1", "syms": ["d"]}\n{"author_id": "u2", "syms": ["e", "f"]}\n', encoding="utf-8"
+    )
+    loader = generic_loader(
+        {"queries": "q.jsonl", "targets": "t.jsonl"}, shape="retrieval", columns={"author": "author_id", "text": "syms"}
+    )
     bundle = loader(ctx(tmp_path))
     assert [q.texts_ for q in bundle.retrieval.queries] == [("a", "b"), ("c",)]
     assert bundle.info["n_authors"] == 2
@@ -142,7 +162,11 @@ def test_per_class_budget_is_a_seeded_cap(tmp_path):
 
 def test_budgeted_reports_counts():
     kept, info = budgeted(list(range(10)), lambda x: x % 2, 3, seed=4, salt="s")
-    assert len(kept) == 6 and info["class_counts"] == {"0": 3, "1": 3} and info["class_counts_available"] == {"0": 5, "1": 5}
+    assert (
+        len(kept) == 6
+        and info["class_counts"] == {"0": 3, "1": 3}
+        and info["class_counts_available"] == {"0": 5, "1": 5}
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -153,14 +177,34 @@ def test_budgeted_reports_counts():
     [
         ("h.csv", "body,label\nhello,x\n", {}, ["h.csv", "row 1", "'text'", "is missing"]),
         ("e.csv", "text,label\nok,x\n  ,y\n", {}, ["e.csv", "row 2", "text", "empty"]),
-        ("e2.csv", "body,label\nok,x\n  ,y\n", {"columns": {"text": "body"}}, ["e2.csv", "row 2", "body (text)", "empty"]),
+        (
+            "e2.csv",
+            "body,label\nok,x\n  ,y\n",
+            {"columns": {"text": "body"}},
+            ["e2.csv", "row 2", "body (text)", "empty"],
+        ),
         ("x.csv", 'text,label\n"a",b,c\n', {}, ["x.csv", "row 1", "3 fields for 2 columns"]),
         ("j.jsonl", '{"text": "a", "label": "b"}\n{"text": "a", \n', {}, ["j.jsonl", "line 2", "invalid JSON"]),
         ("n.jsonl", '{"text": 5, "label": "b"}\n', {}, ["n.jsonl", "line 1", "'text'", "int"]),
         ("s.csv", "text_a,text_b,same\na,b,maybe\n", {"shape": "pairs"}, ["s.csv", "row 1", "'same'", "maybe"]),
-        ("f.csv", "text,f1\na,1.5\nb,lots\n", {"shape": "feature_texts", "columns": {"features": ["f1"]}}, ["f.csv", "row 2", "'f1'", "lots"]),
-        ("r.csv", "author,text,split\na,t,train\n", {"shape": "retrieval", "columns": {"split": "split"}}, ["r.csv", "row 1", "'split'", "train"]),
-        ("nolabels.tsv", "x\ty\n", {"header": False, "columns": {"text": 0, "label": 5}}, ["nolabels.tsv", "row 1", "'5'", "column 5"]),
+        (
+            "f.csv",
+            "text,f1\na,1.5\nb,lots\n",
+            {"shape": "feature_texts", "columns": {"features": ["f1"]}},
+            ["f.csv", "row 2", "'f1'", "lots"],
+        ),
+        (
+            "r.csv",
+            "author,text,split\na,t,train\n",
+            {"shape": "retrieval", "columns": {"split": "split"}},
+            ["r.csv", "row 1", "'split'", "train"],
+        ),
+        (
+            "nolabels.tsv",
+            "x\ty\n",
+            {"header": False, "columns": {"text": 0, "label": 5}},
+            ["nolabels.tsv", "row 1", "'5'", "column 5"],
+        ),
     ],
 )
 def test_malformed_tables_are_located(tmp_path, name, content, kwargs, needles):
@@ -204,8 +248,13 @@ def test_generic_dataset_registers_and_loads(tmp_path):
 
     _many(tmp_path)
     spec = generic_dataset(
-        "tiny-generic", path=tmp_path / "m.csv", shape="labelled_texts", tasks=("clustering", "pair_all"),
-        description="test", categories=("register",), per_class=4,
+        "tiny-generic",
+        path=tmp_path / "m.csv",
+        shape="labelled_texts",
+        tasks=("clustering", "pair_all"),
+        description="test",
+        categories=("register",),
+        per_class=4,
     )
     assert spec.needs_data is False and spec.extra["generic"]["per_class"] == 4
 
@@ -250,9 +299,15 @@ def test_json_boolean_and_string_labels_are_one_class(tmp_path):
     from steb_core.specs import LoadContext
     from steb_core.tables import generic_loader
 
-    rows = [{"text": "a", "label": True}, {"text": "b", "label": "true"}, {"text": "c", "label": False},
-            {"text": "d", "label": "false"}, {"text": "e", "label": 1}, {"text": "f", "label": 1.0},
-            {"text": "g", "label": "1"}]
+    rows = [
+        {"text": "a", "label": True},
+        {"text": "b", "label": "true"},
+        {"text": "c", "label": False},
+        {"text": "d", "label": "false"},
+        {"text": "e", "label": 1},
+        {"text": "f", "label": 1.0},
+        {"text": "g", "label": "1"},
+    ]
     (tmp_path / "b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     bundle = generic_loader("b.jsonl", shape="labelled_texts")(LoadContext("b", tmp_path, 0, {}))
     assert [r.label for r in bundle.labelled_texts] == ["true", "true", "false", "false", "1", "1", "1"]

@@ -14,7 +14,7 @@ import pytest
 from steb_core import plugins as plugins_module
 from tests.support.fake_http import FakeServer
 
-PLUGIN = '''
+PLUGIN = """
 import json
 from steb_core import hookimpl, DataSource, DatasetSpec
 from steb_core.records import DatasetBundle, LabelledText
@@ -39,7 +39,7 @@ def register_datasets(register):
         register(DatasetSpec(name=d["name"], description="test dataset", tasks=("clustering",), suites=("fetchtest",),
                              loader=_loader(d["folder"], d["file"]), license=d.get("license", ""),
                              obtain=d.get("obtain", ""), sources=tuple(DataSource(**s) for s in d["sources"])))
-'''
+"""
 
 
 def jsonl(rows: list[tuple[str, str]]) -> bytes:
@@ -47,7 +47,12 @@ def jsonl(rows: list[tuple[str, str]]) -> bytes:
     return "".join(json.dumps({"text": t, "label": lab}) + "\n" for t, lab in rows).encode()
 
 
-ROWS = [("The cat sat on the mat.", "a"), ("A dog ran in the park.", "a"), ("Hello there, friend!", "b"), ("Good morning to you.", "b")]
+ROWS = [
+    ("The cat sat on the mat.", "a"),
+    ("A dog ran in the park.", "a"),
+    ("Hello there, friend!", "b"),
+    ("Good morning to you.", "b"),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -69,12 +74,18 @@ def server() -> Iterator[FakeServer]:
 
 
 def _git(*args: str, cwd: Path | None = None) -> str:
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main", *args],
-                          cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "init.defaultBranch=main", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
-def make_git_repo(mirror: Path, owner: str, name: str, commits: list[Mapping[str, bytes]],
-                  links: Mapping[str, str] | None = None) -> list[str]:
+def make_git_repo(
+    mirror: Path, owner: str, name: str, commits: list[Mapping[str, bytes]], links: Mapping[str, str] | None = None
+) -> list[str]:
     """A bare repository ``mirror/owner/name`` with one commit per mapping (files written on top of the
     previous commit; ``links`` adds symbolic links ``{path: target}`` to the first); returns the commit shas,
     oldest first."""

@@ -43,24 +43,74 @@ def setup(tmp_path, server, monkeypatch):
     mirror = tmp_path / "gh"
     (sha,) = make_git_repo(mirror, "o", "gitrepo", [{"train.jsonl": jsonl(ROWS)}])
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url},github.com=file://{mirror}")
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "free", "folder": "free", "file": "release/train.jsonl", "license": "CC-BY-4.0",
-         "sources": [{"kind": "url", "url": "https://files.example.org/r/free.zip", "unpack": ["free.zip"],
-                      "sha256": {"free.zip": hashlib.sha256(archive).hexdigest()}, "size_bytes": len(archive), "licence": "CC-BY-4.0"}]},
-        {"name": "gitds", "folder": "gitds", "file": "train.jsonl",
-         "sources": [{"kind": "git", "url": "https://github.com/o/gitrepo", "revision": sha, "licence": "MIT"}]},
-        {"name": "nc", "folder": "nc", "file": "nc.jsonl",
-         "sources": [{"kind": "url", "url": "https://files.example.org/r/nc.jsonl", "licence": "CC-BY-NC-4.0", "accept": True,
-                      "sha256": {"nc.jsonl": hashlib.sha256(licensed).hexdigest()}}]},
-        {"name": "byhand", "folder": "byhand", "file": "x.jsonl", "obtain": "ask",
-         "sources": [{"kind": "manual", "url": "https://pan.example.org/data",
-                      "instructions": "Register at https://pan.example.org/data, request access, and unzip the " "corpus into ROOT/byhand/."}]},
-    ])
-    return {"plugin": str(plugin), "root": tmp_path / "data", "sha": sha, "server": server, "archive_size": len(archive)}
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "free",
+                "folder": "free",
+                "file": "release/train.jsonl",
+                "license": "CC-BY-4.0",
+                "sources": [
+                    {
+                        "kind": "url",
+                        "url": "https://files.example.org/r/free.zip",
+                        "unpack": ["free.zip"],
+                        "sha256": {"free.zip": hashlib.sha256(archive).hexdigest()},
+                        "size_bytes": len(archive),
+                        "licence": "CC-BY-4.0",
+                    }
+                ],
+            },
+            {
+                "name": "gitds",
+                "folder": "gitds",
+                "file": "train.jsonl",
+                "sources": [{"kind": "git", "url": "https://github.com/o/gitrepo", "revision": sha, "licence": "MIT"}],
+            },
+            {
+                "name": "nc",
+                "folder": "nc",
+                "file": "nc.jsonl",
+                "sources": [
+                    {
+                        "kind": "url",
+                        "url": "https://files.example.org/r/nc.jsonl",
+                        "licence": "CC-BY-NC-4.0",
+                        "accept": True,
+                        "sha256": {"nc.jsonl": hashlib.sha256(licensed).hexdigest()},
+                    }
+                ],
+            },
+            {
+                "name": "byhand",
+                "folder": "byhand",
+                "file": "x.jsonl",
+                "obtain": "ask",
+                "sources": [
+                    {
+                        "kind": "manual",
+                        "url": "https://pan.example.org/data",
+                        "instructions": "Register at https://pan.example.org/data, request access, and unzip the "
+                        "corpus into ROOT/byhand/.",
+                    }
+                ],
+            },
+        ],
+    )
+    return {
+        "plugin": str(plugin),
+        "root": tmp_path / "data",
+        "sha": sha,
+        "server": server,
+        "archive_size": len(archive),
+    }
 
 
 def test_dry_run_lists_sources_licences_and_manual_steps_and_downloads_nothing(setup):
-    result = invoke("data", "get", "--suite", "fetchtest", "--dry-run", "--data-dir", str(setup["root"]), "-p", setup["plugin"])
+    result = invoke(
+        "data", "get", "--suite", "fetchtest", "--dry-run", "--data-dir", str(setup["root"]), "-p", setup["plugin"]
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     lines = {line.split("\t")[0]: line.split("\t") for line in out.splitlines() if "\t" in line}
@@ -69,11 +119,23 @@ def test_dry_run_lists_sources_licences_and_manual_steps_and_downloads_nothing(s
     assert lines["nc"][4] == "fetch nc/ after --accept-licence CC-BY-NC-4.0"
     assert lines["byhand"][1] == "manual" and lines["byhand"][4] == "by hand (see instructions)"
     # the manual instruction is printed whole, on one line
-    assert "- byhand: Register at https://pan.example.org/data, request access, and unzip the corpus into ROOT/byhand/." in out
-    assert "4 datasets: 2 automatic, 1 after licence acceptance, 1 by hand only, 0 built in; nothing was downloaded" in out
+    assert (
+        "- byhand: Register at https://pan.example.org/data, request access, and unzip the corpus into ROOT/byhand/."
+        in out
+    )
+    assert (
+        "4 datasets: 2 automatic, 1 after licence acceptance, 1 by hand only, 0 built in; nothing was downloaded" in out
+    )
     assert setup["server"].requests == [] and not setup["root"].exists()
-    rows = json.loads(invoke("data", "get", "--suite", "fetchtest", "--dry-run", "-f", "json", "-p", setup["plugin"]).output)
-    assert {r["dataset"]: r["category"] for r in rows} == {"free": "automatic", "gitds": "automatic", "nc": "licence", "byhand": "manual"}
+    rows = json.loads(
+        invoke("data", "get", "--suite", "fetchtest", "--dry-run", "-f", "json", "-p", setup["plugin"]).output
+    )
+    assert {r["dataset"]: r["category"] for r in rows} == {
+        "free": "automatic",
+        "gitds": "automatic",
+        "nc": "licence",
+        "byhand": "manual",
+    }
 
 
 def test_licence_not_accepted_fetches_nothing_and_names_the_option(setup):
@@ -82,7 +144,18 @@ def test_licence_not_accepted_fetches_nothing_and_names_the_option(setup):
     assert result.exit_code != 0
     assert "--accept-licence CC-BY-NC-4.0" in str(result.exception) and "--accept-licence CC-BY-NC-4.0" in result.output
     assert setup["server"].requests == [] and not (root / "nc").exists()
-    result = invoke("data", "get", "--dataset", "nc", "--data-dir", str(root), "--accept-licence", "cc-by-nc-4.0", "-p", setup["plugin"])
+    result = invoke(
+        "data",
+        "get",
+        "--dataset",
+        "nc",
+        "--data-dir",
+        str(root),
+        "--accept-licence",
+        "cc-by-nc-4.0",
+        "-p",
+        setup["plugin"],
+    )
     assert result.exit_code == 0, result.output
     assert "check nc: ok" in result.output and (root / "nc" / "nc.jsonl").is_file()
 
@@ -95,7 +168,9 @@ def test_suite_fetch_unpacks_checks_and_skips_when_complete(setup):
     assert "check free: ok" in out and "check gitds: ok" in out and "check nc" not in out
     assert "not fetched: nc (nc/): licence CC-BY-NC-4.0 needs your agreement" in out
     assert "by hand: byhand: Register at" in out
-    assert (root / "free" / "release" / "train.jsonl").read_bytes() == jsonl(ROWS) and not (root / "free" / "free.zip").exists()
+    assert (root / "free" / "release" / "train.jsonl").read_bytes() == jsonl(ROWS) and not (
+        root / "free" / "free.zip"
+    ).exists()
     manifest = json.loads((root / "free" / MANIFEST).read_text())
     assert manifest["sources"][0]["resolved"].startswith("sha256:") and "release/train.jsonl" in manifest["files"]
     assert not (root / "byhand").exists() and not (root / PARTIAL).exists()
@@ -107,13 +182,17 @@ def test_suite_fetch_unpacks_checks_and_skips_when_complete(setup):
 def test_failure_leaves_no_target_then_resumes(setup):
     root, server = setup["root"], setup["server"]
     server.fail_next(2, status=500, path="r/free.zip")  # exactly the two tries of --retries 1
-    result = invoke("data", "get", "--dataset", "free", "--data-dir", str(root), "--retries", "1", "-p", setup["plugin"])
+    result = invoke(
+        "data", "get", "--dataset", "free", "--data-dir", str(root), "--retries", "1", "-p", setup["plugin"]
+    )
     assert result.exit_code != 0
     message = str(result.exception)
     assert "free: " in message and f"{server.url}/r/free.zip: gave up after 2 tries: HTTP 500" in message
     assert not (root / "free").exists()
     server.cut("r/free.zip", after_bytes=40, times=2)  # killed twice midway: 80 bytes arrive
-    result = invoke("data", "get", "--dataset", "free", "--data-dir", str(root), "--retries", "1", "-p", setup["plugin"])
+    result = invoke(
+        "data", "get", "--dataset", "free", "--data-dir", str(root), "--retries", "1", "-p", setup["plugin"]
+    )
     assert result.exit_code != 0 and "connection closed after 80 of" in str(result.exception)
     assert not (root / "free").exists()
     assert (root / PARTIAL / "free" / "src-0" / "free.zip.part").stat().st_size == 80
@@ -139,7 +218,10 @@ def test_list_datasets_shows_the_source(setup):
     by_name = {r["name"]: r for r in rows}
     assert by_name["gitds"]["source"] == f"https://github.com/o/gitrepo@{setup['sha'][:12]}"
     assert by_name["byhand"]["source"] == "manual (https://pan.example.org/data)"
-    assert "source: https://files.example.org/r/free.zip" in invoke("list", "datasets", "--suite", "fetchtest", "-p", setup["plugin"]).output
+    assert (
+        "source: https://files.example.org/r/free.zip"
+        in invoke("list", "datasets", "--suite", "fetchtest", "-p", setup["plugin"]).output
+    )
 
 
 def test_interactive_yes_fetches_and_no_fetches_nothing(setup, monkeypatch):
@@ -160,42 +242,90 @@ def test_progress_display_on_a_terminal(setup, monkeypatch):
     from rich.console import Console
 
     monkeypatch.setattr(cli_module.common, "console", Console(width=250, force_terminal=True, color_system=None))
-    result = invoke("data", "get", "--dataset", "free", "--dataset", "gitds", "--data-dir", str(setup["root"]), "-j", "2",
-                    "-p", setup["plugin"])
+    result = invoke(
+        "data",
+        "get",
+        "--dataset",
+        "free",
+        "--dataset",
+        "gitds",
+        "--data-dir",
+        str(setup["root"]),
+        "-j",
+        "2",
+        "-p",
+        setup["plugin"],
+    )
     assert result.exit_code == 0, result.output
-    assert "free" in result.output and "gitds" in result.output and "done" in result.output and "2 fetched" in result.output
+    assert (
+        "free" in result.output
+        and "gitds" in result.output
+        and "done" in result.output
+        and "2 fetched" in result.output
+    )
 
 
 def test_hostile_archive_through_the_command_writes_nothing(tmp_path, server, monkeypatch):
     evil = _zip_bytes({"ok.jsonl": jsonl(ROWS), "../../escaped.txt": b"evil"})
     server.add_file("r/evil.zip", evil)
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "evil", "folder": "evil", "file": "ok.jsonl",
-         "sources": [{"kind": "url", "url": "https://files.example.org/r/evil.zip", "unpack": ["evil.zip"],
-                      "sha256": {"evil.zip": hashlib.sha256(evil).hexdigest()}}]}])
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "evil",
+                "folder": "evil",
+                "file": "ok.jsonl",
+                "sources": [
+                    {
+                        "kind": "url",
+                        "url": "https://files.example.org/r/evil.zip",
+                        "unpack": ["evil.zip"],
+                        "sha256": {"evil.zip": hashlib.sha256(evil).hexdigest()},
+                    }
+                ],
+            }
+        ],
+    )
     root = tmp_path / "deep" / "data"
     result = invoke("data", "get", "--dataset", "evil", "--data-dir", str(root), "-p", str(plugin))
     assert result.exit_code != 0
-    assert "evil: archive evil.zip: member '../../escaped.txt' points outside the target folder" in str(result.exception)
+    assert "evil: archive evil.zip: member '../../escaped.txt' points outside the target folder" in str(
+        result.exception
+    )
     assert not (root / "evil").exists() and not list(tmp_path.rglob("escaped.txt"))
 
 
 def test_git_mirror_missing_an_object_names_it_and_leaves_no_folder(tmp_path, monkeypatch):
     mirror = tmp_path / "gh"
     (sha,) = make_git_repo(mirror, "o", "holey", [{"train.jsonl": jsonl(ROWS)}])
-    blob = subprocess.run(["git", "--git-dir", str(mirror / "o" / "holey"), "rev-parse", f"{sha}:train.jsonl"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    blob = subprocess.run(
+        ["git", "--git-dir", str(mirror / "o" / "holey"), "rev-parse", f"{sha}:train.jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     loose = mirror / "o" / "holey" / "objects" / blob[:2] / blob[2:]
     assert loose.is_file()
     loose.unlink()  # a mirror snapshot without its largest files
     monkeypatch.setenv("STEB_DATA_MIRROR", f"github.com=file://{mirror}")
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "holey", "folder": "holey", "file": "train.jsonl",
-         "sources": [{"kind": "git", "url": "https://github.com/o/holey", "revision": sha}]}])
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "holey",
+                "folder": "holey",
+                "file": "train.jsonl",
+                "sources": [{"kind": "git", "url": "https://github.com/o/holey", "revision": sha}],
+            }
+        ],
+    )
     root = tmp_path / "data"
     result = invoke("data", "get", "--dataset", "holey", "--data-dir", str(root), "-p", str(plugin))
     assert result.exit_code != 0
     message = str(result.exception)
-    assert f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the wanted files: the server does not have " f"train.jsonl (blob {blob})" in message
+    assert (
+        f"holey: git file://{mirror}/o/holey@{sha[:12]}: cannot fetch the wanted files: the server does not have "
+        f"train.jsonl (blob {blob})" in message
+    )
     assert not (root / "holey").exists()

@@ -25,41 +25,80 @@ def _manager(steb_isolated, plugin: Path):
 
 def test_four_kinds_fetched_then_loaded(tmp_path, server, monkeypatch, steb_isolated):
     mirror = tmp_path / "ghmirror"
-    old, pinned, newer = make_git_repo(mirror, "someone", "corpus", [
-        {"data/train.jsonl": jsonl(ROWS[:2]), "README": b"v0"},
-        {"data/train.jsonl": jsonl(ROWS), "README": b"v1", "big/unwanted.bin": b"x" * 100},
-        {"data/train.jsonl": jsonl(ROWS[:1]), "README": b"v2"},
-    ])
-    hub_sha = server.add_hub_repo("org/hubset", "dataset", files={"data/train.jsonl": jsonl(ROWS), "other/skip.txt": b"no"})
+    old, pinned, newer = make_git_repo(
+        mirror,
+        "someone",
+        "corpus",
+        [
+            {"data/train.jsonl": jsonl(ROWS[:2]), "README": b"v0"},
+            {"data/train.jsonl": jsonl(ROWS), "README": b"v1", "big/unwanted.bin": b"x" * 100},
+            {"data/train.jsonl": jsonl(ROWS[:1]), "README": b"v2"},
+        ],
+    )
+    hub_sha = server.add_hub_repo(
+        "org/hubset", "dataset", files={"data/train.jsonl": jsonl(ROWS), "other/skip.txt": b"no"}
+    )
     server.add_zenodo_record("1234567", {"train.jsonl": jsonl(ROWS), "extra.pdf": b"%PDF"})
     url_data = jsonl(ROWS)
     server.add_file("dl/v1/train.jsonl", url_data)
-    monkeypatch.setenv("STEB_DATA_MIRROR", f"github.com=file://{mirror},zenodo.org={server.url},files.example.org={server.url}")
+    monkeypatch.setenv(
+        "STEB_DATA_MIRROR", f"github.com=file://{mirror},zenodo.org={server.url},files.example.org={server.url}"
+    )
     monkeypatch.setenv("HF_ENDPOINT", server.url)
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "gitset", "folder": "gitset", "file": "data/train.jsonl",
-         "sources": [{"kind": "git", "url": "https://github.com/someone/corpus", "revision": pinned, "files": ["data"]}]},
-        {"name": "hubset", "folder": "hubset", "file": "data/train.jsonl",
-         "sources": [{"kind": "hf", "url": "org/hubset", "revision": hub_sha, "files": ["data/*"]}]},
-        {"name": "zenset", "folder": "zenset", "file": "train.jsonl",
-         "sources": [{"kind": "zenodo", "url": "1234567", "files": ["*.jsonl"]}]},
-        {"name": "urlset", "folder": "urlset", "file": "train.jsonl",
-         "sources": [{"kind": "url", "url": "https://files.example.org/dl/v1/train.jsonl",
-                      "sha256": {"train.jsonl": hashlib.sha256(url_data).hexdigest()}}]},
-    ])
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "gitset",
+                "folder": "gitset",
+                "file": "data/train.jsonl",
+                "sources": [
+                    {"kind": "git", "url": "https://github.com/someone/corpus", "revision": pinned, "files": ["data"]}
+                ],
+            },
+            {
+                "name": "hubset",
+                "folder": "hubset",
+                "file": "data/train.jsonl",
+                "sources": [{"kind": "hf", "url": "org/hubset", "revision": hub_sha, "files": ["data/*"]}],
+            },
+            {
+                "name": "zenset",
+                "folder": "zenset",
+                "file": "train.jsonl",
+                "sources": [{"kind": "zenodo", "url": "1234567", "files": ["*.jsonl"]}],
+            },
+            {
+                "name": "urlset",
+                "folder": "urlset",
+                "file": "train.jsonl",
+                "sources": [
+                    {
+                        "kind": "url",
+                        "url": "https://files.example.org/dl/v1/train.jsonl",
+                        "sha256": {"train.jsonl": hashlib.sha256(url_data).hexdigest()},
+                    }
+                ],
+            },
+        ],
+    )
     manager = _manager(steb_isolated, plugin)
     specs = [manager.datasets().get(n) for n in ("gitset", "hubset", "zenset", "urlset")]
     root = tmp_path / "data"
     plan = make_plan(specs, root=root)
     assert [j.target for j in plan.jobs] == ["gitset", "hubset", "zenset", "urlset"] and not plan.blocked
     results = fetch_all(plan.jobs, root, workers=2, policy=FAST)
-    assert [(r.target, r.status) for r in results] == [(t, "fetched") for t in ("gitset", "hubset", "zenset", "urlset")], results
+    assert [(r.target, r.status) for r in results] == [
+        (t, "fetched") for t in ("gitset", "hubset", "zenset", "urlset")
+    ], results
     for spec in specs:  # the loaders find the files where a hand download would have put them
         check = check_dataset(spec, root, shapes={"clustering": "labelled_texts"})
         assert check.status == "ok", (spec.name, check.message)
         assert check.counts["clustering"] == {"classes": 2, "texts": 4}
     # only the pinned commit's tree, only the files asked for; no git metadata, no hub bookkeeping
-    assert sorted(p.relative_to(root / "gitset").as_posix() for p in (root / "gitset").rglob("*")) == sorted(["data", "data/train.jsonl", MANIFEST])
+    assert sorted(p.relative_to(root / "gitset").as_posix() for p in (root / "gitset").rglob("*")) == sorted(
+        ["data", "data/train.jsonl", MANIFEST]
+    )
     assert not (root / "hubset" / "other").exists() and not (root / "hubset" / ".cache").exists()
     assert sorted(p.name for p in (root / "zenset").iterdir()) == [MANIFEST, "train.jsonl"]
     assert not (root / PARTIAL).exists()
@@ -77,12 +116,20 @@ def test_shared_release_folder_fetched_once_with_subdir(tmp_path, server, monkey
     data = jsonl(ROWS)
     server.add_file("rel/part.jsonl", data)
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    source = {"kind": "url", "url": "https://files.example.org/rel/part.jsonl", "target": "SHARED", "subdir": "inner",
-              "sha256": {"part.jsonl": hashlib.sha256(data).hexdigest()}}
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "one", "folder": "SHARED", "file": "inner/part.jsonl", "sources": [source]},
-        {"name": "two", "folder": "SHARED", "file": "inner/part.jsonl", "sources": [source]},
-    ])
+    source = {
+        "kind": "url",
+        "url": "https://files.example.org/rel/part.jsonl",
+        "target": "SHARED",
+        "subdir": "inner",
+        "sha256": {"part.jsonl": hashlib.sha256(data).hexdigest()},
+    }
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {"name": "one", "folder": "SHARED", "file": "inner/part.jsonl", "sources": [source]},
+            {"name": "two", "folder": "SHARED", "file": "inner/part.jsonl", "sources": [source]},
+        ],
+    )
     manager = _manager(steb_isolated, plugin)
     specs = [manager.datasets().get("one"), manager.datasets().get("two")]
     plan = make_plan(specs)
@@ -120,10 +167,23 @@ def test_git_server_refusing_a_fetch_by_sha_gets_a_full_clone(tmp_path, monkeypa
 def test_zenodo_checksum_mismatch_and_server_errors_name_the_file_or_url(tmp_path, server, monkeypatch, steb_isolated):
     server.add_zenodo_record("777", {"train.jsonl": jsonl(ROWS)})
     monkeypatch.setenv("STEB_DATA_MIRROR", f"zenodo.org={server.url}")
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "zen", "folder": "zen", "file": "train.jsonl",
-         "sources": [{"kind": "zenodo", "url": "https://zenodo.org/records/777",
-                      "sha256": {"train.jsonl": hashlib.sha256(b"another release").hexdigest()}}]}])
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "zen",
+                "folder": "zen",
+                "file": "train.jsonl",
+                "sources": [
+                    {
+                        "kind": "zenodo",
+                        "url": "https://zenodo.org/records/777",
+                        "sha256": {"train.jsonl": hashlib.sha256(b"another release").hexdigest()},
+                    }
+                ],
+            }
+        ],
+    )
     spec = _manager(steb_isolated, plugin).datasets().get("zen")
     root = tmp_path / "data"
     (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
@@ -132,7 +192,10 @@ def test_zenodo_checksum_mismatch_and_server_errors_name_the_file_or_url(tmp_pat
     assert not (root / "zen").exists() and not list((root / PARTIAL).rglob("train.jsonl*"))
     server.fail_next(10, status=502, path="api/records/777")
     (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
-    assert result.status == "failed" and result.message == f"{server.url}/api/records/777: gave up after 2 tries: HTTP 502 Bad Gateway"
+    assert (
+        result.status == "failed"
+        and result.message == f"{server.url}/api/records/777: gave up after 2 tries: HTTP 502 Bad Gateway"
+    )
 
 
 def test_hub_server_errors_are_bounded_and_name_the_repository(tmp_path, server, monkeypatch):
@@ -155,14 +218,26 @@ def test_a_failed_merge_never_publishes_a_partial_folder_on_the_next_run(tmp_pat
     server.add_file("x/train.jsonl", a)
     server.add_file("y/train.jsonl", b)
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
-    sources = [{"kind": "url", "url": f"https://files.example.org/{d}/train.jsonl",
-                "sha256": {"train.jsonl": hashlib.sha256(data).hexdigest()}} for d, data in (("x", a), ("y", b))]
-    plugin = write_plugin(tmp_path / "plug.py", [{"name": "clash", "folder": "clash", "file": "train.jsonl", "sources": sources}])
+    sources = [
+        {
+            "kind": "url",
+            "url": f"https://files.example.org/{d}/train.jsonl",
+            "sha256": {"train.jsonl": hashlib.sha256(data).hexdigest()},
+        }
+        for d, data in (("x", a), ("y", b))
+    ]
+    plugin = write_plugin(
+        tmp_path / "plug.py", [{"name": "clash", "folder": "clash", "file": "train.jsonl", "sources": sources}]
+    )
     spec = _manager(steb_isolated, plugin).datasets().get("clash")
     root = tmp_path / "data"
     for _ in range(2):  # the second run must not take the first run's half-merged leftovers for finished sources
         (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
-        assert result.status == "failed" and "two sources both provide" in result.message and "train.jsonl" in result.message
+        assert (
+            result.status == "failed"
+            and "two sources both provide" in result.message
+            and "train.jsonl" in result.message
+        )
         assert not (root / "clash").exists()
     assert len(server.hits("x/train.jsonl")) == 2
 
@@ -178,9 +253,23 @@ def test_strip_moves_the_archives_top_folder_up(tmp_path, server, monkeypatch, s
     server.add_file("masc/MASC-3.0.0.zip", buffer.getvalue())
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
     source = {"kind": "url", "url": "https://files.example.org/masc/MASC-3.0.0.zip", "unpack": ["MASC-3.0.0.zip"]}
-    plugin = write_plugin(tmp_path / "plug.py", [
-        {"name": "stripped", "folder": "stripped", "file": "data/train.jsonl", "sources": [{**source, "strip": "MASC-3.0.0"}]},
-        {"name": "wrongstrip", "folder": "wrongstrip", "file": "data/train.jsonl", "sources": [{**source, "strip": "MASC-9"}]}])
+    plugin = write_plugin(
+        tmp_path / "plug.py",
+        [
+            {
+                "name": "stripped",
+                "folder": "stripped",
+                "file": "data/train.jsonl",
+                "sources": [{**source, "strip": "MASC-3.0.0"}],
+            },
+            {
+                "name": "wrongstrip",
+                "folder": "wrongstrip",
+                "file": "data/train.jsonl",
+                "sources": [{**source, "strip": "MASC-9"}],
+            },
+        ],
+    )
     manager = _manager(steb_isolated, plugin)
     specs = [manager.datasets().get(n) for n in ("stripped", "wrongstrip")]
     root = tmp_path / "data"

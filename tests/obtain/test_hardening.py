@@ -43,8 +43,18 @@ def _tar_bytes(members: dict[str, bytes]) -> bytes:
 def _url_dataset(name: str, path: str, data: bytes) -> dict:
     """A test dataset reading ``train.jsonl`` from a url source pinned by its sha256."""
     file = path.rsplit("/", 1)[-1]
-    return {"name": name, "folder": name, "file": file, "sources": [
-        {"kind": "url", "url": f"https://files.example.org/{path}", "sha256": {file: hashlib.sha256(data).hexdigest()}}]}
+    return {
+        "name": name,
+        "folder": name,
+        "file": file,
+        "sources": [
+            {
+                "kind": "url",
+                "url": f"https://files.example.org/{path}",
+                "sha256": {file: hashlib.sha256(data).hexdigest()},
+            }
+        ],
+    }
 
 
 def _one(steb_isolated, tmp_path, datasets):
@@ -58,11 +68,28 @@ def test_archive_in_a_git_release_cannot_write_through_the_releases_link(tmp_pat
     (victim / "evil.txt").write_text("precious")
     mirror = tmp_path / "gh"
     # from ROOT/.steb-partial/<target>/src-0/ the link reaches tmp_path/victim
-    (sha,) = make_git_repo(mirror, "o", "linky", [{"payload.tar": _tar_bytes({"d/evil.txt": b"overwritten", "train.jsonl": jsonl(ROWS)})}],
-                           links={"d": "../../../../victim"})
+    (sha,) = make_git_repo(
+        mirror,
+        "o",
+        "linky",
+        [{"payload.tar": _tar_bytes({"d/evil.txt": b"overwritten", "train.jsonl": jsonl(ROWS)})}],
+        links={"d": "../../../../victim"},
+    )
     monkeypatch.setenv("STEB_DATA_MIRROR", f"github.com=file://{mirror}")
-    (spec,) = _one(steb_isolated, tmp_path, [{"name": "linky", "folder": "linky", "file": "train.jsonl", "sources": [
-        {"kind": "git", "url": "https://github.com/o/linky", "revision": sha, "unpack": ["payload.tar"]}]}])
+    (spec,) = _one(
+        steb_isolated,
+        tmp_path,
+        [
+            {
+                "name": "linky",
+                "folder": "linky",
+                "file": "train.jsonl",
+                "sources": [
+                    {"kind": "git", "url": "https://github.com/o/linky", "revision": sha, "unpack": ["payload.tar"]}
+                ],
+            }
+        ],
+    )
     root = tmp_path / "data"
     (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
     assert result.status == "failed" and "d is a link to ../../../../victim" in result.message, result.message
@@ -78,7 +105,10 @@ def test_unpacking_never_writes_through_a_link_already_in_the_target(tmp_path):
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("ok.txt", b"fine")
         z.writestr("inner/x.txt", b"evil")
-    with pytest.raises(FetchError, match=r"member 'inner/x.txt' would be written through 'inner', which is a link to .*nothing unpacked"):
+    with pytest.raises(
+        FetchError,
+        match=r"member 'inner/x.txt' would be written through 'inner', which is a link to .*nothing unpacked",
+    ):
         safe_unpack(archive, dest)
     assert list(outside.iterdir()) == [] and not (dest / "ok.txt").exists()
 
@@ -92,7 +122,9 @@ def test_archive_member_count_is_capped(tmp_path, monkeypatch):
     tar.write_bytes(_tar_bytes({f"f{i}.txt": b"" for i in range(51)}))
     monkeypatch.setenv("STEB_MAX_ARCHIVE_MEMBERS", "50")
     for path in (archive, tar):
-        with pytest.raises(FetchError, match=rf"archive {path.name}: more than 50 members \(set \$STEB_MAX_ARCHIVE_MEMBERS"):
+        with pytest.raises(
+            FetchError, match=rf"archive {path.name}: more than 50 members \(set \$STEB_MAX_ARCHIVE_MEMBERS"
+        ):
             safe_unpack(path, tmp_path / "out")
         assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
     monkeypatch.setenv("STEB_MAX_ARCHIVE_MEMBERS", "51")
@@ -103,16 +135,30 @@ def test_zenodo_file_without_checksum_or_with_a_foreign_link_is_refused(tmp_path
     secret = tmp_path / "secret.txt"
     secret.write_text("local file")
     server.add_zenodo_record("111", {"train.jsonl": jsonl(ROWS)}, entries={"train.jsonl": {"checksum": ""}})
-    server.add_zenodo_record("222", {"train.jsonl": jsonl(ROWS)}, entries={"train.jsonl": {"links": {"self": f"file://{secret}"}}})
-    server.add_zenodo_record("333", {"train.jsonl": jsonl(ROWS)},
-                             entries={"train.jsonl": {"links": {"self": "https://files.example.org/train.jsonl"}}})
+    server.add_zenodo_record(
+        "222", {"train.jsonl": jsonl(ROWS)}, entries={"train.jsonl": {"links": {"self": f"file://{secret}"}}}
+    )
+    server.add_zenodo_record(
+        "333",
+        {"train.jsonl": jsonl(ROWS)},
+        entries={"train.jsonl": {"links": {"self": "https://files.example.org/train.jsonl"}}},
+    )
     monkeypatch.setenv("STEB_DATA_MIRROR", f"zenodo.org={server.url}")
-    specs = _one(steb_isolated, tmp_path, [{"name": f"z{r}", "folder": f"z{r}", "file": "train.jsonl",
-                                            "sources": [{"kind": "zenodo", "url": r}]} for r in ("111", "222", "333")])
+    specs = _one(
+        steb_isolated,
+        tmp_path,
+        [
+            {"name": f"z{r}", "folder": f"z{r}", "file": "train.jsonl", "sources": [{"kind": "zenodo", "url": r}]}
+            for r in ("111", "222", "333")
+        ],
+    )
     root = tmp_path / "data"
     results = {r.target: r for r in fetch_all(make_plan(specs).jobs, root, policy=FAST, workers=1)}
     assert results["z111"].status == "failed" and "lists 'train.jsonl' without a checksum" in results["z111"].message
-    assert results["z222"].status == "failed" and f"download link of 'train.jsonl' is 'file://{secret}'" in results["z222"].message
+    assert (
+        results["z222"].status == "failed"
+        and f"download link of 'train.jsonl' is 'file://{secret}'" in results["z222"].message
+    )
     assert results["z333"].status == "failed" and "not a file of record 333" in results["z333"].message
     assert not list(root.rglob("train.jsonl*")) and len(server.hits("api/records/111/files/train.jsonl/content")) == 0
 
@@ -128,7 +174,9 @@ def test_an_endless_api_answer_is_refused(tmp_path, server):
     assert time.monotonic() - started < 30
 
 
-def test_bodies_past_their_declared_or_expected_size_are_refused_without_advice_to_resume(tmp_path, server, monkeypatch):
+def test_bodies_past_their_declared_or_expected_size_are_refused_without_advice_to_resume(
+    tmp_path, server, monkeypatch
+):
     server.endless("huge.bin", announce=1 << 40)  # a 1 TB Content-Length
     with pytest.raises(FetchError) as info:
         download(f"{server.url}/huge.bin", tmp_path / "huge.bin", policy=FAST)
@@ -149,8 +197,22 @@ def test_a_trickling_server_meets_the_per_file_deadline(tmp_path, server, monkey
     server.trickle("slow/t.bin", data, 0.25)  # a byte every 0.25 s: never idle for --timeout, 50 s in all
     monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
     plugin = write_plugin(tmp_path / "plug.py", [_url_dataset("slow", "slow/t.bin", data)])
-    args = ["data", "get", "--dataset", "slow", "--data-dir", str(tmp_path / "data"), "--timeout", "3", "--deadline", "1.5",
-            "--retries", "0", "-p", str(plugin)]
+    args = [
+        "data",
+        "get",
+        "--dataset",
+        "slow",
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--timeout",
+        "3",
+        "--deadline",
+        "1.5",
+        "--retries",
+        "0",
+        "-p",
+        str(plugin),
+    ]
     started = time.monotonic()
     result = CliRunner().invoke(cli_module.build_app(args), args)
     assert result.exit_code != 0 and "deadline of 1.5 s passed" in str(result.exception), result.output
@@ -211,7 +273,10 @@ def test_manifest_and_markers_are_written_atomically(tmp_path, server, monkeypat
     with monkeypatch.context() as patched:
         patched.setattr(os, "fsync", no_space)
         (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
-    assert result.status == "failed" and result.message == f"No space left on device while writing: {root / PARTIAL / 'at' / 'src-0.done'}"
+    assert (
+        result.status == "failed"
+        and result.message == f"No space left on device while writing: {root / PARTIAL / 'at' / 'src-0.done'}"
+    )
     assert not (root / PARTIAL / "at" / "src-0.done").exists() and not (root / "at").exists()
     (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
     assert result.status == "fetched" and json.loads((root / "at" / ".steb-source.json").read_text())["files"]

@@ -82,13 +82,21 @@ def test_overall_deadline(tmp_path, server):
     url = server.add_file("slow.bin", DATA)
     server.stall("slow.bin", 30)
     with pytest.raises(FetchError, match=rf"{url}: deadline of 1 s passed"):
-        download(url, tmp_path / "slow.bin", sha256=SHA, policy=DownloadPolicy(retries=100, timeout=0.3, backoff=0.05, deadline=1.0))
+        download(
+            url,
+            tmp_path / "slow.bin",
+            sha256=SHA,
+            policy=DownloadPolicy(retries=100, timeout=0.3, backoff=0.05, deadline=1.0),
+        )
 
 
 def test_mirror_setting():
     table = parse_mirrors("github.com=file:///mirror/github, zenodo.org=http://127.0.0.1:8000/")
     assert rewrite("https://github.com/o/r", table) == "file:///mirror/github/o/r"
-    assert rewrite("https://zenodo.org/api/records/1/files/a.zip/content", table) == "http://127.0.0.1:8000/api/records/1/files/a.zip/content"
+    assert (
+        rewrite("https://zenodo.org/api/records/1/files/a.zip/content", table)
+        == "http://127.0.0.1:8000/api/records/1/files/a.zip/content"
+    )
     assert rewrite("https://example.org/x?y=1", table) == "https://example.org/x?y=1"
     with pytest.raises(FetchError, match="'github.com'"):
         parse_mirrors("github.com")

@@ -8,8 +8,14 @@ from steb_core.obtain import MANIFEST, make_plan
 
 
 def _spec(name: str, *sources: DataSource, license: str = "") -> DatasetSpec:
-    return DatasetSpec(name=name, description="t", tasks=("clustering",), loader=lambda ctx: None,
-                       license=license, sources=tuple(sources))
+    return DatasetSpec(
+        name=name,
+        description="t",
+        tasks=("clustering",),
+        loader=lambda ctx: None,
+        license=license,
+        sources=tuple(sources),
+    )
 
 
 SHA = "a" * 40
@@ -38,8 +44,15 @@ def test_rows_say_what_happens(tmp_path):
     rows = {r.dataset: r for r in make_plan(specs, root=tmp_path).rows}
     assert rows["one"].action == "SHARED/ present, not fetched by steb (skipped; --force replaces it)"
     (tmp_path / "SHARED" / MANIFEST).write_text("{}")
-    assert {r.dataset: r for r in make_plan(specs, root=tmp_path).rows}["one"].action == "SHARED/ present (skipped; --force fetches again)"
+    assert {r.dataset: r for r in make_plan(specs, root=tmp_path).rows}[
+        "one"
+    ].action == "SHARED/ present (skipped; --force fetches again)"
     assert rows["one"].source == f"https://github.com/o/r@{SHA[:12]}" and rows["one"].size == "?"
-    assert rows["hub"].action == "fetch into hub/; hub revision not pinned: fetches main, the manifest records its commit"
-    assert rows["hand"].category == "manual" and rows["hand"].instructions == "Fill in the form at https://example.org/form."
+    assert (
+        rows["hub"].action == "fetch into hub/; hub revision not pinned: fetches main, the manifest records its commit"
+    )
+    assert (
+        rows["hand"].category == "manual"
+        and rows["hand"].instructions == "Fill in the form at https://example.org/form."
+    )
     assert rows["nosource"].category == "manual" and rows["nosource"].source == "no source recorded"

@@ -47,7 +47,9 @@ def _link(name: str, target: str, kind: bytes = tarfile.SYMTYPE) -> tarfile.TarI
 
 def _nothing_written(tmp_path: Path, dest: Path) -> None:
     assert not dest.exists() or not any(dest.iterdir())
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".zip", ".gz") or p == dest)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        p.name for p in tmp_path.iterdir() if p.suffix in (".zip", ".gz") or p == dest
+    )
 
 
 def test_good_archives_unpack(tmp_path):

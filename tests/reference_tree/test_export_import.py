@@ -48,19 +48,37 @@ def _write(root: Path, rel: str, content) -> Path:
 
 
 def _hand_tree(root: Path) -> Path:
-    pair = {"eer": 0.36, "auc": 0.68, "auc@0.01": 0.52, "auc@0.05": 0.55, "auc@0.10": 0.56, "auc@0.20": 0.59,
-            "auc@0.30": 0.61, "auc@0.50": 0.65}
-    _write(root, "ASSET/LUAR-MUD/1_200/order_alignment/metrics.json", {
-        "acc_mean": 0.85, "distractor_acc_mean": 0.25,
-        "_per_label": {"simple": {"acc_mean": 0.85, "distractor_acc_mean": 0.25}}})
+    pair = {
+        "eer": 0.36,
+        "auc": 0.68,
+        "auc@0.01": 0.52,
+        "auc@0.05": 0.55,
+        "auc@0.10": 0.56,
+        "auc@0.20": 0.59,
+        "auc@0.30": 0.61,
+        "auc@0.50": 0.65,
+    }
+    _write(
+        root,
+        "ASSET/LUAR-MUD/1_200/order_alignment/metrics.json",
+        {
+            "acc_mean": 0.85,
+            "distractor_acc_mean": 0.25,
+            "_per_label": {"simple": {"acc_mean": 0.85, "distractor_acc_mean": 0.25}},
+        },
+    )
     _write(root, "eWAVE/LUAR-MUD/1_29/clustering/metrics.json", {"v_measure": 0.29})
     _write(root, "eWAVE/LUAR-MUD/1_29/all_to_all_pair_classification/metrics.json", pair)
     # the second eWAVE folder of the reference (config @1fbd5f22) names the same steb dataset; another model here
     _write(root, "ewave/star/1_29/clustering/metrics.json", {"v_measure": 0.31})
-    _write(root, "enron_authorship_corpus/LUAR-MUD/1_2/pre_defined_pair_classification/metrics.json",
-           {**pair, "auc": 0.91})
-    _write(root, "amazon/LUAR-MUD/-1_1/retrieval/metrics.json", {
-        "mrr": 0.7, "mean_rank": 3.5, **{f"recall@{k}": min(1.0, 0.5 + k / 256) for k in (1, 8, 16, 32, 64, 128)}})
+    _write(
+        root, "enron_authorship_corpus/LUAR-MUD/1_2/pre_defined_pair_classification/metrics.json", {**pair, "auc": 0.91}
+    )
+    _write(
+        root,
+        "amazon/LUAR-MUD/-1_1/retrieval/metrics.json",
+        {"mrr": 0.7, "mean_rank": 3.5, **{f"recall@{k}": min(1.0, 0.5 + k / 256) for k in (1, 8, 16, 32, 64, 128)}},
+    )
     _write(root, "probing_blog/LUAR-MUD/1_1/probing/metrics.json", {"t_word": 0.5, "n_noun": 0.7, "average": 0.6})
     # run logs beside the results (core.py _write_evaluation_log): not results, not listed
     _write(root, "logs/LUAR-MUD_20260101_000000.log.json", {"model": "LUAR-MUD", "successes": []})
@@ -84,10 +102,13 @@ def test_a_hand_written_reference_tree_is_read(tmp_path):
     found = read_tree(_hand_tree(tmp_path / "results"))
     got = {(r.encoder, r.dataset, r.task): r for r in found.records}
     assert set(got) == {
-        ("LUAR-MUD", "ASSET", "order_alignment"), ("LUAR-MUD", "eWAVE", "clustering"),
+        ("LUAR-MUD", "ASSET", "order_alignment"),
+        ("LUAR-MUD", "eWAVE", "clustering"),
         ("LUAR-MUD", "eWAVE", "pair_all"),
-        ("star", "eWAVE", "clustering"), ("LUAR-MUD", "enron_authorship_corpus", "pair_predefined"),
-        ("LUAR-MUD", "amazon", "retrieval"), ("LUAR-MUD", "probing_blog", "probing"),
+        ("star", "eWAVE", "clustering"),
+        ("LUAR-MUD", "enron_authorship_corpus", "pair_predefined"),
+        ("LUAR-MUD", "amazon", "retrieval"),
+        ("LUAR-MUD", "probing_blog", "probing"),
         ("LUAR-MUD", "core", "clustering"),
     }
     oa = got[("LUAR-MUD", "ASSET", "order_alignment")]
@@ -106,8 +127,10 @@ def test_a_hand_written_reference_tree_is_read(tmp_path):
     assert core.main_score == 0.3
     source = "core/LUAR-MUD/1_25/clustering/metrics.json"
     assert core.dataset_info == {"episode_config": "1_25", "reference_file": source}
-    assert all(is_imported(r) and r.steb_protocol == REFERENCE_PROTOCOL and r.encoder_info["origin"] == ORIGIN
-               for r in found.records)
+    assert all(
+        is_imported(r) and r.steb_protocol == REFERENCE_PROTOCOL and r.encoder_info["origin"] == ORIGIN
+        for r in found.records
+    )
     reasons = {u.path: u.reason for u in found.unmapped}
     assert reasons["the_pile/"].startswith("no steb dataset")
     assert reasons["core/LUAR-MUD/1_25/mystery_task/"] == "unknown task folder"
@@ -152,9 +175,19 @@ def _steb_records(encoder: str, seed: int) -> list[ResultRecord]:
     out = []
 
     def add(dataset, task, metrics, main, **info):
-        out.append(ResultRecord(encoder=encoder, dataset=dataset, task=task, main_metric=main, main_score=metrics[main],
-                                metrics=metrics, steb_protocol=proto, dataset_info=info,
-                                protocol={"name": "chunk-and-pool", "max_length": None}))
+        out.append(
+            ResultRecord(
+                encoder=encoder,
+                dataset=dataset,
+                task=task,
+                main_metric=main,
+                main_score=metrics[main],
+                metrics=metrics,
+                steb_protocol=proto,
+                dataset_info=info,
+                protocol={"name": "chunk-and-pool", "max_length": None},
+            )
+        )
 
     for d in ("core", "wikipedia_politeness", "bible_versions", "blog_age", "eWAVE"):
         add(d, "clustering", {"v_measure": u(), "ari": u(), "n_texts": 400, "n_clusters": 2}, "v_measure")
@@ -164,13 +197,26 @@ def _steb_records(encoder: str, seed: int) -> list[ResultRecord]:
         add(d, "clustering", {"v_measure": u(), "n_texts": 800, "n_clusters": 4}, "v_measure")
     for d in ("STEL_register", "parallel_shakespeare", "twitter_aave_sae", "StylePTB", "ASSET"):
         acc, dis = u(), u()
-        add(d, "order_alignment", {"accuracy": acc, "distractor_accuracy": dis, "accuracy_by_style_type": {"x": acc},
-                                   "distractor_accuracy_by_style_type": {"x": dis}}, "distractor_accuracy",
-            reference_n_per_class=200)
+        add(
+            d,
+            "order_alignment",
+            {
+                "accuracy": acc,
+                "distractor_accuracy": dis,
+                "accuracy_by_style_type": {"x": acc},
+                "distractor_accuracy_by_style_type": {"x": dis},
+            },
+            "distractor_accuracy",
+            reference_n_per_class=200,
+        )
     for d in ("enron_authorship_corpus", "pan18_style_change", "pan23_style_change_easy"):
         add(d, "pair_predefined", {"auroc": u(), "average_precision": u()}, "auroc")
-    add("amazon", "retrieval", {"mrr": u(), "recall_at_1": u(), "recall_at_8": u(), "n_queries": 500, "n_targets": 500},
-        "mrr")
+    add(
+        "amazon",
+        "retrieval",
+        {"mrr": u(), "recall_at_1": u(), "recall_at_8": u(), "n_queries": 500, "n_targets": 500},
+        "mrr",
+    )
     add("probing_blog", "probing", {"accuracy": 0.5, "accuracy_by_feature": {"f1": 0.4, "f2": 0.6}}, "accuracy")
     return out
 
@@ -216,8 +262,18 @@ def test_export_round_trips_to_equal_records_and_equal_aggregates(tmp_path):
     for key, orig in originals.items():
         got = back[key]
         assert (got.main_metric, got.main_score) == (orig.main_metric, orig.main_score)
-        for name in ("v_measure", "auroc", "accuracy", "distractor_accuracy", "mrr", "recall_at_1", "recall_at_8",
-                     "accuracy_by_style_type", "distractor_accuracy_by_style_type", "accuracy_by_feature"):
+        for name in (
+            "v_measure",
+            "auroc",
+            "accuracy",
+            "distractor_accuracy",
+            "mrr",
+            "recall_at_1",
+            "recall_at_8",
+            "accuracy_by_style_type",
+            "distractor_accuracy_by_style_type",
+            "accuracy_by_feature",
+        ):
             if name in orig.metrics:
                 assert got.metrics[name] == orig.metrics[name], (key, name)
     renamed = [ResultRecord(**{**vars(r), "encoder": f"{r.encoder}-short"}) for recs in runs.values() for r in recs]
@@ -264,8 +320,12 @@ def test_export_skips_and_lists_what_it_cannot_write(tmp_path):
     unbalanced = ResultRecord(**{**vars(recs[0]), "metrics": {"v_measure": 0.5, "n_texts": 401, "n_clusters": 2}})
     no_n = next(r for r in recs if r.dataset == "ASSET")
     no_n = ResultRecord(**{**vars(no_n), "dataset_info": {}})
-    two_targets = ResultRecord(**{**vars(next(r for r in recs if r.task == "retrieval")),
-                                  "metrics": {"mrr": 0.5, "n_queries": 500, "n_targets": 1000}})
+    two_targets = ResultRecord(
+        **{
+            **vars(next(r for r in recs if r.task == "retrieval")),
+            "metrics": {"mrr": 0.5, "n_queries": 500, "n_targets": 1000},
+        }
+    )
     demo = ResultRecord(**{**vars(recs[0]), "dataset": "demo_registers"})
     other_task = ResultRecord(**{**vars(recs[0]), "dataset": "machine_text_detection_PAN24_news", "task": "pair_all"})
     report = _export([unbalanced, no_n, two_targets, demo, other_task, recs[1]], tmp_path / "o", "m")
@@ -276,10 +336,17 @@ def test_export_skips_and_lists_what_it_cannot_write(tmp_path):
     assert reasons[("demo_registers", "clustering")].startswith("not a STEB dataset")
     assert reasons[("machine_text_detection_PAN24_news", "pair_all")].startswith("not one of this STEB dataset's tasks")
     # the N given on the command line, and steb-only datasets written under their own names when asked
-    report = _export([no_n, demo], tmp_path / "p", "m", include_other=True,
-                     episodes=parse_episode_option(["ASSET:order_alignment=1_200", "demo_registers:*=1_200"]))
-    assert {i.path for i in report.written} == {"ASSET/m/1_200/order_alignment/metrics.json",
-                                                "demo_registers/m/1_200/clustering/metrics.json"}
+    report = _export(
+        [no_n, demo],
+        tmp_path / "p",
+        "m",
+        include_other=True,
+        episodes=parse_episode_option(["ASSET:order_alignment=1_200", "demo_registers:*=1_200"]),
+    )
+    assert {i.path for i in report.written} == {
+        "ASSET/m/1_200/order_alignment/metrics.json",
+        "demo_registers/m/1_200/clustering/metrics.json",
+    }
     with pytest.raises(StebError, match="DATASET:TASK=SIZE_N"):
         parse_episode_option(["ASSET=1_200"])
     with pytest.raises(StebError, match="short-name"):
@@ -314,8 +381,9 @@ def _validate(repo: Path) -> list[str]:
             listed |= {line, line.split("/")[-1]}
     for i, entry in enumerate(entries):
         keys = ("short_name", "hf_id", "run_command", "contributor")
-        bad = [k for k in keys
-               if not isinstance(entry, dict) or not isinstance(entry.get(k), str) or not entry[k].strip()]
+        bad = [
+            k for k in keys if not isinstance(entry, dict) or not isinstance(entry.get(k), str) or not entry[k].strip()
+        ]
         if bad:  # 1. four required keys, non-empty strings
             errors.append(f"entry {i}: {bad}")
             continue
@@ -374,7 +442,12 @@ def test_report_ranks_a_run_among_the_published_models(tmp_path, capsys):
     paths = build_report(mine, tmp_path / "report", console=False, html=False, leaderboard=[tree])
     board = paths.leaderboard
     assert set(board.table.encoders) == {
-        "my-encoder", "my-encoder (published)", "baseline-0", "baseline-1", "baseline-2"}
+        "my-encoder",
+        "my-encoder (published)",
+        "baseline-0",
+        "baseline-1",
+        "baseline-2",
+    }
     op = board.aggregate("operational")
     assert all(op.scores[e] is not None for e in board.table.encoders)
     assert op.details["n_models"] == 5  # clusters discovered over the published models and mine
@@ -400,8 +473,23 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
     out = tmp_path / "submitted_results"
     res = runner.invoke(app, ["export", str(results), str(out), "--short-name", "my-model"])
     assert res.exit_code != 0 and "--allow-partial" in str(res.exception or res.output)
-    res = runner.invoke(app, ["export", str(results), str(out), "--format", "steb-leaderboard", "--short-name",
-                              "my-model", "--allow-partial", "--hf-id", "org/my-model", "--contributor", "octocat"])
+    res = runner.invoke(
+        app,
+        [
+            "export",
+            str(results),
+            str(out),
+            "--format",
+            "steb-leaderboard",
+            "--short-name",
+            "my-model",
+            "--allow-partial",
+            "--hf-id",
+            "org/my-model",
+            "--contributor",
+            "octocat",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert '- short_name: "my-model"\n  hf_id: "org/my-model"' in res.output and "\norg/my-model\n" in res.output
     assert "eer (8 file(s))" in res.output  # what the records lack is said, not written
@@ -431,15 +519,26 @@ def test_the_demo_exports_every_dataset_and_every_key_with_no_episode_option(tmp
     from steb_core import evaluate
     from steb_core.reference_tree.names import metric_keys
 
-    summary = evaluate("function-words", suite="demo", output=tmp_path / "run", cache_dir=tmp_path / "cache",
-                       progress=False, threads=1, prefetch=0, errors="raise")
+    summary = evaluate(
+        "function-words",
+        suite="demo",
+        output=tmp_path / "run",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+        threads=1,
+        prefetch=0,
+        errors="raise",
+    )
     report = _export(summary.results, tmp_path / "out", "fw", include_other=True)
     assert not report.skipped and not report.missing_keys()
     folders = {(i.dataset, i.task): i.path.split("/")[2] for i in report.written}
     assert folders == {
-        ("demo_registers", "clustering"): "1_40", ("demo_registers", "pair_all"): "1_40",  # 40 texts per register
-        ("demo_style_features", "order_alignment"): "1_120", ("demo_formality", "order_alignment"): "1_120",
-        ("demo_authors_verification", "pair_predefined"): "1_2", ("demo_authors_retrieval", "retrieval"): "-1_1",
+        ("demo_registers", "clustering"): "1_40",
+        ("demo_registers", "pair_all"): "1_40",  # 40 texts per register
+        ("demo_style_features", "order_alignment"): "1_120",
+        ("demo_formality", "order_alignment"): "1_120",
+        ("demo_authors_verification", "pair_predefined"): "1_2",
+        ("demo_authors_retrieval", "retrieval"): "-1_1",
         ("demo_probing", "probing"): "1_1",
     }
     for item in report.written:
@@ -451,8 +550,9 @@ def test_the_demo_exports_every_dataset_and_every_key_with_no_episode_option(tmp
 def test_the_n_per_class_of_a_task_and_random_draws(tmp_path):
     recs = _steb_records("e", 0)
     oa = next(r for r in recs if r.dataset == "ASSET")
-    per_task = ResultRecord(**{**vars(oa), "dataset_info": {"reference_n_per_class": {"order_alignment": 150,
-                                                                                      "clustering": 200}}})
+    per_task = ResultRecord(
+        **{**vars(oa), "dataset_info": {"reference_n_per_class": {"order_alignment": 150, "clustering": 200}}}
+    )
     assert episode_config(per_task) == ("1_150", "the record")
     other_task = ResultRecord(**{**vars(oa), "dataset_info": {"reference_n_per_class": {"clustering": 200}}})
     assert episode_config(other_task)[0] is None
@@ -467,12 +567,25 @@ def test_why_a_key_is_missing_is_said(tmp_path):
     recs = _steb_records("e", 0)
     pa = next(r for r in recs if r.task == "pair_all")
     grid = ResultRecord(**{**vars(pa), "metrics": {**pa.metrics, "eer_and_partial_aucs": "not computed: grid"}})
-    counted = ResultRecord(**{**vars(next(r for r in recs if r.task == "retrieval")),
-                              "metrics": {"mrr": 0.5, "recall_at_1": 0.2, "recall_at_8": 0.6, "rule": "counted",
-                                          "n_queries": 500, "n_targets": 500}})
+    counted = ResultRecord(
+        **{
+            **vars(next(r for r in recs if r.task == "retrieval")),
+            "metrics": {
+                "mrr": 0.5,
+                "recall_at_1": 0.2,
+                "recall_at_8": 0.6,
+                "rule": "counted",
+                "n_queries": 500,
+                "n_targets": 500,
+            },
+        }
+    )
     report = _export([grid, counted], tmp_path / "o", "m")
     notes = {(i.dataset, i.task): i.notes for i in report.written}
-    assert notes[(pa.dataset, "pair_all")][0] == ("eer, auc@0.01, auc@0.05, auc@0.10, auc@0.20, auc@0.30, auc@0.50: "
-                                                  "not computed: grid")
-    assert "mean_rank, recall@16, recall@32, recall@64, recall@128: not computed by retrieval's rule 'counted'" in (
-        notes[("amazon", "retrieval")][0])
+    assert notes[(pa.dataset, "pair_all")][0] == (
+        "eer, auc@0.01, auc@0.05, auc@0.10, auc@0.20, auc@0.30, auc@0.50: not computed: grid"
+    )
+    assert (
+        "mean_rank, recall@16, recall@32, recall@64, recall@128: not computed by retrieval's rule 'counted'"
+        in (notes[("amazon", "retrieval")][0])
+    )

@@ -19,11 +19,17 @@ MARK = "2 of 4 datasets (2 of 5 dataset-task pairs)"
 
 def _specs():
     """Suite 'mini': m1..m3 feed clustering, m4 clustering and retrieval: 4 datasets, 5 pairs."""
+
     def loader(ctx):
         raise AssertionError("the report never loads data")
 
-    specs = [DatasetSpec(name=f"m{i}", description="x", tasks=("clustering",), loader=loader, suites=("mini",)) for i in (1, 2, 3)]
-    specs.append(DatasetSpec(name="m4", description="x", tasks=("clustering", "retrieval"), loader=loader, suites=("mini",)))
+    specs = [
+        DatasetSpec(name=f"m{i}", description="x", tasks=("clustering",), loader=loader, suites=("mini",))
+        for i in (1, 2, 3)
+    ]
+    specs.append(
+        DatasetSpec(name="m4", description="x", tasks=("clustering", "retrieval"), loader=loader, suites=("mini",))
+    )
     return specs
 
 
@@ -40,8 +46,13 @@ def _records(encoders=("a", "b"), datasets=("m1", "m2")):
 def _report(tmp_path, records, html=True):
     write_results(records, tmp_path / "res")
     buf = io.StringIO()
-    paths = build_report(tmp_path / "res", tmp_path / "rep", console=Console(file=buf, width=200, color_system=None),
-                         html=html, datasets=_specs())
+    paths = build_report(
+        tmp_path / "res",
+        tmp_path / "rep",
+        console=Console(file=buf, width=200, color_system=None),
+        html=html,
+        datasets=_specs(),
+    )
     return paths, buf.getvalue()
 
 
@@ -58,8 +69,12 @@ def test_a_partial_suite_is_marked_everywhere_its_name_appears(tmp_path):
         # never the suite's headline name without the mark
         assert all(MARK in line for line in lines), [line for line in lines if MARK not in line]
     # every aggregate section of the Markdown carries the mark in its heading
-    aggregate_headings = [h for h in re.findall(r"^## (.+)$", markdown, flags=re.M)
-                          if h.split(" — ")[0] not in ("Leaderboard", "Per-dataset scores", "Not run", "Missing inputs", "Notes", "Data provenance")]
+    aggregate_headings = [
+        h
+        for h in re.findall(r"^## (.+)$", markdown, flags=re.M)
+        if h.split(" — ")[0]
+        not in ("Leaderboard", "Per-dataset scores", "Not run", "Missing inputs", "Notes", "Data provenance")
+    ]
     assert aggregate_headings and all(MARK in h for h in aggregate_headings), aggregate_headings
     assert f"**Partial suite 'mini'**: every score below covers {MARK}" in markdown
     assert "partial suite 'mini'" in terminal

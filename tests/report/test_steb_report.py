@@ -108,14 +108,23 @@ def test_incomplete_encoder_marked_and_listed(tmp_path):
     assert paths.leaderboard.encoders[-1] == "c"  # incomplete rows sort last
     assert "incomplete for c" in buf.getvalue()
     missing = list(csv.DictReader(paths.missing_csv.open()))
-    assert {"suite": "synthetic", "column": "operational", "encoder": "c", "dataset": "core", "task": "clustering", "reason": "no result"} in missing
+    assert {
+        "suite": "synthetic",
+        "column": "operational",
+        "encoder": "c",
+        "dataset": "core",
+        "task": "clustering",
+        "reason": "no result",
+    } in missing
     assert "| Operational | c | core | clustering | no result |" in paths.markdown.read_text()
 
 
 def test_several_result_folders_merge_into_one_leaderboard(tmp_path):
     for enc in ("x", "y", "z"):
         write_results([r for r in synthetic_results(("x", "y", "z")) if r.encoder == enc], tmp_path / enc)
-    paths = build_report([tmp_path / "x", tmp_path / "y", tmp_path / "z"], tmp_path / "rep", console=False, html=False, datasets=None)
+    paths = build_report(
+        [tmp_path / "x", tmp_path / "y", tmp_path / "z"], tmp_path / "rep", console=False, html=False, datasets=None
+    )
     assert sorted(paths.leaderboard.encoders) == ["x", "y", "z"]
     assert all(paths.leaderboard.aggregate("operational").complete.values())
 
@@ -124,8 +133,14 @@ def test_failing_plugin_aggregator_is_reported_not_fatal():
     def broken(results, datasets):
         raise RuntimeError("boom")
 
-    specs = [*builtin_aggregators(), AggregatorSpec("broken", "", broken, 5), AggregatorSpec("wrong", "", lambda r, d: 42, 6)]
-    board = compute_leaderboard([make_record("a", "d", "clustering", {"v_measure": 0.5})], datasets=None, aggregators=specs)
+    specs = [
+        *builtin_aggregators(),
+        AggregatorSpec("broken", "", broken, 5),
+        AggregatorSpec("wrong", "", lambda r, d: 42, 6),
+    ]
+    board = compute_leaderboard(
+        [make_record("a", "d", "clustering", {"v_measure": 0.5})], datasets=None, aggregators=specs
+    )
     assert [f.name for f in board.failures] == ["broken", "wrong"]
     assert "boom" in board.failures[0].error
     assert board.aggregates[0].name == "operational"
@@ -138,5 +153,7 @@ def test_leaderboard_path_does_not_import_matplotlib(synthetic_dir, tmp_path):
         f"build_report({str(synthetic_dir)!r}, {str(tmp_path / 'rep')!r}, html=False); "
         "print('MPL', 'matplotlib' in sys.modules, 'scipy.stats' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=Path(__file__).parent
+    )
     assert "MPL False False" in out.stdout

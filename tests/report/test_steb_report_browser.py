@@ -44,10 +44,21 @@ def _open(html_path, profile):
 
 
 def test_report_renders_images_and_tables_in_chromium(tmp_path):
-    recs = synthetic_results(("tfidf-char", "function-words", "sentence-transformers/all-MiniLM-L6-v2", "style-embedding", "luar"))
+    recs = synthetic_results(
+        ("tfidf-char", "function-words", "sentence-transformers/all-MiniLM-L6-v2", "style-embedding", "luar")
+    )
     # a second suite, so the page holds two leaderboards
-    recs += [make_record(enc, "demo_probing", "probing", {"accuracy": 0.3 + i / 10}, categories=("linguistic-feature",), suites=("demo",))
-             for i, enc in enumerate(("tfidf-char", "luar"))]
+    recs += [
+        make_record(
+            enc,
+            "demo_probing",
+            "probing",
+            {"accuracy": 0.3 + i / 10},
+            categories=("linguistic-feature",),
+            suites=("demo",),
+        )
+        for i, enc in enumerate(("tfidf-char", "luar"))
+    ]
     write_results(recs, tmp_path / "res")
     paths = build_report(tmp_path / "res", tmp_path / "rep", console=False, datasets=None)
     boards = paths.leaderboards
@@ -61,8 +72,13 @@ def test_report_renders_images_and_tables_in_chromium(tmp_path):
             " w: e.clientWidth, h: e.clientHeight}))",
         )
         # synthetic: bars, heat map, radar; demo (one task type, too few axes): bars and heat map
-        assert [i["alt"] for i in images] == ["Per-task scores", "Model x dataset heat map", "Definitional categories",
-                                              "Per-task scores", "Model x dataset heat map"]
+        assert [i["alt"] for i in images] == [
+            "Per-task scores",
+            "Model x dataset heat map",
+            "Definitional categories",
+            "Per-task scores",
+            "Model x dataset heat map",
+        ]
         for img in images:
             assert img["complete"] and img["nw"] > 100 and img["nh"] > 100, img
             # shown at natural size: the text drawn at >= 12 px stays >= 12 px on screen

@@ -38,8 +38,15 @@ def _stel_records(encoder="stel-uppercase", only=None):
         value = i / 10
         metrics = {"distractor_accuracy": value} if spec.content_independence else {"accuracy": value}
         out.append(
-            make_record(encoder, spec.name, "order_alignment", metrics, categories=spec.categories, suites=spec.suites,
-                        content_independence=spec.content_independence)
+            make_record(
+                encoder,
+                spec.name,
+                "order_alignment",
+                metrics,
+                categories=spec.categories,
+                suites=spec.suites,
+                content_independence=spec.content_independence,
+            )
         )
     return out
 
@@ -63,7 +70,9 @@ def readme_results(tmp_path_factory):
     from steb_core.cli import app
 
     root = tmp_path_factory.mktemp("readme") / "steb-results"
-    result = CliRunner().invoke(app, ["run", "--suite", "demo", "--encoder", "function-words", "--output", str(root / "demo")])
+    result = CliRunner().invoke(
+        app, ["run", "--suite", "demo", "--encoder", "function-words", "--output", str(root / "demo")]
+    )
     assert result.exit_code == 0, result.output
     write_results(_stel_records(), root)
     return root
@@ -81,14 +90,20 @@ def test_readme_steps_give_a_leaderboard_with_numbers(readme_results, tmp_path):
             assert all(col.scores[enc] is not None for enc in board.encoders), (board.suite, col.name)
     assert boards["demo"].encoders == ["function-words"] and boards["stel"].encoders == ["stel-uppercase"]
     # a column that cannot be complete for the suite is not a column of its leaderboard
-    assert "objects-of-study" in boards["demo"].dropped and "Objects of study" not in [c.label for c in boards["demo"].main_columns()]
-    assert {"linguistic-features", "content-independence", "operational"} <= {c.name for c in boards["stel"].main_columns()}
+    assert "objects-of-study" in boards["demo"].dropped and "Objects of study" not in [
+        c.label for c in boards["demo"].main_columns()
+    ]
+    assert {"linguistic-features", "content-independence", "operational"} <= {
+        c.name for c in boards["stel"].main_columns()
+    }
     text = buf.getvalue()
     assert "incomplete" not in text.replace(f"{MISSING} incomplete", "")
     assert "suite 'demo'" in text and "suite 'stel'" in text
     # stel: operational = order alignment only, one cluster each (one model) = the mean of 0.1 ... n/10
     n = len(_stel_suite())
-    assert boards["stel"].aggregate("operational").scores["stel-uppercase"] == pytest.approx(sum(range(1, n + 1)) / 10 / n)
+    assert boards["stel"].aggregate("operational").scores["stel-uppercase"] == pytest.approx(
+        sum(range(1, n + 1)) / 10 / n
+    )
     rows = list(csv.DictReader(paths.report_csv.open()))
     assert [(r["suite"], r["encoder"]) for r in rows] == [("demo", "function-words"), ("stel", "stel-uppercase")]
     assert [p.name for p in paths.clusters] == ["clusters-demo.json", "clusters-stel.json"]
@@ -117,20 +132,35 @@ def test_choose_suites_prefers_the_suite_that_was_run_in_full():
 def test_cli_filters_encoder_dataset_task_and_suite(readme_results, tmp_path):
     runner = CliRunner()
     out = tmp_path / "f"
-    result = runner.invoke(_app(), ["report", str(readme_results), "--out", str(out), "--no-html", "--encoder", "stel-uppercase"])
+    result = runner.invoke(
+        _app(), ["report", str(readme_results), "--out", str(out), "--no-html", "--encoder", "stel-uppercase"]
+    )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader((out / "report.csv").open()))
     assert {r["encoder"] for r in rows} == {"stel-uppercase"}
 
     stel_one = _stel_suite()[0].name
     result = runner.invoke(
-        _app(), ["report", str(readme_results), "--out", str(out), "--no-html", "--dataset", stel_one, "--dataset", "demo_probing"]
+        _app(),
+        [
+            "report",
+            str(readme_results),
+            "--out",
+            str(out),
+            "--no-html",
+            "--dataset",
+            stel_one,
+            "--dataset",
+            "demo_probing",
+        ],
     )
     assert result.exit_code == 0, result.output
     scores = {(r["dataset"]) for r in csv.DictReader((out / "scores.csv").open())}
     assert scores == {stel_one, "demo_probing"}
 
-    result = runner.invoke(_app(), ["report", str(readme_results), "--out", str(out), "--no-html", "--task", "retrieval"])
+    result = runner.invoke(
+        _app(), ["report", str(readme_results), "--out", str(out), "--no-html", "--task", "retrieval"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((out / "aggregates.json").read_text())
     assert [b["suite"] for b in data["leaderboards"]] == ["demo"]
@@ -142,7 +172,11 @@ def test_cli_filters_encoder_dataset_task_and_suite(readme_results, tmp_path):
     write_results(_stel_records(only={names[0]}), partial)
     result = runner.invoke(_app(), ["report", str(partial), "--out", str(out), "--no-html", "--suite", "stel"])
     assert result.exit_code == 0, result.output
-    missing = {(r["dataset"], r["reason"]) for r in csv.DictReader((out / "missing.csv").open()) if r["column"] == "operational"}
+    missing = {
+        (r["dataset"], r["reason"])
+        for r in csv.DictReader((out / "missing.csv").open())
+        if r["column"] == "operational"
+    }
     assert missing == {(d, "no result") for d in names[1:]}
     assert "incomplete for stel-uppercase" in result.output
 
@@ -154,7 +188,9 @@ def test_export_clusters_then_report_with_frozen_clusters(tmp_path):
     write_results(two, tmp_path / "two")
     runner = CliRunner()
     frozen = tmp_path / "frozen.json"
-    result = runner.invoke(_app(), ["export-clusters", str(tmp_path / "four"), "--out", str(frozen), "--name", "four-models"])
+    result = runner.invoke(
+        _app(), ["export-clusters", str(tmp_path / "four"), "--out", str(frozen), "--name", "four-models"]
+    )
     assert result.exit_code == 0, result.output
     assert "from 4 model(s)" in result.output
     data = json.loads(frozen.read_text())
@@ -163,7 +199,9 @@ def test_export_clusters_then_report_with_frozen_clusters(tmp_path):
     full = build_report(tmp_path / "four", tmp_path / "r4", console=False, html=False, datasets=None).leaderboard
     plain = build_report(tmp_path / "two", tmp_path / "r2", console=False, html=False, datasets=None).leaderboard
     console, buf = _console()
-    fixed = build_report(tmp_path / "two", tmp_path / "r2f", console=console, html=False, datasets=None, clusters=frozen).leaderboard
+    fixed = build_report(
+        tmp_path / "two", tmp_path / "r2f", console=console, html=False, datasets=None, clusters=frozen
+    ).leaderboard
     op_full, op_plain, op_fixed = (b.aggregate("operational") for b in (full, plain, fixed))
     for enc in ("enc-a", "enc-b"):
         assert op_fixed.scores[enc] == pytest.approx(op_full.scores[enc])
@@ -172,13 +210,26 @@ def test_export_clusters_then_report_with_frozen_clusters(tmp_path):
     assert "frozen cluster set 'four-models'" in buf.getvalue() and "discovered from 4 model(s)" in buf.getvalue()
     assert "discovered from the 2 model(s)" in op_plain.details["cluster_source"]
     # the report's own clusters.json can be fed back: the same numbers again
-    again = build_report(tmp_path / "two", tmp_path / "r2g", console=False, html=False, datasets=None, clusters=tmp_path / "r2f" / "clusters.json")
+    again = build_report(
+        tmp_path / "two",
+        tmp_path / "r2g",
+        console=False,
+        html=False,
+        datasets=None,
+        clusters=tmp_path / "r2f" / "clusters.json",
+    )
     assert again.leaderboard.aggregate("operational").scores == pytest.approx(op_fixed.scores)
 
 
 def test_per_dataset_cells_show_main_and_companion_metrics(tmp_path):
     recs = [
-        make_record("m", "demo_formality", "order_alignment", {"accuracy": 1.0, "distractor_accuracy": 0.0}, categories=("register",)),
+        make_record(
+            "m",
+            "demo_formality",
+            "order_alignment",
+            {"accuracy": 1.0, "distractor_accuracy": 0.0},
+            categories=("register",),
+        ),
         make_record("m", "STEL_register", "order_alignment", {"accuracy": 0.5}, categories=("register",)),
         make_record("m", "core", "clustering", {"v_measure": 0.25}, categories=("genre",)),
     ]
@@ -197,7 +248,14 @@ def test_per_dataset_cells_show_main_and_companion_metrics(tmp_path):
 
 
 def _long_board():
-    encoders = ("sentence-transformers/all-MiniLM-L6-v2", "function-words", "tfidf-char-3-5", "luar-base", "style-embedding", "roberta-base")
+    encoders = (
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "function-words",
+        "tfidf-char-3-5",
+        "luar-base",
+        "style-embedding",
+        "roberta-base",
+    )
     return compute_leaderboards(synthetic_results(encoders), datasets=None)[0]
 
 
@@ -209,7 +267,12 @@ def test_plots_are_legible_no_overlapping_labels_and_large_enough_text():
         fig = make(board)
         assert fig is not None, make.__name__
         assert overlapping_labels(fig) == [], make.__name__
-        sizes = [t.get_fontsize() * fig.dpi / 72 for ax in fig.axes for t in [*ax.texts, *ax.get_xticklabels(), *ax.get_yticklabels()] if t.get_text()]
+        sizes = [
+            t.get_fontsize() * fig.dpi / 72
+            for ax in fig.axes
+            for t in [*ax.texts, *ax.get_xticklabels(), *ax.get_yticklabels()]
+            if t.get_text()
+        ]
         assert sizes and min(sizes) >= MIN_TEXT_PX, (make.__name__, min(sizes))
     heat = heatmap_figure(board)
     # every (dataset, task) has a row and every result a number (order alignment with its plain accuracy)

@@ -42,8 +42,20 @@ RUN_WIDE_COUNTS = ("run_unique_texts", "run_encoded", "run_cache_hits")
 
 
 def demo_argv(output: Path, cache: Path) -> list[str]:
-    argv = ["run", "--encoder", "function-words", "--suite", "demo", "--output", str(output), "--cache-dir", str(cache),
-            "--no-progress", "--batch-size", str(BATCH)]
+    argv = [
+        "run",
+        "--encoder",
+        "function-words",
+        "--suite",
+        "demo",
+        "--output",
+        str(output),
+        "--cache-dir",
+        str(cache),
+        "--no-progress",
+        "--batch-size",
+        str(BATCH),
+    ]
     for task in TASKS:
         argv += ["--task", task]
     return argv
@@ -147,9 +159,16 @@ def results(output: Path) -> dict[str, dict[str, Any]]:
         assert record.verified(), f"{path}: content hash does not match (half-written or corrupted result)"
         counts = {k: v for k, v in record.counts.items() if k not in RUN_WIDE_COUNTS}
         out[str(path.relative_to(output))] = {
-            "main_metric": record.main_metric, "main_score": record.main_score, "metrics": record.metrics,
-            "run_key": record.run_key, "encoder_fingerprint": record.encoder_fingerprint, "companions": record.companions,
-            "dataset_info": record.dataset_info, "counts": counts, "protocol": record.protocol, "seed": record.seed,
+            "main_metric": record.main_metric,
+            "main_score": record.main_score,
+            "metrics": record.metrics,
+            "run_key": record.run_key,
+            "encoder_fingerprint": record.encoder_fingerprint,
+            "companions": record.companions,
+            "dataset_info": record.dataset_info,
+            "counts": counts,
+            "protocol": record.protocol,
+            "seed": record.seed,
         }
     return out
 
@@ -168,8 +187,12 @@ def cache_vectors(cache: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
                 keys = data["keys"].tolist()
                 matrix = data["vectors"]
         except Exception as exc:  # noqa: BLE001 - truncated, pickled, not a zip: all mean a broken shard
-            raise AssertionError(f"{shard} does not load with allow_pickle=False: {type(exc).__name__}: {exc}") from None
-        assert matrix.dtype == np.float32 and matrix.ndim == 2 and matrix.shape[0] == len(keys), f"{shard}: bad shape/dtype"
+            raise AssertionError(
+                f"{shard} does not load with allow_pickle=False: {type(exc).__name__}: {exc}"
+            ) from None
+        assert matrix.dtype == np.float32 and matrix.ndim == 2 and matrix.shape[0] == len(keys), (
+            f"{shard}: bad shape/dtype"
+        )
         assert np.isfinite(matrix).all(), f"{shard}: non-finite values"
         for key, row in zip(keys, matrix):
             if key in vectors:
@@ -192,8 +215,11 @@ def stray_files(*folders: Path) -> list[str]:
                 if age < STALE_TEMP_SECONDS:
                     continue
                 stray.append(f"{path} (temp file {age:.0f} s old, older than the sweep age)")
-            elif name == "meta.json" or (name.startswith("shard-") and name.endswith(".npz")) or (
-                    name.endswith(".json") and not name.startswith(".")):
+            elif (
+                name == "meta.json"
+                or (name.startswith("shard-") and name.endswith(".npz"))
+                or (name.endswith(".json") and not name.startswith("."))
+            ):
                 continue
             else:
                 stray.append(str(path))
@@ -203,16 +229,22 @@ def stray_files(*folders: Path) -> list[str]:
 def assert_same_run(ref_out: Path, ref_cache: Path, out: Path, cache: Path, what: str) -> None:
     """Results and cache under (out, cache) equal those of the clean run under (ref_out, ref_cache)."""
     want, got = results(ref_out), results(out)
-    assert sorted(got) == sorted(want), f"{what}: result files differ: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}"
+    assert sorted(got) == sorted(want), (
+        f"{what}: result files differ: missing {sorted(set(want) - set(got))}, extra {sorted(set(got) - set(want))}"
+    )
     for rel in want:
-        assert got[rel] == want[rel], f"{what}: {rel} differs from the clean run:\n clean {want[rel]}\n here  {got[rel]}"
+        assert got[rel] == want[rel], (
+            f"{what}: {rel} differs from the clean run:\n clean {want[rel]}\n here  {got[rel]}"
+        )
     ref_vectors, ref_meta = cache_vectors(ref_cache)
     vectors, meta = cache_vectors(cache)
-    assert meta.get("dim") == ref_meta.get("dim") and meta.get("encoder_fingerprint") == ref_meta.get("encoder_fingerprint"), (
-        f"{what}: cache meta differs: {meta} vs {ref_meta}")
+    assert meta.get("dim") == ref_meta.get("dim") and meta.get("encoder_fingerprint") == ref_meta.get(
+        "encoder_fingerprint"
+    ), f"{what}: cache meta differs: {meta} vs {ref_meta}"
     assert set(vectors) == set(ref_vectors), (
         f"{what}: cache holds {len(vectors)} texts, clean run {len(ref_vectors)}; "
-        f"{len(set(ref_vectors) - set(vectors))} missing, {len(set(vectors) - set(ref_vectors))} extra")
+        f"{len(set(ref_vectors) - set(vectors))} missing, {len(set(vectors) - set(ref_vectors))} extra"
+    )
     differing = [k for k in ref_vectors if not np.array_equal(ref_vectors[k], vectors[k])]
     assert not differing, f"{what}: {len(differing)} cached vectors differ from the clean run's (first {differing[0]})"
     stray = stray_files(out, cache)

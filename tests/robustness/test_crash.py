@@ -47,18 +47,24 @@ def test_sigkill_at_random_points_then_resume_matches_clean_run(tmp_path, clean_
         # whatever a killed run left must already be valid: results verify, shards load
         done = results(out) if out.exists() else {}
         partial += len(done) < len(results(ref_out))
-    assert killed >= 1, f"no run was still running when killed (delays {delays}, clean run {seconds:.2f} s): the test tested nothing"
+    assert killed >= 1, (
+        f"no run was still running when killed (delays {delays}, clean run {seconds:.2f} s): the test tested nothing"
+    )
     t0 = time.perf_counter()
     code = wait(fork_cli(argv, log))  # the same command finishes the job
-    print(f"clean run {seconds:.2f} s; delays {[round(d, 2) for d in delays]}; killed alive {killed}, partial {partial}; "
-          f"final run {time.perf_counter() - t0:.2f} s")
+    print(
+        f"clean run {seconds:.2f} s; delays {[round(d, 2) for d in delays]}; killed alive {killed}, partial {partial}; "
+        f"final run {time.perf_counter() - t0:.2f} s"
+    )
     assert code == 0, f"resumed run failed ({code}):\n{log_tail(log)}"
     assert_same_run(ref_out, ref_cache, out, cache, f"after {killed} kills (delays {[round(d, 2) for d in delays]})")
     # and a further run has nothing left to do: every result reused, nothing encoded
     again = tmp_path / "again.txt"
     assert wait(fork_cli(argv, again)) == 0, log_tail(again)
     line = re.search(r"(\d+) new, (\d+) reused.*?(\d+) encoded", again.read_text(), re.S)
-    assert line and line.group(1) == "0" and line.group(3) == "0", f"a run after completion recomputed something:\n{log_tail(again)}"
+    assert line and line.group(1) == "0" and line.group(3) == "0", (
+        f"a run after completion recomputed something:\n{log_tail(again)}"
+    )
     assert partial >= 1, "every kill came after the run had finished: no partial state was resumed"
 
 
@@ -77,7 +83,9 @@ def test_two_concurrent_runs_into_one_output_agree(tmp_path, clean_run):
         t.start()
     for t in threads:
         t.join()
-    assert codes == [0, 0], f"concurrent runs exited {codes}:\n{log_tail(tmp_path / 'log0.txt')}\n{log_tail(tmp_path / 'log1.txt')}"
+    assert codes == [0, 0], (
+        f"concurrent runs exited {codes}:\n{log_tail(tmp_path / 'log0.txt')}\n{log_tail(tmp_path / 'log1.txt')}"
+    )
     assert_same_run(ref_out, ref_cache, out, cache, "two concurrent runs")
 
 

@@ -29,7 +29,7 @@ from .conftest import fork_cli, log_tail, steb_env, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SUITE_PLUGIN = '''
+SUITE_PLUGIN = """
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText, TaskSpec
 
 def _quick(ctx):
@@ -45,7 +45,7 @@ def register_datasets(register):
 def register_tasks(register):
     register(TaskSpec(name="t41", description="x", shape="labelled_texts", run=lambda ctx: {{"x": 1.0}},
                       main_metric="x"))
-'''
+"""
 
 
 def _run(tmp_path: Path, argv: list[str]) -> tuple[int, str]:
@@ -57,8 +57,17 @@ def _run(tmp_path: Path, argv: list[str]) -> tuple[int, str]:
 
 
 def _argv(tmp_path: Path, *extra: str) -> list[str]:
-    return ["run", "-e", "function-words", "--output", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache"),
-            "--no-progress", *extra]
+    return [
+        "run",
+        "-e",
+        "function-words",
+        "--output",
+        str(tmp_path / "out"),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+        *extra,
+    ]
 
 
 def test_builtin_tasks_that_fail_to_register_fail_the_run(tmp_path):
@@ -67,8 +76,14 @@ def test_builtin_tasks_that_fail_to_register_fail_the_run(tmp_path):
     broken.mkdir()
     (broken / "threadpoolctl.py").write_text("raise ImportError('this threadpoolctl is broken')\n")
     env = {**steb_env(), "PYTHONPATH": os.pathsep.join([str(broken), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    proc = subprocess.run([sys.executable, "-m", "steb_core.cli", *_argv(tmp_path, "-d", "demo_registers")], env=env,
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "steb_core.cli", *_argv(tmp_path, "-d", "demo_registers")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     out = " ".join((proc.stdout + proc.stderr).split())
     assert proc.returncode == 1, out
     assert "clustering" in out and "not registered" in out and "this threadpoolctl is broken" in out, out
@@ -86,8 +101,10 @@ def test_a_suite_member_refused_for_a_name_clash_fails_the_run(tmp_path, warm_im
 
 def test_a_named_plugin_whose_hook_fails_is_an_error(tmp_path, warm_imports):
     half = tmp_path / "half_plugin.py"
-    half.write_text("from steb_core import hookimpl\n@hookimpl\ndef register_datasets(register):\n"
-                    "    raise RuntimeError('hook exploded')\n")
+    half.write_text(
+        "from steb_core import hookimpl\n@hookimpl\ndef register_datasets(register):\n"
+        "    raise RuntimeError('hook exploded')\n"
+    )
     with pytest.raises(PluginError, match=r"half_plugin.*register_datasets.*hook exploded"):
         new_manager([str(half)], entry_points=False, env=False).datasets()
     code, out = _run(tmp_path, _argv(tmp_path, "-d", "demo_registers", "-p", str(half)))
@@ -96,11 +113,13 @@ def test_a_named_plugin_whose_hook_fails_is_an_error(tmp_path, warm_imports):
 
 def test_data_check_with_a_failing_dataset_exits_non_zero(tmp_path, warm_imports):
     plugin = tmp_path / "keyerror_plugin.py"
-    plugin.write_text("from steb_core import hookimpl, DatasetSpec\n"
-                      "def _load(ctx):\n    return {}['author']\n"
-                      "@hookimpl\ndef register_datasets(register):\n"
-                      "    register(DatasetSpec(name='broken41', description='x', tasks=('clustering',),\n"
-                      "                         loader=_load))\n")
+    plugin.write_text(
+        "from steb_core import hookimpl, DatasetSpec\n"
+        "def _load(ctx):\n    return {}['author']\n"
+        "@hookimpl\ndef register_datasets(register):\n"
+        "    register(DatasetSpec(name='broken41', description='x', tasks=('clustering',),\n"
+        "                         loader=_load))\n"
+    )
     code, out = _run(tmp_path, ["data", "check", "-d", "broken41", "-d", "demo_registers", "-p", str(plugin)])
     assert code == 1 and "broken41" in out and "KeyError" in out, out
 

@@ -18,7 +18,7 @@ from steb_core.results import ResultRecord
 
 from .conftest import fork_cli, log_tail, wait
 
-PLUGIN = '''
+PLUGIN = """
 import os, signal, sys
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
 
@@ -39,15 +39,26 @@ def _killed(ctx):
 def register_datasets(register):
     for name, loader in (("alpha", _quick), ("exits", _exits), ("dies", _dies), ("killed", _killed), ("omega", _quick)):
         register(DatasetSpec(name=name, description="x", tasks=("clustering",), loader=loader))
-'''
+"""
 
 
 def _run(tmp_path: Path, datasets: list[str], *extra: str) -> tuple[int, str, Path]:
     plugin = tmp_path / "exiting_plugin.py"
     plugin.write_text(PLUGIN)
     out, log = tmp_path / "out", tmp_path / "log.txt"
-    argv = ["run", "-e", "function-words", "--plugin", str(plugin), "--output", str(out),
-            "--cache-dir", str(tmp_path / "cache"), "--no-progress", *extra]
+    argv = [
+        "run",
+        "-e",
+        "function-words",
+        "--plugin",
+        str(plugin),
+        "--output",
+        str(out),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+        *extra,
+    ]
     for name in datasets:
         argv += ["-d", name]
     code = wait(fork_cli(argv, log), timeout=180)

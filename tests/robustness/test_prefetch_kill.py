@@ -18,7 +18,7 @@ from steb_core.results import ResultRecord
 
 from .conftest import fork_cli, log_tail, wait
 
-PLUGIN = '''
+PLUGIN = """
 import os, time
 from pathlib import Path
 from steb_core import hookimpl, DatasetSpec, DatasetBundle, LabelledText
@@ -35,7 +35,7 @@ def _hang(ctx):
 def register_datasets(register):
     register(DatasetSpec(name="quick", description="x", tasks=("clustering",), loader=_quick))
     register(DatasetSpec(name="hang", description="x", tasks=("clustering",), loader=_hang))
-'''
+"""
 
 
 def _start(tmp_path: Path, ctrl_c: bool = False) -> tuple[int, int, Path, Path]:
@@ -44,8 +44,26 @@ def _start(tmp_path: Path, ctrl_c: bool = False) -> tuple[int, int, Path, Path]:
     plugin = tmp_path / "hang_plugin.py"
     plugin.write_text(PLUGIN.format(pid_file=str(pid_file)))
     out, log = tmp_path / "out", tmp_path / "log.txt"
-    argv = ["run", "-e", "function-words", "-d", "quick", "-d", "hang", "--plugin", str(plugin), "--output", str(out),
-            "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--prefetch", "1", "--prefetch-mode", "process"]
+    argv = [
+        "run",
+        "-e",
+        "function-words",
+        "-d",
+        "quick",
+        "-d",
+        "hang",
+        "--plugin",
+        str(plugin),
+        "--output",
+        str(out),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+        "--prefetch",
+        "1",
+        "--prefetch-mode",
+        "process",
+    ]
     pid = fork_cli(argv, log, ctrl_c=ctrl_c)
     deadline = time.monotonic() + 90
     while not pid_file.exists():

@@ -45,6 +45,7 @@ def _refused(name: str, data: Path, link: Path, **options) -> None:
 
 # -- PAN18 attribution: the fixed-name info and truth files (the README listed them as a gap) ----------------------
 
+
 def _pan18(data: Path) -> Path:
     return pan18_release(data)
 
@@ -52,8 +53,9 @@ def _pan18(data: Path) -> Path:
 PAN18 = "pan18_cross_domain_authorship_attribution_english"
 
 
-@pytest.mark.parametrize("relative", ["collection-info.json", "problem00001/problem-info.json",
-                                      "problem00001/ground-truth.json"])
+@pytest.mark.parametrize(
+    "relative", ["collection-info.json", "problem00001/problem-info.json", "problem00001/ground-truth.json"]
+)
 def test_pan18_info_and_truth_files_linking_outside_are_refused(tmp_path: Path, relative: str) -> None:
     root = _pan18(tmp_path / "data")
     link = root / relative
@@ -71,6 +73,7 @@ def test_pan18_truth_file_linking_inside_is_followed(tmp_path: Path) -> None:
 
 
 # -- Enron-Spam: enron1..6/{ham,spam}/*.txt ----------------------------------------------------------------------
+
 
 def _enron_spam(data: Path) -> Path:
     folder = data / "enron_spam" / "enron1"
@@ -96,6 +99,7 @@ def test_enron_spam_mail_linking_inside_is_followed(tmp_path: Path) -> None:
 
 
 # -- Twitter AAE/SAE: two line-aligned files, or the EMNLP supplementary zip -----------------------------------------
+
 
 def _lines(prefix: str) -> str:
     return "".join(f"{prefix} {i}\n" for i in range(5))
@@ -130,10 +134,14 @@ def test_twitter_aae_file_linking_inside_is_followed(tmp_path: Path) -> None:
 
 # -- a Hugging Face save_to_disk folder (SynthSTEL) ----------------------------------------------------------------
 
+
 def _synthstel_rows(word: str) -> dict[str, list[str]]:
-    return {"positive": [f"FORMAL {word} {i}" for i in range(4)],
-            "negative": [f"informal {word} {i}" for i in range(4)],
-            "feature": ["Formal / Informal"] * 4, "feature_clean": ["Formal / Informal"] * 4}
+    return {
+        "positive": [f"FORMAL {word} {i}" for i in range(4)],
+        "negative": [f"informal {word} {i}" for i in range(4)],
+        "feature": ["Formal / Informal"] * 4,
+        "feature_clean": ["Formal / Informal"] * 4,
+    }
 
 
 def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) -> None:
@@ -158,16 +166,35 @@ def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) 
 #: read through steb_core's
 #: readers (read_text, read_bytes, open_release, read_table, load_hub_split, ...), which apply the containment check,
 #: or pass the path through ``steb_core.io.release_file`` first (on the same line).
-_RAW_METHODS = {"open", "read_bytes", "read_text", "ZipFile", "TarFile", "connect", "read_parquet", "read_csv",
-                "read_json", "load", "fromfile", "parse", "iterparse", "memory_map", "read_table"}
+_RAW_METHODS = {
+    "open",
+    "read_bytes",
+    "read_text",
+    "ZipFile",
+    "TarFile",
+    "connect",
+    "read_parquet",
+    "read_csv",
+    "read_json",
+    "load",
+    "fromfile",
+    "parse",
+    "iterparse",
+    "memory_map",
+    "read_table",
+}
 #: modules whose functions of those names parse text already read (``json.load`` is never given a path here)
 _PARSERS = {"json", "codecs", "pickle"}
 #: reads of files that are not part of a release: (file, method) -> why
 _NOT_RELEASE_READS = {
     ("plugins/steb_datasets_style/steb_datasets_style/probing.py", "load"): "FeatureCache: steb's own cache",
 }
-_LOADER_PACKAGES = ["steb_datasets_pan", "plugins/steb_datasets_parallel/steb_datasets_parallel",
-                    "plugins/steb_datasets_stel/steb_datasets_stel", "plugins/steb_datasets_style/steb_datasets_style"]
+_LOADER_PACKAGES = [
+    "steb_datasets_pan",
+    "plugins/steb_datasets_parallel/steb_datasets_parallel",
+    "plugins/steb_datasets_stel/steb_datasets_stel",
+    "plugins/steb_datasets_style/steb_datasets_style",
+]
 
 
 def _raw_opens(path: Path) -> list[str]:
@@ -194,7 +221,11 @@ def _raw_opens(path: Path) -> list[str]:
 
 
 def test_dataset_plugins_open_files_only_through_checked_readers() -> None:
-    sources = [path for package in _LOADER_PACKAGES for path in sorted((REPO / package).rglob("*.py"))
-               if "tests" not in path.relative_to(REPO / package).parts]
+    sources = [
+        path
+        for package in _LOADER_PACKAGES
+        for path in sorted((REPO / package).rglob("*.py"))
+        if "tests" not in path.relative_to(REPO / package).parts
+    ]
     offenders = [hit for path in sources for hit in _raw_opens(path)]
     assert not offenders, "files opened around steb_core's containment check:\n" + "\n".join(offenders)

@@ -135,8 +135,17 @@ def test_pan18_candidate_text_linking_inside_is_followed(tmp_path: Path) -> None
 
 # -- STEL: instance TSVs found by rglob ----------------------------------------------------------------------------
 
-HEADER = ["", "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "Correct Alternative", "ID",
-          "# Votes out of 5 for Correct Alternative", "style type"]
+HEADER = [
+    "",
+    "Anchor 1",
+    "Anchor 2",
+    "Alternative 1.1",
+    "Alternative 1.2",
+    "Correct Alternative",
+    "ID",
+    "# Votes out of 5 for Correct Alternative",
+    "style type",
+]
 
 
 def _tsv(path: Path, ids: range) -> Path:
@@ -144,7 +153,9 @@ def _tsv(path: Path, ids: range) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, delimiter="\t")
         writer.writerow(HEADER)
-        writer.writerows([str(i), f"a1 {i}", f"A2 {i}", f"s1 {i}", f"S2 {i}", "1", f"QQ_formality-{i}", "", "formality"] for i in ids)
+        writer.writerows(
+            [str(i), f"a1 {i}", f"A2 {i}", f"s1 {i}", f"S2 {i}", "1", f"QQ_formality-{i}", "", "formality"] for i in ids
+        )
     return path
 
 

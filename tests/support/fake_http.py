@@ -152,8 +152,14 @@ class FakeServer:
             self._files[key] = bytes(data)
         return f"{self.url}/{quote(key)}"
 
-    def add_hub_repo(self, repo_id: str, kind: str = "dataset", revision: str | None = None,
-                     files: Mapping[str, bytes] | None = None, refs: tuple[str, ...] = ("main",)) -> str:
+    def add_hub_repo(
+        self,
+        repo_id: str,
+        kind: str = "dataset",
+        revision: str | None = None,
+        files: Mapping[str, bytes] | None = None,
+        refs: tuple[str, ...] = ("main",),
+    ) -> str:
         """A hub repository (``kind`` "dataset" or "model") at one commit; returns the commit sha.
 
         ``revision`` defaults to a sha derived from the content, so the same files give the same pin.
@@ -171,8 +177,12 @@ class FakeServer:
             self._hub[(kind, repo_id)] = _HubRepo(repo_id, kind, revision, content, set(refs))
         return revision
 
-    def add_zenodo_record(self, record_id: str | int, files: Mapping[str, bytes],
-                          entries: Mapping[str, Mapping[str, object]] | None = None) -> str:
+    def add_zenodo_record(
+        self,
+        record_id: str | int,
+        files: Mapping[str, bytes],
+        entries: Mapping[str, Mapping[str, object]] | None = None,
+    ) -> str:
         """A Zenodo record with these files; returns the record's API URL. ``entries`` overrides fields of a
         file's entry in the API answer (``{"a.zip": {"checksum": ""}}``, ``{"links": {"self": "file:///etc/x"}}``)."""
         with self._lock:
@@ -180,7 +190,9 @@ class FakeServer:
             self._zenodo_overrides[str(record_id)] = {k: dict(v) for k, v in (entries or {}).items()}
         return f"{self.url}/api/records/{record_id}"
 
-    def add_drive_file(self, file_id: str, name: str, data: bytes, *, confirm: bool = False, quota: bool = False) -> str:
+    def add_drive_file(
+        self, file_id: str, name: str, data: bytes, *, confirm: bool = False, quota: bool = False
+    ) -> str:
         """A Google Drive file: served after Drive's virus-scan warning page when ``confirm``; ``quota`` answers
         Drive's download-quota error page instead. Returns the id."""
         with self._lock:
@@ -258,7 +270,7 @@ class FakeServer:
         with self._lock:
             for (k, repo_id), repo in self._hub.items():
                 if k == kind and (rest == repo_id or rest.startswith(repo_id + "/")):
-                    return repo, rest[len(repo_id) + 1:]
+                    return repo, rest[len(repo_id) + 1 :]
         return None
 
 
@@ -336,13 +348,22 @@ class _Handler(BaseHTTPRequestHandler):
         with self.owner._lock:
             found = self.owner._drive.get(file_id)
         if found is None:
-            self._send_html("<html><body><p>Sorry, the file you have requested does not exist.</p></body></html>", 404, head, path)
+            self._send_html(
+                "<html><body><p>Sorry, the file you have requested does not exist.</p></body></html>", 404, head, path
+            )
             return True
         name, data, confirm, quota = found
         if quota:
-            self._send_html('<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this ' 'time.</p>'
-                            '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please ' 'try '
-                            'accessing the file again later.</p></body></html>', 200, head, path)
+            self._send_html(
+                '<html><body><p class="uc-error-caption">Sorry, you can&#39;t view or download this file at this '
+                "time.</p>"
+                '<p class="uc-error-subcaption">Too many users have viewed or downloaded this file recently. Please '
+                "try "
+                "accessing the file again later.</p></body></html>",
+                200,
+                head,
+                path,
+            )
             return True
         if key == "uc" and not confirm:  # Drive sends small files on from drive.usercontent.google.com
             self._log(path, 303)
@@ -354,14 +375,21 @@ class _Handler(BaseHTTPRequestHandler):
         with self.owner._lock:
             token = self.owner._drive_tokens.setdefault(file_id, str(uuid.uuid4()))
         if confirm and not (key == "download" and query.get("confirm") == ["t"] and query.get("uuid") == [token]):
-            form = ('<form id="download-form" action="https://drive.usercontent.google.com/download" method="get">'
-                    '<input type="submit" id="uc-download-link" class="goog-inline-block jfk-button jfk-button-action" '
-                    f'value="Download anyway"/><input type="hidden" name="id" value="{file_id}"><input type="hidden" '
-                    f'name="export" value="download"><input type="hidden" name="confirm" value="t"><input type="hidden" '
-                    f'name="uuid" value="{token}"></form>')
-            self._send_html('<!DOCTYPE html><html><head><title>Google Drive - Virus scan warning</title></head><body>\n'
-                            f'<p class="uc-warning-caption">Google Drive can&#39;t scan this file for viruses.</p>{form}\n'
-                            '</body></html>', 200, head, path)
+            form = (
+                '<form id="download-form" action="https://drive.usercontent.google.com/download" method="get">'
+                '<input type="submit" id="uc-download-link" class="goog-inline-block jfk-button jfk-button-action" '
+                f'value="Download anyway"/><input type="hidden" name="id" value="{file_id}"><input type="hidden" '
+                f'name="export" value="download"><input type="hidden" name="confirm" value="t"><input type="hidden" '
+                f'name="uuid" value="{token}"></form>'
+            )
+            self._send_html(
+                "<!DOCTYPE html><html><head><title>Google Drive - Virus scan warning</title></head><body>\n"
+                f'<p class="uc-warning-caption">Google Drive can&#39;t scan this file for viruses.</p>{form}\n'
+                "</body></html>",
+                200,
+                head,
+                path,
+            )
             return True
         self._send_bytes(data, key, head, path, {"Content-Disposition": f'attachment; filename="{name}"'})
         return True
@@ -389,11 +417,22 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         if len(segments) == 3:
             base = f"{self.owner.url}/api/records/{record_id}"
-            entries = [{"key": name, "size": len(data), "checksum": "md5:" + hashlib.md5(data).hexdigest(),
-                        "links": {"self": f"{base}/files/{quote(name)}/content"}, **overrides.get(name, {})}
-                       for name, data in files.items()]
-            self._send_json({"id": int(record_id) if record_id.isdigit() else record_id, "files": entries,
-                             "links": {"self": base}}, 200, head, path)
+            entries = [
+                {
+                    "key": name,
+                    "size": len(data),
+                    "checksum": "md5:" + hashlib.md5(data).hexdigest(),
+                    "links": {"self": f"{base}/files/{quote(name)}/content"},
+                    **overrides.get(name, {}),
+                }
+                for name, data in files.items()
+            ]
+            self._send_json(
+                {"id": int(record_id) if record_id.isdigit() else record_id, "files": entries, "links": {"self": base}},
+                200,
+                head,
+                path,
+            )
             return True
         if len(segments) >= 6 and segments[3] == "files" and segments[-1] == "content":
             name = "/".join(segments[4:-1])
@@ -415,20 +454,31 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         repo, rest = found
         if rest == "" or rest.startswith("revision/"):
-            revision = rest[len("revision/"):] if rest else "main"
+            revision = rest[len("revision/") :] if rest else "main"
             if not _resolves(repo, revision):
-                self._send_json({"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"})
+                self._send_json(
+                    {"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"}
+                )
                 return True
-            body = {"id": repo.repo_id, "sha": repo.revision, "private": False, "gated": False, "disabled": False,
-                    "siblings": [{"rfilename": name} for name in sorted(repo.files)], "tags": []}
+            body = {
+                "id": repo.repo_id,
+                "sha": repo.revision,
+                "private": False,
+                "gated": False,
+                "disabled": False,
+                "siblings": [{"rfilename": name} for name in sorted(repo.files)],
+                "tags": [],
+            }
             if kind == "model":
                 body["modelId"] = repo.repo_id
             self._send_json(body, 200, head, path)
             return True
         if rest.startswith("tree/"):
-            revision, _, sub = rest[len("tree/"):].partition("/")
+            revision, _, sub = rest[len("tree/") :].partition("/")
             if not _resolves(repo, revision):
-                self._send_json({"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"})
+                self._send_json(
+                    {"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"}
+                )
                 return True
             recursive = query.get("recursive", ["false"])[0].lower() in ("true", "1")
             self._send_json(_tree(repo.files, sub.strip("/"), recursive), 200, head, path)
@@ -436,30 +486,35 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def _hub_resolve(self, key: str, query: dict, head: bool, path: str) -> bool:
-        kind, rest = ("dataset", key[len("datasets/"):]) if key.startswith("datasets/") else ("model", key)
+        kind, rest = ("dataset", key[len("datasets/") :]) if key.startswith("datasets/") else ("model", key)
         if "/resolve/" not in rest:
             return False
         found = self.owner._hub_repo(kind, rest)
         if found is None or not found[1].startswith("resolve/"):
             return False
         repo, tail = found
-        revision, _, name = tail[len("resolve/"):].partition("/")
+        revision, _, name = tail[len("resolve/") :].partition("/")
         if not _resolves(repo, revision):
-            self._send_json({"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"})
+            self._send_json(
+                {"error": f"Invalid rev id: {revision}"}, 404, head, path, {"X-Error-Code": "RevisionNotFound"}
+            )
             return True
         if name not in repo.files:
             self._send_json({"error": f"Entry not found: {name}"}, 404, head, path, {"X-Error-Code": "EntryNotFound"})
             return True
         data = repo.files[name]
-        self._send_bytes(data, key, head, path, {"X-Repo-Commit": repo.revision,
-                                                 "ETag": f'"{hashlib.sha256(data).hexdigest()}"'})
+        self._send_bytes(
+            data, key, head, path, {"X-Repo-Commit": repo.revision, "ETag": f'"{hashlib.sha256(data).hexdigest()}"'}
+        )
         return True
 
     # -- responses ---------------------------------------------------------------------------------------
     def _log(self, path: str, status: int) -> None:
         self.owner.requests.append(LoggedRequest(self.command, path, self.headers.get("Range"), status))
 
-    def _send_json(self, body: object, status: int, head: bool, path: str, extra: Mapping[str, str] | None = None) -> None:
+    def _send_json(
+        self, body: object, status: int, head: bool, path: str, extra: Mapping[str, str] | None = None
+    ) -> None:
         payload = json.dumps(body).encode()
         self._log(path, status)
         self.send_response(status)
@@ -476,7 +531,7 @@ class _Handler(BaseHTTPRequestHandler):
         wanted = self.headers.get("Range")
         if wanted and self.owner.range_support and wanted.startswith("bytes=") and wanted.endswith("-"):
             try:
-                start = int(wanted[len("bytes="):-1])
+                start = int(wanted[len("bytes=") : -1])
             except ValueError:
                 start = 0
             if start >= len(data) and len(data) > 0:
@@ -528,15 +583,24 @@ def _tree(files: Mapping[str, bytes], sub: str, recursive: bool) -> list[dict]:
     for name in sorted(files):
         if not name.startswith(prefix):
             continue
-        rel = name[len(prefix):]
+        rel = name[len(prefix) :]
         parts = rel.split("/")
         for depth in range(1, len(parts)):
             folder = prefix + "/".join(parts[:depth])
             if (recursive or depth == 1) and folder not in folders:
                 folders.add(folder)
-                entries.append({"type": "directory", "path": folder, "oid": hashlib.sha1(folder.encode()).hexdigest(), "size": 0})
+                entries.append(
+                    {"type": "directory", "path": folder, "oid": hashlib.sha1(folder.encode()).hexdigest(), "size": 0}
+                )
         if recursive or len(parts) == 1:
             data = files[name]
-            entries.append({"type": "file", "path": name, "size": len(data), "oid": git_blob_sha1(data),
-                            "lfs": {"oid": hashlib.sha256(data).hexdigest(), "size": len(data), "pointerSize": 134}})
+            entries.append(
+                {
+                    "type": "file",
+                    "path": name,
+                    "size": len(data),
+                    "oid": git_blob_sha1(data),
+                    "lfs": {"oid": hashlib.sha256(data).hexdigest(), "size": len(data), "pointerSize": 134},
+                }
+            )
     return entries

@@ -51,14 +51,18 @@ class Package:
 
 def python_files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
     """The ``.py`` files under ``folder`` in sorted order, without virtual environments, caches and ``skip``."""
-    return sorted(p for p in folder.rglob("*.py")
-                  if not {".venv", "__pycache__", "build", *skip} & set(p.relative_to(folder).parts[:-1]))
+    return sorted(
+        p
+        for p in folder.rglob("*.py")
+        if not {".venv", "__pycache__", "build", *skip} & set(p.relative_to(folder).parts[:-1])
+    )
 
 
 def _type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _statements(nodes: list[ast.AST]) -> Iterator[ast.Import | ast.ImportFrom]:

@@ -33,10 +33,18 @@ def build_context(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
 ) -> TaskContext:
-    spec = DatasetSpec(name="test", description="test", tasks=("clustering",), loader=lambda ctx: None, needs_data=False)
+    spec = DatasetSpec(
+        name="test", description="test", tasks=("clustering",), loader=lambda ctx: None, needs_data=False
+    )
     bundle = DatasetBundle(**{shape: data})
     return TaskContext(
-        dataset=spec, bundle=bundle, data=data, seed=seed, options=dict(options or {}), embed_fn=embed, similarity_fn=similarity
+        dataset=spec,
+        bundle=bundle,
+        data=data,
+        seed=seed,
+        options=dict(options or {}),
+        embed_fn=embed,
+        similarity_fn=similarity,
     )
 
 

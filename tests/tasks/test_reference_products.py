@@ -69,8 +69,9 @@ def _child(tmp_path: Path, code: str, inputs: dict[str, np.ndarray], env: dict[s
     )
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENBLAS_", "NPY_DISABLE"))}
     full_env.update(env)
-    proc = subprocess.run([sys.executable, "-c", prelude + code], env=full_env, cwd=REPO, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", prelude + code], env=full_env, cwd=REPO, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     meta = json.loads(proc.stdout.strip().splitlines()[0])
     with np.load(dst, allow_pickle=False) as out:
@@ -93,13 +94,18 @@ def _fma32_cases() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         (-(1 + ulp), (1 - ulp) * np.float32(2.0**-24), -(1 + ulp)),
         (1 - ulp / 2, np.float32(2.0**-25) * (1 + ulp), np.float32(1.0)),
         # signed zeros
-        (_f32(-0.0), _f32(1.0), _f32(-0.0)), (_f32(-0.0), _f32(1.0), _f32(0.0)), (_f32(1.0), _f32(-1.0), _f32(1.0)),
-        (_f32(0.0), _f32(-3.0), _f32(-0.0)), (_f32(2.0), _f32(3.0), _f32(-6.0)),
+        (_f32(-0.0), _f32(1.0), _f32(-0.0)),
+        (_f32(-0.0), _f32(1.0), _f32(0.0)),
+        (_f32(1.0), _f32(-1.0), _f32(1.0)),
+        (_f32(0.0), _f32(-3.0), _f32(-0.0)),
+        (_f32(2.0), _f32(3.0), _f32(-6.0)),
         # subnormal products and results
-        (_f32(2.0**-100), _f32(2.0**-40), _f32(2.0**-149)), (_f32(2.0**-70), _f32(-(2.0**-70)), _f32(2.0**-130)),
+        (_f32(2.0**-100), _f32(2.0**-40), _f32(2.0**-149)),
+        (_f32(2.0**-70), _f32(-(2.0**-70)), _f32(2.0**-130)),
         (_f32(1.5 * 2.0**-75), _f32(1.5 * 2.0**-74), _f32(-(2.0**-148))),
         # huge exponent gaps
-        (_f32(2.0**60), _f32(2.0**60), _f32(2.0**-100)), (_f32(2.0**-60), _f32(2.0**-60), _f32(2.0**100)),
+        (_f32(2.0**60), _f32(2.0**60), _f32(2.0**-100)),
+        (_f32(2.0**-60), _f32(2.0**-60), _f32(2.0**100)),
         (_f32(3.0), _f32(2.0**-80), _f32(-(2.0**30))),
     ]
     a = [c[0] for c in cases]
@@ -145,11 +151,20 @@ def test_fma64_equals_libm_fma_including_cancellation_tiny_and_huge_arguments():
     u = np.spacing(np.abs(c[10000:14000]))
     x = 1 + rng.integers(1, 2**20, 4000) * 2.0**-52
     a[10000:14000], b[10000:14000] = x, u / 2 / x * rng.choice([-1, 1], 4000)
-    special = np.array([
-        (-0.0, 1.0, -0.0), (-0.0, 1.0, 0.0), (1.0, -1.0, 1.0), (0.0, -2.0, -0.0),
-        (2.0**-600, 2.0**-500, 2.0**-1074), (2.0**-540, -(2.0**-540), 2.0**-1070), (2.0**600, 2.0**-590, 1.0),
-        (2.0**700, 2.0**200, -(2.0**900)), (1.0 + 2.0**-52, 1.0 - 2.0**-52, -1.0), (3.0, 2.0**-1030, 2.0**-1060),
-    ])
+    special = np.array(
+        [
+            (-0.0, 1.0, -0.0),
+            (-0.0, 1.0, 0.0),
+            (1.0, -1.0, 1.0),
+            (0.0, -2.0, -0.0),
+            (2.0**-600, 2.0**-500, 2.0**-1074),
+            (2.0**-540, -(2.0**-540), 2.0**-1070),
+            (2.0**600, 2.0**-590, 1.0),
+            (2.0**700, 2.0**200, -(2.0**900)),
+            (1.0 + 2.0**-52, 1.0 - 2.0**-52, -1.0),
+            (3.0, 2.0**-1030, 2.0**-1060),
+        ]
+    )
     a = np.concatenate([a, special[:, 0]])
     b = np.concatenate([b, special[:, 1]])
     c = np.concatenate([c, special[:, 2]])
@@ -212,10 +227,12 @@ def _gemm_inputs() -> dict[str, np.ndarray]:
                 out[f"A_{k}_{m}_{n}_{kind}"] = a / np.where(norm_a == 0, 1, norm_a)
                 out[f"B_{k}_{m}_{n}_{kind}"] = b / np.where(norm_b == 0, 1, norm_b)
     for k in (5, 31, 32, 33, 458, 1000):  # sdot: the 32-lane kernel and its float64 tail
-        out[f"L_{k}"] = np.concatenate([_function_word_like(rng, (300,), k),
-                                        rng.standard_normal((300, k)).astype(np.float32)])
-        out[f"R_{k}"] = np.concatenate([_function_word_like(rng, (300,), k),
-                                        rng.standard_normal((300, k)).astype(np.float32)])
+        out[f"L_{k}"] = np.concatenate(
+            [_function_word_like(rng, (300,), k), rng.standard_normal((300, k)).astype(np.float32)]
+        )
+        out[f"R_{k}"] = np.concatenate(
+            [_function_word_like(rng, (300,), k), rng.standard_normal((300, k)).astype(np.float32)]
+        )
     return out
 
 
@@ -244,9 +261,11 @@ def test_dgemm_dgemv_and_sdot_equal_numpy_on_haswell_bit_for_bit(tmp_path):
             a, b = inputs["A_" + key], inputs["B_" + key]
             t, m, k = a.shape
             n = b.shape[1]
-            got = rp.alignment_products(np.concatenate([a.reshape(-1, k), b.reshape(-1, k)]),
-                                        (np.arange(t * m).reshape(t, m)),
-                                        t * m + np.arange(t * n).reshape(t, n))
+            got = rp.alignment_products(
+                np.concatenate([a.reshape(-1, k), b.reshape(-1, k)]),
+                (np.arange(t * m).reshape(t, m)),
+                t * m + np.arange(t * n).reshape(t, n),
+            )
         assert np.array_equal(_bits(got), _bits(want)), key
     # another kernel's products differ in the last bits, so equality above is not a matter of course
     other, meta = _child(tmp_path, _GEMM_CHILD, inputs, {"OPENBLAS_CORETYPE": "Sandybridge"})
@@ -274,10 +293,11 @@ def test_ssyrk_equals_numpy_on_haswell_one_and_two_threads(tmp_path, threads):
     inputs = {}
     for n, k in ((17, 458), (40, 458), (200, 459), (401, 458), (700, 7), (700, 100), (330, 700)):
         x = _function_word_like(rng, (n,), k) if n % 2 else rng.standard_normal((n, k)).astype(np.float32)
-        x[: n // 10] = x[n // 10: 2 * (n // 10)]  # repeated texts: tied scores
+        x[: n // 10] = x[n // 10 : 2 * (n // 10)]  # repeated texts: tied scores
         inputs[f"X_{n}_{k}"] = normalize(x)
-    blas, meta = _child(tmp_path, _SYRK_CHILD, inputs, {"OPENBLAS_CORETYPE": "Haswell",
-                                                        "OPENBLAS_NUM_THREADS": str(threads)})
+    blas, meta = _child(
+        tmp_path, _SYRK_CHILD, inputs, {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": str(threads)}
+    )
     assert meta["arch"] == "Haswell" and meta["threads"] == threads
     for key, whole in blas.items():
         n = whole.shape[0]
@@ -285,8 +305,9 @@ def test_ssyrk_equals_numpy_on_haswell_one_and_two_threads(tmp_path, threads):
         assert np.array_equal(_bits(got), _bits(whole[np.triu_indices(n, 1)])), key
     # one and two threads give different last bits (the reference machine's were two)
     n = 401
-    assert not np.array_equal(rp.ssyrk_haswell(inputs["X_401_458"], threads=1),
-                              rp.ssyrk_haswell(inputs["X_401_458"], threads=2))
+    assert not np.array_equal(
+        rp.ssyrk_haswell(inputs["X_401_458"], threads=1), rp.ssyrk_haswell(inputs["X_401_458"], threads=2)
+    )
 
 
 # --- the tasks do not depend on the CPU ----------------------------------------------------------------------

@@ -41,7 +41,9 @@ def test_separated_blobs_are_perfect_and_shuffled_labels_are_not(make_ctx, table
     enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
     assert SPEC.run(make_ctx("labelled_texts", records, embed=enc))["v_measure"] == pytest.approx(1.0)
     rng = np.random.default_rng(0)
-    shuffled = [LabelledText(text=r.text, label=lab) for r, lab in zip(records, rng.permutation([r.label for r in records]))]
+    shuffled = [
+        LabelledText(text=r.text, label=lab) for r, lab in zip(records, rng.permutation([r.label for r in records]))
+    ]
     assert SPEC.run(make_ctx("labelled_texts", shuffled, embed=enc))["v_measure"] < 0.2
 
 
@@ -97,8 +99,12 @@ def test_runs_single_threaded_unless_told(make_ctx, table_encoder, monkeypatch):
 def test_random_state_is_42_unless_the_option_says_otherwise(make_ctx, table_encoder):
     records, vectors, labels = _blobs(5, spread=4.0)
     enc = table_encoder({r.text: v for r, v in zip(records, vectors)})
-    fits = {rs: v_measure_score(labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=rs)
-                                .fit(vectors).labels_) for rs in (42, 7)}
+    fits = {
+        rs: v_measure_score(
+            labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=rs).fit(vectors).labels_
+        )
+        for rs in (42, 7)
+    }
     assert fits[42] != fits[7]  # the data separates the two seeds, so the check below can fail
     run_seed_7 = SPEC.run(make_ctx("labelled_texts", records, embed=enc, seed=7))
     assert run_seed_7["v_measure"] == pytest.approx(fits[42], abs=0)
@@ -114,9 +120,12 @@ def test_cluster_input_abs_clusters_absolute_values(make_ctx, table_encoder):
     ctx = make_ctx("labelled_texts", records, embed=enc)
     ctx.scoring = {"pair_score": "neg_l1", "cluster_input": "abs"}
     got = SPEC.run(ctx)
-    want = v_measure_score(labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42)
-                           .fit(np.abs(vectors)).labels_)
-    raw = v_measure_score(labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42)
-                          .fit(vectors).labels_)
+    want = v_measure_score(
+        labels,
+        MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42).fit(np.abs(vectors)).labels_,
+    )
+    raw = v_measure_score(
+        labels, MiniBatchKMeans(n_clusters=4, batch_size=32, n_init="auto", random_state=42).fit(vectors).labels_
+    )
     assert want != raw
     assert got["v_measure"] == pytest.approx(want, abs=0) and got["cluster_input"] == "abs"

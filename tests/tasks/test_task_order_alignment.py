@@ -134,6 +134,7 @@ def test_partial_tie_scores_one_half():
 
 # --- exact ties under reordering (issue 14 §2) --------------------------------------------------------
 
+
 def _fma(a, b, c):
     """a * b + c rounded once (what a fused multiply-add kernel computes), emulated exactly."""
     return float(Fraction(a) * Fraction(b) + Fraction(c))
@@ -241,18 +242,28 @@ def test_tie_tolerance_widens_ties_on_the_norm():
 
 
 def _group(anchors, alternatives, answer, distractor=None, style=None):
-    return OrderGroup(anchors=anchors, alternatives=alternatives, answer=answer, distractor=distractor, style_type=style)
+    return OrderGroup(
+        anchors=anchors, alternatives=alternatives, answer=answer, distractor=distractor, style_type=style
+    )
 
 
 def test_run_plain_and_distractor_instances_are_scored_separately(make_ctx):
     # similarity table keyed by (anchor, candidate)
     table = {
-        ("A1", "S1"): 0.9, ("A1", "S2"): 0.2, ("A2", "S1"): 0.3, ("A2", "S2"): 0.8,  # plain quadruple, correct
-        ("B1", "T1"): 0.5, ("B1", "T2"): 0.5, ("B2", "T1"): 0.5, ("B2", "T2"): 0.5,  # plain quadruple, tie -> 0.5
-        ("C1", "U1"): 0.3, ("C1", "U2"): 0.7,  # plain triple, answer 0 -> wrong
+        ("A1", "S1"): 0.9,
+        ("A1", "S2"): 0.2,
+        ("A2", "S1"): 0.3,
+        ("A2", "S2"): 0.8,  # plain quadruple, correct
+        ("B1", "T1"): 0.5,
+        ("B1", "T2"): 0.5,
+        ("B2", "T1"): 0.5,
+        ("B2", "T2"): 0.5,  # plain quadruple, tie -> 0.5
+        ("C1", "U1"): 0.3,
+        ("C1", "U2"): 0.7,  # plain triple, answer 0 -> wrong
         ("A1", "A2"): 0.95,  # STEL-or-Content from A: the distractor A2 lures A1 away from S1 -> 0
         ("B1", "B2"): 0.1,  # STEL-or-Content from B: T1 (0.5) beats B2 -> 1
     }
+
     def sim(a, b):
         return np.array([table[(x, y)] for x, y in zip(a, b)])
 
@@ -285,6 +296,7 @@ def test_main_metric_is_distractor_accuracy_with_plain_accuracy_beside_it():
 
 def test_plain_only_data_has_no_distractor_accuracy(make_ctx):
     sims = {("A1", "S1"): 0.9, ("A1", "S2"): 0.2, ("A2", "S1"): 0.3, ("A2", "S2"): 0.8}
+
     def sim(a, b):
         return np.array([sims[(x, y)] for x, y in zip(a, b)])
 
@@ -319,6 +331,7 @@ def test_each_distinct_pair_is_scored_once(make_ctx):
 def test_stel_or_content_only_groups(make_ctx):
     # accuracy is the plain accuracy: STEL-or-Content data has no plain instance, so it has none
     sims = {("A", "S"): 0.8, ("A", "D"): 0.6, ("B", "T"): 0.1, ("B", "E"): 0.6}
+
     def sim(a, b):
         return np.array([sims[(x, y)] for x, y in zip(a, b)])
 

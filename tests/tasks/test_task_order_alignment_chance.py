@@ -58,7 +58,10 @@ def random_similarity(seed: int):
 @pytest.mark.parametrize("k", sorted(CASES))
 def test_chance_levels_of_plain_and_distractor_variants(make_ctx, k):
     pairings = CASES[k]
-    items = [ParallelItem(tuple(f"{i}:{s}" for s in range(k)), id=str(i), style_type=f"c{i // 2}") for i in range(2 * pairings)]
+    items = [
+        ParallelItem(tuple(f"{i}:{s}" for s in range(k)), id=str(i), style_type=f"c{i // 2}")
+        for i in range(2 * pairings)
+    ]
     groups, info = all_pairs(items, seed=k, salt="chance")
     assert sum(c["pairings"] for c in info["classes"].values()) == pairings
     got = SPEC.run(make_ctx("order_groups", groups, similarity=random_similarity(seed=10 + k)))

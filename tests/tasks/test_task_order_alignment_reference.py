@@ -32,7 +32,9 @@ def scipy_credit(src: np.ndarray, tgt: np.ndarray, offset: int = 0, product=lamb
 
 def exact_cosines(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
     """``src @ tgt.T`` with every entry the correctly rounded dot product (exact rational sums)."""
-    return np.array([[float(sum(Fraction(float(a)) * Fraction(float(b)) for a, b in zip(r, c))) for c in tgt] for r in src])
+    return np.array(
+        [[float(sum(Fraction(float(a)) * Fraction(float(b)) for a, b in zip(r, c))) for c in tgt] for r in src]
+    )
 
 
 def exact_unit(x: np.ndarray) -> np.ndarray:
@@ -74,8 +76,9 @@ def items_of(texts: list[tuple[str, ...]], labels: list[str]) -> list[ParallelIt
     return [ParallelItem(t, id=f"s{i}", style_type=lab) for i, (t, lab) in enumerate(zip(texts, labels))]
 
 
-def context(groups: list[OrderGroup], info: dict, table: dict[str, np.ndarray],
-            options: dict | None = None) -> TaskContext:
+def context(
+    groups: list[OrderGroup], info: dict, table: dict[str, np.ndarray], options: dict | None = None
+) -> TaskContext:
     spec = DatasetSpec(name="t", description="t", tasks=("order_alignment",), loader=lambda ctx: None, needs_data=False)
     bundle = DatasetBundle(order_groups=groups, info=info)
 
@@ -93,7 +96,7 @@ def test_pairs_are_itertools_combinations_with_earlier_item_as_anchor_and_three_
     assert len(groups) == 3 * 6
     pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     for n, (i, j) in enumerate(pairs):
-        plain, last, first = groups[3 * n: 3 * n + 3]
+        plain, last, first = groups[3 * n : 3 * n + 3]
         assert plain.anchors == texts[i] and plain.alternatives == texts[j] and plain.answer == (0, 1, 2)
         assert plain.distractor is None
         # "last": i without its last text; j's texts with its last replaced by i's last
@@ -216,8 +219,9 @@ def test_task_on_reference_instances_equals_scipy_reference(k, dim, quantised):
     assert metrics["scoring"] == "steb-reference" and metrics["ties"] == "solver"
     if quantised:
         assert metrics["n_tied"] + metrics["n_distractor_tied"] > 0
-        split = run_order_alignment(context(groups, info, table, {"order_alignment.ties": "split",
-                                                                  "order_alignment.products": "exact"}))
+        split = run_order_alignment(
+            context(groups, info, table, {"order_alignment.ties": "split", "order_alignment.products": "exact"})
+        )
         assert split["ties"] == "split"
 
 

@@ -42,6 +42,7 @@ def load_stel(folder):
 
 def apostrophe_similarity(a, b):
     """A coarse similarity-only method (integer counts, so ties are frequent)."""
+
     def count(t):
         return t.count("'") + t.count("’")
 
@@ -162,7 +163,10 @@ def test_ties_on_real_instances_score_one_half(shared_data):
 
 def test_repeated_runs_are_identical(shared_data, make_ctx):
     rows = load_stel(shared_data)[:200]
-    runs = {SPEC.run(make_ctx("order_groups", to_groups(rows), similarity=apostrophe_similarity, seed=s))["accuracy"] for s in range(3)}
+    runs = {
+        SPEC.run(make_ctx("order_groups", to_groups(rows), similarity=apostrophe_similarity, seed=s))["accuracy"]
+        for s in range(3)
+    }
     assert len(runs) == 1  # ties are scored 0.5, never drawn at random
 
 
@@ -197,7 +201,11 @@ def stel_items(rows):
     """STEL's sentence pairs as parallel items (axis order: A1's style first), one class per style type."""
     items = []
     for r in rows:
-        first, second = (r["Alternative 1.1"], r["Alternative 1.2"]) if r["Correct Alternative"] == "1" else (r["Alternative 1.2"], r["Alternative 1.1"])
+        first, second = (
+            (r["Alternative 1.1"], r["Alternative 1.2"])
+            if r["Correct Alternative"] == "1"
+            else (r["Alternative 1.2"], r["Alternative 1.1"])
+        )
         items.append(ParallelItem((r["Anchor 1"], r["Anchor 2"]), id=r["ID"] + "/A", style_type=r["style type"]))
         items.append(ParallelItem((first, second), id=r["ID"] + "/S", style_type=r["style type"]))
     return items

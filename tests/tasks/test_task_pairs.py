@@ -78,8 +78,9 @@ def test_all_pair_counts_heavy_ties():
 def test_pair_all_matches_python_pair_loop(make_ctx, table_encoder, seed):
     records, vectors = _labelled(seed)
     table = {r.text: v for r, v in zip(records, vectors)}
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
-                                     options={"pair_all.scores": "grid"}))
+    got = pair_all.SPEC.run(
+        make_ctx("labelled_texts", records, embed=table_encoder(table), options={"pair_all.scores": "grid"})
+    )
     assert got["scores"].startswith("grid")
     scores, same = [], []
     for i, j in itertools.combinations(range(len(records)), 2):
@@ -117,7 +118,9 @@ def test_pair_all_hand_made(make_ctx, table_encoder):
     # 4 texts, labels x x y y; same-label pairs are the most similar
     x = np.array([[1, 0], [1, 0.1], [0, 1], [0.1, 1]], dtype=np.float32)
     records = [LabelledText(text=f"t{i}", label=lab) for i, lab in enumerate("xxyy")]
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x)))))
+    got = pair_all.SPEC.run(
+        make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x))))
+    )
     assert got["auroc"] == pytest.approx(1.0) and got["n_pairs"] == 6 and got["n_positive_pairs"] == 2
 
 
@@ -169,6 +172,7 @@ def test_pair_predefined_uses_the_encoders_own_similarity(make_ctx):
         TextPair("aaa", "aaaaa", True),  # -2
         TextPair("a", "aaaa", False),  # -3
     ]
+
     def sim(a, b):
         return np.array([-abs(len(x) - len(y)) for x, y in zip(a, b)], dtype=float)
 
@@ -200,5 +204,7 @@ def test_pair_predefined_ties_one_ulp_apart(make_ctx):
         table[f"a{i}"], table[f"b{i}"] = base[i], base[(i + 1) % 20]
         table[f"A{i}"], table[f"B{i}"] = base[i][perm], base[(i + 1) % 20][perm]
         pairs += [TextPair(f"a{i}", f"b{i}", True), TextPair(f"A{i}", f"B{i}", False)]
-    got = pair_predefined.SPEC.run(make_ctx("pairs", pairs, embed=lambda t: np.stack([table[x] for x in t]).astype(np.float32)))
+    got = pair_predefined.SPEC.run(
+        make_ctx("pairs", pairs, embed=lambda t: np.stack([table[x] for x in t]).astype(np.float32))
+    )
     assert got["auroc"] == 0.5  # every positive ties with its negative twin: exactly chance

@@ -42,8 +42,9 @@ def test_pair_all_reference_equals_sklearn_float32_cosine_auc(make_ctx, table_en
     assert got["auroc"] == pytest.approx(want, abs=1e-12)
     assert got["scores"].startswith("reference (cosine, float32")
     # the grid rule gives another figure on these scores (so the check above can fail)
-    grid = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
-                                      options={"pair_all.scores": "grid"}))
+    grid = pair_all.SPEC.run(
+        make_ctx("labelled_texts", records, embed=table_encoder(table), options={"pair_all.scores": "grid"})
+    )
     assert grid["auroc"] != got["auroc"]
 
 
@@ -88,7 +89,10 @@ def test_pair_predefined_reference_scores(make_ctx, table_encoder, mode):
     scores = []
     for p in pairs:  # the reference's _pair_score, one pair at a time
         a, b = table[p.text_a].reshape(1, -1), table[p.text_b].reshape(1, -1)
-        scores.append(-float(np.sum(np.abs(a.astype(np.float64) - b))) if mode == "neg_l1"
-                      else float(cosine_similarity(a, b)[0][0]))
+        scores.append(
+            -float(np.sum(np.abs(a.astype(np.float64) - b)))
+            if mode == "neg_l1"
+            else float(cosine_similarity(a, b)[0][0])
+        )
     want = roc_auc_score([p.same for p in pairs], scores)
     assert got["auroc"] == pytest.approx(want, abs=1e-12)

@@ -82,7 +82,11 @@ def test_probe_matches_plain_sklearn_grid():
     for lam in STRENGTHS:  # independent grid: fresh fits, counts of correct validation texts
         model = LogisticRegression(C=1 / (lam * len(train)), max_iter=2000).fit(scaler.transform(x[train]), y[train])
         correct = int(np.sum(model.predict(scaler.transform(x[val])) == y[val]))
-        grid[lam] = (correct, model.score(scaler.transform(x[val]), y[val]), model.score(scaler.transform(x[test]), y[test]))
+        grid[lam] = (
+            correct,
+            model.score(scaler.transform(x[val]), y[val]),
+            model.score(scaler.transform(x[test]), y[test]),
+        )
     top = max(c for c, _, _ in grid.values())
     # the near-tie rule: the strongest penalty whose count is at most one text below the best
     lam = next(lam for lam in sorted(STRENGTHS, reverse=True) if grid[lam][0] >= top - 1)
@@ -100,11 +104,19 @@ def test_select_strength_near_tie_rule():
 
     n = 50
     acc = lambda correct: correct / n  # noqa: E731
-    assert select_strength({1e-5: acc(40), 1e-4: acc(39), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-4  # one text behind: tied
-    assert select_strength({1e-5: acc(40), 1e-4: acc(38), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-5  # two behind: not
+    assert (
+        select_strength({1e-5: acc(40), 1e-4: acc(39), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-4
+    )  # one text behind: tied
+    assert (
+        select_strength({1e-5: acc(40), 1e-4: acc(38), 1e-3: acc(37), 1e-2: acc(30)}, n_val=n) == 1e-5
+    )  # two behind: not
     assert select_strength({1e-5: acc(33), 1e-4: acc(33), 1e-3: acc(33), 1e-2: acc(32)}, n_val=n) == 1e-2
     # a one-text difference in either direction gives the same choice (the point of the rule)
-    assert select_strength({1e-4: acc(21), 1e-2: acc(20)}, n_val=n) == select_strength({1e-4: acc(20), 1e-2: acc(21)}, n_val=n) == 1e-2
+    assert (
+        select_strength({1e-4: acc(21), 1e-2: acc(20)}, n_val=n)
+        == select_strength({1e-4: acc(20), 1e-2: acc(21)}, n_val=n)
+        == 1e-2
+    )
     # without n_val: exact ties only (the rule of task version 2)
     assert select_strength({1e-5: acc(40), 1e-4: acc(39)}) == 1e-5
     assert select_strength({1e-5: acc(40), 1e-4: acc(40)}) == 1e-4
@@ -155,7 +167,9 @@ def _mixed_targets(n=1500, d=24, seed=0, shared_keys=True):
     x = x.astype(np.float32)
     raw = [
         x[:, 0] + x[:, 1] + rng.normal(size=n),
-        np.maximum(0.0, x[:, 2] - np.median(x[:, 2]) + rng.normal(size=n)),  # ~50 % zeros: edges 0, q60, q80, max -> 3 bins
+        np.maximum(
+            0.0, x[:, 2] - np.median(x[:, 2]) + rng.normal(size=n)
+        ),  # ~50 % zeros: edges 0, q60, q80, max -> 3 bins
         np.maximum(0.0, x[:, 3] + rng.normal(size=n) - 0.8),  # ~70 % zeros: edges 0, q80, max -> 2 bins (binary)
         rng.normal(size=n),  # noise
     ]
@@ -192,7 +206,9 @@ def test_strength_maps_to_sklearn_C_and_objectives_agree(strength):
     fits = fit_heads(x, labels, trains, [strength], tol=1e-8, max_iter=2000)[strength]
     for h, (y, tr) in enumerate(zip(labels, trains)):
         scaler = StandardScaler().fit(x[tr])
-        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(scaler.transform(x[tr]), y[tr])
+        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(
+            scaler.transform(x[tr]), y[tr]
+        )
         ours = head_objective(x, y, tr, fits["W"][h], fits["b"][h], strength)
         theirs = head_objective(x, y, tr, ref.coef_, ref.intercept_, strength)
         assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-7)
@@ -210,7 +226,9 @@ def test_run_probing_solvers_agree(make_ctx, table_encoder):
     # solvers' tolerance-level differences flip would already be 0.83 points)
     recs, table = _feature_records(n=3000)
     joint = SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder(table), seed=2))
-    loop = SPEC.run(make_ctx("feature_texts", recs, embed=table_encoder(table), seed=2, options={"probing.solver": "sklearn"}))
+    loop = SPEC.run(
+        make_ctx("feature_texts", recs, embed=table_encoder(table), seed=2, options={"probing.solver": "sklearn"})
+    )
     for name in joint["accuracy_by_feature"]:
         assert joint["accuracy_by_feature"][name] == pytest.approx(loop["accuracy_by_feature"][name], abs=0.005 + 1e-12)
     with pytest.raises(ValueError, match="probing.solver"):
@@ -252,11 +270,16 @@ def test_more_dimensions_than_texts_skips_the_preconditioner_and_keeps_the_objec
     labels = [y for y, _ in targets]
     trains = [split[0] for _, split in targets]
     most_classes_first = np.argsort([-int(y.max()) for y in labels], kind="stable")
-    assert _Heads(x, [labels[i] for i in most_classes_first], [trains[i] for i in most_classes_first]).cov_values is None
+    assert (
+        _Heads(x, [labels[i] for i in most_classes_first], [trains[i] for i in most_classes_first]).cov_values is None
+    )
     strength = 1e-2
     fits = fit_heads(x, labels, trains, [strength], tol=1e-8, max_iter=3000)[strength]
     for h, (y, tr) in enumerate(zip(labels, trains)):
         scaler = StandardScaler().fit(x[tr])
-        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(scaler.transform(x[tr]), y[tr])
+        ref = LogisticRegression(C=1 / (strength * len(tr)), tol=1e-10, max_iter=5000).fit(
+            scaler.transform(x[tr]), y[tr]
+        )
         assert head_objective(x, y, tr, fits["W"][h], fits["b"][h], strength) == pytest.approx(
-            head_objective(x, y, tr, ref.coef_, ref.intercept_, strength), rel=1e-5, abs=1e-6)
+            head_objective(x, y, tr, ref.coef_, ref.intercept_, strength), rel=1e-5, abs=1e-6
+        )

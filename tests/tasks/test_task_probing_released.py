@@ -49,8 +49,9 @@ def test_released_splits_are_used_and_match_sklearn(make_ctx, table_encoder, sol
     assert got["splits"] == "released" and list(got["accuracy_by_feature"]) == ["feat_a", "feat_b"]
     usable_b = np.array([i % 17 != 0 for i in range(len(recs))])
     want = {
-        "feat_a": _sklearn_accuracy(x, truth["feat_a"][0], np.asarray(truth["feat_a"][1], dtype=object),
-                                    np.ones(len(recs), bool), 1e-3),
+        "feat_a": _sklearn_accuracy(
+            x, truth["feat_a"][0], np.asarray(truth["feat_a"][1], dtype=object), np.ones(len(recs), bool), 1e-3
+        ),
         "feat_b": _sklearn_accuracy(x, truth["feat_b"][0], truth["feat_b"][1], usable_b, 1e-3),
     }
     for name, value in want.items():
@@ -63,8 +64,10 @@ def test_released_splits_are_used_and_match_sklearn(make_ctx, table_encoder, sol
 
 def test_steb_splits_option_ignores_the_released_ones(make_ctx, table_encoder):
     recs, x, _ = _records()
-    recs = [FeatureText(text=r.text, features={"v": float(x[i, 0]), "w": float(x[i, 1])}, bins=r.bins, splits=r.splits)
-            for i, r in enumerate(recs)]
+    recs = [
+        FeatureText(text=r.text, features={"v": float(x[i, 0]), "w": float(x[i, 1])}, bins=r.bins, splits=r.splits)
+        for i, r in enumerate(recs)
+    ]
     enc = table_encoder({r.text: v for r, v in zip(recs, x)})
     released = SPEC.run(make_ctx("feature_texts", recs, embed=enc))
     own = SPEC.run(make_ctx("feature_texts", recs, embed=enc, options={"probing.splits": "steb"}))
@@ -101,8 +104,9 @@ def test_reference_probe_training_equals_torch_from_the_same_start():
     states = []
     for _ in range(epochs):
         for lo in range(0, 2600, 512):
-            loss = torch.nn.functional.cross_entropy(torch.sigmoid(model(torch.from_numpy(x[lo:lo + 512]))),
-                                                     torch.from_numpy(y[lo:lo + 512]).long())
+            loss = torch.nn.functional.cross_entropy(
+                torch.sigmoid(model(torch.from_numpy(x[lo : lo + 512]))), torch.from_numpy(y[lo : lo + 512]).long()
+            )
             opt.zero_grad()
             loss.backward()
             opt.step()

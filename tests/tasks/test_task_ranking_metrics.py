@@ -84,7 +84,11 @@ def test_grid_rule_is_the_documented_one():
     assert tie["auroc"] == 0.5
     apart = binary_ranking_metrics(np.array([c + 2.0**-20, c]), np.array([True, False]), scale=1.0)
     assert apart["auroc"] == 1.0
-    assert tie_scale(np.array([0.3, -0.7])) == 1.0 and tie_scale(np.array([3.0])) == 4.0 and tie_scale(np.array([4.0])) == 4.0
+    assert (
+        tie_scale(np.array([0.3, -0.7])) == 1.0
+        and tie_scale(np.array([3.0])) == 4.0
+        and tie_scale(np.array([4.0])) == 4.0
+    )
     assert tie_keys(np.array([1.0, -1.0, 0.5 * 2.0**-20 + 2.0**-40])).tolist() == [2**20, -(2**20), 1]
     with pytest.raises(ValueError, match="power of two"):
         tie_keys(np.array([0.1]), 0.3)

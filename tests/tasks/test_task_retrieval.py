@@ -59,8 +59,11 @@ def test_single_relevant_target_matches_sklearn(make_ctx, table_encoder, seed):
 
 def test_several_relevant_targets_match_brute_force(make_ctx, table_encoder):
     data, table = _retrieval(2, n_authors=40, extra_targets=30)
-    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table),
-                            options={**COUNTED, "retrieval.block_bytes": 4 * 70 * 3}))
+    got = SPEC.run(
+        make_ctx(
+            "retrieval", data, embed=table_encoder(table), options={**COUNTED, "retrieval.block_bytes": 4 * 70 * 3}
+        )
+    )
     scores = cosine_similarity(_mean_vectors(data.queries, table), _mean_vectors(data.targets, table))
     rr, hit1, hit8 = [], [], []
     for i, q in enumerate(data.queries):
@@ -108,8 +111,14 @@ def test_constant_encoder_scores_chance(make_ctx):
     # every score ties: 1 relevant among n targets -> E[1/X] with X uniform on 1..n
     data, table = _retrieval(0, n_authors=10)
     const = {k: np.ones(4) for k in table}
-    got = SPEC.run(make_ctx("retrieval", data, options=COUNTED,
-                            embed=lambda texts: np.stack([const[t] for t in texts]).astype(np.float32)))
+    got = SPEC.run(
+        make_ctx(
+            "retrieval",
+            data,
+            options=COUNTED,
+            embed=lambda texts: np.stack([const[t] for t in texts]).astype(np.float32),
+        )
+    )
     assert got["mrr"] == pytest.approx(np.mean(1 / np.arange(1, 11)))
     assert got["recall_at_1"] == pytest.approx(0.1)
     assert got["recall_at_8"] == pytest.approx(0.8)
@@ -118,6 +127,7 @@ def test_constant_encoder_scores_chance(make_ctx):
 
 def test_encoder_collection_embedding_is_used(make_ctx):
     data, _ = _retrieval(0, n_authors=5)
+
     def author_vec(c):  # collection -> its author's axis
         return np.eye(5)[int(c[0][1:].split("-")[0])]
 
@@ -275,8 +285,9 @@ def test_mrr_with_ties_matches_placement_enumeration(make_ctx, table_encoder):
         queries=tuple(TextCollection(author=f"a{a}", texts_=(f"q{i}",)) for i, a in enumerate(qa)),
         targets=tuple(TextCollection(author=f"a{a}", texts_=(f"t{j}",)) for j, a in enumerate(ta)),
     )
-    got = SPEC.run(make_ctx("retrieval", data, embed=table_encoder(table),
-                            options={**COUNTED, "retrieval.block_bytes": 4 * 8 * 5}))
+    got = SPEC.run(
+        make_ctx("retrieval", data, embed=table_encoder(table), options={**COUNTED, "retrieval.block_bytes": 4 * 8 * 5})
+    )
     above, rel, irr = _argsort_reference(q, t, qa, ta)
     expected = np.mean([_expected_rr_by_placement(a, r, i) for a, r, i in zip(above, rel, irr)])
     assert got["mrr"] == pytest.approx(expected, abs=1e-12)
@@ -306,7 +317,9 @@ def test_relevant_pairs_are_every_same_author_pair():
     rel_q, rel_t, starts = relevant_pairs(qa, ta)
     expected = [(i, j) for i in range(50) for j in range(80) if qa[i] == ta[j]]
     assert list(zip(rel_q.tolist(), rel_t.tolist())) == expected
-    np.testing.assert_array_equal(starts, [next(k for k, (i, _) in enumerate(expected) if i == row) for row in range(50)])
+    np.testing.assert_array_equal(
+        starts, [next(k for k, (i, _) in enumerate(expected) if i == row) for row in range(50)]
+    )
     with pytest.raises(ValueError, match="no relevant target"):
         relevant_pairs(np.array([0, 9]), np.array([0, 1]))
 

@@ -42,10 +42,14 @@ def _collections(seed: int, authors: int = 30):
         n = int(rng.integers(3, 12))
         return " ".join(rng.choice(words, size=n, p=bias / bias.sum()))
 
-    queries = tuple(TextCollection(author=f"a{a}", texts_=tuple(text(a) for _ in range(int(rng.integers(1, 5)))))
-                    for a in range(authors))
-    targets = tuple(TextCollection(author=f"a{a}", texts_=tuple(text(a) for _ in range(int(rng.integers(1, 5)))))
-                    for a in range(authors + 5))  # five targets by authors without a query: the reference drops them
+    queries = tuple(
+        TextCollection(author=f"a{a}", texts_=tuple(text(a) for _ in range(int(rng.integers(1, 5)))))
+        for a in range(authors)
+    )
+    targets = tuple(
+        TextCollection(author=f"a{a}", texts_=tuple(text(a) for _ in range(int(rng.integers(1, 5)))))
+        for a in range(authors + 5)
+    )  # five targets by authors without a query: the reference drops them
     return RetrievalSet(queries=queries, targets=targets)
 
 
@@ -56,6 +60,7 @@ def reference_metrics(data: RetrievalSet, embed) -> dict[str, float]:
     common = np.intersect1d(qa, ta)
     q, qa = q[np.isin(qa, common)], qa[np.isin(qa, common)]
     t, ta = t[np.isin(ta, common)], ta[np.isin(ta, common)]
+
     def unit(x):
         norms = np.linalg.norm(x, axis=-1, keepdims=True)
         return x / np.where(norms == 0, 1.0, norms)
@@ -106,13 +111,24 @@ def test_the_runner_encodes_the_joined_collections(tmp_path):
             return WordCounts()(list(texts))
 
     data = _collections(4, authors=12)
-    rows = [{"author": c.author, "text": list(c.texts_), "split": side}
-            for side, cols in (("query", data.queries), ("target", data.targets)) for c in cols]
+    rows = [
+        {"author": c.author, "text": list(c.texts_), "split": side}
+        for side, cols in (("query", data.queries), ("target", data.targets))
+        for c in cols
+    ]
     spec = steb_core.dataset_from(rows, shape="retrieval", name="joined", author="author", text="text", split="split")
-    got = steb_core.evaluate(Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False,
-                             errors="raise")
+    got = steb_core.evaluate(
+        Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False, errors="raise"
+    )
     want = reference_metrics(data, WordCounts())
     assert got.results[0].metrics["mrr"] == pytest.approx(want["mrr"], abs=1e-12)
-    counted = steb_core.evaluate(Enc(), [spec], output=tmp_path / "p", cache_dir=tmp_path / "c", progress=False,
-                                 errors="raise", dataset_options={"retrieval.rule": "counted"})
+    counted = steb_core.evaluate(
+        Enc(),
+        [spec],
+        output=tmp_path / "p",
+        cache_dir=tmp_path / "c",
+        progress=False,
+        errors="raise",
+        dataset_options={"retrieval.rule": "counted"},
+    )
     assert counted.results[0].metrics["rule"] == "counted"

@@ -72,8 +72,9 @@ def _labelled(seed: int, n: int = 80, d: int = 10):
 
 def test_pair_all_records_them_from_its_float32_scores(make_ctx, table_encoder):
     records, x, y = _labelled(5)
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records],
-                                                                                               x)))))
+    got = pair_all.SPEC.run(
+        make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x))))
+    )
     iu = np.triu_indices(len(y), k=1)
     want = sklearn_reference((y[:, None] == y[None, :])[iu], cosine_similarity(x, x)[iu])
     for key in KEYS:
@@ -89,7 +90,7 @@ def test_pair_predefined_records_them(make_ctx, table_encoder):
     pairs = [TextPair(f"a{i}", f"b{i}", bool(same[i])) for i in range(30)]
     table = {**{f"a{i}": x[i] for i in range(30)}, **{f"b{i}": x[30 + i] for i in range(30)}}
     got = pair_predefined.SPEC.run(make_ctx("pairs", pairs, embed=table_encoder(table)))
-    scores = np.array([cosine_similarity(x[i:i + 1], x[30 + i:31 + i])[0, 0] for i in range(30)])
+    scores = np.array([cosine_similarity(x[i : i + 1], x[30 + i : 31 + i])[0, 0] for i in range(30)])
     want = sklearn_reference(same, scores)
     for key in KEYS:
         assert got[key] == pytest.approx(want[key], abs=1e-9), key
@@ -97,6 +98,12 @@ def test_pair_predefined_records_them(make_ctx, table_encoder):
 
 def test_the_grid_rule_says_why_it_has_none(make_ctx, table_encoder):
     records, x, _ = _labelled(6)
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, options={"pair_all.scores": "grid"},
-                                     embed=table_encoder(dict(zip([r.text for r in records], x)))))
+    got = pair_all.SPEC.run(
+        make_ctx(
+            "labelled_texts",
+            records,
+            options={"pair_all.scores": "grid"},
+            embed=table_encoder(dict(zip([r.text for r in records], x))),
+        )
+    )
     assert not set(KEYS) & set(got) and "grid rule" in got[ROC_NOTE]

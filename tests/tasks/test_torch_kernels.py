@@ -209,8 +209,9 @@ def test_pair_all_task_same_metrics_on_cpu_torch(make_ctx, table_encoder, torch_
     records = [LabelledText(text=f"t{i}", label=f"c{i % 5}") for i in range(150)]
     table = {r.text: centres[i % 5] + rng.normal(scale=2.0, size=24) for i, r in enumerate(records)}
     grid = {"pair_all.scores": "grid"}  # the torch kernel counts on the grid; the reference rule runs on the CPU
-    got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table),
-                                     options={**CPU_TORCH, **grid}))
+    got = pair_all.SPEC.run(
+        make_ctx("labelled_texts", records, embed=table_encoder(table), options={**CPU_TORCH, **grid})
+    )
     ref = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table), options={**NUMPY, **grid}))
     assert got == ref
     assert torch_calls == {"all_pair_counts_torch": 1}
@@ -235,7 +236,9 @@ def test_order_alignment_same_credits_and_cosines_on_cpu_torch(make_ctx, table_e
         groups.append(OrderGroup(anchors=anchors, alternatives=alternatives, answer=answer, style_type="x"))
         distractor = f"d{g}"
         table[distractor] = styles[3] + rng.normal(size=8)
-        groups.append(OrderGroup(anchors=anchors[:2], alternatives=alternatives, answer=answer[:2], distractor=distractor))
+        groups.append(
+            OrderGroup(anchors=anchors[:2], alternatives=alternatives, answer=answer[:2], distractor=distractor)
+        )
     # exact ties: two identical anchors (the same text) tie by construction on any device
     table["same"] = styles[0].copy()
     groups.append(OrderGroup(anchors=("same", "same"), alternatives=("a0-0", "a0-1"), answer=(0, 1)))
@@ -248,7 +251,15 @@ def test_order_alignment_same_credits_and_cosines_on_cpu_torch(make_ctx, table_e
     pairs = list(itertools.combinations(texts, 2))
     a, b = [p[0] for p in pairs], [p[1] for p in pairs]
     cos_torch = pair_similarities(make_ctx("order_groups", groups, embed=table_encoder(table), options=CPU_TORCH), a, b)
-    sk = np.array([cosine_similarity(np.asarray(table[x], np.float32).astype(np.float64)[None], np.asarray(table[y], np.float32).astype(np.float64)[None])[0, 0] for x, y in pairs])
+    sk = np.array(
+        [
+            cosine_similarity(
+                np.asarray(table[x], np.float32).astype(np.float64)[None],
+                np.asarray(table[y], np.float32).astype(np.float64)[None],
+            )[0, 0]
+            for x, y in pairs
+        ]
+    )
     np.testing.assert_allclose(cos_torch, sk, rtol=0, atol=1e-15)
 
 
@@ -258,7 +269,10 @@ def test_order_alignment_same_credits_and_cosines_on_cpu_torch(make_ctx, table_e
 def _probing_problem(n=400, d=24, seed=0):
     rng = np.random.default_rng(seed)
     x = (rng.normal(size=(n, d)) * np.linspace(0.2, 3.0, d)).astype(np.float32)  # anisotropic: preconditioner on
-    labels = [probing.quantile_bins(x[:, 0] * 2 + x[:, 1] + rng.normal(size=n)), probing.quantile_bins(x[:, 3] > 0, n_bins=2)]
+    labels = [
+        probing.quantile_bins(x[:, 0] * 2 + x[:, 1] + rng.normal(size=n)),
+        probing.quantile_bins(x[:, 3] > 0, n_bins=2),
+    ]
     keys = probing.split_keys(n, 0)
     splits = [probing.stratified_split(y, keys) for y in labels]
     return x, labels, splits

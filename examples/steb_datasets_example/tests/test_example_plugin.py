@@ -26,7 +26,12 @@ def test_shipped_dataset_loads_with_budget(datasets):
     assert Counter(r.label for r in bundle.labelled_texts) == {"formal": 8, "informal": 8}
     assert bundle.info["class_counts_available"] == {"formal": 10, "informal": 10}
     assert bundle.labelled_texts[0].id.startswith("f")
-    texts = {r.id: r.text for r in spec.loader(LoadContext(dataset="example-register", data_dir=None, seed=0, options={"per_class": None})).labelled_texts}
+    texts = {
+        r.id: r.text
+        for r in spec.loader(
+            LoadContext(dataset="example-register", data_dir=None, seed=0, options={"per_class": None})
+        ).labelled_texts
+    }
     assert texts["i08"] == "hmu if u need anything, k?"
 
 
@@ -37,8 +42,12 @@ def test_user_dataset_reads_data_dir(datasets, tmp_path):
     folder = tmp_path / "example-user-pairs"
     folder.mkdir()
     (folder / "pairs.jsonl").write_text(
-        json.dumps({"first": "I reckon so.", "second": "I reckon not.", "same_author": True}) + "\n"
-        + json.dumps({"first": "Indeed.", "second": "nope", "same_author": False}) + "\n", encoding="utf-8")
+        json.dumps({"first": "I reckon so.", "second": "I reckon not.", "same_author": True})
+        + "\n"
+        + json.dumps({"first": "Indeed.", "second": "nope", "same_author": False})
+        + "\n",
+        encoding="utf-8",
+    )
     data_dir = LoadContext.resolve_data_dir("example-user-pairs", tmp_path)
     pairs = spec.loader(LoadContext(dataset="example-user-pairs", data_dir=data_dir)).pairs
     assert [p.same for p in pairs] == [True, False]

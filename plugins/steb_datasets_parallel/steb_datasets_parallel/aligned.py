@@ -22,7 +22,9 @@ def read_aligned(files: Mapping[str, Path]) -> list[dict[str, str]]:
         lines = read_lines(path, keep_empty=True)
         for i, line in enumerate(lines, start=1):
             if not line.strip():
-                raise DataValidationError("is an empty line", path=path, record=f"line {i}", field=role, expected="one text per line")
+                raise DataValidationError(
+                    "is an empty line", path=path, record=f"line {i}", field=role, expected="one text per line"
+                )
         columns[role] = lines
     lengths = {role: len(lines) for role, lines in columns.items()}
     if len(set(lengths.values())) > 1:
@@ -30,7 +32,9 @@ def read_aligned(files: Mapping[str, Path]) -> list[dict[str, str]]:
         longest = max(lengths, key=lambda role: lengths[role])
         raise DataValidationError(
             f"has {lengths[shortest]} lines but {files[longest]} has {lengths[longest]}",
-            path=files[shortest], record=f"line {lengths[shortest] + 1}", field=shortest,
+            path=files[shortest],
+            record=f"line {lengths[shortest] + 1}",
+            field=shortest,
             expected="line-aligned files of equal length",
         )
     n = next(iter(lengths.values()), 0)

@@ -45,14 +45,17 @@ CLUSTER_BUDGET = 200  # STEB Table 15: clustering / all-to-all, 11 x 200
 ORDER_BUDGET = 400  # STEB Table 15: order alignment, 11 x 400
 COLUMNS = ("text", "label", "paraphrase")
 OBTAIN = (
-    f"the Hugging Face copy of CDS, hub id {HUB_ID} (`huggingface-cli download {HUB_ID} --repo-type dataset " "--local-dir "
-    "DATA_DIR/corpus-of-diverse-styles`, or a datasets.save_to_disk folder, or the local hub cache); or the STRAP " "release "
+    f"the Hugging Face copy of CDS, hub id {HUB_ID} (`huggingface-cli download {HUB_ID} --repo-type dataset "
+    "--local-dir "
+    "DATA_DIR/corpus-of-diverse-styles`, or a datasets.save_to_disk folder, or the local hub cache); or the STRAP "
+    "release "
     "(https://github.com/martiansideofthemoon/style-transfer-paraphrase, Google Drive folder 'cds') with the "
     "{split}.paraphrase_250_input0.bpe paraphrases decoded by its datasets/bpe2text.py to {split}.paraphrase.txt. The "
     "repository's data_samples/ hold 1,000 sentences per style without paraphrases and are not enough"
 )
 LAYOUT = (
-    "<data-dir>/corpus-of-diverse-styles/ holding development.csv (columns text, label, paraphrase; or the hub's " "parquet "
+    "<data-dir>/corpus-of-diverse-styles/ holding development.csv (columns text, label, paraphrase; or the hub's "
+    "parquet "
     "files or a save_to_disk folder), or STRAP's {split}.txt + {split}.label + {split}.paraphrase.txt"
 )
 
@@ -62,22 +65,33 @@ def _rows_from_hub(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], d
     location = find_hub_location(ctx.data_dir, HUB_ID)
     if location is None:
         return None
-    hub_like = any(p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file()) or (location / "state.json").is_file() \
+    hub_like = (
+        any(p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file())
+        or (location / "state.json").is_file()
         or (location / "dataset_dict.json").is_file()
+    )
     if not hub_like:
         return None
     # one sentence per row: a value spanning lines is a quote that swallowed the rows after it (issue 41)
-    rows = load_hub_split(location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset,
-                          line_breaks="none")
+    rows = load_hub_split(
+        location, HUB_ID, split=str(ctx.options.get("split", "train")), dataset=ctx.dataset, line_breaks="none"
+    )
     out = []
     for i, row in enumerate(rows, start=1):
         missing = [c for c in COLUMNS if c not in row]
         if missing:
-            raise DataValidationError(f"has no column(s) {missing}; it has {sorted(row)}", path=location, record=f"row {i}",
-                                      field=missing[0], expected=f"columns {list(COLUMNS)}")
+            raise DataValidationError(
+                f"has no column(s) {missing}; it has {sorted(row)}",
+                path=location,
+                record=f"row {i}",
+                field=missing[0],
+                expected=f"columns {list(COLUMNS)}",
+            )
         for c in COLUMNS:
             if not isinstance(row[c], str) or not row[c].strip():
-                raise DataValidationError("is empty or not text", path=location, record=f"row {i}", field=c, expected="a non-empty text")
+                raise DataValidationError(
+                    "is empty or not text", path=location, record=f"row {i}", field=c, expected="a non-empty text"
+                )
         out.append((f"row {i}", row["text"], row["label"].strip(), row["paraphrase"]))
     return out, {"release": f"hub {HUB_ID}", "location": str(location)}
 
@@ -85,14 +99,20 @@ def _rows_from_hub(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], d
 def _rows_from_strap(ctx: LoadContext) -> tuple[list[tuple[str, str, str, str]], dict[str, Any]]:
     root = ctx.require_dir(OBTAIN, LAYOUT)
     split = str(ctx.options.get("split", "test"))
-    files = {role: root / f"{split}.{ext}" for role, ext in (("text", "txt"), ("label", "label"), ("paraphrase", "paraphrase.txt"))}
+    files = {
+        role: root / f"{split}.{ext}"
+        for role, ext in (("text", "txt"), ("label", "label"), ("paraphrase", "paraphrase.txt"))
+    }
     absent = [str(p) for p in files.values() if not p.is_file()]
     if absent:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no hub release and no STRAP files ({', '.join(absent)}). "
-                                   f"Obtain it: {OBTAIN}. Expected layout: {LAYOUT}")
+        raise DatasetNotFoundError(
+            f"dataset '{ctx.dataset}': no hub release and no STRAP files ({', '.join(absent)}). "
+            f"Obtain it: {OBTAIN}. Expected layout: {LAYOUT}"
+        )
     rows = read_aligned(files)
-    return [(f"{split} line {i}", r["text"], r["label"].strip(), r["paraphrase"]) for i, r in enumerate(rows, start=1)], \
-        {"release": "STRAP folder", "split": split, "location": str(root)}
+    return [
+        (f"{split} line {i}", r["text"], r["label"].strip(), r["paraphrase"]) for i, r in enumerate(rows, start=1)
+    ], {"release": "STRAP folder", "split": split, "location": str(root)}
 
 
 def load_cds(ctx: LoadContext) -> DatasetBundle:
@@ -126,9 +146,25 @@ def load_cds(ctx: LoadContext) -> DatasetBundle:
     )
     styles = sorted({label for _, _, label, _ in rows})
     # one N per task: clustering and all-to-all take the labelled sample's, order alignment its own (order_per_class)
-    per_task = {task: n for task, n in (("clustering", sampled.get(REFERENCE_N_KEY)),
-                                        ("pair_all", sampled.get(REFERENCE_N_KEY)),
-                                        ("order_alignment", built.get(REFERENCE_N_KEY))) if n is not None}
-    return DatasetBundle(labelled_texts=labelled, order_groups=groups,
-                         info={**info, **built, "styles": styles, "rows": len(rows), "labelled_sampling": sampled,
-                               "axis": ["text", "paraphrase"], REFERENCE_N_KEY: per_task})
+    per_task = {
+        task: n
+        for task, n in (
+            ("clustering", sampled.get(REFERENCE_N_KEY)),
+            ("pair_all", sampled.get(REFERENCE_N_KEY)),
+            ("order_alignment", built.get(REFERENCE_N_KEY)),
+        )
+        if n is not None
+    }
+    return DatasetBundle(
+        labelled_texts=labelled,
+        order_groups=groups,
+        info={
+            **info,
+            **built,
+            "styles": styles,
+            "rows": len(rows),
+            "labelled_sampling": sampled,
+            "axis": ["text", "paraphrase"],
+            REFERENCE_N_KEY: per_task,
+        },
+    )

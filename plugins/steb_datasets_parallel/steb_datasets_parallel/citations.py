@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from steb_core import SHARED_BIBTEX
 
-__all__ = ["GYAFC", "STYLEDISTANCE", "STYLEPTB", "XU_SHAKESPEARE", "ONESTOP", "ASSET", "GROENWOLD_AAE", "STRAP_CDS", "STEB_PAPER"]
+__all__ = [
+    "GYAFC",
+    "STYLEDISTANCE",
+    "STYLEPTB",
+    "XU_SHAKESPEARE",
+    "ONESTOP",
+    "ASSET",
+    "GROENWOLD_AAE",
+    "STRAP_CDS",
+    "STEB_PAPER",
+]
 
 GYAFC = """@inproceedings{rao2018dear,
   author = {Rao, Sudha and Tetreault, Joel},

@@ -53,8 +53,15 @@ def locate_file(ctx: LoadContext, root: Path, candidates: list[str], obtain: str
     )
 
 
-def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout: str,
-                shared_folder: str | None = None, hub_id: str | None = None) -> Callable[[LoadContext], DatasetBundle]:
+def make_loader(
+    read: Reader,
+    *,
+    default_budget: int | None,
+    obtain: str,
+    layout: str,
+    shared_folder: str | None = None,
+    hub_id: str | None = None,
+) -> Callable[[LoadContext], DatasetBundle]:
     """A dataset loader: ``read`` the release under the dataset folder, then build the order groups.
 
     Default: the STEB reference's construction (the first N = max(25, min(smallest class, 200)) sequences
@@ -77,7 +84,9 @@ def make_loader(read: Reader, *, default_budget: int | None, obtain: str, layout
             root = cached
         items, info = read(ctx, root)
         if not items:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': no parallel texts found under {root}. Expected layout: {layout}"
+            )
         groups, built = order_groups_from_options(
             items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=default_budget
         )

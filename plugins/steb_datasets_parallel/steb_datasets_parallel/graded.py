@@ -23,12 +23,14 @@ __all__ = ["read_graded_formality", "GRADED"]
 GRADED = {
     "obtain": "obtain the graded formality paraphrase sets (five formality levels per content) used by STEB",
     "layout": "<data-dir>/graded_formality/graded_formality.tsv (or .csv) with header columns level_1..level_5 "
-              "(1 = most informal) and optional id, class",
+    "(1 = most informal) and optional id, class",
 }
 
 
 def read_graded_formality(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-    path = locate_file(ctx, root, [str(ctx.options.get("file", "graded_formality.tsv")), "graded_formality.csv"], **GRADED)
+    path = locate_file(
+        ctx, root, [str(ctx.options.get("file", "graded_formality.tsv")), "graded_formality.csv"], **GRADED
+    )
     levels = option_list(ctx, "level_columns", tuple(f"level_{i}" for i in range(1, 6)))
     class_col = str(ctx.options.get("class_column", "class"))
     rows = read_tsv(path, required=levels, delimiter="," if path.suffix == ".csv" else "\t")
@@ -37,7 +39,15 @@ def read_graded_formality(ctx: LoadContext, root: Path) -> tuple[list[ParallelIt
         record = f"row {i}" + (f" (id {row['id']})" if row.get("id") else "")
         for col in levels:
             if not (row.get(col) or "").strip():
-                raise DataValidationError("is empty", path=path, record=record, field=col, expected="the text at this level")
-        items.append(ParallelItem(tuple(row[c] for c in levels), id=row.get("id") or f"row {i}",
-                                  style_type=(row.get(class_col) or "formality").strip() or "formality", source=str(path)))
+                raise DataValidationError(
+                    "is empty", path=path, record=record, field=col, expected="the text at this level"
+                )
+        items.append(
+            ParallelItem(
+                tuple(row[c] for c in levels),
+                id=row.get("id") or f"row {i}",
+                style_type=(row.get(class_col) or "formality").strip() or "formality",
+                source=str(path),
+            )
+        )
     return items, {"file": path.name, "axis": list(levels)}

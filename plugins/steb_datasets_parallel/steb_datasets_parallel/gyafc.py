@@ -70,8 +70,9 @@ def _ref_files(folder: Path, target: str) -> list[Path]:
     return refs
 
 
-def gyafc_transfer_set(root: str | Path, domain: str = "Entertainment_Music", direction: str = "informal_to_formal",
-                       split: str = "test") -> TransferSet:
+def gyafc_transfer_set(
+    root: str | Path, domain: str = "Entertainment_Music", direction: str = "informal_to_formal", split: str = "test"
+) -> TransferSet:
     """GYAFC sources and their human references for one domain and transfer direction.
 
     ``direction`` is ``informal_to_formal`` (sources ``informal``, references ``formal.ref0..3``) or
@@ -101,17 +102,31 @@ def read_gyafc(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
             raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {exc}") from None
         if split == "train":
             rows = read_aligned({"informal": folder / "informal", "formal": folder / "formal"})
-            items += [ParallelItem((r["informal"], r["formal"]), id=f"{domain}/train:{i}", style_type=domain, source=str(folder))
-                      for i, r in enumerate(rows, start=1)]
+            items += [
+                ParallelItem(
+                    (r["informal"], r["formal"]), id=f"{domain}/train:{i}", style_type=domain, source=str(folder)
+                )
+                for i, r in enumerate(rows, start=1)
+            ]
             continue
         for source, target in (("informal", "formal"), ("formal", "informal")):
             ref_path = folder / f"{target}.ref{ref}"
             if not ref_path.is_file():
-                raise DataValidationError(f"reference file {ref_path.name} is missing", path=ref_path, field="ref",
-                                          expected=f"{target}.ref0..3 (option ref selects one)")
+                raise DataValidationError(
+                    f"reference file {ref_path.name} is missing",
+                    path=ref_path,
+                    field="ref",
+                    expected=f"{target}.ref0..3 (option ref selects one)",
+                )
             rows = read_aligned({source: folder / source, ref_path.name: ref_path})
             for i, r in enumerate(rows, start=1):
                 pair = {source: r[source], target: r[ref_path.name]}
-                items.append(ParallelItem((pair["informal"], pair["formal"]), id=f"{domain}/{split}/{source}:{i}",
-                                          style_type=domain, source=str(folder / source)))
+                items.append(
+                    ParallelItem(
+                        (pair["informal"], pair["formal"]),
+                        id=f"{domain}/{split}/{source}:{i}",
+                        style_type=domain,
+                        source=str(folder / source),
+                    )
+                )
     return items, {"split": split, "ref": ref, "domains": list(domains), "axis": ["informal", "formal"]}

@@ -38,33 +38,40 @@ __all__ = [
 ]
 
 SHAKESPEARE = {
-    "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of " "data/align/plays/merged/ are "
-              "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of " "https://github.com/harsh19/Shakespearizing-Modern-English "
-              "(data/{split}.{original,modern}.nltktok) is read with option split=train|valid|test",
+    "obtain": "clone Xu et al.'s release https://github.com/cocoxu/Shakespeare (all 17 plays of "
+    "data/align/plays/merged/ are "
+    "read: 21,079 line pairs, 19,746 with a changed modern side); the smaller train/valid/test split of "
+    "https://github.com/harsh19/Shakespearizing-Modern-English "
+    "(data/{split}.{original,modern}.nltktok) is read with option split=train|valid|test",
     "layout": "<data-dir>/parallel_shakespeare/ holding the cocoxu/Shakespeare clone: "
-              "data/align/plays/merged/<play>_{original,modern}.snt.aligned, line-aligned; or (option split) "
-              "[data/]{split}.original.nltktok and {split}.modern.nltktok",
+    "data/align/plays/merged/<play>_{original,modern}.snt.aligned, line-aligned; or (option split) "
+    "[data/]{split}.original.nltktok and {split}.modern.nltktok",
 }
 #: Where a clone of Xu et al.'s release (cocoxu/Shakespeare) keeps the sentence-aligned plays.
 XU_MERGED = "data/align/plays/merged"
 TWITTER_AAE = {
-    "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE " "side, "
-              "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
-              "https://aclanthology.org/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip (Groenwold et al. " "2020) "
-              "and put the zip, or what it unpacks to (EMNLP-AAVE-files/aave_samples.txt + sae_samples.txt), in " "<data-dir>/twitter_aave_sae/",
-    "layout": "<data-dir>/twitter_aave_sae/ holding 2020.emnlp-main.473.OptionalSupplementaryMaterial.zip, or its " "unpacked "
-              "EMNLP-AAVE-files/{aave,sae}_samples.txt (also accepted flat), line-aligned, 2,019 pairs "
-              "(options aae_file / sae_file for other names)",
+    "obtain": "the AAE tweets are NOT in https://github.com/sophiegroenwold/AAVE_SAE_dataset (it holds only the SAE "
+    "side, "
+    "sae_samples.txt, for Twitter's terms); download the EMNLP 2020 supplementary archive "
+    "https://aclanthology.org/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip (Groenwold et al. "
+    "2020) "
+    "and put the zip, or what it unpacks to (EMNLP-AAVE-files/aave_samples.txt + sae_samples.txt), in "
+    "<data-dir>/twitter_aave_sae/",
+    "layout": "<data-dir>/twitter_aave_sae/ holding 2020.emnlp-main.473.OptionalSupplementaryMaterial.zip, or its "
+    "unpacked "
+    "EMNLP-AAVE-files/{aave,sae}_samples.txt (also accepted flat), line-aligned, 2,019 pairs "
+    "(options aae_file / sae_file for other names)",
 }
 #: The supplementary archive of Groenwold et al. (2020) and the folder it unpacks to.
 AAE_ARCHIVE = "2020.emnlp-main.473.OptionalSupplementaryMaterial.zip"
 AAE_FOLDER = "EMNLP-AAVE-files"
 ASSET = {
     "obtain": "clone https://github.com/facebookresearch/asset (CC BY-NC 4.0), or the hub copy facebook/asset (config "
-              "simplification; huggingface-cli download facebook/asset --repo-type dataset --local-dir DIR, save_to_disk "
-              "or the hub cache)",
-    "layout": "<data-dir>/ASSET/[dataset/]asset.{valid,test}.orig and asset.{valid,test}.simp.0..9, line-aligned (the " "clone), "
-              "or the hub copy's files (columns original, simplifications); validation and test are combined (2,359 sources)",
+    "simplification; huggingface-cli download facebook/asset --repo-type dataset --local-dir DIR, save_to_disk "
+    "or the hub cache)",
+    "layout": "<data-dir>/ASSET/[dataset/]asset.{valid,test}.orig and asset.{valid,test}.simp.0..9, line-aligned (the "
+    "clone), "
+    "or the hub copy's files (columns original, simplifications); validation and test are combined (2,359 sources)",
 }
 ASSET_HUB_ID = "facebook/asset"
 
@@ -129,8 +136,12 @@ def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], di
         wanted_list = [w.strip() for w in (wanted.split(",") if isinstance(wanted, str) else wanted)]
         unknown = [w for w in wanted_list if w not in plays]
         if unknown:
-            raise DataValidationError(f"names plays {unknown} the release does not have", path=merged, field="plays",
-                                      expected=f"some of {plays}")
+            raise DataValidationError(
+                f"names plays {unknown} the release does not have",
+                path=merged,
+                field="plays",
+                expected=f"some of {plays}",
+            )
         plays = [p for p in plays if p in wanted_list]
     items: list[ParallelItem] = []
     per_play: dict[str, int] = {}
@@ -138,8 +149,12 @@ def _read_xu_clone(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], di
     for play in plays:
         files = {"original": merged / f"{play}_original.snt.aligned", "modern": merged / f"{play}_modern.snt.aligned"}
         if not files["modern"].is_file():
-            raise DataValidationError("has no modern counterpart", path=files["original"], field="modern",
-                                      expected=f"{files['modern'].name} in {XU_MERGED}")
+            raise DataValidationError(
+                "has no modern counterpart",
+                path=files["original"],
+                field="modern",
+                expected=f"{files['modern'].name} in {XU_MERGED}",
+            )
         rows = _stripped_pairs(files)
         kept, counts = _kept_pairs(ctx, rows)
         per_play[play] = len(rows)
@@ -170,15 +185,21 @@ def read_shakespeare(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
     if split is None and (root / XU_MERGED).is_dir():
         return _read_xu_clone(ctx, root)
     split = str(split or "test")
-    files = {role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
-             for role in ("original", "modern")}
+    files = {
+        role: locate_file(ctx, root, _in_root_or(root, "data", f"{split}.{role}.nltktok"), **SHAKESPEARE)
+        for role in ("original", "modern")
+    }
     kept, dropped = _kept_pairs(ctx, _stripped_pairs(files))
     items = [
         ParallelItem((o, m), id=f"{split}:{i}", style_type="shakespeare", source=str(files["original"]))
         for i, o, m in kept
     ]
-    return items, {"release": f"harsh19 {split} split (not STEB's default: all 17 plays of cocoxu/Shakespeare)", "split": split,
-                   **dropped, "axis": ["original", "modern"]}
+    return items, {
+        "release": f"harsh19 {split} split (not STEB's default: all 17 plays of cocoxu/Shakespeare)",
+        "split": split,
+        **dropped,
+        "axis": ["original", "modern"],
+    }
 
 
 def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[str]]:
@@ -192,16 +213,27 @@ def _aae_from_archive(zip_path: Path, names: dict[str, str]) -> dict[str, list[s
             for role, name in names.items():
                 hits = [m for m in members if m.rsplit("/", 1)[-1] == name]
                 if len(hits) != 1:
-                    raise DataValidationError(f"holds {len(hits)} files named {name}", path=zip_path, field=role,
-                                              expected=f"one {name} (in {AAE_FOLDER}/)")
+                    raise DataValidationError(
+                        f"holds {len(hits)} files named {name}",
+                        path=zip_path,
+                        field=role,
+                        expected=f"one {name} (in {AAE_FOLDER}/)",
+                    )
                 raw = read_zip_member(archive, hits[0], path=zip_path)  # capped: a zip bomb is refused, not unpacked
                 try:
                     text = raw.decode("utf-8-sig")
                 except UnicodeDecodeError as exc:
-                    raise DataValidationError(f"member {hits[0]} is not UTF-8 ({exc.reason})", path=zip_path, field=role, expected="UTF-8 text") from None
+                    raise DataValidationError(
+                        f"member {hits[0]} is not UTF-8 ({exc.reason})",
+                        path=zip_path,
+                        field=role,
+                        expected="UTF-8 text",
+                    ) from None
                 out[role] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     except zipfile.BadZipFile as exc:
-        raise DataValidationError(f"is not a readable zip archive ({exc})", path=zip_path, expected="the EMNLP 2020 supplementary zip") from None
+        raise DataValidationError(
+            f"is not a readable zip archive ({exc})", path=zip_path, expected="the EMNLP 2020 supplementary zip"
+        ) from None
     return out
 
 
@@ -211,7 +243,10 @@ def read_twitter_aae(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
     The GitHub repository holds only ``sae_samples.txt``; the pairs come from the EMNLP 2020 supplementary
     archive, read as the zip itself or unpacked (``EMNLP-AAVE-files/``) or flat in the dataset folder.
     """
-    names = {"aae": str(ctx.options.get("aae_file", "aave_samples.txt")), "sae": str(ctx.options.get("sae_file", "sae_samples.txt"))}
+    names = {
+        "aae": str(ctx.options.get("aae_file", "aave_samples.txt")),
+        "sae": str(ctx.options.get("sae_file", "sae_samples.txt")),
+    }
     for folder in (root / AAE_FOLDER, root):
         if all((folder / n).is_file() for n in names.values()):
             files = {role: folder / name for role, name in names.items()}
@@ -220,34 +255,46 @@ def read_twitter_aae(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], 
             break
     else:
         archives = sorted(root.glob("*.zip"))
-        zip_path = root / AAE_ARCHIVE if (root / AAE_ARCHIVE).is_file() else (archives[0] if len(archives) == 1 else None)
+        zip_path = (
+            root / AAE_ARCHIVE if (root / AAE_ARCHIVE).is_file() else (archives[0] if len(archives) == 1 else None)
+        )
         if zip_path is None:
             if (root / names["sae"]).is_file() and not (root / names["aae"]).is_file():
                 raise DatasetNotFoundError(
-                    f"dataset '{ctx.dataset}': {root} holds only {names['sae']} -- the GitHub repository has only the " "SAE side. "
-                    f"Obtain the pairs: {TWITTER_AAE['obtain']}")
+                    f"dataset '{ctx.dataset}': {root} holds only {names['sae']} -- the GitHub repository has only the "
+                    "SAE side. "
+                    f"Obtain the pairs: {TWITTER_AAE['obtain']}"
+                )
             found = locate_file(ctx, root, [f"{AAE_FOLDER}/{names['aae']}", names["aae"], AAE_ARCHIVE], **TWITTER_AAE)
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {found} is not where steb reads the release; "
-                                       f"expected layout: {TWITTER_AAE['layout']}")  # (locate_file raised if nothing is there)
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': {found} is not where steb reads the release; "
+                f"expected layout: {TWITTER_AAE['layout']}"
+            )  # (locate_file raised if nothing is there)
         columns = _aae_from_archive(zip_path, names)
         for role in columns:  # one text per line, a final newline allowed
             if columns[role] and columns[role][-1] == "":
                 columns[role].pop()
         rows = _check_columns(columns, zip_path)
         source, where = str(zip_path), zip_path.name
-    items = [ParallelItem((r["aae"], r["sae"]), id=f"line {i}", style_type="aae-sae", source=source)
-             for i, r in enumerate(rows, start=1)]
+    items = [
+        ParallelItem((r["aae"], r["sae"]), id=f"line {i}", style_type="aae-sae", source=source)
+        for i, r in enumerate(rows, start=1)
+    ]
     return items, {"axis": ["AAE", "SAE"], "read_from": where, "pairs": len(items)}
 
 
 def _check_columns(columns: dict[str, list[str]], path: Path) -> list[dict[str, str]]:
     lengths = {role: len(lines) for role, lines in columns.items()}
     if len(set(lengths.values())) > 1:
-        raise DataValidationError(f"sides have {lengths} lines", path=path, expected="line-aligned files of equal length")
+        raise DataValidationError(
+            f"sides have {lengths} lines", path=path, expected="line-aligned files of equal length"
+        )
     for role, lines in columns.items():
         for i, line in enumerate(lines, start=1):
             if not line.strip():
-                raise DataValidationError("is an empty line", path=path, record=f"line {i}", field=role, expected="one text per line")
+                raise DataValidationError(
+                    "is an empty line", path=path, record=f"line {i}", field=role, expected="one text per line"
+                )
     n = next(iter(lengths.values()), 0)
     return [{role: columns[role][i] for role in columns} for i in range(n)]
 
@@ -317,7 +364,9 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
     clone = any((root / rel).is_file() for s in splits for rel in (f"asset.{s}.orig", f"dataset/asset.{s}.orig"))
     if not clone:
         location = find_hub_location(root, ASSET_HUB_ID)
-        if location is not None and any(p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file()):
+        if location is not None and any(
+            p.suffix.lower() in HUB_DATA_SUFFIXES for p in location.rglob("*") if p.is_file()
+        ):
             return _asset_from_hub(ctx, location, splits, mode, choose)
     for split in splits:
         orig = locate_file(ctx, root, _in_root_or(root, "dataset", f"asset.{split}.orig"), **ASSET)
@@ -332,8 +381,13 @@ def read_asset(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
                 skipped += 1
             else:
                 items.append(item)
-    return items, {"splits": list(splits), "sources_per_split": per_split, "axis": ["simplification", "original"],
-                   "simplification_choice": mode, "rows_with_blank_simplification": skipped}
+    return items, {
+        "splits": list(splits),
+        "sources_per_split": per_split,
+        "axis": ["simplification", "original"],
+        "simplification_choice": mode,
+        "rows_with_blank_simplification": skipped,
+    }
 
 
 def _asset_from_hub(
@@ -349,10 +403,21 @@ def _asset_from_hub(
         for i, row in enumerate(rows, start=1):
             original, simps = row.get("original"), row.get("simplifications")
             if not isinstance(original, str) or not original.strip():
-                raise DataValidationError("is empty or missing", path=location, record=f"{hub_split} row {i}", field="original", expected="the source sentence")
+                raise DataValidationError(
+                    "is empty or missing",
+                    path=location,
+                    record=f"{hub_split} row {i}",
+                    field="original",
+                    expected="the source sentence",
+                )
             if not isinstance(simps, list) or not simps or not all(isinstance(t, str) for t in simps):
-                raise DataValidationError("is not a list of texts", path=location, record=f"{hub_split} row {i}", field="simplifications",
-                                          expected="the 10 simplifications")
+                raise DataValidationError(
+                    "is not a list of texts",
+                    path=location,
+                    record=f"{hub_split} row {i}",
+                    field="simplifications",
+                    expected="the 10 simplifications",
+                )
             item = _asset_item(original, simps, choose, split, i, str(location))
             if item is None:
                 skipped += 1

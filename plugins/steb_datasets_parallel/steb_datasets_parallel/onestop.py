@@ -116,8 +116,12 @@ def read_onestop(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict
 
 def _articles_info(files: dict[str, dict[str, Path]], common: list[str], construction: str) -> dict[str, Any]:
     """What both constructions record: the construction, the level axis, the articles used and those lacking a level."""
-    return {"construction": construction, "axis": [name for _, _, name in LEVELS], "articles": len(common),
-            "articles_missing_a_level": sorted(set().union(*files.values()) - set(common))}
+    return {
+        "construction": construction,
+        "axis": [name for _, _, name in LEVELS],
+        "articles": len(common),
+        "articles_missing_a_level": sorted(set().union(*files.values()) - set(common)),
+    }
 
 
 def _read_article(path: Path, level_name: str, fallback: list[str]) -> str:
@@ -134,7 +138,9 @@ def _read_article(path: Path, level_name: str, fallback: list[str]) -> str:
         lines.pop(0)
     body = "\n".join(lines).strip()
     if not body:
-        raise DataValidationError("holds no article text", path=path, record=path.stem, field="text", expected="the article")
+        raise DataValidationError(
+            "holds no article text", path=path, record=path.stem, field="text", expected="the article"
+        )
     return body
 
 

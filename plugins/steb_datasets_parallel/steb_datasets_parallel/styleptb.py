@@ -41,19 +41,49 @@ from .common import option_list
 __all__ = ["read_styleptb", "ALL_TRANSFERS", "KEPT_TRANSFERS", "DROPPED_TRANSFERS", "BUDGET", "OBTAIN", "LAYOUT"]
 
 #: The 21 codes of the release (single_transform_checkout.py's list, in its order).
-ALL_TRANSFERS = ("IAD", "AEM", "VEM", "NSR", "ASR", "VSR", "NAR", "VAR", "AAR", "ARR", "PPR", "SBR", "MFS", "LFS",
-                 "TFU", "TPA", "TPR", "PTA", "ATP", "PFB", "PBF")
+ALL_TRANSFERS = (
+    "IAD",
+    "AEM",
+    "VEM",
+    "NSR",
+    "ASR",
+    "VSR",
+    "NAR",
+    "VAR",
+    "AAR",
+    "ARR",
+    "PPR",
+    "SBR",
+    "MFS",
+    "LFS",
+    "TFU",
+    "TPA",
+    "TPR",
+    "PTA",
+    "ATP",
+    "PFB",
+    "PBF",
+)
 #: Removed by STEB: antonym replacement changes meaning; WordNet synonym replacement has no consistent style.
-DROPPED_TRANSFERS = {"NAR": "noun antonym replacement (changes meaning)", "AAR": "adjective antonym replacement (changes meaning)",
-                     "VAR": "verb antonym replacement (changes meaning)", "NSR": "noun synonym replacement (no consistent style)",
-                     "ASR": "adjective synonym replacement (no consistent style)", "VSR": "verb synonym replacement (no consistent style)"}
+DROPPED_TRANSFERS = {
+    "NAR": "noun antonym replacement (changes meaning)",
+    "AAR": "adjective antonym replacement (changes meaning)",
+    "VAR": "verb antonym replacement (changes meaning)",
+    "NSR": "noun synonym replacement (no consistent style)",
+    "ASR": "adjective synonym replacement (no consistent style)",
+    "VSR": "verb synonym replacement (no consistent style)",
+}
 KEPT_TRANSFERS = tuple(c for c in ALL_TRANSFERS if c not in DROPPED_TRANSFERS)
 SPLITS = ("train", "valid", "test")
 BUDGET = 50  # STEB Table 15: pairings per transformation
-OBTAIN = ("clone https://github.com/lvyiwei1/StylePTB (CC BY 4.0; its fulldata.h16 is read directly; folders made by "
-          "`python single_transform_checkout.py CODE` work too)")
-LAYOUT = ("<data-dir>/StylePTB/fulldata.h16 (the clone), or <data-dir>/StylePTB/<CODE>/{train,valid,test}.tsv "
-          "(source<TAB>target, no header); train, valid and test are combined")
+OBTAIN = (
+    "clone https://github.com/lvyiwei1/StylePTB (CC BY 4.0; its fulldata.h16 is read directly; folders made by "
+    "`python single_transform_checkout.py CODE` work too)"
+)
+LAYOUT = (
+    "<data-dir>/StylePTB/fulldata.h16 (the clone), or <data-dir>/StylePTB/<CODE>/{train,valid,test}.tsv "
+    "(source<TAB>target, no header); train, valid and test are combined"
+)
 FULLDATA = "fulldata.h16"
 
 
@@ -68,11 +98,15 @@ def _splits(ctx: LoadContext) -> tuple[str, ...]:
     chosen = SPLITS if value in ("all", "") else tuple(s.strip() for s in value.split(",") if s.strip())
     unknown = [s for s in chosen if s not in SPLITS]
     if unknown:
-        raise DataValidationError(f"option split names {unknown}", field="split", expected="all, or a comma list of train, valid, test")
+        raise DataValidationError(
+            f"option split names {unknown}", field="split", expected="all, or a comma list of train, valid, test"
+        )
     return chosen
 
 
-def read_fulldata(path: Path, codes: tuple[str, ...], splits: tuple[str, ...]) -> tuple[dict[str, list[ParallelItem]], dict[str, int]]:
+def read_fulldata(
+    path: Path, codes: tuple[str, ...], splits: tuple[str, ...]
+) -> tuple[dict[str, list[ParallelItem]], dict[str, int]]:
     """The pairs of ``codes`` in ``splits`` from the clone's ``fulldata.h16`` (the checkout script's rules), per
     code."""
     lines = read_lines(path, keep_empty=True)
@@ -89,8 +123,16 @@ def read_fulldata(path: Path, codes: tuple[str, ...], splits: tuple[str, ...]) -
                 continue
             for name, text, at in (("source", source, lineno + 1), ("target", target, lineno + 2)):
                 if not text.strip():
-                    raise DataValidationError("is empty", path=path, record=f"line {at} ({code} pair {j + 1})", field=name, expected="a sentence")
-            items[code].append(ParallelItem((source, target), id=f"{code}/{split}:{j + 1}", style_type=code, source=str(path)))
+                    raise DataValidationError(
+                        "is empty",
+                        path=path,
+                        record=f"line {at} ({code} pair {j + 1})",
+                        field=name,
+                        expected="a sentence",
+                    )
+            items[code].append(
+                ParallelItem((source, target), id=f"{code}/{split}:{j + 1}", style_type=code, source=str(path))
+            )
     return items, {code: len(pairs) for code, pairs in found.items()}
 
 
@@ -108,11 +150,18 @@ def _read_checkout(root: Path, codes: tuple[str, ...], splits: tuple[str, ...]) 
                     continue
                 fields = line.split("\t")
                 if len(fields) != 2:
-                    raise DataValidationError(f"has {len(fields)} tab-separated fields", path=path, record=f"line {i}",
-                                              field="target" if len(fields) < 2 else "line", expected="source<TAB>target")
+                    raise DataValidationError(
+                        f"has {len(fields)} tab-separated fields",
+                        path=path,
+                        record=f"line {i}",
+                        field="target" if len(fields) < 2 else "line",
+                        expected="source<TAB>target",
+                    )
                 for name, text in zip(("source", "target"), fields):
                     if not text.strip():
-                        raise DataValidationError("is empty", path=path, record=f"line {i}", field=name, expected="a sentence")
+                        raise DataValidationError(
+                            "is empty", path=path, record=f"line {i}", field=name, expected="a sentence"
+                        )
                 found.append(ParallelItem(tuple(fields), id=f"{code}/{split}:{i}", style_type=code, source=str(path)))
     return items
 
@@ -138,24 +187,30 @@ def read_styleptb(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dic
     else:
         per_code = _read_checkout(root, transfers, splits)
         if not per_code:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {FULLDATA} and no <CODE>/{{{','.join(splits)}}}.tsv for any of "
-                                       f"{', '.join(transfers)} under {root}. Obtain it: {OBTAIN}. Expected layout: {LAYOUT}")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': no {FULLDATA} and no <CODE>/{{{','.join(splits)}}}.tsv for any of "
+                f"{', '.join(transfers)} under {root}. Obtain it: {OBTAIN}. Expected layout: {LAYOUT}"
+            )
         info["read_from"] = "checkout folders"
     minimum = _min_pairs(ctx)
     sizes = {code: len({item.texts for item in per_code.get(code, [])}) for code in transfers}  # distinct pairs
     kept = [c for c in transfers if sizes[c] >= minimum]
     below = {c: n for c, n in sizes.items() if 0 < n < minimum}
     if not kept:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no transformation under {root} has {minimum} or more distinct pairs "
-                                   f"({sizes}); lower option min_pairs or read more splits")
-    info.update({
-        "pairs_per_transfer": sizes,
-        "transfers": kept,
-        "missing_transfers": [c for c in transfers if sizes[c] == 0],
-        "left_out_below_min_pairs": below,
-        "class_rule": f"a transformation with fewer than {minimum} distinct pairs over the read splits is left out "
-                      "(STEB Table 15: 14 classes x 50; the release's PBF has 7 pairs)",
-        "dropped_by_steb": dict(DROPPED_TRANSFERS) if transfers == KEPT_TRANSFERS else {},
-        "axis": ["source", "target"],
-    })
+        raise DatasetNotFoundError(
+            f"dataset '{ctx.dataset}': no transformation under {root} has {minimum} or more distinct pairs "
+            f"({sizes}); lower option min_pairs or read more splits"
+        )
+    info.update(
+        {
+            "pairs_per_transfer": sizes,
+            "transfers": kept,
+            "missing_transfers": [c for c in transfers if sizes[c] == 0],
+            "left_out_below_min_pairs": below,
+            "class_rule": f"a transformation with fewer than {minimum} distinct pairs over the read splits is left out "
+            "(STEB Table 15: 14 classes x 50; the release's PBF has 7 pairs)",
+            "dropped_by_steb": dict(DROPPED_TRANSFERS) if transfers == KEPT_TRANSFERS else {},
+            "axis": ["source", "target"],
+        }
+    )
     return [item for code in kept for item in per_code[code]], info

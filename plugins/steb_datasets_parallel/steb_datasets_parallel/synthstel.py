@@ -35,8 +35,7 @@ from steb_core import DataValidationError, LoadContext, ParallelItem, load_hub_s
 
 from .common import Reader, option_list
 
-__all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION",
-           "OBTAIN", "LAYOUT"]
+__all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION", "OBTAIN", "LAYOUT"]
 
 #: STEB's eight register features of SynthSTEL, as values of the release's ``feature`` column (STEB's loader
 #: lower-cases them; matching here ignores case and spacing). Every other feature is a linguistic feature.
@@ -57,11 +56,17 @@ HUB_ID = "StyleDistance/synthstel"
 #: data/test-00000-of-00001.parquet (61.5 kB) -- the sizes the data folder of main still has (checked on the hub's
 #: file listings; the later commits on main edit README.md).
 HUB_REVISION = "654e12a58f3805963e6282ee45619b61a5029877"
-OBTAIN = (f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset " "--revision "
-          f"{HUB_REVISION} --local-dir DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache "
-          "filled by datasets.load_dataset")
-LAYOUT = ("<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, " "negative, "
-          "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID)
+OBTAIN = (
+    f"the Hugging Face release, hub id {HUB_ID} (MIT): `huggingface-cli download {HUB_ID} --repo-type dataset "
+    "--revision "
+    f"{HUB_REVISION} --local-dir DATA_DIR/SynthSTEL`, or a datasets.save_to_disk folder there, or the local hub cache "
+    "filled by datasets.load_dataset"
+)
+LAYOUT = (
+    "<data-dir>/SynthSTEL/ (or <data-dir>/<dataset name>/) with data/{train,test}-*.parquet (columns positive, "
+    "negative, "
+    "feature, feature_clean) or a save_to_disk folder; without it, the local hub cache of " + HUB_ID
+)
 COLUMNS = ("positive", "negative", "feature")
 
 
@@ -80,11 +85,17 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     try:
         table = pq.read_table(release_file(path))
     except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for corrupt files
-        raise DataValidationError(f"is not a readable parquet file ({exc})", path=path, expected="SynthSTEL parquet") from None
+        raise DataValidationError(
+            f"is not a readable parquet file ({exc})", path=path, expected="SynthSTEL parquet"
+        ) from None
     missing = [c for c in COLUMNS if c not in table.column_names]
     if missing:
-        raise DataValidationError(f"missing column(s) {missing}; it has {table.column_names}", path=path, record="schema",
-                                  expected=f"columns {list(COLUMNS)}")
+        raise DataValidationError(
+            f"missing column(s) {missing}; it has {table.column_names}",
+            path=path,
+            record="schema",
+            expected=f"columns {list(COLUMNS)}",
+        )
     rows: list[dict[str, Any]] = table.to_pylist()
     return rows
 
@@ -96,8 +107,12 @@ def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tup
         rows = load_hub_split(root, HUB_ID, split=split, dataset=ctx.dataset)
         missing = [c for c in COLUMNS if rows and c not in rows[0]]
         if missing:
-            raise DataValidationError(f"missing column(s) {missing}; it has {sorted(rows[0])}", path=root, record=f"{split} schema",
-                                      expected=f"columns {list(COLUMNS)}")
+            raise DataValidationError(
+                f"missing column(s) {missing}; it has {sorted(rows[0])}",
+                path=root,
+                record=f"{split} schema",
+                expected=f"columns {list(COLUMNS)}",
+            )
         out.append((root, f"{split} split", rows))
     return out
 
@@ -122,13 +137,24 @@ def make_synthstel_reader(register: bool) -> Reader:
             for i, row in enumerate(rows, start=1):
                 for col in ("positive", "negative"):
                     if not isinstance(row.get(col), str) or not row[col].strip():
-                        raise DataValidationError("is empty or not text", path=path, record=f"row {i}", field=col, expected="a text")
+                        raise DataValidationError(
+                            "is empty or not text", path=path, record=f"row {i}", field=col, expected="a text"
+                        )
                 name = row.get(CLASS_COLUMN)
                 if not isinstance(name, str) or not name.strip():
-                    raise DataValidationError("is empty", path=path, record=f"row {i}", field=CLASS_COLUMN,
-                                              expected="a feature name (the class)")
+                    raise DataValidationError(
+                        "is empty",
+                        path=path,
+                        record=f"row {i}",
+                        field=CLASS_COLUMN,
+                        expected="a feature name (the class)",
+                    )
                 name = " ".join(name.split()).lower()
-                hits = {names[_norm(row[c])] for c in match_columns if isinstance(row.get(c), str) and _norm(row[c]) in names}
+                hits = {
+                    names[_norm(row[c])]
+                    for c in match_columns
+                    if isinstance(row.get(c), str) and _norm(row[c]) in names
+                }
                 matched |= hits
                 is_reg = bool(hits)
                 (register_names if is_reg else feature_names).add(name)
@@ -138,15 +164,26 @@ def make_synthstel_reader(register: bool) -> Reader:
         stated = list(chosen) if chosen else list(REGISTER_FEATURES)
         not_found = [c for c in stated if c not in matched]
         if not_found:
-            warnings.warn(f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under " f"{root}; "
-                          f"its features are {sorted(register_names | feature_names)} (option register_features names them " "exactly)",
-                          stacklevel=2)
-        info = {"files": [name for _, name, _ in sources], "axis": ["with feature", "without feature"],
-                "class_column": CLASS_COLUMN, "features_in_release": len(register_names | feature_names),
-                "register_features": sorted(register_names), "linguistic_features": sorted(feature_names),
-                "register_selection": "option register_features (exact feature / feature_clean names)" if chosen
-                else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's " "loader)",
-                "register_features_not_found": not_found}
+            warnings.warn(
+                f"dataset '{ctx.dataset}': register feature(s) {not_found} match no feature name of the release under "
+                f"{root}; "
+                f"its features are {sorted(register_names | feature_names)} (option register_features names them "
+                "exactly)",
+                stacklevel=2,
+            )
+        info = {
+            "files": [name for _, name, _ in sources],
+            "axis": ["with feature", "without feature"],
+            "class_column": CLASS_COLUMN,
+            "features_in_release": len(register_names | feature_names),
+            "register_features": sorted(register_names),
+            "linguistic_features": sorted(feature_names),
+            "register_selection": "option register_features (exact feature / feature_clean names)"
+            if chosen
+            else "stated list steb_datasets_parallel.synthstel.REGISTER_FEATURES (exact feature values, as STEB's "
+            "loader)",
+            "register_features_not_found": not_found,
+        }
         return items, info
 
     return read

@@ -39,6 +39,7 @@ def assert_aligned(groups, style_of, content_of):
 
 # ------------------------------------------------------------------ GYAFC
 
+
 def make_gyafc(root: Path, n: int = 4) -> Path:
     corpus = root / "GYAFC_Corpus"
     for domain in ("Entertainment_Music", "Family_Relationships"):
@@ -65,12 +66,16 @@ def _content(text: str) -> str:
 def test_gyafc_test_split_both_directions(tmp_path):
     bundle = load("GYAFC", make_gyafc(tmp_path))
     groups = bundle.order_groups
-    assert bundle.info["parallel_items"] == 16  # 2 domains x 2 directions x 4 lines (groups: the shared builder's business)
+    assert (
+        bundle.info["parallel_items"] == 16
+    )  # 2 domains x 2 directions x 4 lines (groups: the shared builder's business)
     assert {g.style_type for g in groups} == {"Entertainment_Music", "Family_Relationships"}
     assert_aligned(groups, _style, lambda t: (t.split()[1], t.split()[3]))
     assert bundle.info["split"] == "test" and bundle.info["ref"] == 0 and bundle.info["distractors"] is True
     train = load("GYAFC", tmp_path, split="train", distractors="false")
-    assert train.info["parallel_items"] == 8 and all(len(g.anchors) == 2 and g.distractor is None for g in train.order_groups)
+    assert train.info["parallel_items"] == 8 and all(
+        len(g.anchors) == 2 and g.distractor is None for g in train.order_groups
+    )
     assert all(_style(g.anchors[0]) == "informal" and _style(g.anchors[1]) == "formal" for g in train.order_groups)
 
 
@@ -79,7 +84,9 @@ def test_gyafc_transfer_set(tmp_path):
     sources, references = gyafc_transfer_set(tmp_path, "Family_Relationships")
     assert sources == [f"inf Family_Relationships test src{i}" for i in range(3)]
     assert references[2] == tuple(f"FOR Family_Relationships test src2 r{k}" for k in range(4))
-    back = gyafc_transfer_set(tmp_path / "GYAFC_Corpus", "Family_Relationships", direction="formal_to_informal", split="tune")
+    back = gyafc_transfer_set(
+        tmp_path / "GYAFC_Corpus", "Family_Relationships", direction="formal_to_informal", split="tune"
+    )
     assert back.references[0][3] == "inf Family_Relationships tune fsrc0 r3"
 
 
@@ -135,21 +142,34 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
     """Register features are the stated ``feature`` values, matched exactly (case aside): a slang feature whose name
     contains "formal" stays a linguistic feature; the class is ``feature``, so two contrasts that share one
     feature_clean name stay two classes; stated features the release lacks are reported, not silently dropped."""
-    make_synthstel(tmp_path, {FORMALITY: 4, ("polite / impolite", "Politeness"): 4, HUMOR: 4, SLANG: 4,
-                              SELF_INCLUSIVE: 3, SELF_YOU: 3})
+    make_synthstel(
+        tmp_path,
+        {FORMALITY: 4, ("polite / impolite", "Politeness"): 4, HUMOR: 4, SLANG: 4, SELF_INCLUSIVE: 3, SELF_YOU: 3},
+    )
     with pytest.warns(UserWarning, match="offensive / non-offensive"):
         reg = load("SynthSTEL_register", tmp_path)
     with pytest.warns(UserWarning):
         feat = load("SynthSTEL_feature", tmp_path)
     # classes = feature, lower-cased as the reference's record handler does
-    assert {g.style_type for g in reg.order_groups} == {"formal / informal", "polite / impolite",
-                                                        "with humor / without humor"}
-    assert {g.style_type for g in feat.order_groups} == {"informal slang / standard language",
-                                                         "self-focused / inclusive", "self-focused / you-focused"}
+    assert {g.style_type for g in reg.order_groups} == {
+        "formal / informal",
+        "polite / impolite",
+        "with humor / without humor",
+    }
+    assert {g.style_type for g in feat.order_groups} == {
+        "informal slang / standard language",
+        "self-focused / inclusive",
+        "self-focused / you-focused",
+    }
     assert reg.info["register_features"] == ["formal / informal", "polite / impolite", "with humor / without humor"]
     assert reg.info["class_column"] == "feature" and reg.info["features_in_release"] == 6
-    assert reg.info["register_features_not_found"] == ["offensive / non-offensive", "with sarcasm / without sarcasm",
-                                                       "positive / negative", "certain / uncertain", "complex / simple"]
+    assert reg.info["register_features_not_found"] == [
+        "offensive / non-offensive",
+        "with sarcasm / without sarcasm",
+        "positive / negative",
+        "certain / uncertain",
+        "complex / simple",
+    ]
     assert reg.info["parallel_items"] == 12 and feat.info["parallel_items"] == 10  # 4+4+4 and 4+3+3 pairs
     style = lambda t: t.split()[0]  # noqa: E731
     content = lambda t: tuple(t.split()[1:])  # noqa: E731
@@ -163,9 +183,18 @@ def test_synthstel_register_list_is_the_eight_feature_values_steb_names():
     """The stated list, written out by hand from STEB's own loader (rrivera1849/STEB steb/loaders/synthstel.py)."""
     from steb_datasets_parallel.synthstel import REGISTER_FEATURES
 
-    assert sorted(REGISTER_FEATURES) == sorted([
-        "formal / informal", "polite / impolite", "offensive / non-offensive", "with sarcasm / without sarcasm",
-        "positive / negative", "with humor / without humor", "certain / uncertain", "complex / simple"])
+    assert sorted(REGISTER_FEATURES) == sorted(
+        [
+            "formal / informal",
+            "polite / impolite",
+            "offensive / non-offensive",
+            "with sarcasm / without sarcasm",
+            "positive / negative",
+            "with humor / without humor",
+            "certain / uncertain",
+            "complex / simple",
+        ]
+    )
 
 
 def test_synthstel_rows_as_the_reference_reads_them(tmp_path):
@@ -180,16 +209,23 @@ def test_synthstel_empty_text(tmp_path):
     make_synthstel(tmp_path, {FORMALITY: 4}, bad_row=1)
     with pytest.raises(DataValidationError) as err:
         load("SynthSTEL_register", tmp_path)
-    assert err.value.path.endswith("train-00000-of-00001.parquet") and err.value.record == "row 2" and err.value.field == "negative"
+    assert (
+        err.value.path.endswith("train-00000-of-00001.parquet")
+        and err.value.record == "row 2"
+        and err.value.field == "negative"
+    )
 
 
 # ------------------------------------------------------------------ StylePTB
+
 
 def make_styleptb(root: Path, n: int = 20) -> Path:
     """Checkout folders <CODE>/{train,valid,test}.tsv: train n, valid 2, test 3 pairs per code."""
     for code in ("TFU", "ATP", "NAR"):
         for split, k in (("train", n), ("valid", 2), ("test", 3)):
-            write(root / code / f"{split}.tsv", [f"src {code} {split}{i} 's\ttgt {code} {split}{i} 's" for i in range(k)])
+            write(
+                root / code / f"{split}.tsv", [f"src {code} {split}{i} 's\ttgt {code} {split}{i} 's" for i in range(k)]
+            )
     return root
 
 
@@ -213,7 +249,9 @@ def test_styleptb_class_below_the_minimum_size_is_left_out_and_named(tmp_path):
     assert bundle.info["left_out_below_min_pairs"] == {"ATP": 49} and "50 distinct pairs" in bundle.info["class_rule"]
     assert {g.style_type for g in load("StylePTB", tmp_path, min_pairs=49).order_groups} == {"TFU", "ATP"}
     test_only = load("StylePTB", tmp_path, split="test", min_pairs=2)
-    assert test_only.info["parallel_items"] == 6 and {t.split()[2] for g in test_only.order_groups for t in g.anchors} <= {"test0", "test1", "test2"}
+    assert test_only.info["parallel_items"] == 6 and {
+        t.split()[2] for g in test_only.order_groups for t in g.anchors
+    } <= {"test0", "test1", "test2"}
     with pytest.raises(DatasetNotFoundError, match="min_pairs"):
         load("StylePTB", tmp_path, split="test", per_class="auto")
 
@@ -222,7 +260,23 @@ def test_styleptb_kept_codes_are_the_21_minus_antonyms_and_synonyms():
     from steb_datasets_parallel.styleptb import ALL_TRANSFERS, KEPT_TRANSFERS
 
     assert len(ALL_TRANSFERS) == 21 and len(KEPT_TRANSFERS) == 15
-    assert set(KEPT_TRANSFERS) == {"IAD", "AEM", "VEM", "ARR", "PPR", "SBR", "MFS", "LFS", "TFU", "TPA", "TPR", "PTA", "ATP", "PFB", "PBF"}
+    assert set(KEPT_TRANSFERS) == {
+        "IAD",
+        "AEM",
+        "VEM",
+        "ARR",
+        "PPR",
+        "SBR",
+        "MFS",
+        "LFS",
+        "TFU",
+        "TPA",
+        "TPR",
+        "PTA",
+        "ATP",
+        "PFB",
+        "PBF",
+    }
 
 
 def test_styleptb_line_without_tab(tmp_path):
@@ -235,11 +289,16 @@ def test_styleptb_line_without_tab(tmp_path):
 
 # ------------------------------------------------------------------ Shakespeare, Twitter AAE, ASSET
 
+
 def test_shakespeare(tmp_path):
     write(tmp_path / "data" / "test.original.nltktok", [f"thou {i}" for i in range(6)])
     write(tmp_path / "data" / "test.modern.nltktok", [f"you {i}" for i in range(6)])
     bundle = load("parallel_shakespeare", tmp_path, distractors=False)
-    assert bundle.info["parallel_items"] == 6 and bundle.order_groups and all(g.distractor is None for g in bundle.order_groups)
+    assert (
+        bundle.info["parallel_items"] == 6
+        and bundle.order_groups
+        and all(g.distractor is None for g in bundle.order_groups)
+    )
     assert all(g.anchors[0].startswith("thou") for g in bundle.order_groups)
     assert_aligned(bundle.order_groups, lambda t: t.split()[0], lambda t: t.split()[1])
 
@@ -299,8 +358,10 @@ def test_asset_simplification_by_sha256_of_the_original(tmp_path):
     assert [g.alternatives for g in plain[:7]] == [(f"simple{chosen[j]} {j}", f"complex {j}") for j in range(1, 8)]
     assert a.info["simplification_choice"] == "sha256"
     assert a.order_groups == load("ASSET", tmp_path, seed=9, split="test").order_groups
-    seeds = {tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test", simplification="random").order_groups)
-             for s in range(4)}
+    seeds = {
+        tuple(g.id for g in load("ASSET", tmp_path, seed=s, split="test", simplification="random").order_groups)
+        for s in range(4)
+    }
     assert len(seeds) > 1
     assert_aligned(a.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
 
@@ -331,11 +392,16 @@ def test_asset_combines_validation_and_test_by_default(tmp_path):
 
 # ------------------------------------------------------------------ OneStopEnglish
 
+
 def make_onestop(root: Path, titles: list[str]) -> Path:
     """The release's layout: Adv-Txt/, Ele-Txt/, and Int-Txt/ twice -- Int-Txt/Int-Txt/ (UTF-8 with a BOM, read by the
     reference) and Int-Txt/ itself (the same texts with a first line "Intermediate")."""
     base = root / "Texts-SeparatedByReadingLevel"
-    for suffix, folder, name in (("ele", "Ele-Txt", "Elementary"), ("int", "Int-Txt", "Intermediate"), ("adv", "Adv-Txt", "Advanced")):
+    for suffix, folder, name in (
+        ("ele", "Ele-Txt", "Elementary"),
+        ("int", "Int-Txt", "Intermediate"),
+        ("adv", "Adv-Txt", "Advanced"),
+    ):
         for t in titles:
             body = [f"{suffix} text of {t}.", "", f"{suffix} second paragraph of {t}."]
             if suffix == "int":
@@ -354,15 +420,22 @@ def test_onestop_reference_sequences_are_line_triplets(tmp_path):
     make_onestop(tmp_path, ["Banks", "Amazon", "Cats"])
     base = tmp_path / "Texts-SeparatedByReadingLevel"
     (base / "Adv-Txt" / "Cats-adv.txt").unlink()
-    write(base / "Ele-Txt" / "Banks-ele.txt",
-          ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."])
+    write(
+        base / "Ele-Txt" / "Banks-ele.txt",
+        ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."],
+    )
     bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
     assert bundle.info["parallel_items"] == 4 and bundle.info["articles_missing_a_level"] == ["Cats"]
     amazon = ("adv text of Amazon.", "int text of Amazon.", "ele text of Amazon.")
     assert [g.anchors for g in bundle.order_groups[:3]] == [amazon] * 3
     assert [g.alternatives[0] for g in bundle.order_groups] == [
-        "adv second paragraph of Amazon.", "adv text of Banks.", "adv second paragraph of Banks.",
-        "adv text of Banks.", "adv second paragraph of Banks.", "adv second paragraph of Banks."]
+        "adv second paragraph of Amazon.",
+        "adv text of Banks.",
+        "adv second paragraph of Banks.",
+        "adv text of Banks.",
+        "adv second paragraph of Banks.",
+        "adv second paragraph of Banks.",
+    ]
     assert {g.style_type for g in bundle.order_groups} == {"complexity"}
     top = load("OneStopEnglishCorpus", tmp_path, int_folder="top", distractors="no")  # the header shifts Int by one
     assert top.order_groups[0].anchors == ("adv text of Amazon.", "Intermediate", "ele text of Amazon.")
@@ -398,9 +471,12 @@ def test_onestop_empty_article_and_undecodable_file(tmp_path):
 
 # ------------------------------------------------------------------ graded formality, CDS
 
+
 def test_graded_formality_five_levels(tmp_path):
     header = "id\tclass\t" + "\t".join(f"level_{i}" for i in range(1, 6))
-    rows = [f"g{i}\t{'news' if i % 2 else 'chat'}\t" + "\t".join(f"L{lvl} c{i}" for lvl in range(1, 6)) for i in range(8)]
+    rows = [
+        f"g{i}\t{'news' if i % 2 else 'chat'}\t" + "\t".join(f"L{lvl} c{i}" for lvl in range(1, 6)) for i in range(8)
+    ]
     write(tmp_path / "graded_formality.tsv", [header, *rows])
     bundle = load("graded_formality", tmp_path, distractors=False)
     assert bundle.info["parallel_items"] == 8 and {g.style_type for g in bundle.order_groups} == {"news", "chat"}
@@ -481,6 +557,7 @@ def test_cds_hub_csv_with_a_quote_swallowing_rows_is_refused(tmp_path):
 
 # ------------------------------------------------------------------ registration
 
+
 def test_registered_with_catalogue_metadata():
     manager = new_manager(env=False)
     names = set(manager.datasets().names())
@@ -494,6 +571,7 @@ def test_registered_with_catalogue_metadata():
 
 
 # ------------------------------------------------------------------ issue 16: releases as published
+
 
 def test_twitter_aae_from_the_supplementary_archive(tmp_path):
     """The EMNLP 2020 supplement: a zip with EMNLP-AAVE-files/{aave,sae}_samples.txt plus __MACOSX resource forks."""
@@ -535,7 +613,10 @@ def test_styleptb_reads_fulldata_as_cloned_all_splits_and_the_minimum_class_size
     write(tmp_path / "fulldata.h16", lines)
     bundle = load("StylePTB", tmp_path, per_class="auto")  # N = 50 (IAD), the minimum class size 50
     assert bundle.info["read_from"] == "fulldata.h16"
-    assert bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 60 and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
+    assert (
+        bundle.info["pairs_per_transfer_all_splits"]["TFU"] == 60
+        and "NAR" not in bundle.info["pairs_per_transfer_all_splits"]
+    )
     assert "NSR" not in bundle.info["pairs_per_transfer_all_splits"]  # WordNet synonyms: dropped by STEB
     assert {g.style_type for g in bundle.order_groups} == {"TFU", "ATP", "IAD"}
     assert bundle.info["left_out_below_min_pairs"] == {"PBF": 7, "ARR": 49}
@@ -546,18 +627,26 @@ def test_styleptb_reads_fulldata_as_cloned_all_splits_and_the_minimum_class_size
     assert len(seen) > 6
     # split=test follows single_transform_checkout.py: TFU 60 -> valid 0..2, test 3..5; ATP 55 -> valid 0..1, test 2..4
     test = load("StylePTB", tmp_path, split="test", min_pairs=2)
-    by_code = {c: {t.split()[2] for g in test.order_groups if g.style_type == c for t in (*g.anchors, *g.alternatives)}
-               for c in ("TFU", "ATP")}
+    by_code = {
+        c: {t.split()[2] for g in test.order_groups if g.style_type == c for t in (*g.anchors, *g.alternatives)}
+        for c in ("TFU", "ATP")
+    }
     assert by_code == {"TFU": {"3", "4", "5"}, "ATP": {"2", "3", "4"}}
     assert test.info["left_out_below_min_pairs"] == {"PBF": 1}  # PBF 7: valid 0, test 1
     valid = load("StylePTB", tmp_path, split="valid", min_pairs=2)
-    assert {t.split()[2] for g in valid.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)} == {"0", "1", "2"}
+    assert {
+        t.split()[2] for g in valid.order_groups if g.style_type == "TFU" for t in (*g.anchors, *g.alternatives)
+    } == {"0", "1", "2"}
 
 
 @pytest.mark.realdata
 def test_shared_catalogue_rows_of_this_plugin(steb_catalogue):
     """The order-alignment budgets passed to the builder are Table 15's 'per class' column."""
-    rows = {name: (classes, per_class) for (task, name), (classes, per_class, _) in steb_catalogue.items() if task == "order_alignment"}
+    rows = {
+        name: (classes, per_class)
+        for (task, name), (classes, per_class, _) in steb_catalogue.items()
+        if task == "order_alignment"
+    }
     for name, spec in SPECS.items():
         if "steb" in spec.suites and "order_alignment" in spec.tasks:
             exp = spec.expected["order_alignment"]
@@ -569,13 +658,27 @@ def test_shared_catalogue_rows_of_this_plugin(steb_catalogue):
 def test_steb_suite_pairs_are_the_catalogue_rows():
     """Issue 15: this plugin's (dataset, task) pairs in suite steb; GYAFC stays outside."""
     pairs = {(t, s.name) for s in SPECS.values() if "steb" in s.suites for t in s.tasks_for_suite("steb")}
-    order = {"ASSET": (1, 400), "OneStopEnglishCorpus": (1, 600), "StylePTB": (14, 50), "SynthSTEL_feature": (32, 200),
-             "SynthSTEL_register": (8, 200), "corpus-of-diverse-styles": (11, 400), "graded_formality": (2, 1000),
-             "parallel_shakespeare": (1, 400), "twitter_aave_sae": (1, 400)}
-    assert pairs == {("order_alignment", n) for n in order} | {("clustering", "corpus-of-diverse-styles"),
-                                                               ("pair_all", "corpus-of-diverse-styles")}
+    order = {
+        "ASSET": (1, 400),
+        "OneStopEnglishCorpus": (1, 600),
+        "StylePTB": (14, 50),
+        "SynthSTEL_feature": (32, 200),
+        "SynthSTEL_register": (8, 200),
+        "corpus-of-diverse-styles": (11, 400),
+        "graded_formality": (2, 1000),
+        "parallel_shakespeare": (1, 400),
+        "twitter_aave_sae": (1, 400),
+    }
+    assert pairs == {("order_alignment", n) for n in order} | {
+        ("clustering", "corpus-of-diverse-styles"),
+        ("pair_all", "corpus-of-diverse-styles"),
+    }
     for name, (classes, per_class) in order.items():
-        assert dict(SPECS[name].expected["order_alignment"]) == {"classes": classes, "per_class": per_class, "texts": classes * per_class}
+        assert dict(SPECS[name].expected["order_alignment"]) == {
+            "classes": classes,
+            "per_class": per_class,
+            "texts": classes * per_class,
+        }
     assert "steb" not in SPECS["GYAFC"].suites
 
 
@@ -591,8 +694,9 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
             rows["feature_clean"].append(clean)
     half = {k: v[::2] for k, v in rows.items()}
     rest = {k: v[1::2] for k, v in rows.items()}
-    datasets.DatasetDict({"train": datasets.Dataset.from_dict(half), "test": datasets.Dataset.from_dict(rest)}).save_to_disk(
-        str(tmp_path / "data" / "SynthSTEL"))
+    datasets.DatasetDict(
+        {"train": datasets.Dataset.from_dict(half), "test": datasets.Dataset.from_dict(rest)}
+    ).save_to_disk(str(tmp_path / "data" / "SynthSTEL"))
     name = "SynthSTEL_register"
     with pytest.warns(UserWarning, match="sarcasm"):
         ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path / "data"), options={"per_class": "all"})
@@ -611,9 +715,9 @@ def test_synthstel_from_a_save_to_disk_folder_and_the_hub_cache(tmp_path, monkey
     (cache / "datasets--StyleDistance--synthstel" / "refs" / "main").write_text("abc123", encoding="utf-8")
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     with pytest.warns(UserWarning):
-        cached = SPECS["SynthSTEL_feature"].loader(LoadContext("SynthSTEL_feature",
-                                                               tmp_path / "nowhere" / "SynthSTEL_feature",
-                                                               options={"per_class": "all"}))
+        cached = SPECS["SynthSTEL_feature"].loader(
+            LoadContext("SynthSTEL_feature", tmp_path / "nowhere" / "SynthSTEL_feature", options={"per_class": "all"})
+        )
     assert {g.style_type for g in cached.order_groups} == {"with emojis / without emojis"}
 
 
@@ -625,13 +729,24 @@ def test_asset_hub_copy_validation_and_test(tmp_path):
     for split, n in (("validation", 4), ("test", 3)):
         folder = tmp_path / "simplification"
         folder.mkdir(exist_ok=True)
-        pq.write_table(pa.table({"original": [f"complex {split}{i}" for i in range(n)],
-                                 "simplifications": [[f"simple{k} {split}{i}" for k in range(10)] for i in range(n)]}),
-                       folder / f"{split}-00000-of-00001.parquet")
+        pq.write_table(
+            pa.table(
+                {
+                    "original": [f"complex {split}{i}" for i in range(n)],
+                    "simplifications": [[f"simple{k} {split}{i}" for k in range(10)] for i in range(n)],
+                }
+            ),
+            folder / f"{split}-00000-of-00001.parquet",
+        )
     (tmp_path / "ratings").mkdir()
-    pq.write_table(pa.table({"original": ["x"], "simplification": ["y"]}), tmp_path / "ratings" / "full-00000-of-00001.parquet")
+    pq.write_table(
+        pa.table({"original": ["x"], "simplification": ["y"]}), tmp_path / "ratings" / "full-00000-of-00001.parquet"
+    )
     bundle = load("ASSET", tmp_path)
-    assert bundle.info["release"] == "hub facebook/asset" and bundle.info["sources_per_split"] == {"valid": 4, "test": 3}
+    assert bundle.info["release"] == "hub facebook/asset" and bundle.info["sources_per_split"] == {
+        "valid": 4,
+        "test": 3,
+    }
     assert_aligned(bundle.order_groups, lambda t: t.split()[0][:6], lambda t: t.split()[1])
 
 

@@ -19,10 +19,18 @@ from steb_datasets_parallel.plugin import parallel_specs
 HEX40 = re.compile(r"[0-9a-f]{40}")
 VENUE_FIELDS = ("booktitle", "journal", "howpublished")
 #: release folders several datasets read (target != dataset name)
-SHARED_TARGETS = {"SynthSTEL": {"SynthSTEL_feature", "SynthSTEL_register"},
-                  "OneStopEnglishCorpus": {"OneStopEnglishCorpus", "OneStopEnglishCorpus.v2"},
-                  "STEL": {"STEL_register", "STEL_feature", "STEL_register_official", "STEL_feature_official",
-                           "STEL-or-Content_register", "STEL-or-Content_feature"}}
+SHARED_TARGETS = {
+    "SynthSTEL": {"SynthSTEL_feature", "SynthSTEL_register"},
+    "OneStopEnglishCorpus": {"OneStopEnglishCorpus", "OneStopEnglishCorpus.v2"},
+    "STEL": {
+        "STEL_register",
+        "STEL_feature",
+        "STEL_register_official",
+        "STEL_feature_official",
+        "STEL-or-Content_register",
+        "STEL-or-Content_feature",
+    },
+}
 
 
 def _all_specs():
@@ -47,7 +55,7 @@ def parse_bibtex(text: str) -> list[tuple[str, str, dict[str, str]]]:
             while depth:
                 depth += {"{": 1, "}": -1}.get(raw[j], 0)
                 j += 1
-            fields[f.group(1).lower()] = raw[start:j - 1]
+            fields[f.group(1).lower()] = raw[start : j - 1]
         entries.append((m.group(1).lower(), m.group(2), fields))
     return entries
 
@@ -63,7 +71,10 @@ def test_every_dataset_has_a_pinned_source_with_its_target_folder():
         for src in spec.sources:
             assert isinstance(src, DataSource)
             if src.kind == "git":
-                assert src.url.startswith("https://github.com/") and HEX40.fullmatch(src.revision), (spec.name, src.revision)
+                assert src.url.startswith("https://github.com/") and HEX40.fullmatch(src.revision), (
+                    spec.name,
+                    src.revision,
+                )
                 assert src.files, spec.name
             if src.kind == "hf" and src.revision:
                 assert HEX40.fullmatch(src.revision), spec.name
@@ -80,7 +91,10 @@ def test_licences_that_need_agreement_are_marked():
         assert all(src.accept for src in by_name[name].sources), name
     for name in ("StylePTB", "OneStopEnglishCorpus", "SynthSTEL_register", "STEL_feature"):
         assert not any(src.accept for src in by_name[name].sources), name  # CC BY / CC BY-SA / MIT
-    assert by_name["GYAFC"].sources[0].kind == "manual" and "gyafc.dataset@gmail.com" in by_name["GYAFC"].sources[0].instructions
+    assert (
+        by_name["GYAFC"].sources[0].kind == "manual"
+        and "gyafc.dataset@gmail.com" in by_name["GYAFC"].sources[0].instructions
+    )
     assert by_name["STEL_register"].sources[0].kind == "git" and by_name["STEL_register"].sources[1].kind == "manual"
 
 
@@ -127,9 +141,18 @@ def test_git_sources_exist_at_their_commit_in_a_local_mirror():
             if not mirror.is_dir():
                 continue
             for path in src.files:
-                listed = subprocess.run(["git", f"--git-dir={mirror}", "ls-tree", "--name-only", src.revision, path],
-                                        capture_output=True, text=True, check=False)
-                assert listed.returncode == 0 and listed.stdout.strip() == path, (spec.name, src.revision, path, listed.stderr)
+                listed = subprocess.run(
+                    ["git", f"--git-dir={mirror}", "ls-tree", "--name-only", src.revision, path],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                assert listed.returncode == 0 and listed.stdout.strip() == path, (
+                    spec.name,
+                    src.revision,
+                    path,
+                    listed.stderr,
+                )
             checked += 1
     if not checked:
         pytest.skip(f"no release mirrors under {MIRRORS}")

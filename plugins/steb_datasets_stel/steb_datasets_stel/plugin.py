@@ -69,8 +69,10 @@ OBTAIN = (
     "(_quad_stel-dimensions_formal-815_complex-815.tsv) needs GYAFC permission and is available from the STEL authors"
 )
 LAYOUT = (
-    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone " "(Data/STEL/dimensions/quad_stel-dimension_"
-    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at " "any folder "
+    "<data-dir>/STEL/ (or stel/, or <data-dir>/<dataset name>/) holding the clone "
+    "(Data/STEL/dimensions/quad_stel-dimension_"
+    "{formal,simple}-*.tsv and Data/STEL/characteristics/quad_questions_*.tsv), or --data-dir pointing straight at "
+    "any folder "
     "that holds these .tsv files (flat or in dimensions/ and characteristics/)"
 )
 #: The public release, pinned: the commit /work/shared/data/README.md's STEL sample comes from; the clone lands in
@@ -85,20 +87,34 @@ STEL_FILES = (
     "Data/STEL/characteristics/quad_questions_em-subj-pronoun_100.tsv",
     "LICENSE",
 )
-STEL_GIT = DataSource(kind="git", url="https://github.com/nlpsoc/STEL", revision=STEL_COMMIT, files=STEL_FILES, target="STEL",
-                      licence="MIT")
+STEL_GIT = DataSource(
+    kind="git",
+    url="https://github.com/nlpsoc/STEL",
+    revision=STEL_COMMIT,
+    files=STEL_FILES,
+    target="STEL",
+    licence="MIT",
+)
 #: The full formality/simplicity dimension file is not public (its formal side derives from GYAFC). Optional: without it
 #: the register datasets draw their 392 pairings per dimension from the public 100-instance samples (~196 sentence
 #: pairs each) instead of the paper's 815 instances per dimension.
 STEL_FULL_DIMENSIONS = DataSource(
-    kind="manual", url="https://github.com/nlpsoc/STEL", target="STEL", accept=True,
+    kind="manual",
+    url="https://github.com/nlpsoc/STEL",
+    target="STEL",
+    accept=True,
     licence="GYAFC terms (research only, on request; Yahoo! Answers L6)",
-    instructions=("optional, for the paper's full population (815 instances per dimension instead of the public "
-                  "100-instance samples): obtain GYAFC access first (e-mail gyafc.dataset@gmail.com, see "
-                  "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per " "the "
-                  "STEL paper) for _quad_stel-dimensions_formal-815_complex-815.tsv and save it as "
-                  "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples " "beside "
-                  "it are then read once (their IDs repeat inside the full file)."))
+    instructions=(
+        "optional, for the paper's full population (815 instances per dimension instead of the public "
+        "100-instance samples): obtain GYAFC access first (e-mail gyafc.dataset@gmail.com, see "
+        "https://github.com/raosudha89/GYAFC-corpus), then ask the STEL authors (Anna Wegmann, a.m.wegmann@uu.nl, per "
+        "the "
+        "STEL paper) for _quad_stel-dimensions_formal-815_complex-815.tsv and save it as "
+        "<data-dir>/STEL/Data/STEL/dimensions/_quad_stel-dimensions_formal-815_complex-815.tsv; the public samples "
+        "beside "
+        "it are then read once (their IDs repeat inside the full file)."
+    ),
+)
 REGISTER_BUDGET = 392
 FEATURE_BUDGET = 200
 
@@ -123,7 +139,10 @@ def stel_root(ctx: LoadContext) -> Path:
     data_dir = ctx.data_dir
     if data_dir is not None and not data_dir.is_dir() and data_dir.parent.is_dir():
         root = data_dir.parent
-        shallow = [root / sub for sub in ("", "dimensions", "characteristics", "Data/STEL/dimensions", "Data/STEL/characteristics")]
+        shallow = [
+            root / sub
+            for sub in ("", "dimensions", "characteristics", "Data/STEL/dimensions", "Data/STEL/characteristics")
+        ]
         if not any(p.is_dir() and p.name.lower() == "stel" for p in root.iterdir()) and any(
             f.name.lstrip("_").startswith("quad") for d in shallow if d.is_dir() for f in d.glob("*.tsv")
         ):
@@ -139,7 +158,8 @@ def _instances(ctx: LoadContext, kind: str) -> tuple[list[StelInstance], dict[st
         instances = [i for i in instances if i.style_type not in STEL_REGISTER_TYPES]
     if not instances:
         raise DatasetNotFoundError(
-            f"dataset '{ctx.dataset}': no STEL instances with style type " f"{', '.join(types or ['<any characteristic>'])} "
+            f"dataset '{ctx.dataset}': no STEL instances with style type "
+            f"{', '.join(types or ['<any characteristic>'])} "
             f"under {root}. Obtain them: {OBTAIN}. Expected layout: {LAYOUT}"
         )
     found = sorted({i.style_type for i in instances})
@@ -153,12 +173,18 @@ def make_stel_loader(kind: str, variant: str | None) -> Callable[[LoadContext], 
     def load(ctx: LoadContext) -> DatasetBundle:
         chosen = variant or str(ctx.options.get("variant", "quadruple"))
         if chosen not in VARIANTS:
-            raise ValueError(f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}")
+            raise ValueError(
+                f"dataset '{ctx.dataset}': unknown variant {chosen!r}; choose one of {', '.join(VARIANTS)}"
+            )
         instances, info = _instances(ctx, kind)
         budget = parse_budget(ctx.options, None)
         if isinstance(budget, str):  # 'auto': the reference's rule is for parallel corpora, not STEL
-            raise DataValidationError(f"option per_class={budget!r}", field="per_class", expected="a positive integer or 'all'")
-        kept = sample_per_class(instances, key=lambda inst: inst.style_type, per_class=budget, seed=ctx.seed, salt=ctx.dataset)
+            raise DataValidationError(
+                f"option per_class={budget!r}", field="per_class", expected="a positive integer or 'all'"
+            )
+        kept = sample_per_class(
+            instances, key=lambda inst: inst.style_type, per_class=budget, seed=ctx.seed, salt=ctx.dataset
+        )
         groups = stel_groups(kept, chosen)
         info.update(
             {
@@ -186,30 +212,42 @@ def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
         root = stel_root(ctx)
         items, info = stel_reference_items(root, kind)
         if not items:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no STEL sentence pairs of "
-                                       f"{sorted(REFERENCE_GROUPS[kind])} under {root}. Obtain them: {OBTAIN}. "
-                                       f"Expected layout: {LAYOUT}")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': no STEL sentence pairs of "
+                f"{sorted(REFERENCE_GROUPS[kind])} under {root}. Obtain them: {OBTAIN}. "
+                f"Expected layout: {LAYOUT}"
+            )
         budget = REGISTER_BUDGET if kind == "register" else FEATURE_BUDGET
-        groups, built = order_groups_from_options(items, ctx.options, seed=ctx.seed, salt=ctx.dataset,
-                                                  legacy_budget=budget)
+        groups, built = order_groups_from_options(
+            items, ctx.options, seed=ctx.seed, salt=ctx.dataset, legacy_budget=budget
+        )
         if not groups:
-            raise DatasetNotFoundError(f"dataset '{ctx.dataset}': every style type under {root} has fewer sentence "
-                                       f"pairs than N ({built.get('per_class')}) or fewer than 2; pass "
-                                       "--dataset-option per_class=all or a number")
+            raise DatasetNotFoundError(
+                f"dataset '{ctx.dataset}': every style type under {root} has fewer sentence "
+                f"pairs than N ({built.get('per_class')}) or fewer than 2; pass "
+                "--dataset-option per_class=all or a number"
+            )
         # the text is recorded in every result's dataset_info: it keeps the module's old name (issue 40)
-        info.update({"root": str(root),
-                     "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them (steb/loaders/"
-                                          "stel.py @4defec1c), through steb_core.parallel.order_groups_from_options",
-                     **built})
+        info.update(
+            {
+                "root": str(root),
+                "stel_construction": "STEB: STEL sentence pairs as the STEB reference reads them (steb/loaders/"
+                "stel.py @4defec1c), through steb_core.parallel.order_groups_from_options",
+                **built,
+            }
+        )
         return DatasetBundle(order_groups=groups, info=info)
 
     return load
 
 
 #: the options of the STEB-construction datasets (:func:`steb_core.order_groups_from_options`)
-STEB_OPTIONS = {"per_class": "auto, int or 'all' (sentence pairs per style type)",
-                "construction": "steb-reference/v1 or steb-all-pairs/v1", "sampling": "first or random",
-                "distractors": "true/false"}
+STEB_OPTIONS = {
+    "per_class": "auto, int or 'all' (sentence pairs per style type)",
+    "construction": "steb-reference/v1 or steb-all-pairs/v1",
+    "sampling": "first or random",
+    "distractors": "true/false",
+}
 #: STEB catalogue (Table 15) rows of the STEB-construction datasets.
 EXPECTED = {
     "register": {"order_alignment": {"classes": 2, "per_class": REGISTER_BUDGET, "texts": 2 * REGISTER_BUDGET}},
@@ -217,17 +255,30 @@ EXPECTED = {
 }
 #: What the public release can give, stated in the listing (issue 16).
 PUBLIC_SIZE = {
-    "register": ("the public repository holds 100-instance samples per dimension, 196 (formality) and 197 "
-                 "(simplicity) distinct sentence pairs (the paper's full 815-instance dimension files need GYAFC "
-                 "permission)"),
-    "feature": ("the public files hold 100 (contraction), 100 (nbr_substitution) and 200 (emotives) instances -- "
-                "101/100/200 distinct sentence pairs, not 200 instances per characteristic"),
+    "register": (
+        "the public repository holds 100-instance samples per dimension, 196 (formality) and 197 "
+        "(simplicity) distinct sentence pairs (the paper's full 815-instance dimension files need GYAFC "
+        "permission)"
+    ),
+    "feature": (
+        "the public files hold 100 (contraction), 100 (nbr_substitution) and 200 (emotives) instances -- "
+        "101/100/200 distinct sentence pairs, not 200 instances per characteristic"
+    ),
 }
 
 
-def _spec(name: str, kind: str, description: str, *, loader: Callable[[LoadContext], DatasetBundle], suites: tuple[str, ...],
-          content_independence: bool, size: str, expected: dict[str, Any] | None = None,
-          options: dict[str, Any] | None = None) -> DatasetSpec:
+def _spec(
+    name: str,
+    kind: str,
+    description: str,
+    *,
+    loader: Callable[[LoadContext], DatasetBundle],
+    suites: tuple[str, ...],
+    content_independence: bool,
+    size: str,
+    expected: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> DatasetSpec:
     register = kind == "register"
     return DatasetSpec(
         name=name,
@@ -245,47 +296,89 @@ def _spec(name: str, kind: str, description: str, *, loader: Callable[[LoadConte
         size=size,
         expected=expected or {},
         sources=(STEL_GIT, STEL_FULL_DIMENSIONS) if register else (STEL_GIT,),
-        extra={"layout": LAYOUT, "options": {"per_class": "int or 'all'", **(options or {}),
-                                             **({} if register or "construction" in (options or {})
-                                                else {"style_types": "comma list or 'all'"})}},
+        extra={
+            "layout": LAYOUT,
+            "options": {
+                "per_class": "int or 'all'",
+                **(options or {}),
+                **({} if register or "construction" in (options or {}) else {"style_types": "comma list or 'all'"}),
+            },
+        },
     )
 
 
 def stel_specs() -> list[DatasetSpec]:
     feature_types = ", ".join(STEL_FEATURE_DEFAULT_TYPES)
     return [
-        _spec("STEL_register", "register",
-              "STEL formality and simplicity in the STEB construction: STEL's sentence pairs (one content, both styles) "
-              "grouped by the shared order-alignment builder, with a same-content distractor.",
-              loader=make_steb_loader("register"), suites=("steb",), content_independence=True,
-              size=f"STEB reference: the first N sentence pairs per dimension (N = 196 on the public release), every "
-                   f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
-              expected=EXPECTED["register"], options=STEB_OPTIONS),
-        _spec("STEL_feature", "feature",
-              f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared " "builder.",
-              loader=make_steb_loader("feature"), suites=("steb",), content_independence=True,
-              size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
-                   f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
-              expected=EXPECTED["feature"], options=STEB_OPTIONS),
-        _spec("STEL_register_official", "register",
-              "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the " "STEL "
-              "paper. Option variant=triple|triple-distractor.",
-              loader=make_stel_loader("register", None), suites=("stel",), content_independence=False,
-              size="every instance found (public repository: 100-instance samples of formality and simplicity)", options={"variant": VARIANTS}),
-        _spec("STEL_feature_official", "feature",
-              f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun " "etc.), "
-              "official order and IDs.",
-              loader=make_stel_loader("feature", None), suites=("stel",), content_independence=False,
-              size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)", options={"variant": VARIANTS}),
-        _spec("STEL-or-Content_register", "register",
-              "STEL-or-Content on the formality/simplicity instances: anchor A1 must be closer to the same-style "
-              "other-content alternative than to A2 (same content, other style). Read distractor_accuracy.",
-              loader=make_stel_loader("register", "or-content"), suites=("stel",), content_independence=True,
-              size="every instance found (public repository: 100-instance samples of formality and simplicity)"),
-        _spec("STEL-or-Content_feature", "feature",
-              f"STEL-or-Content on the characteristic instances ({feature_types}). Read distractor_accuracy.",
-              loader=make_stel_loader("feature", "or-content"), suites=("stel",), content_independence=True,
-              size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)"),
+        _spec(
+            "STEL_register",
+            "register",
+            "STEL formality and simplicity in the STEB construction: STEL's sentence pairs (one content, both styles) "
+            "grouped by the shared order-alignment builder, with a same-content distractor.",
+            loader=make_steb_loader("register"),
+            suites=("steb",),
+            content_independence=True,
+            size=f"STEB reference: the first N sentence pairs per dimension (N = 196 on the public release), every "
+            f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
+            expected=EXPECTED["register"],
+            options=STEB_OPTIONS,
+        ),
+        _spec(
+            "STEL_feature",
+            "feature",
+            f"STEL characteristics ({feature_types}) in the STEB construction: sentence pairs through the shared "
+            "builder.",
+            loader=make_steb_loader("feature"),
+            suites=("steb",),
+            content_independence=True,
+            size=f"STEB reference: the first N sentence pairs per characteristic (N = 100 on the public release), "
+            f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
+            expected=EXPECTED["feature"],
+            options=STEB_OPTIONS,
+        ),
+        _spec(
+            "STEL_register_official",
+            "register",
+            "STEL's official formal/informal and simple/complex quadruples (official order and IDs), to reproduce the "
+            "STEL "
+            "paper. Option variant=triple|triple-distractor.",
+            loader=make_stel_loader("register", None),
+            suites=("stel",),
+            content_independence=False,
+            size="every instance found (public repository: 100-instance samples of formality and simplicity)",
+            options={"variant": VARIANTS},
+        ),
+        _spec(
+            "STEL_feature_official",
+            "feature",
+            f"STEL's official characteristic quadruples ({feature_types}; option style_types adds em-subj-pronoun "
+            "etc.), "
+            "official order and IDs.",
+            loader=make_stel_loader("feature", None),
+            suites=("stel",),
+            content_independence=False,
+            size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)",
+            options={"variant": VARIANTS},
+        ),
+        _spec(
+            "STEL-or-Content_register",
+            "register",
+            "STEL-or-Content on the formality/simplicity instances: anchor A1 must be closer to the same-style "
+            "other-content alternative than to A2 (same content, other style). Read distractor_accuracy.",
+            loader=make_stel_loader("register", "or-content"),
+            suites=("stel",),
+            content_independence=True,
+            size="every instance found (public repository: 100-instance samples of formality and simplicity)",
+        ),
+        _spec(
+            "STEL-or-Content_feature",
+            "feature",
+            f"STEL-or-Content on the characteristic instances ({feature_types}). Read distractor_accuracy.",
+            loader=make_stel_loader("feature", "or-content"),
+            suites=("stel",),
+            content_independence=True,
+            size="every instance found (public files: 100 contraction, 100 nbr_substitution, 200 emotives)",
+        ),
     ]
 
 

@@ -94,16 +94,28 @@ def _parse_row(row: dict[str, str], path: Path, i: int) -> StelInstance:
             raise DataValidationError("is empty", path=path, record=record, field=column, expected="a non-empty value")
     raw = (row.get(CORRECT) or "").strip()
     if raw not in ("1", "2", "1.0", "2.0"):
-        raise DataValidationError(f"is {raw!r}", path=path, record=record, field=CORRECT, expected="1 (order S1-S2) or 2 (order S2-S1)")
+        raise DataValidationError(
+            f"is {raw!r}", path=path, record=record, field=CORRECT, expected="1 (order S1-S2) or 2 (order S2-S1)"
+        )
     votes_raw = (row.get(VOTES) or "").strip()
     votes = int(float(votes_raw)) if votes_raw.replace(".", "", 1).isdigit() else None  # empty or '-' in releases
     return StelInstance(
-        anchor1=row[A1], anchor2=row[A2], alternative1=row[S1], alternative2=row[S2], correct=int(float(raw)),
-        id=row[ID].strip(), style_type=row[STYLE].strip(), votes=votes, path=str(path), row=i,
+        anchor1=row[A1],
+        anchor2=row[A2],
+        alternative1=row[S1],
+        alternative2=row[S2],
+        correct=int(float(raw)),
+        id=row[ID].strip(),
+        style_type=row[STYLE].strip(),
+        votes=votes,
+        path=str(path),
+        row=i,
     )
 
 
-def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) -> tuple[list[StelInstance], dict[str, Any]]:
+def load_stel_instances(
+    root: Path, style_types: Iterable[str] | None = None
+) -> tuple[list[StelInstance], dict[str, Any]]:
     """Every STEL instance under ``root`` whose style type is in ``style_types`` (all if None), in official order.
 
     An ID seen twice with identical sentences and answer (e.g. a 100-instance sample next to the full
@@ -129,8 +141,12 @@ def load_stel_instances(root: Path, style_types: Iterable[str] | None = None) ->
                 first = seen[inst.id]
                 if _content(first) != _content(inst):  # issue 20: a conflicting duplicate never passes silently
                     raise DataValidationError(
-                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or " "answer",
-                        path=path, record=f"row {i}", field=ID, expected="each ID once, or repeated with identical content",
+                        f"conflicting ID {inst.id!r}: first at {first.path} row {first.row} with other sentences or "
+                        "answer",
+                        path=path,
+                        record=f"row {i}",
+                        field=ID,
+                        expected="each ID once, or repeated with identical content",
                     )
                 duplicates += 1
                 continue
@@ -153,13 +169,28 @@ def _group(inst: StelInstance, variant: str) -> OrderGroup:
     alternatives = (inst.alternative1, inst.alternative2)
     common: dict[str, Any] = {"id": inst.id, "style_type": inst.style_type}
     if variant == "quadruple":
-        return OrderGroup(anchors=(inst.anchor1, inst.anchor2), alternatives=alternatives, answer=(0, 1) if match_first else (1, 0), **common)
+        return OrderGroup(
+            anchors=(inst.anchor1, inst.anchor2),
+            alternatives=alternatives,
+            answer=(0, 1) if match_first else (1, 0),
+            **common,
+        )
     if variant == "triple":
-        return OrderGroup(anchors=(inst.anchor1,), alternatives=alternatives, answer=(0 if match_first else 1,), **common)
+        return OrderGroup(
+            anchors=(inst.anchor1,), alternatives=alternatives, answer=(0 if match_first else 1,), **common
+        )
     if variant == "triple-distractor":
-        return OrderGroup(anchors=(inst.anchor1,), alternatives=alternatives, answer=(0 if match_first else 1,), distractor=inst.anchor2, **common)
+        return OrderGroup(
+            anchors=(inst.anchor1,),
+            alternatives=alternatives,
+            answer=(0 if match_first else 1,),
+            distractor=inst.anchor2,
+            **common,
+        )
     if variant == "or-content":
-        return OrderGroup(anchors=(inst.anchor1,), alternatives=(s_match,), answer=(0,), distractor=inst.anchor2, **common)
+        return OrderGroup(
+            anchors=(inst.anchor1,), alternatives=(s_match,), answer=(0,), distractor=inst.anchor2, **common
+        )
     raise DataValidationError(f"unknown variant {variant!r}", field="variant", expected=" or ".join(VARIANTS))
 
 
@@ -183,8 +214,10 @@ def stel_groups(instances: Iterable[StelInstance], variant: str = "quadruple") -
 # dropped; label = the style type. Re-implemented from that description (same decisions, steb's own code).
 
 #: STEB's two STEL subsets, by the last component of the reference's data_dir (STEL/feature, STEL/register)
-REFERENCE_GROUPS = {"register": frozenset({"formality", "simplicity"}),
-                    "feature": frozenset({"contraction", "emotives", "nbr_substitution"})}
+REFERENCE_GROUPS = {
+    "register": frozenset({"formality", "simplicity"}),
+    "feature": frozenset({"contraction", "emotives", "nbr_substitution"}),
+}
 
 
 def _position(component: str, style_type: str) -> int | None:

@@ -12,8 +12,17 @@ from steb_datasets_stel.plugin import stel_specs
 from steb_datasets_stel.stel import stel_reference_items
 
 SPECS = {s.name: s for s in stel_specs()}
-HEADER = ["", "Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "Correct Alternative", "ID",
-          "# Votes out of 5 for Correct Alternative", "style type"]
+HEADER = [
+    "",
+    "Anchor 1",
+    "Anchor 2",
+    "Alternative 1.1",
+    "Alternative 1.2",
+    "Correct Alternative",
+    "ID",
+    "# Votes out of 5 for Correct Alternative",
+    "style type",
+]
 
 
 def _shared_stel() -> Path:
@@ -39,12 +48,14 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
 
 # ---------------------------------------------------------------- real data
 
+
 @pytest.mark.realdata
 def test_register_quadruples_follow_official_order_ids_and_answers():
     root = _shared_stel()
     bundle = _load("STEL_register_official", root)
-    expected = (_csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")
-                + _csv_rows(root / "quad_stel-dimension_simple-100_sample.tsv"))
+    expected = _csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv") + _csv_rows(
+        root / "quad_stel-dimension_simple-100_sample.tsv"
+    )
     groups = bundle.order_groups
     assert [g.id for g in groups] == [r["ID"] for r in expected]
     for g, r in zip(groups, expected):
@@ -85,8 +96,9 @@ def test_em_subj_pronoun_quoted_newlines():
 def test_stel_or_content_is_the_official_construction():
     root = _shared_stel()
     bundle = _load("STEL-or-Content_register", root)
-    expected = (_csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv")
-                + _csv_rows(root / "quad_stel-dimension_simple-100_sample.tsv"))
+    expected = _csv_rows(root / "quad_stel-dimension_formal-100_sample.tsv") + _csv_rows(
+        root / "quad_stel-dimension_simple-100_sample.tsv"
+    )
     for g, r in zip(bundle.order_groups, expected, strict=True):
         match = r["Alternative 1.1"] if r["Correct Alternative"] == "1" else r["Alternative 1.2"]
         assert g.anchors == (r["Anchor 1"],)
@@ -109,6 +121,7 @@ def test_triple_distractor_variant():
 
 # ---------------------------------------------------------------- fixtures
 
+
 def _write(path: Path, rows: list[list[str]], header: list[str] = HEADER) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as handle:
@@ -123,9 +136,16 @@ def _row(i: int, style: str, correct: str = "1") -> list[str]:
 
 
 def test_release_layout_and_budget_sampling(tmp_path):
-    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality", "12"[i % 2]) for i in range(10)])
-    _write(tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", [_row(i, "simplicity") for i in range(3)])
-    _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [_row(i, "contraction") for i in range(4)])
+    _write(
+        tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv",
+        [_row(i, "formality", "12"[i % 2]) for i in range(10)],
+    )
+    _write(
+        tmp_path / "dimensions" / "quad_stel-dimension_simple-100_sample.tsv", [_row(i, "simplicity") for i in range(3)]
+    )
+    _write(
+        tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [_row(i, "contraction") for i in range(4)]
+    )
     a = _load("STEL_register_official", tmp_path, seed=1, per_class=4)
     b = _load("STEL_register_official", tmp_path, seed=1, per_class=4)
     ids = [g.id for g in a.order_groups]
@@ -133,7 +153,10 @@ def test_release_layout_and_budget_sampling(tmp_path):
     assert a.info["instances_per_style_type"] == {"formality": 4, "simplicity": 3}
     formal = [int(i.split("-")[-1]) for i in ids if "formality" in i]
     assert formal == sorted(formal)  # official order kept after sampling
-    other_seeds = {tuple(g.id for g in _load("STEL_register_official", tmp_path, seed=s, per_class=4).order_groups) for s in range(2, 8)}
+    other_seeds = {
+        tuple(g.id for g in _load("STEL_register_official", tmp_path, seed=s, per_class=4).order_groups)
+        for s in range(2, 8)
+    }
     assert len(other_seeds | {tuple(ids)}) > 1  # the draw depends on the seed
     assert a.info["per_class"] == 4 and a.info["seed"] == 1
     assert len(_load("STEL_register_official", tmp_path, per_class="all").order_groups) == 13
@@ -142,28 +165,45 @@ def test_release_layout_and_budget_sampling(tmp_path):
 
 
 def test_duplicate_ids_from_sample_and_full_file_kept_once(tmp_path):
-    _write(tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv", [_row(i, "formality") for i in range(5)])
-    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality") for i in range(2)])
+    _write(
+        tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv",
+        [_row(i, "formality") for i in range(5)],
+    )
+    _write(
+        tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(i, "formality") for i in range(2)]
+    )
     bundle = _load("STEL_register_official", tmp_path)
     assert len(bundle.order_groups) == 5 and bundle.info["duplicate_ids_skipped"] == 2
 
 
 def test_duplicate_id_with_other_content_is_refused(tmp_path):
     """Issue 20: an ID repeated with a flipped answer must not be dropped silently (the first would win)."""
-    _write(tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv", [_row(i, "formality") for i in range(5)])
+    _write(
+        tmp_path / "dimensions" / "_quad_stel-dimensions_formal-815_complex-815.tsv",
+        [_row(i, "formality") for i in range(5)],
+    )
     flipped = _row(1, "formality", correct="2")
-    path = _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(0, "formality"), flipped])
+    path = _write(
+        tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", [_row(0, "formality"), flipped]
+    )
     with pytest.raises(DataValidationError, match="conflicting ID 'QQ_formality-1'") as err:
         _load("STEL_register_official", tmp_path)
     assert err.value.path == str(path) and err.value.record == "row 2" and err.value.field == "ID"
 
 
 def test_bad_correct_alternative_names_file_record_field(tmp_path):
-    path = _write(tmp_path / "quad_questions_char_contraction.tsv", [_row(0, "contraction"), _row(1, "contraction", "3")])
+    path = _write(
+        tmp_path / "quad_questions_char_contraction.tsv", [_row(0, "contraction"), _row(1, "contraction", "3")]
+    )
     with pytest.raises(DataValidationError) as err:
         _load("STEL_feature_official", tmp_path)
     e = err.value
-    assert e.path == str(path) and e.field == "Correct Alternative" and "row 2" in str(e.record) and "QQ_contraction-1" in str(e.record)
+    assert (
+        e.path == str(path)
+        and e.field == "Correct Alternative"
+        and "row 2" in str(e.record)
+        and "QQ_contraction-1" in str(e.record)
+    )
 
 
 def test_empty_text_and_missing_column(tmp_path):
@@ -174,7 +214,9 @@ def test_empty_text_and_missing_column(tmp_path):
         _load("STEL_register", tmp_path)
     assert err.value.field == "Alternative 1.1" and err.value.record.startswith("row 1")
     header = [h for h in HEADER if h != "ID"]
-    _write(tmp_path / "quad_a.tsv", [[c for j, c in enumerate(_row(0, "formality")) if HEADER[j] != "ID"]], header=header)
+    _write(
+        tmp_path / "quad_a.tsv", [[c for j, c in enumerate(_row(0, "formality")) if HEADER[j] != "ID"]], header=header
+    )
     with pytest.raises(DataValidationError, match="missing column"):
         _load("STEL_register", tmp_path)
 
@@ -206,18 +248,32 @@ def test_missing_data_dir_says_what_to_download(tmp_path):
 def test_registered_through_entry_point():
     manager = new_manager(env=False)
     names = set(manager.datasets().names())
-    assert {"STEL_register", "STEL_feature", "STEL_register_official", "STEL_feature_official",
-            "STEL-or-Content_register", "STEL-or-Content_feature"} <= names
+    assert {
+        "STEL_register",
+        "STEL_feature",
+        "STEL_register_official",
+        "STEL_feature_official",
+        "STEL-or-Content_register",
+        "STEL-or-Content_feature",
+    } <= names
     spec = manager.datasets().get("STEL_register")
     assert spec.tasks == ("order_alignment",) and spec.suites == ("steb",) and spec.categories == ("register",)
     assert spec.expected == {"order_alignment": {"classes": 2, "per_class": 392, "texts": 784}}
-    assert manager.datasets().get("STEL_feature").expected == {"order_alignment": {"classes": 3, "per_class": 200, "texts": 600}}
-    for name in ("STEL_register_official", "STEL_feature_official", "STEL-or-Content_register", "STEL-or-Content_feature"):
+    assert manager.datasets().get("STEL_feature").expected == {
+        "order_alignment": {"classes": 3, "per_class": 200, "texts": 600}
+    }
+    for name in (
+        "STEL_register_official",
+        "STEL_feature_official",
+        "STEL-or-Content_register",
+        "STEL-or-Content_feature",
+    ):
         assert manager.datasets().get(name).suites == ("stel",), name  # issue 15: not in the steb suite
     assert "public" in spec.size and "196" in spec.size  # what the public release can give is stated
 
 
 # ---------------------------------------------------------------- STEB construction
+
 
 def _real_row(i: int, style: str, tokens: tuple[str, str], a1_marked: bool, s1_marked: bool) -> list[str]:
     """A row in the release's exact form: ID ``QQ_<tokA1>-<n>-<tokA2>-<n>_<tokS1>-<m>-<tokS2>-<m>--<0|1>``."""
@@ -248,38 +304,103 @@ def test_steb_construction_orients_pairs_by_id_and_uses_the_shared_builder(tmp_p
         for anchor, pos in zip(g.anchors, g.answer):
             assert anchor.split()[0] == g.alternatives[pos].split()[0]
         if g.distractor is not None:  # same content as the anchor, the other style
-            assert g.distractor.split()[0] != g.anchors[0].split()[0] and g.distractor.split()[-1] == g.anchors[0].split()[-1]
+            assert (
+                g.distractor.split()[0] != g.anchors[0].split()[0]
+                and g.distractor.split()[-1] == g.anchors[0].split()[-1]
+            )
     assert len(groups) == 3 * (12 * 11 // 2 + 8 * 7 // 2)  # every pair of a style type, plain + two distractor groups
 
 
 def test_steb_construction_reads_pairs_as_the_reference(tmp_path):
     """Issue 37 (steb/loaders/stel.py @4defec1c): sequences [more-style, less-style] from the ID, anchor pair then
     alternative pair, a pair seen before for its style type dropped, files in sorted name order, other types skipped."""
-    _write(tmp_path / "characteristics" / "quad_questions_char_substitution.tsv", [
-        ["0", "plain 1", "L33T 1", "L33T 2", "plain 2", "2", "QQ_norm-1-leet-1_leet-2-norm-2--1", "-",
-         "nbr_substitution"],
-        ["1", "L33T 2", "plain 2", "plain 3", "L33T 3", "2", "QQ_leet-2-norm-2_norm-3-leet-3--0", "-",
-         "nbr_substitution"]])
-    _write(tmp_path / "characteristics" / "quad_questions_char_emotives.tsv", [
-        ["0", "smile :)", "smile \U0001F600", "wink ;)", "wink \U0001F609", "1", "QQ_emote12emoji12_emote7emoji7--0",
-         "-", "emotives"],
-        ["1", "x", "y", "z", "w", "1", "QQ_sae-1-em-subj-pronoun-1_sae-2-em-subj-pronoun-2--0", "-",
-         "em-subj-pronoun"]])
-    _write(tmp_path / "characteristics" / "quad_questions_char_contraction.tsv", [
-        ["0", "it is", "it's", "we'd", "we would", "2", "QQ_wiki-4-contraction-4_contraction-9-wiki-9--1", "-",
-         "contraction"]])
+    _write(
+        tmp_path / "characteristics" / "quad_questions_char_substitution.tsv",
+        [
+            [
+                "0",
+                "plain 1",
+                "L33T 1",
+                "L33T 2",
+                "plain 2",
+                "2",
+                "QQ_norm-1-leet-1_leet-2-norm-2--1",
+                "-",
+                "nbr_substitution",
+            ],
+            [
+                "1",
+                "L33T 2",
+                "plain 2",
+                "plain 3",
+                "L33T 3",
+                "2",
+                "QQ_leet-2-norm-2_norm-3-leet-3--0",
+                "-",
+                "nbr_substitution",
+            ],
+        ],
+    )
+    _write(
+        tmp_path / "characteristics" / "quad_questions_char_emotives.tsv",
+        [
+            [
+                "0",
+                "smile :)",
+                "smile \U0001f600",
+                "wink ;)",
+                "wink \U0001f609",
+                "1",
+                "QQ_emote12emoji12_emote7emoji7--0",
+                "-",
+                "emotives",
+            ],
+            [
+                "1",
+                "x",
+                "y",
+                "z",
+                "w",
+                "1",
+                "QQ_sae-1-em-subj-pronoun-1_sae-2-em-subj-pronoun-2--0",
+                "-",
+                "em-subj-pronoun",
+            ],
+        ],
+    )
+    _write(
+        tmp_path / "characteristics" / "quad_questions_char_contraction.tsv",
+        [
+            [
+                "0",
+                "it is",
+                "it's",
+                "we'd",
+                "we would",
+                "2",
+                "QQ_wiki-4-contraction-4_contraction-9-wiki-9--1",
+                "-",
+                "contraction",
+            ]
+        ],
+    )
     items, info = stel_reference_items(tmp_path, "feature")
     assert [(i.style_type, i.texts) for i in items] == [
-        ("contraction", ("it's", "it is")), ("contraction", ("we'd", "we would")),
-        ("emotives", ("smile :)", "smile \U0001F600")), ("emotives", ("wink ;)", "wink \U0001F609")),
-        ("nbr_substitution", ("L33T 1", "plain 1")), ("nbr_substitution", ("L33T 2", "plain 2")),
-        ("nbr_substitution", ("L33T 3", "plain 3"))]
+        ("contraction", ("it's", "it is")),
+        ("contraction", ("we'd", "we would")),
+        ("emotives", ("smile :)", "smile \U0001f600")),
+        ("emotives", ("wink ;)", "wink \U0001f609")),
+        ("nbr_substitution", ("L33T 1", "plain 1")),
+        ("nbr_substitution", ("L33T 2", "plain 2")),
+        ("nbr_substitution", ("L33T 3", "plain 3")),
+    ]
     assert info["sentence_pairs_repeated"] == 1  # (L33T 2, plain 2) again in row 1
     bundle = _load("STEL_feature", tmp_path, per_class=2)  # the first 2 pairs of each style type, every pair of them
     assert [(g.style_type, g.anchors, g.alternatives) for g in bundle.order_groups if g.distractor is None] == [
         ("contraction", ("it's", "it is"), ("we'd", "we would")),
-        ("emotives", ("smile :)", "smile \U0001F600"), ("wink ;)", "wink \U0001F609")),
-        ("nbr_substitution", ("L33T 1", "plain 1"), ("L33T 2", "plain 2"))]
+        ("emotives", ("smile :)", "smile \U0001f600"), ("wink ;)", "wink \U0001f609")),
+        ("nbr_substitution", ("L33T 1", "plain 1"), ("L33T 2", "plain 2")),
+    ]
 
 
 @pytest.mark.realdata
@@ -299,8 +420,10 @@ def test_steb_construction_on_the_real_release():
 def test_id_half_without_both_sides_is_refused(tmp_path):
     row = _real_row(0, "formality", ("i", "f"), a1_marked=True, s1_marked=True)
     row[6] = "QQ_x-0-f-0_f-50-i-50--0"  # the anchor half names no informal sentence
-    path = _write(tmp_path / "quad_stel-dimension_formal-100_sample.tsv",
-                  [_real_row(1, "formality", ("i", "f"), True, False), row])
+    path = _write(
+        tmp_path / "quad_stel-dimension_formal-100_sample.tsv",
+        [_real_row(1, "formality", ("i", "f"), True, False), row],
+    )
     with pytest.raises(DataValidationError, match="does not name one more-formality") as err:
         _load("STEL_register", tmp_path)
     assert err.value.path == str(path) and err.value.field == "ID" and err.value.record.startswith("row 2")
@@ -308,8 +431,10 @@ def test_id_half_without_both_sides_is_refused(tmp_path):
 
 def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
     """Issue 16: `--data-dir` at the folder of TSVs (ROOT/STEL_register does not exist) works."""
-    _write(tmp_path / "quad_questions_char_contraction.tsv",
-           [_real_row(i, "contraction", ("wiki", "ction"), i % 2 == 0, i % 3 == 0) for i in range(4)])
+    _write(
+        tmp_path / "quad_questions_char_contraction.tsv",
+        [_real_row(i, "contraction", ("wiki", "ction"), i % 2 == 0, i % 3 == 0) for i in range(4)],
+    )
     name = "STEL_feature"
     ctx = LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path), options={"per_class": "all"})
     bundle = SPECS[name].loader(ctx)
@@ -319,10 +444,14 @@ def test_data_dir_pointing_straight_at_the_tsv_folder(tmp_path):
 def test_clone_layout_as_stel_folder(tmp_path):
     """`git clone https://github.com/nlpsoc/STEL` kept as ROOT/STEL: Data/STEL/{dimensions,characteristics}/."""
     clone = tmp_path / "STEL"
-    _write(clone / "Data" / "STEL" / "characteristics" / "quad_questions_char_substitution.tsv",
-           [_real_row(i, "nbr_substitution", ("norm", "leet"), i % 2 == 0, True) for i in range(3)])
+    _write(
+        clone / "Data" / "STEL" / "characteristics" / "quad_questions_char_substitution.tsv",
+        [_real_row(i, "nbr_substitution", ("norm", "leet"), i % 2 == 0, True) for i in range(3)],
+    )
     (clone / "Data" / "Experiment-Results" / "models").mkdir(parents=True)
-    (clone / "Data" / "Experiment-Results" / "models" / "STEL_single-preds_all-models.tsv").write_text("ID\tx\n", encoding="utf-8")
+    (clone / "Data" / "Experiment-Results" / "models" / "STEL_single-preds_all-models.tsv").write_text(
+        "ID\tx\n", encoding="utf-8"
+    )
     name = "STEL_feature_official"
     bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path)))
     assert len(bundle.order_groups) == 3

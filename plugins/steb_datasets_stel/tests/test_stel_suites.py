@@ -14,4 +14,8 @@ def test_steb_suite_pairs_are_the_catalogue_rows() -> None:
     assert dict(SPECS["STEL_register"].expected["order_alignment"]) == {"classes": 2, "per_class": 392, "texts": 784}
     assert dict(SPECS["STEL_feature"].expected["order_alignment"]) == {"classes": 3, "per_class": 200, "texts": 600}
     assert {n for n, s in SPECS.items() if "stel" in s.suites} == {
-        "STEL_register_official", "STEL_feature_official", "STEL-or-Content_register", "STEL-or-Content_feature"}
+        "STEL_register_official",
+        "STEL_feature_official",
+        "STEL-or-Content_register",
+        "STEL-or-Content_feature",
+    }

@@ -45,7 +45,9 @@ def family_dir(ctx: LoadContext, family: str | None, obtain: str, layout: str = 
     for cand in candidates:
         if cand.is_dir():
             return cand
-    where = " or ".join(str(c) for c in candidates) or f"$STEB_DATA_DIR/{ctx.dataset}" + (f" or $STEB_DATA_DIR/{family}" if family else "")
+    where = " or ".join(str(c) for c in candidates) or f"$STEB_DATA_DIR/{ctx.dataset}" + (
+        f" or $STEB_DATA_DIR/{family}" if family else ""
+    )
     msg = f"dataset '{ctx.dataset}': no data at {where}. Obtain it: {obtain}"
     if layout:
         msg += f". Expected layout: {layout}"

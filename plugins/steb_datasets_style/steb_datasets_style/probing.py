@@ -139,12 +139,14 @@ class FeatureCache:
             raise ValueError(f"values of shape {values.shape} ({values.dtype}) do not fit {len(keys)} distinct keys")
         return {str(k): values[i] for i, k in enumerate(keys)}
 
-    def features(self, texts: Sequence[str], extract: Callable[[list[str]], Any], batch_size: int = 256) -> tuple[np.ndarray, int]:
+    def features(
+        self, texts: Sequence[str], extract: Callable[[list[str]], Any], batch_size: int = 256
+    ) -> tuple[np.ndarray, int]:
         """Rows for ``texts`` (computing and saving the missing ones) and how many were computed."""
         keys = [text_key(t) for t in texts]
         missing = sorted({k: i for i, k in enumerate(keys) if k not in self.rows}.values())
         for start in range(0, len(missing), batch_size):
-            idx = missing[start: start + batch_size]
+            idx = missing[start : start + batch_size]
             values = np.asarray(extract([texts[i] for i in idx]), dtype=np.float64)
             if values.shape != (len(idx), len(self.feature_names)):
                 raise DataValidationError(
@@ -185,7 +187,12 @@ MIN_TOKENS = 32
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 #: the STEB authors' redistributed probing files, by corpus (raw_datasets/probing/<name>.jsonl)
-STEB_PROBING_FILES = {"amazon": "amazon.jsonl", "blogs": "blog.jsonl", "reddit": "reddit.jsonl", "stackexchange_retrieval": "stackexchange.jsonl"}
+STEB_PROBING_FILES = {
+    "amazon": "amazon.jsonl",
+    "blogs": "blog.jsonl",
+    "reddit": "reddit.jsonl",
+    "stackexchange_retrieval": "stackexchange.jsonl",
+}
 
 #: the test split of AnnaWegmann/StyleEmbeddingData (conversation topic control), whose anchors the paper probes
 STYLE_EMBEDDING_TEST = "test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv"
@@ -240,22 +247,33 @@ def steb_probing_records(path: Path) -> tuple[list[FeatureText], dict[str, Any]]
         stats["lines"] += 1
         value = row.get("text")
         if not isinstance(value, str):
-            raise DataValidationError("is missing or not a text", path=path, record=where, field="text",
-                                      expected="the probed text")
-        names = [k[len("label_"):] for k in row if k.startswith("label_")]
+            raise DataValidationError(
+                "is missing or not a text", path=path, record=where, field="text", expected="the probed text"
+            )
+        names = [k[len("label_") :] for k in row if k.startswith("label_")]
         if names:
             for n in names:
                 if f"split_{n}" not in row:
-                    raise DataValidationError("is missing", path=path, record=where, field=f"split_{n}",
-                                              expected=f"a split (train/val/test or null) beside label_{n}")
+                    raise DataValidationError(
+                        "is missing",
+                        path=path,
+                        record=where,
+                        field=f"split_{n}",
+                        expected=f"a split (train/val/test or null) beside label_{n}",
+                    )
             bins = {n: row[f"label_{n}"] for n in names}
             splits = {n: row[f"split_{n}"] for n in names}
         elif isinstance(row.get("label"), list) and isinstance(row.get("split"), list):
             bins = {f"task_{i}": v for i, v in enumerate(row["label"])}
             splits = {f"task_{i}": v for i, v in enumerate(row["split"])}
         elif records:
-            raise DataValidationError("has no label_<feature> fields while earlier lines do", path=path, record=where,
-                                      field="label_*", expected="the released bins on every line")
+            raise DataValidationError(
+                "has no label_<feature> fields while earlier lines do",
+                path=path,
+                record=where,
+                field="label_*",
+                expected="the released bins on every line",
+            )
         else:
             return None
         if not value.strip():
@@ -277,7 +295,9 @@ def steb_probing_texts(path: Path) -> list[str]:
     for where, row in read_table(path, "jsonl"):
         value = row.get("text")
         if not isinstance(value, str):
-            raise DataValidationError("is missing or not a text", path=path, record=where, field="text", expected="the probed text")
+            raise DataValidationError(
+                "is missing or not a text", path=path, record=where, field="text", expected="the probed text"
+            )
         if value.strip():
             seen.setdefault(value)
     return list(seen)
@@ -293,14 +313,21 @@ def style_embedding_texts(ctx: LoadContext, obtain: str, info: dict[str, Any]) -
             values = []
             for where, row in read_table(path, "tsv"):
                 if column not in row:
-                    raise DataValidationError("is missing", path=path, record=where, field=column,
-                                              expected="the StyleEmbeddingData columns (Anchor (A), Utterance 1 (U1), ...)")
+                    raise DataValidationError(
+                        "is missing",
+                        path=path,
+                        record=where,
+                        field=column,
+                        expected="the StyleEmbeddingData columns (Anchor (A), Utterance 1 (U1), ...)",
+                    )
                 if isinstance(row[column], str):
                     values.append(row[column])
             info.update({"source": "AnnaWegmann/StyleEmbeddingData", "file": str(path), "column": column})
             return _raw_texts(ctx, values, path, info), root
-    raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {STYLE_EMBEDDING_TEST} in "
-                                 f"{' or '.join(str(c) for c in candidates) or '$STEB_DATA_DIR/probing_reddit'}. Obtain it: {obtain}")
+    raise DatasetNotFoundError(
+        f"dataset '{ctx.dataset}': no {STYLE_EMBEDDING_TEST} in "
+        f"{' or '.join(str(c) for c in candidates) or '$STEB_DATA_DIR/probing_reddit'}. Obtain it: {obtain}"
+    )
 
 
 def kaggle_blog_texts(ctx: LoadContext, info: dict[str, Any]) -> tuple[list[str], Path] | None:
@@ -313,7 +340,13 @@ def kaggle_blog_texts(ctx: LoadContext, info: dict[str, Any]) -> tuple[list[str]
             values = []
             for where, row in read_table(path, "csv"):
                 if "text" not in row:
-                    raise DataValidationError("is missing", path=path, record=where, field="text", expected="Kaggle blogtext.csv columns id, gender, age, topic, sign, date, text")
+                    raise DataValidationError(
+                        "is missing",
+                        path=path,
+                        record=where,
+                        field="text",
+                        expected="Kaggle blogtext.csv columns id, gender, age, topic, sign, date, text",
+                    )
                 values.append(row["text"] or "")
             info.update({"source": "Kaggle rtatman/blog-authorship-corpus", "file": str(path)})
             return _raw_texts(ctx, values, path, info), root
@@ -333,7 +366,9 @@ def luar_texts(field: str = "syms") -> Callable[..., tuple[list[str], Path]]:
             return list(dict.fromkeys(t for t in rs.texts() if t.strip())), release
         root = luar_dir(ctx, obtain, family)
         # a LUAR folder also holds train.jsonl / validation.jsonl (other authors): read the evaluation pair when present
-        pair = next(([root / q, root / t] for q, t in LUAR_PAIRS if (root / q).is_file() and (root / t).is_file()), None)
+        pair = next(
+            ([root / q, root / t] for q, t in LUAR_PAIRS if (root / q).is_file() and (root / t).is_file()), None
+        )
         files = pair or sorted(root.glob("*.jsonl"))
         if not files:
             raise DataValidationError(f"no .jsonl file here. Obtain it: {obtain}", path=root)
@@ -343,10 +378,14 @@ def luar_texts(field: str = "syms") -> Callable[..., tuple[list[str], Path]]:
             for where, row in read_table(f, "jsonl"):
                 value = row.get(name)
                 if value is None:
-                    raise DataValidationError("is missing", path=f, record=where, field=name, expected="a text or a list of texts")
+                    raise DataValidationError(
+                        "is missing", path=f, record=where, field=name, expected="a text or a list of texts"
+                    )
                 for i, t in enumerate(value if isinstance(value, list) else [value]):
                     if not isinstance(t, str):
-                        raise DataValidationError(f"holds {type(t).__name__}", path=f, record=where, field=f"{name}[{i}]", expected="text")
+                        raise DataValidationError(
+                            f"holds {type(t).__name__}", path=f, record=where, field=f"{name}[{i}]", expected="text"
+                        )
                     if t.strip():
                         seen.setdefault(t)
         return list(seen), root
@@ -361,7 +400,9 @@ def _as_dataset(ctx: LoadContext, family: str) -> LoadContext:
     return replace(ctx, dataset=family, data_dir=ctx.data_dir.parent / family)
 
 
-def blog_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None) -> tuple[list[str], Path]:
+def blog_texts(
+    ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None
+) -> tuple[list[str], Path]:
     found = kaggle_blog_texts(ctx, info if info is not None else {})
     if found is not None:
         return found
@@ -370,7 +411,9 @@ def blog_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] 
     return list(dict.fromkeys(r.text for r in records)), Path(rinfo["root"])
 
 
-def reddit_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None) -> tuple[list[str], Path]:
+def reddit_texts(
+    ctx: LoadContext, obtain: str, family: str, info: dict[str, Any] | None = None
+) -> tuple[list[str], Path]:
     """StyleEmbeddingData's anchors (the paper's source), else a LUAR-layout Reddit folder (older steb layout)."""
     info = info if info is not None else {}
     try:
@@ -384,25 +427,36 @@ def reddit_texts(ctx: LoadContext, obtain: str, family: str, info: dict[str, Any
 # --------------------------------------------------------------------------------------------
 # the loader
 # --------------------------------------------------------------------------------------------
-def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int,
-                   obtain: str) -> Callable[[LoadContext], DatasetBundle]:
+def probing_loader(
+    source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int, obtain: str
+) -> Callable[[LoadContext], DatasetBundle]:
     def load(ctx: LoadContext) -> DatasetBundle:
         n = int(option(ctx, "texts", n_texts))
         src: dict[str, Any] = {}
         steb_file = steb_probing_file(ctx, family)
         labels = str(option(ctx, "probing_labels", "released")).strip().lower()
         if labels not in ("released", "recompute"):
-            raise DataValidationError(f"option probing_labels={labels!r}", field="probing_labels",
-                                      expected="released or recompute")
+            raise DataValidationError(
+                f"option probing_labels={labels!r}", field="probing_labels", expected="released or recompute"
+            )
         released = steb_probing_records(steb_file) if steb_file is not None and labels == "released" else None
         if released is not None and steb_file is not None:
             records, stats = released
             if not records:
                 raise DataValidationError("holds no text", path=steb_file, expected="the STEB probing release")
-            return DatasetBundle(feature_texts=records, info={
-                "dataset": ctx.dataset, "root": str(steb_file.parent), "source": "STEB probing release",
-                "file": str(steb_file),
-                "probing_labels": "released", "features": list(records[0].bins or {}), "texts": len(records), **stats})
+            return DatasetBundle(
+                feature_texts=records,
+                info={
+                    "dataset": ctx.dataset,
+                    "root": str(steb_file.parent),
+                    "source": "STEB probing release",
+                    "file": str(steb_file),
+                    "probing_labels": "released",
+                    "features": list(records[0].bins or {}),
+                    "texts": len(records),
+                    **stats,
+                },
+            )
         if steb_file is not None:
             texts, root = steb_probing_texts(steb_file), steb_file.parent
             src = {"source": "STEB probing release", "file": str(steb_file)}
@@ -420,7 +474,9 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
         cache = FeatureCache(cache_dir() / f"{name}-{ident}.npz", names)
         if cache.problem:
             warnings.warn(f"dataset '{ctx.dataset}': {cache.problem}", RuntimeWarning, stacklevel=2)
-        matrix, computed = cache.features(texts, lambda batch: extractor.extract(batch), int(option(ctx, "batch_size", 256)))
+        matrix, computed = cache.features(
+            texts, lambda batch: extractor.extract(batch), int(option(ctx, "batch_size", 256))
+        )
         records, dropped = [], 0
         for text, row in zip(texts, matrix):
             if not all(math.isfinite(v) for v in row):
@@ -428,9 +484,19 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
                 continue
             records.append(FeatureText(text=text, features=dict(zip(names, map(float, row))), id=text_key(text)[:16]))
         info = {
-            "dataset": ctx.dataset, "root": str(root), "texts_available": available, "texts_sampled": len(texts), "seed": ctx.seed,
-            "feature_extractor": name, "extractor_identity": ident, "features": names, "features_computed": computed,
-            "features_cached": len(texts) - computed, "dropped_non_finite": dropped, "cache": str(cache.path), **src,
+            "dataset": ctx.dataset,
+            "root": str(root),
+            "texts_available": available,
+            "texts_sampled": len(texts),
+            "seed": ctx.seed,
+            "feature_extractor": name,
+            "extractor_identity": ident,
+            "features": names,
+            "features_computed": computed,
+            "features_cached": len(texts) - computed,
+            "dropped_non_finite": dropped,
+            "cache": str(cache.path),
+            **src,
         }
         if cache.problem:
             info["feature_cache_problem"] = cache.problem
@@ -439,21 +505,50 @@ def probing_loader(source: Callable[..., tuple[list[str], Path]], family: str, n
     return load
 
 
-_STEB_PROBING = "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB " "download_datasets.sh) in ROOT/probing/, else "
+_STEB_PROBING = (
+    "the STEB authors' probing/{file} (text field; gdown the file named in github.com/rrivera1849/STEB "
+    "download_datasets.sh) in ROOT/probing/, else "
+)
 
 PROBING = (
-    ("probing_amazon", "amazon", 27_584, luar_texts(),
-     _STEB_PROBING.format(file="amazon.jsonl") + "Amazon reviews as for the 'amazon' retrieval dataset (STEB release or LUAR layout)"),
-    ("probing_blog", "blogs", 39_111, blog_texts,
-     _STEB_PROBING.format(file="blog.jsonl") + "the Blog Authorship Corpus as Kaggle rtatman/blog-authorship-corpus blogtext.csv "
-     "(columns id, gender, age, topic, sign, date, text; in ROOT/probing_blog/ or ROOT/blogs/), or the original "
-     "blogs/<id>.<gender>.<age>.<industry>.<sign>.xml"),
-    ("probing_reddit", "reddit", 16_447, reddit_texts,
-     _STEB_PROBING.format(file="reddit.jsonl") + f"the Hugging Face dataset AnnaWegmann/StyleEmbeddingData: {STYLE_EMBEDDING_TEST} "
-     f"(tab-separated, column '{STYLE_EMBEDDING_COLUMN}') in ROOT/probing_reddit/ or ROOT/StyleEmbeddingData/ "
-     "(huggingface-cli download AnnaWegmann/StyleEmbeddingData " + STYLE_EMBEDDING_TEST + " --repo-type dataset --local-dir ROOT/StyleEmbeddingData)"),
-    ("probing_stackexchange", "stackexchange_retrieval", 9_253, luar_texts(),
-     _STEB_PROBING.format(file="stackexchange.jsonl") + "Stack Exchange posts as for 'stackexchange_retrieval' (STEB release or LUAR layout)"),
+    (
+        "probing_amazon",
+        "amazon",
+        27_584,
+        luar_texts(),
+        _STEB_PROBING.format(file="amazon.jsonl")
+        + "Amazon reviews as for the 'amazon' retrieval dataset (STEB release or LUAR layout)",
+    ),
+    (
+        "probing_blog",
+        "blogs",
+        39_111,
+        blog_texts,
+        _STEB_PROBING.format(file="blog.jsonl")
+        + "the Blog Authorship Corpus as Kaggle rtatman/blog-authorship-corpus blogtext.csv "
+        "(columns id, gender, age, topic, sign, date, text; in ROOT/probing_blog/ or ROOT/blogs/), or the original "
+        "blogs/<id>.<gender>.<age>.<industry>.<sign>.xml",
+    ),
+    (
+        "probing_reddit",
+        "reddit",
+        16_447,
+        reddit_texts,
+        _STEB_PROBING.format(file="reddit.jsonl")
+        + f"the Hugging Face dataset AnnaWegmann/StyleEmbeddingData: {STYLE_EMBEDDING_TEST} "
+        f"(tab-separated, column '{STYLE_EMBEDDING_COLUMN}') in ROOT/probing_reddit/ or ROOT/StyleEmbeddingData/ "
+        "(huggingface-cli download AnnaWegmann/StyleEmbeddingData "
+        + STYLE_EMBEDDING_TEST
+        + " --repo-type dataset --local-dir ROOT/StyleEmbeddingData)",
+    ),
+    (
+        "probing_stackexchange",
+        "stackexchange_retrieval",
+        9_253,
+        luar_texts(),
+        _STEB_PROBING.format(file="stackexchange.jsonl")
+        + "Stack Exchange posts as for 'stackexchange_retrieval' (STEB release or LUAR layout)",
+    ),
 )
 
 
@@ -461,12 +556,20 @@ def probing_specs() -> list[DatasetSpec]:
     specs = []
     for name, family, n, source, what in PROBING:
         obtain = f"{what}; features come from the '{DEFAULT_EXTRACTOR}' extractor (steb-models-stylometry)"
-        specs.append(DatasetSpec(
-            name=name, description=f"Probing: {n:,} sampled texts with 46 LFTK features each (binned by the probing task).",
-            tasks=("probing",), loader=probing_loader(source, family, n, obtain), categories=("linguistic-feature",),
-            obtain=obtain, license=licence_of(SOURCES[name]), sources=SOURCES[name], size=f"{n:,} texts x 46 features" + (f" ({ACCESS[family]})" if family in ACCESS else ""),
-            citation=CITATIONS[name],
-            extra={"texts": n, "feature_extractor": DEFAULT_EXTRACTOR, "source": family},
-            **suite_fields(name, ("probing",)),
-        ))
+        specs.append(
+            DatasetSpec(
+                name=name,
+                description=f"Probing: {n:,} sampled texts with 46 LFTK features each (binned by the probing task).",
+                tasks=("probing",),
+                loader=probing_loader(source, family, n, obtain),
+                categories=("linguistic-feature",),
+                obtain=obtain,
+                license=licence_of(SOURCES[name]),
+                sources=SOURCES[name],
+                size=f"{n:,} texts x 46 features" + (f" ({ACCESS[family]})" if family in ACCESS else ""),
+                citation=CITATIONS[name],
+                extra={"texts": n, "feature_extractor": DEFAULT_EXTRACTOR, "source": family},
+                **suite_fields(name, ("probing",)),
+            )
+        )
     return specs

@@ -180,7 +180,16 @@ def bibtex_entry(key: str) -> str:
     return _BIB[key]
 
 
-_DETECTRL = ("arxiv", "direct_prompt", "paraphrase_attacks", "perturbation_attacks", "prompt_attacks", "writing_prompt", "xsum", "yelp_review")
+_DETECTRL = (
+    "arxiv",
+    "direct_prompt",
+    "paraphrase_attacks",
+    "perturbation_attacks",
+    "prompt_attacks",
+    "writing_prompt",
+    "xsum",
+    "yelp_review",
+)
 _M4 = ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")
 _MAGE = ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
 
@@ -242,102 +251,257 @@ def _steb_drive(name: str, licence: str) -> DataSource:
     shared ROOT/probing/ folder."""
     file_id, file_name = _STEB_DRIVE[name]
     archive = file_name.endswith(".tar.gz")
-    return DataSource(kind="gdrive", url=file_id, files=(file_name,), target=name if archive else "probing", licence=licence,
-                      accept=True, unpack=(file_name,) if archive else ())
+    return DataSource(
+        kind="gdrive",
+        url=file_id,
+        files=(file_name,),
+        target=name if archive else "probing",
+        licence=licence,
+        accept=True,
+        unpack=(file_name,) if archive else (),
+    )
 
 
 #: the four probing files share ROOT/probing/, so every probing dataset names all four (one folder, fetched once)
 _PROBING = tuple(_steb_drive(n, lic) for n, lic in _PROBING_LICENCES.items())
 
 
-_CORE = DataSource(kind="git", url="https://github.com/TurkuNLP/CORE-corpus", revision="b57dbdb5ebee4b2688fa94889a2cbdb341d86ee7",
-                   files=("train.tsv.gz", "dev.tsv.gz", "test.tsv.gz", "LICENSE.txt"), target="core", licence="CC BY-SA 4.0 (annotations)")
-_EWAVE = DataSource(kind="git", url="https://github.com/cldf-datasets/ewave", revision="02a93c25920696e2ce3ca7d8fc2ce44baf5a43ed",
-                    files=("cldf/examples.csv", "cldf/languages.csv", "LICENSE"), target="eWAVE", licence="CC BY 3.0")
-_HATE_FORUM = DataSource(kind="git", url="https://github.com/Vicomtech/hate-speech-dataset", revision="b802137e8314c38a8d4faa965f9908d6c8e7a84d",
-                         files=("annotations_metadata.csv", "all_files/*", "LICENSE"), target="hate_speech", licence="CC BY-SA 3.0 ES")
-_DAVIDSON = DataSource(kind="git", url="https://github.com/t-davidson/hate-speech-and-offensive-language",
-                       revision="cb50f7e9eb855a99abc51423bf40df0e26d6fe30", files=("data/labeled_data.csv", "LICENSE"),
-                       target="hate_speech_and_offensive_language", licence="MIT")
+_CORE = DataSource(
+    kind="git",
+    url="https://github.com/TurkuNLP/CORE-corpus",
+    revision="b57dbdb5ebee4b2688fa94889a2cbdb341d86ee7",
+    files=("train.tsv.gz", "dev.tsv.gz", "test.tsv.gz", "LICENSE.txt"),
+    target="core",
+    licence="CC BY-SA 4.0 (annotations)",
+)
+_EWAVE = DataSource(
+    kind="git",
+    url="https://github.com/cldf-datasets/ewave",
+    revision="02a93c25920696e2ce3ca7d8fc2ce44baf5a43ed",
+    files=("cldf/examples.csv", "cldf/languages.csv", "LICENSE"),
+    target="eWAVE",
+    licence="CC BY 3.0",
+)
+_HATE_FORUM = DataSource(
+    kind="git",
+    url="https://github.com/Vicomtech/hate-speech-dataset",
+    revision="b802137e8314c38a8d4faa965f9908d6c8e7a84d",
+    files=("annotations_metadata.csv", "all_files/*", "LICENSE"),
+    target="hate_speech",
+    licence="CC BY-SA 3.0 ES",
+)
+_DAVIDSON = DataSource(
+    kind="git",
+    url="https://github.com/t-davidson/hate-speech-and-offensive-language",
+    revision="cb50f7e9eb855a99abc51423bf40df0e26d6fe30",
+    files=("data/labeled_data.csv", "LICENSE"),
+    target="hate_speech_and_offensive_language",
+    licence="MIT",
+)
 #: the test file of each of the eight settings STEB reads (the files readers.detection.DETECTRL_FILES names, with the
 #: reader's default split=test; tests/test_style_releases.py checks that the two agree): the repository's training
 #: files (several GB) are not fetched
-_DETECTRL_TEST_FILES = ("Multi_Domain/multi_domains_arxiv", "Multi_Domain/multi_domains_writing_prompt", "Multi_Domain/multi_domains_xsum",
-                        "Multi_Domain/multi_domains_yelp_review", "Direct_Prompt/direct_prompt", "Paraphrase_Attacks/paraphrase_attacks_llm",
-                        "Perturbation_Attacks/perturbation_attacks_llm", "Prompt_Attacks/prompt_attacks_llm")
-_DETECTRL_SRC = DataSource(kind="git", url="https://github.com/NLP2CT/DetectRL", revision="3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
-                           files=tuple(f"Benchmark/Benchmark_Data/{f}_test.json" for f in _DETECTRL_TEST_FILES), target="DetectRL",
-                           licence="no licence file in the repository (research benchmark)")
+_DETECTRL_TEST_FILES = (
+    "Multi_Domain/multi_domains_arxiv",
+    "Multi_Domain/multi_domains_writing_prompt",
+    "Multi_Domain/multi_domains_xsum",
+    "Multi_Domain/multi_domains_yelp_review",
+    "Direct_Prompt/direct_prompt",
+    "Paraphrase_Attacks/paraphrase_attacks_llm",
+    "Perturbation_Attacks/perturbation_attacks_llm",
+    "Prompt_Attacks/prompt_attacks_llm",
+)
+_DETECTRL_SRC = DataSource(
+    kind="git",
+    url="https://github.com/NLP2CT/DetectRL",
+    revision="3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
+    files=tuple(f"Benchmark/Benchmark_Data/{f}_test.json" for f in _DETECTRL_TEST_FILES),
+    target="DetectRL",
+    licence="no licence file in the repository (research benchmark)",
+)
 #: the model files of the five English domains STEB reads, as listed at the pinned commit (the reader drops the bloomz
 #: files, so they are not fetched; nor are the other languages')
 _M4_FILES = (
-    "arxiv_chatGPT", "arxiv_cohere", "arxiv_davinci", "arxiv_dolly", "arxiv_flant5", "peerread_chatgpt",
-    "peerread_cohere", "peerread_davinci", "peerread_dolly", "peerread_llama", "reddit_chatGPT",
-    "reddit_cohere", "reddit_davinci", "reddit_dolly", "reddit_flant5", "wikihow_chatGPT", "wikihow_cohere",
-    "wikihow_davinci", "wikihow_dolly2", "wikipedia_chatgpt", "wikipedia_cohere", "wikipedia_davinci",
+    "arxiv_chatGPT",
+    "arxiv_cohere",
+    "arxiv_davinci",
+    "arxiv_dolly",
+    "arxiv_flant5",
+    "peerread_chatgpt",
+    "peerread_cohere",
+    "peerread_davinci",
+    "peerread_dolly",
+    "peerread_llama",
+    "reddit_chatGPT",
+    "reddit_cohere",
+    "reddit_davinci",
+    "reddit_dolly",
+    "reddit_flant5",
+    "wikihow_chatGPT",
+    "wikihow_cohere",
+    "wikihow_davinci",
+    "wikihow_dolly2",
+    "wikipedia_chatgpt",
+    "wikipedia_cohere",
+    "wikipedia_davinci",
     "wikipedia_dolly",
 )
-_M4_SRC = DataSource(kind="git", url="https://github.com/mbzuai-nlp/M4", revision="628bf0fcb2e8c6b7ffa71fd1af6be413aced8f7d",
-                     files=tuple(f"data/{name}.jsonl" for name in _M4_FILES), target="M4", licence="no licence file in the repository (research benchmark)")
+_M4_SRC = DataSource(
+    kind="git",
+    url="https://github.com/mbzuai-nlp/M4",
+    revision="628bf0fcb2e8c6b7ffa71fd1af6be413aced8f7d",
+    files=tuple(f"data/{name}.jsonl" for name in _M4_FILES),
+    target="M4",
+    licence="no licence file in the repository (research benchmark)",
+)
 #: a main-branch commit of May 2024; the CSVs date from June 2023 and later commits change README.md only
-_MAGE_SRC = DataSource(kind="hf", url="yaful/MAGE", revision="d4a30975fbf64710d6e312fe22c84dfb4046d63b", files=("test.csv",),
-                       target="MAGE", licence="Apache-2.0")
-_XGENRE = DataSource(kind="hf", url="TajaKuzman/X-GENRE-text-genre-dataset", revision="7db58de7f4d4f4f4d11a21bfedfe30c78863f373",
-                     files=("X-GENRE-*.jsonl", "README.md"), target="x_genre", licence="CC BY-SA 4.0")
+_MAGE_SRC = DataSource(
+    kind="hf",
+    url="yaful/MAGE",
+    revision="d4a30975fbf64710d6e312fe22c84dfb4046d63b",
+    files=("test.csv",),
+    target="MAGE",
+    licence="Apache-2.0",
+)
+_XGENRE = DataSource(
+    kind="hf",
+    url="TajaKuzman/X-GENRE-text-genre-dataset",
+    revision="7db58de7f4d4f4f4d11a21bfedfe30c78863f373",
+    files=("X-GENRE-*.jsonl", "README.md"),
+    target="x_genre",
+    licence="CC BY-SA 4.0",
+)
 #: MASC 3.0.0, the archive the STEB authors' script fetches (www.anc.org/MASC/download/MASC-3.0.0.zip); it unpacks
 #: into MASC-3.0.0/, whose contents are moved up so that ROOT/masc_text_genre/data/{written,spoken}/ exist
-_MASC = DataSource(kind="url", url="https://www.anc.org/MASC/download/MASC-3.0.0.zip", target="masc_text_genre",
-                   unpack=("MASC-3.0.0.zip",), strip="MASC-3.0.0", licence="open (ANC; see the release)")
+_MASC = DataSource(
+    kind="url",
+    url="https://www.anc.org/MASC/download/MASC-3.0.0.zip",
+    target="masc_text_genre",
+    unpack=("MASC-3.0.0.zip",),
+    strip="MASC-3.0.0",
+    licence="open (ANC; see the release)",
+)
 #: the FCE release (Yannakoudakis et al. 2011) as the STEB authors' script downloads it; non-commercial research licence
-_FCE = DataSource(kind="url", url="https://s3-eu-west-1.amazonaws.com/ilexir-website-media/fce-released-dataset.zip", target="fce_l1",
-                  unpack=("fce-released-dataset.zip",), licence="non-commercial research only", accept=True)
+_FCE = DataSource(
+    kind="url",
+    url="https://s3-eu-west-1.amazonaws.com/ilexir-website-media/fce-released-dataset.zip",
+    target="fce_l1",
+    unpack=("fce-released-dataset.zip",),
+    licence="non-commercial research only",
+    accept=True,
+)
 #: the legacy Stanford Politeness Corpus zip linked from the paper's page
 #: (www.cs.cornell.edu/~cristian/Politeness.html);
 #: it unpacks into Stanford_politeness_corpus/, moved up into the shared folder of the same name
-_POLITENESS = DataSource(kind="url", url="https://www.cs.cornell.edu/~cristian/Politeness_files/Stanford_politeness_corpus.zip",
-                         target="Stanford_politeness_corpus", unpack=("Stanford_politeness_corpus.zip",),
-                         strip="Stanford_politeness_corpus", licence="CC BY 4.0")
+_POLITENESS = DataSource(
+    kind="url",
+    url="https://www.cs.cornell.edu/~cristian/Politeness_files/Stanford_politeness_corpus.zip",
+    target="Stanford_politeness_corpus",
+    unpack=("Stanford_politeness_corpus.zip",),
+    strip="Stanford_politeness_corpus",
+    licence="CC BY 4.0",
+)
 #: the six pre-processed Enron-Spam archives (Metsis et al. 2006), each unpacking to enronN/{ham,spam}/
-_ENRON_SPAM = tuple(DataSource(kind="url", url=f"https://www2.aueb.gr/users/ion/data/enron-spam/preprocessed/enron{i}.tar.gz",
-                               target="enron_spam", unpack=(f"enron{i}.tar.gz",), licence="research use (see the page)")
-                    for i in range(1, 7))
+_ENRON_SPAM = tuple(
+    DataSource(
+        kind="url",
+        url=f"https://www2.aueb.gr/users/ion/data/enron-spam/preprocessed/enron{i}.tar.gz",
+        target="enron_spam",
+        unpack=(f"enron{i}.tar.gz",),
+        licence="research use (see the page)",
+    )
+    for i in range(1, 7)
+)
 #: the UCI archive of the SMS Spam Collection (dataset 228): SMSSpamCollection and a readme
-_SMS = DataSource(kind="url", url="https://archive.ics.uci.edu/static/public/228/sms+spam+collection.zip", target="sms_spam",
-                  files=("sms+spam+collection.zip",), unpack=("sms+spam+collection.zip",), licence="CC BY 4.0")
+_SMS = DataSource(
+    kind="url",
+    url="https://archive.ics.uci.edu/static/public/228/sms+spam+collection.zip",
+    target="sms_spam",
+    files=("sms+spam+collection.zip",),
+    unpack=("sms+spam+collection.zip",),
+    licence="CC BY 4.0",
+)
 
 
 def _convokit(corpus: str) -> DataSource:
     """ConvoKit's politeness corpus, the release the STEB reference reads (utterances.jsonl with meta.Binary), from
     the URL the STEB authors' download_datasets.sh fetches; the zip unpacks into ``<corpus>/``, moved up so that
     ROOT/<corpus>/utterances.jsonl exists. No checksum is published: pinned by steb's first download."""
-    return DataSource(kind="url", url=f"https://zissou.infosci.cornell.edu/convokit/datasets/{corpus}/{corpus}.zip",
-                      target=corpus, unpack=(f"{corpus}.zip",), strip=corpus, licence="CC BY 4.0")
-_TELEGRAM = DataSource(kind="hf", url="thehamkercat/telegram-spam-ham", revision="dbf0a97b4b8cb0a8223378c85b6fc7e4526d43fb",
-                       files=("dataset.csv",), target="telegram-spam-ham", licence="WTFPL")
-_ENDIVE = DataSource(kind="manual", url="https://huggingface.co/abhaygupta1266", target="endive", licence="see the dataset cards",
-                     instructions="EnDive's data is published on the Hugging Face hub by user abhaygupta1266 as 14 per-task datasets "
-                                  "(e.g. abhaygupta1266/boolq, /copa, /sst-2, /multirc, /gsm8k, /folio, /svamp, /logic_bench_yn); "
-                                  "steb has not verified their columns. Download them and put the tables in ROOT/endive/ as "
-                                  "*.csv|jsonl|parquet with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE.")
-_AMAZON_LUAR = DataSource(kind="manual", url="https://nijianmo.github.io/amazon/index.html", target="raw_amazon",
-                          licence="Amazon Review Data (2018): research use, on request", accept=True,
-                          instructions="Alternative to the STEB copy (not the paper's subsample): request the Amazon review data, run "
-                                       "github.com/LLNL/LUAR scripts/preprocess_amazon_data.sh and copy data/raw_amazon/ to ROOT/raw_amazon/.")
-_FANFIC_LUAR = DataSource(kind="manual", url="https://zenodo.org/record/3724096", target="pan_paragraph",
-                          licence="PAN 2020 data: research use, on request", accept=True,
-                          instructions="Alternative to the STEB copy (not the paper's subsample): request the PAN 2020 'large' authorship "
-                                       "verification data on Zenodo, run github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh and copy "
-                                       "data/pan_paragraph/ to ROOT/pan_paragraph/.")
-_REDDIT = DataSource(kind="manual", url="https://github.com/LLNL/LUAR", target="reddit", licence="Reddit content: research use", accept=True,
-                     instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a " "Pushshift "
-                                  "dump) into test_queries.jsonl / test_targets.jsonl (author_id, syms) in ROOT/reddit/.")
-_STYLE_EMBEDDING = DataSource(kind="hf", url="AnnaWegmann/StyleEmbeddingData", revision="",
-                              files=("test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv",),
-                              target="StyleEmbeddingData", licence="Reddit comments, no licence stated: research use", accept=True)
-_BLOG_KAGGLE = DataSource(kind="manual", url="https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus", target="blogs",
-                          licence="non-commercial research only", accept=True,
-                          instructions="Sign in to Kaggle, `kaggle datasets download -d rtatman/blog-authorship-corpus` and unzip it into "
-                                       "ROOT/blogs/ so that ROOT/blogs/blogtext.csv exists (shared with blog_age and blog_gender's folder).")
+    return DataSource(
+        kind="url",
+        url=f"https://zissou.infosci.cornell.edu/convokit/datasets/{corpus}/{corpus}.zip",
+        target=corpus,
+        unpack=(f"{corpus}.zip",),
+        strip=corpus,
+        licence="CC BY 4.0",
+    )
+
+
+_TELEGRAM = DataSource(
+    kind="hf",
+    url="thehamkercat/telegram-spam-ham",
+    revision="dbf0a97b4b8cb0a8223378c85b6fc7e4526d43fb",
+    files=("dataset.csv",),
+    target="telegram-spam-ham",
+    licence="WTFPL",
+)
+_ENDIVE = DataSource(
+    kind="manual",
+    url="https://huggingface.co/abhaygupta1266",
+    target="endive",
+    licence="see the dataset cards",
+    instructions="EnDive's data is published on the Hugging Face hub by user abhaygupta1266 as 14 per-task datasets "
+    "(e.g. abhaygupta1266/boolq, /copa, /sst-2, /multirc, /gsm8k, /folio, /svamp, /logic_bench_yn); "
+    "steb has not verified their columns. Download them and put the tables in ROOT/endive/ as "
+    "*.csv|jsonl|parquet with one text column per dialect: SAE, AAVE, ChcE, CollSgE, IndE, JamE.",
+)
+_AMAZON_LUAR = DataSource(
+    kind="manual",
+    url="https://nijianmo.github.io/amazon/index.html",
+    target="raw_amazon",
+    licence="Amazon Review Data (2018): research use, on request",
+    accept=True,
+    instructions="Alternative to the STEB copy (not the paper's subsample): request the Amazon review data, run "
+    "github.com/LLNL/LUAR scripts/preprocess_amazon_data.sh and copy data/raw_amazon/ to ROOT/raw_amazon/.",
+)
+_FANFIC_LUAR = DataSource(
+    kind="manual",
+    url="https://zenodo.org/record/3724096",
+    target="pan_paragraph",
+    licence="PAN 2020 data: research use, on request",
+    accept=True,
+    instructions="Alternative to the STEB copy (not the paper's subsample): request the PAN 2020 'large' authorship "
+    "verification data on Zenodo, run github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh and copy "
+    "data/pan_paragraph/ to ROOT/pan_paragraph/.",
+)
+_REDDIT = DataSource(
+    kind="manual",
+    url="https://github.com/LLNL/LUAR",
+    target="reddit",
+    licence="Reddit content: research use",
+    accept=True,
+    instructions="LUAR publishes only the comment ids of its Reddit (IUR) split; re-collect the texts (e.g. from a "
+    "Pushshift "
+    "dump) into test_queries.jsonl / test_targets.jsonl (author_id, syms) in ROOT/reddit/.",
+)
+_STYLE_EMBEDDING = DataSource(
+    kind="hf",
+    url="AnnaWegmann/StyleEmbeddingData",
+    revision="",
+    files=("test-45000__subreddits-100-2018_tasks-300000__topic-variable-conversation.tsv",),
+    target="StyleEmbeddingData",
+    licence="Reddit comments, no licence stated: research use",
+    accept=True,
+)
+_BLOG_KAGGLE = DataSource(
+    kind="manual",
+    url="https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus",
+    target="blogs",
+    licence="non-commercial research only",
+    accept=True,
+    instructions="Sign in to Kaggle, `kaggle datasets download -d rtatman/blog-authorship-corpus` and unzip it into "
+    "ROOT/blogs/ so that ROOT/blogs/blogtext.csv exists (shared with blog_age and blog_gender's folder).",
+)
 
 #: dataset name -> its pinned release(s)
 SOURCES: dict[str, tuple[DataSource, ...]] = {

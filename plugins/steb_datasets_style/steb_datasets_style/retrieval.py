@@ -46,8 +46,10 @@ from .common import family_dir, option, with_dir
 from .releases import CITATIONS, SOURCES, licence_of
 from .suite import suite_fields
 
-LUAR_LAYOUT = ("test_queries.jsonl and test_targets.jsonl (LUAR's raw_amazon: validation_queries/validation_targets.jsonl; "
-               "pan_paragraph: queries_raw/targets_raw.jsonl), one JSON object per line with author_id and syms (list of texts)")
+LUAR_LAYOUT = (
+    "test_queries.jsonl and test_targets.jsonl (LUAR's raw_amazon: validation_queries/validation_targets.jsonl; "
+    "pan_paragraph: queries_raw/targets_raw.jsonl), one JSON object per line with author_id and syms (list of texts)"
+)
 
 #: the query/target file pairs LUAR's preprocessing writes (github.com/LLNL/LUAR scripts and src/datasets):
 #: Reddit (iur_dataset, raw_all) test_*; Amazon (raw_amazon, split_amazon.py) validation_*; fan fiction
@@ -83,8 +85,14 @@ def luar_pair(root: Path) -> tuple[str, str]:
 
 
 #: STEB dataset -> the folder name the STEB authors' download script gives its redistributed subsample
-STEB_FOLDERS = {"amazon": "amazon_retrieval", "fanfiction": "fanfiction_retrieval", "stackexchange_retrieval": "stackexchange_retrieval"}
-STEB_LAYOUT = "JSON lines with text (a text or a list of texts), label (the author) and is_query (true: query, false: target)"
+STEB_FOLDERS = {
+    "amazon": "amazon_retrieval",
+    "fanfiction": "fanfiction_retrieval",
+    "stackexchange_retrieval": "stackexchange_retrieval",
+}
+STEB_LAYOUT = (
+    "JSON lines with text (a text or a list of texts), label (the author) and is_query (true: query, false: target)"
+)
 
 
 def _first_record(path: Path) -> Any:
@@ -136,8 +144,13 @@ def _is_query(value: Any, path: Path, where: str) -> bool:
     """
     if isinstance(value, bool):
         return value
-    raise DataValidationError(f"holds {value!r} ({type(value).__name__})", path=path, record=where, field="is_query",
-                              expected="true or false (a JSON boolean)")
+    raise DataValidationError(
+        f"holds {value!r} ({type(value).__name__})",
+        path=path,
+        record=where,
+        field="is_query",
+        expected="true or false (a JSON boolean)",
+    )
 
 
 def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
@@ -161,24 +174,39 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
                         raise DataValidationError("is missing", path=f, record=where, field=name, expected=STEB_LAYOUT)
                 label = row["label"]
                 if isinstance(label, (dict, list)) or label is None or str(label) == "":
-                    raise DataValidationError(f"holds {label!r}", path=f, record=where, field="label", expected="an author id")
+                    raise DataValidationError(
+                        f"holds {label!r}", path=f, record=where, field="label", expected="an author id"
+                    )
                 text = row["text"]
                 texts = [text] if isinstance(text, str) else text
                 if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-                    raise DataValidationError(f"holds {type(text).__name__}", path=f, record=where, field="text", expected="a text or a list of texts")
+                    raise DataValidationError(
+                        f"holds {type(text).__name__}",
+                        path=f,
+                        record=where,
+                        field="text",
+                        expected="a text or a list of texts",
+                    )
                 kept = [t for t in texts if t.strip()]
                 stats["skipped_empty"] += len(texts) - len(kept)
                 if kept:
                     grouped.setdefault((_is_query(row["is_query"], f, where), str(label)), []).extend(kept)
     queries = tuple(TextCollection(author=a, texts_=tuple(t)) for (q, a), t in grouped.items() if q)
     targets = tuple(TextCollection(author=a, texts_=tuple(t)) for (q, a), t in grouped.items() if not q)
-    info = {"files": [str(f) for f in files], "skipped_empty": stats["skipped_empty"], "n_queries": len(queries),
-            "n_targets": len(targets), "n_authors": len({c.author for c in queries}),
-            "n_texts": sum(len(c.texts_) for c in queries + targets)}
+    info = {
+        "files": [str(f) for f in files],
+        "skipped_empty": stats["skipped_empty"],
+        "n_queries": len(queries),
+        "n_targets": len(targets),
+        "n_authors": len({c.author for c in queries}),
+        "n_texts": sum(len(c.texts_) for c in queries + targets),
+    }
     try:
         return RetrievalSet(queries=queries, targets=targets), info
     except DataValidationError as exc:
-        raise DataValidationError(exc.reason, path=folder, record=exc.record, field=exc.field, expected=exc.expected) from None
+        raise DataValidationError(
+            exc.reason, path=folder, record=exc.record, field=exc.field, expected=exc.expected
+        ) from None
 
 
 def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBundle]:
@@ -190,9 +218,18 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
             rs, info = read_steb_release(release)
             limit = option(ctx, "authors", None)
             if limit is not None:  # only on request: the release is already the paper's subsample
-                rs = GenericLoader._retrieval([("query", c) for c in rs.queries] + [("target", c) for c in rs.targets], int(limit), ctx, info)
-            info.update({"dataset": ctx.dataset, "root": str(release), "layout": "STEB release",
-                         "subsample": "the paper's redistributed subsample, read as is" + (f" (then capped at {limit} authors on request)" if limit is not None else "")})
+                rs = GenericLoader._retrieval(
+                    [("query", c) for c in rs.queries] + [("target", c) for c in rs.targets], int(limit), ctx, info
+                )
+            info.update(
+                {
+                    "dataset": ctx.dataset,
+                    "root": str(release),
+                    "layout": "STEB release",
+                    "subsample": "the paper's redistributed subsample, read as is"
+                    + (f" (then capped at {limit} authors on request)" if limit is not None else ""),
+                }
+            )
             return DatasetBundle(retrieval=rs, info=info)
         root = luar_dir(ctx, obtain)
         q, t = luar_pair(root)
@@ -206,9 +243,16 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
             obtain=obtain,
         )
         bundle = loader(with_dir(ctx, root))
-        bundle.info.update({"dataset": ctx.dataset, "layout": "LUAR", "max_authors": option(ctx, "authors", authors),
-                            "subsample": f"seeded subsample of at most {option(ctx, 'authors', authors)} authors drawn by steb: " "the paper's "
-                                         "redistributed subsample (STEB release) was not found, so this is not the paper's draw"})
+        bundle.info.update(
+            {
+                "dataset": ctx.dataset,
+                "layout": "LUAR",
+                "max_authors": option(ctx, "authors", authors),
+                "subsample": f"seeded subsample of at most {option(ctx, 'authors', authors)} authors drawn by steb: "
+                "the paper's "
+                "redistributed subsample (STEB release) was not found, so this is not the paper's draw",
+            }
+        )
         return bundle
 
     return load
@@ -216,29 +260,51 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
 
 #: what the public releases cannot deliver (shown in the listing's size)
 ACCESS = {
-    "amazon": "the paper's subsample is redistributed by the STEB authors (Google Drive); else built from the Amazon " "review data with LUAR's scripts",
+    "amazon": "the paper's subsample is redistributed by the STEB authors (Google Drive); else built from the Amazon "
+    "review data with LUAR's scripts",
     "reddit": "not obtainable as released: LUAR publishes only comment ids; not in the STEB suite",
-    "fanfiction": "the paper's subsample is redistributed by the STEB authors (Google Drive); else PAN 2020 'large' " "(on request) with LUAR's scripts",
-    "stackexchange_retrieval": "the paper's subsample is redistributed by the STEB authors (Google Drive); no other " "public release in this layout",
+    "fanfiction": "the paper's subsample is redistributed by the STEB authors (Google Drive); else PAN 2020 'large' "
+    "(on request) with LUAR's scripts",
+    "stackexchange_retrieval": "the paper's subsample is redistributed by the STEB authors (Google Drive); no other "
+    "public release in this layout",
 }
 
-_STEB_RELEASE = ("the paper's 500-author subsample as redistributed by the STEB authors (see `steb data get --dry-run`: "
-                 "gdown the Google Drive file named in github.com/rrivera1849/STEB download_datasets.sh and unpack {tar} into "
-                 "ROOT/{name}/ or ROOT/{folder}/: " + STEB_LAYOUT + "); otherwise ")
+_STEB_RELEASE = (
+    "the paper's 500-author subsample as redistributed by the STEB authors (see `steb data get --dry-run`: "
+    "gdown the Google Drive file named in github.com/rrivera1849/STEB download_datasets.sh and unpack {tar} into "
+    "ROOT/{name}/ or ROOT/{folder}/: " + STEB_LAYOUT + "); otherwise "
+)
 
 RETRIEVAL = (
-    ("amazon", "Amazon reviews: find the other reviews of a query's reviewer (500 authors, the paper's subsample).",
-     "Amazon review data (Ni et al. 2019, request access at nijianmo.github.io/amazon) preprocessed by " "github.com/LLNL/LUAR "
-     "scripts/preprocess_amazon_data.sh (data/raw_amazon/ -> ROOT/amazon/ or ROOT/raw_amazon/), subsampled by " "steb: "),
-    ("reddit", "Reddit comments: find the other comments of a query's user (LUAR test split, 500 authors).",
-     "LUAR's Reddit (IUR) test split (github.com/LLNL/LUAR; only comment ids are public since Reddit's API terms " "changed, "
-     "the texts must be re-collected) in ROOT/reddit/ or ROOT/iur_dataset/: "),
-    ("stackexchange_retrieval", "Stack Exchange posts: find the other posts of a query's user (500 authors, the paper's subsample).",
-     "Stack Exchange posts prepared in LUAR's test-split layout: "),
-    ("fanfiction", "Fan-fiction excerpts: find the other excerpts of a query's author (500 authors, the paper's subsample).",
-     "fanfiction.net excerpts (PAN 2020 authorship-verification 'large' data from zenodo.org/record/3724096, on " "request) "
-     "preprocessed by github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh (data/pan_paragraph/ -> " "ROOT/fanfiction/ "
-     "or ROOT/pan_paragraph/), subsampled by steb: "),
+    (
+        "amazon",
+        "Amazon reviews: find the other reviews of a query's reviewer (500 authors, the paper's subsample).",
+        "Amazon review data (Ni et al. 2019, request access at nijianmo.github.io/amazon) preprocessed by "
+        "github.com/LLNL/LUAR "
+        "scripts/preprocess_amazon_data.sh (data/raw_amazon/ -> ROOT/amazon/ or ROOT/raw_amazon/), subsampled by "
+        "steb: ",
+    ),
+    (
+        "reddit",
+        "Reddit comments: find the other comments of a query's user (LUAR test split, 500 authors).",
+        "LUAR's Reddit (IUR) test split (github.com/LLNL/LUAR; only comment ids are public since Reddit's API terms "
+        "changed, "
+        "the texts must be re-collected) in ROOT/reddit/ or ROOT/iur_dataset/: ",
+    ),
+    (
+        "stackexchange_retrieval",
+        "Stack Exchange posts: find the other posts of a query's user (500 authors, the paper's subsample).",
+        "Stack Exchange posts prepared in LUAR's test-split layout: ",
+    ),
+    (
+        "fanfiction",
+        "Fan-fiction excerpts: find the other excerpts of a query's author (500 authors, the paper's subsample).",
+        "fanfiction.net excerpts (PAN 2020 authorship-verification 'large' data from zenodo.org/record/3724096, on "
+        "request) "
+        "preprocessed by github.com/LLNL/LUAR scripts/preprocess_fanfiction_data.sh (data/pan_paragraph/ -> "
+        "ROOT/fanfiction/ "
+        "or ROOT/pan_paragraph/), subsampled by steb: ",
+    ),
 )
 
 
@@ -246,13 +312,25 @@ def retrieval_specs() -> list[DatasetSpec]:
     specs = []
     for name, description, obtain in RETRIEVAL:
         if name in STEB_FOLDERS:
-            obtain = _STEB_RELEASE.format(tar=f"{STEB_FOLDERS[name]}.tar.gz", name=name, folder=STEB_FOLDERS[name]) + obtain
+            obtain = (
+                _STEB_RELEASE.format(tar=f"{STEB_FOLDERS[name]}.tar.gz", name=name, folder=STEB_FOLDERS[name]) + obtain
+            )
         obtain = obtain + LUAR_LAYOUT
-        specs.append(DatasetSpec(
-            name=name, description=description, tasks=("retrieval",), loader=luar_loader(500, obtain),
-            categories=("idiolect",), applications=("AR",), citation=CITATIONS[name], license=licence_of(SOURCES[name]), obtain=obtain,
-            size=f"500 authors (query and target collections; {ACCESS[name]})", extra={"authors": 500, "layout": LUAR_LAYOUT},
-            sources=SOURCES[name], **suite_fields(name, ("retrieval",)),
-        ))
+        specs.append(
+            DatasetSpec(
+                name=name,
+                description=description,
+                tasks=("retrieval",),
+                loader=luar_loader(500, obtain),
+                categories=("idiolect",),
+                applications=("AR",),
+                citation=CITATIONS[name],
+                license=licence_of(SOURCES[name]),
+                obtain=obtain,
+                size=f"500 authors (query and target collections; {ACCESS[name]})",
+                extra={"authors": 500, "layout": LUAR_LAYOUT},
+                sources=SOURCES[name],
+                **suite_fields(name, ("retrieval",)),
+            )
+        )
     return specs
-

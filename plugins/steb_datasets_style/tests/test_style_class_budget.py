@@ -81,11 +81,25 @@ def test_bad_options_are_refused():
 
 
 def _story(i: int, age: str) -> dict:
-    persona = {"country": "U.S.A", "politics": "LeftWing", "tod": "Night", "age": age, "education": "Bachelor", "ethnic": "Caucasian",
-               "gender": "Female"}
-    return {"annotation_id": str(i), "per_annotation_id": str(i), "id": f"{i}_1", "persona": persona, "input.keywords": ["(a|b)"] * 5,
-            "input.images": ["https://example.org/i.jpg"] * 5, "input.sentences": ["x ."] * 5,
-            "output.sentences": [f"Story {i} sentence {k}." for k in range(5)]}
+    persona = {
+        "country": "U.S.A",
+        "politics": "LeftWing",
+        "tod": "Night",
+        "age": age,
+        "education": "Bachelor",
+        "ethnic": "Caucasian",
+        "gender": "Female",
+    }
+    return {
+        "annotation_id": str(i),
+        "per_annotation_id": str(i),
+        "id": f"{i}_1",
+        "persona": persona,
+        "input.keywords": ["(a|b)"] * 5,
+        "input.images": ["https://example.org/i.jpg"] * 5,
+        "input.sentences": ["x ."] * 5,
+        "output.sentences": [f"Story {i} sentence {k}." for k in range(5)],
+    }
 
 
 def test_pastel_age_drops_small_classes_by_the_stated_rule(tmp_path):
@@ -108,7 +122,10 @@ def test_pastel_age_drops_small_classes_by_the_stated_rule(tmp_path):
 def _bible(root: Path) -> Path:
     base = root / "bible_versions" / "Data" / "Bibles"
     for v in ("ASV", "KJV", "DRA"):
-        w(base / v / "1John" / "1John1.txt", f"1 That which was from the beginning ({v}).\n2 For the life was manifested.\n")
+        w(
+            base / v / "1John" / "1John1.txt",
+            f"1 That which was from the beginning ({v}).\n2 For the life was manifested.\n",
+        )
         w(base / v / "1John" / "1John2.txt", f"1 My little children, {v} writes.\n")
     return base
 
@@ -127,7 +144,11 @@ def test_bible_reference_selection_same_sorted_references_in_every_version(tmp_p
     assert [r.id for r in b.labelled_texts] == [f"{v}:{ref}" for v in ("ASV", "KJV", "YLT") for ref in refs]
     every = load(tmp_path, "bible_versions")
     assert [r.id for r in every.labelled_texts if r.label == "KJV"] == [
-        "KJV:1John.1.1", "KJV:John.2.9", "KJV:John.2.10", "KJV:John.10.1"]
+        "KJV:1John.1.1",
+        "KJV:John.2.9",
+        "KJV:John.2.10",
+        "KJV:John.10.1",
+    ]
     # a repeated verse number keeps its last text
     assert "Two nine again KJV." in {r.text for r in every.labelled_texts}
     assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3
@@ -163,12 +184,18 @@ def test_bible_carlson_versions_option_and_identical_verses(tmp_path):
 
 def test_bible_identical_rule_shared_or_all(tmp_path):
     base = tmp_path / "bible_versions" / "Data" / "Bibles"
-    texts = {"ASV": ("Jesus wept.", "Rejoice  always."), "KJV": ("JESUS  wept.", "Rejoice evermore."), "YLT": ("Jesus wept.", "Always rejoice.")}
+    texts = {
+        "ASV": ("Jesus wept.", "Rejoice  always."),
+        "KJV": ("JESUS  wept.", "Rejoice evermore."),
+        "YLT": ("Jesus wept.", "Always rejoice."),
+    }
     for v, (a, b) in texts.items():
         w(base / v / "John" / "John11.txt", f"35 {a}\n36 {b}\n")
     shared = load(tmp_path, "bible_versions", selection="dedup")  # 11:35 all alike: 3 dropped; 11:36 none shared
     assert sorted(r.id for r in shared.labelled_texts) == ["ASV:John.11.36", "KJV:John.11.36", "YLT:John.11.36"]
-    w(base / "KJV" / "John" / "John11.txt", "35 Jesus wept.\n36 Rejoice  ALWAYS.\n")  # 11:36 now shared by ASV and KJV only
+    w(
+        base / "KJV" / "John" / "John11.txt", "35 Jesus wept.\n36 Rejoice  ALWAYS.\n"
+    )  # 11:36 now shared by ASV and KJV only
     dedup = load(tmp_path, "bible_versions", selection="dedup")
     assert sorted(r.id for r in dedup.labelled_texts) == ["YLT:John.11.36"]
     only_all = load(tmp_path, "bible_versions", selection="dedup", identical="all")
@@ -187,7 +214,10 @@ def test_bible_file_name_outside_the_layout_is_refused(tmp_path):
 
 
 def test_bible_scrollmapper_clone_points_to_the_option(tmp_path):
-    w(tmp_path / "bible_versions" / "formats" / "csv" / "KJV.csv", "Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning.\n")
+    w(
+        tmp_path / "bible_versions" / "formats" / "csv" / "KJV.csv",
+        "Book,Chapter,Verse,Text\nGenesis,1,1,In the beginning.\n",
+    )
     with pytest.raises(DataValidationError, match="release=scrollmapper"):
         load(tmp_path, "bible_versions")
 
@@ -195,13 +225,24 @@ def test_bible_scrollmapper_clone_points_to_the_option(tmp_path):
 # ---- ceeces --------------------------------------------------------------------------------------------------
 def test_twenty_year_periods_span_1680_to_1800():
     assert [twenty_year_period(y) for y in (1679, 1680, 1699, 1700, 1799, 1800, 1801)] == [
-        None, "1680-1699", "1680-1699", "1700-1719", "1780-1799", "1780-1799", None]
+        None,
+        "1680-1699",
+        "1680-1699",
+        "1700-1719",
+        "1780-1799",
+        "1780-1799",
+        None,
+    ]
 
 
 def test_ceeces_one_tei_file_per_letter_header_paragraphs_left_out(tmp_path):
-    tei = ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><publicationStmt><p>Header ' 'text.</p></publicationStmt>'
-           '</fileDesc><profileDesc><creation><date when="1792"/></creation></profileDesc></teiHeader>'
-           '<text><body><p>First paragraph of a letter.</p><fw>page 3</fw><p>Second one.<pb n="4"/> Still ' 'second.</p></body></text></TEI>')
+    tei = (
+        '<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><publicationStmt><p>Header '
+        "text.</p></publicationStmt>"
+        '</fileDesc><profileDesc><creation><date when="1792"/></creation></profileDesc></teiHeader>'
+        '<text><body><p>First paragraph of a letter.</p><fw>page 3</fw><p>Second one.<pb n="4"/> Still '
+        "second.</p></body></text></TEI>"
+    )
     w(tmp_path / "ceeces" / "part2" / "letter_0001.xml", tei)
     b = load(tmp_path, "ceeces")
     assert sorted(r.text for r in b.labelled_texts) == ["First paragraph of a letter.", "Second one. Still second."]
@@ -209,7 +250,10 @@ def test_ceeces_one_tei_file_per_letter_header_paragraphs_left_out(tmp_path):
 
 
 def test_ceeces_cocoa_release_stays_an_option(tmp_path):
-    w(tmp_path / "ceeces" / "smith.txt", "<Q A 1685 SMITH>\n<A JOHN SMITH>\nDear Sir, I {ED:illegible} received yours.\n<Q B 1745 X>\nMy lord.\n")
+    w(
+        tmp_path / "ceeces" / "smith.txt",
+        "<Q A 1685 SMITH>\n<A JOHN SMITH>\nDear Sir, I {ED:illegible} received yours.\n<Q B 1745 X>\nMy lord.\n",
+    )
     b = load(tmp_path, "ceeces", release="cocoa")
     assert sorted(r.label for r in b.labelled_texts) == ["1680-1699", "1740-1759"]
     assert "ED:" not in b.labelled_texts[0].text and "JOHN" not in b.labelled_texts[0].text
@@ -225,7 +269,10 @@ def test_blog_schler_release_stays_an_option_with_the_same_labels(tmp_path):
 
 
 def test_blog_folder_without_the_split_says_so(tmp_path):
-    w(tmp_path / "blog_gender" / "blog_authorship_corpus" / "train" / "0000.jsonl", json.dumps({"text": "t", "gender": "male", "age": 15}) + "\n")
+    w(
+        tmp_path / "blog_gender" / "blog_authorship_corpus" / "train" / "0000.jsonl",
+        json.dumps({"text": "t", "gender": "male", "age": 15}) + "\n",
+    )
     with pytest.raises(Exception, match="validation"):
         load(tmp_path, "blog_gender")
 
@@ -236,11 +283,15 @@ def _gede_db(path: Path) -> None:
     con = sqlite3.connect(path)
     con.executescript(
         "CREATE TABLE jobs (id INTEGER PRIMARY KEY, model TEXT, prompt_mode TEXT);"
-        "CREATE TABLE answers (id INTEGER PRIMARY KEY, question_id INTEGER, job_id INTEGER, is_human BOOLEAN, answer " "TEXT);"
-        "INSERT INTO jobs VALUES (1, 'meta-llama/Llama-3.3-70B-Instruct', 'task'), (2, 'gpt-4o-mini-2024-07-18', " "'rewrite-1'),"
+        "CREATE TABLE answers (id INTEGER PRIMARY KEY, question_id INTEGER, job_id INTEGER, is_human BOOLEAN, answer "
+        "TEXT);"
+        "INSERT INTO jobs VALUES (1, 'meta-llama/Llama-3.3-70B-Instruct', 'task'), (2, 'gpt-4o-mini-2024-07-18', "
+        "'rewrite-1'),"
         " (3, 'dipper', 'dipper-2'), (4, 'gpt-4o-mini-2024-07-18', 'improve-human');"
-        "INSERT INTO answers VALUES (1, 1, NULL, 1, 'A human essay.'), (2, 1, 1, 0, 'A llama essay.'), (3, 1, 2, 0, " "'A rewrite.'),"
-        " (4, 1, 3, 0, 'A humanized essay.'), (5, 1, 4, 0, 'An improved essay.'), (6, 2, NULL, 1, '');")
+        "INSERT INTO answers VALUES (1, 1, NULL, 1, 'A human essay.'), (2, 1, 1, 0, 'A llama essay.'), (3, 1, 2, 0, "
+        "'A rewrite.'),"
+        " (4, 1, 3, 0, 'A humanized essay.'), (5, 1, 4, 0, 'An improved essay.'), (6, 2, NULL, 1, '');"
+    )
     con.commit()
     con.close()
 
@@ -248,8 +299,12 @@ def _gede_db(path: Path) -> None:
 def test_gede_database_four_authors_or_eight_levels(tmp_path):
     _gede_db(tmp_path / "gede_essay_detection" / "database" / "database.db")
     b = load(tmp_path, "gede_essay_detection", per_class=1)
-    assert Counter(r.label for r in b.labelled_texts) == {"human": 1, "meta-llama/Llama-3.3-70B-Instruct": 1,
-                                                          "gpt-4o-mini-2024-07-18": 1, "dipper": 1}  # first 1 each
+    assert Counter(r.label for r in b.labelled_texts) == {
+        "human": 1,
+        "meta-llama/Llama-3.3-70B-Instruct": 1,
+        "gpt-4o-mini-2024-07-18": 1,
+        "dipper": 1,
+    }  # first 1 each
     assert b.info["class_counts_available"]["gpt-4o-mini-2024-07-18"] == 2 and b.info["skipped_empty"] == 1
     levels = load(tmp_path, "gede_essay_detection", label="contribution_level")
     assert {r.label for r in levels.labelled_texts} == {"Human", "Task", "Rewrite-LLM", "Humanize", "Improved-Human"}
@@ -263,8 +318,14 @@ def test_gede_zipped_database_says_unzip(tmp_path):
 
 # ---- sources and citations -------------------------------------------------------------------------------------
 #: dataset -> the folder its reader reads (the DataSource target)
-TARGETS = {"bible_versions": "bible_versions", "ceeces": "ceeces", "blog_age": "blogs", "blog_gender": "blogs",
-           "gede_essay_detection": "gede_essay_detection", **{f"pastel_{a}": "PASTEL" for a in ("age", "education", "ethnic", "gender", "politics", "tod")}}
+TARGETS = {
+    "bible_versions": "bible_versions",
+    "ceeces": "ceeces",
+    "blog_age": "blogs",
+    "blog_gender": "blogs",
+    "gede_essay_detection": "gede_essay_detection",
+    **{f"pastel_{a}": "PASTEL" for a in ("age", "education", "ethnic", "gender", "politics", "tod")},
+}
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))
@@ -297,16 +358,24 @@ def _blog_release(blogs: Path) -> None:
     for k in range(41):
         bid = 1000 + k
         gender = "female" if bid == 1020 else "male"
-        w(blogs / f"{bid}.{gender}.{ages.get(bid, 16)}.Student.Aries.xml",
-          f"<Blog>\n\n<date>1,May,2004</date>\n<post>\n\n   first line of {bid}\n\tsecond line of " f"{bid}\n</post>\n\n</Blog>\n")
+        w(
+            blogs / f"{bid}.{gender}.{ages.get(bid, 16)}.Student.Aries.xml",
+            f"<Blog>\n\n<date>1,May,2004</date>\n<post>\n\n   first line of {bid}\n\tsecond line of "
+            f"{bid}\n</post>\n\n</Blog>\n",
+        )
 
 
 def test_blog_hub_zip_unzipped_gives_the_hub_validation_split(tmp_path):
     _blog_release(tmp_path / "blogs" / "data" / "blogs")  # data/blogs.zip of the hub repository, unzipped in data/
     b = load(tmp_path, "blog_age", split="validation")
     assert sorted((r.label, r.text) for r in b.labelled_texts) == [
-        ("10s", "first line of 1000"), ("10s", "second line of 1000"), ("20s", "first line of 1020"), ("20s", "second line of 1020"),
-        ("30s", "first line of 1040"), ("30s", "second line of 1040")]
+        ("10s", "first line of 1000"),
+        ("10s", "second line of 1000"),
+        ("20s", "first line of 1020"),
+        ("20s", "second line of 1020"),
+        ("30s", "first line of 1040"),
+        ("30s", "second line of 1040"),
+    ]
     assert b.info["files_in_release"] == 41 and b.info["files_in_split"] == 3 and b.info["split"] == "validation"
     g = load(tmp_path, "blog_gender", per_class=2, split="validation")
     assert Counter(r.label for r in g.labelled_texts) == {"male": 2, "female": 2}  # available male 4, female 2
@@ -326,9 +395,22 @@ def test_blog_hub_rows_follow_the_script_line_rule(tmp_path):
     from steb_datasets_style.readers import hub_builder_rows
 
     f = tmp_path / "7.female.33.Arts.Leo.xml"
-    f.write_bytes(b"<Blog>\r\n<date>2,June,2004</date>\r\n<post>\r\n caf\xe9 line\r\n<br> not text\r\n\r\n</post>\r\n</Blog>")
-    assert list(hub_builder_rows(f)) == [(4, {"text": "caf\xe9 line", "date": "2,June,2004", "gender": "female", "age": 33, "job": "Arts",
-                                              "horoscope": "Leo"})]
+    f.write_bytes(
+        b"<Blog>\r\n<date>2,June,2004</date>\r\n<post>\r\n caf\xe9 line\r\n<br> not text\r\n\r\n</post>\r\n</Blog>"
+    )
+    assert list(hub_builder_rows(f)) == [
+        (
+            4,
+            {
+                "text": "caf\xe9 line",
+                "date": "2,June,2004",
+                "gender": "female",
+                "age": 33,
+                "job": "Arts",
+                "horoscope": "Leo",
+            },
+        )
+    ]
 
 
 def test_blog_hub_zip_not_unzipped_says_so(tmp_path):
@@ -346,9 +428,16 @@ def test_blog_schler_option_reads_the_same_folder(tmp_path):
 def test_blog_source_is_the_pinned_hub_commit():
     (src,) = CORPORA["blog_age"].spec().sources
     assert (src.kind, src.url, src.revision, src.unpack, src.target) == (
-        "hf", "barilan/blog_authorship_corpus", "728947f6c98ade87aa396004440cb3b58f173cb8", ("data/blogs.zip",), "blogs")
+        "hf",
+        "barilan/blog_authorship_corpus",
+        "728947f6c98ade87aa396004440cb3b58f173cb8",
+        ("data/blogs.zip",),
+        "blogs",
+    )
 
 
 def test_gede_database_unpacked_at_the_top(tmp_path):
-    _gede_db(tmp_path / "gede_essay_detection" / "database.db")  # steb data get unpacks database.db.zip at the clone's top
+    _gede_db(
+        tmp_path / "gede_essay_detection" / "database.db"
+    )  # steb data get unpacks database.db.zip at the clone's top
     assert load(tmp_path, "gede_essay_detection").info["file"] == "database.db"

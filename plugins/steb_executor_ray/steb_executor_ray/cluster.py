@@ -38,6 +38,7 @@ _AUTH_MARKERS = ("AuthenticationError", "InvalidAuthToken", "Unauthenticated", "
 class ClusterConnectionError(StebError, ConnectionError):
     """steb could not connect to the Ray cluster at an address; the message says why and what to do."""
 
+
 #: Object store of a local cluster steb starts. Texts go through it, embeddings do not (workers write
 #: them to the cache folder), so a small store is enough and spares a 2-core laptop's shared memory.
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024**2
@@ -117,7 +118,8 @@ def _probe(address: str) -> None:
     except OSError as exc:
         raise ClusterConnectionError(
             f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
-            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints " "it)"
+            f"`ray start --head --port {port}` on that machine, or check the address (`ray status` on the head prints "
+            "it)"
         ) from None
 
 
@@ -134,7 +136,9 @@ def _refused_token(exc: BaseException) -> bool:
 def _auth_message(address: str) -> str:
     mode = os.environ.get("RAY_AUTH_MODE")
     if mode and mode.lower() == "token":
-        where = os.environ.get("RAY_AUTH_TOKEN_PATH") or ("$RAY_AUTH_TOKEN" if os.environ.get("RAY_AUTH_TOKEN") else "~/.ray/auth_token")
+        where = os.environ.get("RAY_AUTH_TOKEN_PATH") or (
+            "$RAY_AUTH_TOKEN" if os.environ.get("RAY_AUTH_TOKEN") else "~/.ray/auth_token"
+        )
         return (
             f"the Ray cluster at {address} refused this process's authentication token (read from {where}); "
             "give the cluster's token: RAY_AUTH_TOKEN_PATH=<file holding it> or RAY_AUTH_TOKEN=<token> "
@@ -142,7 +146,8 @@ def _auth_message(address: str) -> str:
         )
     return (
         f"the Ray cluster at {address} uses token authentication (Ray 2.59+) and this process sent no token "
-        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give " "the cluster's token: "
+        f"({'RAY_AUTH_MODE=' + mode if mode else 'RAY_AUTH_MODE is not set'} here). Set RAY_AUTH_MODE=token and give "
+        "the cluster's token: "
         "RAY_AUTH_TOKEN_PATH=<file holding it> (default ~/.ray/auth_token, the file `ray start` read) "
         "or RAY_AUTH_TOKEN=<token>; `ray get-auth-token` on the head prints it"
     )

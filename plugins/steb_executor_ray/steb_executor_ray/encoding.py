@@ -94,7 +94,9 @@ class EncodeWorker:
         """Encode one planned batch exactly as the local executor does (:func:`steb_core.encode_batch`)."""
         name = getattr(self._ref, "name", "encoder")
         try:
-            vectors = encode_batch(self._encoder, texts, self._protocol, name=name, batch_no=batch_no, n_batches=n_batches)
+            vectors = encode_batch(
+                self._encoder, texts, self._protocol, name=name, batch_no=batch_no, n_batches=n_batches
+            )
         except EncodingError as exc:
             if retry_may_help(exc):
                 raise EncodingError(str(exc)) from None  # the cause need not unpickle on the driver
@@ -117,7 +119,9 @@ def worker_ref(ref: EncoderRef) -> EncoderRef:
     if ref.registered:
         return replace(ref, plugins=plugins, instance=None)
     if ref.instance is None:
-        raise StebError(f"encoder '{ref.name}' is neither registered nor given as an object; nothing to send to workers")
+        raise StebError(
+            f"encoder '{ref.name}' is neither registered nor given as an object; nothing to send to workers"
+        )
     return replace(ref, plugins=plugins)
 
 

@@ -125,7 +125,14 @@ class RayExecutor:
         def make_worker() -> Any:
             return actor_class.remote(ref, job.protocol, str(folder) if on_workers else None)
 
-        key = (job.encoder.name, repr(sorted(job.encoder.options.items())), job.protocol.key(), str(folder), str(on_workers), repr(shape))
+        key = (
+            job.encoder.name,
+            repr(sorted(job.encoder.options.items())),
+            job.protocol.key(),
+            str(folder),
+            str(on_workers),
+            repr(shape),
+        )
         pool = self._pools.setdefault(key, [])
         done = run_batches(
             batches,

@@ -114,18 +114,30 @@ def check_names(encoders: Sequence[Any], datasets: Sequence[str], plugins: Seque
     for encoder, options in encoders:
         if isinstance(encoder, str) and encoder not in registry:
             if manager.pm.hook.resolve_encoder(name=encoder, options=dict(options)) is None:
-                raise UnknownComponentError("encoder", encoder, [s.name for s in registry],
-                                            registry.notes + _other_kinds(manager, encoder, "encoder"))
+                raise UnknownComponentError(
+                    "encoder",
+                    encoder,
+                    [s.name for s in registry],
+                    registry.notes + _other_kinds(manager, encoder, "encoder"),
+                )
     known = manager.datasets()
     for name in datasets:
         if name not in known:
-            raise UnknownComponentError("dataset", name, [s.name for s in known], known.notes + _other_kinds(manager, name, "dataset"))
+            raise UnknownComponentError(
+                "dataset", name, [s.name for s in known], known.notes + _other_kinds(manager, name, "dataset")
+            )
         known.get(name)  # a name two plugins register is refused (DuplicateComponentError)
 
 
 #: registries searched for a name given as the wrong kind ("lftk" is a feature extractor, not an encoder)
-_KINDS = (("encoders", "encoder"), ("datasets", "dataset"), ("feature_extractors", "feature extractor"), ("scorers", "scorer"),
-          ("tasks", "task"), ("aggregators", "aggregator"))
+_KINDS = (
+    ("encoders", "encoder"),
+    ("datasets", "dataset"),
+    ("feature_extractors", "feature extractor"),
+    ("scorers", "scorer"),
+    ("tasks", "task"),
+    ("aggregators", "aggregator"),
+)
 
 
 def _other_kinds(manager: Any, name: str, wanted: str) -> list[str]:
@@ -158,7 +170,9 @@ def expand_jobs(
         if options.get(key) is not None:
             options[key] = str(Path(options[key]).resolve())
     if plugins:
-        options["plugins"] = tuple(str(Path(p).resolve()) if str(p).endswith(".py") and Path(p).exists() else p for p in plugins)
+        options["plugins"] = tuple(
+            str(Path(p).resolve()) if str(p).endswith(".py") and Path(p).exists() else p for p in plugins
+        )
     names = _dataset_names(datasets, suite, plugins)
     entries = _encoder_entries(encoders)
     check_names(entries, names, plugins)

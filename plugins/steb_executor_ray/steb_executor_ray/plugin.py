@@ -20,7 +20,8 @@ def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     register(
         ExecutorSpec(
             name="ray",
-            description="encode on a Ray cluster (one model load per worker, GPU-aware); --address ADDR, or none to " "start a local cluster",
+            description="encode on a Ray cluster (one model load per worker, GPU-aware); --address ADDR, or none to "
+            "start a local cluster",
             factory=_make_ray_executor,
         )
     )

@@ -35,8 +35,15 @@ def batch_id(texts: list[str]) -> int:
 class CharGramEncoder:
     name = "ray-test-chargrams"
 
-    def __init__(self, crash_marker: str | None = None, crash_on_call: int = 2, calls_log: str | None = None,
-                 attempts_log: str | None = None, bad_text: str | None = None, spare_pid: int | None = None) -> None:
+    def __init__(
+        self,
+        crash_marker: str | None = None,
+        crash_on_call: int = 2,
+        calls_log: str | None = None,
+        attempts_log: str | None = None,
+        bad_text: str | None = None,
+        spare_pid: int | None = None,
+    ) -> None:
         self.spare_pid = spare_pid
         self.crash_marker = crash_marker
         self.crash_on_call = crash_on_call
@@ -75,5 +82,11 @@ class CharGramEncoder:
 
 @hookimpl
 def register_encoders(register):
-    register(EncoderSpec(name=CharGramEncoder.name, family="test", description="hashed character bigrams (Ray executor tests)",
-                         factory=lambda **options: CharGramEncoder(**options)))
+    register(
+        EncoderSpec(
+            name=CharGramEncoder.name,
+            family="test",
+            description="hashed character bigrams (Ray executor tests)",
+            factory=lambda **options: CharGramEncoder(**options),
+        )
+    )

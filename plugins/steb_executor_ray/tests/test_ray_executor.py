@@ -49,6 +49,8 @@ from ray_executor_test_encoders import batch_id  # noqa: E402
 
 TEST_ENCODER = "ray-test-chargrams"
 CHEAP_DATASETS = ["demo_formality", "demo_style_features"]
+
+
 # -- helpers -----------------------------------------------------------------------------------------
 def _metrics_by_result(summary: Any) -> dict[tuple[str, str], dict[str, Any]]:
     return {(r.dataset, r.task): r.metrics for r in summary.all_results}
@@ -67,7 +69,9 @@ def _assert_same_metrics(a: Any, b: Any, path: str = "") -> None:
     elif a is None or b is None:
         assert a is None and b is None, f"{path}: {a!r} != {b!r}"
     elif isinstance(a, float) or isinstance(b, float):
-        assert (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-7), f"{path}: {a} != {b}"
+        assert (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-7), (
+            f"{path}: {a} != {b}"
+        )
     else:
         assert a == b, f"{path}: {a!r} != {b!r}"
 
@@ -150,8 +154,9 @@ def encoder_name() -> str:
 def local_run(tmp_path_factory, encoder_name):
     """The reference: the whole demo suite with the local executor."""
     root = tmp_path_factory.mktemp("local")
-    summary = evaluate(encoder_name, suite="demo", plugins=[PLUGIN], output=root / "results",
-                       cache_dir=root / "cache", progress=False)
+    summary = evaluate(
+        encoder_name, suite="demo", plugins=[PLUGIN], output=root / "results", cache_dir=root / "cache", progress=False
+    )
     assert summary.results and not summary.failures
     return summary, root
 
@@ -162,7 +167,14 @@ def local_chargrams(tmp_path_factory, encoder_name, local_run):
     if encoder_name == TEST_ENCODER:
         return local_run
     root = tmp_path_factory.mktemp("local-chargrams")
-    summary = evaluate(TEST_ENCODER, CHEAP_DATASETS, plugins=[PLUGIN], output=root / "results", cache_dir=root / "cache", progress=False)
+    summary = evaluate(
+        TEST_ENCODER,
+        CHEAP_DATASETS,
+        plugins=[PLUGIN],
+        output=root / "results",
+        cache_dir=root / "cache",
+        progress=False,
+    )
     return summary, root
 
 
@@ -175,7 +187,9 @@ def test_unknown_names_fail_on_the_driver_before_any_job(tmp_path):
         run_many(["function-words"], ["demo_formalty"], output=tmp_path, address="127.0.0.1:9")
     with pytest.raises(UnknownComponentError, match=r"unknown suite 'dmeo'; did you mean 'demo'"):
         run_many(["function-words"], suite="dmeo", output=tmp_path, address="127.0.0.1:9")
-    if "lftk-probing" in get_manager().feature_extractors():  # the issue's example: a feature extractor given as encoder
+    if (
+        "lftk-probing" in get_manager().feature_extractors()
+    ):  # the issue's example: a feature extractor given as encoder
         with pytest.raises(UnknownComponentError, match=r"'lftk-probing' is a feature extractor, not an encoder"):
             run_many(["lftk"], suite="demo", output=tmp_path, address="127.0.0.1:9")
     assert not ray.is_initialized()
@@ -203,8 +217,16 @@ def test_worker_ref_drops_the_local_instance_of_registered_encoders(tmp_path):
 # -- on the cluster ----------------------------------------------------------------------------------
 def test_ray_run_equals_local_run_on_demo_suite(cluster, local_run, encoder_name, tmp_path):
     local, local_root = local_run
-    summary = evaluate(encoder_name, suite="demo", plugins=[PLUGIN], output=tmp_path / "results",
-                       cache_dir=tmp_path / "cache", executor="ray", executor_options={"num_workers": 2}, progress=False)
+    summary = evaluate(
+        encoder_name,
+        suite="demo",
+        plugins=[PLUGIN],
+        output=tmp_path / "results",
+        cache_dir=tmp_path / "cache",
+        executor="ray",
+        executor_options={"num_workers": 2},
+        progress=False,
+    )
     assert not summary.failures
     assert summary.texts_encoded == summary.texts_unique == local.texts_unique
     ray_metrics, local_metrics = _metrics_by_result(summary), _metrics_by_result(local)
@@ -220,8 +242,17 @@ def test_ray_run_equals_local_run_on_demo_suite(cluster, local_run, encoder_name
         np.testing.assert_allclose(ray_vectors[key], vec, rtol=1e-6, atol=1e-7)
     assert len(list(ray_folder.glob("shard-*.npz"))) >= 2
     # resume works as locally: a second run finds every text in the cache and encodes nothing
-    again = evaluate(encoder_name, ["demo_formality"], plugins=[PLUGIN], output=tmp_path / "results", cache_dir=tmp_path / "cache",
-                     executor="ray", executor_options={"num_workers": 2}, progress=False, overwrite=True)
+    again = evaluate(
+        encoder_name,
+        ["demo_formality"],
+        plugins=[PLUGIN],
+        output=tmp_path / "results",
+        cache_dir=tmp_path / "cache",
+        executor="ray",
+        executor_options={"num_workers": 2},
+        progress=False,
+        overwrite=True,
+    )
     assert again.texts_encoded == 0 and again.cache_hits == again.texts_unique > 0
 
 
@@ -229,9 +260,17 @@ def test_killed_worker_is_retried_without_lost_or_duplicated_entries(cluster, lo
     marker, calls = tmp_path / "crashed", tmp_path / "calls.tsv"
     options = {"crash_marker": str(marker), "crash_on_call": 2, "calls_log": str(calls), "spare_pid": os.getpid()}
     batch_size = 40
-    summary = evaluate(TEST_ENCODER, CHEAP_DATASETS, plugins=[PLUGIN], encoder_options=options, output=tmp_path / "results",
-                       cache_dir=tmp_path / "cache", executor="ray", executor_options={"num_workers": 2, "batch_size": batch_size},
-                       progress=False)
+    summary = evaluate(
+        TEST_ENCODER,
+        CHEAP_DATASETS,
+        plugins=[PLUGIN],
+        encoder_options=options,
+        output=tmp_path / "results",
+        cache_dir=tmp_path / "cache",
+        executor="ray",
+        executor_options={"num_workers": 2, "batch_size": batch_size},
+        progress=False,
+    )
     assert marker.exists(), "no worker was killed: the test did not test anything"
     assert not summary.failures
     n = summary.texts_unique
@@ -263,7 +302,9 @@ def test_a_batch_encoded_twice_rewrites_its_own_shard(cluster, tmp_path):
     get_manager([PLUGIN])
     ref = EncoderRef(TEST_ENCODER, {}, True, (PLUGIN,))
     cache = EmbeddingCache(tmp_path, "fp", "proto")
-    job = EncodeJob(ref, texts, LongTextProtocol("chunk-and-pool", None), str(tmp_path), ("fp", "proto"), batch_size=1024)
+    job = EncodeJob(
+        ref, texts, LongTextProtocol("chunk-and-pool", None), str(tmp_path), ("fp", "proto"), batch_size=1024
+    )
     with RayExecutor(num_workers=2, batch_size=30) as executor:
         assert executor.encode(job, cache) == 90
         first = sorted(p.name for p in cache.shard_files())
@@ -337,8 +378,14 @@ def test_a_batch_that_cannot_succeed_fails_at_the_first_attempt(cluster, tmp_pat
 
 
 def test_run_many_equals_local_evaluate(cluster, local_chargrams, tmp_path):
-    outcomes = run_many([TEST_ENCODER, (TEST_ENCODER, {"calls_log": str(tmp_path / "log")})], CHEAP_DATASETS, plugins=[PLUGIN],
-                        output=tmp_path / "results", cache_dir=tmp_path / "cache", executor=RayExecutor())
+    outcomes = run_many(
+        [TEST_ENCODER, (TEST_ENCODER, {"calls_log": str(tmp_path / "log")})],
+        CHEAP_DATASETS,
+        plugins=[PLUGIN],
+        output=tmp_path / "results",
+        cache_dir=tmp_path / "cache",
+        executor=RayExecutor(),
+    )
     assert [(o.encoder, o.dataset) for o in outcomes] == [(TEST_ENCODER, d) for d in CHEAP_DATASETS] * 2
     assert all(o.ok for o in outcomes), [o.error for o in outcomes]
     reference = _metrics_by_result(local_chargrams[0])

@@ -83,21 +83,51 @@ class Head:
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.log = root / "head.log"
-        ports = {f"--{name}": str(_free_port()) for name in (
-            "dashboard-agent-listen-port", "dashboard-agent-grpc-port",
-            "runtime-env-agent-port", "metrics-export-port", "node-manager-port", "object-manager-port")}
-        command = [ray, "start", "--head", "--block", "--port", str(self.port), "--node-ip-address", "127.0.0.1",
-                   "--num-cpus", "2", "--temp-dir", str(root / "ray"), "--include-dashboard", "false",
-                   "--disable-usage-stats", *[x for item in ports.items() for x in item]]
+        ports = {
+            f"--{name}": str(_free_port())
+            for name in (
+                "dashboard-agent-listen-port",
+                "dashboard-agent-grpc-port",
+                "runtime-env-agent-port",
+                "metrics-export-port",
+                "node-manager-port",
+                "object-manager-port",
+            )
+        }
+        command = [
+            ray,
+            "start",
+            "--head",
+            "--block",
+            "--port",
+            str(self.port),
+            "--node-ip-address",
+            "127.0.0.1",
+            "--num-cpus",
+            "2",
+            "--temp-dir",
+            str(root / "ray"),
+            "--include-dashboard",
+            "false",
+            "--disable-usage-stats",
+            *[x for item in ports.items() for x in item],
+        ]
         with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=root,
-                                            env=_clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(self.token)))
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=root,
+                env=_clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(self.token)),
+            )
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                pytest.fail(f"`ray start --head` exited with {self.process.returncode}:\n{self.log.read_text()[-3000:]}")
+                pytest.fail(
+                    f"`ray start --head` exited with {self.process.returncode}:\n{self.log.read_text()[-3000:]}"
+                )
             if "Ray runtime started" in self.log.read_text(errors="replace"):
                 return
             time.sleep(0.5)
@@ -152,8 +182,9 @@ def local_scores(tmp_path_factory) -> dict[tuple[str, str], float]:
 
 
 def _steb(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "steb_core.cli", *args], capture_output=True, text=True, env=env, cwd=cwd,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "steb_core.cli", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+    )
 
 
 def _scores(results: Path) -> dict[tuple[str, str], float]:
@@ -167,9 +198,24 @@ def _scores(results: Path) -> dict[tuple[str, str], float]:
 
 def test_driver_without_token_is_told_what_to_set(head, tmp_path):
     started = time.monotonic()
-    done = _steb("run", "-e", ENCODER, "-d", DATASETS[0], "--executor", "ray", "--address", head.address,
-                 "-o", str(tmp_path / "results"), "--cache-dir", str(tmp_path / "cache"), "--no-progress",
-                 env=_clean_env(**RAY_CONNECT_BUDGET), cwd=tmp_path)
+    done = _steb(
+        "run",
+        "-e",
+        ENCODER,
+        "-d",
+        DATASETS[0],
+        "--executor",
+        "ray",
+        "--address",
+        head.address,
+        "-o",
+        str(tmp_path / "results"),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+        env=_clean_env(**RAY_CONNECT_BUDGET),
+        cwd=tmp_path,
+    )
     assert done.returncode == 2, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     message = " ".join(done.stderr.split())
     assert f"the Ray cluster at {head.address} uses token authentication" in message, message[-2000:]
@@ -181,16 +227,37 @@ def test_driver_without_token_is_told_what_to_set(head, tmp_path):
 def test_run_and_run_many_with_token(head, local_scores, tmp_path):
     env = _clean_env(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(head.token))
     args = ["-o", str(tmp_path / "run"), "--cache-dir", str(tmp_path / "cache-run")]
-    done = _steb("run", "-e", ENCODER, *[x for d in DATASETS for x in ("-d", d)], "--executor", "ray", "--address", head.address,
-                 "--no-progress", *args, env=env, cwd=tmp_path)
+    done = _steb(
+        "run",
+        "-e",
+        ENCODER,
+        *[x for d in DATASETS for x in ("-d", d)],
+        "--executor",
+        "ray",
+        "--address",
+        head.address,
+        "--no-progress",
+        *args,
+        env=env,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert _scores(tmp_path / "run") == local_scores
     # the cache the workers wrote (through the shared folder) is where the run read its vectors
     assert list((tmp_path / "cache-run").rglob("shard-*.npz"))
 
     many = ["-o", str(tmp_path / "many"), "--cache-dir", str(tmp_path / "cache-many")]
-    done = _steb("run-many", "-e", ENCODER, *[x for d in DATASETS for x in ("-d", d)], "--address", head.address, *many,
-                 env=env, cwd=tmp_path)
+    done = _steb(
+        "run-many",
+        "-e",
+        ENCODER,
+        *[x for d in DATASETS for x in ("-d", d)],
+        "--address",
+        head.address,
+        *many,
+        env=env,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
     assert _scores(tmp_path / "many") == local_scores
     assert "error" not in done.stdout

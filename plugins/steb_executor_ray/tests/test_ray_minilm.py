@@ -80,10 +80,24 @@ def _vectors(cache_root: Path) -> dict[str, np.ndarray]:
 
 def _run_both(tmp_path: Path, datasets: list[str] | None, batch_size: int) -> tuple[Any, Any]:
     common = dict(suite="demo") if datasets is None else dict(datasets=datasets)
-    local = evaluate(ENCODER, **common, output=tmp_path / "local", cache_dir=tmp_path / "local-cache", batch_size=batch_size,
-                     progress=False)
-    on_ray = evaluate(ENCODER, **common, output=tmp_path / "ray", cache_dir=tmp_path / "ray-cache", batch_size=batch_size,
-                      executor="ray", executor_options={"num_workers": 2}, progress=False)
+    local = evaluate(
+        ENCODER,
+        **common,
+        output=tmp_path / "local",
+        cache_dir=tmp_path / "local-cache",
+        batch_size=batch_size,
+        progress=False,
+    )
+    on_ray = evaluate(
+        ENCODER,
+        **common,
+        output=tmp_path / "ray",
+        cache_dir=tmp_path / "ray-cache",
+        batch_size=batch_size,
+        executor="ray",
+        executor_options={"num_workers": 2},
+        progress=False,
+    )
     return local, on_ray
 
 
@@ -100,7 +114,11 @@ def _assert_identical(local: Any, on_ray: Any, tmp_path: Path) -> None:
         got = records[key]
         assert got.main_score == ref.main_score, key
         assert got.metrics == ref.metrics, key
-        assert (got.protocol, got.task_version, got.encoder_fingerprint) == (ref.protocol, ref.task_version, ref.encoder_fingerprint)
+        assert (got.protocol, got.task_version, got.encoder_fingerprint) == (
+            ref.protocol,
+            ref.task_version,
+            ref.encoder_fingerprint,
+        )
 
 
 def test_other_batches_give_other_bits(minilm):

@@ -78,8 +78,17 @@ class TokenizerEncoder:
     batch_tokens: int | None = None
 
     def _setup(
-        self, *, resolved: ResolvedModel, family: str, name: str, batch_size: int | str, device: str, dtype: Any,
-        trust: bool, autocast: Any = None, batch_tokens: int | str | None = None,
+        self,
+        *,
+        resolved: ResolvedModel,
+        family: str,
+        name: str,
+        batch_size: int | str,
+        device: str,
+        dtype: Any,
+        trust: bool,
+        autocast: Any = None,
+        batch_tokens: int | str | None = None,
     ) -> None:
         """Settings every subclass shares; nothing is loaded and torch is not imported.
 
@@ -182,8 +191,13 @@ class TokenizerEncoder:
             return []
         try:
             encoded = self.tokenizer(
-                list(texts), add_special_tokens=False, truncation=False, return_offsets_mapping=True,
-                return_attention_mask=False, return_token_type_ids=False, verbose=False,
+                list(texts),
+                add_special_tokens=False,
+                truncation=False,
+                return_offsets_mapping=True,
+                return_attention_mask=False,
+                return_token_type_ids=False,
+                verbose=False,
             )
         except NotImplementedError:
             return None
@@ -196,8 +210,13 @@ class TokenizerEncoder:
         texts = list(texts)
         try:
             encoded = self.tokenizer(
-                texts, add_special_tokens=False, truncation=True, max_length=max_tokens,
-                return_offsets_mapping=True, return_attention_mask=False, return_token_type_ids=False,
+                texts,
+                add_special_tokens=False,
+                truncation=True,
+                max_length=max_tokens,
+                return_offsets_mapping=True,
+                return_attention_mask=False,
+                return_token_type_ids=False,
             )
         except NotImplementedError:  # slow (Python) tokenizers have no offsets: decode the kept ids
             encoded = self.tokenizer(texts, add_special_tokens=False, truncation=True, max_length=max_tokens)
@@ -245,7 +264,12 @@ class TokenizerEncoder:
 
         ``autocast`` joins only when set, so the fingerprints of float32 runs stay what they were.
         """
-        options = {"pooling": self.pooling, "dtype": self.dtype_name, "max_length": self.max_length, "prompt": self.prompt}
+        options = {
+            "pooling": self.pooling,
+            "dtype": self.dtype_name,
+            "max_length": self.max_length,
+            "prompt": self.prompt,
+        }
         if self.autocast is not None:
             options["autocast"] = self.autocast
         return options

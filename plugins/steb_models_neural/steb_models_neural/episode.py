@@ -64,10 +64,18 @@ class EpisodeEncoder(TokenizerEncoder):
         is a number of equally sized collections, so ``batch_size`` alone sets it."""
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
-            resolved=resolve_model(model, revision), family="episode", name=name or f"episode:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast,
+            resolved=resolve_model(model, revision),
+            family="episode",
+            name=name or f"episode:{model}",
+            batch_size=batch_size,
+            device=device,
+            dtype=dtype,
+            trust=trust,
+            autocast=autocast,
         )
-        self.max_length = choose_max_length(max_length, token_limit_from_files(self.resolved.path) or _LUAR_LIMIT, model)
+        self.max_length = choose_max_length(
+            max_length, token_limit_from_files(self.resolved.path) or _LUAR_LIMIT, model
+        )
 
     def _load(self, torch_dtype: Any) -> None:
         load_auto(self, self._trust, torch_dtype)
@@ -87,7 +95,9 @@ class EpisodeEncoder(TokenizerEncoder):
             out = pooled if pooled is not None else out[0]
         return np.asarray(out.float().cpu().numpy())
 
-    def collections_under_protocol(self, collections: Sequence[Sequence[str]], protocol: Any = None) -> tuple[list[list[str]], int]:
+    def collections_under_protocol(
+        self, collections: Sequence[Sequence[str]], protocol: Any = None
+    ) -> tuple[list[list[str]], int]:
         """The collections the model sees under ``protocol``, and the token limit per text.
 
         chunk-and-pool: each text becomes its sentence-boundary chunks (one tokenizer pass over all texts

@@ -36,14 +36,38 @@ __all__ = [
 
 _SKIP_DIRS = {"onnx", "openvino", "coreml", "tf", "flax", ".git", ".cache", ".huggingface", "__pycache__"}
 _SKIP_SUFFIXES = {
-    ".md", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".onnx", ".onnx_data", ".h5", ".msgpack", ".ot", ".tflite",
-    ".mlmodel", ".gguf", ".lock", ".metadata", ".pdf",
+    ".md",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".onnx",
+    ".onnx_data",
+    ".h5",
+    ".msgpack",
+    ".ot",
+    ".tflite",
+    ".mlmodel",
+    ".gguf",
+    ".lock",
+    ".metadata",
+    ".pdf",
 }
 _SKIP_NAMES = {".gitattributes", "LICENSE", "LICENSE.txt", "NOTICE", "USE_POLICY.md"}
 _WEIGHT_SUFFIXES = {".safetensors", ".bin", ".pt", ".pth"}
 _TOKENIZER_NAMES = {
-    "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json", "vocab.txt",
-    "vocab.json", "merges.txt", "spiece.model", "sentencepiece.bpe.model", "tokenizer.model", "chat_template.jinja",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "added_tokens.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "tokenizer.model",
+    "chat_template.jinja",
     "chat_template.json",
 }
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -128,7 +152,11 @@ def hash_files(paths: Iterable[Path]) -> dict[Path, str]:
             stat = real.stat()
             key = str(real)
             entry = memo.get(key)
-            if isinstance(entry, dict) and entry.get("size") == stat.st_size and entry.get("mtime_ns") == stat.st_mtime_ns:
+            if (
+                isinstance(entry, dict)
+                and entry.get("size") == stat.st_size
+                and entry.get("mtime_ns") == stat.st_mtime_ns
+            ):
                 out[path] = str(entry["sha256"])
                 continue
             value = _sha256_of(real)

@@ -57,7 +57,12 @@ def resolve_model(model: str | os.PathLike[str], revision: str | None = None) ->
                 f"model folder {path} has neither config.json nor modules.json: it is not a transformers or "
                 f"sentence-transformers model folder"
             )
-        return ResolvedModel(model_id=str(path.resolve()), path=path.resolve(), revision=f"content:{folder_identity(path)}", source="local")
+        return ResolvedModel(
+            model_id=str(path.resolve()),
+            path=path.resolve(),
+            revision=f"content:{folder_identity(path)}",
+            source="local",
+        )
     # hub ids are "name" or "owner/name"; anything else was meant as a folder
     looks_like_path = text.startswith((".", "/", "~")) or text.count("/") > 1 or "\\" in text
     if looks_like_path:

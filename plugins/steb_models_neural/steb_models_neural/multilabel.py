@@ -71,8 +71,15 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
     ) -> None:
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
-            resolved=resolve_model(model, revision), family=FAMILY, name=name or f"{FAMILY}:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
+            resolved=resolve_model(model, revision),
+            family=FAMILY,
+            name=name or f"{FAMILY}:{model}",
+            batch_size=batch_size,
+            device=device,
+            dtype=dtype,
+            trust=trust,
+            autocast=autocast,
+            batch_tokens=batch_tokens,
         )
         self.chunk_words = parse_int(chunk_words, "chunk_words")
         if self.chunk_words < 1:
@@ -97,7 +104,10 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
             path, local_files_only=True, trust_remote_code=self._trust, dtype=torch_dtype
         )
         if model.config.num_labels != self.num_labels:
-            raise EncoderOptionError(f"'{self.resolved.model_id}' loads with {model.config.num_labels} labels, its config says " f"{self.num_labels}")
+            raise EncoderOptionError(
+                f"'{self.resolved.model_id}' loads with {model.config.num_labels} labels, its config says "
+                f"{self.num_labels}"
+            )
         model.to(self._device).eval()
         self.model = model
 
@@ -125,7 +135,10 @@ class MultiLabelClassifierEncoder(TokenizerEncoder):
         tokens = self._token_counts(chunks, max_length)
         with torch.inference_mode(), self._autocast():
             probs = encode_sorted(
-                chunks, self.batch_size, lambda batch: self._probabilities(batch, max_length), tokens=tokens,
+                chunks,
+                self.batch_size,
+                lambda batch: self._probabilities(batch, max_length),
+                tokens=tokens,
                 batch_tokens=self.batch_tokens,
             )
         out[:] = -np.inf

@@ -51,4 +51,3 @@ def position_ids_from_mask(attention_mask: torch.Tensor) -> torch.Tensor:
 
 # chunk pooling is shared with the core's chunk-and-pool
 mean_by_owner = pool_chunks
-

@@ -60,7 +60,9 @@ AUTOCAST_DTYPES = ("float16", "bfloat16")
 
 def autocast_label(value: Any) -> str | None:
     """Canonical name of the ``autocast`` option (None: off), without importing torch."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "off", "false", "float32", "fp32")):
+    if value is None or (
+        isinstance(value, str) and value.strip().lower() in ("", "none", "off", "false", "float32", "fp32")
+    ):
         return None
     name = dtype_label(value)
     if name not in AUTOCAST_DTYPES:  # pragma: no cover - dtype_label already refuses the rest

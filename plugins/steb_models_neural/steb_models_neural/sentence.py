@@ -57,15 +57,24 @@ class SentenceTransformerEncoder(TokenizerEncoder):
                 raise EncoderOptionError("sentence-transformers needs model=HUB_ID or model=/path/to/folder")
             resolved = resolve_model(model, revision)
         self._setup(
-            resolved=resolved, family="sentence-transformers", name=name or f"sentence-transformers:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
+            resolved=resolved,
+            family="sentence-transformers",
+            name=name or f"sentence-transformers:{model}",
+            batch_size=batch_size,
+            device=device,
+            dtype=dtype,
+            trust=trust,
+            autocast=autocast,
+            batch_tokens=batch_tokens,
         )
         self.prompt = prompt or ""
         self.normalize = parse_bool(normalize, "normalize")
         self.truncate_dim = parse_int(truncate_dim, "truncate_dim") if truncate_dim not in (None, "") else None
         self.task = task or None
         # sentence-transformers' own limit (max_seq_length), read from the files; a smaller max_length tightens it
-        self.max_length = choose_max_length(max_length, sentence_transformer_limit_from_files(resolved.path), resolved.model_id)
+        self.max_length = choose_max_length(
+            max_length, sentence_transformer_limit_from_files(resolved.path), resolved.model_id
+        )
         if self.normalize:
             self.pooling = "model+l2"
 
@@ -86,7 +95,12 @@ class SentenceTransformerEncoder(TokenizerEncoder):
         self.model = model
 
     def _vector_options(self) -> dict[str, Any]:
-        return {**super()._vector_options(), "normalize": self.normalize, "truncate_dim": self.truncate_dim, "task": self.task}
+        return {
+            **super()._vector_options(),
+            "normalize": self.normalize,
+            "truncate_dim": self.truncate_dim,
+            "task": self.task,
+        }
 
     @contextmanager
     def _limited(self, max_length: int) -> Iterator[None]:
@@ -120,7 +134,13 @@ class SentenceTransformerEncoder(TokenizerEncoder):
                 return run(texts, self.batch_size)
             # token budget: our batches (prompt tokens included), one encode call each
             tokens = self._token_counts(texts, max_length)
-            return encode_sorted(texts, self.batch_size, lambda batch: run(batch, len(batch)), tokens=tokens, batch_tokens=self.batch_tokens)
+            return encode_sorted(
+                texts,
+                self.batch_size,
+                lambda batch: run(batch, len(batch)),
+                tokens=tokens,
+                batch_tokens=self.batch_tokens,
+            )
 
     def info(self) -> dict[str, Any]:
         return {**super().info(), "normalize": self.normalize, "truncate_dim": self.truncate_dim, "task": self.task}

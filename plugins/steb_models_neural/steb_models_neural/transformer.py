@@ -37,8 +37,14 @@ def model_token_limit(tokenizer: Any, config: Any) -> int | None:
     if hasattr(config, "get_text_config"):
         sources.append(config.get_text_config())
     for source in sources:
-        value = next((getattr(source, a) for a in ("max_position_embeddings", "n_positions")
-                      if isinstance(getattr(source, a, None), int) and getattr(source, a) > 0), None)
+        value = next(
+            (
+                getattr(source, a)
+                for a in ("max_position_embeddings", "n_positions")
+                if isinstance(getattr(source, a, None), int) and getattr(source, a) > 0
+            ),
+            None,
+        )
         if value is not None:
             if getattr(source, "model_type", "") in _OFFSET_POSITIONS:  # table starts after padding_idx
                 value -= (getattr(source, "pad_token_id", None) or 0) + 1
@@ -87,8 +93,15 @@ class TransformerEncoder(TokenizerEncoder):
         family = family or ("causal-lm" if pooling == "last" else "masked-lm")
         trust = parse_bool(trust_remote_code, "trust_remote_code")
         self._setup(
-            resolved=resolve_model(model, revision), family=family, name=name or f"{family}:{model}",
-            batch_size=batch_size, device=device, dtype=dtype, trust=trust, autocast=autocast, batch_tokens=batch_tokens,
+            resolved=resolve_model(model, revision),
+            family=family,
+            name=name or f"{family}:{model}",
+            batch_size=batch_size,
+            device=device,
+            dtype=dtype,
+            trust=trust,
+            autocast=autocast,
+            batch_tokens=batch_tokens,
         )
         self.max_length = choose_max_length(max_length, token_limit_from_files(self.resolved.path), model)
 
@@ -101,7 +114,9 @@ class TransformerEncoder(TokenizerEncoder):
             # causal LMs often have no pad token; padded positions are masked, so any id will do
             fallback = tokenizer.eos_token or tokenizer.unk_token
             if fallback is None:
-                raise EncoderOptionError(f"tokenizer of '{self.resolved.model_id}' has no pad, eos or unk token to pad batches with")
+                raise EncoderOptionError(
+                    f"tokenizer of '{self.resolved.model_id}' has no pad, eos or unk token to pad batches with"
+                )
             tokenizer.pad_token = fallback
         model = self.__dict__["_model"]
         self._check_loaded_limit(model_token_limit(tokenizer, model.config))
@@ -129,6 +144,9 @@ class TransformerEncoder(TokenizerEncoder):
         tokens = self._token_counts(texts, max_length)
         with torch.inference_mode(), self._autocast():
             return encode_sorted(
-                texts, self.batch_size, lambda batch: self._embed_batch(batch, max_length), tokens=tokens,
+                texts,
+                self.batch_size,
+                lambda batch: self._embed_batch(batch, max_length),
+                tokens=tokens,
                 batch_tokens=self.batch_tokens,
             )

@@ -28,11 +28,17 @@ def _wordpiece_tokenizer(model_max_length: int):
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     tok.train_from_iterator(CORPUS, trainers.WordPieceTrainer(vocab_size=200, special_tokens=specials))
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))]
+        single="[CLS] $A [SEP]",
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))],
     )
     return PreTrainedTokenizerFast(
-        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
-        mask_token="[MASK]", model_max_length=model_max_length,
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=model_max_length,
     )
 
 
@@ -49,8 +55,12 @@ def _bytelevel_tokenizer(model_max_length: int, padding_side: str = "right"):
     tok.train_from_iterator(CORPUS, trainer)
     # GPT-2 style: no pad token (the encoder must cope), eos doubles as bos
     return PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|endoftext|>", bos_token="<|endoftext|>", unk_token="<|endoftext|>",
-        model_max_length=model_max_length, padding_side=padding_side,
+        tokenizer_object=tok,
+        eos_token="<|endoftext|>",
+        bos_token="<|endoftext|>",
+        unk_token="<|endoftext|>",
+        model_max_length=model_max_length,
+        padding_side=padding_side,
     )
 
 
@@ -61,8 +71,13 @@ def tiny_bert_model(seed: int, tokenizer):
 
     torch.manual_seed(seed)
     config = BertConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id,
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id,
     )
     return BertModel(config).eval()
 
@@ -94,8 +109,13 @@ def tiny_roberta(tmp_path_factory) -> Path:
     torch.manual_seed(1)
     tokenizer = _wordpiece_tokenizer(64)
     config = RobertaConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=66, pad_token_id=tokenizer.pad_token_id,
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=66,
+        pad_token_id=tokenizer.pad_token_id,
     )
     return _save(tmp_path_factory.mktemp("tiny-roberta"), tokenizer, RobertaModel(config).eval())
 
@@ -108,8 +128,13 @@ def tiny_gpt2(tmp_path_factory) -> Path:
     torch.manual_seed(2)
     tokenizer = _bytelevel_tokenizer(64)
     config = GPT2Config(
-        vocab_size=len(tokenizer), n_embd=32, n_layer=2, n_head=2, n_positions=64,
-        bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer),
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        n_positions=64,
+        bos_token_id=tokenizer.eos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
     )
     return _save(tmp_path_factory.mktemp("tiny-gpt2"), tokenizer, GPT2Model(config).eval())
 

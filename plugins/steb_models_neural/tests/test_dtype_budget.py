@@ -69,7 +69,15 @@ def test_executor_plan_by_tokens_respects_the_budget(seed, budget, batch_size):
 
 def test_executor_plan_uses_the_encoders_token_counts(tiny_bert):
     encoder = TransformerEncoder(str(tiny_bert), device="cpu", max_length=64)
-    job = EncodeJob(EncoderRef("x", registered=False, instance=encoder), list(TEXTS), LongTextProtocol(), "", ("a", "b"), batch_size=64, batch_tokens=24)
+    job = EncodeJob(
+        EncoderRef("x", registered=False, instance=encoder),
+        list(TEXTS),
+        LongTextProtocol(),
+        "",
+        ("a", "b"),
+        batch_size=64,
+        batch_tokens=24,
+    )
     plan = job.plan()
     counts = dict(zip(TEXTS, encoder.count_tokens(TEXTS)))
     _check_budget([[TEXTS.index(t) for t in b] for b in plan], [counts[t] for t in TEXTS], 24, 64)
@@ -93,7 +101,14 @@ def test_local_executor_encodes_the_planned_batches(tiny_bert, tmp_path):
         def put(self, hashes, vectors):
             pass
 
-    job = EncodeJob(EncoderRef("x", registered=False, instance=encoder), list(TEXTS), LongTextProtocol(), "", ("a", "b"), batch_tokens=20)
+    job = EncodeJob(
+        EncoderRef("x", registered=False, instance=encoder),
+        list(TEXTS),
+        LongTextProtocol(),
+        "",
+        ("a", "b"),
+        batch_tokens=20,
+    )
     LocalExecutor().encode(job, Cache())
     assert calls == job.plan()
 
@@ -204,11 +219,20 @@ def tiny_classifier(tmp_path_factory, tiny_kit):
     tokenizer = tiny_kit.wordpiece(64)
     torch.manual_seed(1)
     config = BertConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
-        max_position_embeddings=64, pad_token_id=tokenizer.pad_token_id, num_labels=3,
-        id2label={0: "A", 1: "B", 2: "C"}, label2id={"A": 0, "B": 1, "C": 2},
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        pad_token_id=tokenizer.pad_token_id,
+        num_labels=3,
+        id2label={0: "A", 1: "B", 2: "C"},
+        label2id={"A": 0, "B": 1, "C": 2},
     )
-    return tiny_kit.save(tmp_path_factory.mktemp("tiny-classifier"), tokenizer, BertForSequenceClassification(config).eval())
+    return tiny_kit.save(
+        tmp_path_factory.mktemp("tiny-classifier"), tokenizer, BertForSequenceClassification(config).eval()
+    )
 
 
 def test_multilabel_encoder_takes_the_budget_and_autocast(tiny_classifier):

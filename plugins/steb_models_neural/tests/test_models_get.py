@@ -19,7 +19,7 @@ from tests.support.fake_http import FakeServer
 
 REPO = "test-org/tiny-bert"
 
-PLUGIN = '''
+PLUGIN = """
 from functools import partial
 from steb_core import EncoderSpec, hookimpl
 
@@ -33,7 +33,7 @@ def register_encoders(register):
     register(EncoderSpec(name="tiny-hub", description="a tiny random BERT on the fake hub", factory=_tiny,
                          family="sentence-transformers", hub_id="{repo}", revision="{sha}",
                          modules=("torch", "transformers", "sentence_transformers")))
-'''
+"""
 
 
 @pytest.fixture
@@ -57,7 +57,9 @@ def hub(tiny_bert, tmp_path, monkeypatch):
         monkeypatch.setenv("HF_ENDPOINT", server.url)
         monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache))
         monkeypatch.setattr(constants, "ENDPOINT", server.url)
-        monkeypatch.setattr(constants, "HUGGINGFACE_CO_URL_TEMPLATE", server.url + "/{repo_id}/resolve/{revision}/{filename}")
+        monkeypatch.setattr(
+            constants, "HUGGINGFACE_CO_URL_TEMPLATE", server.url + "/{repo_id}/resolve/{revision}/{filename}"
+        )
         monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
         plugin = tmp_path / "tiny_hub_plugin.py"
         plugin.write_text(PLUGIN.format(repo=REPO, sha=sha))
@@ -82,10 +84,19 @@ def _readiness(hub) -> dict:
 def test_models_get_fetches_the_pinned_commit_and_the_run_then_works_offline(hub, monkeypatch):
     from huggingface_hub import constants
 
-    assert _readiness(hub)["tiny-hub"] == ("no", f"weights of {REPO} at {hub['sha'][:12]} not in the HF cache: steb models get tiny-hub")
+    assert _readiness(hub)["tiny-hub"] == (
+        "no",
+        f"weights of {REPO} at {hub['sha'][:12]} not in the HF cache: steb models get tiny-hub",
+    )
     # without --download nothing is fetched, and the error names the command that fetches the weights
-    result, _, _ = _steb(hub, "run", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "res"), "--no-progress")
-    assert result.exit_code != 0 and "steb models get tiny-hub" in str(result.exception) and "--download" in str(result.exception)
+    result, _, _ = _steb(
+        hub, "run", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "res"), "--no-progress"
+    )
+    assert (
+        result.exit_code != 0
+        and "steb models get tiny-hub" in str(result.exception)
+        and "--download" in str(result.exception)
+    )
     assert hub["server"].requests == [] and not hub["cache"].exists()
 
     result, out, _ = _steb(hub, "models", "get", "tiny-hub", "--no-progress")
@@ -99,14 +110,29 @@ def test_models_get_fetches_the_pinned_commit_and_the_run_then_works_offline(hub
 
     hub["server"].close()  # the hub is gone: the run reads the cache only
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    result, _, err = _steb(hub, "run", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "res"), "--no-progress")
+    result, _, err = _steb(
+        hub, "run", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "res"), "--no-progress"
+    )
     assert result.exit_code == 0, (result.output, err)
     record = json.loads(next((hub["tmp"] / "res").rglob("*.json")).read_text())
-    assert record["encoder_identity"].get("revision") == hub["sha"] or hub["sha"] in json.dumps(record["encoder_identity"])
+    assert record["encoder_identity"].get("revision") == hub["sha"] or hub["sha"] in json.dumps(
+        record["encoder_identity"]
+    )
 
 
 def test_run_download_fetches_first_and_an_unpinned_hub_id_records_the_resolved_commit(hub):
-    result, _, err = _steb(hub, "run", "--download", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "r2"), "--no-progress")
+    result, _, err = _steb(
+        hub,
+        "run",
+        "--download",
+        "-e",
+        "tiny-hub",
+        "-d",
+        "demo_formality",
+        "-o",
+        str(hub["tmp"] / "r2"),
+        "--no-progress",
+    )
     assert result.exit_code == 0, (result.output, err)
     assert f"fetched {REPO} at commit {hub['sha']}" in err
     assert any(r.path.endswith("/model.safetensors") for r in hub["server"].requests)
@@ -122,7 +148,11 @@ def test_models_get_refuses_unknown_names_and_reports_hub_errors(hub):
     result, _, _ = _steb(hub, "models", "get", "function-words")
     assert result.exit_code != 0 and "no hub weights to fetch" in str(result.exception)
     result, _, _ = _steb(hub, "models", "get", "test-org/no-such-model", "--no-progress")
-    assert result.exit_code != 0 and "does not exist" in str(result.exception) and hub["server"].url in str(result.exception)
+    assert (
+        result.exit_code != 0
+        and "does not exist" in str(result.exception)
+        and hub["server"].url in str(result.exception)
+    )
 
 
 def test_every_named_configuration_has_real_bibtex_and_a_hub_id_to_fetch():
@@ -147,14 +177,38 @@ def test_every_named_configuration_has_real_bibtex_and_a_hub_id_to_fetch():
 
 def test_a_generic_family_given_a_hub_id_is_refused_with_its_fetch_command_and_a_folder_is_not_checked(hub):
     out = str(hub["tmp"] / "r3")
-    result, _, _ = _steb(hub, "run", "-e", "sentence-transformers", "-O", f"model={REPO}", "-O", f"revision={hub['sha']}",
-                         "-d", "demo_formality", "-o", out, "--no-progress")
+    result, _, _ = _steb(
+        hub,
+        "run",
+        "-e",
+        "sentence-transformers",
+        "-O",
+        f"model={REPO}",
+        "-O",
+        f"revision={hub['sha']}",
+        "-d",
+        "demo_formality",
+        "-o",
+        out,
+        "--no-progress",
+    )
     assert result.exit_code != 0
     assert f"fetch them with `steb models get {REPO} --revision {hub['sha']}`" in str(result.exception)
     assert hub["server"].requests == []  # refused before anything touched the network
     result, _, _ = _steb(hub, "models", "get", REPO, "--revision", hub["sha"], "--no-progress")
     assert result.exit_code == 0, result.output
     # a model folder is read from disk: no weights gate (the load itself names the missing folder)
-    result, _, _ = _steb(hub, "run", "-e", "sentence-transformers", "-O", f"model={hub['tmp'] / 'no-such-folder'}",
-                         "-d", "demo_formality", "-o", out, "--no-progress")
+    result, _, _ = _steb(
+        hub,
+        "run",
+        "-e",
+        "sentence-transformers",
+        "-O",
+        f"model={hub['tmp'] / 'no-such-folder'}",
+        "-d",
+        "demo_formality",
+        "-o",
+        out,
+        "--no-progress",
+    )
     assert "steb models get" not in str(result.exception) and "fetch them with" not in result.output

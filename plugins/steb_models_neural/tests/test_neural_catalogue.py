@@ -35,27 +35,63 @@ def _config(arch: str, tokenizer, positions: int):
     if arch in ("bert", "roberta", "xlm-roberta", "mpnet", "deberta-v2", "modernbert"):
         extra = {"max_position_embeddings": positions + (2 if arch in _OFFSET else 0), **ids}
         if arch == "modernbert":
-            extra.update(cls_token_id=tokenizer.cls_token_id, sep_token_id=tokenizer.sep_token_id,
-                         bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id,
-                         global_attn_every_n_layers=1, local_attention=16)
+            extra.update(
+                cls_token_id=tokenizer.cls_token_id,
+                sep_token_id=tokenizer.sep_token_id,
+                bos_token_id=tokenizer.cls_token_id,
+                eos_token_id=tokenizer.sep_token_id,
+                global_attn_every_n_layers=1,
+                local_attention=16,
+            )
         if arch == "deberta-v2":
             extra.update(relative_attention=True, position_buckets=16, pos_att_type=["p2c", "c2p"])
         return AutoConfig.for_model(arch, vocab_size=len(tokenizer), **small, **extra)
     eos = tokenizer.eos_token_id
     if arch == "gpt2":
-        return AutoConfig.for_model("gpt2", vocab_size=len(tokenizer), n_embd=16, n_layer=1, n_head=2, n_positions=positions,
-                                    bos_token_id=eos, eos_token_id=eos)
+        return AutoConfig.for_model(
+            "gpt2",
+            vocab_size=len(tokenizer),
+            n_embd=16,
+            n_layer=1,
+            n_head=2,
+            n_positions=positions,
+            bos_token_id=eos,
+            eos_token_id=eos,
+        )
     if arch == "opt":
-        return AutoConfig.for_model("opt", vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                                    ffn_dim=32, max_position_embeddings=positions, word_embed_proj_dim=16,
-                                    pad_token_id=eos, bos_token_id=eos, eos_token_id=eos)
-    text = dict(vocab_size=len(tokenizer), **small, num_key_value_heads=1, head_dim=8, max_position_embeddings=positions,
-                bos_token_id=eos, eos_token_id=eos)
+        return AutoConfig.for_model(
+            "opt",
+            vocab_size=len(tokenizer),
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            ffn_dim=32,
+            max_position_embeddings=positions,
+            word_embed_proj_dim=16,
+            pad_token_id=eos,
+            bos_token_id=eos,
+            eos_token_id=eos,
+        )
+    text = dict(
+        vocab_size=len(tokenizer),
+        **small,
+        num_key_value_heads=1,
+        head_dim=8,
+        max_position_embeddings=positions,
+        bos_token_id=eos,
+        eos_token_id=eos,
+    )
     if arch in ("qwen2", "qwen3"):
         return AutoConfig.for_model(arch, **text)
     if arch == "qwen3_5":
-        text.update(num_hidden_layers=2, layer_types=["linear_attention", "full_attention"], linear_key_head_dim=8,
-                    linear_value_head_dim=8, linear_num_key_heads=2, linear_num_value_heads=2)
+        text.update(
+            num_hidden_layers=2,
+            layer_types=["linear_attention", "full_attention"],
+            linear_key_head_dim=8,
+            linear_value_head_dim=8,
+            linear_num_key_heads=2,
+            linear_num_value_heads=2,
+        )
         vision = dict(depth=1, hidden_size=16, intermediate_size=32, num_heads=2, out_hidden_size=16)
         return AutoConfig.for_model("qwen3_5", text_config=text, vision_config=vision)
     raise AssertionError(f"no tiny builder for architecture {arch!r}")
@@ -78,7 +114,9 @@ def tiny_folders(tmp_path_factory, tiny_kit):
         model = AutoModel.from_config(_config(arch, tokenizer, positions)).eval()
         folder = tiny_kit.save(tmp_path_factory.mktemp(f"{family}-{arch}"), tokenizer, model)
         if family == "sentence-transformers":
-            folder = _as_sentence_transformer(folder, members[0].pooling, tmp_path_factory.mktemp(f"st-{arch}"), positions)
+            folder = _as_sentence_transformer(
+                folder, members[0].pooling, tmp_path_factory.mktemp(f"st-{arch}"), positions
+            )
         folders[family, arch] = folder
     return folders
 
@@ -88,17 +126,34 @@ def _as_sentence_transformer(folder, pooling, target, limit):
     from sentence_transformers.sentence_transformer.modules import Pooling, Transformer
 
     word = Transformer(str(folder), max_seq_length=limit)
-    SentenceTransformer(modules=[word, Pooling(word.get_embedding_dimension(), pooling)], device="cpu").save(str(target))
+    SentenceTransformer(modules=[word, Pooling(word.get_embedding_dimension(), pooling)], device="cpu").save(
+        str(target)
+    )
     return target
 
 
 def test_the_papers_neural_models_are_all_named():
     paper = {m.paper_name for m in NAMED_MODELS if m.paper_name}
     assert len(paper) == 32 and "lisa" in SPECS  # + LISA, which has no public checkpoint: 33
-    assert {"styledistance_synthetic_only", "multilingual-style-representation", "star", "gte-base-en-v1.5",
-            "gte-large-en-v1.5", "e5-base-v2", "bge-base-en-v1.5", "jina-embeddings-v3", "Qwen3-Embedding-8B",
-            "bert-large-cased", "bert-large-uncased", "gpt2-xl", "Qwen2-0.5B", "Qwen3-0.6B-Base", "Qwen3.5-0.8B-Base",
-            "Qwen3.5-2B-Base", "Qwen3.5-4B-Base"} <= paper
+    assert {
+        "styledistance_synthetic_only",
+        "multilingual-style-representation",
+        "star",
+        "gte-base-en-v1.5",
+        "gte-large-en-v1.5",
+        "e5-base-v2",
+        "bge-base-en-v1.5",
+        "jina-embeddings-v3",
+        "Qwen3-Embedding-8B",
+        "bert-large-cased",
+        "bert-large-uncased",
+        "gpt2-xl",
+        "Qwen2-0.5B",
+        "Qwen3-0.6B-Base",
+        "Qwen3.5-0.8B-Base",
+        "Qwen3.5-2B-Base",
+        "Qwen3.5-4B-Base",
+    } <= paper
     for m in NAMED_MODELS:
         assert m.architecture and m.pooling and m.max_length and "/" in m.hub_id
         assert SPECS[m.name].family == m.family and m.hub_id in SPECS[m.name].description
@@ -125,7 +180,9 @@ def _reference(folder, family, pooling, texts, prompt=""):
     with torch.inference_mode():
         for text in texts:
             hidden = model(**tokenizer(prompt + text, return_tensors="pt")).last_hidden_state[0]
-            rows.append({"mean": hidden.mean(0), "cls": hidden[0], "last": hidden[-1], "lasttoken": hidden[-1]}[pooling].numpy())
+            rows.append(
+                {"mean": hidden.mean(0), "cls": hidden[0], "last": hidden[-1], "lasttoken": hidden[-1]}[pooling].numpy()
+            )
     return np.stack(rows)
 
 
@@ -144,7 +201,9 @@ def test_each_architecture_encodes_through_its_named_factory(combo, tiny_folders
 
 @pytest.mark.parametrize("named", [m for m in NAMED_MODELS if m.remote_code], ids=lambda m: m.name)
 def test_remote_code_models_are_refused_without_the_users_opt_in(named, tmp_path):
-    (tmp_path / "config.json").write_text(json.dumps({"auto_map": {"AutoModel": "modeling.Model"}, "model_type": named.architecture}))
+    (tmp_path / "config.json").write_text(
+        json.dumps({"auto_map": {"AutoModel": "modeling.Model"}, "model_type": named.architecture})
+    )
     with pytest.raises(EncoderOptionError, match="trust_remote_code=true"):
         SPECS[named.name].factory(model=str(tmp_path), device="cpu")
     with pytest.raises(EncoderOptionError, match="trust_remote_code=true"):  # refused before looking for weights
@@ -174,10 +233,18 @@ def test_labse_runs_its_checkpoints_own_modules(tiny_folders, tmp_path):
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer.modules import Dense, Normalize, Pooling, Transformer
 
-    assert (SPECS["labse"].family, next(m for m in NAMED_MODELS if m.name == "labse").hub_id) == ("sentence-transformers", "sentence-transformers/LaBSE")
+    assert (SPECS["labse"].family, next(m for m in NAMED_MODELS if m.name == "labse").hub_id) == (
+        "sentence-transformers",
+        "sentence-transformers/LaBSE",
+    )
     word = Transformer(str(tiny_folders["sentence-transformers", "bert"]), max_seq_length=64)
     torch.manual_seed(7)
-    modules = [word, Pooling(word.get_embedding_dimension(), "cls"), Dense(16, 16, activation_function=torch.nn.Tanh()), Normalize()]
+    modules = [
+        word,
+        Pooling(word.get_embedding_dimension(), "cls"),
+        Dense(16, 16, activation_function=torch.nn.Tanh()),
+        Normalize(),
+    ]
     SentenceTransformer(modules=modules, device="cpu").save(str(tmp_path / "labse"))
     got = SPECS["labse"].factory(model=str(tmp_path / "labse"), device="cpu").encode(TEXTS)
     expected = SentenceTransformer(str(tmp_path / "labse"), device="cpu").encode(TEXTS)

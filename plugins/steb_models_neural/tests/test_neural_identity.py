@@ -26,8 +26,10 @@ def twin_berts(tmp_path_factory, tiny_kit):
     """Two tiny BERTs with one config and one tokenizer, and different random weights."""
     tokenizer = tiny_kit.wordpiece(64)
     root = tmp_path_factory.mktemp("twins")
-    return (tiny_kit.save(root / "a", tokenizer, tiny_kit.bert(10, tokenizer)),
-            tiny_kit.save(root / "b", tokenizer, tiny_kit.bert(11, tokenizer)))
+    return (
+        tiny_kit.save(root / "a", tokenizer, tiny_kit.bert(10, tokenizer)),
+        tiny_kit.save(root / "b", tokenizer, tiny_kit.bert(11, tokenizer)),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +51,10 @@ def _refuse_load(self, torch_dtype):
 def test_building_and_identifying_loads_no_weights(tiny_bert, tiny_st, monkeypatch):
     monkeypatch.setattr(TransformerEncoder, "_load", _refuse_load)
     monkeypatch.setattr(SentenceTransformerEncoder, "_load", _refuse_load)
-    for encoder in (TransformerEncoder(str(tiny_bert), device="cpu"), SentenceTransformerEncoder(str(tiny_st), device="cpu")):
+    for encoder in (
+        TransformerEncoder(str(tiny_bert), device="cpu"),
+        SentenceTransformerEncoder(str(tiny_st), device="cpu"),
+    ):
         assert len(encoder.fingerprint()) == 64 and encoder.identity()["weights_hash"]
         assert encoder.info()["device"] == "cpu" and encoder.max_length in (48, 64)
         assert not encoder.loaded
@@ -144,7 +149,9 @@ def test_hub_cache_blob_names_are_the_content_hashes(twin_berts, tmp_path):
         digest = hashlib.sha256(file.read_bytes()).hexdigest()
         shutil.copy(file, blobs / digest)
         os.symlink(blobs / digest, snapshot / file.name)
-    assert identity_module.folder_evidence(snapshot)["weights_hash"] == identity_module.folder_evidence(a)["weights_hash"]
+    assert (
+        identity_module.folder_evidence(snapshot)["weights_hash"] == identity_module.folder_evidence(a)["weights_hash"]
+    )
 
 
 def test_fingerprint_is_stable_across_processes_and_imports_no_torch(tiny_bert):
@@ -159,7 +166,9 @@ def test_fingerprint_is_stable_across_processes_and_imports_no_torch(tiny_bert):
         "print(json.dumps([b.fingerprint(), m.fingerprint(), m.max_length, bool(m.info()), 'torch' in sys.modules]))\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=120
+    )
     fp_bert, fp_minilm, limit, has_info, torch_imported = json.loads(out.stdout.strip().splitlines()[-1])
     from steb_core import get_encoder
 

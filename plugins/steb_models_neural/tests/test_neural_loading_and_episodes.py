@@ -174,8 +174,9 @@ def test_weights_that_would_run_code_are_refused_naming_the_file(tiny_bert, tmp_
     shutil.copytree(tiny_bert, folder)
     state = TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu").model.state_dict()
     (folder / "model.safetensors").unlink()
-    torch.save({**state, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")},
-               folder / "pytorch_model.bin")
+    torch.save(
+        {**state, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")}, folder / "pytorch_model.bin"
+    )
     encoder = TransformerEncoder(str(folder), pooling="mean", device="cpu", name="evil")
     with pytest.raises(DataValidationError) as err:
         encoder.encode(["a text"])

@@ -22,7 +22,11 @@ def reference_model():
 
 def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, reference_model):
     summary = steb_isolated.run(
-        "all-MiniLM-L6-v2", ["demo_style_features"], installed=["neural"], encoder_options={"device": "cpu"}, fail_fast=True
+        "all-MiniLM-L6-v2",
+        ["demo_style_features"],
+        installed=["neural"],
+        encoder_options={"device": "cpu"},
+        fail_fast=True,
     )
     assert summary.results and not summary.failures, summary.failures
     record = summary.results[0]
@@ -35,7 +39,9 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
 
     bundle = spec.loader(LoadContext("demo_style_features", None, record.seed))  # the run's seed (42 by default)
     texts = sorted(set(bundle.iter_texts()))
-    cache = EmbeddingCache(steb_isolated.root / "cache", record.encoder_fingerprint, LongTextProtocol(**record.protocol).key())
+    cache = EmbeddingCache(
+        steb_isolated.root / "cache", record.encoder_fingerprint, LongTextProtocol(**record.protocol).key()
+    )
     through_steb = cache.get(text_hashes(texts))
     expected = reference_model.encode(texts, batch_size=32, convert_to_numpy=True)
     assert through_steb.shape == expected.shape == (len(texts), 384)
@@ -51,11 +57,15 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
         "import sys, json\n"
         "from steb_core import evaluate\n"
         f"s = evaluate('all-MiniLM-L6-v2', ['demo_style_features'], output={str(steb_isolated.root / 'warm')!r}, "
-        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, " "fail_fast=True)\n"
-        "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' " "in sys.modules]))\n"
+        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, "
+        "fail_fast=True)\n"
+        "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' "
+        "in sys.modules]))\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True, timeout=300
+    )
     encoded, hits, n_results, fingerprint, torch_imported = json.loads(out.stdout.strip().splitlines()[-1])
     assert (encoded, hits, n_results) == (0, len(texts), len(summary.results))
     assert fingerprint == record.encoder_fingerprint and torch_imported is False

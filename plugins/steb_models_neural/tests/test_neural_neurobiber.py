@@ -31,9 +31,16 @@ def tiny_neurobiber(tmp_path_factory, tiny_kit):
     torch.manual_seed(7)
     tokenizer = tiny_kit.wordpiece(64)
     config = RobertaConfig(
-        vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
-        max_position_embeddings=66, pad_token_id=tokenizer.pad_token_id, num_labels=96,
-        id2label=dict(enumerate(LABELS)), label2id={lab: i for i, lab in enumerate(LABELS)},
+        vocab_size=len(tokenizer),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=66,
+        pad_token_id=tokenizer.pad_token_id,
+        num_labels=96,
+        id2label=dict(enumerate(LABELS)),
+        label2id={lab: i for i, lab in enumerate(LABELS)},
         problem_type="multi_label_classification",
     )
     model = RobertaForSequenceClassification(config).eval()
@@ -54,14 +61,18 @@ def _reference(folder, texts, chunk_words):
         for text in texts:
             words = text.split()
             chunks = [words[i : i + chunk_words] for i in range(0, len(words), chunk_words)]
-            probs = [torch.sigmoid(model(**tokenizer(" ".join(c), return_tensors="pt")).logits[0]).numpy() for c in chunks]
+            probs = [
+                torch.sigmoid(model(**tokenizer(" ".join(c), return_tensors="pt")).logits[0]).numpy() for c in chunks
+            ]
             rows.append(np.max(probs, axis=0) if probs else np.zeros(96, dtype=np.float32))
     return np.stack(rows)
 
 
 def test_the_configuration_names_the_hub_id():
     named = next(m for m in NAMED_MODELS if m.name == "neurobiber")
-    assert named.hub_id == "Blablablab/neurobiber" and named.family == "multi-label-classifier" and not named.remote_code
+    assert (
+        named.hub_id == "Blablablab/neurobiber" and named.family == "multi-label-classifier" and not named.remote_code
+    )
     assert named.paper_name is None  # a pre-defined-feature baseline, not one of the paper's 33 neural models
     spec = SPECS["neurobiber"]
     assert spec.family == "multi-label-classifier" and "Blablablab/neurobiber" in spec.description
@@ -100,7 +111,9 @@ def test_binary_flags_threshold_the_probabilities(tiny_neurobiber):
 def test_protocol_keeps_the_models_own_chunking(tiny_neurobiber):
     enc = SPECS["neurobiber"].factory(model=str(tiny_neurobiber), device="cpu", chunk_words=3)
     for name in ("chunk-and-pool", "truncate"):
-        np.testing.assert_allclose(enc.encode_with_protocol(TEXTS, LongTextProtocol(name=name)), enc.encode(TEXTS), atol=1e-6)
+        np.testing.assert_allclose(
+            enc.encode_with_protocol(TEXTS, LongTextProtocol(name=name)), enc.encode(TEXTS), atol=1e-6
+        )
 
 
 def test_batch_independence(tiny_neurobiber):

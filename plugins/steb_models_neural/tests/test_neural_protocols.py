@@ -108,9 +108,13 @@ def test_episode_texts_are_chunked_not_truncated(tiny_bert):
     cut = encoder.encode_collections([[long_text]], LongTextProtocol("truncate", 16))
     assert cut[0, 0] == 1 and cut[0, 1] == 16
     # the default is chunk-and-pool at the model's limit; a single text is a collection of one
-    np.testing.assert_array_equal(encoder.encode_collections([[long_text]], "chunk-and-pool"), encoder.encode_collections([[long_text]]))
-    np.testing.assert_array_equal(encoder.encode_with_protocol([long_text], LongTextProtocol("chunk-and-pool", 16)),
-                                  encoder.encode_collections([[long_text]]))
+    np.testing.assert_array_equal(
+        encoder.encode_collections([[long_text]], "chunk-and-pool"), encoder.encode_collections([[long_text]])
+    )
+    np.testing.assert_array_equal(
+        encoder.encode_with_protocol([long_text], LongTextProtocol("chunk-and-pool", 16)),
+        encoder.encode_collections([[long_text]]),
+    )
 
 
 def test_episode_protocol_limit_is_capped_by_the_model(tiny_bert):

@@ -117,4 +117,7 @@ def test_info_records_revision_pooling_dtype_and_limit(tiny_bert):
     assert info["revision"].startswith("content:") and info["device"] == "cpu"
     assert (info["family"], info["pooling"], info["dtype"], info["max_length"]) == ("masked-lm", "mean", "float32", 32)
     assert info["identity"]["options"]["max_length"] == 32 and info["identity"]["weights_hash"]
-    assert TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu", max_length=16).fingerprint() != encoder.fingerprint()
+    assert (
+        TransformerEncoder(str(tiny_bert), pooling="mean", device="cpu", max_length=16).fingerprint()
+        != encoder.fingerprint()
+    )

@@ -33,16 +33,37 @@ warnings.filterwarnings("ignore")
 
 import torch  # noqa: E402
 
-WORDS = ("the a cat dog sat ran on mat is are you it all depends when ready rewrite following sentence formal informal "
-         "hello there how do yes no text style which of two texts better matches writing answer with one letter word "
-         "not present very good bad movie was great terrible i think that this we they go home now later please thanks").split()
+WORDS = (
+    "the a cat dog sat ran on mat is are you it all depends when ready rewrite following sentence formal informal "
+    "hello there how do yes no text style which of two texts better matches writing answer with one letter word "
+    "not present very good bad movie was great terrible i think that this we they go home now later please thanks"
+).split()
 
 SENTENCES = [
-    "the cat sat on the mat", "a dog ran home", "hello there how are you", "are you ready", "it all depends on the text",
-    "rewrite the following sentence to be formal", "this movie was great", "this movie was terrible", "i think that is very good",
-    "we go home now", "they go home later", "please answer with one letter", "thanks a lot", "which of two texts is better",
-    "the style matches the writing", "not present in the text", "yes no maybe", "how do you do", "the dog is on the mat",
-    "a cat and a dog", "good movie bad movie", "is it ready now", "writing style transfer is hard", "one word two words",
+    "the cat sat on the mat",
+    "a dog ran home",
+    "hello there how are you",
+    "are you ready",
+    "it all depends on the text",
+    "rewrite the following sentence to be formal",
+    "this movie was great",
+    "this movie was terrible",
+    "i think that is very good",
+    "we go home now",
+    "they go home later",
+    "please answer with one letter",
+    "thanks a lot",
+    "which of two texts is better",
+    "the style matches the writing",
+    "not present in the text",
+    "yes no maybe",
+    "how do you do",
+    "the dog is on the mat",
+    "a cat and a dog",
+    "good movie bad movie",
+    "is it ready now",
+    "writing style transfer is hard",
+    "one word two words",
 ]
 
 #: (source, hypothesis, reference) triples; the last one is longer than the tiny encoders' positions (truncated)
@@ -54,7 +75,11 @@ TRIPLES = [
     ("we go home now", "they go home later", "we go home now please"),
     ("it all depends", "It all DEPENDS!", "all depends on it"),
     ("rewrite the following sentence to be formal", "please rewrite this sentence", "rewrite the sentence formally"),
-    (" ".join(["the cat sat on the mat"] * 8), " ".join(["a dog ran home"] * 9), " ".join(["hello there how are you"] * 7)),
+    (
+        " ".join(["the cat sat on the mat"] * 8),
+        " ".join(["a dog ran home"] * 9),
+        " ".join(["hello there how are you"] * 7),
+    ),
 ]
 
 
@@ -65,14 +90,24 @@ def _train_spm(path: Path, specials: dict) -> None:
     import sentencepiece as spm
 
     buffer = io.BytesIO()
-    spm.SentencePieceTrainer.train(sentence_iterator=iter(SENTENCES * 4 + WORDS), model_writer=buffer, vocab_size=120, model_type="unigram",
-                                   hard_vocab_limit=False, character_coverage=1.0, minloglevel=2, **specials)
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(SENTENCES * 4 + WORDS),
+        model_writer=buffer,
+        vocab_size=120,
+        model_type="unigram",
+        hard_vocab_limit=False,
+        character_coverage=1.0,
+        minloglevel=2,
+        **specials,
+    )
     path.write_bytes(buffer.getvalue())
 
 
 def _wordpiece_vocab() -> list[str]:
     """A BERT WordPiece vocabulary (each entry once: its line number is its id)."""
-    entries = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted(set(WORDS)) + list("abcdefghijklmnopqrstuvwxyz?!.,")
+    entries = (
+        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted(set(WORDS)) + list("abcdefghijklmnopqrstuvwxyz?!.,")
+    )
     entries += ["##" + c for c in "abcdefghijklmnopqrstuvwxyz"]
     return list(dict.fromkeys(entries))
 
@@ -99,16 +134,36 @@ def _bleurt(out: Path, name: str, factorised: bool, seed: int) -> dict:
     folder = out / name
     folder.mkdir(parents=True)
     if factorised:  # BLEURT-20: DeBERTa-v2-style SentencePiece tokenizer over spm.model
-        _train_spm(out / f"{name}.spm.model", dict(pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, pad_piece="[PAD]", unk_piece="[UNK]",
-                                                    user_defined_symbols=["[CLS]", "[SEP]", "[MASK]"]))
+        _train_spm(
+            out / f"{name}.spm.model",
+            dict(
+                pad_id=0,
+                unk_id=1,
+                bos_id=-1,
+                eos_id=-1,
+                pad_piece="[PAD]",
+                unk_piece="[UNK]",
+                user_defined_symbols=["[CLS]", "[SEP]", "[MASK]"],
+            ),
+        )
         tokenizer = BleurtSPTokenizer(vocab_file=str(out / f"{name}.spm.model"))
     else:  # the BERT-based BLEURT checkpoints: WordPiece over vocab.txt
         vocab = _wordpiece_vocab()
         (out / f"{name}.vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
         tokenizer = BleurtTokenizerFast(vocab_file=str(out / f"{name}.vocab.txt"), do_lower_case=True)
-    config = BleurtConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=48,
-                          max_position_embeddings=128, type_vocab_size=2, embedding_size=16 if factorised else None, num_labels=1,
-                          pad_token_id=tokenizer.pad_token_id, hidden_act="gelu")
+    config = BleurtConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=48,
+        max_position_embeddings=128,
+        type_vocab_size=2,
+        embedding_size=16 if factorised else None,
+        num_labels=1,
+        pad_token_id=tokenizer.pad_token_id,
+        hidden_act="gelu",
+    )
     torch.manual_seed(seed)
     model = BleurtForSequenceClassification(config).eval()
     _randomise(model, seed)
@@ -122,8 +177,15 @@ def _bleurt(out: Path, name: str, factorised: bool, seed: int) -> dict:
     with torch.no_grad():
         inputs = tokenizer(refs, cands, padding="longest", return_tensors="pt")
         scores = model(**inputs).logits.flatten().tolist()
-    return {"kind": "bleurt", "folder": name, "references": refs, "candidates": cands, "scores": scores,
-            "system_score": sum(scores) / len(scores), "settings": {"factorised_embeddings": factorised, "tokenizer": type(tokenizer).__name__}}
+    return {
+        "kind": "bleurt",
+        "folder": name,
+        "references": refs,
+        "candidates": cands,
+        "scores": scores,
+        "system_score": sum(scores) / len(scores),
+        "settings": {"factorised_embeddings": factorised, "tokenizer": type(tokenizer).__name__},
+    }
 
 
 # -- COMET ------------------------------------------------------------------------------------------------
@@ -148,23 +210,54 @@ def _encoder_folder(out: Path, name: str, encoder_model: str) -> Path:
         _train_spm(out / f"{name}.spm.model", {})
         tok = XLMRobertaTokenizerFast(vocab_file=str(out / f"{name}.spm.model"))
         if encoder_model == "MiniLM":  # BERT layers and positions under XLM-R's tokenizer
-            config = BertConfig(vocab_size=len(tok), max_position_embeddings=40, type_vocab_size=2, pad_token_id=tok.pad_token_id, **shape)
+            config = BertConfig(
+                vocab_size=len(tok),
+                max_position_embeddings=40,
+                type_vocab_size=2,
+                pad_token_id=tok.pad_token_id,
+                **shape,
+            )
             config.tokenizer_class = "XLMRobertaTokenizer"
         else:
             klass = XLMRobertaXLConfig if encoder_model == "XLM-RoBERTa-XL" else XLMRobertaConfig
-            config = klass(vocab_size=len(tok), max_position_embeddings=40, type_vocab_size=1, pad_token_id=1, bos_token_id=0, eos_token_id=2,
-                           layer_norm_eps=1e-5, **shape)
+            config = klass(
+                vocab_size=len(tok),
+                max_position_embeddings=40,
+                type_vocab_size=1,
+                pad_token_id=1,
+                bos_token_id=0,
+                eos_token_id=2,
+                layer_norm_eps=1e-5,
+                **shape,
+            )
     elif encoder_model == "BERT":
         vocab = _wordpiece_vocab()
         (out / f"{name}.vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
         tok = BertTokenizerFast(vocab_file=str(out / f"{name}.vocab.txt"), do_lower_case=False)
         config = BertConfig(vocab_size=len(tok), max_position_embeddings=38, type_vocab_size=2, pad_token_id=0, **shape)
     elif encoder_model == "RemBERT":
-        _train_spm(out / f"{name}.spm.model", dict(pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, pad_piece="[PAD]", unk_piece="[UNK]",
-                                                    user_defined_symbols=["[CLS]", "[SEP]", "[MASK]"]))
+        _train_spm(
+            out / f"{name}.spm.model",
+            dict(
+                pad_id=0,
+                unk_id=1,
+                bos_id=-1,
+                eos_id=-1,
+                pad_piece="[PAD]",
+                unk_piece="[UNK]",
+                user_defined_symbols=["[CLS]", "[SEP]", "[MASK]"],
+            ),
+        )
         tok = RemBertTokenizerFast(vocab_file=str(out / f"{name}.spm.model"))
-        config = RemBertConfig(vocab_size=len(tok), max_position_embeddings=40, type_vocab_size=2, pad_token_id=tok.pad_token_id,
-                               input_embedding_size=16, output_embedding_size=24, **shape)
+        config = RemBertConfig(
+            vocab_size=len(tok),
+            max_position_embeddings=40,
+            type_vocab_size=2,
+            pad_token_id=tok.pad_token_id,
+            input_embedding_size=16,
+            output_embedding_size=24,
+            **shape,
+        )
     else:
         raise ValueError(encoder_model)
     config.save_pretrained(folder)
@@ -187,15 +280,29 @@ def _comet(out: Path, name: str, seed: int, encoder_model: str = "XLM-RoBERTa", 
 
         shutil.copytree(encoder, out / "xlm-roberta-base", dirs_exist_ok=True)
         os.chdir(out)
-    settings = dict(layer="mix", layer_transformation="sparsemax", layer_norm=False, pool="avg", hidden_sizes=[24, 8], activations="Tanh",
-                    final_activation=None)
+    settings = dict(
+        layer="mix",
+        layer_transformation="sparsemax",
+        layer_norm=False,
+        pool="avg",
+        hidden_sizes=[24, 8],
+        activations="Tanh",
+        final_activation=None,
+    )
     settings.update(hparams)
     yaml_transformation = settings["layer_transformation"]
-    if yaml_transformation == "sparsemax_patch":  # as unbabel-comet's own #244 fix: trained with sparsemax, the yaml says _patch
+    if (
+        yaml_transformation == "sparsemax_patch"
+    ):  # as unbabel-comet's own #244 fix: trained with sparsemax, the yaml says _patch
         settings["layer_transformation"] = "sparsemax"
     torch.manual_seed(seed)
-    model = RegressionMetric(encoder_model=encoder_model, pretrained_model=str(encoder), load_pretrained_weights=False, local_files_only=True,
-                             **settings)
+    model = RegressionMetric(
+        encoder_model=encoder_model,
+        pretrained_model=str(encoder),
+        load_pretrained_weights=False,
+        local_files_only=True,
+        **settings,
+    )
     _randomise(model, seed)
     with torch.no_grad():
         if model.layerwise_attention is not None:
@@ -207,8 +314,14 @@ def _comet(out: Path, name: str, seed: int, encoder_model: str = "XLM-RoBERTa", 
     folder = out / name
     (folder / "checkpoints").mkdir(parents=True)
     samples = [{"src": s, "mt": m, "ref": r} for s, m, r in TRIPLES]
-    trainer = ptl.Trainer(logger=False, enable_checkpointing=False, enable_progress_bar=False, accelerator="cpu", devices=1,
-                          enable_model_summary=False)
+    trainer = ptl.Trainer(
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        accelerator="cpu",
+        devices=1,
+        enable_model_summary=False,
+    )
     trainer.predict(model, dataloaders=DataLoader(samples, batch_size=4, collate_fn=model.prepare_for_inference))
     trainer.save_checkpoint(folder / "checkpoints" / "model.ckpt")
     hp = dict(model.hparams)
@@ -218,15 +331,34 @@ def _comet(out: Path, name: str, seed: int, encoder_model: str = "XLM-RoBERTa", 
 
     loaded = load_from_checkpoint(str(folder / "checkpoints" / "model.ckpt"), local_files_only=True)
     prediction = loaded.predict(samples, batch_size=3, gpus=0, progress_bar=False)
-    return {"kind": "comet", "folder": name, "encoder": f"{name}-encoder", "sources": [t[0] for t in TRIPLES],
-            "hypotheses": [t[1] for t in TRIPLES], "references": [t[2] for t in TRIPLES], "scores": list(prediction.scores),
-            "system_score": float(prediction.system_score), "settings": {"encoder_model": encoder_model, **hparams}}
+    return {
+        "kind": "comet",
+        "folder": name,
+        "encoder": f"{name}-encoder",
+        "sources": [t[0] for t in TRIPLES],
+        "hypotheses": [t[1] for t in TRIPLES],
+        "references": [t[2] for t in TRIPLES],
+        "scores": list(prediction.scores),
+        "system_score": float(prediction.system_score),
+        "settings": {"encoder_model": encoder_model, **hparams},
+    }
 
 
 def _versions() -> dict:
     from importlib.metadata import version
 
-    return {p: version(p) for p in ("bleurt-pytorch", "unbabel-comet", "transformers", "torch", "pytorch-lightning", "sentencepiece", "tokenizers")}
+    return {
+        p: version(p)
+        for p in (
+            "bleurt-pytorch",
+            "unbabel-comet",
+            "transformers",
+            "torch",
+            "pytorch-lightning",
+            "sentencepiece",
+            "tokenizers",
+        )
+    }
 
 
 def main(out: Path) -> None:
@@ -236,7 +368,15 @@ def main(out: Path) -> None:
         _bleurt(out, "bleurt20-tiny", factorised=True, seed=1),
         _bleurt(out, "bleurt-bert-tiny", factorised=False, seed=2),
         _comet(out, "comet-xlmr-wmt22", seed=3),  # wmt22-comet-da's settings
-        _comet(out, "comet-xlmr-softmax-ln-max", seed=4, layer_transformation="softmax", layer_norm=True, pool="max", final_activation="Sigmoid"),
+        _comet(
+            out,
+            "comet-xlmr-softmax-ln-max",
+            seed=4,
+            layer_transformation="softmax",
+            layer_norm=True,
+            pool="max",
+            final_activation="Sigmoid",
+        ),
         _comet(out, "comet-xlmr-patch-cls", seed=5, layer_transformation="sparsemax_patch", pool="cls"),
         _comet(out, "comet-xlmr-layer2", seed=6, layer=2),
         _comet(out, "comet-bert", seed=7, encoder_model="BERT", layer_norm=True),
@@ -244,7 +384,9 @@ def main(out: Path) -> None:
         _comet(out, "comet-xlmr-xl", seed=9, encoder_model="XLM-RoBERTa-XL"),
         _comet(out, "comet-rembert", seed=10, encoder_model="RemBERT", layer_norm=True),
     ]
-    (out / "reference.json").write_text(json.dumps({"versions": _versions(), "models": models}, indent=1), encoding="utf-8")
+    (out / "reference.json").write_text(
+        json.dumps({"versions": _versions(), "models": models}, indent=1), encoding="utf-8"
+    )
     print(f"wrote {out / 'reference.json'}: {len(models)} models")
 
 

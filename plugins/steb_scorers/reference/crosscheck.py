@@ -25,7 +25,8 @@ def _score(out: Path, model: dict) -> tuple[list[float], float]:
 
     if model["kind"] == "bleurt":
         res = BleurtScorer(model=str(out / model["folder"]), batch_size=3).score(
-            model["candidates"], model["candidates"], references=[[r] for r in model["references"]])
+            model["candidates"], model["candidates"], references=[[r] for r in model["references"]]
+        )
         return res.scores.tolist(), float(res.scores.mean())
     scorer = CometScorer(model=str(out / model["folder"]), encoder=str(out / model["encoder"]), batch_size=3)
     res = scorer.score(model["sources"], model["hypotheses"], references=[[r] for r in model["references"]])
@@ -50,14 +51,35 @@ def main(argv: list[str] | None = None) -> int:
         seg = max(abs(a - b) for a, b in zip(scores, model["scores"]))
         sys_diff = abs(system - model["system_score"])
         worst_seg, worst_sys = max(worst_seg, seg), max(worst_sys, sys_diff)
-        rows.append({"model": model["folder"], "n": len(scores), "max_abs_segment_diff": seg, "abs_system_diff": sys_diff,
-                     "settings": model["settings"]})
+        rows.append(
+            {
+                "model": model["folder"],
+                "n": len(scores),
+                "max_abs_segment_diff": seg,
+                "abs_system_diff": sys_diff,
+                "settings": model["settings"],
+            }
+        )
         print(f"{model['folder']:<28} {len(scores):>3} {seg:>20.2e} {sys_diff:>15.2e}  {json.dumps(model['settings'])}")
     ok = worst_seg <= args.tolerance and worst_sys <= args.tolerance
-    print(f"largest differences: segment {worst_seg:.2e}, system {worst_sys:.2e} (tolerance {args.tolerance:g}): " f"{'OK' if ok else 'FAILED'}")
+    print(
+        f"largest differences: segment {worst_seg:.2e}, system {worst_sys:.2e} (tolerance {args.tolerance:g}): "
+        f"{'OK' if ok else 'FAILED'}"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"versions": reference["versions"], "tolerance": args.tolerance, "max_abs_segment_diff": worst_seg,
-                                         "max_abs_system_diff": worst_sys, "models": rows}, indent=1), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "versions": reference["versions"],
+                    "tolerance": args.tolerance,
+                    "max_abs_segment_diff": worst_seg,
+                    "max_abs_system_diff": worst_sys,
+                    "models": rows,
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
     return 0 if ok else 1
 
 

@@ -82,16 +82,28 @@ def spm_tokenizer(folder: Path, settings: Mapping[str, Any]) -> Any:
     except Exception as exc:  # noqa: BLE001 - protobuf's decode errors differ by version: say which file
         raise ValueError(f"BLEURT: {path} is not a SentencePiece model: {exc}") from None
     if proto.trainer_spec.model_type != 1:  # 1 = UNIGRAM in sentencepiece_model.proto
-        raise ValueError(f"BLEURT: {path} is not a unigram SentencePiece model (model_type {proto.trainer_spec.model_type}); "
-                         f"reading it needs the sentencepiece package")
+        raise ValueError(
+            f"BLEURT: {path} is not a unigram SentencePiece model (model_type {proto.trainer_spec.model_type}); "
+            f"reading it needs the sentencepiece package"
+        )
     vocab = [(p.piece, float(p.score)) for p in proto.pieces]
-    specials = {k: settings[k] for k in ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
-                if isinstance(settings.get(k), str)}
-    tok = DebertaV2Tokenizer(vocab=vocab, unk_id=int(proto.trainer_spec.unk_id), do_lower_case=bool(settings.get("do_lower_case", False)),
-                             split_by_punct=bool(settings.get("split_by_punct", False)), **specials)
+    specials = {
+        k: settings[k]
+        for k in ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+        if isinstance(settings.get(k), str)
+    }
+    tok = DebertaV2Tokenizer(
+        vocab=vocab,
+        unk_id=int(proto.trainer_spec.unk_id),
+        do_lower_case=bool(settings.get("do_lower_case", False)),
+        split_by_punct=bool(settings.get("split_by_punct", False)),
+        **specials,
+    )
     charsmap = bytes(proto.normalizer_spec.precompiled_charsmap)
     if charsmap:  # the model's own normalisation (e.g. nmt_nfkc), as SentencePiece applies it before DeBERTa's rules
-        tok.backend_tokenizer.normalizer = normalizers.Sequence([normalizers.Precompiled(charsmap), tok.backend_tokenizer.normalizer])
+        tok.backend_tokenizer.normalizer = normalizers.Sequence(
+            [normalizers.Precompiled(charsmap), tok.backend_tokenizer.normalizer]
+        )
     return tok
 
 
@@ -122,40 +134,67 @@ class BleurtRegressor:
         cfg = parse_json(cfg_path.read_text(encoding="utf-8"), path=cfg_path)
         labels = int(cfg.get("num_labels", len(cfg.get("id2label", {})) or 1))
         if labels != 1:
-            raise ValueError(f"BLEURT: {folder} has {labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)")
+            raise ValueError(
+                f"BLEURT: {folder} has {labels} outputs; a regression checkpoint has exactly 1 (num_labels=1)"
+            )
         # bleurt-pytorch's BleurtConfig defaults (BERT's) for fields a config.json may omit
-        config = EncoderConfig.from_json(cfg, cfg_path, what="BLEURT", embedding_field="embedding_size", pooler=True,
-                                         defaults={"type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu", "pad_token_id": 0})
+        config = EncoderConfig.from_json(
+            cfg,
+            cfg_path,
+            what="BLEURT",
+            embedding_field="embedding_size",
+            pooler=True,
+            defaults={"type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu", "pad_token_id": 0},
+        )
         self.net = TransformerEncoder(config)
         self.head = torch.nn.Linear(config.hidden_size, 1)
         raw = _read_weights(folder)
         source = str(folder)
-        load_encoder_weights(self.net, raw, prefix="bleurt.", renames={"encoder.embedding_projection.": "projection."}, what="BLEURT", source=source)
+        load_encoder_weights(
+            self.net,
+            raw,
+            prefix="bleurt.",
+            renames={"encoder.embedding_projection.": "projection."},
+            what="BLEURT",
+            source=source,
+        )
         head = {k: raw.get("classifier." + k) for k in ("weight", "bias")}
         for k, v in head.items():
             if v is None:
-                raise ValueError(f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch " "BleurtForSequenceClassification checkpoint?")
+                raise ValueError(
+                    f"BLEURT: {source} lacks weight 'classifier.{k}'; is it a bleurt-pytorch "
+                    "BleurtForSequenceClassification checkpoint?"
+                )
             want = tuple(getattr(self.head, k).shape)
             if tuple(v.shape) != want:
-                raise ValueError(f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one " "regression output)")
+                raise ValueError(
+                    f"BLEURT: {source}: weight 'classifier.{k}' has shape {tuple(v.shape)}, expected {want} (one "
+                    "regression output)"
+                )
         self.head.load_state_dict(head)
         self.net.to(device).eval()
         self.head.to(device).eval()
         self.tokenizer = _tokenizer(folder)
         self.max_positions, self.device, self.folder = config.max_positions, device, str(folder)
 
-    def score(self, references: Sequence[str], candidates: Sequence[str], batch_size: int = 16, max_length: int | None = None) -> np.ndarray:
+    def score(
+        self, references: Sequence[str], candidates: Sequence[str], batch_size: int = 16, max_length: int | None = None
+    ) -> np.ndarray:
         """The regression output for each (reference, candidate) pair, truncated to the checkpoint's positions."""
         import torch
 
         limit = min(max_length or self.max_positions, self.max_positions)
         out = np.empty(len(candidates))
         for start in range(0, len(candidates), batch_size):
-            refs, cands = list(references[start: start + batch_size]), list(candidates[start: start + batch_size])
+            refs, cands = list(references[start : start + batch_size]), list(candidates[start : start + batch_size])
             enc = self.tokenizer(refs, cands, padding=True, truncation=True, max_length=limit, return_tensors="pt")
             with torch.no_grad():
-                states = self.net(enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device), enc["token_type_ids"].to(self.device))
-                out[start: start + len(cands)] = self.head(self.net.pooled(states[-1]))[:, 0].double().cpu().numpy()
+                states = self.net(
+                    enc["input_ids"].to(self.device),
+                    enc["attention_mask"].to(self.device),
+                    enc["token_type_ids"].to(self.device),
+                )
+                out[start : start + len(cands)] = self.head(self.net.pooled(states[-1]))[:, 0].double().cpu().numpy()
         return out
 
 

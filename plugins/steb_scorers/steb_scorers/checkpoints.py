@@ -24,9 +24,11 @@ def _looks_like_hub_id(text: str) -> bool:
 
 def download_hint(hub_id: str, files: str = "") -> str:
     """The sentence every "not cached" error ends with: the command that fetches the weights."""
-    return (f"Fetch it with `steb models get {hub_id}`; without network here, run `hf download {hub_id}"
-            f"{' ' + files if files else ''}` on a machine with network (the cache lives under $HF_HOME, default "
-            f"~/.cache/huggingface) and copy the cache here, or pass a local folder.")
+    return (
+        f"Fetch it with `steb models get {hub_id}`; without network here, run `hf download {hub_id}"
+        f"{' ' + files if files else ''}` on a machine with network (the cache lives under $HF_HOME, default "
+        f"~/.cache/huggingface) and copy the cache here, or pass a local folder."
+    )
 
 
 def _cached_snapshot(hub_id: str) -> str | None:
@@ -40,7 +42,8 @@ def _cached_snapshot(hub_id: str) -> str | None:
 
 #: legacy un-namespaced hub ids (as COMET's hparams.yaml names its encoder) and where the hub moved them
 HUB_ALIASES = {
-    "xlm-roberta-large": "FacebookAI/xlm-roberta-large", "xlm-roberta-base": "FacebookAI/xlm-roberta-base",
+    "xlm-roberta-large": "FacebookAI/xlm-roberta-large",
+    "xlm-roberta-base": "FacebookAI/xlm-roberta-base",
     "bert-base-multilingual-cased": "google-bert/bert-base-multilingual-cased",
 }
 
@@ -66,8 +69,9 @@ def resolve_pretrained(name: Any, what: str, files: str = "") -> str:
         found = _cached_snapshot(candidate)
         if found:
             return found
-    raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache. "
-                             + download_hint(candidates[-1], files))
+    raise ModelNotFoundError(
+        f"{what}: '{text}' is not in the local Hugging Face cache. " + download_hint(candidates[-1], files)
+    )
 
 
 def resolve_checkpoint(model: Any, what: str) -> str:
@@ -81,12 +85,15 @@ def resolve_checkpoint(model: Any, what: str) -> str:
     path = Path(text).expanduser()
     if path.exists():
         if not path.is_dir():
-            raise ModelNotFoundError(f"{what}: {path} is a file; expected a model folder (config.json, weights, tokenizer files)")
+            raise ModelNotFoundError(
+                f"{what}: {path} is a file; expected a model folder (config.json, weights, tokenizer files)"
+            )
         return str(path)
     if not _looks_like_hub_id(text):
         raise ModelNotFoundError(f"{what}: model folder {path} does not exist")
     found = _cached_snapshot(text)
     if found is None:
-        raise ModelNotFoundError(f"{what}: '{text}' is not in the local Hugging Face cache. "
-                                 + download_hint(text) + " (model=PATH)")
+        raise ModelNotFoundError(
+            f"{what}: '{text}' is not in the local Hugging Face cache. " + download_hint(text) + " (model=PATH)"
+        )
     return found

@@ -56,17 +56,35 @@ from steb_core import parse_json, unsafe_pickle_reason
 
 from .checkpoints import resolve_pretrained
 
-__all__ = ["CometHParams", "CometRegression", "UnsupportedCometModel", "load_comet", "read_hparams", "sparsemax", "load_lightning_checkpoint"]
+__all__ = [
+    "CometHParams",
+    "CometRegression",
+    "UnsupportedCometModel",
+    "load_comet",
+    "read_hparams",
+    "sparsemax",
+    "load_lightning_checkpoint",
+]
 
 #: COMET's ``encoder_model`` names -> how its checkpoint lays the encoder out (see :mod:`steb_scorers.encoder`).
 #: MiniLM is a BERT with XLM-R's tokenizer; the tokenizer always comes from the ``pretrained_model`` folder.
 ENCODERS: Mapping[str, Mapping[str, Any]] = {
-    "XLM-RoBERTa": {"roberta_positions": True, "defaults": {"pad_token_id": 1, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
+    "XLM-RoBERTa": {
+        "roberta_positions": True,
+        "defaults": {"pad_token_id": 1, "type_vocab_size": 2, "layer_norm_eps": 1e-12},
+    },
     "BERT": {"defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
     "MiniLM": {"defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12}},
-    "XLM-RoBERTa-XL": {"roberta_positions": True, "pre_norm": True, "defaults": {"pad_token_id": 1, "type_vocab_size": 1, "layer_norm_eps": 1e-5}},
-    "RemBERT": {"embedding_field": "input_embedding_size", "renames": {"encoder.embedding_hidden_mapping_in.": "projection."},
-                "defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12, "input_embedding_size": 256}},
+    "XLM-RoBERTa-XL": {
+        "roberta_positions": True,
+        "pre_norm": True,
+        "defaults": {"pad_token_id": 1, "type_vocab_size": 1, "layer_norm_eps": 1e-5},
+    },
+    "RemBERT": {
+        "embedding_field": "input_embedding_size",
+        "renames": {"encoder.embedding_hidden_mapping_in.": "projection."},
+        "defaults": {"pad_token_id": 0, "type_vocab_size": 2, "layer_norm_eps": 1e-12, "input_embedding_size": 256},
+    },
 }
 OTHER_CLASSES: Mapping[str, str] = {
     "referenceless_regression_metric": "ReferencelessRegression (QE without a reference, e.g. wmt20/wmt21 comet-qe)",
@@ -124,10 +142,19 @@ def _path_text(*parts: Any) -> str:
 #: Everything else (``torch.storage._load_from_bytes`` -- a nested ``torch.load(weights_only=False)`` --,
 #: ``os.system``, ``builtins.eval``, ...) is refused by torch's weights-only unpickler.
 _CHECKPOINT_STAND_INS: tuple[tuple[Any, str], ...] = (
-    *((_AttributeDict, f"{module}.AttributeDict") for module in (
-        "pytorch_lightning.utilities.parsing", "lightning.pytorch.utilities.parsing",
-        "lightning.fabric.utilities.data", "lightning_fabric.utilities.data")),
-    *((_path_text, f"pathlib.{name}") for name in ("Path", "PosixPath", "WindowsPath", "PurePath", "PurePosixPath", "PureWindowsPath")),
+    *(
+        (_AttributeDict, f"{module}.AttributeDict")
+        for module in (
+            "pytorch_lightning.utilities.parsing",
+            "lightning.pytorch.utilities.parsing",
+            "lightning.fabric.utilities.data",
+            "lightning_fabric.utilities.data",
+        )
+    ),
+    *(
+        (_path_text, f"pathlib.{name}")
+        for name in ("Path", "PosixPath", "WindowsPath", "PurePath", "PurePosixPath", "PureWindowsPath")
+    ),
     (_Namespace, "argparse.Namespace"),
 )
 
@@ -147,11 +174,16 @@ def load_lightning_checkpoint(path: str | Path) -> dict[str, Any]:
             blob = torch.load(str(path), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
         reason = unsafe_pickle_reason(exc)  # e.g. "the global torch.storage._load_from_bytes", or an opcode
-        raise ValueError(f"COMET: {path} is not a checkpoint steb can read safely: it pickles objects other than tensors, plain "
-                         f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
-                         f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it.") from None
+        raise ValueError(
+            f"COMET: {path} is not a checkpoint steb can read safely: it pickles objects other than tensors, plain "
+            f"containers and Lightning's hyper-parameter dicts ({reason}). Nothing from it was run; "
+            f"re-save it as {{'state_dict': ..., 'hyper_parameters': ...}} with torch.save if you trust it."
+        ) from None
     if not isinstance(blob, dict):
-        raise ValueError(f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with " "'state_dict')")
+        raise ValueError(
+            f"COMET: {path} is not a PyTorch-Lightning checkpoint (a {type(blob).__name__}, expected a dict with "
+            "'state_dict')"
+        )
     return blob
 
 
@@ -161,7 +193,9 @@ def read_hparams(folder: Path) -> tuple[dict[str, Any], Path]:
 
     path = folder / "hparams.yaml"
     if not path.is_file():
-        raise FileNotFoundError(f"COMET: {path} is missing (a COMET model folder holds hparams.yaml and checkpoints/model.ckpt)")
+        raise FileNotFoundError(
+            f"COMET: {path} is missing (a COMET model folder holds hparams.yaml and checkpoints/model.ckpt)"
+        )
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -186,7 +220,9 @@ class CometHParams:
     final_activation: str | None
 
     @classmethod
-    def parse(cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path) -> CometHParams:
+    def parse(
+        cls, yaml_hp: Mapping[str, Any], yaml_path: Path, ckpt_hp: Mapping[str, Any] | None, ckpt_path: Path
+    ) -> CometHParams:
         """As unbabel-comet: the class from the yaml, everything else from the checkpoint when it has it.
 
         When the ``.ckpt`` holds no ``hyper_parameters`` the yaml's values are used (unbabel-comet would fall
@@ -198,8 +234,10 @@ class CometHParams:
             raise ValueError(f"COMET: {yaml_path}, field 'class_identifier': missing (expected 'regression_metric')")
         if klass != "regression_metric":
             what = OTHER_CLASSES.get(str(klass), "an unknown COMET class")
-            raise UnsupportedCometModel(f"COMET: {yaml_path} has class_identifier '{klass}' ({what}); steb implements only "
-                                        f"'regression_metric' (reference-based models such as Unbabel/wmt22-comet-da)")
+            raise UnsupportedCometModel(
+                f"COMET: {yaml_path} has class_identifier '{klass}' ({what}); steb implements only "
+                f"'regression_metric' (reference-based models such as Unbabel/wmt22-comet-da)"
+            )
         merged: dict[str, Any] = dict(yaml_hp)
         origin = {k: yaml_path for k in merged}
         for key, value in dict(ckpt_hp or {}).items():
@@ -207,8 +245,17 @@ class CometHParams:
             origin[key] = ckpt_path
         if yaml_hp.get("layer_transformation") == "sparsemax_patch":
             merged["layer_transformation"], origin["layer_transformation"] = "softmax", yaml_path
-        defaults = {"encoder_model": "XLM-RoBERTa", "pretrained_model": "xlm-roberta-large", "layer": "mix", "layer_transformation": "softmax",
-                    "layer_norm": True, "pool": "avg", "hidden_sizes": [3072, 1024], "activations": "Tanh", "final_activation": None}
+        defaults = {
+            "encoder_model": "XLM-RoBERTa",
+            "pretrained_model": "xlm-roberta-large",
+            "layer": "mix",
+            "layer_transformation": "softmax",
+            "layer_norm": True,
+            "pool": "avg",
+            "hidden_sizes": [3072, 1024],
+            "activations": "Tanh",
+            "final_activation": None,
+        }
 
         def field(name: str) -> Any:
             return merged.get(name, defaults[name])
@@ -235,7 +282,11 @@ class CometHParams:
         if pool not in _POOLS:
             raise bad("pool", f"expected one of {', '.join(_POOLS)}")
         sizes = field("hidden_sizes")
-        if not (isinstance(sizes, (list, tuple)) and sizes and all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes)):
+        if not (
+            isinstance(sizes, (list, tuple))
+            and sizes
+            and all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes)
+        ):
             raise bad("hidden_sizes", "expected a non-empty list of positive integers")
         import torch
 
@@ -245,8 +296,17 @@ class CometHParams:
         final = field("final_activation")
         if final is not None and (not isinstance(final, str) or not hasattr(torch.nn, final.title())):
             raise bad("final_activation", "expected null or the name of a torch.nn activation (e.g. Sigmoid)")
-        return cls(encoder, pretrained, layer, "softmax" if transform == "sparsemax_patch" else transform, layer_norm, pool,
-                   tuple(sizes), act, final)
+        return cls(
+            encoder,
+            pretrained,
+            layer,
+            "softmax" if transform == "sparsemax_patch" else transform,
+            layer_norm,
+            pool,
+            tuple(sizes),
+            act,
+            final,
+        )
 
 
 # -- the model ---------------------------------------------------------------------------------
@@ -265,29 +325,47 @@ def _load_encoder(hp: CometHParams, folder: str, state_dict: Mapping[str, Any], 
     try:
         cfg = parse_json(cfg_path.read_text(encoding="utf-8"), path=cfg_path)
     except OSError:
-        raise FileNotFoundError(f"COMET: {cfg_path} is missing (the encoder's config.json, for pretrained_model '{hp.pretrained_model}')") from None
+        raise FileNotFoundError(
+            f"COMET: {cfg_path} is missing (the encoder's config.json, for pretrained_model '{hp.pretrained_model}')"
+        ) from None
     except ValueError as exc:
         raise ValueError(f"COMET: {cfg_path} is not valid JSON: {exc}") from None
     if not isinstance(cfg, dict):
         raise ValueError(f"COMET: {cfg_path} must be a JSON object")
-    config = EncoderConfig.from_json(cfg, cfg_path, what="COMET encoder", embedding_field=layout.get("embedding_field"),
-                                     roberta_positions=layout.get("roberta_positions", False), pre_norm=layout.get("pre_norm", False),
-                                     defaults=layout["defaults"])
+    config = EncoderConfig.from_json(
+        cfg,
+        cfg_path,
+        what="COMET encoder",
+        embedding_field=layout.get("embedding_field"),
+        roberta_positions=layout.get("roberta_positions", False),
+        pre_norm=layout.get("pre_norm", False),
+        defaults=layout["defaults"],
+    )
     encoder = TransformerEncoder(config)
-    load_encoder_weights(encoder, state_dict, prefix="encoder.model.", renames=layout.get("renames", {}),
-                         what=f"COMET ({hp.encoder_model} encoder of '{hp.pretrained_model}')", source=str(ckpt))
+    load_encoder_weights(
+        encoder,
+        state_dict,
+        prefix="encoder.model.",
+        renames=layout.get("renames", {}),
+        what=f"COMET ({hp.encoder_model} encoder of '{hp.pretrained_model}')",
+        source=str(ckpt),
+    )
     try:
         tokenizer = json_tokenizer(folder, "COMET") or AutoTokenizer.from_pretrained(folder, local_files_only=True)
     except Exception as exc:  # noqa: BLE001 - tokenizer loading raises many types: say which folder
-        raise ValueError(f"COMET: no usable tokenizer in {folder} for pretrained_model '{hp.pretrained_model}' "
-                         f"(tokenizer.json from the hub snapshot is needed): {exc}") from None
+        raise ValueError(
+            f"COMET: no usable tokenizer in {folder} for pretrained_model '{hp.pretrained_model}' "
+            f"(tokenizer.json from the hub snapshot is needed): {exc}"
+        ) from None
     return encoder, tokenizer
 
 
 class CometRegression:
     """The ``regression_metric`` forward pass over an encoder and the checkpoint's mix and estimator weights."""
 
-    def __init__(self, hp: CometHParams, state_dict: Mapping[str, Any], encoder_folder: str, ckpt: Path, device: str = "cpu") -> None:
+    def __init__(
+        self, hp: CometHParams, state_dict: Mapping[str, Any], encoder_folder: str, ckpt: Path, device: str = "cpu"
+    ) -> None:
         import torch
         from torch import nn
 
@@ -311,19 +389,25 @@ class CometRegression:
         modules: list[Any] = []
         width = 6 * self.encoder.config.hidden_size
         for size in hp.hidden_sizes:
-            modules += [nn.Linear(width, size), getattr(nn, hp.activations.title())(), nn.Identity()]  # Identity: Dropout's slot
+            modules += [
+                nn.Linear(width, size),
+                getattr(nn, hp.activations.title())(),
+                nn.Identity(),
+            ]  # Identity: Dropout's slot
             width = size
         modules.append(nn.Linear(width, 1))
         if hp.final_activation is not None:
             modules.append(getattr(nn, hp.final_activation.title())())
         self.estimator = nn.Sequential(*modules)
-        est_sd = {k[len("estimator.ff."):]: v for k, v in state_dict.items() if k.startswith("estimator.ff.")}
+        est_sd = {k[len("estimator.ff.") :]: v for k, v in state_dict.items() if k.startswith("estimator.ff.")}
         need = self.estimator.state_dict()
         gaps = [k for k in need if k not in est_sd or tuple(est_sd[k].shape) != tuple(need[k].shape)]
         if gaps:
             got = tuple(est_sd[gaps[0]].shape) if gaps[0] in est_sd else "absent"
-            raise ValueError(f"COMET: {ckpt}: 'estimator.ff.{gaps[0]}' is {got}, expected {tuple(need[gaps[0]].shape)} "
-                             f"from hidden_sizes {list(hp.hidden_sizes)}")
+            raise ValueError(
+                f"COMET: {ckpt}: 'estimator.ff.{gaps[0]}' is {got}, expected {tuple(need[gaps[0]].shape)} "
+                f"from hidden_sizes {list(hp.hidden_sizes)}"
+            )
         self.estimator.load_state_dict({k: est_sd[k] for k in need})
         self.estimator.to(device).eval()
 
@@ -335,7 +419,11 @@ class CometRegression:
             if not isinstance(self.hp.layer, int):
                 raise ValueError(f"COMET: layer {self.hp.layer!r} is neither 'mix' nor a layer index")
             return layers[self.hp.layer]
-        weights = torch.softmax(self.mix_scalars, 0) if self.hp.layer_transformation == "softmax" else sparsemax(self.mix_scalars)
+        weights = (
+            torch.softmax(self.mix_scalars, 0)
+            if self.hp.layer_transformation == "softmax"
+            else sparsemax(self.mix_scalars)
+        )
         m = mask.unsqueeze(-1).to(layers[0].dtype)
         total = None
         for w, h in zip(weights, layers):
@@ -359,23 +447,31 @@ class CometRegression:
         """One pooled vector per text, each text encoded on its own (padded in the batch)."""
         import torch
 
-        enc = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_tokens, return_tensors="pt")
+        enc = self.tokenizer(
+            list(texts), padding=True, truncation=True, max_length=self.max_tokens, return_tensors="pt"
+        )
         ids, mask = enc["input_ids"].to(self.device), enc["attention_mask"].to(self.device)
         with torch.no_grad():
             layers = self.encoder(ids, mask)
             return self._pool(ids, self._mix(layers, mask), mask)
 
-    def predict(self, sources: Sequence[str], hypotheses: Sequence[str], references: Sequence[str], batch_size: int = 16) -> np.ndarray:
+    def predict(
+        self, sources: Sequence[str], hypotheses: Sequence[str], references: Sequence[str], batch_size: int = 16
+    ) -> np.ndarray:
         """Segment scores (RegressionMetric.estimate): features [h, r, h*r, |h-r|, h*s, |h-s|] through the estimator."""
         import torch
 
         out = np.empty(len(hypotheses))
         for start in range(0, len(hypotheses), batch_size):
             stop = start + batch_size
-            s, h, r = self.embed(sources[start:stop]), self.embed(hypotheses[start:stop]), self.embed(references[start:stop])
+            s, h, r = (
+                self.embed(sources[start:stop]),
+                self.embed(hypotheses[start:stop]),
+                self.embed(references[start:stop]),
+            )
             features = torch.cat((h, r, h * r, (h - r).abs(), h * s, (h - s).abs()), dim=1)
             with torch.no_grad():
-                out[start: start + len(h)] = self.estimator(features).view(-1).double().cpu().numpy()
+                out[start : start + len(h)] = self.estimator(features).view(-1).double().cpu().numpy()
         return out
 
 
@@ -394,9 +490,14 @@ def load_comet(ckpt: Path, encoder: str | None = None, device: str = "cpu") -> C
 
     odd = next((k for k, v in blob["state_dict"].items() if not isinstance(v, torch.Tensor)), None)
     if odd is not None:
-        raise ValueError(f"COMET: {ckpt}: state_dict entry '{odd}' is a {type(blob['state_dict'][odd]).__name__}, expected a tensor")
+        raise ValueError(
+            f"COMET: {ckpt}: state_dict entry '{odd}' is a {type(blob['state_dict'][odd]).__name__}, expected a tensor"
+        )
     ckpt_hp = blob.get("hyper_parameters")
     hp = CometHParams.parse(yaml_hp, yaml_path, ckpt_hp if isinstance(ckpt_hp, dict) else None, ckpt)
-    folder = resolve_pretrained(encoder or hp.pretrained_model, f"COMET encoder (pretrained_model of {yaml_path})",
-                                files="config.json tokenizer.json tokenizer_config.json sentencepiece.bpe.model")
+    folder = resolve_pretrained(
+        encoder or hp.pretrained_model,
+        f"COMET encoder (pretrained_model of {yaml_path})",
+        files="config.json tokenizer.json tokenizer_config.json sentencepiece.bpe.model",
+    )
     return CometRegression(hp, blob["state_dict"], folder, ckpt, device)

@@ -35,7 +35,11 @@ def encode_unique(encoder: Any, texts: Sequence[str]) -> tuple[np.ndarray, np.nd
     index: dict[str, int] = {}
     rows = np.fromiter((index.setdefault(t, len(index)) for t in texts), dtype=np.int64, count=len(texts))
     unique = list(index)
-    vectors = to_float32_matrix(encoder.encode(unique), len(unique), who=encoder_name(encoder)) if unique else np.zeros((0, 1), np.float32)
+    vectors = (
+        to_float32_matrix(encoder.encode(unique), len(unique), who=encoder_name(encoder))
+        if unique
+        else np.zeros((0, 1), np.float32)
+    )
     return vectors, rows
 
 
@@ -44,19 +48,31 @@ class EmbeddingCosineScorer(Scorer):
 
     name = "embedding-cosine"
 
-    def __init__(self, encoder: Any = None, against: str = "reference", encoder_options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, encoder: Any = None, against: str = "reference", encoder_options: Mapping[str, Any] | None = None
+    ) -> None:
         self.encoder = resolve_encoder(encoder, encoder_options)
         self.against = against
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         flat = [t for refs in compare for t in refs]
         owner = np.repeat(np.arange(len(compare)), [len(refs) for refs in compare])
         vectors, rows = encode_unique(self.encoder, list(outputs) + flat)
-        out_rows, cmp_rows = rows[: len(outputs)], rows[len(outputs):]
+        out_rows, cmp_rows = rows[: len(outputs)], rows[len(outputs) :]
         cos = cosine_rows(vectors[out_rows[owner]], vectors[cmp_rows]).astype(np.float64)
         scores = np.full(len(outputs), -np.inf)
         np.maximum.at(scores, owner, cos)
-        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
-                           details={"against": self.against, "encoder": encoder_name(self.encoder)})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(scores.mean()) if len(scores) else None,
+            details={"against": self.against, "encoder": encoder_name(self.encoder)},
+        )

@@ -51,9 +51,16 @@ def _quick_gelu(x: torch.Tensor) -> torch.Tensor:
 
 #: ``hidden_act`` names as the checkpoints' config.json spell them (transformers' names) -> the function
 _ACTIVATIONS: Mapping[str, Callable[[torch.Tensor], torch.Tensor]] = {
-    "gelu": nn.functional.gelu, "gelu_python": nn.functional.gelu,
-    "gelu_new": _gelu_tanh, "gelu_fast": _gelu_tanh, "gelu_pytorch_tanh": _gelu_tanh,
-    "quick_gelu": _quick_gelu, "relu": torch.relu, "silu": nn.functional.silu, "swish": nn.functional.silu, "tanh": torch.tanh,
+    "gelu": nn.functional.gelu,
+    "gelu_python": nn.functional.gelu,
+    "gelu_new": _gelu_tanh,
+    "gelu_fast": _gelu_tanh,
+    "gelu_pytorch_tanh": _gelu_tanh,
+    "quick_gelu": _quick_gelu,
+    "relu": torch.relu,
+    "silu": nn.functional.silu,
+    "swish": nn.functional.silu,
+    "tanh": torch.tanh,
 }
 
 
@@ -86,9 +93,18 @@ class EncoderConfig:
     pooler: bool = False
 
     @classmethod
-    def from_json(cls, cfg: Mapping[str, Any], path: Path | str, *, what: str, embedding_field: str | None = None,
-                  roberta_positions: bool = False, pre_norm: bool = False, pooler: bool = False,
-                  defaults: Mapping[str, Any] | None = None) -> EncoderConfig:
+    def from_json(
+        cls,
+        cfg: Mapping[str, Any],
+        path: Path | str,
+        *,
+        what: str,
+        embedding_field: str | None = None,
+        roberta_positions: bool = False,
+        pre_norm: bool = False,
+        pooler: bool = False,
+        defaults: Mapping[str, Any] | None = None,
+    ) -> EncoderConfig:
         """Validated from a ``config.json`` mapping; errors name ``what``, the file and the field.
 
         ``embedding_field`` names the factorised-embedding width (``embedding_size`` for BLEURT-20,
@@ -124,10 +140,22 @@ class EncoderConfig:
         width = merged.get(embedding_field) if embedding_field else None
         if width is not None and (not isinstance(width, int) or isinstance(width, bool) or width <= 0):
             raise bad(embedding_field or "", "null or a positive integer")
-        return cls(vocab_size=positive("vocab_size"), hidden_size=hidden, num_layers=positive("num_hidden_layers"), num_heads=heads,
-                   intermediate_size=positive("intermediate_size"), max_positions=positive("max_position_embeddings"),
-                   type_vocab_size=positive("type_vocab_size"), layer_norm_eps=float(eps), hidden_act=act, pad_token_id=pad,
-                   embedding_size=width, roberta_positions=roberta_positions, pre_norm=pre_norm, pooler=pooler)
+        return cls(
+            vocab_size=positive("vocab_size"),
+            hidden_size=hidden,
+            num_layers=positive("num_hidden_layers"),
+            num_heads=heads,
+            intermediate_size=positive("intermediate_size"),
+            max_positions=positive("max_position_embeddings"),
+            type_vocab_size=positive("type_vocab_size"),
+            layer_norm_eps=float(eps),
+            hidden_act=act,
+            pad_token_id=pad,
+            embedding_size=width,
+            roberta_positions=roberta_positions,
+            pre_norm=pre_norm,
+            pooler=pooler,
+        )
 
 
 class _Embeddings(nn.Module):
@@ -151,7 +179,9 @@ class _Embeddings(nn.Module):
     def forward(self, ids: torch.Tensor, token_types: torch.Tensor) -> torch.Tensor:
         positions = self.positions(ids)
         if int(positions.max()) >= self.config.max_positions:
-            raise ValueError(f"input of {ids.shape[1]} tokens is longer than the encoder's {self.config.max_positions} positions")
+            raise ValueError(
+                f"input of {ids.shape[1]} tokens is longer than the encoder's {self.config.max_positions} positions"
+            )
         x = self.word_embeddings(ids) + self.token_type_embeddings(token_types) + self.position_embeddings(positions)
         out: torch.Tensor = self.LayerNorm(x) if hasattr(self, "LayerNorm") else x
         return out
@@ -265,7 +295,9 @@ class TransformerEncoder(nn.Module):
         if config.pooler:
             self.pooler = _Pooler(config)
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor | None = None) -> list[torch.Tensor]:
+    def forward(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor | None = None
+    ) -> list[torch.Tensor]:
         """Every hidden state, ``num_layers + 1`` tensors of shape (batch, length, hidden_size).
 
         The first is the embedding output (after the projection, if any); with pre-norm layers the last is
@@ -296,8 +328,15 @@ class TransformerEncoder(nn.Module):
 _IGNORED_SUFFIXES = ("embeddings.position_ids", "embeddings.token_type_ids")
 
 
-def load_encoder_weights(encoder: TransformerEncoder, weights: Mapping[str, Any], *, prefix: str, renames: Mapping[str, str],
-                         what: str, source: str) -> None:
+def load_encoder_weights(
+    encoder: TransformerEncoder,
+    weights: Mapping[str, Any],
+    *,
+    prefix: str,
+    renames: Mapping[str, str],
+    what: str,
+    source: str,
+) -> None:
     """Load ``weights[prefix + name]`` into ``encoder`` by name; ``renames`` maps checkpoint sub-prefixes to ours.
 
     Every parameter of the encoder must be present with the shape the config implies; a checkpoint parameter
@@ -311,27 +350,34 @@ def load_encoder_weights(encoder: TransformerEncoder, weights: Mapping[str, Any]
     def theirs(name: str) -> str:
         for ours_prefix, their_prefix in back.items():
             if name.startswith(ours_prefix):
-                return prefix + their_prefix + name[len(ours_prefix):]
+                return prefix + their_prefix + name[len(ours_prefix) :]
         return prefix + name
 
     found: dict[str, Any] = {}
     for key, value in weights.items():
         if not key.startswith(prefix) or key.endswith(_IGNORED_SUFFIXES):
             continue
-        name = key[len(prefix):]
+        name = key[len(prefix) :]
         for their_prefix, ours_prefix in renames.items():
             if name.startswith(their_prefix):
-                name = ours_prefix + name[len(their_prefix):]
+                name = ours_prefix + name[len(their_prefix) :]
                 break
         if name in own:
             if tuple(value.shape) != tuple(own[name].shape):
-                raise ValueError(f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies " f"{tuple(own[name].shape)}")
+                raise ValueError(
+                    f"{what}: {source}: weight '{key}' has shape {tuple(value.shape)}, the config implies "
+                    f"{tuple(own[name].shape)}"
+                )
             found[name] = value
         elif name.startswith(("embeddings.", "encoder.", "projection.")):
-            raise ValueError(f"{what}: {source} has weight '{key}' that the config does not account for "
-                             f"(more layers than num_hidden_layers, or a different architecture?)")
+            raise ValueError(
+                f"{what}: {source} has weight '{key}' that the config does not account for "
+                f"(more layers than num_hidden_layers, or a different architecture?)"
+            )
     missing = [k for k in own if k not in found]
     if missing:
-        raise ValueError(f"{what}: {source} lacks weight '{theirs(missing[0])}' ({len(missing)} missing); "
-                         f"do the weights match the config?")
+        raise ValueError(
+            f"{what}: {source} lacks weight '{theirs(missing[0])}' ({len(missing)} missing); "
+            f"do the weights match the config?"
+        )
     encoder.load_state_dict(found)

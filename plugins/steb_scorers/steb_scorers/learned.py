@@ -36,7 +36,16 @@ from steb_core import Scorer, refusing_unsafe_weights
 from .checkpoints import resolve_checkpoint
 from .result import ScoreResult, check_aligned, comparison_texts, per_item_styles
 
-__all__ = ["BLEURT_CHECKPOINTS", "COMET_CHECKPOINTS", "load_word_vectors", "wmd", "WMDScorer", "BleurtScorer", "CometScorer", "RegressionStyleScorer"]
+__all__ = [
+    "BLEURT_CHECKPOINTS",
+    "COMET_CHECKPOINTS",
+    "load_word_vectors",
+    "wmd",
+    "WMDScorer",
+    "BleurtScorer",
+    "CometScorer",
+    "RegressionStyleScorer",
+]
 
 #: PyTorch conversions of the original BLEURT checkpoints, by short name: BERT-based (transformers' BERT
 #: format) and BLEURT-20 (bleurt-pytorch format, run by :mod:`steb_scorers.bleurt_model`)
@@ -51,7 +60,10 @@ BLEURT_CHECKPOINTS: Mapping[str, str] = {
     "BLEURT-20-D3": "lucadiliello/BLEURT-20-D3",
 }
 #: reference-based COMET regression checkpoints on the hub (run by :mod:`steb_scorers.comet_model`)
-COMET_CHECKPOINTS: Mapping[str, str] = {"wmt22-comet-da": "Unbabel/wmt22-comet-da", "wmt20-comet-da": "Unbabel/wmt20-comet-da"}
+COMET_CHECKPOINTS: Mapping[str, str] = {
+    "wmt22-comet-da": "Unbabel/wmt22-comet-da",
+    "wmt20-comet-da": "Unbabel/wmt20-comet-da",
+}
 
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
@@ -66,7 +78,9 @@ def load_word_vectors(path: str | Path, limit: int | None = None) -> dict[str, n
     """
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"word vectors {path}: no such file (expected a word2vec/GloVe text file: 'word v1 ... vd' per line)")
+        raise FileNotFoundError(
+            f"word vectors {path}: no such file (expected a word2vec/GloVe text file: 'word v1 ... vd' per line)"
+        )
     vectors: dict[str, np.ndarray] = {}
     dim: int | None = None
     with open(path, encoding="utf-8", errors="strict") as fh:
@@ -78,15 +92,21 @@ def load_word_vectors(path: str | Path, limit: int | None = None) -> dict[str, n
             if not line.strip():
                 continue
             if len(parts) < 2:
-                raise ValueError(f"word vectors {path}, line {number}: expected a word and its vector components, got {line[:60]!r}")
+                raise ValueError(
+                    f"word vectors {path}, line {number}: expected a word and its vector components, got {line[:60]!r}"
+                )
             try:
                 vec = np.array([float(x) for x in parts[1:]], dtype=np.float64)
             except ValueError:
-                raise ValueError(f"word vectors {path}, line {number}, word {parts[0]!r}: a vector component is not a number") from None
+                raise ValueError(
+                    f"word vectors {path}, line {number}, word {parts[0]!r}: a vector component is not a number"
+                ) from None
             if dim is None:
                 dim = vec.size
             if vec.size != dim:
-                raise ValueError(f"word vectors {path}, line {number}, word {parts[0]!r}: {vec.size} components, expected {dim}")
+                raise ValueError(
+                    f"word vectors {path}, line {number}, word {parts[0]!r}: {vec.size} components, expected {dim}"
+                )
             vectors.setdefault(parts[0], vec)
             if limit and len(vectors) >= limit:
                 break
@@ -123,11 +143,26 @@ class WMDScorer(Scorer):
 
     name = "wmd"
 
-    def __init__(self, embeddings: Any = None, against: str = "source", lowercase: bool = True, stopwords: Sequence[str] | None = None, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        embeddings: Any = None,
+        against: str = "source",
+        lowercase: bool = True,
+        stopwords: Sequence[str] | None = None,
+        limit: int | None = None,
+    ) -> None:
         if embeddings is None:
-            raise ValueError("wmd needs embeddings=PATH to word vectors (word2vec/GloVe text format) or a {word: vector} mapping")
-        self.vectors = load_word_vectors(embeddings, limit) if isinstance(embeddings, (str, Path)) else {k: np.asarray(v, float) for k, v in dict(embeddings).items()}
-        self.source = str(embeddings) if isinstance(embeddings, (str, Path)) else f"mapping of {len(self.vectors)} words"
+            raise ValueError(
+                "wmd needs embeddings=PATH to word vectors (word2vec/GloVe text format) or a {word: vector} mapping"
+            )
+        self.vectors = (
+            load_word_vectors(embeddings, limit)
+            if isinstance(embeddings, (str, Path))
+            else {k: np.asarray(v, float) for k, v in dict(embeddings).items()}
+        )
+        self.source = (
+            str(embeddings) if isinstance(embeddings, (str, Path)) else f"mapping of {len(self.vectors)} words"
+        )
         self.against, self.lowercase = against, lowercase
         self.stopwords = set(stopwords or ())
 
@@ -135,14 +170,33 @@ class WMDScorer(Scorer):
         toks = _TOKEN.findall(text.lower() if self.lowercase else text)
         return [t for t in toks if t not in self.stopwords]
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
-        scores = np.array([min((wmd(self.tokens(o), self.tokens(r), self.vectors) for r in refs), default=float("nan"))
-                           for o, refs in zip(outputs, compare)])
-        return ScoreResult(self.name, scores, higher_is_better=False,
-                           details={"against": self.against, "embeddings": self.source, "lowercase": self.lowercase,
-                                    "stopwords": len(self.stopwords), "undefined": int(np.isnan(scores).sum())})
+        scores = np.array(
+            [
+                min((wmd(self.tokens(o), self.tokens(r), self.vectors) for r in refs), default=float("nan"))
+                for o, refs in zip(outputs, compare)
+            ]
+        )
+        return ScoreResult(
+            self.name,
+            scores,
+            higher_is_better=False,
+            details={
+                "against": self.against,
+                "embeddings": self.source,
+                "lowercase": self.lowercase,
+                "stopwords": len(self.stopwords),
+                "undefined": int(np.isnan(scores).sum()),
+            },
+        )
 
 
 # -- transformers regression models (BLEURT, regression style metric) -----------------------------
@@ -156,22 +210,36 @@ def _load_regressor(model: Any, what: str, device: str) -> tuple[Any, Any, str]:
     with refusing_unsafe_weights(folder, what):
         net = AutoModelForSequenceClassification.from_pretrained(folder, local_files_only=True).to(device).eval()
     if int(getattr(net.config, "num_labels", 0)) != 1:
-        raise ValueError(f"{what}: {folder} has {net.config.num_labels} outputs; a regression checkpoint has exactly 1 " "(num_labels=1)")
+        raise ValueError(
+            f"{what}: {folder} has {net.config.num_labels} outputs; a regression checkpoint has exactly 1 "
+            "(num_labels=1)"
+        )
     return tok, net, folder
 
 
-def _regress(tok: Any, net: Any, first: Sequence[str], second: Sequence[str] | None, batch_size: int, max_length: int, device: str) -> np.ndarray:
+def _regress(
+    tok: Any,
+    net: Any,
+    first: Sequence[str],
+    second: Sequence[str] | None,
+    batch_size: int,
+    max_length: int,
+    device: str,
+) -> np.ndarray:
     import torch
 
     out = np.empty(len(first))
     for start in range(0, len(first), batch_size):
-        a = list(first[start: start + batch_size])
-        b = list(second[start: start + batch_size]) if second is not None else None
-        enc = tok(a, b, padding=True, truncation=True, max_length=max_length, return_tensors="pt") if b is not None else \
-            tok(a, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+        a = list(first[start : start + batch_size])
+        b = list(second[start : start + batch_size]) if second is not None else None
+        enc = (
+            tok(a, b, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+            if b is not None
+            else tok(a, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+        )
         with torch.no_grad():
             logits = net(**{k: v.to(device) for k, v in enc.items()}).logits
-        out[start: start + len(a)] = logits[:, 0].float().cpu().numpy()
+        out[start : start + len(a)] = logits[:, 0].float().cpu().numpy()
     return out
 
 
@@ -186,7 +254,14 @@ class BleurtScorer(Scorer):
 
     name = "bleurt"
 
-    def __init__(self, model: Any = "bleurt-base-128", against: str = "reference", batch_size: int = 16, max_length: int = 512, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        model: Any = "bleurt-base-128",
+        against: str = "reference",
+        batch_size: int = 16,
+        max_length: int = 512,
+        device: str = "cpu",
+    ) -> None:
         from .bleurt_model import is_bleurt_folder, load_bleurt
 
         model = BLEURT_CHECKPOINTS.get(model, model) if isinstance(model, str) else model
@@ -196,9 +271,21 @@ class BleurtScorer(Scorer):
             self.tok, self.net, self.path = _load_regressor(folder, "BLEURT", device)
         else:
             self.path = folder
-        self.model_id, self.against, self.batch_size, self.max_length, self.device = str(model), against, batch_size, max_length, device
+        self.model_id, self.against, self.batch_size, self.max_length, self.device = (
+            str(model),
+            against,
+            batch_size,
+            max_length,
+            device,
+        )
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         refs = [r for rs in compare for r in rs]
@@ -209,10 +296,19 @@ class BleurtScorer(Scorer):
             flat = _regress(self.tok, self.net, refs, cands, self.batch_size, self.max_length, self.device)
         scores, k = np.empty(len(outputs)), 0
         for i, rs in enumerate(compare):
-            scores[i] = flat[k: k + len(rs)].max()
+            scores[i] = flat[k : k + len(rs)].max()
             k += len(rs)
-        return ScoreResult(self.name, scores, details={"model": self.model_id, "path": self.path, "against": self.against, "input": "(reference, candidate) pair",
-                                    "format": "bleurt-pytorch" if self.bleurt is not None else "transformers sequence regression"})
+        return ScoreResult(
+            self.name,
+            scores,
+            details={
+                "model": self.model_id,
+                "path": self.path,
+                "against": self.against,
+                "input": "(reference, candidate) pair",
+                "format": "bleurt-pytorch" if self.bleurt is not None else "transformers sequence regression",
+            },
+        )
 
 
 class RegressionStyleScorer(Scorer):
@@ -225,20 +321,40 @@ class RegressionStyleScorer(Scorer):
 
     name = "style-regression"
 
-    def __init__(self, model: Any = None, negative_styles: Sequence[str] = ("informal",), batch_size: int = 32, max_length: int = 256, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        model: Any = None,
+        negative_styles: Sequence[str] = ("informal",),
+        batch_size: int = 32,
+        max_length: int = 256,
+        device: str = "cpu",
+    ) -> None:
         if model is None:
-            raise ValueError("style-regression needs model=PATH (a transformers sequence-regression folder, num_labels=1) or a " "cached hub id")
+            raise ValueError(
+                "style-regression needs model=PATH (a transformers sequence-regression folder, num_labels=1) or a "
+                "cached hub id"
+            )
         self.tok, self.net, self.path = _load_regressor(model, "style-regression", device)
         self.negative = set(negative_styles)
         self.batch_size, self.max_length, self.device = batch_size, max_length, device
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs))
         raw = _regress(self.tok, self.net, list(outputs), None, self.batch_size, self.max_length, self.device)
         sign = np.array([-1.0 if s in self.negative else 1.0 for s in styles])
-        return ScoreResult(self.name, raw * sign, components={"predicted": raw},
-                           details={"path": self.path, "negative_styles": sorted(self.negative)})
+        return ScoreResult(
+            self.name,
+            raw * sign,
+            components={"predicted": raw},
+            details={"path": self.path, "negative_styles": sorted(self.negative)},
+        )
 
 
 # -- COMET ---------------------------------------------------------------------------------------
@@ -252,7 +368,9 @@ def _comet_checkpoint(model: Any) -> Path:
         return path
     ckpt = Path(resolve_checkpoint(model, "COMET")) / "checkpoints" / "model.ckpt"
     if not ckpt.is_file():
-        raise FileNotFoundError(f"COMET: no checkpoint at {ckpt} (a COMET model folder holds hparams.yaml and checkpoints/model.ckpt)")
+        raise FileNotFoundError(
+            f"COMET: no checkpoint at {ckpt} (a COMET model folder holds hparams.yaml and checkpoints/model.ckpt)"
+        )
     return ckpt
 
 
@@ -272,8 +390,15 @@ class CometScorer(Scorer):
 
     name = "comet"
 
-    def __init__(self, model: Any = "wmt22-comet-da", against: str = "reference", batch_size: int = 16, encoder: str | None = None, device: str = "cpu",
-                 empty_source: bool = False) -> None:
+    def __init__(
+        self,
+        model: Any = "wmt22-comet-da",
+        against: str = "reference",
+        batch_size: int = 16,
+        encoder: str | None = None,
+        device: str = "cpu",
+        empty_source: bool = False,
+    ) -> None:
         from .comet_model import load_comet
 
         if not isinstance(empty_source, bool):
@@ -282,14 +407,30 @@ class CometScorer(Scorer):
         self.model = load_comet(self.ckpt, encoder=encoder, device=device)
         self.against, self.batch_size, self.empty_source = against, batch_size, empty_source
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         src = [""] * len(outputs) if self.empty_source else list(sources)
         scores = self.model.predict(src, list(outputs), [r[0] for r in compare], batch_size=self.batch_size)
         hp = self.model.hp
-        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else float("nan"),
-                           details={"checkpoint": str(self.ckpt), "against": self.against, "encoder": hp.encoder_model,
-                                    "src": "empty string (COMET-w)" if self.empty_source else "the source",
-                                    "pretrained_model": hp.pretrained_model, "layer_transformation": hp.layer_transformation,
-                                    "pool": hp.pool, "system_score": "mean of segment scores"})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(scores.mean()) if len(scores) else float("nan"),
+            details={
+                "checkpoint": str(self.ckpt),
+                "against": self.against,
+                "encoder": hp.encoder_model,
+                "src": "empty string (COMET-w)" if self.empty_source else "the source",
+                "pretrained_model": hp.pretrained_model,
+                "layer_transformation": hp.layer_transformation,
+                "pool": hp.pool,
+                "system_score": "mean of segment scores",
+            },
+        )

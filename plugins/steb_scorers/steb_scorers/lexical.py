@@ -31,8 +31,18 @@ from steb_core import Scorer
 
 from .result import ScoreResult, check_aligned, comparison_texts
 
-__all__ = ["BleuScorer", "ChrfScorer", "RougeScorer", "MeteorScorer", "wordnet_available", "stat_matrix", "corpus_score_from_stats",
-           "nltk_tokenize", "nltk_tokenizer_name", "pauli_bleu"]
+__all__ = [
+    "BleuScorer",
+    "ChrfScorer",
+    "RougeScorer",
+    "MeteorScorer",
+    "wordnet_available",
+    "stat_matrix",
+    "corpus_score_from_stats",
+    "nltk_tokenize",
+    "nltk_tokenizer_name",
+    "pauli_bleu",
+]
 
 
 def _punkt_available() -> bool:
@@ -49,8 +59,12 @@ def _punkt_available() -> bool:
 def nltk_tokenizer_name() -> str:
     """Which tokenizer :func:`nltk_tokenize` uses here (recorded in results: the two differ on sentence-internal
     periods)."""
-    return ("nltk.word_tokenize (punkt sentence split)" if _punkt_available()
-            else "nltk.word_tokenize(preserve_line=True) per sentence, sentences split after . ! ? and a space (punkt " "data not installed)")
+    return (
+        "nltk.word_tokenize (punkt sentence split)"
+        if _punkt_available()
+        else "nltk.word_tokenize(preserve_line=True) per sentence, sentences split after . ! ? and a space (punkt "
+        "data not installed)"
+    )
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -67,7 +81,12 @@ def nltk_tokenize(text: str) -> list[str]:
 
     if _punkt_available():
         return list(nltk.word_tokenize(text))
-    return [tok for sentence in _SENTENCE_END.split(text) if sentence for tok in nltk.word_tokenize(sentence, preserve_line=True)]
+    return [
+        tok
+        for sentence in _SENTENCE_END.split(text)
+        if sentence
+        for tok in nltk.word_tokenize(sentence, preserve_line=True)
+    ]
 
 
 def _corpus_streams(compare: list[list[str]]) -> list[list[str]] | None:
@@ -91,27 +110,41 @@ class _SacrebleuScorer(Scorer):
 
     def _sentence_scores(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[np.ndarray, dict[str, Any]]:
         sent = self._metric(sentence=True)
-        scores = np.fromiter((sent.sentence_score(o, c).score for o, c in zip(outputs, compare)), dtype=np.float64, count=len(outputs))
+        scores = np.fromiter(
+            (sent.sentence_score(o, c).score for o, c in zip(outputs, compare)), dtype=np.float64, count=len(outputs)
+        )
         return scores, {"signature": str(sent.get_signature())}
 
     def _corpus_inputs(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[list[str], list[list[str]]]:
         return list(outputs), compare
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         scores, extra = self._sentence_scores(outputs, compare)
         outputs, compare = self._corpus_inputs(outputs, compare)
         streams = _corpus_streams(compare)
         corpus, components = None, {}
-        details = {"against": self.against, **extra, "system_level": "corpus" if self.system_level == "corpus" else "mean of sentence scores"}
+        details = {
+            "against": self.against,
+            **extra,
+            "system_level": "corpus" if self.system_level == "corpus" else "mean of sentence scores",
+        }
         if streams and outputs:
             metric = self._metric(sentence=False)
             corpus = float(metric.corpus_score(list(outputs), streams).score)
             # per-output sufficient statistics (n-gram matches and totals, lengths): any subset's corpus score is
             # the score of its summed statistics, e.g. one system's corpus BLEU in the meta-evaluation
             stats = np.asarray(metric._extract_corpus_statistics(list(outputs), streams), dtype=np.float64)
-            if self.system_level == "corpus":  # the meta-evaluation's per-system value is then the corpus score of summed statistics
+            if (
+                self.system_level == "corpus"
+            ):  # the meta-evaluation's per-system value is then the corpus score of summed statistics
                 components = {f"stat:{j}": stats[:, j] for j in range(stats.shape[1])}
                 details["corpus_aggregate"] = {"metric": self.name, **self._options()}
         return ScoreResult(self.name, scores, corpus=corpus, components=components, details=details)
@@ -132,31 +165,66 @@ class BleuScorer(_SacrebleuScorer):
     name = "bleu"
     VARIANTS = ("sacrebleu", "lai2022", "pauli")
 
-    def __init__(self, against: str = "reference", smooth_method: str = "exp", smooth_value: float | None = None, tokenize: str | None = None,
-                 lowercase: bool = False, variant: str = "sacrebleu") -> None:
+    def __init__(
+        self,
+        against: str = "reference",
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        variant: str = "sacrebleu",
+    ) -> None:
         super().__init__(against)
         if variant not in self.VARIANTS:
             raise ValueError(f"BLEU variant must be one of {self.VARIANTS}, not {variant!r}")
         self.variant = variant
-        if variant == "lai2022":  # multi-bleu.perl on pre-tokenised text: whitespace tokens, no smoothing, case-sensitive
+        if (
+            variant == "lai2022"
+        ):  # multi-bleu.perl on pre-tokenised text: whitespace tokens, no smoothing, case-sensitive
             smooth_method, smooth_value, tokenize, lowercase = "none", None, "none", False
-        self.smooth_method, self.smooth_value, self.tokenize, self.lowercase = smooth_method, smooth_value, tokenize, lowercase
+        self.smooth_method, self.smooth_value, self.tokenize, self.lowercase = (
+            smooth_method,
+            smooth_value,
+            tokenize,
+            lowercase,
+        )
         if variant == "pauli":
             self.system_level = "mean"
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         if self.variant != "pauli":
             return super().score(sources, outputs, references, target_style)
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         scores = pauli_bleu(outputs, [c[0] for c in compare])
-        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
-                           details={"against": self.against, "variant": "pauli", "system_level": "mean of sentence scores",
-                                    "sentence": "nltk sentence_bleu([output], comparison text) on raw strings: character 1-4-grams, " "smoothing method1, 0-1",
-                                    "hypothesis": f"the {self.against} (the first one when there are several)", "reference": "the output"})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(scores.mean()) if len(scores) else None,
+            details={
+                "against": self.against,
+                "variant": "pauli",
+                "system_level": "mean of sentence scores",
+                "sentence": "nltk sentence_bleu([output], comparison text) on raw strings: character 1-4-grams, "
+                "smoothing method1, 0-1",
+                "hypothesis": f"the {self.against} (the first one when there are several)",
+                "reference": "the output",
+            },
+        )
 
     def _options(self) -> dict[str, Any]:
-        return {"smooth_method": self.smooth_method, "smooth_value": self.smooth_value, "tokenize": self.tokenize, "lowercase": self.lowercase}
+        return {
+            "smooth_method": self.smooth_method,
+            "smooth_value": self.smooth_value,
+            "tokenize": self.tokenize,
+            "lowercase": self.lowercase,
+        }
 
     def _sentence_scores(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[np.ndarray, dict[str, Any]]:
         if self.variant != "lai2022":
@@ -164,22 +232,38 @@ class BleuScorer(_SacrebleuScorer):
         from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
         smooth = SmoothingFunction().method1
-        scores = np.fromiter((sentence_bleu([nltk_tokenize(r) for r in refs], nltk_tokenize(o), smoothing_function=smooth) for o, refs in zip(outputs, compare)),
-                             dtype=np.float64, count=len(outputs))
-        return scores, {"variant": "lai2022", "sentence": "nltk sentence_bleu, smoothing method1, 0-1", "corpus": "multi-bleu (summed statistics, no smoothing), 0-100",
-                        "tokenizer": nltk_tokenizer_name()}
+        scores = np.fromiter(
+            (
+                sentence_bleu([nltk_tokenize(r) for r in refs], nltk_tokenize(o), smoothing_function=smooth)
+                for o, refs in zip(outputs, compare)
+            ),
+            dtype=np.float64,
+            count=len(outputs),
+        )
+        return scores, {
+            "variant": "lai2022",
+            "sentence": "nltk sentence_bleu, smoothing method1, 0-1",
+            "corpus": "multi-bleu (summed statistics, no smoothing), 0-100",
+            "tokenizer": nltk_tokenizer_name(),
+        }
 
     def _corpus_inputs(self, outputs: Sequence[str], compare: list[list[str]]) -> tuple[list[str], list[list[str]]]:
         if self.variant != "lai2022":
             return list(outputs), compare
-        return [" ".join(nltk_tokenize(o)) for o in outputs], [[" ".join(nltk_tokenize(r)) for r in refs] for refs in compare]
+        return [" ".join(nltk_tokenize(o)) for o in outputs], [
+            [" ".join(nltk_tokenize(r)) for r in refs] for refs in compare
+        ]
 
     def _metric(self, sentence: bool) -> Any:
         from sacrebleu.metrics import BLEU
 
         return BLEU(
-            lowercase=self.lowercase, tokenize=self.tokenize, smooth_method=self.smooth_method,
-            smooth_value=self.smooth_value, effective_order=sentence, force=self.tokenize == "none",  # pre-tokenised on purpose (multi-bleu)
+            lowercase=self.lowercase,
+            tokenize=self.tokenize,
+            smooth_method=self.smooth_method,
+            smooth_value=self.smooth_value,
+            effective_order=sentence,
+            force=self.tokenize == "none",  # pre-tokenised on purpose (multi-bleu)
         )
 
 
@@ -190,8 +274,11 @@ def pauli_bleu(outputs: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     smooth = SmoothingFunction().method1
-    return np.fromiter((sentence_bleu([list(o)], list(h), smoothing_function=smooth) for o, h in zip(outputs, hypotheses)),
-                       dtype=np.float64, count=len(outputs))
+    return np.fromiter(
+        (sentence_bleu([list(o)], list(h), smoothing_function=smooth) for o, h in zip(outputs, hypotheses)),
+        dtype=np.float64,
+        count=len(outputs),
+    )
 
 
 class ChrfScorer(_SacrebleuScorer):
@@ -203,8 +290,15 @@ class ChrfScorer(_SacrebleuScorer):
 
     name = "chrf"
 
-    def __init__(self, against: str = "reference", char_order: int = 6, word_order: int = 0, beta: int = 2, lowercase: bool = False,
-                 system_level: str = "corpus") -> None:
+    def __init__(
+        self,
+        against: str = "reference",
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int = 2,
+        lowercase: bool = False,
+        system_level: str = "corpus",
+    ) -> None:
         super().__init__(against)
         if system_level not in ("corpus", "mean"):
             raise ValueError(f"chrF system_level must be 'corpus' or 'mean', not {system_level!r}")
@@ -212,7 +306,12 @@ class ChrfScorer(_SacrebleuScorer):
         self.system_level = system_level
 
     def _options(self) -> dict[str, Any]:
-        return {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta, "lowercase": self.lowercase}
+        return {
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "lowercase": self.lowercase,
+        }
 
     def _metric(self, sentence: bool) -> Any:
         from sacrebleu.metrics import CHRF
@@ -233,7 +332,13 @@ class RougeScorer(Scorer):
     PACKAGES = ("rouge-score", "rouge")
     _PLTRDY_KEYS = {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l"}
 
-    def __init__(self, variant: str = "rougeL", against: str = "reference", use_stemmer: bool = True, package: str = "rouge-score") -> None:
+    def __init__(
+        self,
+        variant: str = "rougeL",
+        against: str = "reference",
+        use_stemmer: bool = True,
+        package: str = "rouge-score",
+    ) -> None:
         if variant not in self.VARIANTS:
             raise ValueError(f"ROUGE variant must be one of {self.VARIANTS}, not {variant!r}")
         if package not in self.PACKAGES:
@@ -245,8 +350,10 @@ class RougeScorer(Scorer):
         try:
             from rouge import Rouge
         except ImportError:
-            raise RuntimeError("ROUGE package='rouge' needs the pltrdy `rouge` package: pip install 'steb-scorers[rouge]' "
-                               "(or use the default package='rouge-score')") from None
+            raise RuntimeError(
+                "ROUGE package='rouge' needs the pltrdy `rouge` package: pip install 'steb-scorers[rouge]' "
+                "(or use the default package='rouge-score')"
+            ) from None
         rouge = Rouge()
         table = {v: np.empty(len(outputs)) for v in self.VARIANTS}
         for i, (out, refs) in enumerate(zip(outputs, compare)):
@@ -258,10 +365,25 @@ class RougeScorer(Scorer):
                     best[v] = max(best[v], float(got[self._PLTRDY_KEYS[v]]["f"]))
             for v in self.VARIANTS:
                 table[v][i] = best[v]
-        return ScoreResult(self.name, table[self.variant], components=table,
-                           details={"against": self.against, "package": "rouge (pltrdy)", "stemmer": False, "tokenizer": nltk_tokenizer_name()})
+        return ScoreResult(
+            self.name,
+            table[self.variant],
+            components=table,
+            details={
+                "against": self.against,
+                "package": "rouge (pltrdy)",
+                "stemmer": False,
+                "tokenizer": nltk_tokenizer_name(),
+            },
+        )
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         compare = comparison_texts(self.name, self.against, sources, references, len(outputs))
         if self.package == "rouge":
@@ -274,7 +396,12 @@ class RougeScorer(Scorer):
             got = scorer.score_multi(refs, out) if len(refs) > 1 else scorer.score(refs[0], out)
             for v in self.VARIANTS:
                 table[v][i] = got[v].fmeasure
-        return ScoreResult(self.name, table[self.variant], components=table, details={"against": self.against, "package": "rouge-score", "stemmer": self.use_stemmer})
+        return ScoreResult(
+            self.name,
+            table[self.variant],
+            components=table,
+            details={"against": self.against, "package": "rouge-score", "stemmer": self.use_stemmer},
+        )
 
 
 def stat_matrix(result: ScoreResult) -> np.ndarray | None:
@@ -330,11 +457,24 @@ class MeteorScorer(Scorer):
 
     name = "meteor"
 
-    def __init__(self, against: str = "reference", synonyms: bool = True, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5) -> None:
+    def __init__(
+        self,
+        against: str = "reference",
+        synonyms: bool = True,
+        alpha: float = 0.9,
+        beta: float = 3.0,
+        gamma: float = 0.5,
+    ) -> None:
         self.against, self.synonyms = against, synonyms
         self.params = {"alpha": alpha, "beta": beta, "gamma": gamma}
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None, target_style: Any = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Any] | None = None,
+        target_style: Any = None,
+    ) -> ScoreResult:
         from nltk.translate.meteor_score import meteor_score
 
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
@@ -347,7 +487,13 @@ class MeteorScorer(Scorer):
             )
         extra = {} if self.synonyms else {"wordnet": _NoSynonyms()}
         scores = np.fromiter(
-            (meteor_score([r.split() for r in refs], out.split(), **extra, **self.params) for out, refs in zip(outputs, compare)),
-            dtype=np.float64, count=len(outputs),
+            (
+                meteor_score([r.split() for r in refs], out.split(), **extra, **self.params)
+                for out, refs in zip(outputs, compare)
+            ),
+            dtype=np.float64,
+            count=len(outputs),
         )
-        return ScoreResult(self.name, scores, details={"against": self.against, "synonyms": self.synonyms, **self.params})
+        return ScoreResult(
+            self.name, scores, details={"against": self.against, "synonyms": self.synonyms, **self.params}
+        )

@@ -45,12 +45,21 @@ from steb_core import Scorer
 from .lm import CausalLM, load_causal_lm
 from .result import ScoreResult, check_aligned, per_item_styles
 
-__all__ = ["INSTRUCTIONS", "PAULI_CONFIGS", "PAULI_LLAMA3_TEMPLATE", "PAULI_SYSTEM_PROMPT", "PAULI_STYLE_NAMES", "LikelihoodScorer",
-           "PerplexityScorer"]
+__all__ = [
+    "INSTRUCTIONS",
+    "PAULI_CONFIGS",
+    "PAULI_LLAMA3_TEMPLATE",
+    "PAULI_SYSTEM_PROMPT",
+    "PAULI_STYLE_NAMES",
+    "LikelihoodScorer",
+    "PerplexityScorer",
+]
 
 #: Where the defaults below come from (repository, commit, files).
-PAULI_SOURCE = ("github.com/AmaliePauli/style_transfer_evaluation@1ec3ad9372da39ef8cdf4052285865442ba07ebb "
-                "(LogProp.py, run_logprob_on_data.py; CC BY 4.0)")
+PAULI_SOURCE = (
+    "github.com/AmaliePauli/style_transfer_evaluation@1ec3ad9372da39ef8cdf4052285865442ba07ebb "
+    "(LogProp.py, run_logprob_on_data.py; CC BY 4.0)"
+)
 
 #: The three instructions, verbatim from the authors' code; {style} is the target style, {source} the input.
 INSTRUCTIONS: Mapping[str, str] = {
@@ -61,26 +70,44 @@ INSTRUCTIONS: Mapping[str, str] = {
 INSTRUCTIONS_VERSION = "1"
 
 #: The system prompt, verbatim from the authors' code (sent with every instruction).
-PAULI_SYSTEM_PROMPT = ("You can repeat sentences, paraphrase sentences or rewrite sentences to change the style or certain attribute of "
-                       "the text while preserving non-related content and context. Your answers contain just the rewrite.")
+PAULI_SYSTEM_PROMPT = (
+    "You can repeat sentences, paraphrase sentences or rewrite sentences to change the style or certain attribute of "
+    "the text while preserving non-related content and context. Your answers contain just the rewrite."
+)
 
 #: The authors' prompt string (Llama 3 special tokens, no whitespace around the turns), with a system turn.
-PAULI_LLAMA3_TEMPLATE = ("<|begin_of_text|><|start_header_id|>system<|end_header_id|>{system}<|eot_id|>"
-                         "<|start_header_id|>user<|end_header_id|>{instruction}<|eot_id|><|start_header_id|>assistant<|end_header_id|>")
+PAULI_LLAMA3_TEMPLATE = (
+    "<|begin_of_text|><|start_header_id|>system<|end_header_id|>{system}<|eot_id|>"
+    "<|start_header_id|>user<|end_header_id|>{instruction}<|eot_id|><|start_header_id|>assistant<|end_header_id|>"
+)
 #: The same without a system turn (only when ``system_prompt`` is switched off).
-PAULI_LLAMA3_TEMPLATE_NO_SYSTEM = ("<|begin_of_text|><|start_header_id|>user<|end_header_id|>{instruction}<|eot_id|>"
-                                   "<|start_header_id|>assistant<|end_header_id|>")
+PAULI_LLAMA3_TEMPLATE_NO_SYSTEM = (
+    "<|begin_of_text|><|start_header_id|>user<|end_header_id|>{instruction}<|eot_id|>"
+    "<|start_header_id|>assistant<|end_header_id|>"
+)
 PAULI_LLAMA3_SPECIAL_TOKENS = ("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>")
 PAULI_END_TOKEN = "<|eot_id|>"
 
 #: Target-style labels the authors' script rewrites before filling the style instruction.
-PAULI_STYLE_NAMES: Mapping[str, str] = {"layman": "understandable for layman", "expert": "addressed to an expert", "simplicity": "simplified"}
+PAULI_STYLE_NAMES: Mapping[str, str] = {
+    "layman": "understandable for layman",
+    "expert": "addressed to an expert",
+    "simplicity": "simplified",
+}
 
 #: The paper's models as named configurations (``config=NAME``); the weights resolve from a local folder or
 #: the local Hugging Face cache, never downloaded. Both use the authors' prompt string and bfloat16.
 PAULI_CONFIGS: Mapping[str, Mapping[str, Any]] = {
-    "pauli-llama-3.2-3b": {"model": "meta-llama/Llama-3.2-3B-Instruct", "prompt_format": "pauli-llama3", "dtype": "bfloat16"},
-    "pauli-llama-3.1-8b": {"model": "meta-llama/Llama-3.1-8B-Instruct", "prompt_format": "pauli-llama3", "dtype": "bfloat16"},
+    "pauli-llama-3.2-3b": {
+        "model": "meta-llama/Llama-3.2-3B-Instruct",
+        "prompt_format": "pauli-llama3",
+        "dtype": "bfloat16",
+    },
+    "pauli-llama-3.1-8b": {
+        "model": "meta-llama/Llama-3.1-8B-Instruct",
+        "prompt_format": "pauli-llama3",
+        "dtype": "bfloat16",
+    },
 }
 
 PROMPT_FORMATS = ("chat", "plain", "pauli-llama3")
@@ -101,11 +128,23 @@ class LikelihoodScorer(Scorer):
     :data:`PAULI_STYLE_NAMES`; ``{}`` for none).
     """
 
-    def __init__(self, model: Any = None, component: str = "content", batch_size: int = 8, use_chat_template: bool | None = None, device: str = "cpu",
-                 instructions: Mapping[str, str] | None = None, system_prompt: str | None = PAULI_SYSTEM_PROMPT,
-                 use: Sequence[str] = ("style", "paraphrase", "repeat"), config: str | None = None, dtype: str | None = None,
-                 prompt_format: str | None = None, window: str = "pauli", end_token: str | None = None,
-                 style_names: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        model: Any = None,
+        component: str = "content",
+        batch_size: int = 8,
+        use_chat_template: bool | None = None,
+        device: str = "cpu",
+        instructions: Mapping[str, str] | None = None,
+        system_prompt: str | None = PAULI_SYSTEM_PROMPT,
+        use: Sequence[str] = ("style", "paraphrase", "repeat"),
+        config: str | None = None,
+        dtype: str | None = None,
+        prompt_format: str | None = None,
+        window: str = "pauli",
+        end_token: str | None = None,
+        style_names: Mapping[str, str] | None = None,
+    ) -> None:
         if config is not None:
             if config not in PAULI_CONFIGS:
                 raise ValueError(f"unknown likelihood configuration {config!r}; known: {sorted(PAULI_CONFIGS)}")
@@ -114,8 +153,11 @@ class LikelihoodScorer(Scorer):
             prompt_format = preset.get("prompt_format") if prompt_format is None else prompt_format
             dtype = preset.get("dtype") if dtype is None else dtype
         if model is None:
-            raise ValueError("the likelihood metric needs model=PATH to a local causal LM folder (transformers format), or " "config=NAME "
-                             f"({', '.join(sorted(PAULI_CONFIGS))})")
+            raise ValueError(
+                "the likelihood metric needs model=PATH to a local causal LM folder (transformers format), or "
+                "config=NAME "
+                f"({', '.join(sorted(PAULI_CONFIGS))})"
+            )
         if component not in ("content", "style"):
             raise ValueError(f"component must be 'content' or 'style', not {component!r}")
         if prompt_format is not None and prompt_format not in PROMPT_FORMATS:
@@ -128,12 +170,16 @@ class LikelihoodScorer(Scorer):
         if unknown or not self.use:
             raise ValueError(f"use= must name instructions among {sorted(self.instructions)}; got {list(self.use)}")
         if component == "style" and ("style" not in self.use or len(self.use) < 2):
-            raise ValueError("the style component S needs the 'style' instruction and at least one content-preserving one in use=")
+            raise ValueError(
+                "the style component S needs the 'style' instruction and at least one content-preserving one in use="
+            )
         if prompt_format == "chat":
             use_chat_template = True
         elif prompt_format in ("plain", "pauli-llama3"):
             use_chat_template = False
-        self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, use_chat_template=use_chat_template, device=device, dtype=dtype)
+        self.lm: CausalLM = load_causal_lm(
+            model, batch_size=batch_size, use_chat_template=use_chat_template, device=device, dtype=dtype
+        )
         if prompt_format == "chat" and not self.lm.use_chat_template:
             raise ValueError("prompt_format='chat' but the tokenizer has no chat template")
         self.prompt_format = prompt_format or ("chat" if self.lm.use_chat_template else "plain")
@@ -155,14 +201,20 @@ class LikelihoodScorer(Scorer):
     def _check_special_tokens(self) -> None:
         missing = [t for t in PAULI_LLAMA3_SPECIAL_TOKENS if self._single_id(t) is None]
         if missing:
-            raise ValueError(f"prompt_format='pauli-llama3' needs a Llama 3 tokenizer; this one does not have {missing} as single " "tokens")
+            raise ValueError(
+                f"prompt_format='pauli-llama3' needs a Llama 3 tokenizer; this one does not have {missing} as single "
+                "tokens"
+            )
 
     def _end_token(self, end_token: str | None) -> tuple[str, int]:
         tok = self.lm.tokenizer
         if end_token is None:
             end_token = PAULI_END_TOKEN if self.prompt_format == "pauli-llama3" else getattr(tok, "eos_token", None)
         if end_token is None:
-            raise ValueError("window='pauli' appends an end-of-turn token, but the tokenizer has no EOS token: pass end_token= or " "window='output'")
+            raise ValueError(
+                "window='pauli' appends an end-of-turn token, but the tokenizer has no EOS token: pass end_token= or "
+                "window='output'"
+            )
         end_id = self._single_id(end_token)
         if end_id is None:
             raise ValueError(f"end_token {end_token!r} is not a single token of this tokenizer")
@@ -188,11 +240,17 @@ class LikelihoodScorer(Scorer):
         return ids
 
     # -- scoring -----------------------------------------------------------------------------------
-    def token_logprobs(self, sources: Sequence[str], outputs: Sequence[str], styles: Sequence[str]) -> dict[str, list[np.ndarray]]:
+    def token_logprobs(
+        self, sources: Sequence[str], outputs: Sequence[str], styles: Sequence[str]
+    ) -> dict[str, list[np.ndarray]]:
         """Log-probabilities of the scored tokens of each output under each instruction in use (batched together)."""
         kinds = list(self.use)
         styles = [self.style_names.get(st, st) for st in styles]
-        prompts = [self.prompt_ids(self.instructions[k].format(style=st, source=src)) for k in kinds for src, st in zip(sources, styles)]
+        prompts = [
+            self.prompt_ids(self.instructions[k].format(style=st, source=src))
+            for k in kinds
+            for src, st in zip(sources, styles)
+        ]
         targets = [self.target_ids(o) for o in outputs]
         logps = self.lm.score_ids(prompts, targets * len(kinds))
         if self.window == "pauli":
@@ -200,9 +258,15 @@ class LikelihoodScorer(Scorer):
             # token's is
             logps = [lp[1:] for lp in logps]
         n = len(outputs)
-        return {k: logps[j * n: (j + 1) * n] for j, k in enumerate(kinds)}
+        return {k: logps[j * n : (j + 1) * n] for j, k in enumerate(kinds)}
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs))
         lp = self.token_logprobs(sources, outputs, styles)
@@ -217,10 +281,21 @@ class LikelihoodScorer(Scorer):
                 style[i] = float(np.mean(np.exp(lp["style"][i]) - np.exp(np.maximum.reduce([lp[k][i] for k in keep]))))
         main = content if self.component == "content" else style
         return ScoreResult(
-            self.name, main, components={"C": content, "S": style},
-            details={**self.lm.info(), "instructions": {k: self.instructions[k] for k in self.use}, "instructions_version": INSTRUCTIONS_VERSION,
-                     "system_prompt": self.system_prompt, "config": self.config, "prompt_format": self.prompt_format, "window": self.window,
-                     "end_token": self.end_token, "style_names": self.style_names, "source": PAULI_SOURCE},
+            self.name,
+            main,
+            components={"C": content, "S": style},
+            details={
+                **self.lm.info(),
+                "instructions": {k: self.instructions[k] for k in self.use},
+                "instructions_version": INSTRUCTIONS_VERSION,
+                "system_prompt": self.system_prompt,
+                "config": self.config,
+                "prompt_format": self.prompt_format,
+                "window": self.window,
+                "end_token": self.end_token,
+                "style_names": self.style_names,
+                "source": PAULI_SOURCE,
+            },
         )
 
 
@@ -234,11 +309,20 @@ class PerplexityScorer(Scorer):
 
     name = "perplexity"
 
-    def __init__(self, model: Any = None, style_models: Mapping[str, Any] | None = None, batch_size: int = 8, device: str = "cpu") -> None:
+    def __init__(
+        self, model: Any = None, style_models: Mapping[str, Any] | None = None, batch_size: int = 8, device: str = "cpu"
+    ) -> None:
         if model is None and not style_models:
             raise ValueError("perplexity needs model=PATH (a local causal LM folder) or style_models={style: PATH}")
-        self.default = load_causal_lm(model, batch_size=batch_size, use_chat_template=False, device=device) if model is not None else None
-        self.by_style = {k: load_causal_lm(v, batch_size=batch_size, use_chat_template=False, device=device) for k, v in (style_models or {}).items()}
+        self.default = (
+            load_causal_lm(model, batch_size=batch_size, use_chat_template=False, device=device)
+            if model is not None
+            else None
+        )
+        self.by_style = {
+            k: load_causal_lm(v, batch_size=batch_size, use_chat_template=False, device=device)
+            for k, v in (style_models or {}).items()
+        }
 
     @staticmethod
     def _context(lm: CausalLM) -> list[int]:
@@ -249,7 +333,13 @@ class PerplexityScorer(Scorer):
                 return [int(value)]
         raise ValueError("perplexity: the tokenizer has neither a BOS nor an EOS token to start the context")
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs)) if self.by_style else [""] * len(outputs)
         scores = np.full(len(outputs), np.nan)
@@ -269,5 +359,13 @@ class PerplexityScorer(Scorer):
                     total_lp += float(lp.sum())
                     total_n += lp.size
         corpus = float(np.exp(-total_lp / total_n)) if total_n else None
-        return ScoreResult(self.name, scores, corpus=corpus, higher_is_better=False,
-                           details={"models": {k or "default": v.path for k, v in ({"": self.default} if self.default else {}).items()} | {k: v.path for k, v in self.by_style.items()}})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=corpus,
+            higher_is_better=False,
+            details={
+                "models": {k or "default": v.path for k, v in ({"": self.default} if self.default else {}).items()}
+                | {k: v.path for k, v in self.by_style.items()}
+            },
+        )

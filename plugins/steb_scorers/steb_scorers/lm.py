@@ -28,7 +28,16 @@ class ScoredTokens:
 class CausalLM:
     """A transformers causal LM and its tokenizer, with prompt formatting and continuation scoring."""
 
-    def __init__(self, model: Any, tokenizer: Any, *, batch_size: int = 8, use_chat_template: bool | None = None, device: str = "cpu", path: str = "") -> None:
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        batch_size: int = 8,
+        use_chat_template: bool | None = None,
+        device: str = "cpu",
+        path: str = "",
+    ) -> None:
         self.model, self.tokenizer = model.eval(), tokenizer
         self.batch_size, self.device, self.path = batch_size, device, path
         has_template = bool(getattr(tokenizer, "chat_template", None))
@@ -39,7 +48,9 @@ class CausalLM:
         """The text the model sees before its answer: the chat template (system turn first when given) with a
         generation prompt, or the plain system prompt + blank line + instruction + newline."""
         if self.use_chat_template:
-            messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": instruction}]
+            messages = ([{"role": "system", "content": system}] if system else []) + [
+                {"role": "user", "content": instruction}
+            ]
             return str(self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
         return (system + "\n\n" if system else "") + instruction + "\n"
 
@@ -70,7 +81,7 @@ class CausalLM:
         pad = self.tokenizer.pad_token_id
         pad = 0 if pad is None else pad
         for start in range(0, len(order), self.batch_size):
-            chunk = [i for i in order[start: start + self.batch_size]]
+            chunk = [i for i in order[start : start + self.batch_size]]
             todo = [i for i in chunk if targets[i]]
             for i in chunk:
                 if not prompts[i]:
@@ -94,7 +105,9 @@ class CausalLM:
                 results[i] = logp[row, positions, tgt].cpu().numpy().astype(np.float64)
         return results
 
-    def score_continuations(self, instructions: Sequence[str], continuations: Sequence[str], system: str | None = None) -> list[ScoredTokens]:
+    def score_continuations(
+        self, instructions: Sequence[str], continuations: Sequence[str], system: str | None = None
+    ) -> list[ScoredTokens]:
         """Score each continuation's tokens after its formatted instruction (prompt tokens unscored)."""
         p_ids = [self.prompt_ids(x, system) for x in instructions]
         c_ids = [self.continuation_ids(x) for x in continuations]
@@ -105,7 +118,14 @@ class CausalLM:
         return {"model": self.path or type(self.model).__name__, "chat_template": self.use_chat_template}
 
 
-def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | None = None, device: str = "cpu", dtype: str | None = None) -> CausalLM:
+def load_causal_lm(
+    path: Any,
+    *,
+    batch_size: int = 8,
+    use_chat_template: bool | None = None,
+    device: str = "cpu",
+    dtype: str | None = None,
+) -> CausalLM:
     """Load a local causal LM folder (or wrap an already built ``CausalLM``); never downloads."""
     if isinstance(path, CausalLM):
         return path
@@ -125,4 +145,6 @@ def load_causal_lm(path: Any, *, batch_size: int = 8, use_chat_template: bool | 
     with refusing_unsafe_weights(folder, "causal LM"):
         model: Any = AutoModelForCausalLM.from_pretrained(folder, **kwargs)
         model = model.to(device)
-    return CausalLM(model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path))
+    return CausalLM(
+        model, tokenizer, batch_size=batch_size, use_chat_template=use_chat_template, device=device, path=str(path)
+    )

@@ -22,7 +22,9 @@ __all__ = ["normalise", "combine", "OverallScorer"]
 EPS = 1e-12
 
 
-def normalise(values: np.ndarray, higher_is_better: bool = True, value_range: tuple[float, float] | None = None) -> np.ndarray:
+def normalise(
+    values: np.ndarray, higher_is_better: bool = True, value_range: tuple[float, float] | None = None
+) -> np.ndarray:
     """Map scores to [0, 1] (1 = best) by a fixed range or batch min-max; NaN stays NaN."""
     values = np.asarray(values, dtype=np.float64)
     if value_range is not None:
@@ -54,7 +56,12 @@ def combine(normalised: Mapping[str, np.ndarray], method: str = "harmonic") -> n
 class OverallScorer(Scorer):
     """Runs component scorers (objects or registered names) and combines their normalised scores."""
 
-    def __init__(self, components: Mapping[str, Any] | None = None, ranges: Mapping[str, tuple[float, float]] | None = None, method: str = "harmonic") -> None:
+    def __init__(
+        self,
+        components: Mapping[str, Any] | None = None,
+        ranges: Mapping[str, tuple[float, float]] | None = None,
+        method: str = "harmonic",
+    ) -> None:
         from steb_core import get_scorer
 
         if not components:
@@ -64,10 +71,23 @@ class OverallScorer(Scorer):
         self.method = method
         self.name = f"overall-{'hm' if method == 'harmonic' else 'gm'}"
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: Any = None) -> ScoreResult:
-        parts = {k: s.score(sources, outputs, references=references, target_style=target_style) for k, s in self.components.items()}
+    def score(
+        self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: Any = None
+    ) -> ScoreResult:
+        parts = {
+            k: s.score(sources, outputs, references=references, target_style=target_style)
+            for k, s in self.components.items()
+        }
         norm = {k: normalise(r.scores, r.higher_is_better, self.ranges.get(k)) for k, r in parts.items()}
         scores = combine(norm, self.method)
-        return ScoreResult(self.name, scores, corpus=float(np.nanmean(scores)) if len(scores) else None, components=norm,
-                           details={"method": self.method, "ranges": {k: list(v) for k, v in self.ranges.items()},
-                                    "normalisation": {k: ("fixed" if k in self.ranges else "batch min-max") for k in parts}})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(np.nanmean(scores)) if len(scores) else None,
+            components=norm,
+            details={
+                "method": self.method,
+                "ranges": {k: list(v) for k, v in self.ranges.items()},
+                "normalisation": {k: ("fixed" if k in self.ranges else "batch min-max") for k in parts},
+            },
+        )

@@ -13,12 +13,16 @@ from steb_core import ScoreResult
 __all__ = ["ScoreResult", "check_aligned", "normalise_references", "comparison_texts", "per_item_styles"]
 
 
-def check_aligned(name: str, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None) -> None:
+def check_aligned(
+    name: str, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Any] | None = None
+) -> None:
     """Raise a ValueError naming the scorer when the aligned lists differ in length or hold non-strings."""
     if len(sources) != len(outputs):
         raise ValueError(f"scorer '{name}': {len(sources)} sources but {len(outputs)} outputs (lists must be aligned)")
     if references is not None and len(references) != len(outputs):
-        raise ValueError(f"scorer '{name}': {len(references)} references but {len(outputs)} outputs (lists must be aligned)")
+        raise ValueError(
+            f"scorer '{name}': {len(references)} references but {len(outputs)} outputs (lists must be aligned)"
+        )
     for label, seq in (("source", sources), ("output", outputs)):
         for i, text in enumerate(seq):
             if not isinstance(text, str):
@@ -28,7 +32,10 @@ def check_aligned(name: str, sources: Sequence[str], outputs: Sequence[str], ref
 def normalise_references(name: str, references: Sequence[Any] | None, n: int) -> list[list[str]]:
     """References as one list of strings per item (a single string becomes a one-element list)."""
     if references is None:
-        raise ValueError(f"scorer '{name}' compares against references, but none were given (pass references= or use " "against='source')")
+        raise ValueError(
+            f"scorer '{name}' compares against references, but none were given (pass references= or use "
+            "against='source')"
+        )
     out: list[list[str]] = []
     for i, ref in enumerate(references):
         refs = [ref] if isinstance(ref, str) else list(ref)
@@ -40,7 +47,9 @@ def normalise_references(name: str, references: Sequence[Any] | None, n: int) ->
     return out
 
 
-def comparison_texts(name: str, against: str, sources: Sequence[str], references: Sequence[Any] | None, n: int) -> list[list[str]]:
+def comparison_texts(
+    name: str, against: str, sources: Sequence[str], references: Sequence[Any] | None, n: int
+) -> list[list[str]]:
     """What a content metric compares each output with: its source (``against='source'``) or its references."""
     if against == "source":
         return [[s] for s in sources]

@@ -28,7 +28,9 @@ def load_labelled_texts(train: Mapping[str, str | Path | Sequence[str]]) -> tupl
     for style, value in train.items():
         items = read_lines(value) if isinstance(value, (str, Path)) else list(value)
         if not items:
-            raise DataValidationError("holds no texts", path=value if isinstance(value, (str, Path)) else None, record=f"style {style!r}")
+            raise DataValidationError(
+                "holds no texts", path=value if isinstance(value, (str, Path)) else None, record=f"style {style!r}"
+            )
         texts.extend(items)
         labels.extend([str(style)] * len(items))
     if len(set(labels)) < 2:
@@ -41,7 +43,9 @@ def _column_for(name: str, classes: Sequence[str], styles: Sequence[str]) -> np.
     cols = []
     for st in styles:
         if st.lower() not in lookup:
-            raise ValueError(f"scorer '{name}': target style {st!r} is not a class of the classifier; classes: {list(classes)}")
+            raise ValueError(
+                f"scorer '{name}': target style {st!r} is not a class of the classifier; classes: {list(classes)}"
+            )
         cols.append(lookup[st.lower()])
     return np.asarray(cols, dtype=np.int64)
 
@@ -51,7 +55,14 @@ class EncoderStyleClassifier(Scorer):
 
     name = "style-classifier"
 
-    def __init__(self, encoder: Any = None, train: Mapping[str, Any] | None = None, encoder_options: Mapping[str, Any] | None = None, C: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        encoder: Any = None,
+        train: Mapping[str, Any] | None = None,
+        encoder_options: Mapping[str, Any] | None = None,
+        C: float = 1.0,
+        seed: int = 0,
+    ) -> None:
         from sklearn.linear_model import LogisticRegression
 
         if not train:
@@ -66,14 +77,24 @@ class EncoderStyleClassifier(Scorer):
         x = to_float32_matrix(self.encoder.encode(list(texts)), len(texts), who=encoder_name(self.encoder))
         return self.model.predict_proba(x), [str(c) for c in self.model.classes_]
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs))
         proba, classes = self.predict_proba(outputs)
         cols = _column_for(self.name, classes, styles)
         scores = proba[np.arange(len(outputs)), cols]
-        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
-                           details={"encoder": encoder_name(self.encoder), "classes": classes, "n_train": self.n_train})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(scores.mean()) if len(scores) else None,
+            details={"encoder": encoder_name(self.encoder), "classes": classes, "n_train": self.n_train},
+        )
 
 
 class TransformersStyleClassifier(Scorer):
@@ -89,7 +110,9 @@ class TransformersStyleClassifier(Scorer):
         self.path = str(model)
         self.tokenizer = AutoTokenizer.from_pretrained(self.path, local_files_only=True)
         with refusing_unsafe_weights(self.path, "style-transformer"):
-            self.model = AutoModelForSequenceClassification.from_pretrained(self.path, local_files_only=True).to(device).eval()
+            self.model = (
+                AutoModelForSequenceClassification.from_pretrained(self.path, local_files_only=True).to(device).eval()
+            )
         self.batch_size, self.max_length, self.device = batch_size, max_length, device
         id2label = getattr(self.model.config, "id2label", None) or {}
         self.classes = [str(id2label.get(i, i)) for i in range(self.model.config.num_labels)]
@@ -99,16 +122,32 @@ class TransformersStyleClassifier(Scorer):
 
         out = []
         for start in range(0, len(texts), self.batch_size):
-            enc = self.tokenizer(list(texts[start: start + self.batch_size]), padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
+            enc = self.tokenizer(
+                list(texts[start : start + self.batch_size]),
+                padding=True,
+                truncation=True,
+                max_length=self.max_length,
+                return_tensors="pt",
+            )
             with torch.no_grad():
                 logits = self.model(**{k: v.to(self.device) for k, v in enc.items()}).logits.float()
             out.append(torch.softmax(logits, dim=-1).cpu().numpy())
         return np.concatenate(out) if out else np.zeros((0, len(self.classes)))
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs))
         cols = _column_for(self.name, self.classes, styles)
         scores = self.predict_proba(outputs)[np.arange(len(outputs)), cols]
-        return ScoreResult(self.name, scores, corpus=float(scores.mean()) if len(scores) else None,
-                           details={"model": self.path, "classes": self.classes})
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(scores.mean()) if len(scores) else None,
+            details={"model": self.path, "classes": self.classes},
+        )

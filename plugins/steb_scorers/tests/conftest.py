@@ -11,7 +11,10 @@ WORDS = (
     "formal informal paraphrase repeat : . , ? ! hello there how do yes no A B text style which of two texts "
     "better matches requested writing answer with one letter or does show word not present somewhat very"
 ).split()
-CHAT_TEMPLATE = "{% for m in messages %}<bos> {{ m['role'] }} : {{ m['content'] }} <eos> " "{% endfor %}{% if add_generation_prompt %}<bos> assistant : {% endif %}"
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<bos> {{ m['role'] }} : {{ m['content'] }} <eos> "
+    "{% endfor %}{% if add_generation_prompt %}<bos> assistant : {% endif %}"
+)
 
 
 def _word_tokenizer(specials: list[str]):
@@ -28,12 +31,22 @@ def build_tiny_causal_lm(folder: Path, chat_template: str | None = None) -> Path
     from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
     tok, vocab = _word_tokenizer(["<pad>", "<unk>", "<bos>", "<eos>"])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", unk_token="<unk>", bos_token="<bos>", eos_token="<eos>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", unk_token="<unk>", bos_token="<bos>", eos_token="<eos>"
+    )
     if chat_template:
         fast.chat_template = chat_template
     torch.manual_seed(0)
-    config = GPT2Config(vocab_size=len(vocab), n_positions=256, n_embd=32, n_layer=2, n_head=2,
-                        bos_token_id=vocab["<bos>"], eos_token_id=vocab["<eos>"], pad_token_id=vocab["<pad>"])
+    config = GPT2Config(
+        vocab_size=len(vocab),
+        n_positions=256,
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        bos_token_id=vocab["<bos>"],
+        eos_token_id=vocab["<eos>"],
+        pad_token_id=vocab["<pad>"],
+    )
     model = GPT2LMHeadModel(config).eval()
     model.save_pretrained(folder)
     fast.save_pretrained(folder)
@@ -46,13 +59,30 @@ def build_tiny_bert(folder: Path, classifier: bool = False, regression: bool = F
     from transformers import BertConfig, BertForSequenceClassification, BertModel, PreTrainedTokenizerFast
 
     tok, vocab = _word_tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
-    tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]",
-                                                       special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
-                                   model_max_length=128)
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B [SEP]",
+        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])],
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        pad_token="[PAD]",
+        unk_token="[UNK]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=128,
+    )
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
-                        max_position_embeddings=128, pad_token_id=vocab["[PAD]"])
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        pad_token_id=vocab["[PAD]"],
+    )
     if regression:
         config.num_labels = 1
         config.problem_type = "regression"

@@ -56,13 +56,25 @@ def _bert_layers(sd, prefix, x, n_layers, heads, eps):
         lin = lambda name, v, p=p: v @ _np(sd, p + name + ".weight").T + _np(sd, p + name + ".bias")  # noqa: E731
         n, width = x.shape
         d = width // heads
-        q, k, v = (lin(f"attention.self.{m}", x).reshape(n, heads, d).transpose(1, 0, 2) for m in ("query", "key", "value"))
+        q, k, v = (
+            lin(f"attention.self.{m}", x).reshape(n, heads, d).transpose(1, 0, 2) for m in ("query", "key", "value")
+        )
         scores = q @ k.transpose(0, 2, 1) / np.sqrt(d)
         probs = np.exp(scores - scores.max(-1, keepdims=True))
         probs /= probs.sum(-1, keepdims=True)
         ctx = (probs @ v).transpose(1, 0, 2).reshape(n, width)
-        a = _ln(lin("attention.output.dense", ctx) + x, _np(sd, p + "attention.output.LayerNorm.weight"), _np(sd, p + "attention.output.LayerNorm.bias"), eps)
-        x = _ln(lin("output.dense", _gelu(lin("intermediate.dense", a))) + a, _np(sd, p + "output.LayerNorm.weight"), _np(sd, p + "output.LayerNorm.bias"), eps)
+        a = _ln(
+            lin("attention.output.dense", ctx) + x,
+            _np(sd, p + "attention.output.LayerNorm.weight"),
+            _np(sd, p + "attention.output.LayerNorm.bias"),
+            eps,
+        )
+        x = _ln(
+            lin("output.dense", _gelu(lin("intermediate.dense", a))) + a,
+            _np(sd, p + "output.LayerNorm.weight"),
+            _np(sd, p + "output.LayerNorm.bias"),
+            eps,
+        )
         states.append(x)
     return states
 
@@ -103,20 +115,42 @@ def _tiny_xlmr_folder(folder):
     """A pretrained-encoder folder as the hub has it (config.json, tokenizer files and *unrelated* weights)."""
     from transformers import XLMRobertaConfig, XLMRobertaModel, XLMRobertaTokenizer
 
-    vocab = [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)] + [("\u2581" + w, -1.0 - 0.1 * i) for i, w in enumerate(WORDS)]
+    vocab = [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)] + [
+        ("\u2581" + w, -1.0 - 0.1 * i) for i, w in enumerate(WORDS)
+    ]
     vocab += [(c, -8.0) for c in "abcdefghijklmnopqrstuvwxyz?.,"] + [("\u2581", -4.0), ("<mask>", 0.0)]
     tok = XLMRobertaTokenizer(vocab=vocab)
     tok.save_pretrained(folder)
-    config = XLMRobertaConfig(vocab_size=len(vocab), hidden_size=ENC["hidden"], num_hidden_layers=ENC["layers"], num_attention_heads=ENC["heads"],
-                              intermediate_size=ENC["inter"], max_position_embeddings=ENC["positions"], layer_norm_eps=ENC["eps"],
-                              pad_token_id=1, bos_token_id=0, eos_token_id=2)
+    config = XLMRobertaConfig(
+        vocab_size=len(vocab),
+        hidden_size=ENC["hidden"],
+        num_hidden_layers=ENC["layers"],
+        num_attention_heads=ENC["heads"],
+        intermediate_size=ENC["inter"],
+        max_position_embeddings=ENC["positions"],
+        layer_norm_eps=ENC["eps"],
+        pad_token_id=1,
+        bos_token_id=0,
+        eos_token_id=2,
+    )
     torch.manual_seed(123)
-    XLMRobertaModel(config, add_pooling_layer=False).save_pretrained(folder)  # a different random encoder: must not be used
+    XLMRobertaModel(config, add_pooling_layer=False).save_pretrained(
+        folder
+    )  # a different random encoder: must not be used
     return folder, config
 
 
-def build_tiny_comet(root, transform="sparsemax", layer_norm=False, pool="avg", final=None, ckpt_hparams=True, odd_objects=False,
-                     yaml_overrides=None, sizes=(24, 8)):
+def build_tiny_comet(
+    root,
+    transform="sparsemax",
+    layer_norm=False,
+    pool="avg",
+    final=None,
+    ckpt_hparams=True,
+    odd_objects=False,
+    yaml_overrides=None,
+    sizes=(24, 8),
+):
     """``root/comet`` laid out as the Unbabel/wmt22-comet-da snapshot, encoder in ``root/xlmr``."""
     from transformers import XLMRobertaModel
 
@@ -124,7 +158,9 @@ def build_tiny_comet(root, transform="sparsemax", layer_norm=False, pool="avg", 
     torch.manual_seed(7)
     encoder = XLMRobertaModel(config, add_pooling_layer=False)
     sd = OrderedDict(("encoder.model." + k, v.clone()) for k, v in encoder.state_dict().items())
-    sd["encoder.model.embeddings.position_ids"] = torch.arange(ENC["positions"]).expand((1, -1))  # older checkpoints persist it
+    sd["encoder.model.embeddings.position_ids"] = torch.arange(ENC["positions"]).expand(
+        (1, -1)
+    )  # older checkpoints persist it
     for i, s in enumerate(SCALARS):
         sd[f"layerwise_attention.scalar_parameters.{i}"] = torch.tensor([s])
     sd["layerwise_attention.gamma"] = torch.tensor([1.3])
@@ -132,11 +168,13 @@ def build_tiny_comet(root, transform="sparsemax", layer_norm=False, pool="avg", 
     sd["layerwise_attention.dropout_fill"] = torch.full((3,), -1e20)
     width = 6 * ENC["hidden"]
     for idx, size in zip((0, 3, 6), (*sizes, 1)):
-        sd[f"estimator.ff.{idx}.weight"] = torch.randn(size, width) * 2.0 / width ** 0.5
+        sd[f"estimator.ff.{idx}.weight"] = torch.randn(size, width) * 2.0 / width**0.5
         sd[f"estimator.ff.{idx}.bias"] = torch.randn(size) * 0.1
         width = size
     final_line = f"final_activation: {final}\n" if final else ""
-    text = WMT22_YAML.format(pretrained=enc_folder, pool=pool, transform=transform, layer_norm=layer_norm, final=final_line)
+    text = WMT22_YAML.format(
+        pretrained=enc_folder, pool=pool, transform=transform, layer_norm=layer_norm, final=final_line
+    )
     import yaml
 
     hp = yaml.safe_load(text)
@@ -146,9 +184,16 @@ def build_tiny_comet(root, transform="sparsemax", layer_norm=False, pool="avg", 
     (folder / "hparams.yaml").write_text(yaml.safe_dump(hp, sort_keys=False))
     blob = {"epoch": 1, "global_step": 100, "pytorch-lightning_version": "1.9.5", "state_dict": sd}
     if ckpt_hparams:
-        blob["hyper_parameters"] = {**hp, "layer_transformation": "softmax" if transform == "sparsemax_patch" else transform}
+        blob["hyper_parameters"] = {
+            **hp,
+            "layer_transformation": "softmax" if transform == "sparsemax_patch" else transform,
+        }
     if odd_objects:  # what Lightning's callback states can hold: not loadable with weights_only=True
-        blob["callbacks"] = {"ModelCheckpoint{'monitor': 'val_kendall'}": {"dirpath": pathlib.PurePosixPath("/lightning_logs/checkpoints")}}
+        blob["callbacks"] = {
+            "ModelCheckpoint{'monitor': 'val_kendall'}": {
+                "dirpath": pathlib.PurePosixPath("/lightning_logs/checkpoints")
+            }
+        }
     torch.save(blob, folder / "checkpoints" / "model.ckpt")
     return folder, sd
 
@@ -162,7 +207,11 @@ def _comet_by_hand(folder, sd, src, mt, ref, weights, layer_norm=False, pool="av
         ids = np.array(tok(text)["input_ids"])
         pos = 1 + 1 + np.arange(len(ids))  # RoBERTa positions: padding_idx + 1 + index
         p = "encoder.model.embeddings."
-        x = _np(sd, p + "word_embeddings.weight")[ids] + _np(sd, p + "position_embeddings.weight")[pos] + _np(sd, p + "token_type_embeddings.weight")[0]
+        x = (
+            _np(sd, p + "word_embeddings.weight")[ids]
+            + _np(sd, p + "position_embeddings.weight")[pos]
+            + _np(sd, p + "token_type_embeddings.weight")[0]
+        )
         x = _ln(x, _np(sd, p + "LayerNorm.weight"), _np(sd, p + "LayerNorm.bias"), ENC["eps"])
         states = _bert_layers(sd, "encoder.model.", x, ENC["layers"], ENC["heads"], ENC["eps"])
         if layer_norm:
@@ -201,7 +250,9 @@ def test_comet_wmt22_layout_matches_the_hand_computation(tmp_path):
     assert res.details["layer_transformation"] == "sparsemax"
     # the checkpoint path itself works too, and against=source compares with the source
     src_res = CometScorer(model=str(folder / "checkpoints" / "model.ckpt"), against="source").score(SRC[:1], MT[:1])
-    assert src_res.scores[0] == pytest.approx(_comet_by_hand(folder, sd, SRC[0], MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5)
+    assert src_res.scores[0] == pytest.approx(
+        _comet_by_hand(folder, sd, SRC[0], MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5
+    )
 
 
 def test_comet_w_runs_the_estimator_with_an_empty_source(tmp_path):
@@ -214,33 +265,47 @@ def test_comet_w_runs_the_estimator_with_an_empty_source(tmp_path):
     assert np.abs(np.asarray(expected) - with_source).max() > 1e-4  # the source does enter plain COMET
     assert res.details["src"] == "empty string (COMET-w)"
     against_source = CometScorer(model=str(folder), against="source", empty_source=True).score(SRC[:1], MT[:1])
-    assert against_source.scores[0] == pytest.approx(_comet_by_hand(folder, sd, "", MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5)
+    assert against_source.scores[0] == pytest.approx(
+        _comet_by_hand(folder, sd, "", MT[0], SRC[0], SPARSEMAX_BY_HAND), abs=1e-5
+    )
     with pytest.raises(ValueError, match="empty_source"):
         CometScorer(model=str(folder), empty_source="yes")
 
 
 def test_comet_softmax_layer_norm_max_pool_and_final_activation(tmp_path):
     """The #244 ``sparsemax_patch`` yaml value means softmax; hparams from the yaml alone (no copy in the .ckpt)."""
-    folder, sd = build_tiny_comet(tmp_path, transform="sparsemax_patch", layer_norm=True, pool="max", final="Sigmoid", ckpt_hparams=False)
+    folder, sd = build_tiny_comet(
+        tmp_path, transform="sparsemax_patch", layer_norm=True, pool="max", final="Sigmoid", ckpt_hparams=False
+    )
     res = CometScorer(model=str(folder), batch_size=3).score(SRC, MT, references=REF)
     w = np.exp(SCALARS) / np.exp(SCALARS).sum()
-    expected = [_comet_by_hand(folder, sd, s, m, r, w, layer_norm=True, pool="max", final="Sigmoid") for s, m, r in zip(SRC, MT, REF)]
+    expected = [
+        _comet_by_hand(folder, sd, s, m, r, w, layer_norm=True, pool="max", final="Sigmoid")
+        for s, m, r in zip(SRC, MT, REF)
+    ]
     np.testing.assert_allclose(res.scores, expected, atol=1e-5)
     assert ((res.scores > 0) & (res.scores < 1)).all()
 
 
 def test_comet_unsupported_classes_and_bad_hparams_are_named(tmp_path):
     folder, _ = build_tiny_comet(tmp_path / "kiwi", yaml_overrides={"class_identifier": "unified_metric"})
-    with pytest.raises(UnsupportedCometModel, match=r"hparams\.yaml has class_identifier 'unified_metric' \(UnifiedMetric.*cometkiwi"):
+    with pytest.raises(
+        UnsupportedCometModel, match=r"hparams\.yaml has class_identifier 'unified_metric' \(UnifiedMetric.*cometkiwi"
+    ):
         CometScorer(model=str(folder))
-    folder, _ = build_tiny_comet(tmp_path / "bad", ckpt_hparams=False, yaml_overrides={"layer_transformation": "entmax"})
+    folder, _ = build_tiny_comet(
+        tmp_path / "bad", ckpt_hparams=False, yaml_overrides={"layer_transformation": "entmax"}
+    )
     with pytest.raises(ValueError, match=r"hparams\.yaml, field 'layer_transformation': expected one of .*'entmax'"):
         CometScorer(model=str(folder))
     folder, _ = build_tiny_comet(tmp_path / "pool", ckpt_hparams=False, yaml_overrides={"pool": "mean"})
     with pytest.raises(ValueError, match=r"hparams\.yaml, field 'pool'"):
         CometScorer(model=str(folder))
     folder, _ = build_tiny_comet(tmp_path / "sizes", ckpt_hparams=False, yaml_overrides={"hidden_sizes": [32, 8]})
-    with pytest.raises(ValueError, match=r"model\.ckpt: 'estimator\.ff\.0\.weight' is \(24, 96\), expected \(32, 96\) from hidden_sizes \[32, 8\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"model\.ckpt: 'estimator\.ff\.0\.weight' is \(24, 96\), expected \(32, 96\) from hidden_sizes \[32, 8\]",
+    ):
         CometScorer(model=str(folder))
     (folder / "hparams.yaml").unlink()
     with pytest.raises(FileNotFoundError, match=r"hparams\.yaml is missing"):
@@ -252,20 +317,39 @@ def test_comet_offline_errors_name_the_download(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     with pytest.raises(ModelNotFoundError, match="steb models get Unbabel/wmt22-comet-da"):
         CometScorer()
-    folder, _ = build_tiny_comet(tmp_path / "m", ckpt_hparams=False, yaml_overrides={"pretrained_model": "xlm-roberta-large"})
-    with pytest.raises(ModelNotFoundError, match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*steb models get " r"FacebookAI/xlm-roberta-large"):
+    folder, _ = build_tiny_comet(
+        tmp_path / "m", ckpt_hparams=False, yaml_overrides={"pretrained_model": "xlm-roberta-large"}
+    )
+    with pytest.raises(
+        ModelNotFoundError,
+        match=r"'xlm-roberta-large' is not in the local Hugging Face cache.*steb models get "
+        r"FacebookAI/xlm-roberta-large",
+    ):
         CometScorer(model=str(folder))
     # an explicit encoder folder overrides the hparams' hub id
-    assert CometScorer(model=str(folder), encoder=str(tmp_path / "m" / "xlmr")).score(SRC[:1], MT[:1], references=REF[:1]).scores.shape == (1,)
+    assert CometScorer(model=str(folder), encoder=str(tmp_path / "m" / "xlmr")).score(
+        SRC[:1], MT[:1], references=REF[:1]
+    ).scores.shape == (1,)
 
 
 # -- BLEURT-20 -----------------------------------------------------------------------------------------
 
 BL = dict(emb=8, hidden=16, layers=2, heads=2, inter=32, positions=24, eps=1e-12)
-BLEURT20_TOKENIZER_CONFIG = {"bos_token": "[CLS]", "cls_token": "[CLS]", "do_lower_case": False, "eos_token": "[SEP]", "mask_token": "[MASK]",
-                             "model_max_length": 1000000000000000019884624838656, "name_or_path": "BLEURT-20", "pad_token": "[PAD]",
-                             "sep_token": "[SEP]", "sp_model_kwargs": {}, "split_by_punct": False, "tokenizer_class": "BleurtSPTokenizer",
-                             "unk_token": "[UNK]"}
+BLEURT20_TOKENIZER_CONFIG = {
+    "bos_token": "[CLS]",
+    "cls_token": "[CLS]",
+    "do_lower_case": False,
+    "eos_token": "[SEP]",
+    "mask_token": "[MASK]",
+    "model_max_length": 1000000000000000019884624838656,
+    "name_or_path": "BLEURT-20",
+    "pad_token": "[PAD]",
+    "sep_token": "[SEP]",
+    "sp_model_kwargs": {},
+    "split_by_punct": False,
+    "tokenizer_class": "BleurtSPTokenizer",
+    "unk_token": "[UNK]",
+}
 
 
 def _write_spm(path):
@@ -291,15 +375,47 @@ def build_tiny_bleurt20(folder):
     folder.mkdir(parents=True, exist_ok=True)
     pieces = _write_spm(folder / "spm.model")
     (folder / "tokenizer_config.json").write_text(json.dumps(BLEURT20_TOKENIZER_CONFIG))
-    (folder / "special_tokens_map.json").write_text(json.dumps({"bos_token": "[CLS]", "cls_token": "[CLS]", "eos_token": "[SEP]", "mask_token": "[MASK]",
-                                                                "pad_token": "[PAD]", "sep_token": "[SEP]", "unk_token": "[UNK]"}))
-    config = {"architectures": ["BleurtForSequenceClassification"], "attention_probs_dropout_prob": 0, "classifier_dropout": None,
-              "embedding_dropout_prob": 0, "embedding_size": BL["emb"], "hidden_act": "gelu", "hidden_dropout_prob": 0, "hidden_size": BL["hidden"],
-              "id2label": {"0": "LABEL_0"}, "initializer_range": 0.02, "intermediate_size": BL["inter"], "label2id": {"LABEL_0": 0},
-              "layer_norm_eps": BL["eps"], "max_position_embeddings": BL["positions"], "model_type": "bleurt", "num_attention_heads": BL["heads"],
-              "num_hidden_layers": BL["layers"], "output_embedding_size": 32, "pad_token_id": 0, "position_embedding_type": "absolute",
-              "tie_word_embeddings": False, "torch_dtype": "float32", "transformers_version": "4.25.1", "type_vocab_size": 2, "use_cache": False,
-              "vocab_size": len(pieces)}
+    (folder / "special_tokens_map.json").write_text(
+        json.dumps(
+            {
+                "bos_token": "[CLS]",
+                "cls_token": "[CLS]",
+                "eos_token": "[SEP]",
+                "mask_token": "[MASK]",
+                "pad_token": "[PAD]",
+                "sep_token": "[SEP]",
+                "unk_token": "[UNK]",
+            }
+        )
+    )
+    config = {
+        "architectures": ["BleurtForSequenceClassification"],
+        "attention_probs_dropout_prob": 0,
+        "classifier_dropout": None,
+        "embedding_dropout_prob": 0,
+        "embedding_size": BL["emb"],
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0,
+        "hidden_size": BL["hidden"],
+        "id2label": {"0": "LABEL_0"},
+        "initializer_range": 0.02,
+        "intermediate_size": BL["inter"],
+        "label2id": {"LABEL_0": 0},
+        "layer_norm_eps": BL["eps"],
+        "max_position_embeddings": BL["positions"],
+        "model_type": "bleurt",
+        "num_attention_heads": BL["heads"],
+        "num_hidden_layers": BL["layers"],
+        "output_embedding_size": 32,
+        "pad_token_id": 0,
+        "position_embedding_type": "absolute",
+        "tie_word_embeddings": False,
+        "torch_dtype": "float32",
+        "transformers_version": "4.25.1",
+        "type_vocab_size": 2,
+        "use_cache": False,
+        "vocab_size": len(pieces),
+    }
     (folder / "config.json").write_text(json.dumps(config, indent=2))
     g = torch.Generator().manual_seed(3)
     rnd = lambda *shape, s=0.3: torch.randn(*shape, generator=g) * s  # noqa: E731
@@ -310,11 +426,20 @@ def build_tiny_bleurt20(folder):
     sd["bleurt.embeddings.position_embeddings.weight"] = rnd(BL["positions"], e)
     sd["bleurt.embeddings.token_type_embeddings.weight"] = rnd(2, e)
     sd["bleurt.embeddings.LayerNorm.weight"], sd["bleurt.embeddings.LayerNorm.bias"] = 1 + rnd(e, s=0.1), rnd(e, s=0.1)
-    sd["bleurt.encoder.embedding_projection.weight"], sd["bleurt.encoder.embedding_projection.bias"] = rnd(h, e), rnd(h, s=0.1)
+    sd["bleurt.encoder.embedding_projection.weight"], sd["bleurt.encoder.embedding_projection.bias"] = (
+        rnd(h, e),
+        rnd(h, s=0.1),
+    )
     for n in range(BL["layers"]):
         p = f"bleurt.encoder.layer.{n}."
-        for name, shape in (("attention.self.query", (h, h)), ("attention.self.key", (h, h)), ("attention.self.value", (h, h)),
-                            ("attention.output.dense", (h, h)), ("intermediate.dense", (i, h)), ("output.dense", (h, i))):
+        for name, shape in (
+            ("attention.self.query", (h, h)),
+            ("attention.self.key", (h, h)),
+            ("attention.self.value", (h, h)),
+            ("attention.output.dense", (h, h)),
+            ("intermediate.dense", (i, h)),
+            ("output.dense", (h, i)),
+        ):
             sd[p + name + ".weight"], sd[p + name + ".bias"] = rnd(*shape), rnd(shape[0], s=0.1)
         for name in ("attention.output.LayerNorm", "output.LayerNorm"):
             sd[p + name + ".weight"], sd[p + name + ".bias"] = 1 + rnd(h, s=0.1), rnd(h, s=0.1)
@@ -327,9 +452,15 @@ def build_tiny_bleurt20(folder):
 def _bleurt_by_hand(sd, ids, types):
     ids, types = np.asarray(ids), np.asarray(types)
     p = "bleurt.embeddings."
-    x = _np(sd, p + "word_embeddings.weight")[ids] + _np(sd, p + "token_type_embeddings.weight")[types] + _np(sd, p + "position_embeddings.weight")[np.arange(len(ids))]
+    x = (
+        _np(sd, p + "word_embeddings.weight")[ids]
+        + _np(sd, p + "token_type_embeddings.weight")[types]
+        + _np(sd, p + "position_embeddings.weight")[np.arange(len(ids))]
+    )
     x = _ln(x, _np(sd, p + "LayerNorm.weight"), _np(sd, p + "LayerNorm.bias"), BL["eps"])
-    x = x @ _np(sd, "bleurt.encoder.embedding_projection.weight").T + _np(sd, "bleurt.encoder.embedding_projection.bias")
+    x = x @ _np(sd, "bleurt.encoder.embedding_projection.weight").T + _np(
+        sd, "bleurt.encoder.embedding_projection.bias"
+    )
     last = _bert_layers(sd, "bleurt.", x, BL["layers"], BL["heads"], BL["eps"])[-1]
     pooled = np.tanh(_np(sd, "bleurt.pooler.dense.weight") @ last[0] + _np(sd, "bleurt.pooler.dense.bias"))
     return float(_np(sd, "classifier.weight")[0] @ pooled + _np(sd, "classifier.bias")[0])
@@ -346,15 +477,29 @@ def test_bleurt20_reads_spm_pairs_reference_then_candidate(tiny_bleurt20):
     enc = scorer.bleurt.tokenizer(["the cat"], ["a dog sat"])
     idx = {p: n for n, p in enumerate(pieces)}
     u = "\u2581"
-    assert enc["input_ids"][0] == [idx["[CLS]"], idx[u + "the"], idx[u + "cat"], idx["[SEP]"], idx[u + "a"], idx[u + "dog"], idx[u + "sat"], idx["[SEP]"]]
+    assert enc["input_ids"][0] == [
+        idx["[CLS]"],
+        idx[u + "the"],
+        idx[u + "cat"],
+        idx["[SEP]"],
+        idx[u + "a"],
+        idx[u + "dog"],
+        idx[u + "sat"],
+        idx["[SEP]"],
+    ]
     assert enc["token_type_ids"][0] == [0, 0, 0, 0, 1, 1, 1, 1]
 
 
 def test_bleurt20_matches_the_hand_computation(tiny_bleurt20):
     folder, sd, _ = tiny_bleurt20
     scorer = BleurtScorer(model=str(folder), batch_size=2)
-    long_mt = " ".join(["the cat sat on the mat"] * 6)  # longer than the 24 positions: truncated, as the checkpoint allows
-    outputs, refs = ["you are ready", "the cat sat", long_mt], ["are you ready ?", "the dog sat on the mat", ["hello", "how are you"]]
+    long_mt = " ".join(
+        ["the cat sat on the mat"] * 6
+    )  # longer than the 24 positions: truncated, as the checkpoint allows
+    outputs, refs = (
+        ["you are ready", "the cat sat", long_mt],
+        ["are you ready ?", "the dog sat on the mat", ["hello", "how are you"]],
+    )
     res = scorer.score(["s1", "s2", "s3"], outputs, references=refs)
     assert res.details["format"] == "bleurt-pytorch"
 
@@ -366,7 +511,9 @@ def test_bleurt20_matches_the_hand_computation(tiny_bleurt20):
     assert res.scores[0] == pytest.approx(by_hand("are you ready ?", "you are ready"), abs=1e-5)
     assert res.scores[1] == pytest.approx(by_hand("the dog sat on the mat", "the cat sat"), abs=1e-5)
     assert res.scores[2] == pytest.approx(max(by_hand("hello", long_mt), by_hand("how are you", long_mt)), abs=1e-5)
-    assert abs(by_hand("you are ready", "are you ready ?") - res.scores[0]) > 1e-6  # (reference, candidate) order matters
+    assert (
+        abs(by_hand("you are ready", "are you ready ?") - res.scores[0]) > 1e-6
+    )  # (reference, candidate) order matters
 
 
 def test_bleurt20_offline_and_broken_folders(tmp_path, monkeypatch):
@@ -431,7 +578,9 @@ def _malicious_checkpoint(folder, marker):
 @pytest.mark.filterwarnings("ignore:Detected pickle protocol 4")
 def test_a_checkpoint_that_would_run_code_is_refused_and_nothing_runs(tmp_path):
     ckpt = _malicious_checkpoint(tmp_path / "evil", tmp_path / "ran")
-    with pytest.raises(ValueError, match=r"model\.ckpt is not a checkpoint steb can read safely.*Nothing from it was run"):
+    with pytest.raises(
+        ValueError, match=r"model\.ckpt is not a checkpoint steb can read safely.*Nothing from it was run"
+    ):
         CometScorer(model=str(tmp_path / "evil" / "comet"))
     assert not (tmp_path / "ran").exists()
     # the payload is live: an unrestricted load does run it (so the assertion above can fail)
@@ -467,13 +616,17 @@ def test_lightning_attribute_dict_hyper_parameters_load_as_a_plain_dict(tmp_path
 
     AttributeDict.__module__, AttributeDict.__qualname__ = names[-1], "AttributeDict"
     sys.modules[names[-1]].AttributeDict = AttributeDict
-    folder, sd = build_tiny_comet(tmp_path, transform="softmax", ckpt_hparams=False, yaml_overrides={"layer_transformation": "sparsemax"})
+    folder, sd = build_tiny_comet(
+        tmp_path, transform="softmax", ckpt_hparams=False, yaml_overrides={"layer_transformation": "sparsemax"}
+    )
     ckpt = folder / "checkpoints" / "model.ckpt"
     blob = torch.load(ckpt, weights_only=True)
     import yaml
 
     hp = yaml.safe_load((folder / "hparams.yaml").read_text())
-    blob["hyper_parameters"] = AttributeDict({**hp, "layer_transformation": "softmax"})  # the checkpoint's value wins over the yaml's
+    blob["hyper_parameters"] = AttributeDict(
+        {**hp, "layer_transformation": "softmax"}
+    )  # the checkpoint's value wins over the yaml's
     torch.save(blob, ckpt)
     for name in names:  # Lightning is not importable when steb reads the file
         monkeypatch.delitem(sys.modules, name)
@@ -497,20 +650,32 @@ def test_forward_passes_use_no_transformers_model_class(tiny_bleurt20, tmp_path)
 
     from steb_scorers import bleurt_model, comet_model, encoder, tokenizer_files
 
-    tokenizers_only = {"AutoTokenizer", "PreTrainedTokenizerFast", "DebertaV2Tokenizer", "BertTokenizer", "import_protobuf"}
+    tokenizers_only = {
+        "AutoTokenizer",
+        "PreTrainedTokenizerFast",
+        "DebertaV2Tokenizer",
+        "BertTokenizer",
+        "import_protobuf",
+    }
     for module in (encoder, bleurt_model, comet_model, tokenizer_files):
         for node in ast.walk(ast.parse(inspect.getsource(module))):
             if isinstance(node, ast.Import):
-                assert not any(a.name.split(".")[0] == "transformers" for a in node.names), f"{module.__name__} imports transformers wholesale"
+                assert not any(a.name.split(".")[0] == "transformers" for a in node.names), (
+                    f"{module.__name__} imports transformers wholesale"
+                )
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("transformers"):
                 names = {a.name for a in node.names}
-                assert names <= tokenizers_only, f"{module.__name__} imports {sorted(names - tokenizers_only)} from {node.module}"
+                assert names <= tokenizers_only, (
+                    f"{module.__name__} imports {sorted(names - tokenizers_only)} from {node.module}"
+                )
     folder, _, _ = tiny_bleurt20
     scorer = BleurtScorer(model=str(folder))
     comet_folder, _ = build_tiny_comet(tmp_path)
     comet = CometScorer(model=str(comet_folder))
     for net in (scorer.bleurt.net, scorer.bleurt.head, comet.model.encoder, comet.model.estimator):
-        foreign = [type(m).__module__ for m in net.modules() if not type(m).__module__.startswith(("torch.", "steb_scorers."))]
+        foreign = [
+            type(m).__module__ for m in net.modules() if not type(m).__module__.startswith(("torch.", "steb_scorers."))
+        ]
         assert not foreign, foreign
 
 
@@ -519,8 +684,9 @@ def test_bleurt_weights_that_would_run_code_are_refused_naming_the_file(tmp_path
     import shlex
 
     folder, sd, _ = build_tiny_bleurt20(tmp_path / "evil" / "BLEURT-20")
-    torch.save({**sd, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")},
-               folder / "pytorch_model.bin")
+    torch.save(
+        {**sd, "extra": _RunsCommand(f"touch {shlex.quote(str(tmp_path / 'ran'))}")}, folder / "pytorch_model.bin"
+    )
     with pytest.raises(ValueError) as err:
         BleurtScorer(model=str(folder))
     message = str(err.value)

@@ -49,7 +49,8 @@ def test_embedding_cosine_best_of_several_references():
 
 def test_encoder_by_registered_name(tmp_path, monkeypatch):
     plugin = tmp_path / "letters_plugin.py"
-    plugin.write_text(textwrap.dedent('''
+    plugin.write_text(
+        textwrap.dedent("""
         import numpy as np
         from steb_core import EncoderSpec, hookimpl
 
@@ -60,7 +61,8 @@ def test_encoder_by_registered_name(tmp_path, monkeypatch):
         @hookimpl
         def register_encoders(register):
             register(EncoderSpec(name="test-length-encoder", description="len", factory=Enc))
-    '''))
+    """)
+    )
     monkeypatch.setenv("STEB_PLUGINS", str(plugin))
     reset_manager()
     try:
@@ -105,7 +107,9 @@ class Fixed:
 
 
 def test_overall_scorer_flips_lower_is_better_components():
-    scorer = OverallScorer({"content": Fixed([50, 100]), "fluency": Fixed([10, 30], higher=False)}, ranges={"content": (0, 100)})
+    scorer = OverallScorer(
+        {"content": Fixed([50, 100]), "fluency": Fixed([10, 30], higher=False)}, ranges={"content": (0, 100)}
+    )
     res = scorer.score(["a", "b"], ["a", "b"])
     # content -> 0.5, 1.0; fluency (batch min-max, flipped) -> 1.0, 0.0
     np.testing.assert_allclose(res.scores, [2 / (1 / 0.5 + 1), 0.0])

@@ -11,7 +11,13 @@ from steb_core import DataValidationError
 from steb_scorers.metaeval.human import load_human_judgements
 
 
-def _line(survey="1", src="u r ready", out="You are ready.", ref="You are ready.", ratings=("80", "70", "90", "60", "50", "100")):
+def _line(
+    survey="1",
+    src="u r ready",
+    out="You are ready.",
+    ref="You are ready.",
+    ratings=("80", "70", "90", "60", "50", "100"),
+):
     return "\t".join([survey, src, out, ref, *ratings])
 
 
@@ -26,7 +32,10 @@ def _fixture(folder: Path) -> Path:
     # two surveys, 2 lines per direction; two systems
     srcs = ["a b", "c d", "E F.", "G H."]
     for system, shift in (("SYS", 0), ("REF", 10)):
-        lines = [_line(str(1 + i % 2), s, f"{s} {system}", "ref", tuple(str(10 * i + shift + k) for k in range(6))) for i, s in enumerate(srcs)]
+        lines = [
+            _line(str(1 + i % 2), s, f"{s} {system}", "ref", tuple(str(10 * i + shift + k) for k in range(6)))
+            for i, s in enumerate(srcs)
+        ]
         _write(folder, system, lines)
     return folder
 
@@ -95,7 +104,9 @@ def test_real_release(human_data_dir):
     assert sorted(set(data.survey.tolist())) == [1, 2, 4, 5]
     ref = data.system == "REF"
     assert (data.direction[ref] == "informal-to-formal").sum() == 40
-    assert [o for o, r in zip(np.asarray(data.outputs)[ref], np.asarray(data.references)[ref])] == list(np.asarray(data.references)[ref])
+    assert [o for o, r in zip(np.asarray(data.outputs)[ref], np.asarray(data.references)[ref])] == list(
+        np.asarray(data.references)[ref]
+    )
     for aspect in ("content", "style", "fluency"):
         r = data.ratings[aspect]
         assert r.shape == (720, 2) and r.min() >= 0 and r.max() <= 100

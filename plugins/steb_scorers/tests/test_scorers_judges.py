@@ -51,7 +51,10 @@ class StubServer:
                 prompt = body["messages"][-1]["content"]  # the user turn (a system turn may come first)
                 n = min(int(body.get("n", 1)), 2)
                 start = sum(len(r.get("_served", [])) for r in outer.requests[:-1] if r["messages"] == body["messages"])
-                choices = [{"index": i, "message": {"role": "assistant", "content": reply(prompt, start + i)}} for i in range(n)]
+                choices = [
+                    {"index": i, "message": {"role": "assistant", "content": reply(prompt, start + i)}}
+                    for i in range(n)
+                ]
                 outer.requests[-1]["_served"] = choices
                 data = json.dumps({"choices": choices}).encode()
                 self.send_response(200)
@@ -111,7 +114,11 @@ def test_prompts_are_versioned_templates():
         prompts["pairwise-ab"].render(style="formal", a="x")
     assert "_about" not in prompts  # the packaged file's metadata (which study, whose wording) is not a prompt
     msg = prompts["pairwise-ab-style"].message(task="t", style="formal", a="x", b="y")
-    assert msg.system and msg.system.startswith("You are an impartial expert judge of writing style") and "Response A: x" in msg.user
+    assert (
+        msg.system
+        and msg.system.startswith("You are an impartial expert judge of writing style")
+        and "Response A: x" in msg.user
+    )
 
 
 def test_detection_over_http_majority_failures_and_consistency(detection_server):
@@ -135,7 +142,9 @@ def test_detection_over_http_majority_failures_and_consistency(detection_server)
 
 def test_pairwise_both_orders_and_position_bias_gives_tie(pairwise_server):
     judge = PairwiseStyleJudge(url=pairwise_server.url, n_samples=2)
-    out = judge.compare(["you are ready", "u r ready", "biased one"], ["u r ready", "you are ready", "biased two"], ["formal"] * 3)
+    out = judge.compare(
+        ["you are ready", "u r ready", "biased one"], ["u r ready", "you are ready", "biased two"], ["formal"] * 3
+    )
     assert out.labels == ["a", "b", "tie"]
     assert out.order_disagreements == 2 and out.parse_failures == 0
     assert out.label_frequencies == {"a": 1, "b": 1, "tie": 1}
@@ -179,7 +188,9 @@ def test_unreachable_endpoint_is_a_clear_error():
 def test_local_backend_with_tiny_model(tiny_lm):
     judge = StyleDetectionJudge(model=str(tiny_lm), n_samples=3, max_tokens=4, seed=0)
     res = judge.score(["s", "t"], ["you are ready", "u r ready"], target_style="formal")
-    again = StyleDetectionJudge(model=str(tiny_lm), n_samples=3, max_tokens=4, seed=0).judge(["you are ready", "u r ready"], ["formal"] * 2)
+    again = StyleDetectionJudge(model=str(tiny_lm), n_samples=3, max_tokens=4, seed=0).judge(
+        ["you are ready", "u r ready"], ["formal"] * 2
+    )
     assert len(again["answers"]) == 2 and all(len(a) == 3 for a in again["answers"])
     first = judge.judge(["you are ready", "u r ready"], ["formal"] * 2)
     assert first["answers"] == again["answers"]  # seeded sampling is reproducible

@@ -41,8 +41,14 @@ class _Server:
             def _any(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                outer.requests.append({"method": self.command, "path": self.path, "auth": self.headers.get("Authorization"),
-                                       "body": json.loads(body) if body else None})
+                outer.requests.append(
+                    {
+                        "method": self.command,
+                        "path": self.path,
+                        "auth": self.headers.get("Authorization"),
+                        "body": json.loads(body) if body else None,
+                    }
+                )
                 handle(self, outer.requests[-1])
 
             do_POST = do_GET = _any  # http.server API
@@ -134,7 +140,12 @@ def drip_server():
     listener.listen(4)
     stop = threading.Event()
     body = json.dumps(_choices(["yes"])).encode()
-    answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    answer = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
 
     def serve():
         listener.settimeout(0.2)
@@ -197,12 +208,21 @@ def test_defaults_are_the_studys_sampling():
     judge = StyleDetectionJudge(backend=ScriptedBackend(lambda p, k: "yes"))
     assert judge.n_samples == 30 and judge.temperature == 0.7
     pair = PairwiseStyleJudge(backend=ScriptedBackend(lambda p, k: "A"))
-    assert pair.n_samples == 30 and pair.temperature == 0.7 and pair.method == "ab" and pair.prompt.name == "pairwise-ab-style"
+    assert (
+        pair.n_samples == 30
+        and pair.temperature == 0.7
+        and pair.method == "ab"
+        and pair.prompt.name == "pairwise-ab-style"
+    )
 
 
 def test_four_detection_formats_binarised_and_voted():
-    answers = {"detect-binary": ["yes", "no", "yes"], "detect-probability": ["0.5", "0.49", "0.9"],
-               "detect-likert3": ["somewhat present", "not present", "very present"], "detect-likert10": ["5", "4", "10"]}
+    answers = {
+        "detect-binary": ["yes", "no", "yes"],
+        "detect-probability": ["0.5", "0.49", "0.9"],
+        "detect-likert3": ["somewhat present", "not present", "very present"],
+        "detect-likert10": ["5", "4", "10"],
+    }
     for name, row in answers.items():
         judge = StyleDetectionJudge(prompt=name, n_samples=3, backend=ScriptedBackend(lambda p, k, row=row: row[k]))
         res = judge.score(["s"], ["t"], target_style="formal")
@@ -258,7 +278,9 @@ def test_system_prompt_is_sent_as_system_turn(servers):
 def test_human_five_classes_map_to_a_b_tie_and_f1_against_sklearn():
     from sklearn.metrics import f1_score
 
-    assert [human_pairwise_label(x) for x in ("A better", "a slightly better", "Tie", "b_slightly_better", "B better")] == ["a", "a", "tie", "b", "b"]
+    assert [
+        human_pairwise_label(x) for x in ("A better", "a slightly better", "Tie", "b_slightly_better", "B better")
+    ] == ["a", "a", "tie", "b", "b"]
     assert [human_pairwise_label(x) for x in (1, 2, 3, 4, 5, "4")] == ["a", "a", "tie", "b", "b", "b"]
     with pytest.raises(ValueError, match="five classes"):
         human_pairwise_label("much better")
@@ -274,8 +296,14 @@ def test_human_five_classes_map_to_a_b_tie_and_f1_against_sklearn():
 
 def test_user_prompts_file_replaces_the_defaults(tmp_path):
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps({"mine": {"version": "7", "response": "ab", "system": "Be strict.", "template": "{a} or {b} for {style}?"}}))
-    judge = PairwiseStyleJudge(prompt="mine", prompts_file=str(path), n_samples=1, backend=ScriptedBackend(lambda p, k: "A"))
+    path.write_text(
+        json.dumps(
+            {"mine": {"version": "7", "response": "ab", "system": "Be strict.", "template": "{a} or {b} for {style}?"}}
+        )
+    )
+    judge = PairwiseStyleJudge(
+        prompt="mine", prompts_file=str(path), n_samples=1, backend=ScriptedBackend(lambda p, k: "A")
+    )
     assert judge.prompt.record()["system"] == "Be strict." and judge.prompt.version == "7"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"x": {"version": "1", "response": "stars", "template": "t"}}))
@@ -286,26 +314,37 @@ def test_user_prompts_file_replaces_the_defaults(tmp_path):
 def test_packaged_prompts_name_the_study_and_say_the_wording_is_stebs(tmp_path):
     """The packaged file cites the study it follows and does not pass its own wording off as the paper's."""
     about = prompts_about()
-    assert about["study"] == "Evaluating the Evaluators: Investigating LLM Judges for Personalized Writing Style Assessment"
+    assert (
+        about["study"]
+        == "Evaluating the Evaluators: Investigating LLM Judges for Personalized Writing Style Assessment"
+    )
     assert "openreview.net/forum?id=sx5GdUCpkj" in about["where"] and about["wording"].startswith("steb's own")
     prompts = load_prompts()
     assert "_about" not in prompts  # metadata, not a prompt
-    expected = {"detect-binary": ("detection", None, {"style", "text"}), "detect-probability": ("detection", None, {"style", "text"}),
-                "detect-likert3": ("detection", None, {"style", "text"}), "detect-likert10": ("detection", None, {"style", "text"}),
-                "pairwise-ab": ("pairwise-ab", "style", {"style", "a", "b"}),
-                "pairwise-ab-style": ("pairwise-ab", "style", {"task", "style", "a", "b"}),
-                "pairwise-ab-helpfulness": ("pairwise-ab", "helpfulness", {"task", "a", "b"}),
-                "rubric-style": ("rubric", "style", {"task", "style", "response"}),
-                "rubric-helpfulness": ("rubric", "helpfulness", {"task", "response"})}
+    expected = {
+        "detect-binary": ("detection", None, {"style", "text"}),
+        "detect-probability": ("detection", None, {"style", "text"}),
+        "detect-likert3": ("detection", None, {"style", "text"}),
+        "detect-likert10": ("detection", None, {"style", "text"}),
+        "pairwise-ab": ("pairwise-ab", "style", {"style", "a", "b"}),
+        "pairwise-ab-style": ("pairwise-ab", "style", {"task", "style", "a", "b"}),
+        "pairwise-ab-helpfulness": ("pairwise-ab", "helpfulness", {"task", "a", "b"}),
+        "rubric-style": ("rubric", "style", {"task", "style", "response"}),
+        "rubric-helpfulness": ("rubric", "helpfulness", {"task", "response"}),
+    }
     assert set(prompts) == set(expected)
     for name, (task, target, fields) in expected.items():
         p = prompts[name]
         assert (p.task, p.target, p.fields) == (task, target, fields), name
         assert p.source.startswith("steb's own wording") and "sx5GdUCpkj" in p.source
-        assert (p.system is not None) == (task != "detection" and name != "pairwise-ab"), name  # the four pairwise/rubric prompts carry a system turn
+        assert (p.system is not None) == (task != "detection" and name != "pairwise-ab"), (
+            name
+        )  # the four pairwise/rubric prompts carry a system turn
     # a user file without metadata has none; one with "_about" keeps it out of the prompts
     path = tmp_path / "mine.json"
-    path.write_text(json.dumps({"_about": {"study": "mine"}, "mine": {"version": "1", "response": "ab", "template": "{a} {b}"}}))
+    path.write_text(
+        json.dumps({"_about": {"study": "mine"}, "mine": {"version": "1", "response": "ab", "template": "{a} {b}"}})
+    )
     assert set(load_prompts(path)) == {"mine"} and prompts_about(path) == {"study": "mine"}
 
 
@@ -333,16 +372,25 @@ def test_cache_resumes_after_a_crash_asking_only_for_missing_samples(tmp_path):
         judge.score(["s"] * 10, texts, target_style="formal")
     assert len(cache.read_text().splitlines()) == 2 * 3 * 4  # two chunks of 3 prompts x 4 samples survived
     second = Crashing(reply, crash_after=None)
-    resumed = StyleDetectionJudge(n_samples=4, backend=CachedBackend(second, cache, chunk=3)).score(["s"] * 10, texts, target_style="formal")
+    resumed = StyleDetectionJudge(n_samples=4, backend=CachedBackend(second, cache, chunk=3)).score(
+        ["s"] * 10, texts, target_style="formal"
+    )
     assert sum(c[0] for c in second.calls) == 4  # only the 4 prompts never answered
     np.testing.assert_array_equal(resumed.scores, [float(i % 2) for i in range(10)])
     # a third run answers from the cache alone; more samples later asks only for the new indices, with a new seed
     third = Crashing(reply, crash_after=None)
-    StyleDetectionJudge(n_samples=4, backend=CachedBackend(third, cache)).score(["s"] * 10, texts, target_style="formal")
+    StyleDetectionJudge(n_samples=4, backend=CachedBackend(third, cache)).score(
+        ["s"] * 10, texts, target_style="formal"
+    )
     assert third.calls == []
     fourth = Crashing(reply, crash_after=None)
-    StyleDetectionJudge(n_samples=6, backend=CachedBackend(fourth, cache)).score(["s"] * 10, texts, target_style="formal")
-    assert fourth.calls == [(8, 2, 4), (2, 2, 4)]  # 10 prompts (chunks of 8) x indices 4, 5; seed 0 + first missing index
+    StyleDetectionJudge(n_samples=6, backend=CachedBackend(fourth, cache)).score(
+        ["s"] * 10, texts, target_style="formal"
+    )
+    assert fourth.calls == [
+        (8, 2, 4),
+        (2, 2, 4),
+    ]  # 10 prompts (chunks of 8) x indices 4, 5; seed 0 + first missing index
 
 
 def test_cache_ignores_a_torn_last_line_but_rejects_a_corrupt_record(tmp_path):

@@ -50,8 +50,6 @@ HUMAN = np.array([[80, 60, 60, 20], [50, 50, 50, 50], [10, 30, 20, 40], [90, 70,
 METRIC = np.array([[0.9, 0.5, 0.7, 0.5], [1, 2, 3, 4], [4, 3, 2, 1], [0.8, 0.9, 0.1, 0.2]], dtype=float)
 
 
-
-
 def write_release(folder: Path, human: np.ndarray = HUMAN, surveys=(1, 2, 1, 2)) -> Path:
     """``folder/outputs/SYSTEM.human.txt`` in the release's format; ratings (h-5, h+5) per aspect."""
     out = folder / "outputs"
@@ -62,7 +60,17 @@ def write_release(folder: Path, human: np.ndarray = HUMAN, surveys=(1, 2, 1, 2))
             h = human[i, k]
             content, style, fluency = (h - 5, h + 5), (50 + i, 60 - k), (70.0, 70.0 + k + i)
             ratings = [content[0], style[0], fluency[0], content[1], style[1], fluency[1]]
-            lines.append("\t".join([str(surveys[i]), f"source {i} words", f"source {i} " + "words " * k + system, f"reference {i}", *(f"{r:g}" for r in ratings)]))
+            lines.append(
+                "\t".join(
+                    [
+                        str(surveys[i]),
+                        f"source {i} words",
+                        f"source {i} " + "words " * k + system,
+                        f"reference {i}",
+                        *(f"{r:g}" for r in ratings),
+                    ]
+                )
+            )
         (out / f"{system}.human.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out
 
@@ -94,23 +102,37 @@ def test_lai2022_preset_on_a_release_folder(tmp_path):
     # system level: Pearson of the per-system metric means with the per-system mean raw ratings (scipy as the reference)
     sys_metric, sys_human = METRIC.mean(axis=0), HUMAN.mean(axis=0)
     np.testing.assert_allclose(sys_human, [57.5, 52.5, 42.5, 35])
-    assert c["pooled"]["system_pearson"]["value"] == pytest.approx(stats.pearsonr(sys_metric, sys_human).statistic, abs=1e-12)
-    assert c["pooled"]["segment_pearson"]["value"] == pytest.approx(stats.pearsonr(METRIC.ravel(), HUMAN.ravel()).statistic, abs=1e-12)
+    assert c["pooled"]["system_pearson"]["value"] == pytest.approx(
+        stats.pearsonr(sys_metric, sys_human).statistic, abs=1e-12
+    )
+    assert c["pooled"]["segment_pearson"]["value"] == pytest.approx(
+        stats.pearsonr(METRIC.ravel(), HUMAN.ravel()).statistic, abs=1e-12
+    )
     # the same data under the WMT17 settings but no threshold: the pooled tau, not the per-source mean
-    wmt = meta_evaluate(data, {"m": _metric_result(data)}, MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw", tau_threshold=0))
-    assert wmt["metrics"]["m"]["correlations"]["content"]["pooled"]["tau_like"]["value"] == pytest.approx(1 / 17, abs=1e-12)
+    wmt = meta_evaluate(
+        data,
+        {"m": _metric_result(data)},
+        MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw", tau_threshold=0),
+    )
+    assert wmt["metrics"]["m"]["correlations"]["content"]["pooled"]["tau_like"]["value"] == pytest.approx(
+        1 / 17, abs=1e-12
+    )
 
 
 def test_top_and_last_n_are_the_segment_tau_on_those_systems(tmp_path):
     data = load_human_judgements(write_release(tmp_path))
-    report = meta_evaluate(data, {"m": _metric_result(data)}, protocol_config("lai2022", aspects=("content",), n_bootstrap=10))
+    report = meta_evaluate(
+        data, {"m": _metric_result(data)}, protocol_config("lai2022", aspects=("content",), n_bootstrap=10)
+    )
     subsets = report["metrics"]["m"]["correlations"]["content"]["pooled"]["subsets"]
     assert subsets["top_3"]["systems"] == ["A", "B", "C"] and subsets["last_3"]["systems"] == ["B", "C", "D"]
     assert subsets["top_3"]["tau_like"] == pytest.approx(1 / 3, abs=1e-12)
     assert subsets["last_3"]["tau_like"] == pytest.approx(0.0, abs=1e-12)
     assert subsets["all_4"]["tau_like"] == pytest.approx(4 / 45, abs=1e-12)
     top = [0, 1, 2]
-    assert subsets["top_3"]["system_pearson"] == pytest.approx(stats.pearsonr(METRIC[:, top].mean(0), HUMAN[:, top].mean(0)).statistic, abs=1e-12)
+    assert subsets["top_3"]["system_pearson"] == pytest.approx(
+        stats.pearsonr(METRIC[:, top].mean(0), HUMAN[:, top].mean(0)).statistic, abs=1e-12
+    )
     assert report["config"]["subsets"] == "segment"
 
 
@@ -136,14 +158,48 @@ def test_protocol_presets_and_recorded_changes():
 def test_cli_lai2022_tables_name_their_protocol(scorers_app, tmp_path):
     folder = write_release(tmp_path)
     out = tmp_path / "r.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--protocol", "lai2022", "-s", "chrf:against=source,system_level=mean",
-                                         "--aspect", "content", "--bootstrap", "20", "-o", str(out)], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(folder),
+            "--protocol",
+            "lai2022",
+            "-s",
+            "chrf:against=source,system_level=mean",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "20",
+            "-o",
+            str(out),
+        ],
+        env={"COLUMNS": "250"},
+    )
     assert result.exit_code == 0, result.output
     assert result.output.count("protocol: lai2022") == 2  # the correlation table and the top-N / last-N table
     report = json.loads(out.read_text())
     assert report["config"]["protocol"] == "lai2022" and report["config"]["overrides"] == []
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "-s", "chrf:against=source", "--aspect", "content", "--bootstrap", "20",
-                                         "--tau-threshold", "10", "-o", str(out)], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(folder),
+            "-s",
+            "chrf:against=source",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "20",
+            "--tau-threshold",
+            "10",
+            "-o",
+            str(out),
+        ],
+        env={"COLUMNS": "250"},
+    )
     assert result.exit_code == 0, result.output
     assert "protocol: wmt17-darr (changed: tau_threshold=10.0)" in result.output
     result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--protocol", "lai", "-o", str(out)])
@@ -159,7 +215,9 @@ def test_multi_bleu_corpus_by_hand():
     res = BleuScorer(against="reference", variant="lai2022").score(hyp, hyp, references=ref)
     assert res.corpus == pytest.approx(100 * (40 / 273) ** 0.25, abs=1e-9)
     st = stat_matrix(res)
-    assert corpus_score_from_stats(res.details["corpus_aggregate"], st.sum(axis=0)) == pytest.approx(100 * (40 / 273) ** 0.25, abs=1e-9)
+    assert corpus_score_from_stats(res.details["corpus_aggregate"], st.sum(axis=0)) == pytest.approx(
+        100 * (40 / 273) ** 0.25, abs=1e-9
+    )
     assert corpus_score_from_stats(res.details["corpus_aggregate"], st[0]) == 0.0
     # sentence level: nltk's smoothing method 1 replaces a zero count by epsilon 0.1: (5/6 * 3/5 * 1/4 * 0.1/3) **
     # (1/4), BP 1
@@ -169,11 +227,26 @@ def test_multi_bleu_corpus_by_hand():
 
 def test_multi_bleu_splits_punctuation_like_nltk():
     res = BleuScorer(against="source", variant="lai2022").score(["you are ready."], ["you are ready ."])
-    assert res.scores[0] == pytest.approx(1.0) and res.corpus == pytest.approx(100.0)  # "ready." is two tokens on both sides
+    assert res.scores[0] == pytest.approx(1.0) and res.corpus == pytest.approx(
+        100.0
+    )  # "ready." is two tokens on both sides
     from steb_scorers.lexical import nltk_tokenize
 
     # word_tokenize splits sentences first, so a sentence-internal period is a token too (punkt, or steb's fallback)
-    assert nltk_tokenize("Give it a chance. If you can't, go!") == ["Give", "it", "a", "chance", ".", "If", "you", "ca", "n't", ",", "go", "!"]
+    assert nltk_tokenize("Give it a chance. If you can't, go!") == [
+        "Give",
+        "it",
+        "a",
+        "chance",
+        ".",
+        "If",
+        "you",
+        "ca",
+        "n't",
+        ",",
+        "go",
+        "!",
+    ]
 
 
 def test_chrf_sentence_mean_at_system_level(tmp_path):
@@ -187,11 +260,18 @@ def test_chrf_sentence_mean_at_system_level(tmp_path):
     assert entry["system_level"] == "mean"
     chrf = CHRF()
     systems = report["config"]["systems"]
-    means = [np.mean([chrf.sentence_score(o, [s]).score for o, s, x in zip(data.outputs, data.sources, data.system) if x == name]) for name in systems]
+    means = [
+        np.mean(
+            [chrf.sentence_score(o, [s]).score for o, s, x in zip(data.outputs, data.sources, data.system) if x == name]
+        )
+        for name in systems
+    ]
     for name, value in zip(systems, means):
         assert entry["system_means"][name] == pytest.approx(value, abs=1e-9)
     human = [data.raw("content")[data.system == name].mean() for name in systems]
-    assert entry["correlations"]["content"]["pooled"]["system_pearson"]["value"] == pytest.approx(stats.pearsonr(means, human).statistic, abs=1e-9)
+    assert entry["correlations"]["content"]["pooled"]["system_pearson"]["value"] == pytest.approx(
+        stats.pearsonr(means, human).statistic, abs=1e-9
+    )
     corpus = score_judgements(data, ChrfScorer(against="source"))
     assert stat_matrix(corpus) is not None  # the default stays sacrebleu's corpus chrF
 
@@ -215,7 +295,9 @@ def _iaa_release(tmp_path: Path) -> Path:
         for i in range(4):
             c1, c2 = pairs[i // 2] if i % 2 == 0 else (15 + 7 * k + i, 25 + 3 * k * i)
             s1, s2, f1, f2 = 40 + 9 * k + i, 35 + 4 * i + k, 60 + k * i, 70 - 5 * k + 2 * i
-            lines.append("\t".join(map(str, [1 + i % 2, f"src {i}", f"{system} out {i}", f"ref {i}", c1, s1, f1, c2, s2, f2])))
+            lines.append(
+                "\t".join(map(str, [1 + i % 2, f"src {i}", f"{system} out {i}", f"ref {i}", c1, s1, f1, c2, s2, f2]))
+            )
         (out / f"{system}.human.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out
 
@@ -243,11 +325,18 @@ def test_table1_agreement_by_hand(tmp_path):
 def test_table1_printed_with_the_chosen_ref_policy(scorers_app, tmp_path):
     folder = _iaa_release(tmp_path)
     out = tmp_path / "h.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "--human-only", "--iaa-ref", "exclude", "-o", str(out)], env={"COLUMNS": "250"})
+    result = CliRunner().invoke(
+        scorers_app,
+        ["meta-eval", "--data", str(folder), "--human-only", "--iaa-ref", "exclude", "-o", str(out)],
+        env={"COLUMNS": "250"},
+    )
     assert result.exit_code == 0, result.output
     assert "REF excluded from every row" in result.output and "0.800" in result.output
     table = json.loads(out.read_text())["human"]["inter_annotator_table"]
-    assert table["paper"]["surveys"]["1"]["content"] == pytest.approx(31 / 35) and table["paper"]["overall"] == table["without_ref"]["overall"]
+    assert (
+        table["paper"]["surveys"]["1"]["content"] == pytest.approx(31 / 35)
+        and table["paper"]["overall"] == table["without_ref"]["overall"]
+    )
 
 
 def _with_references(tmp_path: Path, n_refs: int = 4) -> Path:
@@ -255,7 +344,10 @@ def _with_references(tmp_path: Path, n_refs: int = 4) -> Path:
     refs = tmp_path / "xformal"
     refs.mkdir()
     for k in range(n_refs):
-        (refs / f"fr.80.ref{k}").write_text("\n".join(f"reference {i}" if k == 0 else f"other reference {k} number {i}" for i in range(4)) + "\n", encoding="utf-8")
+        (refs / f"fr.80.ref{k}").write_text(
+            "\n".join(f"reference {i}" if k == 0 else f"other reference {k} number {i}" for i in range(4)) + "\n",
+            encoding="utf-8",
+        )
     return outputs
 
 
@@ -263,8 +355,16 @@ def test_loader_reads_the_four_references(tmp_path):
     data = load_human_judgements(_with_references(tmp_path))
     assert data.n_references == 4 and data.reference_column_differs == []
     row = int(np.flatnonzero((data.system == "B") & (data.item == 2))[0])
-    assert data.reference_choice("all")[row] == ["reference 2", "other reference 1 number 2", "other reference 2 number 2", "other reference 3 number 2"]
-    assert data.reference_choice(3)[row] == "other reference 2 number 2" and data.reference_choice("1")[row] == "reference 2"
+    assert data.reference_choice("all")[row] == [
+        "reference 2",
+        "other reference 1 number 2",
+        "other reference 2 number 2",
+        "other reference 3 number 2",
+    ]
+    assert (
+        data.reference_choice(3)[row] == "other reference 2 number 2"
+        and data.reference_choice("1")[row] == "reference 2"
+    )
     with pytest.raises(ValueError, match="from 1 to 4"):
         data.reference_choice(5)
     single = load_human_judgements(write_release(tmp_path / "plain"))
@@ -286,8 +386,27 @@ def test_table_4_correlates_reference_1_with_the_others(scorers_app, tmp_path):
 
     outputs = _with_references(tmp_path)
     out = tmp_path / "t4.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "4", "-s", "chrf",
-                                         "--aspect", "content", "--bootstrap", "10", "-o", str(out)], env={"COLUMNS": "300"})
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(outputs),
+            "--protocol",
+            "lai2022",
+            "--table",
+            "4",
+            "-s",
+            "chrf",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "10",
+            "-o",
+            str(out),
+        ],
+        env={"COLUMNS": "300"},
+    )
     assert result.exit_code == 0, result.output
     assert "r(ref1," in result.output and "protocol: lai2022" in result.output and "chrf [ref 3]" in result.output
     report = json.loads(out.read_text())
@@ -295,8 +414,14 @@ def test_table_4_correlates_reference_1_with_the_others(scorers_app, tmp_path):
     data = load_human_judgements(outputs)
     rated = data.system != "REF"
     chrf = CHRF()
-    first = [chrf.sentence_score(o, [r]).score for o, r in zip(np.asarray(data.outputs)[rated], np.asarray(data.reference_choice("1"))[rated])]
-    third = [chrf.sentence_score(o, [r]).score for o, r in zip(np.asarray(data.outputs)[rated], np.asarray(data.reference_choice("3"))[rated])]
+    first = [
+        chrf.sentence_score(o, [r]).score
+        for o, r in zip(np.asarray(data.outputs)[rated], np.asarray(data.reference_choice("1"))[rated])
+    ]
+    third = [
+        chrf.sentence_score(o, [r]).score
+        for o, r in zip(np.asarray(data.outputs)[rated], np.asarray(data.reference_choice("3"))[rated])
+    ]
     assert row["score_pearson_with_ref1"]["3"] == pytest.approx(stats.pearsonr(first, third).statistic, abs=1e-9)
     assert set(row["human"]) == {"1", "2", "3", "4", "all"}
 
@@ -304,13 +429,40 @@ def test_table_4_correlates_reference_1_with_the_others(scorers_app, tmp_path):
 def test_table_a2_pairs_source_and_reference_runs(scorers_app, tmp_path):
     outputs = write_release(tmp_path)
     out = tmp_path / "a2.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(outputs), "--protocol", "lai2022", "--table", "A.2", "-s", "chrf:system_level=mean",
-                                         "--aspect", "content", "--bootstrap", "10", "-o", str(out)], env={"COLUMNS": "300"})
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(outputs),
+            "--protocol",
+            "lai2022",
+            "--table",
+            "A.2",
+            "-s",
+            "chrf:system_level=mean",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "10",
+            "-o",
+            str(out),
+        ],
+        env={"COLUMNS": "300"},
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
-    assert set(report["metrics"]) == {"chrf:system_level=mean,against=source", "chrf:system_level=mean,against=reference"}
+    assert set(report["metrics"]) == {
+        "chrf:system_level=mean,against=source",
+        "chrf:system_level=mean,against=reference",
+    }
     row = report["source_reference_table"]["content"]["rows"]["chrf:system_level=mean"]
-    assert row["source"]["tau_like"] == report["metrics"]["chrf:system_level=mean,against=source"]["correlations"]["content"]["pooled"]["tau_like"]["value"]
+    assert (
+        row["source"]["tau_like"]
+        == report["metrics"]["chrf:system_level=mean,against=source"]["correlations"]["content"]["pooled"]["tau_like"][
+            "value"
+        ]
+    )
     assert "metrics against the source and against the reference" in result.output
 
 

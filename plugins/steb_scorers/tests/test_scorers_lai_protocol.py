@@ -43,7 +43,9 @@ def test_corpus_statistics_reproduce_sacrebleu_corpus_scores():
         st = stat_matrix(res)
         for idx in ([0, 1], [1, 2, 3], [0, 1, 2, 3]):
             got = corpus_score_from_stats(res.details["corpus_aggregate"], st[idx].sum(axis=0))
-            assert got == pytest.approx(metric.corpus_score([hyp[i] for i in idx], [[ref[i] for i in idx]]).score, abs=1e-9)
+            assert got == pytest.approx(
+                metric.corpus_score([hyp[i] for i in idx], [[ref[i] for i in idx]]).score, abs=1e-9
+            )
         # corpus BLEU is not the mean of sentence BLEU: the statistic the meta-evaluation uses must differ from the mean
         assert res.corpus != pytest.approx(res.scores.mean(), abs=1e-6)
 
@@ -57,8 +59,15 @@ def test_system_level_bleu_is_corpus_bleu_per_system(tmp_path):
     entry = report["metrics"]["bleu"]
     assert entry["system_level"] == "corpus"
     systems = report["config"]["systems"]
-    per_system = [BLEU().corpus_score([o for o, s in zip(data.outputs, data.system) if s == x], [[r for r, s in zip(data.references, data.system) if s == x]]).score
-                  for x in systems]
+    per_system = [
+        BLEU()
+        .corpus_score(
+            [o for o, s in zip(data.outputs, data.system) if s == x],
+            [[r for r, s in zip(data.references, data.system) if s == x]],
+        )
+        .score
+        for x in systems
+    ]
     for x, v in zip(systems, per_system):
         assert entry["system_corpus"][x] == pytest.approx(v, abs=1e-9)
     human = [data.human("content", "z")[data.system == x].mean() for x in systems]
@@ -88,8 +97,12 @@ def test_top_and_last_n_on_real_data_against_scipy(human_data_dir):
     order = np.argsort(-human)
     subsets = entry["correlations"]["content"]["pooled"]["system_subsets_kendall"]
     for k in (3, 5):
-        assert subsets[f"top_{k}"] == pytest.approx(stats.kendalltau(metric[order[:k]], human[order[:k]]).statistic, abs=1e-12)
-        assert subsets[f"last_{k}"] == pytest.approx(stats.kendalltau(metric[order[-k:]], human[order[-k:]]).statistic, abs=1e-12)
+        assert subsets[f"top_{k}"] == pytest.approx(
+            stats.kendalltau(metric[order[:k]], human[order[:k]]).statistic, abs=1e-12
+        )
+        assert subsets[f"last_{k}"] == pytest.approx(
+            stats.kendalltau(metric[order[-k:]], human[order[-k:]]).statistic, abs=1e-12
+        )
     assert subsets["all_8"] == pytest.approx(stats.kendalltau(metric, human).statistic, abs=1e-12)
 
 
@@ -137,9 +150,13 @@ def test_precomputed_scores_match_by_source_and_output(tmp_path):
 
     (tmp_path / "A.metrics.txt").write_text("1\tsrc one\tout a\tref\t0.5\n1\tsrc two\tout b\tref\t0.25\n")
     (tmp_path / "B.metrics.txt").write_text("1\tsrc one\tout c\tref\t0.75\n1\tsrc two\tout b\tref\t0.3\n")
-    scorer = PrecomputedScorer(files=str(tmp_path / "*.metrics.txt"), column=4, higher_is_better=False, label="released")
+    scorer = PrecomputedScorer(
+        files=str(tmp_path / "*.metrics.txt"), column=4, higher_is_better=False, label="released"
+    )
     res = scorer.score(["src two", "src one", "src one"], ["out b", "out c", "out a"])
-    np.testing.assert_array_equal(res.scores, [0.25, 0.75, 0.5])  # order of the call, not of the files; A's value wins for the duplicate
+    np.testing.assert_array_equal(
+        res.scores, [0.25, 0.75, 0.5]
+    )  # order of the call, not of the files; A's value wins for the duplicate
     assert res.details["conflicts"] == 1 and res.higher_is_better is False and res.name == "released"
     with pytest.raises(KeyError, match="no line with source 'src one' and output 'out z'"):
         scorer.score(["src one"], ["out z"])
@@ -153,12 +170,18 @@ def test_lower_is_better_metrics_are_reported_as_absolute_values(tmp_path):
 
     data = load_human_judgements(_synthetic(tmp_path / "data"))
     human = data.human("content", "z")
-    distance = ScoreResult("distance", 10.0 - 3.0 * human, higher_is_better=False)  # a perfect distance: lower where humans rate higher
-    report = meta_evaluate(data, {"d": distance}, MetaEvalConfig(aspects=("content",), n_bootstrap=20, kendall_ci=False))
+    distance = ScoreResult(
+        "distance", 10.0 - 3.0 * human, higher_is_better=False
+    )  # a perfect distance: lower where humans rate higher
+    report = meta_evaluate(
+        data, {"d": distance}, MetaEvalConfig(aspects=("content",), n_bootstrap=20, kendall_ci=False)
+    )
     c = report["metrics"]["d"]["correlations"]["content"]["pooled"]
     assert report["metrics"]["d"]["absolute"] is True
     assert c["segment_pearson"]["value"] == pytest.approx(1.0) and c["system_pearson"]["value"] == pytest.approx(1.0)
-    assert c["system_kendall"] == pytest.approx(1.0) and all(v == pytest.approx(1.0) for v in c["system_subsets_kendall"].values())
+    assert c["system_kendall"] == pytest.approx(1.0) and all(
+        v == pytest.approx(1.0) for v in c["system_subsets_kendall"].values()
+    )
     assert c["segment_pearson"]["ci"][0] == pytest.approx(1.0)  # bootstrap replicates are absolute too
 
 
@@ -166,7 +189,12 @@ def test_bad_compare_is_rejected_before_any_scorer_runs(scorers_app, tmp_path, m
     import steb_scorers.metaeval.evaluate as evaluate
 
     folder = _synthetic(tmp_path / "data")
-    monkeypatch.setattr(evaluate, "score_judgements", lambda *a, **k: pytest.fail("a scorer ran before --compare was checked"))
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(folder), "-s", "chrf", "--compare", "chrf|bleu", "-o", str(tmp_path / "x.json")],
-                                env={"COLUMNS": "250"})
+    monkeypatch.setattr(
+        evaluate, "score_judgements", lambda *a, **k: pytest.fail("a scorer ran before --compare was checked")
+    )
+    result = CliRunner().invoke(
+        scorers_app,
+        ["meta-eval", "--data", str(folder), "-s", "chrf", "--compare", "chrf|bleu", "-o", str(tmp_path / "x.json")],
+        env={"COLUMNS": "250"},
+    )
     assert result.exit_code != 0 and "compare two of the --scorer specs" in result.output

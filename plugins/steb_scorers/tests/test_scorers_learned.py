@@ -11,8 +11,12 @@ from steb_scorers.checkpoints import ModelNotFoundError, resolve_checkpoint
 from steb_scorers.learned import BleurtScorer, RegressionStyleScorer, WMDScorer, load_word_vectors, wmd
 
 VECTORS = {
-    "the": np.array([0.0, 0.0]), "cat": np.array([1.0, 0.0]), "dog": np.array([1.0, 1.0]),
-    "sat": np.array([0.0, 2.0]), "ran": np.array([0.5, 2.0]), "mat": np.array([3.0, 0.0]),
+    "the": np.array([0.0, 0.0]),
+    "cat": np.array([1.0, 0.0]),
+    "dog": np.array([1.0, 1.0]),
+    "sat": np.array([0.0, 2.0]),
+    "ran": np.array([0.5, 2.0]),
+    "mat": np.array([3.0, 0.0]),
 }
 
 
@@ -31,7 +35,7 @@ def _wmd_lp(a_tokens, b_tokens, vectors):
     n, m = cost.shape
     eq = np.zeros((n + m, n * m))
     for i in range(n):
-        eq[i, i * m:(i + 1) * m] = 1
+        eq[i, i * m : (i + 1) * m] = 1
     for j in range(m):
         eq[n + j, j::m] = 1
     return linprog(cost.ravel(), A_eq=eq, b_eq=np.concatenate([a, b]), bounds=(0, None), method="highs").fun
@@ -39,8 +43,11 @@ def _wmd_lp(a_tokens, b_tokens, vectors):
 
 def test_wmd_matches_the_transport_linear_program():
     pytest.importorskip("ot")
-    cases = [("the cat sat on the mat".split(), "the dog ran".split()), ("cat cat mat".split(), "dog sat sat sat".split()),
-             ("the cat".split(), "the cat".split())]
+    cases = [
+        ("the cat sat on the mat".split(), "the dog ran".split()),
+        ("cat cat mat".split(), "dog sat sat sat".split()),
+        ("the cat".split(), "the cat".split()),
+    ]
     for x, y in cases:
         assert wmd(x, y, VECTORS) == pytest.approx(_wmd_lp(x, y, VECTORS), abs=1e-7)
     assert wmd(["cat"], ["sat"], VECTORS) == pytest.approx(np.sqrt(5.0), abs=1e-12)  # one word each: their distance
@@ -83,10 +90,17 @@ def _pooled_head(folder, first, second):
 
 def test_bleurt_is_the_regression_head_on_reference_candidate_pairs(tiny_bert_regressor):
     scorer = BleurtScorer(model=str(tiny_bert_regressor), batch_size=2)
-    res = scorer.score(["s1", "s2", "s3"], ["you are ready", "the cat sat", "hello there"],
-                       references=["are you ready ?", "the dog sat on the mat", ["hello", "how are you"]])
-    assert res.scores[0] == pytest.approx(_pooled_head(tiny_bert_regressor, "are you ready ?", "you are ready"), abs=1e-5)
-    assert res.scores[1] == pytest.approx(_pooled_head(tiny_bert_regressor, "the dog sat on the mat", "the cat sat"), abs=1e-5)
+    res = scorer.score(
+        ["s1", "s2", "s3"],
+        ["you are ready", "the cat sat", "hello there"],
+        references=["are you ready ?", "the dog sat on the mat", ["hello", "how are you"]],
+    )
+    assert res.scores[0] == pytest.approx(
+        _pooled_head(tiny_bert_regressor, "are you ready ?", "you are ready"), abs=1e-5
+    )
+    assert res.scores[1] == pytest.approx(
+        _pooled_head(tiny_bert_regressor, "the dog sat on the mat", "the cat sat"), abs=1e-5
+    )
     best = max(_pooled_head(tiny_bert_regressor, r, "hello there") for r in ("hello", "how are you"))
     assert res.scores[2] == pytest.approx(best, abs=1e-5)
     # the order matters: (reference, candidate), not the other way round

@@ -106,5 +106,9 @@ def test_pauli_bleu_is_character_bleu_with_the_source_as_hypothesis():
     assert abs(swapped[0] - expected[0]) > 1e-3
     assert got.corpus == pytest.approx(np.mean(expected)) and got.details["system_level"] == "mean of sentence scores"
     assert not got.components  # no corpus statistics: the meta-evaluation uses the mean per system
-    refs = BleuScorer(against="reference", variant="pauli").score(sources, outputs, references=[["the cat is on the mat", "x"], ["hi there"]])
-    assert refs.scores[0] == pytest.approx(sentence_bleu(["a cat sat on a mat today"], "the cat is on the mat", smoothing_function=smooth))
+    refs = BleuScorer(against="reference", variant="pauli").score(
+        sources, outputs, references=[["the cat is on the mat", "x"], ["hi there"]]
+    )
+    assert refs.scores[0] == pytest.approx(
+        sentence_bleu(["a cat sat on a mat today"], "the cat is on the mat", smoothing_function=smooth)
+    )

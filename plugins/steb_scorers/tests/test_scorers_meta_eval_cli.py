@@ -28,14 +28,19 @@ def _synthetic(folder: Path, n_sources: int = 8) -> Path:
             out = " ".join(words[: len(words) - drop] + ["new"] * drop)
             base = 95 - 20 * drop
             r = [min(100, max(0, base + rng.normal(0, 5))) for _ in range(6)]
-            lines.append("\t".join([str(1 + (i % (n_sources // 2)) % 2), src, out, "ref " + src, *(f"{x:.1f}" for x in r)]))
+            lines.append(
+                "\t".join([str(1 + (i % (n_sources // 2)) % 2), src, out, "ref " + src, *(f"{x:.1f}" for x in r)])
+            )
         (folder / f"{system}.human.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
 
 def test_parse_scorer_spec():
     assert parse_scorer_spec("chrf") == ("chrf", {})
-    assert parse_scorer_spec("bleu:against=source,max_ngram_order=2,lowercase=true") == ("bleu", {"against": "source", "max_ngram_order": 2, "lowercase": True})
+    assert parse_scorer_spec("bleu:against=source,max_ngram_order=2,lowercase=true") == (
+        "bleu",
+        {"against": "source", "max_ngram_order": 2, "lowercase": True},
+    )
     with pytest.raises(ValueError, match="key=value"):
         parse_scorer_spec("bleu:source")
 
@@ -43,13 +48,36 @@ def test_parse_scorer_spec():
 def test_cli_writes_json_and_table(scorers_app, tmp_path):
     data = _synthetic(tmp_path / "h")
     out = tmp_path / "report.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "-s", "bleu:against=source",
-                                         "--aspect", "content", "--bootstrap", "50", "--tau-threshold", "0", "-o", str(out)])
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(data),
+            "-s",
+            "chrf:against=source",
+            "-s",
+            "bleu:against=source",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "50",
+            "--tau-threshold",
+            "0",
+            "-o",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "chrf:against=source" in result.output and "inter-annotator" in result.output
     report = json.loads(out.read_text())
     cfg = report["config"]
-    assert cfg["reference_included"] is False and cfg["tau_threshold"] == 0 and cfg["tau_ties"] == "discordant" and cfg["systems"] == ["BAD", "GOOD", "MID"]
+    assert (
+        cfg["reference_included"] is False
+        and cfg["tau_threshold"] == 0
+        and cfg["tau_ties"] == "discordant"
+        and cfg["systems"] == ["BAD", "GOOD", "MID"]
+    )
     entry = report["metrics"]["chrf:against=source"]
     pooled = entry["correlations"]["content"]["pooled"]
     assert pooled["segment_pearson"]["value"] > 0.8 and pooled["system_pearson"]["value"] > 0.9
@@ -65,7 +93,9 @@ def test_lower_is_better_reports_absolute_correlation(tmp_path):
     data = load_human_judgements(_synthetic(tmp_path / "h"))
     human = data.raw("content")
     cfg = MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw")
-    report = meta_evaluate(data, {"neg": ScoreResult("neg", -human, higher_is_better=False), "pos": ScoreResult("pos", human)}, cfg)
+    report = meta_evaluate(
+        data, {"neg": ScoreResult("neg", -human, higher_is_better=False), "pos": ScoreResult("pos", human)}, cfg
+    )
     neg = report["metrics"]["neg"]["correlations"]["content"]["pooled"]
     pos = report["metrics"]["pos"]["correlations"]["content"]["pooled"]
     assert report["metrics"]["neg"]["absolute"] is True
@@ -90,10 +120,18 @@ def test_bad_option_is_rejected(tmp_path):
 @pytest.mark.realdata
 def test_real_release_acceptance(scorers_app, human_data_dir, tmp_path):
     out = tmp_path / "real.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(human_data_dir), "--aspect", "content", "--bootstrap", "100", "-o", str(out)])
+    result = CliRunner().invoke(
+        scorers_app,
+        ["meta-eval", "--data", str(human_data_dir), "--aspect", "content", "--bootstrap", "100", "-o", str(out)],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
-    assert set(report["metrics"]) == {"bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference"}
+    assert set(report["metrics"]) == {
+        "bleu:against=source",
+        "bleu:against=reference",
+        "chrf:against=source",
+        "chrf:against=reference",
+    }
     for entry in report["metrics"].values():
         c = entry["correlations"]["content"]["pooled"]
         assert c["n_outputs"] == 640 and c["n_systems"] == 8
@@ -118,12 +156,15 @@ def test_dotted_keys_build_a_dictionary():
     assert options["train"] == {"formal": "f.txt", "informal": "i.txt"}
 
 
-@pytest.mark.parametrize("spec, match", [
-    ("perplexity:style_models={formal: /m/f}", "not valid JSON"),  # a shell ate the quotes
-    ('perplexity:style_models={"formal": "/m/f"', "unbalanced"),
-    ("perplexity:style_models=/m,style_models.formal=/m/f", "plain value and key by key"),
-    ("perplexity:.formal=/m/f", "NAME.KEY=VALUE"),
-])
+@pytest.mark.parametrize(
+    "spec, match",
+    [
+        ("perplexity:style_models={formal: /m/f}", "not valid JSON"),  # a shell ate the quotes
+        ('perplexity:style_models={"formal": "/m/f"', "unbalanced"),
+        ("perplexity:style_models=/m,style_models.formal=/m/f", "plain value and key by key"),
+        ("perplexity:.formal=/m/f", "NAME.KEY=VALUE"),
+    ],
+)
 def test_malformed_dictionary_options_are_named(spec, match):
     with pytest.raises(ValueError, match=match):
         parse_scorer_spec(spec)
@@ -146,11 +187,27 @@ def test_dictionary_option_reaches_the_scorer_factory(scorers_app, tmp_path, mon
 
     import steb_core
 
-    monkeypatch.setattr(steb_core, "get_manager", lambda: type("M", (), {"scorers": staticmethod(lambda: {"fake": Spec})})())
+    monkeypatch.setattr(
+        steb_core, "get_manager", lambda: type("M", (), {"scorers": staticmethod(lambda: {"fake": Spec})})()
+    )
     monkeypatch.setattr("steb_scorers.metaeval.evaluate.score_judgements", fake_score)
     data = _synthetic(tmp_path / "h")
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "fake:style_models.formal=/a,style_models.informal=/b",
-                                         "--aspect", "content", "--bootstrap", "5", "-o", str(tmp_path / "r.json")])
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(data),
+            "-s",
+            "fake:style_models.formal=/a,style_models.informal=/b",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "5",
+            "-o",
+            str(tmp_path / "r.json"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert seen == {"style_models": {"formal": "/a", "informal": "/b"}}
 
@@ -162,7 +219,11 @@ def test_reference_only_correlations_match_scipy(tmp_path):
     data = load_human_judgements(_synthetic(tmp_path / "h"))
     rng = np.random.default_rng(3)
     metric = rng.normal(size=len(data))
-    report = meta_evaluate(data, {"m": ScoreResult("m", metric)}, MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw", systems=("REF",)))
+    report = meta_evaluate(
+        data,
+        {"m": ScoreResult("m", metric)},
+        MetaEvalConfig(aspects=("content",), n_bootstrap=20, human_scale="raw", systems=("REF",)),
+    )
     cfg = report["config"]
     assert cfg["systems"] == ["REF"] and cfg["systems_restricted"] and cfg["reference_included"]
     pooled = report["metrics"]["m"]["correlations"]["content"]["pooled"]
@@ -179,8 +240,11 @@ def test_reference_only_correlations_match_scipy(tmp_path):
 def test_two_chosen_systems_and_unknown_names(tmp_path):
     data = load_human_judgements(_synthetic(tmp_path / "h"))
     human = data.human("content", "raw")
-    report = meta_evaluate(data, {"h": ScoreResult("h", -human)}, MetaEvalConfig(aspects=("content",), n_bootstrap=5, human_scale="raw",
-                                                                                 systems=("GOOD", "BAD")))
+    report = meta_evaluate(
+        data,
+        {"h": ScoreResult("h", -human)},
+        MetaEvalConfig(aspects=("content",), n_bootstrap=5, human_scale="raw", systems=("GOOD", "BAD")),
+    )
     assert report["config"]["systems"] == ["BAD", "GOOD"] and not report["config"]["reference_included"]
     pooled = report["metrics"]["h"]["correlations"]["content"]["pooled"]
     keep = np.isin(data.system, ["GOOD", "BAD"])
@@ -193,8 +257,24 @@ def test_two_chosen_systems_and_unknown_names(tmp_path):
 def test_cli_systems_option(scorers_app, tmp_path):
     data = _synthetic(tmp_path / "h")
     out = tmp_path / "r.json"
-    result = CliRunner().invoke(scorers_app, ["meta-eval", "--data", str(data), "-s", "chrf:against=source", "--systems", "REF", "--aspect", "content",
-                                         "--bootstrap", "5", "-o", str(out)])
+    result = CliRunner().invoke(
+        scorers_app,
+        [
+            "meta-eval",
+            "--data",
+            str(data),
+            "-s",
+            "chrf:against=source",
+            "--systems",
+            "REF",
+            "--aspect",
+            "content",
+            "--bootstrap",
+            "5",
+            "-o",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "systems: REF" in result.output
     assert json.loads(out.read_text())["config"]["systems"] == ["REF"]

@@ -39,7 +39,10 @@ def test_bertscore_matches_manual_greedy_matching(tiny_bert):
 
     scorer = BertScoreScorer(model=str(tiny_bert), num_layers=2, batch_size=2)
     assert scorer.details["rescaled"] is False  # no baseline for a local random model
-    cands, refs = ["you are ready .", "the cat sat on the mat", "hello"], ["it all depends when you are ready .", "a dog sat", "hello there"]
+    cands, refs = (
+        ["you are ready .", "the cat sat on the mat", "hello"],
+        ["it all depends when you are ready .", "a dog sat", "hello there"],
+    )
     res = scorer.score(["x"] * 3, cands, references=refs)
     for i, (c, r) in enumerate(zip(cands, refs)):
         p, rr, f = _manual_bertscore(tiny_bert, c, r, 2)
@@ -55,8 +58,12 @@ def test_bertscore_rescaling_with_a_baseline_file(tiny_bert, tmp_path):
     # bert-score's baseline file: header then one row per layer "layer,P,R,F"
     baseline = tmp_path / "baseline.tsv"
     baseline.write_text("LAYER,P,R,F\n0,0.5,0.5,0.5\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n", encoding="utf-8")
-    plain = BertScoreScorer(model=str(tiny_bert), num_layers=2).score(["x"], ["you are ready"], references=["you are ready ."])
-    scaled = BertScoreScorer(model=str(tiny_bert), num_layers=2, baseline_path=str(baseline)).score(["x"], ["you are ready"], references=["you are ready ."])
+    plain = BertScoreScorer(model=str(tiny_bert), num_layers=2).score(
+        ["x"], ["you are ready"], references=["you are ready ."]
+    )
+    scaled = BertScoreScorer(model=str(tiny_bert), num_layers=2, baseline_path=str(baseline)).score(
+        ["x"], ["you are ready"], references=["you are ready ."]
+    )
     assert scaled.details["rescaled"] is True
     assert scaled.scores[0] == pytest.approx((plain.scores[0] - 0.5) / 0.5, abs=1e-4)
 

@@ -18,7 +18,9 @@ def release_files(root: Path, pattern: str, obtain: str) -> list[Path]:
     return files
 
 
-def make_record(text: str, label: str, rid: str | None, path: Path, record: str, stats: Counter[str]) -> LabelledText | None:
+def make_record(
+    text: str, label: str, rid: str | None, path: Path, record: str, stats: Counter[str]
+) -> LabelledText | None:
     """A record, or None (counted) for a blank text: real releases hold a few empty documents."""
     if not text.strip():
         stats["skipped_empty"] += 1

@@ -50,7 +50,9 @@ def aligned_records(verses: Verses, stats: Counter[str], identical: str = "share
     such a text cannot tell those versions apart: a verse all versions share is dropped entirely, a text two of
     eight share is dropped for those two only. ``identical="all"`` drops only verses all versions read alike."""
     if identical not in IDENTICAL_RULES:
-        raise DataValidationError(f"option identical={identical!r}", field="identical", expected=" or ".join(IDENTICAL_RULES))
+        raise DataValidationError(
+            f"option identical={identical!r}", field="identical", expected=" or ".join(IDENTICAL_RULES)
+        )
     out = []
     for key, texts in verses.items():
         seen = Counter(normalised_verse(t) for _, t, _, _ in texts)
@@ -96,8 +98,13 @@ def _chapter_verses(path: Path, stats: Counter[str]) -> dict[str, tuple[str, str
             continue
         m = _VERSE_LINE.match(line.strip())
         if m is None:
-            raise DataValidationError(f"holds {line[:40]!r}", path=path, record=f"line {i}", field="verse line",
-                                      expected="'<verse number> <text>'")
+            raise DataValidationError(
+                f"holds {line[:40]!r}",
+                path=path,
+                record=f"line {i}",
+                field="verse line",
+                expected="'<verse number> <text>'",
+            )
         if m["open"]:
             stats["bracketed_verse"] += 1
         body = html.unescape(m["text"] or "").strip()
@@ -144,14 +151,16 @@ def _reference_chapter(path: Path, stats: Counter[str]) -> dict[int, str]:
 SELECTIONS = ("reference", "collision-free", "dedup")
 
 
-def _reference_records(per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]], selection: str,
-                       stats: Counter[str]) -> list[LabelledText]:
+def _reference_records(
+    per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]], selection: str, stats: Counter[str]
+) -> list[LabelledText]:
     """The references every version has, sorted (book name as a string, chapter, verse); for ``collision-free``
     only those whose versions all differ (lower-cased, whitespace collapsed), shuffled with ``random.Random(42)``;
     per reference one record per version, in version order."""
     versions = list(per_version)
     common = sorted(set.intersection(*(set(v) for v in per_version.values()))) if versions else []
     if selection == "collision-free":
+
         def distinct(ref: tuple[str, int, int]) -> bool:
             texts = [" ".join(per_version[v][ref][0].split()).lower() for v in versions]
             return len(set(texts)) == len(texts)
@@ -197,9 +206,11 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
     root = family_dir(ctx, "StyleTransferBibleData", obtain, layout)
     base = _carlson_base(root)
     if base is None:
-        raise DataValidationError(f"no version folder ({', '.join(CARLSON_VERSIONS)}) in Data/Bibles/ or the folder itself; "
-                                  f"the scrollmapper CSVs are read with --dataset-option release=scrollmapper. Obtain it: {obtain}",
-                                  path=root)
+        raise DataValidationError(
+            f"no version folder ({', '.join(CARLSON_VERSIONS)}) in Data/Bibles/ or the folder itself; "
+            f"the scrollmapper CSVs are read with --dataset-option release=scrollmapper. Obtain it: {obtain}",
+            path=root,
+        )
     selection = str(option(ctx, "selection", "reference")).strip().lower()
     if selection not in SELECTIONS:
         raise DataValidationError(
@@ -214,7 +225,9 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
         wanted = [v.strip() for v in (choice.split(",") if isinstance(choice, str) else choice) if v.strip()]
     found = [v for v in wanted if (base / v).is_dir()]
     if not found:
-        raise DataValidationError(f"none of the versions {', '.join(wanted)} is a folder here. Obtain it: {obtain}", path=base)
+        raise DataValidationError(
+            f"none of the versions {', '.join(wanted)} is a folder here. Obtain it: {obtain}", path=base
+        )
     verses: Verses = defaultdict(list)
     per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]] = {v: {} for v in found}
     stats: Counter[str] = Counter()
@@ -225,8 +238,12 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
             for f in sorted(book_dir.glob("*.txt"), key=lambda p: p.name):
                 m = name.fullmatch(f.name)
                 if m is None:
-                    raise DataValidationError("file name does not follow <Book><chapter>.txt", path=f, field="file name",
-                                              expected=f"{book_dir.name}<chapter>.txt")
+                    raise DataValidationError(
+                        "file name does not follow <Book><chapter>.txt",
+                        path=f,
+                        field="file name",
+                        expected=f"{book_dir.name}<chapter>.txt",
+                    )
                 files += 1
                 if selection == "dedup":
                     for num, (text, where) in _chapter_verses(f, stats).items():
@@ -238,8 +255,15 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
         out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
     else:
         out = _reference_records(per_version, selection, stats)
-    return out, {"root": str(base), "release": "carlson", "selection": selection, "files": files, "versions": found,
-                 "versions_missing": sorted(set(wanted) - set(found)), **stats}
+    return out, {
+        "root": str(base),
+        "release": "carlson",
+        "selection": selection,
+        "files": files,
+        "versions": found,
+        "versions_missing": sorted(set(wanted) - set(found)),
+        **stats,
+    }
 
 
 def bible_versions(ctx: LoadContext, obtain: str) -> Loaded:
@@ -273,8 +297,11 @@ def _bible_files(root: Path, wanted: dict[str, tuple[str, ...]] | None) -> tuple
             continue
         by_stem = {f.stem.lower(): f for f in sorted(base.glob("*.csv")) if f.is_file()}
         if wanted is None:  # every version of the folder, named by its file
-            found = {(stem[2:].upper() if stem.startswith("t_") else f.stem): f for stem, f in by_stem.items()
-                     if not stem.startswith(("key_", "bible_version"))}
+            found = {
+                (stem[2:].upper() if stem.startswith("t_") else f.stem): f
+                for stem, f in by_stem.items()
+                if not stem.startswith(("key_", "bible_version"))
+            }
         else:
             found = {}
             for label, stems in wanted.items():
@@ -297,8 +324,12 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
     verses are aligned by (book, chapter, verse) and a verse text that equals another version's text
     of the same verse, ignoring case and whitespace, is dropped (it cannot tell versions apart).
     """
-    root = family_dir(ctx, "bible_databases", obtain, "formats/csv/KJV.csv, formats/csv/ASV.csv, ... (Book,Chapter,Verse,Text) "
-                                                      "or csv/t_kjv.csv, ... (id,b,c,v,t)")
+    root = family_dir(
+        ctx,
+        "bible_databases",
+        obtain,
+        "formats/csv/KJV.csv, formats/csv/ASV.csv, ... (Book,Chapter,Verse,Text) or csv/t_kjv.csv, ... (id,b,c,v,t)",
+    )
     choice = option(ctx, "versions", None)
     if choice is None:
         wanted: dict[str, tuple[str, ...]] | None = SCROLLMAPPER_VERSIONS
@@ -309,8 +340,12 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
         wanted = {n: SCROLLMAPPER_VERSIONS.get(n, (n, f"t_{n.lower()}")) for n in names}
     base, files = _bible_files(root, wanted)
     if not files:
-        raise DataValidationError(f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder " "itself. "
-                                  f"Obtain it: {obtain}", path=root)
+        raise DataValidationError(
+            f"no CSV of the wanted versions ({', '.join(wanted or ['any'])}) in formats/csv/, csv/ or the folder "
+            "itself. "
+            f"Obtain it: {obtain}",
+            path=root,
+        )
     verses: dict[tuple[str, str, str], list[tuple[str, str, Path, str]]] = defaultdict(list)
     stats: Counter[str] = Counter()
     for version, f in sorted(files.items()):
@@ -320,12 +355,18 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
             if cols is None:
                 cols = next((c for c in _BIBLE_COLUMNS if all(k in row for k in c)), None)
                 if cols is None:
-                    raise DataValidationError(f"has columns {sorted(map(str, row))}", path=f, record="header",
-                                              expected="Book,Chapter,Verse,Text or id,b,c,v,t")
+                    raise DataValidationError(
+                        f"has columns {sorted(map(str, row))}",
+                        path=f,
+                        record="header",
+                        expected="Book,Chapter,Verse,Text or id,b,c,v,t",
+                    )
             book, chapter, verse, text_col = cols
             for col in (book, chapter, verse):
                 if row.get(col) in (None, ""):
-                    raise DataValidationError("is missing or empty", path=f, record=where, field=col, expected="the verse reference")
+                    raise DataValidationError(
+                        "is missing or empty", path=f, record=where, field=col, expected="the verse reference"
+                    )
             text = row.get(text_col)
             if text is None or not str(text).strip():
                 stats["skipped_missing_verse"] += 1  # the version lacks this verse (e.g. a New-Testament-only version)

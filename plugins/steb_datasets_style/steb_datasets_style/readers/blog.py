@@ -13,8 +13,18 @@ from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, L
 from ..common import Loaded, Reader, family_dir, option, read_text_lenient, release_option
 from .base import make_record, release_files
 
-__all__ = ["BLOG_AGE_GROUPS", "BLOG_HUB_ID", "BLOG_HUB_REVISION", "blog_age_group", "blog_xml_dir", "blog_posts", "hub_split_files",
-           "hub_builder_rows", "blog_hub", "blog"]
+__all__ = [
+    "BLOG_AGE_GROUPS",
+    "BLOG_HUB_ID",
+    "BLOG_HUB_REVISION",
+    "blog_age_group",
+    "blog_xml_dir",
+    "blog_posts",
+    "hub_split_files",
+    "hub_builder_rows",
+    "blog_hub",
+    "blog",
+]
 
 
 _BLOG_NAME = re.compile(r"^(?P<id>\d+)\.(?P<gender>male|female)\.(?P<age>\d+)\.[^.]*\.[^.]*\.xml$")
@@ -31,7 +41,9 @@ def blog_age_group(age: int) -> str | None:
     return None
 
 
-def blog_posts(ctx: LoadContext, obtain: str, attribute: str, want: int | None) -> tuple[list[LabelledText], dict[str, Any]]:
+def blog_posts(
+    ctx: LoadContext, obtain: str, attribute: str, want: int | None
+) -> tuple[list[LabelledText], dict[str, Any]]:
     """Blog Authorship Corpus: ``blogs/<id>.<gender>.<age>.<industry>.<sign>.xml`` with ``<post>`` elements.
 
     Files are read in a seeded order per class until ``10 x want`` posts per class are collected (the
@@ -46,7 +58,9 @@ def blog_posts(ctx: LoadContext, obtain: str, attribute: str, want: int | None) 
     for f in files:
         m = _BLOG_NAME.match(f.name)
         if m is None:
-            raise DataValidationError("file name does not follow <id>.<gender>.<age>.<industry>.<sign>.xml", path=f, field="file name")
+            raise DataValidationError(
+                "file name does not follow <id>.<gender>.<age>.<industry>.<sign>.xml", path=f, field="file name"
+            )
         label = m["gender"] if attribute == "gender" else blog_age_group(int(m["age"]))
         if label is not None:
             by_class[label].append(f)
@@ -101,7 +115,9 @@ def hub_builder_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     row (so a post of several lines gives several rows) with the file name's gender, age, job and sign."""
     m = _BLOG_NAME.match(path.name)
     if m is None:
-        raise DataValidationError("file name does not follow <id>.<gender>.<age>.<industry>.<sign>.xml", path=path, field="file name")
+        raise DataValidationError(
+            "file name does not follow <id>.<gender>.<age>.<industry>.<sign>.xml", path=path, field="file name"
+        )
     _, _, _, job, sign = path.name.split(".")[:-1]
     with open_release(path, "r", encoding="latin-1") as fh:  # newline=None: the script's own reading
         date = ""
@@ -110,7 +126,17 @@ def hub_builder_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if "<date>" in line:
                 date = line.split("<date>")[-1].split("</date>")[0]
             elif line and not line.startswith("<"):
-                yield n, {"text": line, "date": date, "gender": m["gender"], "age": int(m["age"]), "job": job, "horoscope": sign}
+                yield (
+                    n,
+                    {
+                        "text": line,
+                        "date": date,
+                        "gender": m["gender"],
+                        "age": int(m["age"]),
+                        "job": job,
+                        "horoscope": sign,
+                    },
+                )
 
 
 def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[LabelledText], dict[str, Any]]:
@@ -143,10 +169,15 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     location = location or hub_cache_snapshot(BLOG_HUB_ID)
     if location is None:
         # raises: family_dir looks where the loop above looked
-        location = family_dir(ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split")
+        location = family_dir(
+            ctx, "blogs", obtain, f"{BLOG_HUB_ID} data/blogs.zip unzipped, or data files of the {split} split"
+        )
     if not splits or any(s not in ("train", "validation") for s in splits):
-        raise DataValidationError(f"option split={split!r}", field="split",
-                                  expected="train, validation or both as train,validation (the hub's two splits)")
+        raise DataValidationError(
+            f"option split={split!r}",
+            field="split",
+            expected="train, validation or both as train,validation (the hub's two splits)",
+        )
     xml_dir = blog_xml_dir(location)
     extra: dict[str, Any] = {}
     rows: Iterable[tuple[Path, str, dict[str, Any]]]
@@ -154,35 +185,62 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
         all_files = sorted(xml_dir.glob("*.xml"))
         chosen = [f for s in splits for f in hub_split_files(all_files, s)]
         rows = ((f, f"{f.name} line {n}", row) for f in chosen for n, row in hub_builder_rows(f))
-        extra = {"from": "blogs.zip, the hub script's split rule", "files_in_release": len(all_files), "files_in_split": len(chosen)}
+        extra = {
+            "from": "blogs.zip, the hub script's split rule",
+            "files_in_release": len(all_files),
+            "files_in_split": len(chosen),
+        }
     elif zips := [z for z in (location / "data" / "blogs.zip", location / "blogs.zip") if z.is_file()]:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: " f"{obtain}")
+        raise DatasetNotFoundError(
+            f"dataset '{ctx.dataset}': {zips[0]} is not unzipped; unzip it where it is (blogs/*.xml). Obtain it: "
+            f"{obtain}"
+        )
     else:
-        rows = ((location, f"{BLOG_HUB_ID} {s} row {i + 1}", row) for s in splits
-                for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset)))
+        rows = (
+            (location, f"{BLOG_HUB_ID} {s} row {i + 1}", row)
+            for s in splits
+            for i, row in enumerate(load_hub_split(location, BLOG_HUB_ID, split=s, dataset=ctx.dataset))
+        )
         extra = {"from": "hub data files"}
     stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     for path, where, row in rows:
         for col in ("text", attribute):
             if col not in row:
-                raise DataValidationError("is missing", path=path, record=where, field=col,
-                                          expected="hub fields text, date, gender, age, horoscope, job")
+                raise DataValidationError(
+                    "is missing",
+                    path=path,
+                    record=where,
+                    field=col,
+                    expected="hub fields text, date, gender, age, horoscope, job",
+                )
         if attribute == "gender":
             label = row["gender"] if row["gender"] in ("male", "female") else None
         else:
             try:
                 label = blog_age_group(int(row["age"]))
             except (TypeError, ValueError):
-                raise DataValidationError(f"holds {row['age']!r}", path=path, record=where, field="age", expected="an integer") from None
+                raise DataValidationError(
+                    f"holds {row['age']!r}", path=path, record=where, field="age", expected="an integer"
+                ) from None
         if label is None:
             stats["dropped_label"] += 1
             continue
         if not isinstance(row["text"], str):
-            raise DataValidationError(f"holds {type(row['text']).__name__}", path=path, record=where, field="text", expected="text")
+            raise DataValidationError(
+                f"holds {type(row['text']).__name__}", path=path, record=where, field="text", expected="text"
+            )
         if rec := make_record(row["text"].strip(), label, None, path, where, stats):
             out.append(rec)
-    return out, {"root": str(location), "release": "hf", "hub_id": BLOG_HUB_ID, "split": split, "attribute": attribute, **extra, **stats}
+    return out, {
+        "root": str(location),
+        "release": "hf",
+        "hub_id": BLOG_HUB_ID,
+        "split": split,
+        "attribute": attribute,
+        **extra,
+        **stats,
+    }
 
 
 def blog(attribute: str, per_class: int) -> Reader:
@@ -195,5 +253,3 @@ def blog(attribute: str, per_class: int) -> Reader:
         return blog_posts(ctx, obtain, attribute, int(want) if want.isdigit() else per_class)
 
     return read
-
-

@@ -48,16 +48,23 @@ def ceeces_cocoa(ctx: LoadContext, obtain: str) -> Loaded:
         text = read_text_lenient(f)
         heads = list(_LETTER_HEADER.finditer(text))
         if not heads:
-            raise DataValidationError("holds no <Q ...> letter header", path=f, field="<Q> header", expected="COCOA letter headers with the year")
+            raise DataValidationError(
+                "holds no <Q ...> letter header",
+                path=f,
+                field="<Q> header",
+                expected="COCOA letter headers with the year",
+            )
         for k, h in enumerate(heads):
             years = _YEAR.findall(h.group(0))
             if not years:
-                raise DataValidationError(f"header {h.group(0)!r} has no year", path=f, record=f"letter {k + 1}", field="<Q> header")
+                raise DataValidationError(
+                    f"header {h.group(0)!r} has no year", path=f, record=f"letter {k + 1}", field="<Q> header"
+                )
             period = twenty_year_period(int(years[0]), start)
             if period is None:
                 stats["outside_periods"] += 1
                 continue
-            body = text[h.end(): heads[k + 1].start() if k + 1 < len(heads) else len(text)]
+            body = text[h.end() : heads[k + 1].start() if k + 1 < len(heads) else len(text)]
             body = "\n".join(ln for ln in body.split("\n") if not ln.lstrip().startswith("<"))
             body = re.sub(r"[ \t]+", " ", _MARKUP.sub("", body)).strip()
             rec = make_record(body, period, f"{f.stem}:{k + 1}", f, f"letter {k + 1}", stats)
@@ -162,7 +169,9 @@ def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
     element; its paragraphs are its ``<p>`` elements (tokens in ``<w>``/``<pc>`` joined with spaces;
     ``note``, ``fw``, ``pb``, ``head`` and the TEI header left out). Label = the letter's 20-year period.
     """
-    root = family_dir(ctx, None, obtain, "*.xml files of the two Zenodo records (letters with a year, paragraphs in <p>)")
+    root = family_dir(
+        ctx, None, obtain, "*.xml files of the two Zenodo records (letters with a year, paragraphs in <p>)"
+    )
     files = release_files(root, "**/*.xml", obtain)
     start = int(option(ctx, "first_year", 1680))
     stats: Counter[str] = Counter()
@@ -172,14 +181,24 @@ def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
         try:
             tree = ET.fromstring(read_bytes(f))
         except ET.ParseError as exc:
-            raise DataValidationError(f"is not well-formed XML ({exc})", path=f, record=f"line {exc.position[0]}") from None
+            raise DataValidationError(
+                f"is not well-formed XML ({exc})", path=f, record=f"line {exc.position[0]}"
+            ) from None
         for k, letter in enumerate(_letters(tree), start=1):
-            where = f"letter {k}" + (f" ({letter.get('id') or letter.get('{http://www.w3.org/XML/1998/namespace}id')})"
-                                     if letter.get("id") or letter.get("{http://www.w3.org/XML/1998/namespace}id") else "")
+            where = f"letter {k}" + (
+                f" ({letter.get('id') or letter.get('{http://www.w3.org/XML/1998/namespace}id')})"
+                if letter.get("id") or letter.get("{http://www.w3.org/XML/1998/namespace}id")
+                else ""
+            )
             year = _year_of(letter)
             if year is None:
-                raise DataValidationError("has no year", path=f, record=where, field="year/date/when or <date>",
-                                          expected="the letter's year (1680-1800)")
+                raise DataValidationError(
+                    "has no year",
+                    path=f,
+                    record=where,
+                    field="year/date/when or <date>",
+                    expected="the letter's year (1680-1800)",
+                )
             period = twenty_year_period(year, start)
             if period is None:
                 stats["outside_periods"] += 1
@@ -190,10 +209,19 @@ def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
                 continue
             letters += 1
             for i, p in enumerate(paras, start=1):
-                if rec := make_record(_paragraph_text(p), period, f"{f.stem}:{k}:{i}", f, f"{where} paragraph {i}", stats):
+                if rec := make_record(
+                    _paragraph_text(p), period, f"{f.stem}:{k}:{i}", f, f"{where} paragraph {i}", stats
+                ):
                     out.append(rec)
-    return out, {"root": str(root), "release": "zenodo-xml", "files": len(files), "letters": letters, "unit": "paragraph",
-                 "periods_from": start, **stats}
+    return out, {
+        "root": str(root),
+        "release": "zenodo-xml",
+        "files": len(files),
+        "letters": letters,
+        "unit": "paragraph",
+        "periods_from": start,
+        **stats,
+    }
 
 
 def ceeces(ctx: LoadContext, obtain: str) -> Loaded:

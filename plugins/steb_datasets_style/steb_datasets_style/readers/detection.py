@@ -15,8 +15,17 @@ from ..common import Loaded, Reader, family_dir, option, release_option
 from .base import make_record, release_files
 from .tables import table
 
-__all__ = ["MAGE_DOMAINS", "mage_generator", "DETECTRL_FILES", "detectrl_files", "detectrl", "M4_LIST_DOMAINS", "m4",
-           "GEDE_LABELS", "gede"]
+__all__ = [
+    "MAGE_DOMAINS",
+    "mage_generator",
+    "DETECTRL_FILES",
+    "detectrl_files",
+    "detectrl",
+    "M4_LIST_DOMAINS",
+    "m4",
+    "GEDE_LABELS",
+    "gede",
+]
 
 
 #: MAGE ``src`` values: ``<domain>_human`` or ``<domain>_machine_<prompt method>_<generator>``.
@@ -32,7 +41,9 @@ def mage_generator(domain: str) -> Callable[[str], str | None]:
     def label(src: str) -> str | None:
         m = _MAGE_SRC.match(src)
         if m is None:
-            raise DataValidationError(f"holds {src!r}", field="src", expected="'<domain>_human' or '<domain>_machine_<method>_<generator>'")
+            raise DataValidationError(
+                f"holds {src!r}", field="src", expected="'<domain>_human' or '<domain>_machine_<method>_<generator>'"
+            )
         if m["domain"] != domain:
             return None
         return "human" if m["human"] else m["model"]
@@ -63,7 +74,9 @@ def detectrl_files(root: Path, setting: str, split: str, obtain: str) -> list[Pa
             files = [base / f"{stem}_{sp}.json" for sp in splits]
             missing = [f for f in files if not f.is_file()]
             if missing:
-                raise DataValidationError(f"missing {', '.join(f.name for f in missing)} (split={split}). Obtain it: {obtain}", path=base)
+                raise DataValidationError(
+                    f"missing {', '.join(f.name for f in missing)} (split={split}). Obtain it: {obtain}", path=base
+                )
             return files
     named = sorted(root.glob(f"{stem}_*.json"))
     if named:
@@ -77,8 +90,12 @@ def detectrl(setting: str, binary: bool) -> Reader:
     for the binary attack sets). STEB reads the test split (``--dataset-option split=train|all``)."""
 
     def read(ctx: LoadContext, obtain: str) -> Loaded:
-        root = family_dir(ctx, "DetectRL", obtain, f"Benchmark/Benchmark_Data/{'/'.join(DETECTRL_FILES[setting])}_test.json "
-                                                   "(text, label, llm_type)")
+        root = family_dir(
+            ctx,
+            "DetectRL",
+            obtain,
+            f"Benchmark/Benchmark_Data/{'/'.join(DETECTRL_FILES[setting])}_test.json (text, label, llm_type)",
+        )
         split = str(option(ctx, "split", "test"))
         if split not in ("test", "train", "all"):
             raise DataValidationError(f"option split={split!r}", field="split", expected="test, train or all")
@@ -89,10 +106,18 @@ def detectrl(setting: str, binary: bool) -> Reader:
             for where, row in read_table(f):
                 for col in ("text", "label") + (() if binary else ("llm_type",)):
                     if col not in row and not (col == "llm_type" and row.get("label") == "human"):
-                        raise DataValidationError("is missing", path=f, record=where, field=col, expected="DetectRL fields text, label, llm_type")
+                        raise DataValidationError(
+                            "is missing",
+                            path=f,
+                            record=where,
+                            field=col,
+                            expected="DetectRL fields text, label, llm_type",
+                        )
                 kind = str(row["label"]).strip().lower()
                 if kind not in ("human", "llm", "0", "1"):
-                    raise DataValidationError(f"holds {row['label']!r}", path=f, record=where, field="label", expected="'human' or 'llm'")
+                    raise DataValidationError(
+                        f"holds {row['label']!r}", path=f, record=where, field="label", expected="'human' or 'llm'"
+                    )
                 human = kind in ("human", "0")
                 label = "human" if human else ("llm" if binary else str(row["llm_type"]))
                 if not isinstance(row["text"], str):
@@ -160,10 +185,18 @@ def m4(domain: str) -> Reader:
 # --------------------------------------------------------------------------------------------
 #: label columns GEDE offers: ``text_author`` (STEB's 4 classes) or ``contribution_level`` (the paper's 8 levels)
 GEDE_LABELS = ("text_author", "contribution_level")
-_GEDE_LEVELS = {"task": "Task", "summary": "Summary", "task+summary": "Task+Summary", "improve-human": "Improved-Human",
-                "rewrite-human": "Rewrite-Human", "human": "Human"}
-_GEDE_QUERY = ("SELECT a.id, a.answer, a.is_human, j.model, j.prompt_mode FROM answers AS a "
-               "LEFT JOIN jobs AS j ON a.job_id = j.id ORDER BY a.id")
+_GEDE_LEVELS = {
+    "task": "Task",
+    "summary": "Summary",
+    "task+summary": "Task+Summary",
+    "improve-human": "Improved-Human",
+    "rewrite-human": "Rewrite-Human",
+    "human": "Human",
+}
+_GEDE_QUERY = (
+    "SELECT a.id, a.answer, a.is_human, j.model, j.prompt_mode FROM answers AS a "
+    "LEFT JOIN jobs AS j ON a.job_id = j.id ORDER BY a.id"
+)
 
 
 def gede_level(prompt_mode: str | None) -> str:
@@ -187,11 +220,20 @@ def _gede_db_rows(db: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         try:
             cursor = con.execute(_GEDE_QUERY)
         except sqlite3.DatabaseError as exc:
-            raise DataValidationError(f"is not the GEDE database ({exc})", path=db, expected="tables answers and jobs") from None
+            raise DataValidationError(
+                f"is not the GEDE database ({exc})", path=db, expected="tables answers and jobs"
+            ) from None
         for aid, answer, is_human, model, mode in cursor:
             human = bool(is_human) or model is None
-            yield f"answer {aid}", {"id": str(aid), "answer": answer, "text_author": "human" if human else model,
-                                    "contribution_level": "Human" if human else gede_level(mode)}
+            yield (
+                f"answer {aid}",
+                {
+                    "id": str(aid),
+                    "answer": answer,
+                    "text_author": "human" if human else model,
+                    "contribution_level": "Human" if human else gede_level(mode),
+                },
+            )
     finally:
         con.close()
 
@@ -200,8 +242,13 @@ def _gede_csv_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     for where, row in read_table(path):
         for col in ("answer", "text_author", "contribution_level"):
             if col not in row:
-                raise DataValidationError("is missing", path=path, record=where, field=col,
-                                          expected="the columns database/export_to_csv.py writes (answer, contribution_level, text_author)")
+                raise DataValidationError(
+                    "is missing",
+                    path=path,
+                    record=where,
+                    field=col,
+                    expected="the columns database/export_to_csv.py writes (answer, contribution_level, text_author)",
+                )
         yield where, dict(row)
 
 
@@ -233,20 +280,29 @@ def gede(ctx: LoadContext, obtain: str) -> Loaded:
     root = family_dir(ctx, None, obtain, "database/database.db (unzipped database.db.zip) or dataset/essays.csv")
     csv_path = root / "dataset" / "essays.csv"
     # database/database.db when unzipped by hand in database/; database.db at the top when ``steb data get`` unpacked it
-    db = next((p for p in (root / "database" / "database.db", root / "database.db") if p.is_file()), root / "database" / "database.db")
+    db = next(
+        (p for p in (root / "database" / "database.db", root / "database.db") if p.is_file()),
+        root / "database" / "database.db",
+    )
     if csv_path.is_file():
         source, rows = csv_path, _gede_csv_rows(csv_path)
     elif db.is_file():
         source, rows = db, _gede_db_rows(db)
     else:
-        zipped = " (database/database.db.zip is there: unzip it in database/)" if (root / "database" / "database.db.zip").is_file() else ""
+        zipped = (
+            " (database/database.db.zip is there: unzip it in database/)"
+            if (root / "database" / "database.db.zip").is_file()
+            else ""
+        )
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': neither {db} nor {csv_path}{zipped}. Obtain it: {obtain}")
     stats: Counter[str] = Counter()
     out = []
     for where, row in rows:
         text, label = row["answer"], row[label_col]
         if text is not None and not isinstance(text, str):
-            raise DataValidationError(f"holds {type(text).__name__}", path=source, record=where, field="answer", expected="the essay text")
+            raise DataValidationError(
+                f"holds {type(text).__name__}", path=source, record=where, field="answer", expected="the essay text"
+            )
         if label in (None, ""):
             raise DataValidationError("is missing or empty", path=source, record=where, field=label_col)
         if rec := make_record(text or "", str(label), row.get("id") and str(row["id"]), source, where, stats):

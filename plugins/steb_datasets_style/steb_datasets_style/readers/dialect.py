@@ -31,7 +31,12 @@ def ewave(ctx: LoadContext, obtain: str) -> Loaded:
     entries = []
     for where, row in read_table(base / "languages.csv"):
         if not row.get("ID") or not row.get("Name"):
-            raise DataValidationError("is missing or empty", path=base / "languages.csv", record=where, field="ID" if not row.get("ID") else "Name")
+            raise DataValidationError(
+                "is missing or empty",
+                path=base / "languages.csv",
+                record=where,
+                field="ID" if not row.get("ID") else "Name",
+            )
         entries.append((where, row["ID"], row["Name"]))
     names = unique_keys(entries, path=base / "languages.csv", field="ID", what="Name")
     stats: Counter[str] = Counter()
@@ -41,14 +46,27 @@ def ewave(ctx: LoadContext, obtain: str) -> Loaded:
     for where, row in read_table(path):
         for col in ("Language_ID", "Primary_Text"):
             if col not in row:
-                raise DataValidationError("is missing", path=path, record=where, field=col, expected="CLDF ExampleTable columns")
+                raise DataValidationError(
+                    "is missing", path=path, record=where, field=col, expected="CLDF ExampleTable columns"
+                )
         lang = row["Language_ID"]
         if lang not in names:
-            raise DataValidationError(f"names unknown language {lang!r}", path=path, record=where, field="Language_ID", expected="an ID of languages.csv")
+            raise DataValidationError(
+                f"names unknown language {lang!r}",
+                path=path,
+                record=where,
+                field="Language_ID",
+                expected="an ID of languages.csv",
+            )
         if row.get("ID"):
             if row["ID"] in example_ids:
-                raise DataValidationError(f"duplicate example ID {row['ID']!r}: first at {example_ids[row['ID']]}", path=path, record=where,
-                                          field="ID", expected="each ID once")
+                raise DataValidationError(
+                    f"duplicate example ID {row['ID']!r}: first at {example_ids[row['ID']]}",
+                    path=path,
+                    record=where,
+                    field="ID",
+                    expected="each ID once",
+                )
             example_ids[row["ID"]] = where
         if rec := make_record((row["Primary_Text"] or "").strip(), names[lang], row.get("ID"), path, where, stats):
             out.append(rec)
@@ -76,14 +94,20 @@ def endive(ctx: LoadContext, obtain: str) -> Loaded:
         for where, row in read_table(f):
             present = [d for d in dialects if d in row]
             if not present:
-                raise DataValidationError(f"has none of the dialect columns; row has {sorted(map(str, row))[:12]}", path=f, record=where,
-                                          field="/".join(dialects))
+                raise DataValidationError(
+                    f"has none of the dialect columns; row has {sorted(map(str, row))[:12]}",
+                    path=f,
+                    record=where,
+                    field="/".join(dialects),
+                )
             for d in present:
                 value = row[d]
                 if value in (None, ""):
                     continue
                 if not isinstance(value, str):
-                    raise DataValidationError(f"holds {type(value).__name__}", path=f, record=where, field=d, expected="text")
+                    raise DataValidationError(
+                        f"holds {type(value).__name__}", path=f, record=where, field=d, expected="text"
+                    )
                 if rec := make_record(value, d, None, f, where, stats):
                     out.append(rec)
     return out, {"root": str(root), "dialects": list(dialects), **stats}

@@ -41,10 +41,14 @@ def fce(ctx: LoadContext, obtain: str) -> Loaded:
         try:
             tree = ET.fromstring(read_text_lenient(f))
         except ET.ParseError as exc:
-            raise DataValidationError(f"is not well-formed XML ({exc})", path=f, record=f"line {exc.position[0]}") from None
+            raise DataValidationError(
+                f"is not well-formed XML ({exc})", path=f, record=f"line {exc.position[0]}"
+            ) from None
         lang = tree.find(".//candidate/personnel/language")
         if lang is None or not (lang.text or "").strip():
-            raise DataValidationError("has no candidate language", path=f, field="candidate/personnel/language", expected="the learner's L1")
+            raise DataValidationError(
+                "has no candidate language", path=f, field="candidate/personnel/language", expected="the learner's L1"
+            )
         for answer in tree.iter():
             if not re.fullmatch(r"answer\d+", answer.tag):
                 continue
@@ -57,5 +61,3 @@ def fce(ctx: LoadContext, obtain: str) -> Loaded:
             if rec:
                 out.append(rec)
     return out, {"root": str(root), "files": len(files), **stats}
-
-

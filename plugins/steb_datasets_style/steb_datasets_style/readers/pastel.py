@@ -16,8 +16,14 @@ from .base import make_record
 __all__ = ["PASTEL_ATTRIBUTES", "PASTEL_LEVELS", "pastel_level_files", "pastel_sentence_files", "pastel"]
 
 
-PASTEL_ATTRIBUTES = {"age": ("age",), "education": ("education", "edu"), "gender": ("gender",),
-                     "ethnic": ("ethnic", "ethnicity"), "politics": ("politics", "political"), "tod": ("tod", "time_of_day")}
+PASTEL_ATTRIBUTES = {
+    "age": ("age",),
+    "education": ("education", "edu"),
+    "gender": ("gender",),
+    "ethnic": ("ethnic", "ethnicity"),
+    "politics": ("politics", "political"),
+    "tod": ("tod", "time_of_day"),
+}
 
 
 def _pastel_text(obj: Mapping[str, Any]) -> Any:
@@ -26,7 +32,11 @@ def _pastel_text(obj: Mapping[str, Any]) -> Any:
     for key in ("output.sentences", "sentence", "sentences", "output", "text"):
         if key in obj:
             value = obj[key]
-            return " ".join(value) if isinstance(value, list) and value and all(isinstance(v, str) for v in value) else value
+            return (
+                " ".join(value)
+                if isinstance(value, list) and value and all(isinstance(v, str) for v in value)
+                else value
+            )
     return None
 
 
@@ -46,17 +56,28 @@ def pastel_level_files(root: Path, level: str, obtain: str) -> tuple[list[Path],
         v2 = [p for p in levels if "v2" in p.relative_to(root).parts]
         chosen = v2 or levels
         if len(chosen) > 1:
-            raise DataValidationError(f"holds several PASTEL {level} folders ({', '.join(str(p.relative_to(root)) for p in chosen)}); "
-                                      "point --data-dir at one release", path=root)
+            raise DataValidationError(
+                f"holds several PASTEL {level} folders ({', '.join(str(p.relative_to(root)) for p in chosen)}); "
+                "point --data-dir at one release",
+                path=root,
+            )
         base = chosen[0]
     else:
         base = root
     # sorted by the full path as a string, as the reference's sorted(glob(...)) is (test/, train/, valid/)
-    files = sorted((p for p in base.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file()
-                    and other not in p.relative_to(base).parts), key=str)
+    files = sorted(
+        (
+            p
+            for p in base.rglob("*")
+            if p.suffix in (".json", ".jsonl") and p.is_file() and other not in p.relative_to(base).parts
+        ),
+        key=str,
+    )
     if not files:
-        raise DataValidationError(f"no {level}-level .json file (data/v2/{level}/<split>/*.json) under this folder. Obtain it: {obtain}",
-                                  path=root)
+        raise DataValidationError(
+            f"no {level}-level .json file (data/v2/{level}/<split>/*.json) under this folder. Obtain it: {obtain}",
+            path=root,
+        )
     return files, base
 
 
@@ -94,7 +115,9 @@ def pastel(attribute: str) -> Reader:
         if unit not in PASTEL_LEVELS:
             raise DataValidationError(f"option unit={unit!r}", field="unit", expected=" or ".join(PASTEL_LEVELS))
         level = PASTEL_LEVELS[unit]
-        root = family_dir(ctx, "PASTEL", obtain, f"data/v2/{level}/{{train,valid,test}}/*.json (persona + output.sentences)")
+        root = family_dir(
+            ctx, "PASTEL", obtain, f"data/v2/{level}/{{train,valid,test}}/*.json (persona + output.sentences)"
+        )
         files, base = pastel_level_files(root, level, obtain)
         stats: Counter[str] = Counter()
         out = []
@@ -109,7 +132,13 @@ def pastel(attribute: str) -> Reader:
             for where, obj in rows:
                 persona = obj.get("persona") if isinstance(obj, dict) else None
                 if not isinstance(persona, dict):
-                    raise DataValidationError("is missing or not an object", path=f, record=where, field="persona", expected="persona attributes")
+                    raise DataValidationError(
+                        "is missing or not an object",
+                        path=f,
+                        record=where,
+                        field="persona",
+                        expected="persona attributes",
+                    )
                 rid = None if obj.get("id") is None else str(obj["id"])
                 value = next((persona[k] for k in keys if k in persona), None)
                 if rid is not None:  # the same sentence twice (a file copied into two splits) must not carry two labels
@@ -117,9 +146,14 @@ def pastel(attribute: str) -> Reader:
                     if rid in seen_ids:
                         first_file, first_where, first_fp = seen_ids[rid]
                         if first_fp != fingerprint:
-                            raise DataValidationError(f"conflicting id {rid!r}: first in {first_file} ({first_where}) with {attribute} "
-                                                      f"{first_fp[0]!r}, here {fingerprint[0]!r}", path=f, record=where, field="id",
-                                                      expected="each id once")
+                            raise DataValidationError(
+                                f"conflicting id {rid!r}: first in {first_file} ({first_where}) with {attribute} "
+                                f"{first_fp[0]!r}, here {fingerprint[0]!r}",
+                                path=f,
+                                record=where,
+                                field="id",
+                                expected="each id once",
+                            )
                         stats["duplicate_id"] += 1
                         if (
                             unit == "sentence"
@@ -131,8 +165,13 @@ def pastel(attribute: str) -> Reader:
                     continue
                 text = _story_text(obj) if unit == "story" else _pastel_text(obj)
                 if not isinstance(text, str):
-                    raise DataValidationError(f"holds {type(text).__name__}", path=f, record=where, field="output.sentences",
-                                              expected=f"the annotated {unit} (a string or a list of strings)")
+                    raise DataValidationError(
+                        f"holds {type(text).__name__}",
+                        path=f,
+                        record=where,
+                        field="output.sentences",
+                        expected=f"the annotated {unit} (a string or a list of strings)",
+                    )
                 rec = make_record(text, str(value) if unit == "story" else str(value).strip(), rid, f, where, stats)
                 if rec:
                     out.append(rec)

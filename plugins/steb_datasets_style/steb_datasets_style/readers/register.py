@@ -31,7 +31,20 @@ def enron_spam(ctx: LoadContext, obtain: str) -> Loaded:
     if not files:
         raise DataValidationError(f"no ham/ or spam/ folder with .txt files. Obtain it: {obtain}", path=root)
     stats: Counter[str] = Counter()
-    out = [r for f in files if (r := make_record(read_text_lenient(f), f.parent.name, f"{f.parent.parent.name}/{f.parent.name}/{f.name}", f, "file", stats))]
+    out = [
+        r
+        for f in files
+        if (
+            r := make_record(
+                read_text_lenient(f),
+                f.parent.name,
+                f"{f.parent.parent.name}/{f.parent.name}/{f.name}",
+                f,
+                "file",
+                stats,
+            )
+        )
+    ]
     return out, {"root": str(root), "files": len(files), **stats}
 
 
@@ -46,7 +59,9 @@ def _hate_speech_labels(meta: Path) -> tuple[list[tuple[str, str, str]], dict[st
         fid = row.get("file_id")
         label = row.get("label")
         if not fid or label in (None, ""):
-            raise DataValidationError("is missing or empty", path=meta, record=where, field="file_id" if not fid else "label")
+            raise DataValidationError(
+                "is missing or empty", path=meta, record=where, field="file_id" if not fid else "label"
+            )
         entries.append((where, fid, label))
     return entries, unique_keys(entries, path=meta, field="file_id", what="label")
 
@@ -101,8 +116,13 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
             check_inside(f, root, what="release folder")
             fid = f.name.rsplit(".", 1)[0] if "." in f.name else f.name  # os.path.splitext: the last suffix goes
             if fid not in labels:
-                raise DataValidationError(f"has no row in {meta.name}", path=f, record=fid, field="file_id",
-                                          expected="a metadata row for every file of sampled_test/")
+                raise DataValidationError(
+                    f"has no row in {meta.name}",
+                    path=f,
+                    record=fid,
+                    field="file_id",
+                    expected="a metadata row for every file of sampled_test/",
+                )
             if rec := make_record(_forum_text(f), labels[fid], fid, f, "file", stats):
                 out.append(rec)
         return out, {
@@ -119,7 +139,9 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
             continue
         txt = release_path(root / "all_files", f"{fid}.txt", path=meta, record=where, field="file_id")
         if not txt.is_file():
-            raise DataValidationError(f"names file all_files/{fid}.txt, which does not exist", path=meta, record=where, field="file_id")
+            raise DataValidationError(
+                f"names file all_files/{fid}.txt, which does not exist", path=meta, record=where, field="file_id"
+            )
         rec = make_record(read_text_lenient(txt).strip(), label, fid, txt, "file", stats)
         if rec:
             out.append(rec)
@@ -137,8 +159,11 @@ def _politeness_convokit(ctx: LoadContext, obtain: str, folder: str) -> Loaded:
     root = family_dir(ctx, folder, obtain, f"{folder}/utterances.jsonl (ConvoKit; meta.Binary 1/0/-1)")
     path = root / "utterances.jsonl"
     if not path.is_file():
-        csv_hint = (" It holds the Stanford CSV: read it with --dataset-option release=csv."
-                    if any(root.glob("*.annotated.csv")) else "")
+        csv_hint = (
+            " It holds the Stanford CSV: read it with --dataset-option release=csv."
+            if any(root.glob("*.annotated.csv"))
+            else ""
+        )
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': no {path}.{csv_hint} Obtain it: {obtain}")
     stats: Counter[str] = Counter()
     out = []
@@ -168,7 +193,9 @@ def politeness(file_name: str, convokit_folder: str) -> Reader:
     def read(ctx: LoadContext, obtain: str) -> Loaded:
         if release_option(ctx, ("convokit", "csv")) == "convokit":
             return _politeness_convokit(ctx, obtain, convokit_folder)
-        root = family_dir(ctx, "Stanford_politeness_corpus", obtain, f"{file_name} with columns Request, Normalized Score")
+        root = family_dir(
+            ctx, "Stanford_politeness_corpus", obtain, f"{file_name} with columns Request, Normalized Score"
+        )
         path = root / file_name
         rows = []
         for where, row in read_table(path):
@@ -178,8 +205,13 @@ def politeness(file_name: str, convokit_folder: str) -> Reader:
             try:
                 score = float(row["Normalized Score"])
             except ValueError:
-                raise DataValidationError(f"holds {row['Normalized Score']!r}", path=path, record=where,
-                                          field="Normalized Score", expected="a number") from None
+                raise DataValidationError(
+                    f"holds {row['Normalized Score']!r}",
+                    path=path,
+                    record=where,
+                    field="Normalized Score",
+                    expected="a number",
+                ) from None
             rows.append((where, row, score))
         if not rows:
             raise DataValidationError("holds no request", path=path)

@@ -34,10 +34,21 @@ def table(
     def read(ctx: LoadContext, obtain: str) -> Loaded:
         root = release_root(ctx, family, obtain, layout, hub_id)
         chosen = first_match(root, path)
-        loader = GenericLoader(path=chosen, shape="labelled_texts", columns=dict(columns), skip_empty=True,
-                               obtain=obtain, line_breaks=line_breaks, **loader_options)
+        loader = GenericLoader(
+            path=chosen,
+            shape="labelled_texts",
+            columns=dict(columns),
+            skip_empty=True,
+            obtain=obtain,
+            line_breaks=line_breaks,
+            **loader_options,
+        )
         bundle = loader(with_dir(ctx, root))
-        info = {k: v for k, v in bundle.info.items() if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")}
+        info = {
+            k: v
+            for k, v in bundle.info.items()
+            if k in ("files", "format", "columns", "rows", "filtered", "dropped_label", "skipped_empty")
+        }
         return bundle.labelled_texts or [], {"root": str(root), **info}
 
     return read
@@ -64,5 +75,3 @@ def first_match(root: Path, path: str | tuple[str, ...]) -> str:
         if any(p.is_file() for p in root.glob(cand)):
             return cand
     return candidates[0]
-
-

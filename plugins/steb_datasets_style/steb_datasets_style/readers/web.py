@@ -26,14 +26,22 @@ def x_genre(ctx: LoadContext, obtain: str) -> Loaded:
     from steb_core import find_hub_location, load_hub_split
 
     layout = "X-GENRE-train.jsonl, X-GENRE-dev.jsonl, X-GENRE-test.jsonl (text, labels, language)"
-    location = find_hub_location(ctx.data_dir, XGENRE_HUB_ID) or family_dir(ctx, None, obtain, layout)  # the latter raises "obtain it"
+    location = find_hub_location(ctx.data_dir, XGENRE_HUB_ID) or family_dir(
+        ctx, None, obtain, layout
+    )  # the latter raises "obtain it"
     candidates = ("X-GENRE-*.jsonl", "X-GENRE*.json", "X-GENRE*.csv", "X-GENRE*.tsv")
     if any(p.is_file() for c in candidates for p in location.glob(c)):
-        return table(candidates, columns={"text": "text", "label": "labels"}, where=english_rows, layout=layout)(with_dir(ctx, location), obtain)
-    saved = (location / "dataset_dict.json").is_file() or ((location / "state.json").is_file() and (location / "dataset_info.json").is_file())
+        return table(candidates, columns={"text": "text", "label": "labels"}, where=english_rows, layout=layout)(
+            with_dir(ctx, location), obtain
+        )
+    saved = (location / "dataset_dict.json").is_file() or (
+        (location / "state.json").is_file() and (location / "dataset_info.json").is_file()
+    )
     if not saved:
-        raise DatasetNotFoundError(f"dataset '{ctx.dataset}': {location} holds neither X-GENRE-*.jsonl files nor a save_to_disk folder "
-                                   f"(the GitHub repository Genre-Datasets-Comparison holds code only). Obtain it: {obtain}")
+        raise DatasetNotFoundError(
+            f"dataset '{ctx.dataset}': {location} holds neither X-GENRE-*.jsonl files nor a save_to_disk folder "
+            f"(the GitHub repository Genre-Datasets-Comparison holds code only). Obtain it: {obtain}"
+        )
     stats: Counter[str] = Counter()
     out = []
     for i, row in enumerate(load_hub_split(location, XGENRE_HUB_ID, split="train", dataset=ctx.dataset)):
@@ -43,7 +51,9 @@ def x_genre(ctx: LoadContext, obtain: str) -> Loaded:
             continue
         for col in ("text", "labels"):
             if not isinstance(row.get(col), str):
-                raise DataValidationError(f"holds {type(row.get(col)).__name__}", path=location, record=where, field=col, expected="text")
+                raise DataValidationError(
+                    f"holds {type(row.get(col)).__name__}", path=location, record=where, field=col, expected="text"
+                )
         if rec := make_record(row["text"], row["labels"], None, location, where, stats):
             out.append(rec)
     return out, {"root": str(location), **stats}
@@ -53,7 +63,8 @@ def x_genre(ctx: LoadContext, obtain: str) -> Loaded:
 #: NA, HI, LY, SP, IP, ID, OP and OTHER): the labels the STEB reference keeps
 CORE_SUB_REGISTERS = frozenset(
     "AD AV CM DF DP DS DT ED EN FH FI FS HA HT IB IT LE LT MA NE OB OE OF OH OI OL ON OO OS PA PB PO PR QA RA RE RR RS "
-    "RV SL SR SS TA TB TR TS TV".split())
+    "RV SL SR SS TA TB TR TS TV".split()
+)
 
 
 def core(ctx: LoadContext, obtain: str) -> Loaded:
@@ -122,5 +133,3 @@ def masc(ctx: LoadContext, obtain: str) -> Loaded:
             if rec:
                 out.append(rec)
     return out, {"root": str(root), "files": len(files), "segmentation": f"paragraphs >= {min_chars} chars", **stats}
-
-

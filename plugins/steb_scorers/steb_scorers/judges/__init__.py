@@ -12,7 +12,23 @@ from .judges import (
 from .prompts import JudgePrompt, PromptTemplate, get_prompt, load_prompts, prompts_about
 
 __all__ = [
-    "agreement_with_humans", "majority", "randolph_kappa", "CachedBackend", "HTTPBackend", "JudgeEndpointError", "JudgeEndpointTimeout",
-    "LocalBackend", "make_backend", "human_pairwise_label", "human_pairwise_majority", "JudgePrompt",
-    "PairwiseOutcome", "PairwiseStyleJudge", "StyleDetectionJudge", "PromptTemplate", "get_prompt", "load_prompts", "prompts_about",
+    "agreement_with_humans",
+    "majority",
+    "randolph_kappa",
+    "CachedBackend",
+    "HTTPBackend",
+    "JudgeEndpointError",
+    "JudgeEndpointTimeout",
+    "LocalBackend",
+    "make_backend",
+    "human_pairwise_label",
+    "human_pairwise_majority",
+    "JudgePrompt",
+    "PairwiseOutcome",
+    "PairwiseStyleJudge",
+    "StyleDetectionJudge",
+    "PromptTemplate",
+    "get_prompt",
+    "load_prompts",
+    "prompts_about",
 ]

@@ -50,7 +50,9 @@ def majority(values: Sequence[Any], tie: Any = None) -> Any:
     return tie if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
 
 
-def agreement_with_humans(predicted: Sequence[Any], human: Sequence[Any], labels: Sequence[Any] | None = None) -> dict[str, Any]:
+def agreement_with_humans(
+    predicted: Sequence[Any], human: Sequence[Any], labels: Sequence[Any] | None = None
+) -> dict[str, Any]:
     """Accuracy, Cohen's kappa and F1 (binary F1 for two labels with 1 positive, macro otherwise).
 
     Items the judge left undecided (None) are excluded and counted, never guessed.
@@ -69,6 +71,8 @@ def agreement_with_humans(predicted: Sequence[Any], human: Sequence[Any], labels
     binary = set(labels) == {0, 1}
     out["accuracy"] = float(accuracy_score(gold, pred))
     out["cohen_kappa"] = float(cohen_kappa_score(gold, pred, labels=labels))
-    out["f1"] = float(f1_score(gold, pred, labels=labels, average="binary" if binary else "macro", pos_label=1, zero_division=0))
+    out["f1"] = float(
+        f1_score(gold, pred, labels=labels, average="binary" if binary else "macro", pos_label=1, zero_division=0)
+    )
     out["f1_average"] = "binary" if binary else "macro"
     return out

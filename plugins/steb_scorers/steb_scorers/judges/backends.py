@@ -23,12 +23,21 @@ from steb_core import DataValidationError, parse_json
 from ..lm import CausalLM, load_causal_lm
 from .prompts import JudgePrompt
 
-__all__ = ["Backend", "LocalBackend", "HTTPBackend", "CachedBackend", "JudgeEndpointError", "JudgeEndpointTimeout", "make_backend"]
+__all__ = [
+    "Backend",
+    "LocalBackend",
+    "HTTPBackend",
+    "CachedBackend",
+    "JudgeEndpointError",
+    "JudgeEndpointTimeout",
+    "make_backend",
+]
 
 
 class Backend(Protocol):
-    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
-                 max_tokens: int) -> list[list[str]]: ...
+    def complete(
+        self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int, max_tokens: int
+    ) -> list[list[str]]: ...
 
     def info(self) -> dict[str, Any]: ...
 
@@ -39,8 +48,9 @@ class LocalBackend:
     def __init__(self, model: Any, batch_size: int = 4, device: str = "cpu") -> None:
         self.lm: CausalLM = load_causal_lm(model, batch_size=batch_size, device=device)
 
-    def complete(self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int,
-                 max_tokens: int) -> list[list[str]]:
+    def complete(
+        self, prompts: Sequence[str | JudgePrompt], n: int, temperature: float, seed: int, max_tokens: int
+    ) -> list[list[str]]:
         import torch
 
         tok, model = self.lm.tokenizer, self.lm.model
@@ -48,18 +58,26 @@ class LocalBackend:
         out: list[list[str]] = []
         torch.manual_seed(seed)
         for start in range(0, len(prompts), self.lm.batch_size):
-            ids = [self.lm.prompt_ids(p) if isinstance(p, str) else self.lm.prompt_ids(p.user, p.system) for p in prompts[start: start + self.lm.batch_size]]
+            ids = [
+                self.lm.prompt_ids(p) if isinstance(p, str) else self.lm.prompt_ids(p.user, p.system)
+                for p in prompts[start : start + self.lm.batch_size]
+            ]
             width = max(map(len, ids))
             batch = torch.tensor([[pad] * (width - len(x)) + x for x in ids])
             mask = torch.tensor([[0] * (width - len(x)) + [1] * len(x) for x in ids])
             sample = temperature > 0
             gen = model.generate(
-                input_ids=batch.to(self.lm.device), attention_mask=mask.to(self.lm.device), do_sample=sample,
-                temperature=temperature if sample else None, top_k=0 if sample else None, num_return_sequences=n,
-                max_new_tokens=max_tokens, pad_token_id=pad,
+                input_ids=batch.to(self.lm.device),
+                attention_mask=mask.to(self.lm.device),
+                do_sample=sample,
+                temperature=temperature if sample else None,
+                top_k=0 if sample else None,
+                num_return_sequences=n,
+                max_new_tokens=max_tokens,
+                pad_token_id=pad,
             )
             texts = tok.batch_decode(gen[:, width:], skip_special_tokens=True)
-            out.extend(texts[i * n: (i + 1) * n] for i in range(len(ids)))
+            out.extend(texts[i * n : (i + 1) * n] for i in range(len(ids)))
         return out
 
     def info(self) -> dict[str, Any]:
@@ -115,8 +133,16 @@ class HTTPBackend:
       an endpoint that really answers with more.
     """
 
-    def __init__(self, url: str, model: str = "", api_key_env: str | None = None, timeout: float = 60.0, max_requests_per_prompt: int | None = None,
-                 max_redirects: int = 3, max_response_bytes: int = 0) -> None:
+    def __init__(
+        self,
+        url: str,
+        model: str = "",
+        api_key_env: str | None = None,
+        timeout: float = 60.0,
+        max_requests_per_prompt: int | None = None,
+        max_redirects: int = 3,
+        max_response_bytes: int = 0,
+    ) -> None:
         base = url.rstrip("/")
         self.endpoint = base if base.endswith("/chat/completions") else base + "/chat/completions"
         if urlsplit(self.endpoint).scheme.lower() not in _DEFAULT_PORTS:
@@ -129,7 +155,9 @@ class HTTPBackend:
         self.max_redirects = max_redirects
         cap = int(max_response_bytes) if max_response_bytes else MAX_RESPONSE_BYTES
         if cap <= 0:
-            raise ValueError(f"judge endpoint max_response_bytes must be a positive number of bytes, not {max_response_bytes!r}")
+            raise ValueError(
+                f"judge endpoint max_response_bytes must be a positive number of bytes, not {max_response_bytes!r}"
+            )
         self.max_response_bytes = cap
 
     def _headers(self) -> dict[str, str]:
@@ -139,7 +167,10 @@ class HTTPBackend:
         return headers
 
     def _timeout_error(self) -> JudgeEndpointTimeout:
-        return JudgeEndpointTimeout(f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for " "the whole request")
+        return JudgeEndpointTimeout(
+            f"judge endpoint {self.endpoint} timed out: no complete answer within the {self.timeout:g} s deadline for "
+            "the whole request"
+        )
 
     def _read_capped(self, response: http.client.HTTPResponse) -> bytes:
         """The body, read in chunks, or :class:`JudgeEndpointError` once it passes ``max_response_bytes``."""
@@ -159,8 +190,10 @@ class HTTPBackend:
             chunks.append(chunk)
 
     def _too_large(self, what: str) -> str:
-        return (f"judge endpoint {self.endpoint}: the answer {what}, over the cap of {self.max_response_bytes} bytes; "
-                f"raise it with max_response_bytes= if this endpoint really answers with more")
+        return (
+            f"judge endpoint {self.endpoint}: the answer {what}, over the cap of {self.max_response_bytes} bytes; "
+            f"raise it with max_response_bytes= if this endpoint really answers with more"
+        )
 
     def _once(self, url: str, data: bytes, headers: dict[str, str], deadline: float) -> tuple[int, str | None, bytes]:
         """One POST to ``url``; (status, Location header, body). Runs in a worker thread so the deadline holds
@@ -207,7 +240,9 @@ class HTTPBackend:
             if isinstance(exc, (socket.timeout, TimeoutError)):
                 raise self._timeout_error() from None
             if isinstance(exc, http.client.HTTPException):
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} sent a malformed HTTP answer: {exc!r}") from None
+                raise JudgeEndpointError(
+                    f"judge endpoint {self.endpoint} sent a malformed HTTP answer: {exc!r}"
+                ) from None
             if isinstance(exc, OSError):
                 raise JudgeEndpointError(f"judge endpoint {self.endpoint} unreachable: {exc}") from None
             raise exc
@@ -222,13 +257,17 @@ class HTTPBackend:
             status, location, body = self._once(url, data, headers, deadline)
             if status in _REDIRECTS:
                 if not location:
-                    raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} without a Location header")
+                    raise JudgeEndpointError(
+                        f"judge endpoint {self.endpoint} answered HTTP {status} without a Location header"
+                    )
                 target = urljoin(url, location)
                 if _origin(target) != home:
                     why = "it would carry the API key there, and " if "Authorization" in headers else ""
                     raise JudgeEndpointError(
                         f"judge endpoint {self.endpoint} redirected (HTTP {status}) to {target}, a different origin; "
-                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL " "as url=")
+                        f"refusing to follow: {why}an answer from another host is not the judge's. Pass the final URL "
+                        "as url="
+                    )
                 url = target
                 continue
             if status >= 400:
@@ -237,26 +276,43 @@ class HTTPBackend:
                 reply: dict[str, Any] = parse_json(body.decode("utf-8"), expected="a chat-completions JSON answer")
                 return reply
             except (UnicodeDecodeError, DataValidationError) as exc:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): " f"{body[:200]!r}") from None
+                raise JudgeEndpointError(
+                    f"judge endpoint {self.endpoint} answered HTTP {status} with a body that is not JSON ({exc}): "
+                    f"{body[:200]!r}"
+                ) from None
         raise JudgeEndpointError(f"judge endpoint {self.endpoint}: more than {self.max_redirects} redirects")
 
-    def complete(self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
+    def complete(
+        self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int
+    ) -> list[list[str]]:
         out = []
         limit = self.max_requests or n
         for p_index, prompt in enumerate(prompts):
             got: list[str] = []
             for attempt in range(limit):
-                payload = {"model": self.model, "messages": _message_list(prompt), "n": n - len(got),
-                           "temperature": temperature, "seed": seed + attempt, "max_tokens": max_tokens}
+                payload = {
+                    "model": self.model,
+                    "messages": _message_list(prompt),
+                    "n": n - len(got),
+                    "temperature": temperature,
+                    "seed": seed + attempt,
+                    "max_tokens": max_tokens,
+                }
                 body = self._post(payload)
                 try:
                     got.extend(str(c["message"]["content"] or "") for c in body["choices"])
                 except (KeyError, TypeError) as exc:
-                    raise JudgeEndpointError(f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content " f"({exc})") from None
+                    raise JudgeEndpointError(
+                        f"judge endpoint {self.endpoint}: answer to prompt {p_index} has no choices[].message.content "
+                        f"({exc})"
+                    ) from None
                 if len(got) >= n:
                     break
             if len(got) < n:
-                raise JudgeEndpointError(f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after " f"{limit} requests")
+                raise JudgeEndpointError(
+                    f"judge endpoint {self.endpoint} returned {len(got)} of {n} samples for prompt {p_index} after "
+                    f"{limit} requests"
+                )
             out.append(got[:n])
         return out
 
@@ -289,15 +345,28 @@ class CachedBackend:
                         self.samples.setdefault(str(rec["key"]), {})[int(rec["index"])] = str(rec["text"])
                     except (DataValidationError, KeyError, TypeError, ValueError):
                         if line.endswith("\n"):
-                            raise ValueError(f"judge cache {self.path}, line {number}: not a cache record (key, index, text)") from None
+                            raise ValueError(
+                                f"judge cache {self.path}, line {number}: not a cache record (key, index, text)"
+                            ) from None
                         # a torn final line from an interrupted write: dropped, its sample is asked again
 
     def key(self, prompt: Any, temperature: float, seed: int, max_tokens: int) -> str:
-        blob = json.dumps({"backend": self.inner.info(), "messages": _message_list(prompt), "temperature": temperature, "seed": seed, "max_tokens": max_tokens},
-                          sort_keys=True, ensure_ascii=False)
+        blob = json.dumps(
+            {
+                "backend": self.inner.info(),
+                "messages": _message_list(prompt),
+                "temperature": temperature,
+                "seed": seed,
+                "max_tokens": max_tokens,
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
-    def complete(self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int) -> list[list[str]]:
+    def complete(
+        self, prompts: Sequence[Any], n: int, temperature: float, seed: int, max_tokens: int
+    ) -> list[list[str]]:
         keys = [self.key(p, temperature, seed, max_tokens) for p in prompts]
         todo: dict[tuple[int, ...], list[int]] = {}
         for i, k in enumerate(keys):
@@ -308,8 +377,10 @@ class CachedBackend:
                 todo.setdefault(missing, []).append(i)
         for missing, idx in todo.items():
             for start in range(0, len(idx), self.chunk):
-                part = idx[start: start + self.chunk]
-                answers = self.inner.complete([prompts[i] for i in part], len(missing), temperature, seed + missing[0], max_tokens)
+                part = idx[start : start + self.chunk]
+                answers = self.inner.complete(
+                    [prompts[i] for i in part], len(missing), temperature, seed + missing[0], max_tokens
+                )
                 with open(self.path, "a", encoding="utf-8") as fh:
                     for i, row in zip(part, answers):
                         for j, text in zip(missing, row):
@@ -324,14 +395,23 @@ class CachedBackend:
         return {**self.inner.info(), "cache": self.path}
 
 
-def make_backend(backend: Any = None, *, url: str | None = None, model: Any = None, cache: str | os.PathLike[str] | None = None, **options: Any) -> Backend:
+def make_backend(
+    backend: Any = None,
+    *,
+    url: str | None = None,
+    model: Any = None,
+    cache: str | os.PathLike[str] | None = None,
+    **options: Any,
+) -> Backend:
     """A backend object: given as is, or HTTP when ``url`` is set, else local from ``model`` (a folder); wrapped in a
     :class:`CachedBackend` when ``cache`` names a JSONL file."""
     if backend is None:
         if url:
             backend = HTTPBackend(url, model=str(model or ""), **options)
         elif model is None:
-            raise ValueError("an LLM judge needs url=... (OpenAI-compatible endpoint) or model=PATH (local causal LM folder)")
+            raise ValueError(
+                "an LLM judge needs url=... (OpenAI-compatible endpoint) or model=PATH (local causal LM folder)"
+            )
         else:
             backend = LocalBackend(model, **options)
     return CachedBackend(backend, cache) if cache else backend

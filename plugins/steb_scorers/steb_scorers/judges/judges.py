@@ -33,8 +33,15 @@ from .agreement import count_table, majority, randolph_kappa
 from .backends import make_backend
 from .prompts import BINARISE, CATEGORIES, PARSERS, get_prompt
 
-__all__ = ["StyleDetectionJudge", "PairwiseStyleJudge", "PairwiseOutcome", "human_pairwise_label", "human_pairwise_majority",
-           "DEFAULT_SAMPLES", "DEFAULT_TEMPERATURE"]
+__all__ = [
+    "StyleDetectionJudge",
+    "PairwiseStyleJudge",
+    "PairwiseOutcome",
+    "human_pairwise_label",
+    "human_pairwise_majority",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_TEMPERATURE",
+]
 
 #: the study's sampling: 30 samples per query at temperature 0.7, collapsed by majority vote
 DEFAULT_SAMPLES = 30
@@ -47,12 +54,28 @@ def _consistency(rows: list[list[int]], n_categories: int) -> dict[str, Any]:
     size = max((len(r) for r in full), default=0)
     complete = [r for r in full if len(r) == size]
     value = randolph_kappa(count_table(complete, n_categories)) if complete and size > 1 else None
-    return {"randolph_kappa": value, "items": len(complete), "items_excluded_for_parse_failures": len(rows) - len(complete)}
+    return {
+        "randolph_kappa": value,
+        "items": len(complete),
+        "items_excluded_for_parse_failures": len(rows) - len(complete),
+    }
 
 
 class _Judge(Scorer):
-    def __init__(self, prompt: Any, backend: Any, url: str | None, model: Any, n_samples: int, temperature: float, seed: int,
-                 max_tokens: int | None, prompts_file: str | None, backend_options: dict[str, Any] | None, cache: str | None) -> None:
+    def __init__(
+        self,
+        prompt: Any,
+        backend: Any,
+        url: str | None,
+        model: Any,
+        n_samples: int,
+        temperature: float,
+        seed: int,
+        max_tokens: int | None,
+        prompts_file: str | None,
+        backend_options: dict[str, Any] | None,
+        cache: str | None,
+    ) -> None:
         if int(n_samples) < 1:
             raise ValueError("n_samples must be at least 1")
         self.prompt = get_prompt(prompt, prompts_file)
@@ -60,11 +83,22 @@ class _Judge(Scorer):
         # the answer budget fits the prompt's format (the additive rubric's 100-word justification needs far more than
         # "yes")
         budget = self.prompt.answer_tokens if max_tokens is None else int(max_tokens)
-        self.n_samples, self.temperature, self.seed, self.max_tokens = int(n_samples), float(temperature), int(seed), budget
+        self.n_samples, self.temperature, self.seed, self.max_tokens = (
+            int(n_samples),
+            float(temperature),
+            int(seed),
+            budget,
+        )
 
     def _sampling(self) -> dict[str, Any]:
-        return {"prompt": self.prompt.record(), "n_samples": self.n_samples, "temperature": self.temperature,
-                "seed": self.seed, "max_tokens": self.max_tokens, **self.backend.info()}
+        return {
+            "prompt": self.prompt.record(),
+            "n_samples": self.n_samples,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "max_tokens": self.max_tokens,
+            **self.backend.info(),
+        }
 
 
 class StyleDetectionJudge(_Judge):
@@ -72,18 +106,40 @@ class StyleDetectionJudge(_Judge):
 
     name = "judge-style-detection"
 
-    def __init__(self, prompt: str = "detect-binary", backend: Any = None, url: str | None = None, model: Any = None, n_samples: int = DEFAULT_SAMPLES,
-                 temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int | None = None, prompts_file: str | None = None,
-                 backend_options: dict[str, Any] | None = None, cache: str | None = None) -> None:
-        super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
+    def __init__(
+        self,
+        prompt: str = "detect-binary",
+        backend: Any = None,
+        url: str | None = None,
+        model: Any = None,
+        n_samples: int = DEFAULT_SAMPLES,
+        temperature: float = DEFAULT_TEMPERATURE,
+        seed: int = 0,
+        max_tokens: int | None = None,
+        prompts_file: str | None = None,
+        backend_options: dict[str, Any] | None = None,
+        cache: str | None = None,
+    ) -> None:
+        super().__init__(
+            prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache
+        )
         if self.prompt.response not in BINARISE:
-            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}', not a detection format " f"({sorted(BINARISE)})")
+            raise ValueError(
+                f"prompt '{self.prompt.name}' answers '{self.prompt.response}', not a detection format "
+                f"({sorted(BINARISE)})"
+            )
 
     def judge(self, texts: Sequence[str], styles: Sequence[str]) -> dict[str, Any]:
         kind = self.prompt.response
         parse, binarise = PARSERS[kind], BINARISE[kind]
         n_cat, to_cat = CATEGORIES[kind]
-        answers = self.backend.complete([self.prompt.message(**detection_fields(t, s)) for t, s in zip(texts, styles)], self.n_samples, self.temperature, self.seed, self.max_tokens)
+        answers = self.backend.complete(
+            [self.prompt.message(**detection_fields(t, s)) for t, s in zip(texts, styles)],
+            self.n_samples,
+            self.temperature,
+            self.seed,
+            self.max_tokens,
+        )
         raw = [[parse(a) for a in row] for row in answers]
         failures = sum(v is None for row in raw for v in row)
         binary = [[binarise(v) for v in row if v is not None] for row in raw]
@@ -91,21 +147,42 @@ class StyleDetectionJudge(_Judge):
         vote = np.array([np.nan if (m := majority(b)) is None else float(m) for b in binary])
         freq = Counter(v for row in raw for v in row if v is not None)
         return {
-            "share_present": share, "majority": vote, "answers": answers, "raw_labels": raw, "parse_failures": failures,
+            "share_present": share,
+            "majority": vote,
+            "answers": answers,
+            "raw_labels": raw,
+            "parse_failures": failures,
             "self_consistency": _consistency([[to_cat(v) for v in row if v is not None] for row in raw], n_cat),
             "self_consistency_binarised": _consistency(binary, 2),
             "label_frequencies": {str(k): v for k, v in sorted(freq.items(), key=lambda kv: str(kv[0]))},
         }
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs)
         styles = per_item_styles(self.name, target_style, len(outputs))
         got = self.judge(outputs, styles)
-        details = {**self._sampling(), "parse_failures": got["parse_failures"], "n_queries": len(outputs) * self.n_samples,
-                   "self_consistency": got["self_consistency"], "self_consistency_binarised": got["self_consistency_binarised"],
-                   "label_frequencies": got["label_frequencies"], "undecided": int(np.isnan(got["majority"]).sum())}
-        return ScoreResult(self.name, got["share_present"], corpus=float(np.nanmean(got["share_present"])) if np.isfinite(got["share_present"]).any() else None,
-                           components={"majority": got["majority"]}, details=details)
+        details = {
+            **self._sampling(),
+            "parse_failures": got["parse_failures"],
+            "n_queries": len(outputs) * self.n_samples,
+            "self_consistency": got["self_consistency"],
+            "self_consistency_binarised": got["self_consistency_binarised"],
+            "label_frequencies": got["label_frequencies"],
+            "undecided": int(np.isnan(got["majority"]).sum()),
+        }
+        return ScoreResult(
+            self.name,
+            got["share_present"],
+            corpus=float(np.nanmean(got["share_present"])) if np.isfinite(got["share_present"]).any() else None,
+            components={"majority": got["majority"]},
+            details=details,
+        )
 
 
 @dataclass
@@ -139,7 +216,16 @@ def detection_fields(text: str, style: str) -> dict[str, str]:
 def ab_fields(a: str, b: str, style: str, task: str) -> dict[str, str]:
     """Template values of an AB query: steb's {a} {b} {style} {task} and the study's {output_a} {output_b}
     {style_description} {user_query}."""
-    return {"style": style, "task": task, "a": a, "b": b, "style_description": style, "user_query": task, "output_a": a, "output_b": b}
+    return {
+        "style": style,
+        "task": task,
+        "a": a,
+        "b": b,
+        "style_description": style,
+        "user_query": task,
+        "output_a": a,
+        "output_b": b,
+    }
 
 
 def rubric_fields(response: str, style: str, task: str) -> dict[str, str]:
@@ -158,24 +244,44 @@ class PairwiseStyleJudge(_Judge):
     name = "judge-pairwise-style"
     LABELS = ("a", "b", "tie")
 
-    def __init__(self, prompt: str | None = None, against: str = "source", backend: Any = None, url: str | None = None, model: Any = None,
-                 n_samples: int = DEFAULT_SAMPLES, temperature: float = DEFAULT_TEMPERATURE, seed: int = 0, max_tokens: int | None = None,
-                 prompts_file: str | None = None, backend_options: dict[str, Any] | None = None, cache: str | None = None,
-                 method: str = "ab", target: str = "style") -> None:
+    def __init__(
+        self,
+        prompt: str | None = None,
+        against: str = "source",
+        backend: Any = None,
+        url: str | None = None,
+        model: Any = None,
+        n_samples: int = DEFAULT_SAMPLES,
+        temperature: float = DEFAULT_TEMPERATURE,
+        seed: int = 0,
+        max_tokens: int | None = None,
+        prompts_file: str | None = None,
+        backend_options: dict[str, Any] | None = None,
+        cache: str | None = None,
+        method: str = "ab",
+        target: str = "style",
+    ) -> None:
         if method not in PAIRWISE_METHODS:
             raise ValueError(f"method must be one of {PAIRWISE_METHODS}, not {method!r}")
         if target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, not {target!r}")
         prompt = prompt or (f"pairwise-ab-{target}" if method == "ab" else f"rubric-{target}")
-        super().__init__(prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache)
+        super().__init__(
+            prompt, backend, url, model, n_samples, temperature, seed, max_tokens, prompts_file, backend_options, cache
+        )
         if self.prompt.response not in _METHOD_OF_RESPONSE:
-            raise ValueError(f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab', " "'rubric10' or 'rubric5' prompt")
+            raise ValueError(
+                f"prompt '{self.prompt.name}' answers '{self.prompt.response}': a pairwise judge needs an 'ab', "
+                "'rubric10' or 'rubric5' prompt"
+            )
         self.method = _METHOD_OF_RESPONSE[self.prompt.response]
         self.target = self.prompt.target or target
         self.against = against
 
     # -- AB comparison ------------------------------------------------------------------------------
-    def _compare_ab(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]) -> PairwiseOutcome:
+    def _compare_ab(
+        self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]
+    ) -> PairwiseOutcome:
         n = len(texts_a)
         prompts = [self.prompt.message(**ab_fields(a, b, s, t)) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
         prompts += [self.prompt.message(**ab_fields(b, a, s, t)) for a, b, s, t in zip(texts_a, texts_b, styles, tasks)]
@@ -190,7 +296,9 @@ class PairwiseStyleJudge(_Judge):
                 failures += (x is None) + (y is None)
                 if x is None or y is None:
                     continue
-                y = {"a": "b", "b": "a", "tie": "tie"}[y]  # the reversed order shows b first; a "tie" answer stays a tie
+                y = {"a": "b", "b": "a", "tie": "tie"}[
+                    y
+                ]  # the reversed order shows b first; a "tie" answer stays a tie
                 disagreements += x != y
                 row.append(x if x == y else "tie")
             samples.append(row)
@@ -198,7 +306,9 @@ class PairwiseStyleJudge(_Judge):
         return self._outcome(labels, samples, failures, disagreements, "ab", None)
 
     # -- rubric scoring -----------------------------------------------------------------------------
-    def _compare_rubric(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]) -> PairwiseOutcome:
+    def _compare_rubric(
+        self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str]
+    ) -> PairwiseOutcome:
         n = len(texts_a)
         prompts = [self.prompt.message(**rubric_fields(a, s, t)) for a, s, t in zip(texts_a, styles, tasks)]
         prompts += [self.prompt.message(**rubric_fields(b, s, t)) for b, s, t in zip(texts_b, styles, tasks)]
@@ -212,7 +322,9 @@ class PairwiseStyleJudge(_Judge):
             sa, sb = [parse(x) for x in answers[i]], [parse(x) for x in answers[n + i]]
             failures += sum(v is None for v in sa) + sum(v is None for v in sb)
             # per sample (for self-consistency): the sample-k scores of a and b compared
-            samples.append(["a" if x > y else "b" if y > x else "tie" for x, y in zip(sa, sb) if x is not None and y is not None])
+            samples.append(
+                ["a" if x > y else "b" if y > x else "tie" for x, y in zip(sa, sb) if x is not None and y is not None]
+            )
             pa, pb = [v for v in sa if v is not None], [v for v in sb if v is not None]
             if not pa or not pb:
                 labels.append(None)
@@ -225,25 +337,49 @@ class PairwiseStyleJudge(_Judge):
             labels.append("a" if fa > fb else "b" if fb > fa else "tie")
         return self._outcome(labels, samples, failures, 0, "rubric", means)
 
-    def _outcome(self, labels: list[str | None], samples: list[list[str]], failures: int, disagreements: int, method: str,
-                 means: list[tuple[float, float]] | None) -> PairwiseOutcome:
+    def _outcome(
+        self,
+        labels: list[str | None],
+        samples: list[list[str]],
+        failures: int,
+        disagreements: int,
+        method: str,
+        means: list[tuple[float, float]] | None,
+    ) -> PairwiseOutcome:
         freq = Counter(lab for lab in labels if lab is not None)
-        return PairwiseOutcome(labels, samples, failures, disagreements,
-                               _consistency([[self.LABELS.index(v) for v in row] for row in samples], 3),
-                               {k: freq.get(k, 0) for k in self.LABELS}, method, means)
+        return PairwiseOutcome(
+            labels,
+            samples,
+            failures,
+            disagreements,
+            _consistency([[self.LABELS.index(v) for v in row] for row in samples], 3),
+            {k: freq.get(k, 0) for k in self.LABELS},
+            method,
+            means,
+        )
 
-    def compare(self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str] | None = None) -> PairwiseOutcome:
+    def compare(
+        self, texts_a: Sequence[str], texts_b: Sequence[str], styles: Sequence[str], tasks: Sequence[str] | None = None
+    ) -> PairwiseOutcome:
         """Judge each pair (a, b); ``styles`` the requested style or persona, ``tasks`` the request both responses
         answer."""
         if not len(texts_a) == len(texts_b) == len(styles):
-            raise ValueError(f"{self.name}: {len(texts_a)} a-texts, {len(texts_b)} b-texts and {len(styles)} styles must be aligned")
+            raise ValueError(
+                f"{self.name}: {len(texts_a)} a-texts, {len(texts_b)} b-texts and {len(styles)} styles must be aligned"
+            )
         tasks = list(tasks) if tasks is not None else [""] * len(texts_a)
         if len(tasks) != len(texts_a):
             raise ValueError(f"{self.name}: {len(tasks)} tasks for {len(texts_a)} pairs")
         fn = self._compare_ab if self.method == "ab" else self._compare_rubric
         return fn(list(texts_a), list(texts_b), list(styles), tasks)
 
-    def score(self, sources: Sequence[str], outputs: Sequence[str], references: Any = None, target_style: str | Sequence[str] | None = None) -> ScoreResult:
+    def score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Any = None,
+        target_style: str | Sequence[str] | None = None,
+    ) -> ScoreResult:
         check_aligned(self.name, sources, outputs, references if self.against == "reference" else None)
         styles = per_item_styles(self.name, target_style, len(outputs))
         others = [c[0] for c in comparison_texts(self.name, self.against, sources, references, len(outputs))]
@@ -252,17 +388,46 @@ class PairwiseStyleJudge(_Judge):
         value = {"a": 1.0, "tie": 0.5, "b": 0.0, None: np.nan}
         scores = np.array([value[lab] for lab in got.labels])
         per_query = 2 * len(outputs) * self.n_samples
-        details = {**self._sampling(), "method": self.method, "target": self.target, "against": self.against, "parse_failures": got.parse_failures,
-                   "n_queries": per_query, "order_disagreements": got.order_disagreements, "self_consistency": got.self_consistency,
-                   "label_frequencies": got.label_frequencies}
-        components = {"mean_score_output": np.array([m[0] for m in got.mean_scores]), "mean_score_other": np.array([m[1] for m in got.mean_scores])} if got.mean_scores else {}
-        return ScoreResult(self.name, scores, corpus=float(np.nanmean(scores)) if np.isfinite(scores).any() else None, components=components, details=details)
+        details = {
+            **self._sampling(),
+            "method": self.method,
+            "target": self.target,
+            "against": self.against,
+            "parse_failures": got.parse_failures,
+            "n_queries": per_query,
+            "order_disagreements": got.order_disagreements,
+            "self_consistency": got.self_consistency,
+            "label_frequencies": got.label_frequencies,
+        }
+        components = (
+            {
+                "mean_score_output": np.array([m[0] for m in got.mean_scores]),
+                "mean_score_other": np.array([m[1] for m in got.mean_scores]),
+            }
+            if got.mean_scores
+            else {}
+        )
+        return ScoreResult(
+            self.name,
+            scores,
+            corpus=float(np.nanmean(scores)) if np.isfinite(scores).any() else None,
+            components=components,
+            details=details,
+        )
 
 
 #: the human five-point pairwise scale (a better ... b better), mapped to a / tie / b as the study does
 HUMAN_PAIRWISE = {
-    "a better": "a", "a slightly better": "a", "tie": "tie", "b slightly better": "b", "b better": "b",
-    1: "a", 2: "a", 3: "tie", 4: "b", 5: "b",
+    "a better": "a",
+    "a slightly better": "a",
+    "tie": "tie",
+    "b slightly better": "b",
+    "b better": "b",
+    1: "a",
+    2: "a",
+    3: "tie",
+    4: "b",
+    5: "b",
 }
 
 
@@ -274,8 +439,10 @@ def human_pairwise_label(value: Any) -> str:
     if isinstance(key, float) and key.is_integer():
         key = int(key)
     if key not in HUMAN_PAIRWISE:
-        raise ValueError(f"human pairwise rating {value!r} is not one of the five classes "
-                         f"(a better, a slightly better, tie, b slightly better, b better; or 1-5)")
+        raise ValueError(
+            f"human pairwise rating {value!r} is not one of the five classes "
+            f"(a better, a slightly better, tie, b slightly better, b better; or 1-5)"
+        )
     return HUMAN_PAIRWISE[key]
 
 

@@ -19,8 +19,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JudgePrompt", "PromptTemplate", "load_prompts", "prompts_about", "get_prompt", "PARSERS", "BINARISE", "CATEGORIES", "ANSWER_TOKENS",
-           "FIELD_NAMES"]
+__all__ = [
+    "JudgePrompt",
+    "PromptTemplate",
+    "load_prompts",
+    "prompts_about",
+    "get_prompt",
+    "PARSERS",
+    "BINARISE",
+    "CATEGORIES",
+    "ANSWER_TOKENS",
+    "FIELD_NAMES",
+]
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,9 @@ class PromptTemplate:
     target: str | None = None  # style or helpfulness (pairwise tasks)
     source: str | None = None  # where the wording comes from
     max_tokens: int | None = None  # answer budget; None = ANSWER_TOKENS[response]
-    constants: tuple[tuple[str, str], ...] = ()  # fixed field values from the file ("fields"), e.g. a writing task's instruction
+    constants: tuple[
+        tuple[str, str], ...
+    ] = ()  # fixed field values from the file ("fields"), e.g. a writing task's instruction
 
     @property
     def fields(self) -> set[str]:
@@ -57,8 +69,10 @@ class PromptTemplate:
         values = {**dict(self.constants), **values}
         missing = self.fields - set(values)
         if missing:
-            raise ValueError(f"prompt '{self.name}' v{self.version} needs field(s) {sorted(missing)}; the judges fill "
-                             f"{sorted(FIELD_NAMES)}, others must be given under \"fields\" in the prompts file")
+            raise ValueError(
+                f"prompt '{self.name}' v{self.version} needs field(s) {sorted(missing)}; the judges fill "
+                f'{sorted(FIELD_NAMES)}, others must be given under "fields" in the prompts file'
+            )
         return self.template.format(**{k: v for k, v in values.items() if k in self.fields})
 
     def message(self, **values: str) -> JudgePrompt:
@@ -66,7 +80,12 @@ class PromptTemplate:
         return JudgePrompt(self.system, self.render(**values))
 
     def record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "version": self.version, "response": self.response, "template": self.template}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "version": self.version,
+            "response": self.response,
+            "template": self.template,
+        }
         for key in ("system", "task", "target", "source", "max_tokens"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
@@ -78,7 +97,11 @@ class PromptTemplate:
 
 def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
     """The packaged prompts, or those of a JSON file with the same layout."""
-    text = Path(path).read_text(encoding="utf-8") if path else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    text = (
+        Path(path).read_text(encoding="utf-8")
+        if path
+        else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    )
     where = str(path) if path else "the packaged prompts.json"
     try:
         raw = json.loads(text)
@@ -93,7 +116,9 @@ def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
         if not isinstance(entry, dict):
             raise ValueError(f"{where}: prompt '{name}' must be an object with version, response and template")
         if entry.get("response") not in PARSERS:
-            raise ValueError(f"{where}: prompt '{name}', field 'response': {entry.get('response')!r} is not one of {sorted(PARSERS)}")
+            raise ValueError(
+                f"{where}: prompt '{name}', field 'response': {entry.get('response')!r} is not one of {sorted(PARSERS)}"
+            )
         for key in ("version", "template"):
             if key not in entry:
                 raise ValueError(f"{where}: prompt '{name}' has no field '{key}'")
@@ -103,16 +128,32 @@ def load_prompts(path: str | Path | None = None) -> dict[str, PromptTemplate]:
         if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget < 1):
             raise ValueError(f"{where}: prompt '{name}', field 'max_tokens' must be a positive integer, not {budget!r}")
         constants = entry.get("fields", {})
-        if not isinstance(constants, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in constants.items()):
+        if not isinstance(constants, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in constants.items()
+        ):
             raise ValueError(f"{where}: prompt '{name}', field 'fields' must map field names to strings")
-        out[name] = PromptTemplate(name, str(entry["version"]), entry["response"], entry["template"], entry.get("system"),
-                                   entry.get("task"), entry.get("target"), entry.get("source"), budget, tuple(sorted(constants.items())))
+        out[name] = PromptTemplate(
+            name,
+            str(entry["version"]),
+            entry["response"],
+            entry["template"],
+            entry.get("system"),
+            entry.get("task"),
+            entry.get("target"),
+            entry.get("source"),
+            budget,
+            tuple(sorted(constants.items())),
+        )
     return out
 
 
 def prompts_about(path: str | Path | None = None) -> dict[str, Any]:
     """The ``_about`` metadata of the packaged prompts (or of a user file; empty when it has none)."""
-    text = Path(path).read_text(encoding="utf-8") if path else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    text = (
+        Path(path).read_text(encoding="utf-8")
+        if path
+        else resources.files(__package__).joinpath("prompts.json").read_text(encoding="utf-8")
+    )
     about = json.loads(text).get("_about", {})
     return dict(about) if isinstance(about, dict) else {}
 
@@ -136,7 +177,7 @@ def _answer_part(text: str) -> str:
     """The text after the last "Answer:" when the reply has one (the study's formats ask every answer to start with
     it)."""
     marks = list(_ANSWER.finditer(text))
-    return text[marks[-1].end():] if marks else text
+    return text[marks[-1].end() :] if marks else text
 
 
 def _binary(text: str) -> int | None:
@@ -154,8 +195,14 @@ def _probability(text: str) -> float | None:
 
 #: three-point answers: steb's wording and the study's ("Does not exhibit" / "Somewhat exhibits" / "Clearly exhibits");
 #: the negative phrases are looked for first, since "does not exhibit" contains "exhibit"
-_LIKERT3 = (("not present", 0), ("does not exhibit", 0), ("somewhat present", 1), ("somewhat exhibits", 1), ("very present", 2),
-            ("clearly exhibits", 2))
+_LIKERT3 = (
+    ("not present", 0),
+    ("does not exhibit", 0),
+    ("somewhat present", 1),
+    ("somewhat exhibits", 1),
+    ("very present", 2),
+    ("clearly exhibits", 2),
+)
 
 
 def _likert3(text: str) -> int | None:
@@ -174,7 +221,7 @@ def _likert10(text: str) -> int | None:
 
 
 def _ab(text: str) -> str | None:
-    """"a", "b" or "tie": a lone letter, "Output (a)" / "Output (b)" (the study's format), one standalone capital
+    """ "a", "b" or "tie": a lone letter, "Output (a)" / "Output (b)" (the study's format), one standalone capital
     A or B, or the word "tie" with no output named; anything else (both named, none) is a parse failure."""
     stripped = _answer_part(text).strip()
     if re.fullmatch(r"\W*[abAB]\W*", stripped):
@@ -213,15 +260,32 @@ def _rubric5(text: str) -> int | None:
     return int(given) if given is not None and given.isdigit() and 0 <= int(given) <= 5 else None
 
 
-PARSERS: dict[str, Callable[[str], Any]] = {"binary": _binary, "probability": _probability, "likert3": _likert3, "likert10": _likert10, "ab": _ab,
-                                          "rubric10": _rubric10, "rubric5": _rubric5}
+PARSERS: dict[str, Callable[[str], Any]] = {
+    "binary": _binary,
+    "probability": _probability,
+    "likert3": _likert3,
+    "likert10": _likert10,
+    "ab": _ab,
+    "rubric10": _rubric10,
+    "rubric5": _rubric5,
+}
 
 #: default answer budget (tokens) per format: the short formats with room for an "Answer:" prefix; the additive
 #: rubric's justification of up to 100 words (about 130-150 tokens of English) plus "Score: N", with margin
-ANSWER_TOKENS: dict[str, int] = {"binary": 16, "probability": 16, "likert3": 16, "likert10": 16, "ab": 16, "rubric10": 16, "rubric5": 256}
+ANSWER_TOKENS: dict[str, int] = {
+    "binary": 16,
+    "probability": 16,
+    "likert3": 16,
+    "likert10": 16,
+    "ab": 16,
+    "rubric10": 16,
+    "rubric5": 256,
+}
 
 #: the field names the judges fill: steb's own and the study's names for the same values
-FIELD_NAMES = frozenset({"style", "text", "task", "a", "b", "response", "style_description", "user_query", "output_a", "output_b"})
+FIELD_NAMES = frozenset(
+    {"style", "text", "task", "a", "b", "response", "style_description", "user_query", "output_a", "output_b"}
+)
 
 #: raw label -> present (1) / absent (0), as in the protocol notes
 BINARISE: dict[str, Callable[[Any], int]] = {

@@ -35,5 +35,12 @@ def agreement_table(data: HumanJudgements, include_ref: bool) -> dict[str, Any]:
     :func:`agreement_row`."""
     rated = np.ones(len(data), bool) if include_ref else data.system != REFERENCE_SYSTEM
     surveys = {int(s): agreement_row(data, rated & (data.survey == s)) for s in np.unique(data.survey)}
-    return {"include_ref": include_ref, "surveys": surveys, "overall": agreement_row(data, rated),
-            "n": {"overall": int(rated.sum()), **{str(int(s)): int((rated & (data.survey == s)).sum()) for s in np.unique(data.survey)}}}
+    return {
+        "include_ref": include_ref,
+        "surveys": surveys,
+        "overall": agreement_row(data, rated),
+        "n": {
+            "overall": int(rated.sum()),
+            **{str(int(s)): int((rated & (data.survey == s)).sum()) for s in np.unique(data.survey)},
+        },
+    }

@@ -25,8 +25,12 @@ REFERENCE_CHOICES = ("1", "2", "3", "4", "all")
 
 DEFAULT_SCORERS = ("bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference")
 # what Lai et al. used: nltk sentence BLEU (method 1) with multi-bleu at system level, chrF averaged per system
-LAI_SCORERS = ("bleu:against=source,variant=lai2022", "bleu:against=reference,variant=lai2022",
-               "chrf:against=source,system_level=mean", "chrf:against=reference,system_level=mean")
+LAI_SCORERS = (
+    "bleu:against=source,variant=lai2022",
+    "bleu:against=reference,variant=lai2022",
+    "chrf:against=source,system_level=mean",
+    "chrf:against=reference,system_level=mean",
+)
 DATASET_FOLDER = "formality_human_judgements"
 
 
@@ -55,7 +59,11 @@ def _num(v: Any, fmt: str = ".3f") -> str:
 def _name(label: str, entry: dict[str, Any]) -> str:
     from rich.markup import escape  # specs may hold brackets ("[ref 2]") that rich would read as markup
 
-    return escape(label) + (" |abs|" if entry["absolute"] else "") + (" (corpus)" if entry.get("system_level") == "corpus" else "")
+    return (
+        escape(label)
+        + (" |abs|" if entry["absolute"] else "")
+        + (" (corpus)" if entry.get("system_level") == "corpus" else "")
+    )
 
 
 def _systems_note(cfg: dict[str, Any]) -> str:
@@ -75,16 +83,28 @@ def print_tables(report: dict[str, Any]) -> None:
 
     console = _console()
     for aspect in cfg["aspects"]:
-        table = Table(title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: " f"{cfg.get('protocol_label', 'wmt17-darr')}) "
-                            f"(pooled directions; {_systems_note(cfg)}; {int(cfg['confidence'] * 100)}% bootstrap CI)")
+        table = Table(
+            title=f"{aspect}: correlation with human {cfg['human_scale']} ratings (protocol: "
+            f"{cfg.get('protocol_label', 'wmt17-darr')}) "
+            f"(pooled directions; {_systems_note(cfg)}; {int(cfg['confidence'] * 100)}% bootstrap CI)"
+        )
         table.add_column("scorer")
-        tau_head = f"tau-like (>{cfg['tau_threshold']:g}, ties " f"{cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
+        tau_head = (
+            f"tau-like (>{cfg['tau_threshold']:g}, ties "
+            f"{cfg['tau_ties']}{', per source' if cfg.get('tau_average') == 'per-source' else ''})"
+        )
         for col in ("seg Pearson", "seg Spearman", "seg Kendall", tau_head, "sys Pearson", "sys Kendall"):
             table.add_column(col, justify="right")
         for label, entry in report["metrics"].items():
             c = entry["correlations"][aspect][POOLED]
-            table.add_row(_name(label, entry), *(_fmt(c[k]) for k in ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")),
-                          _num(c.get("system_kendall")))
+            table.add_row(
+                _name(label, entry),
+                *(
+                    _fmt(c[k])
+                    for k in ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")
+                ),
+                _num(c.get("system_kendall")),
+            )
         console.print(table)
     print_human(report["human"], console)
 
@@ -108,14 +128,21 @@ def print_lai_tables(report: dict[str, Any]) -> None:
             cells = []
             for d in (POOLED, *DIRECTIONS):
                 c = entry["correlations"][aspect][d]
-                cells += [_num(c["tau_like"]["value"]), _num(c["segment_pearson"]["value"]), _num(c["system_pearson"]["value"])]
+                cells += [
+                    _num(c["tau_like"]["value"]),
+                    _num(c["segment_pearson"]["value"]),
+                    _num(c["system_pearson"]["value"]),
+                ]
             table.add_row(_name(label, entry), *cells)
         console.print(table)
         first = next(iter(report["metrics"].values()), None)
         if first is None:
             continue
         keys = _subset_keys(first["correlations"][aspect][POOLED]["subsets"])
-        sub = Table(title=f"{aspect}: segment tau (per source) on the top-N / last-N systems by human score (Figures 3 and 5) " f"{where}")
+        sub = Table(
+            title=f"{aspect}: segment tau (per source) on the top-N / last-N systems by human score (Figures 3 and 5) "
+            f"{where}"
+        )
         sub.add_column("scorer")
         for k in keys:
             sub.add_column(k, justify="right")
@@ -137,7 +164,10 @@ def print_reference_table(table: dict[str, Any], protocol_label: str, console: A
     from rich.table import Table
 
     console = console or _console()
-    out = Table(title="references: Pearson between scores against reference 1 and against reference k; content tau / sys r " f"per reference choice (protocol: {protocol_label})")
+    out = Table(
+        title="references: Pearson between scores against reference 1 and against reference k; content tau / sys r "
+        f"per reference choice (protocol: {protocol_label})"
+    )
     out.add_column("scorer")
     refs = table["references"]
     for k in refs[1:]:
@@ -160,7 +190,9 @@ def print_source_reference_table(table: dict[str, Any], protocol_label: str, con
     from rich.table import Table
 
     console = console or _console()
-    out = Table(title=f"{table['aspect']}: metrics against the source and against the reference (protocol: {protocol_label})")
+    out = Table(
+        title=f"{table['aspect']}: metrics against the source and against the reference (protocol: {protocol_label})"
+    )
     out.add_column("scorer")
     for against in ("source", "reference"):
         for col in ("seg tau", "seg r", "sys r"):
@@ -169,7 +201,9 @@ def print_source_reference_table(table: dict[str, Any], protocol_label: str, con
         cells = []
         for against in ("source", "reference"):
             c = row.get(against)
-            cells += ["–"] * 3 if c is None else [_num(c["tau_like"]), _num(c["segment_pearson"]), _num(c["system_pearson"])]
+            cells += (
+                ["–"] * 3 if c is None else [_num(c["tau_like"]), _num(c["segment_pearson"]), _num(c["system_pearson"])]
+            )
         out.add_row(escape(base), *cells)
     console.print(out)
 
@@ -184,8 +218,11 @@ def print_agreement_table(human: dict[str, Any], iaa_ref: str = "paper", console
     console = console or _console()
     t1 = human["inter_annotator_table"]
     chosen = {"paper": t1["paper"], "include": t1["with_ref"], "exclude": t1["without_ref"]}[iaa_ref]
-    note = {"paper": "survey rows with REF, overall row without (as the paper prints it)", "include": "REF included in every row",
-            "exclude": "REF excluded from every row"}[iaa_ref]
+    note = {
+        "paper": "survey rows with REF, overall row without (as the paper prints it)",
+        "include": "REF included in every row",
+        "exclude": "REF excluded from every row",
+    }[iaa_ref]
     table = Table(title=f"inter-annotator agreement (Pearson, annotator 1 vs 2; {note})")
     table.add_column("survey")
     cols = [*ASPECTS, "overall"]
@@ -197,7 +234,9 @@ def print_agreement_table(human: dict[str, Any], iaa_ref: str = "paper", console
     console.print(table)
 
 
-def print_human(human: dict[str, Any], console: Any = None, systems_table: bool = False, iaa_ref: str = "paper") -> None:
+def print_human(
+    human: dict[str, Any], console: Any = None, systems_table: bool = False, iaa_ref: str = "paper"
+) -> None:
     """Inter-annotator and inter-aspect statistics, and (``systems_table``) the per-system human means, raw and z."""
     if console is None:
         console = _console()
@@ -206,23 +245,34 @@ def print_human(human: dict[str, Any], console: Any = None, systems_table: bool 
 
         means = human["system_means"]
         aspects = list(means)
-        table = Table(title="human judgements per system: mean raw rating (0-100) and mean z-score (per-annotator z, averaged " "over the two annotators)")
+        table = Table(
+            title="human judgements per system: mean raw rating (0-100) and mean z-score (per-annotator z, averaged "
+            "over the two annotators)"
+        )
         table.add_column("system")
         for a in aspects:
             table.add_column(f"{a} raw", justify="right")
             table.add_column(f"{a} z", justify="right")
         first = means[aspects[0]]["z"]
         for system in sorted(first, key=lambda s: -first[s]):
-            table.add_row(system, *(f"{means[a][scale][system]:{fmt}}" for a in aspects for scale, fmt in (("raw", ".1f"), ("z", ".3f"))))
+            table.add_row(
+                system,
+                *(f"{means[a][scale][system]:{fmt}}" for a in aspects for scale, fmt in (("raw", ".1f"), ("z", ".3f"))),
+            )
         console.print(table)
     if "inter_annotator_table" in human:
         print_agreement_table(human, iaa_ref, console)
     agree = human["inter_annotator_pearson"]
     excluded = ", ".join(human.get("inter_annotator_excludes", [])) or "none"
-    console.print(f"inter-annotator Pearson (excluding {excluded}): " + ", ".join(f"{a} {agree[a]['overall']:.3f}" for a in agree))
+    console.print(
+        f"inter-annotator Pearson (excluding {excluded}): " + ", ".join(f"{a} {agree[a]['overall']:.3f}" for a in agree)
+    )
     if "inter_annotator_pearson_with_ref" in human:
         withref = human["inter_annotator_pearson_with_ref"]
-        console.print("inter-annotator Pearson (all outputs, REF included): " + ", ".join(f"{a} {withref[a]['overall']:.3f}" for a in withref))
+        console.print(
+            "inter-annotator Pearson (all outputs, REF included): "
+            + ", ".join(f"{a} {withref[a]['overall']:.3f}" for a in withref)
+        )
     inter = human["inter_aspect_pearson_raw_means"][POOLED]
     console.print("inter-aspect Pearson (mean raw ratings): " + ", ".join(f"{k} {v:.3f}" for k, v in inter.items()))
 
@@ -261,30 +311,87 @@ def _systems(values: list[str]) -> tuple[str, ...] | None:
 
 
 def meta_eval(
-    data: Path | None = typer.Option(None, "--data", help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})"),
-    scorer: list[str] = typer.Option([], "--scorer", "-s", help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and " "chrF against source and reference, in the protocol's variants)"),
+    data: Path | None = typer.Option(
+        None,
+        "--data",
+        help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})",
+    ),
+    scorer: list[str] = typer.Option(
+        [],
+        "--scorer",
+        "-s",
+        help="registered scorer, optionally with options: name:key=value,key=value (repeatable; default: BLEU and "
+        "chrF against source and reference, in the protocol's variants)",
+    ),
     aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
-    protocol: str = typer.Option("wmt17-darr", "--protocol", help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
-                                 "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as " "segment tau on N systems); "
-                                 "the flags below override single settings and the change is recorded"),
-    human_scale: str | None = typer.Option(None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"),
-    tau_threshold: float | None = typer.Option(None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"),
-    tau_scale: str | None = typer.Option(None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"),
-    tau_ties: str | None = typer.Option(None, help="tau-like: metric ties count as discordant or are excluded [protocol]"),
-    tau_average: str | None = typer.Option(None, help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]"),
+    protocol: str = typer.Option(
+        "wmt17-darr",
+        "--protocol",
+        help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
+        "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as "
+        "segment tau on N systems); "
+        "the flags below override single settings and the change is recorded",
+    ),
+    human_scale: str | None = typer.Option(
+        None, help="human scores for correlations: z (per-annotator z-scores, averaged) or raw (mean 0-100) [protocol]"
+    ),
+    tau_threshold: float | None = typer.Option(
+        None, help="tau-like: humans order a pair when their scores differ by more than this [protocol]"
+    ),
+    tau_scale: str | None = typer.Option(
+        None, help="tau-like: human scale the threshold applies to (raw or z) [protocol]"
+    ),
+    tau_ties: str | None = typer.Option(
+        None, help="tau-like: metric ties count as discordant or are excluded [protocol]"
+    ),
+    tau_average: str | None = typer.Option(
+        None,
+        help="tau-like: pooled (one tau over all sources' pairs) or per-source (mean of per-source taus) [protocol]",
+    ),
     subsets: str | None = typer.Option(None, help="top-N / last-N headline: system-kendall or segment [protocol]"),
-    include_ref: bool = typer.Option(False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"),
-    systems: list[str] = typer.Option([], "--systems", help="correlate over these systems only, e.g. --systems REF (Pauli et al.'s reference-only tables); "
-                                      "repeatable or comma-separated; a choice naming REF includes it; default: every system but REF"),
-    references: str = typer.Option("1", "--references", help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the " "release's *.ref0-3 files)"),
-    reference_dir: Path | None = typer.Option(None, "--reference-dir", help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)"),
-    table: str = typer.Option("none", "--table", help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, " "3, 4, all)"),
-    iaa_ref: str = typer.Option("paper", "--iaa-ref", help="inter-annotator table: paper (survey rows with REF, overall without), include or exclude REF everywhere"),
+    include_ref: bool = typer.Option(
+        False, "--include-ref/--exclude-ref", help="include the human reference (REF) as a system"
+    ),
+    systems: list[str] = typer.Option(
+        [],
+        "--systems",
+        help="correlate over these systems only, e.g. --systems REF (Pauli et al.'s reference-only tables); "
+        "repeatable or comma-separated; a choice naming REF includes it; default: every system but REF",
+    ),
+    references: str = typer.Option(
+        "1",
+        "--references",
+        help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the "
+        "release's *.ref0-3 files)",
+    ),
+    reference_dir: Path | None = typer.Option(
+        None,
+        "--reference-dir",
+        help="folder of the release's reference files PREFIX.ref0..ref3 (default: DATA/../xformal when present)",
+    ),
+    table: str = typer.Option(
+        "none",
+        "--table",
+        help="extra layout: A.2 (each scorer against source and reference) or 4 (each scorer against references 1, 2, "
+        "3, 4, all)",
+    ),
+    iaa_ref: str = typer.Option(
+        "paper",
+        "--iaa-ref",
+        help="inter-annotator table: paper (survey rows with REF, overall without), include or exclude REF everywhere",
+    ),
     bootstrap: int = typer.Option(1000, help="bootstrap resamples of sources"),
     seed: int = typer.Option(0, help="bootstrap seed"),
-    compare: list[str] = typer.Option([], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"),
+    compare: list[str] = typer.Option(
+        [], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"
+    ),
     output: Path = typer.Option(Path("meta-eval.json"), "--output", "-o", help="JSON report path"),
-    human_only: bool = typer.Option(False, "--human-only", help="print the per-system human means (raw and z) per aspect and the agreement statistics; no scorer, no " "bootstrap"),
+    human_only: bool = typer.Option(
+        False,
+        "--human-only",
+        help="print the per-system human means (raw and z) per aspect and the agreement statistics; no scorer, no "
+        "bootstrap",
+    ),
 ) -> None:
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
@@ -303,8 +410,12 @@ def meta_eval(
     folder = data or _default_data()
     if folder is None:
         raise typer.BadParameter(f"pass --data PATH/{DATASET_FOLDER} or set STEB_DATA_DIR", param_hint="--data")
-    for value, allowed, hint in ((protocol, PROTOCOLS, "--protocol"), (table, TABLES, "--table"), (references, REFERENCE_CHOICES, "--references"),
-                                 (iaa_ref, IAA_CHOICES, "--iaa-ref")):
+    for value, allowed, hint in (
+        (protocol, PROTOCOLS, "--protocol"),
+        (table, TABLES, "--table"),
+        (references, REFERENCE_CHOICES, "--references"),
+        (iaa_ref, IAA_CHOICES, "--iaa-ref"),
+    ):
         if value not in allowed:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}", param_hint=hint)
     specs = list(scorer) or list(LAI_SCORERS if protocol == "lai2022" else DEFAULT_SCORERS)
@@ -316,10 +427,18 @@ def meta_eval(
     for pair in pairs or []:  # checked before any scorer runs
         unknown = [key for key in pair if key not in runs]
         if len(pair) != 2 or unknown:
-            raise typer.BadParameter(f"{'|'.join(pair)!r}: compare two of the --scorer specs, written exactly as given " f"({unknown or 'need A|B'})", param_hint="--compare")
+            raise typer.BadParameter(
+                f"{'|'.join(pair)!r}: compare two of the --scorer specs, written exactly as given "
+                f"({unknown or 'need A|B'})",
+                param_hint="--compare",
+            )
     judgements = load_human_judgements(folder, references=reference_dir)
-    data_record = {"folder": str(folder), "files": judgements.files, "reference_files": judgements.reference_files,
-                   "reference_file_1_differs_from_column_on_lines": judgements.reference_column_differs}
+    data_record = {
+        "folder": str(folder),
+        "files": judgements.files,
+        "reference_files": judgements.reference_files,
+        "reference_file_1_differs_from_column_on_lines": judgements.reference_column_differs,
+    }
     if human_only:
         human = human_statistics(judgements)
         atomic_write_text(output, json.dumps({"human": human, "data": data_record}, indent=2, default=str))
@@ -327,14 +446,27 @@ def meta_eval(
         typer.echo(f"wrote {output}")
         return
     try:
-        config = protocol_config(protocol, aspects=tuple(aspect), human_scale=human_scale, tau_scale=tau_scale, tau_threshold=tau_threshold,
-                                 tau_ties=tau_ties, tau_average=tau_average, subsets=subsets, include_ref=include_ref, n_bootstrap=bootstrap, seed=seed,
-                                 systems=_systems(systems))
+        config = protocol_config(
+            protocol,
+            aspects=tuple(aspect),
+            human_scale=human_scale,
+            tau_scale=tau_scale,
+            tau_threshold=tau_threshold,
+            tau_ties=tau_ties,
+            tau_average=tau_average,
+            subsets=subsets,
+            include_ref=include_ref,
+            n_bootstrap=bootstrap,
+            seed=seed,
+            systems=_systems(systems),
+        )
     except (TypeError, ValueError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--protocol") from None
     unknown = [s for s in config.systems or () if s not in judgements.systems]
     if unknown:  # checked before any scorer runs
-        raise typer.BadParameter(f"{unknown} not in the human judgements; known: {', '.join(judgements.systems)}", param_hint="--systems")
+        raise typer.BadParameter(
+            f"{unknown} not in the human judgements; known: {', '.join(judgements.systems)}", param_hint="--systems"
+        )
     registry = get_manager().scorers()
     results, info = {}, {}
     for label, (spec, change) in runs.items():
@@ -347,7 +479,13 @@ def meta_eval(
         except ValueError as exc:
             raise typer.BadParameter(f"{label}: {exc}", param_hint="--scorer") from None
         results[label].higher_is_better = results[label].higher_is_better and scorer_spec.higher_is_better
-        info[label] = {"scorer": name, "options": options, "aspect": scorer_spec.aspect, "spec": spec, "references": refs}
+        info[label] = {
+            "scorer": name,
+            "options": options,
+            "aspect": scorer_spec.aspect,
+            "spec": spec,
+            "references": refs,
+        }
     two = [(a, b) for a, b in pairs] if pairs is not None else None  # each of length 2 (checked above)
     report = meta_evaluate(judgements, results, config, compare=two, scorer_info=info)
     report["data"] = data_record

@@ -16,9 +16,21 @@ import numpy as np
 from scipy import stats
 
 __all__ = [
-    "pearson", "spearman", "kendall", "segment_correlations", "tau_like_counts", "tau_like", "system_means",
-    "system_correlations", "system_kendall", "bootstrap_rows", "Bootstrap", "TIE_POLICIES", "TAU_AVERAGES",
-    "tau_per_source", "mean_per_source_tau",
+    "pearson",
+    "spearman",
+    "kendall",
+    "segment_correlations",
+    "tau_like_counts",
+    "tau_like",
+    "system_means",
+    "system_correlations",
+    "system_kendall",
+    "bootstrap_rows",
+    "Bootstrap",
+    "TIE_POLICIES",
+    "TAU_AVERAGES",
+    "tau_per_source",
+    "mean_per_source_tau",
 ]
 
 TIE_POLICIES = ("discordant", "exclude")
@@ -54,7 +66,9 @@ def segment_correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, flo
     return {"pearson": pearson(m, h), "spearman": spearman(m, h), "kendall": kendall(m, h)}
 
 
-def tau_like_counts(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant") -> tuple[np.ndarray, np.ndarray]:
+def tau_like_counts(
+    metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant"
+) -> tuple[np.ndarray, np.ndarray]:
     """Concordant and discordant pair counts per row (source) of the (sources, systems) grids.
 
     A pair of outputs of the same source counts when the human scores differ by *more than*
@@ -81,10 +95,18 @@ def tau_like(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties
     """τ = (Concordant − Discordant) / (Concordant + Discordant) with its counts and settings."""
     c, d = tau_like_counts(metric, human, threshold, ties)
     cs, ds = float(c.sum()), float(d.sum())
-    return {"tau": (cs - ds) / (cs + ds) if cs + ds else float("nan"), "concordant": int(cs), "discordant": int(ds), "threshold": threshold, "ties": ties}
+    return {
+        "tau": (cs - ds) / (cs + ds) if cs + ds else float("nan"),
+        "concordant": int(cs),
+        "discordant": int(ds),
+        "threshold": threshold,
+        "ties": ties,
+    }
 
 
-def tau_per_source(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant") -> np.ndarray:
+def tau_per_source(
+    metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant"
+) -> np.ndarray:
     """One tau-like value per row (source) of the (sources, systems) grids; NaN where no pair of that source counts.
 
     Lai et al. (2022) compute the statistic this way (``kendalltau.compute_kenall`` per source, then
@@ -96,13 +118,22 @@ def tau_per_source(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0
         return np.where(c + d > 0, (c - d) / np.where(c + d > 0, c + d, 1.0), np.nan)
 
 
-def mean_per_source_tau(metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant") -> dict[str, Any]:
+def mean_per_source_tau(
+    metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, ties: str = "discordant"
+) -> dict[str, Any]:
     """Mean over sources of the per-source tau-like (sources without an ordered pair left out), with counts."""
     taus = tau_per_source(metric, human, threshold, ties)
     c, d = tau_like_counts(metric, human, threshold, ties)
     used = np.isfinite(taus)
-    return {"tau": float(taus[used].mean()) if used.any() else float("nan"), "concordant": int(c.sum()), "discordant": int(d.sum()),
-            "sources_used": int(used.sum()), "threshold": threshold, "ties": ties, "average": "per-source"}
+    return {
+        "tau": float(taus[used].mean()) if used.any() else float("nan"),
+        "concordant": int(c.sum()),
+        "discordant": int(d.sum()),
+        "sources_used": int(used.sum()),
+        "threshold": threshold,
+        "ties": ties,
+        "average": "per-source",
+    }
 
 
 def system_means(grid: np.ndarray) -> np.ndarray:
@@ -154,7 +185,9 @@ class Bootstrap:
             taus = tau_per_source(metric, human, self.threshold, self.ties)[self.idx]
             used = np.isfinite(taus)
             with np.errstate(invalid="ignore", divide="ignore"):
-                out["tau_like"] = np.where(used.any(axis=1), np.where(used, taus, 0.0).sum(axis=1) / used.sum(axis=1), np.nan)
+                out["tau_like"] = np.where(
+                    used.any(axis=1), np.where(used, taus, 0.0).sum(axis=1) / used.sum(axis=1), np.nan
+                )
             return out
         c, d = tau_like_counts(metric, human, self.threshold, self.ties)
         cb, db = c[self.idx].sum(axis=1), d[self.idx].sum(axis=1)

@@ -40,7 +40,16 @@ from .correlations import (
 )
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
-__all__ = ["MetaEvalConfig", "PROTOCOLS", "protocol_config", "parse_scorer_spec", "grid", "human_statistics", "meta_evaluate", "score_judgements"]
+__all__ = [
+    "MetaEvalConfig",
+    "PROTOCOLS",
+    "protocol_config",
+    "parse_scorer_spec",
+    "grid",
+    "human_statistics",
+    "meta_evaluate",
+    "score_judgements",
+]
 
 POOLED = "pooled"
 STATISTICS = ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")
@@ -48,10 +57,22 @@ SUBSET_MODES = ("system-kendall", "segment")
 
 # The settings each named protocol fixes; every other MetaEvalConfig field (aspects, REF, bootstrap) is free.
 PROTOCOLS: dict[str, dict[str, Any]] = {
-    "wmt17-darr": {"human_scale": "z", "tau_scale": "raw", "tau_threshold": 25.0, "tau_ties": "discordant", "tau_average": "pooled",
-                   "subsets": "system-kendall"},
-    "lai2022": {"human_scale": "raw", "tau_scale": "raw", "tau_threshold": 0.0, "tau_ties": "discordant", "tau_average": "per-source",
-                "subsets": "segment"},
+    "wmt17-darr": {
+        "human_scale": "z",
+        "tau_scale": "raw",
+        "tau_threshold": 25.0,
+        "tau_ties": "discordant",
+        "tau_average": "pooled",
+        "subsets": "system-kendall",
+    },
+    "lai2022": {
+        "human_scale": "raw",
+        "tau_scale": "raw",
+        "tau_threshold": 0.0,
+        "tau_ties": "discordant",
+        "tau_average": "per-source",
+        "subsets": "segment",
+    },
 }
 
 
@@ -68,7 +89,9 @@ class MetaEvalConfig:
     seed: int = 0
     kendall_ci: bool = True
     tau_average: str = "pooled"  # "pooled" (WMT17) or "per-source" (Lai et al.)
-    subsets: str = "system-kendall"  # top-N / last-N headline: Kendall over system pairs, or the segment statistics on N systems
+    subsets: str = (
+        "system-kendall"  # top-N / last-N headline: Kendall over system pairs, or the segment statistics on N systems
+    )
     protocol: str = "wmt17-darr"  # the named preset these settings come from
     # correlate over these systems only (e.g. ("REF",) as Pauli et al.'s tables of reference outputs); None = every
     # system, REF per include_ref. A choice naming REF includes it whatever include_ref says.
@@ -136,20 +159,26 @@ def parse_scorer_spec(spec: str) -> tuple[str, dict[str, Any]]:
             parsed: Any = json.loads(value)
         except json.JSONDecodeError as exc:
             if value[:1] in "[{":
-                raise ValueError(f"scorer option {key!r} in {spec!r}: {value!r} is not valid JSON ({exc.msg}); "
-                                 f"quote the keys and strings, or write {key}.KEY=VALUE per key") from None
+                raise ValueError(
+                    f"scorer option {key!r} in {spec!r}: {value!r} is not valid JSON ({exc.msg}); "
+                    f"quote the keys and strings, or write {key}.KEY=VALUE per key"
+                ) from None
             parsed = value
         head, dot, sub = key.partition(".")
         if not dot:
             if isinstance(options.get(key), dict) and not isinstance(parsed, dict):
-                raise ValueError(f"scorer option {key!r} in {spec!r} is given both as a dictionary and as a plain value")
+                raise ValueError(
+                    f"scorer option {key!r} in {spec!r} is given both as a dictionary and as a plain value"
+                )
             options[key] = parsed
             continue
         if not head or not sub:
             raise ValueError(f"scorer option {key!r} in {spec!r}: a dotted option is NAME.KEY=VALUE")
         target = options.setdefault(head, {})
         if not isinstance(target, dict):
-            raise ValueError(f"scorer option {head!r} in {spec!r} is given both as a plain value and key by key ({key})")
+            raise ValueError(
+                f"scorer option {head!r} in {spec!r} is given both as a plain value and key by key ({key})"
+            )
         target[sub] = parsed
     return name.strip(), options
 
@@ -171,8 +200,13 @@ def _agreement(data: HumanJudgements, keep: np.ndarray) -> dict[str, Any]:
         r = data.ratings[a]
         out[a] = {
             "overall": pearson(r[keep, 0], r[keep, 1]),
-            "by_survey": {int(s): pearson(r[keep & (data.survey == s), 0], r[keep & (data.survey == s), 1]) for s in np.unique(data.survey)},
-            "by_direction": {d: pearson(r[keep & (data.direction == d), 0], r[keep & (data.direction == d), 1]) for d in DIRECTIONS},
+            "by_survey": {
+                int(s): pearson(r[keep & (data.survey == s), 0], r[keep & (data.survey == s), 1])
+                for s in np.unique(data.survey)
+            },
+            "by_direction": {
+                d: pearson(r[keep & (data.direction == d), 0], r[keep & (data.direction == d), 1]) for d in DIRECTIONS
+            },
         }
     return out
 
@@ -187,15 +221,36 @@ def human_statistics(data: HumanJudgements) -> dict[str, Any]:
     inter_aspect: dict[str, Any] = {}
     for d in (POOLED, *DIRECTIONS):
         mask = np.ones(len(data), bool) if d == POOLED else data.direction == d
-        inter_aspect[d] = {f"{x}-{y}": pearson(data.raw(x)[mask], data.raw(y)[mask]) for x, y in (("style", "content"), ("style", "fluency"), ("fluency", "content"))}
-    means = {a: {scale: {s: float(data.human(a, scale)[data.system == s].mean()) for s in data.systems} for scale in ("raw", "z")} for a in ASPECTS}
+        inter_aspect[d] = {
+            f"{x}-{y}": pearson(data.raw(x)[mask], data.raw(y)[mask])
+            for x, y in (("style", "content"), ("style", "fluency"), ("fluency", "content"))
+        }
+    means = {
+        a: {
+            scale: {s: float(data.human(a, scale)[data.system == s].mean()) for s in data.systems}
+            for scale in ("raw", "z")
+        }
+        for a in ASPECTS
+    }
     with_ref, without_ref = agreement_table(data, include_ref=True), agreement_table(data, include_ref=False)
-    table1 = {"with_ref": with_ref, "without_ref": without_ref,
-              "paper": {"surveys": with_ref["surveys"], "overall": without_ref["overall"],
-                        "note": "Lai et al.'s Table 1 as printed: per-survey rows with REF among the rated outputs, the overall " "row without"}}
-    return {"inter_annotator_pearson": _agreement(data, not_ref), "inter_annotator_pearson_with_ref": _agreement(data, np.ones(len(data), bool)),
-            "inter_annotator_excludes": [REFERENCE_SYSTEM], "inter_annotator_table": table1,
-            "inter_aspect_pearson_raw_means": inter_aspect, "system_means": means}
+    table1 = {
+        "with_ref": with_ref,
+        "without_ref": without_ref,
+        "paper": {
+            "surveys": with_ref["surveys"],
+            "overall": without_ref["overall"],
+            "note": "Lai et al.'s Table 1 as printed: per-survey rows with REF among the rated outputs, the overall "
+            "row without",
+        },
+    }
+    return {
+        "inter_annotator_pearson": _agreement(data, not_ref),
+        "inter_annotator_pearson_with_ref": _agreement(data, np.ones(len(data), bool)),
+        "inter_annotator_excludes": [REFERENCE_SYSTEM],
+        "inter_annotator_table": table1,
+        "inter_aspect_pearson_raw_means": inter_aspect,
+        "system_means": means,
+    }
 
 
 def _interval(values: np.ndarray, confidence: float) -> list[float | None]:
@@ -207,7 +262,11 @@ def _interval(values: np.ndarray, confidence: float) -> list[float | None]:
 
 
 def _num(x: Any) -> Any:
-    return float(x) if isinstance(x, (float, np.floating)) and np.isfinite(x) else (None if isinstance(x, (float, np.floating)) else x)
+    return (
+        float(x)
+        if isinstance(x, (float, np.floating)) and np.isfinite(x)
+        else (None if isinstance(x, (float, np.floating)) else x)
+    )
 
 
 def meta_evaluate(
@@ -225,28 +284,55 @@ def meta_evaluate(
     directions = (POOLED, *DIRECTIONS)
     row_sets = {d: _rows(data, d) for d in directions}
     boots = {d: bootstrap_rows(len(row_sets[d]), config.n_bootstrap, config.seed) for d in directions}
-    report: dict[str, Any] = {"config": {**asdict(config), "protocol_label": config.protocol_label, "overrides": config.overrides, "systems": systems,
-                                         "systems_restricted": config.systems is not None,
-                                         "reference_included": REFERENCE_SYSTEM in systems,
-                                         "absolute_for_lower_is_better": True,
-                                         "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: " "multi-bleu style corpus BLEU), else the mean of segment scores",
-                                         "tau_like_average": "mean over sources of each source's (C-D)/(C+D) (sources with no ordered pair left out)" if config.tau_average == "per-source" else "(C-D)/(C+D) over the pairs of all sources together",
-                                         "system_subsets": "top-N / last-N systems by human score: 'system_subsets_kendall' = WMT-style Kendall " "tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), "
-                                                           "'subsets' = the segment-level tau-like, segment Pearson and system Pearson on the outputs of those N " "systems only"
-                                                           + (" (the headline here, as in Lai et al.'s Figures 3 and 5)" if config.subsets == "segment" else ""),
-                                         "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile " "intervals; the same resamples for every scorer (paired)"},
-                              "human": human_statistics(data), "metrics": {}, "comparisons": []}
+    report: dict[str, Any] = {
+        "config": {
+            **asdict(config),
+            "protocol_label": config.protocol_label,
+            "overrides": config.overrides,
+            "systems": systems,
+            "systems_restricted": config.systems is not None,
+            "reference_included": REFERENCE_SYSTEM in systems,
+            "absolute_for_lower_is_better": True,
+            "system_level": "per-system corpus score for scorers that define one from summed statistics (BLEU, chrF: "
+            "multi-bleu style corpus BLEU), else the mean of segment scores",
+            "tau_like_average": "mean over sources of each source's (C-D)/(C+D) (sources with no ordered pair left out)"
+            if config.tau_average == "per-source"
+            else "(C-D)/(C+D) over the pairs of all sources together",
+            "system_subsets": "top-N / last-N systems by human score: 'system_subsets_kendall' = WMT-style Kendall "
+            "tau (C-D)/(C+D) over system pairs (metric ties per tau_ties), "
+            "'subsets' = the segment-level tau-like, segment Pearson and system Pearson on the outputs of those N "
+            "systems only"
+            + (" (the headline here, as in Lai et al.'s Figures 3 and 5)" if config.subsets == "segment" else ""),
+            "bootstrap": "resample sources with replacement; each source keeps all its systems' outputs; percentile "
+            "intervals; the same resamples for every scorer (paired)",
+        },
+        "human": human_statistics(data),
+        "metrics": {},
+        "comparisons": [],
+    }
     replicas: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
     for label, res in results.items():
         if len(res) != len(data):
             raise ValueError(f"scorer {label!r} returned {len(res)} scores for {len(data)} rated outputs")
         absolute = not res.higher_is_better
         stats = stat_matrix(res)
-        corpus_of = (lambda summed, agg=res.details["corpus_aggregate"]: corpus_score_from_stats(agg, summed)) if stats is not None else None
-        entry: dict[str, Any] = {**dict((scorer_info or {}).get(label, {})), "higher_is_better": res.higher_is_better, "absolute": absolute,
-                                 "corpus": _num(res.corpus), "system_means": {s: _num(float(np.nanmean(res.scores[data.system == s]))) for s in data.systems},
-                                 "system_level": "corpus" if stats is not None else "mean", "correlations": {}}
-        sys_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # direction -> (system values, bootstrap system values): aspect-independent
+        corpus_of = (
+            (lambda summed, agg=res.details["corpus_aggregate"]: corpus_score_from_stats(agg, summed))
+            if stats is not None
+            else None
+        )
+        entry: dict[str, Any] = {
+            **dict((scorer_info or {}).get(label, {})),
+            "higher_is_better": res.higher_is_better,
+            "absolute": absolute,
+            "corpus": _num(res.corpus),
+            "system_means": {s: _num(float(np.nanmean(res.scores[data.system == s]))) for s in data.systems},
+            "system_level": "corpus" if stats is not None else "mean",
+            "correlations": {},
+        }
+        sys_cache: dict[
+            str, tuple[np.ndarray, np.ndarray]
+        ] = {}  # direction -> (system values, bootstrap system values): aspect-independent
         if stats is not None and corpus_of is not None:  # (set together)
             entry["system_corpus"] = {s: corpus_of(stats[data.system == s].sum(axis=0)) for s in data.systems}
         for aspect in config.aspects:
@@ -256,23 +342,39 @@ def meta_evaluate(
                 rows = row_sets[d]
                 m, h, ht = (grid(v, data, systems, rows) for v in (res.scores, human_all, tau_all))
                 if not np.isfinite(m).all():
-                    raise ValueError(f"scorer {label!r} has undefined (NaN) scores on some rated outputs; meta-evaluation needs a " "score for every output")
+                    raise ValueError(
+                        f"scorer {label!r} has undefined (NaN) scores on some rated outputs; meta-evaluation needs a "
+                        "score for every output"
+                    )
                 fix = np.abs if absolute else (lambda x: x)
                 seg = segment_correlations(m, h)
                 tau = _tau(m, ht, config)
                 if stats is not None and corpus_of is not None and d not in sys_cache:
-                    sg = np.stack([grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1)  # (G, S, k)
+                    sg = np.stack(
+                        [grid(stats[:, j], data, systems, rows) for j in range(stats.shape[1])], axis=-1
+                    )  # (G, S, k)
                     summed = sg[boots[d]].sum(axis=1)  # (B, S, k)
-                    sys_cache[d] = (np.array([corpus_of(sg[:, c].sum(axis=0)) for c in range(len(systems))]),
-                                    np.array([[corpus_of(summed[b, c]) for c in range(len(systems))] for b in range(summed.shape[0])]))
+                    sys_cache[d] = (
+                        np.array([corpus_of(sg[:, c].sum(axis=0)) for c in range(len(systems))]),
+                        np.array(
+                            [[corpus_of(summed[b, c]) for c in range(len(systems))] for b in range(summed.shape[0])]
+                        ),
+                    )
                 sys_metric = sys_cache[d][0] if stats is not None else m.mean(axis=0)
                 sys_human = h.mean(axis=0)
                 sysc = {"pearson": pearson(sys_metric, sys_human), "spearman": spearman(sys_metric, sys_human)}
-                point = {"segment_pearson": seg["pearson"], "segment_spearman": seg["spearman"], "segment_kendall": seg["kendall"],
-                         "tau_like": tau["tau"], "system_pearson": sysc["pearson"]}
+                point = {
+                    "segment_pearson": seg["pearson"],
+                    "segment_spearman": seg["spearman"],
+                    "segment_kendall": seg["kendall"],
+                    "tau_like": tau["tau"],
+                    "system_pearson": sysc["pearson"],
+                }
                 bs = Bootstrap(boots[d], config.tau_threshold, config.tau_ties, config.kendall_ci, config.tau_average)
                 rep = bs.replicates(m, h)
-                rep["tau_like"] = bs.replicates(m, ht)["tau_like"] if config.tau_scale != config.human_scale else rep["tau_like"]
+                rep["tau_like"] = (
+                    bs.replicates(m, ht)["tau_like"] if config.tau_scale != config.human_scale else rep["tau_like"]
+                )
                 if stats is not None:  # system level from the corpus statistics of each resample
                     rep["system_pearson"] = _rowwise_pearson(sys_cache[d][1], h[boots[d]].mean(axis=1))
                 rep = {k: fix(v) for k, v in rep.items()}
@@ -280,21 +382,34 @@ def meta_evaluate(
                 sys_order = np.argsort(-sys_human, kind="stable")
                 subsets_tau, subsets_pearson, subsets_segment = {}, {}, {}
                 for key, cols in _subsets(sys_order):
-                    subsets_tau[key] = _num(float(fix(system_kendall(sys_metric[cols], sys_human[cols], config.tau_ties))))
+                    subsets_tau[key] = _num(
+                        float(fix(system_kendall(sys_metric[cols], sys_human[cols], config.tau_ties)))
+                    )
                     subsets_pearson[key] = _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))
                     sub_tau = _tau(m[:, cols], ht[:, cols], config)
-                    subsets_segment[key] = {"systems": [systems[c] for c in cols], "tau_like": _num(float(fix(sub_tau["tau"]))),
-                                            "segment_pearson": _num(float(fix(pearson(m[:, cols].ravel(), h[:, cols].ravel())))),
-                                            "system_pearson": _num(float(fix(pearson(sys_metric[cols], sys_human[cols]))))}
+                    subsets_segment[key] = {
+                        "systems": [systems[c] for c in cols],
+                        "tau_like": _num(float(fix(sub_tau["tau"]))),
+                        "segment_pearson": _num(float(fix(pearson(m[:, cols].ravel(), h[:, cols].ravel())))),
+                        "system_pearson": _num(float(fix(pearson(sys_metric[cols], sys_human[cols])))),
+                    }
                 entry["correlations"][aspect][d] = {
-                    **{k: {"value": _num(float(fix(v))), "ci": _interval(rep[k], config.confidence) if k in rep else [None, None]} for k, v in point.items()},
+                    **{
+                        k: {
+                            "value": _num(float(fix(v))),
+                            "ci": _interval(rep[k], config.confidence) if k in rep else [None, None],
+                        }
+                        for k, v in point.items()
+                    },
                     "system_spearman": _num(float(fix(sysc["spearman"]))),
                     "system_kendall": _num(float(fix(system_kendall(sys_metric, sys_human, config.tau_ties)))),
                     "tau_like_counts": {k: tau[k] for k in ("concordant", "discordant", "sources_used") if k in tau},
                     "system_subsets_kendall": subsets_tau,
                     "system_subsets_pearson": subsets_pearson,
                     "subsets": subsets_segment,
-                    "n_outputs": int(m.size), "n_sources": int(len(rows)), "n_systems": len(systems),
+                    "n_outputs": int(m.size),
+                    "n_sources": int(len(rows)),
+                    "n_systems": len(systems),
                 }
         report["metrics"][label] = entry
     pairs = list(compare) if compare is not None else list(combinations(results, 2))
@@ -309,12 +424,19 @@ def meta_evaluate(
                 ok = np.isfinite(delta)
                 va = report["metrics"][a]["correlations"][aspect][POOLED][stat]["value"]
                 vb = report["metrics"][b]["correlations"][aspect][POOLED][stat]["value"]
-                report["comparisons"].append({
-                    "a": a, "b": b, "aspect": aspect, "direction": POOLED, "statistic": stat,
-                    "delta": None if va is None or vb is None else va - vb, "ci": _interval(delta, config.confidence),
-                    "p_a_not_better": float((delta[ok] <= 0).mean()) if ok.any() else None,
-                    "p_b_not_better": float((delta[ok] >= 0).mean()) if ok.any() else None,
-                })
+                report["comparisons"].append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "aspect": aspect,
+                        "direction": POOLED,
+                        "statistic": stat,
+                        "delta": None if va is None or vb is None else va - vb,
+                        "ci": _interval(delta, config.confidence),
+                        "p_a_not_better": float((delta[ok] <= 0).mean()) if ok.any() else None,
+                        "p_b_not_better": float((delta[ok] >= 0).mean()) if ok.any() else None,
+                    }
+                )
     report["seconds"] = round(time.time() - started, 3)
     return report
 
@@ -354,8 +476,9 @@ def score_judgements(data: HumanJudgements, scorer: Any, references: str | int =
     ``references``: ``"1"`` (the human files' reference column, the release's first reference), ``"all"``
     (every reference the loader found, e.g. the release's four) or ``k`` (the k-th reference alone, 1-based).
     """
-    result: ScoreResult = scorer.score(data.sources, data.outputs, references=data.reference_choice(references),
-                                       target_style=data.target_styles)
+    result: ScoreResult = scorer.score(
+        data.sources, data.outputs, references=data.reference_choice(references), target_style=data.target_styles
+    )
     return result
 
 
@@ -387,11 +510,19 @@ def _table_aspect(report: Mapping[str, Any]) -> str:
 
 def _headline(report: Mapping[str, Any], label: str, aspect: str, direction: str = POOLED) -> dict[str, Any]:
     c = report["metrics"][label]["correlations"][aspect][direction]
-    return {"tau_like": c["tau_like"]["value"], "segment_pearson": c["segment_pearson"]["value"], "system_pearson": c["system_pearson"]["value"]}
+    return {
+        "tau_like": c["tau_like"]["value"],
+        "segment_pearson": c["segment_pearson"]["value"],
+        "system_pearson": c["system_pearson"]["value"],
+    }
 
 
-def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], runs: Mapping[str, tuple[str, Mapping[str, str]]],
-                    report: Mapping[str, Any]) -> dict[str, Any]:
+def reference_table(
+    data: HumanJudgements,
+    results: Mapping[str, ScoreResult],
+    runs: Mapping[str, tuple[str, Mapping[str, str]]],
+    report: Mapping[str, Any],
+) -> dict[str, Any]:
     """Table 4 (Lai et al.): per scorer, Pearson between its scores against reference 1 and against reference k (k =
     2..4)
     over the rated system outputs, and each reference choice's correlation with the humans (content, pooled)."""
@@ -414,8 +545,14 @@ def reference_table(data: HumanJudgements, results: Mapping[str, ScoreResult], r
         for ref, label in row["labels"].items():
             if ref not in ("1", "all") and first is not None:
                 row["score_pearson_with_ref1"][ref] = _num(pearson(first, results[label].scores[rated]))
-    return {"aspect": aspect, "direction": POOLED, "references": choices, "rows": rows,
-            "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four " "together (best match / multi-reference statistics)"}
+    return {
+        "aspect": aspect,
+        "direction": POOLED,
+        "references": choices,
+        "rows": rows,
+        "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four "
+        "together (best match / multi-reference statistics)",
+    }
 
 
 def _strip_against(spec: str) -> str:
@@ -424,7 +561,9 @@ def _strip_against(spec: str) -> str:
     return name + (":" + ",".join(kept) if kept else "")
 
 
-def source_reference_table(report: Mapping[str, Any], runs: Mapping[str, tuple[str, Mapping[str, str]]], aspect: str) -> dict[str, Any]:
+def source_reference_table(
+    report: Mapping[str, Any], runs: Mapping[str, tuple[str, Mapping[str, str]]], aspect: str
+) -> dict[str, Any]:
     """Table A.2 (Lai et al.): each metric against the source and against the reference, side by side.
 
     Runs expanded by ``--table A.2`` pair up by their spec; specs that fix ``against`` themselves pair up by
@@ -436,6 +575,8 @@ def source_reference_table(report: Mapping[str, Any], runs: Mapping[str, tuple[s
         against = change.get("against") or options.get("against")
         if against not in ("source", "reference"):
             continue
-        base = spec if "against" in change else (str(options["label"]) if options.get("label") else _strip_against(spec))
+        base = (
+            spec if "against" in change else (str(options["label"]) if options.get("label") else _strip_against(spec))
+        )
         rows.setdefault(base, {})[against] = _headline(report, label, aspect)
     return {"aspect": aspect, "direction": POOLED, "rows": rows}

@@ -23,12 +23,30 @@ import numpy as np
 
 from steb_core import DataValidationError, read_lines
 
-__all__ = ["ASPECTS", "DIRECTIONS", "HumanJudgements", "load_human_judgements", "find_reference_files", "REFERENCE_FOLDER"]
+__all__ = [
+    "ASPECTS",
+    "DIRECTIONS",
+    "HumanJudgements",
+    "load_human_judgements",
+    "find_reference_files",
+    "REFERENCE_FOLDER",
+]
 
 ASPECTS = ("content", "style", "fluency")
 DIRECTIONS = ("informal-to-formal", "formal-to-informal")
 TARGET_STYLE = {"informal-to-formal": "formal", "formal-to-informal": "informal"}
-FIELDS = ("survey", "source", "output", "reference", "content-1", "style-1", "fluency-1", "content-2", "style-2", "fluency-2")
+FIELDS = (
+    "survey",
+    "source",
+    "output",
+    "reference",
+    "content-1",
+    "style-1",
+    "fluency-1",
+    "content-2",
+    "style-2",
+    "fluency-2",
+)
 REFERENCE_SYSTEM = "REF"
 REFERENCE_FOLDER = "../xformal"  # where the release keeps the references, relative to data/outputs
 
@@ -51,9 +69,13 @@ class HumanJudgements:
     references: list[str]
     ratings: dict[str, np.ndarray]
     files: dict[str, str] = field(default_factory=dict)
-    extra_references: list[list[str]] = field(default_factory=list)  # per source: references 2..k (read from the reference files)
+    extra_references: list[list[str]] = field(
+        default_factory=list
+    )  # per source: references 2..k (read from the reference files)
     reference_files: list[str] = field(default_factory=list)
-    reference_column_differs: list[int] = field(default_factory=list)  # 1-based lines where the first reference file differs from the column
+    reference_column_differs: list[int] = field(
+        default_factory=list
+    )  # 1-based lines where the first reference file differs from the column
 
     def __len__(self) -> int:
         return len(self.outputs)
@@ -69,11 +91,19 @@ class HumanJudgements:
         if which == "1":
             return list(self.references)
         if which != "all" and not (which.isdigit() and 1 <= int(which) <= self.n_references):
-            raise ValueError(f"references must be 'all' or a number from 1 to {self.n_references}, not {which!r}"
-                             + ("" if self.extra_references else " (no reference files were loaded: pass the folder holding *.ref0..*.ref3)"))
+            raise ValueError(
+                f"references must be 'all' or a number from 1 to {self.n_references}, not {which!r}"
+                + (
+                    ""
+                    if self.extra_references
+                    else " (no reference files were loaded: pass the folder holding *.ref0..*.ref3)"
+                )
+            )
         if which == "all":
             if not self.extra_references:
-                raise ValueError("references='all' needs the release's reference files (*.ref0 ... *.ref3); none were loaded")
+                raise ValueError(
+                    "references='all' needs the release's reference files (*.ref0 ... *.ref3); none were loaded"
+                )
             return [[ref, *self.extra_references[int(i)]] for ref, i in zip(self.references, self.item)]
         return [self.extra_references[int(i)][int(which) - 2] for i in self.item]
 
@@ -113,18 +143,29 @@ def _parse_file(path: Path, system: str) -> list[tuple[Any, ...]]:
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines or len(lines) % 2:
-        raise DataValidationError(f"has {len(lines)} lines", path=path, expected="an even number of lines: first half informal->formal, second half formal->informal")
+        raise DataValidationError(
+            f"has {len(lines)} lines",
+            path=path,
+            expected="an even number of lines: first half informal->formal, second half formal->informal",
+        )
     half = len(lines) // 2
     rows = []
     for idx, line in enumerate(lines):
         rec = f"line {idx + 1}"
         parts = line.split("\t")
         if len(parts) != len(FIELDS):
-            raise DataValidationError(f"has {len(parts)} tab-separated fields", path=path, record=rec, expected=f"{len(FIELDS)} fields: {', '.join(FIELDS)}")
+            raise DataValidationError(
+                f"has {len(parts)} tab-separated fields",
+                path=path,
+                record=rec,
+                expected=f"{len(FIELDS)} fields: {', '.join(FIELDS)}",
+            )
         try:
             survey = int(parts[0])
         except ValueError:
-            raise DataValidationError(f"is {parts[0]!r}", path=path, record=rec, field="survey", expected="an integer survey id") from None
+            raise DataValidationError(
+                f"is {parts[0]!r}", path=path, record=rec, field="survey", expected="an integer survey id"
+            ) from None
         for name, text in zip(FIELDS[1:4], parts[1:4]):
             if not text.strip():
                 raise DataValidationError("is empty", path=path, record=rec, field=name, expected="a sentence")
@@ -133,11 +174,17 @@ def _parse_file(path: Path, system: str) -> list[tuple[Any, ...]]:
             try:
                 value = float(text)
             except ValueError:
-                raise DataValidationError(f"is {text!r}", path=path, record=rec, field=name, expected="a number from 0 to 100") from None
+                raise DataValidationError(
+                    f"is {text!r}", path=path, record=rec, field=name, expected="a number from 0 to 100"
+                ) from None
             if not np.isfinite(value) or not 0 <= value <= 100:
-                raise DataValidationError(f"is {value}", path=path, record=rec, field=name, expected="a number from 0 to 100")
+                raise DataValidationError(
+                    f"is {value}", path=path, record=rec, field=name, expected="a number from 0 to 100"
+                )
             scores.append(value)
-        rows.append((system, idx, survey, DIRECTIONS[0] if idx < half else DIRECTIONS[1], parts[1], parts[2], parts[3], scores))
+        rows.append(
+            (system, idx, survey, DIRECTIONS[0] if idx < half else DIRECTIONS[1], parts[1], parts[2], parts[3], scores)
+        )
     return rows
 
 
@@ -149,10 +196,18 @@ def find_reference_files(folder: Path) -> list[Path]:
         return []
     prefixes = {p.name[:-5] for p in found}
     if len(prefixes) != 1:
-        raise DataValidationError(f"holds reference files with several prefixes {sorted(prefixes)}", path=folder, expected="one set PREFIX.ref0, PREFIX.ref1, ...")
+        raise DataValidationError(
+            f"holds reference files with several prefixes {sorted(prefixes)}",
+            path=folder,
+            expected="one set PREFIX.ref0, PREFIX.ref1, ...",
+        )
     numbers = sorted(int(p.name[-1]) for p in found)
     if numbers != list(range(len(numbers))):
-        raise DataValidationError(f"has reference files numbered {numbers}", path=folder, expected="PREFIX.ref0, PREFIX.ref1, ... numbered from 0 without gaps")
+        raise DataValidationError(
+            f"has reference files numbered {numbers}",
+            path=folder,
+            expected="PREFIX.ref0, PREFIX.ref1, ... numbered from 0 without gaps",
+        )
     return sorted(found, key=lambda p: int(p.name[-1]))
 
 
@@ -163,15 +218,23 @@ def _read_references(files: list[Path], n_sources: int) -> list[list[str]]:
         while lines and not lines[-1].strip():
             lines.pop()
         if len(lines) != n_sources:
-            raise DataValidationError(f"has {len(lines)} lines", path=path, expected=f"one reference per source: {n_sources} lines, in the human files' order")
+            raise DataValidationError(
+                f"has {len(lines)} lines",
+                path=path,
+                expected=f"one reference per source: {n_sources} lines, in the human files' order",
+            )
         for k, line in enumerate(lines):
             if not line.strip():
-                raise DataValidationError("is empty", path=path, record=f"line {k + 1}", expected="a reference sentence")
+                raise DataValidationError(
+                    "is empty", path=path, record=f"line {k + 1}", expected="a reference sentence"
+                )
         columns.append([line.strip() for line in lines])
     return [list(refs) for refs in zip(*columns)]
 
 
-def load_human_judgements(folder: str | Path, systems: list[str] | None = None, references: str | Path | None = None) -> HumanJudgements:
+def load_human_judgements(
+    folder: str | Path, systems: list[str] | None = None, references: str | Path | None = None
+) -> HumanJudgements:
     """Read every ``*.human.txt`` in ``folder`` (or the named systems) and check they rate the same sources.
 
     ``references``: a folder with the release's reference files (``*.ref0`` ... ``*.ref3``); by default
@@ -179,7 +242,9 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None, 
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise DataValidationError("is not a folder", path=folder, expected="the formality_human_judgements folder with SYSTEM.human.txt files")
+        raise DataValidationError(
+            "is not a folder", path=folder, expected="the formality_human_judgements folder with SYSTEM.human.txt files"
+        )
     files = {p.name[: -len(".human.txt")]: p for p in sorted(folder.glob("*.human.txt"))}
     if systems:
         missing = [s for s in systems if s not in files]
@@ -197,20 +262,35 @@ def load_human_judgements(folder: str | Path, systems: list[str] | None = None, 
         else:
             ref_path, ref_rows = first
             if len(got) != len(ref_rows):
-                raise DataValidationError(f"has {len(got)} lines but {ref_path} has {len(ref_rows)}", path=path, expected="the same sources in every system file")
+                raise DataValidationError(
+                    f"has {len(got)} lines but {ref_path} has {len(ref_rows)}",
+                    path=path,
+                    expected="the same sources in every system file",
+                )
             for a, b in zip(got, ref_rows):
                 for j, name in ((2, "survey"), (4, "source")):
                     if a[j] != b[j]:
-                        raise DataValidationError(f"differs from {ref_path} ({b[j]!r})", path=path, record=f"line {a[1] + 1}", field=name,
-                                                  expected="the same survey and source on the same line of every system file")
+                        raise DataValidationError(
+                            f"differs from {ref_path} ({b[j]!r})",
+                            path=path,
+                            record=f"line {a[1] + 1}",
+                            field=name,
+                            expected="the same survey and source on the same line of every system file",
+                        )
         rows.extend(got)
     ratings = np.asarray([r[7] for r in rows], dtype=np.float64)
     ref_folder = Path(references) if references is not None else folder / REFERENCE_FOLDER
     if references is not None and not ref_folder.is_dir():
-        raise DataValidationError("is not a folder", path=ref_folder, expected="the folder holding the reference files PREFIX.ref0 ... PREFIX.ref3")
+        raise DataValidationError(
+            "is not a folder",
+            path=ref_folder,
+            expected="the folder holding the reference files PREFIX.ref0 ... PREFIX.ref3",
+        )
     ref_files = find_reference_files(ref_folder) if ref_folder.is_dir() else []
     if references is not None and not ref_files:
-        raise DataValidationError("holds no reference files", path=ref_folder, expected="PREFIX.ref0 ... PREFIX.ref3, one line per source")
+        raise DataValidationError(
+            "holds no reference files", path=ref_folder, expected="PREFIX.ref0 ... PREFIX.ref3, one line per source"
+        )
     n_sources = len(first[1]) if first else 0
     all_refs = _read_references(ref_files, n_sources) if ref_files else []
     column = {r[1]: r[6] for r in (first[1] if first else [])}
