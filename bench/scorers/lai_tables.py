@@ -27,7 +27,8 @@ import numpy as np
 
 from steb_scorers.lexical import BleuScorer, ChrfScorer, MeteorScorer, RougeScorer
 from steb_scorers.metaeval.agreement import agreement_table
-from steb_scorers.metaeval.evaluate import meta_evaluate, protocol_config, score_judgements
+from steb_scorers.metaeval.correlations import mean_per_source_tau
+from steb_scorers.metaeval.evaluate import grid, meta_evaluate, protocol_config, score_judgements
 from steb_scorers.metaeval.human import load_human_judgements
 from steb_scorers.precomputed import PrecomputedScorer
 
@@ -282,11 +283,14 @@ def main() -> None:
     if data.n_references > 1:
         print("\n### Table 4: reference 1 against references 2-4 (steb's offline metrics; content)\n")
         print(
-            "| metric | r(ref1, ref2) | r(ref1, ref3) | r(ref1, ref4) | tau ref1 | tau ref2 | tau ref3 | tau ref4 | "
-            "tau all | sys r ref1 | sys r ref2 | sys r ref3 | sys r ref4 | sys r all |"
+            "| metric | tau(ref1, ref2) | tau(ref1, ref3) | tau(ref1, ref4) | r(ref1, ref2) | r(ref1, ref3) | "
+            "r(ref1, ref4) | tau ref1 | tau ref2 | tau ref3 | tau ref4 | tau all | sys r ref1 | sys r ref2 | "
+            "sys r ref3 | sys r ref4 | sys r all |"
         )
-        print("|---|" + "---:|" * 13)
+        print("|---|" + "---:|" * 16)
         rated = data.system != "REF"
+        systems = sorted(set(data.system[rated].tolist()))
+        sources = np.unique(data.item)
         for name, make in (
             ("chrF", lambda: ChrfScorer(against="reference", system_level="mean")),
             ("BLEU (lai2022)", lambda: BleuScorer(against="reference", variant="lai2022")),
@@ -296,8 +300,13 @@ def main() -> None:
             res = {k: score_judgements(data, make(), references=k) for k in ("1", "2", "3", "4", "all")}
             st = {k: steb_stats(data, r, "content") for k, r in res.items()}
             corr = [np.corrcoef(res["1"].scores[rated], res[k].scores[rated])[0, 1] for k in ("2", "3", "4")]
+            # the paper's statistic: Kendall's tau-like per source, reference 1's scores in the human scores' place
+            first = grid(res["1"].scores, data, systems, sources)
+            taus = [mean_per_source_tau(grid(res[k].scores, data, systems, sources), first)["tau"] for k in "234"]
             print(
                 f"| {name} | "
+                + " | ".join(f4(x) for x in taus)
+                + " | "
                 + " | ".join(f4(x) for x in corr)
                 + " | "
                 + " | ".join(f4(st[k]["tau"]) for k in st)

@@ -424,6 +424,30 @@ def test_table_4_correlates_reference_1_with_the_others(scorers_app, tmp_path):
     ]
     assert row["score_pearson_with_ref1"]["3"] == pytest.approx(stats.pearsonr(first, third).statistic, abs=1e-9)
     assert set(row["human"]) == {"1", "2", "3", "4", "all"}
+    # the paper's statistic: the release's compute_kenall rule written out by hand from its description, per source
+    # over the rated systems' outputs (reference 1's ties skipped, reference 3's ties discordant), mean over sources
+    systems = sorted(set(np.asarray(data.system)[rated]))
+    items = np.asarray(data.item)[rated]
+    names = np.asarray(data.system)[rated]
+    taus = []
+    for item in sorted(set(items.tolist())):
+        at = {str(n): k for k, (n, i) in enumerate(zip(names, items)) if i == item}
+        a = [first[at[n]] for n in systems]
+        b = [third[at[n]] for n in systems]
+        conc = disc = 0
+        for i in range(len(systems)):
+            for j in range(i + 1, len(systems)):
+                if a[i] == a[j]:
+                    continue
+                if (a[i] - a[j]) * (b[i] - b[j]) > 0:
+                    conc += 1
+                else:
+                    disc += 1
+        if conc + disc:
+            taus.append((conc - disc) / (conc + disc))
+    assert len(taus) > 0
+    assert row["score_tau_with_ref1"]["3"] == pytest.approx(sum(taus) / len(taus), abs=1e-12)
+    assert "tau(ref1," in result.output
 
 
 def test_table_a2_pairs_source_and_reference_runs(scorers_app, tmp_path):

@@ -165,19 +165,22 @@ def print_reference_table(table: dict[str, Any], protocol_label: str, console: A
 
     console = console or _console()
     out = Table(
-        title="references: Pearson between scores against reference 1 and against reference k; content tau / sys r "
-        f"per reference choice (protocol: {protocol_label})"
+        title="references: tau-like (per source, mean over sources) and Pearson between scores against reference 1 "
+        f"and against reference k; content tau / sys r per reference choice (protocol: {protocol_label})"
     )
     out.add_column("scorer")
     refs = table["references"]
-    for k in refs[1:]:
-        if k != "all":
-            out.add_column(f"r(ref1, ref{k})", justify="right")
+    others = [k for k in refs[1:] if k != "all"]
+    for k in others:
+        out.add_column(f"tau(ref1, ref{k})", justify="right", min_width=len(f"tau(ref1, ref{k})"))
+    for k in others:
+        out.add_column(f"r(ref1, ref{k})", justify="right", min_width=len(f"r(ref1, ref{k})"))
     for k in refs:
         out.add_column(f"ref {k} tau", justify="right")
         out.add_column(f"ref {k} sys r", justify="right")
     for spec, row in table["rows"].items():
-        cells = [_num(row["score_pearson_with_ref1"][k]) for k in refs[1:] if k != "all"]
+        cells = [_num(row["score_tau_with_ref1"].get(k)) for k in others]
+        cells += [_num(row["score_pearson_with_ref1"].get(k)) for k in others]
         for k in refs:
             cells += [_num(row["human"][k]["tau_like"]), _num(row["human"][k]["system_pearson"])]
         out.add_row(escape(spec), *cells)

@@ -523,11 +523,18 @@ def reference_table(
     runs: Mapping[str, tuple[str, Mapping[str, str]]],
     report: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """Table 4 (Lai et al.): per scorer, Pearson between its scores against reference 1 and against reference k (k =
-    2..4)
-    over the rated system outputs, and each reference choice's correlation with the humans (content, pooled)."""
+    """Table 4 (Lai et al.): per scorer, how its scores against reference 1 agree with its scores against reference
+    k (k = 2..4) over the rated system outputs, and each reference choice's correlation with the humans.
+
+    The paper's statistic is Kendall's tau-like, computed as its segment-level one is
+    (``kendalltau.compute_kenall`` of the authors' release, per source over the systems' outputs, then the
+    mean over sources): the scores against reference 1 take the place of the human scores, so a pair they tie
+    is skipped and a pair the reference-k scores tie is discordant; a source with no ordered pair is left
+    out. Pearson over all rated outputs is kept beside it (``score_pearson_with_ref1``; steb's earlier figure).
+    """
     systems = report["config"]["systems"]
     rated = np.isin(data.system, systems)
+    rows_all = _rows(data, POOLED)
     aspect = _table_aspect(report)
     rows: dict[str, Any] = {}
     choices: list[str] = []
@@ -535,21 +542,34 @@ def reference_table(
         ref = change.get("references")
         if ref is None:
             continue
-        row = rows.setdefault(spec, {"labels": {}, "human": {}, "score_pearson_with_ref1": {}})
+        row = rows.setdefault(
+            spec, {"labels": {}, "human": {}, "score_tau_with_ref1": {}, "score_pearson_with_ref1": {}}
+        )
         row["labels"][ref] = label
         row["human"][ref] = _headline(report, label, aspect)
         if ref not in choices:
             choices.append(ref)
     for row in rows.values():
-        first = results[row["labels"]["1"]].scores[rated] if "1" in row["labels"] else None
+        if "1" not in row["labels"]:
+            continue
+        first = results[row["labels"]["1"]].scores
+        first_grid = grid(first, data, systems, rows_all)
         for ref, label in row["labels"].items():
-            if ref not in ("1", "all") and first is not None:
-                row["score_pearson_with_ref1"][ref] = _num(pearson(first, results[label].scores[rated]))
+            if ref in ("1", "all"):
+                continue
+            other = results[label].scores
+            tau = mean_per_source_tau(
+                grid(other, data, systems, rows_all), first_grid, threshold=0.0, ties="discordant"
+            )
+            row["score_tau_with_ref1"][ref] = _num(tau["tau"])
+            row["score_pearson_with_ref1"][ref] = _num(pearson(first[rated], other[rated]))
     return {
         "aspect": aspect,
         "direction": POOLED,
         "references": choices,
         "rows": rows,
+        "statistic": "tau-like per source (reference 1's ties skipped, reference k's ties discordant), mean over "
+        "sources; Pearson over the rated outputs beside it",
         "note": "reference 1 = the human files' reference column; 2-4 = the release's ref1-ref3 files; all = the four "
         "together (best match / multi-reference statistics)",
     }

@@ -253,8 +253,8 @@ def load_human_judgements(
         files = {s: files[s] for s in systems}
     if not files:
         raise DataValidationError("holds no SYSTEM.human.txt files", path=folder)
-        rows: list[tuple[Any, ...]] = []
-        first: tuple[str, list[tuple[Any, ...]]] | None = None
+    rows: list[tuple[Any, ...]] = []
+    first: tuple[str, list[tuple[Any, ...]]] | None = None
     for system, path in files.items():
         got = _parse_file(path, system)
         if first is None:
