@@ -280,3 +280,18 @@ def test_manifest_and_markers_are_written_atomically(tmp_path, server, monkeypat
     assert not (root / PARTIAL / "at" / "src-0.done").exists() and not (root / "at").exists()
     (result,) = fetch_all(make_plan([spec]).jobs, root, policy=FAST)
     assert result.status == "fetched" and json.loads((root / "at" / ".steb-source.json").read_text())["files"]
+
+
+def test_a_body_the_disk_cannot_hold_is_refused_before_it_is_written(tmp_path, server, monkeypatch):
+    import types
+
+    from steb_core.obtain import http
+
+    url = server.add_file("big.bin", b"z" * 5000)  # under every cap, but more than the (pretended) free space
+    monkeypatch.setattr(http.shutil, "disk_usage", lambda path: types.SimpleNamespace(free=1000))
+    with pytest.raises(FetchError, match=r"big.bin needs 5000 more bytes but .* has 1000 free; nothing more was"):
+        download(url, tmp_path / "big.bin", policy=FAST)
+    assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["big.bin.part"])
+    assert not (tmp_path / "big.bin").exists() and (
+        not (tmp_path / "big.bin.part").exists() or (tmp_path / "big.bin.part").stat().st_size == 0
+    )
