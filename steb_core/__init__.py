@@ -106,10 +106,10 @@ try:
 except _PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
-# Written out by hand (issue 40): a name joins the public API by being listed here, in its group, and documented
-# in docs/api.md (steb_core/apidoc.py renders the same groups).
+# Written out by hand (issue 40): a name joins the public API by being listed here, under its group's "# Title"
+# comment; docs/api.md has one section per group, read from this list by steb_core/apidoc.py.
 __all__ = [
-    # running steb and reading its results
+    # Running
     "evaluate",
     "RunSummary",
     "RunFailed",
@@ -124,13 +124,13 @@ __all__ = [
     "STEB_PROTOCOL_VERSION",
     "STEB_PAPER_BIBTEX",
     "SHARED_BIBTEX",
-    # plugins: the hook marker and the plugin manager
+    # Plugins
     "hookimpl",
     "get_manager",
     "new_manager",
     "reset_manager",
     "register_object",
-    # specs: what plugins register
+    # Specs (what plugins register)
     "DatasetSpec",
     "EncoderSpec",
     "TaskSpec",
@@ -145,7 +145,7 @@ __all__ = [
     "TASK_TYPES",
     "CATEGORIES",
     "APPLICATIONS",
-    # records: the typed data model, one shape per task type
+    # Records (the typed data model)
     "LabelledText",
     "TextPair",
     "OrderGroup",
@@ -153,7 +153,7 @@ __all__ = [
     "RetrievalSet",
     "FeatureText",
     "DatasetBundle",
-    # errors
+    # Errors
     "StebError",
     "DataValidationError",
     "DatasetNotFoundError",
@@ -163,7 +163,7 @@ __all__ = [
     "UnknownComponentError",
     "EncodingError",
     "retry_may_help",
-    # dataset loaders: reading release files (contained in the release folder, bad input named)
+    # Dataset loaders: reading release files
     "read_text",
     "read_lines",
     "read_json",
@@ -183,7 +183,7 @@ __all__ = [
     "unique_keys",
     "atomic_write_text",
     "atomic_write_bytes",
-    # dataset loaders: which records per class
+    # Dataset loaders: which records per class
     "sample_per_class",
     "seeded_rng",
     "sample_classes",
@@ -193,17 +193,17 @@ __all__ = [
     "reference_per_class",
     "AUTO_PER_CLASS",
     "REFERENCE_N_KEY",
-    # dataset loaders: datasets from one table (the generic loader)
+    # Dataset loaders: datasets from one table
     "generic_dataset",
     "generic_loader",
     "GenericLoader",
     "read_table",
-    # dataset loaders: order-alignment groups from parallel corpora
+    # Dataset loaders: parallel corpora
     "ParallelItem",
     "order_groups_from_parallel",
     "order_groups_from_options",
     "parse_budget",
-    # dataset loaders and encoders: Hugging Face hub releases, model weights
+    # Hub releases and model weights
     "load_hub_split",
     "find_hub_location",
     "hub_cache_snapshot",
@@ -214,7 +214,7 @@ __all__ = [
     "FetchedWeights",
     "refusing_unsafe_weights",
     "unsafe_pickle_reason",
-    # encoders: the protocol, identity, vector helpers, long texts
+    # Encoders
     "Encoder",
     "SimilarityEncoder",
     "encoder_name",
@@ -229,13 +229,13 @@ __all__ = [
     "split_sentences",
     "plan_chunks",
     "pool_chunks",
-    # task types
+    # Task types
     "TaskContext",
     "VectorsUnavailable",
-    # style-transfer scorers
+    # Style-transfer scorers
     "Scorer",
     "ScoreResult",
-    # executors and the embedding cache
+    # Executors and the embedding cache
     "Executor",
     "LocalExecutor",
     "EncodeJob",

@@ -6,172 +6,38 @@ the reference never drifts from the code.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 __all__ = ["render", "SECTIONS", "CONSTANTS"]
 
-#: (section title, names in ``steb``) in reading order: the groups of ``steb_core.__all__``, in its order (a test
-#: checks both list the same names), so every public name is documented here
-SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "Running",
-        (
-            "evaluate",
-            "RunSummary",
-            "RunFailed",
-            "get_datasets",
-            "get_encoders",
-            "get_encoder",
-            "get_scorer",
-            "get_feature_extractor",
-            "dataset_from",
-            "load_results",
-            "ResultRecord",
-            "STEB_PROTOCOL_VERSION",
-            "STEB_PAPER_BIBTEX",
-            "SHARED_BIBTEX",
-        ),
-    ),
-    ("Plugins", ("hookimpl", "get_manager", "new_manager", "reset_manager", "register_object")),
-    (
-        "Specs (what plugins register)",
-        (
-            "DatasetSpec",
-            "EncoderSpec",
-            "TaskSpec",
-            "AggregatorSpec",
-            "ScorerSpec",
-            "FeatureExtractorSpec",
-            "ExecutorSpec",
-            "LoadContext",
-            "Availability",
-            "DataSource",
-            "SOURCE_KINDS",
-            "TASK_TYPES",
-            "CATEGORIES",
-            "APPLICATIONS",
-        ),
-    ),
-    (
-        "Records (the typed data model)",
-        ("LabelledText", "TextPair", "OrderGroup", "TextCollection", "RetrievalSet", "FeatureText", "DatasetBundle"),
-    ),
-    (
-        "Errors",
-        (
-            "StebError",
-            "DataValidationError",
-            "DatasetNotFoundError",
-            "ModelNotFoundError",
-            "PluginError",
-            "DuplicateComponentError",
-            "UnknownComponentError",
-            "EncodingError",
-            "retry_may_help",
-        ),
-    ),
-    (
-        "Dataset loaders: reading release files",
-        (
-            "read_text",
-            "read_lines",
-            "read_json",
-            "parse_json",
-            "iter_jsonl",
-            "read_tsv",
-            "read_bytes",
-            "open_release",
-            "open_gzip",
-            "read_zip_member",
-            "release_file",
-            "release_path",
-            "check_inside",
-            "require_field",
-            "located",
-            "reject_duplicate_keys",
-            "unique_keys",
-            "atomic_write_text",
-            "atomic_write_bytes",
-        ),
-    ),
-    (
-        "Dataset loaders: which records per class",
-        (
-            "sample_per_class",
-            "seeded_rng",
-            "sample_classes",
-            "sampling_mode",
-            "first_n_per_class",
-            "random_n_per_class",
-            "reference_per_class",
-            "AUTO_PER_CLASS",
-            "REFERENCE_N_KEY",
-        ),
-    ),
-    ("Dataset loaders: datasets from one table", ("generic_dataset", "generic_loader", "GenericLoader", "read_table")),
-    (
-        "Dataset loaders: parallel corpora",
-        ("ParallelItem", "order_groups_from_parallel", "order_groups_from_options", "parse_budget"),
-    ),
-    (
-        "Hub releases and model weights",
-        (
-            "load_hub_split",
-            "find_hub_location",
-            "hub_cache_snapshot",
-            "HUB_DATA_SUFFIXES",
-            "hub_cache_dir",
-            "cached_weights",
-            "download_weights",
-            "FetchedWeights",
-            "refusing_unsafe_weights",
-            "unsafe_pickle_reason",
-        ),
-    ),
-    (
-        "Encoders",
-        (
-            "Encoder",
-            "SimilarityEncoder",
-            "encoder_name",
-            "encoder_fingerprint",
-            "encoder_scoring",
-            "cosine_rows",
-            "l2_normalise",
-            "profile_cosine",
-            "to_float32_matrix",
-            "LongTextProtocol",
-            "encode_with_protocol",
-            "split_sentences",
-            "plan_chunks",
-            "pool_chunks",
-        ),
-    ),
-    ("Task types", ("TaskContext", "VectorsUnavailable")),
-    ("Style-transfer scorers", ("Scorer", "ScoreResult")),
-    (
-        "Executors and the embedding cache",
-        (
-            "Executor",
-            "LocalExecutor",
-            "EncodeJob",
-            "EncoderRef",
-            "encode_batch",
-            "plan_batches",
-            "EmbeddingCache",
-            "default_cache_dir",
-            "cache_key",
-            "text_hash",
-            "text_hashes",
-            "shard_digest",
-            "write_shard",
-        ),
-    ),
-)
+
+def _public_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The groups of ``steb_core.__all__`` as its source writes them: a ``# Title`` comment line, then its names.
+
+    Read from the source, not kept here a second time, so a name added to ``__all__`` is documented in its group.
+    """
+    source = Path(__file__).with_name("__init__.py").read_text(encoding="utf-8")
+    start = source.index("\n__all__ = [\n") + len("\n__all__ = [\n")
+    groups: list[tuple[str, list[str]]] = []
+    for line in source[start : source.index("\n]\n", start)].splitlines():
+        text = line.strip()
+        if text.startswith("#"):
+            groups.append((text.lstrip("#").strip(), []))
+        elif text:
+            if not groups:
+                raise ValueError(f"steb_core.__all__: {text} comes before the first '# Title' comment")
+            groups[-1][1].append(str(ast.literal_eval(text.rstrip(","))))
+    return tuple((title, tuple(names)) for title, names in groups)
+
+
+#: (section title, names in ``steb``) in reading order: the groups of ``steb_core.__all__``, in its order
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = _public_groups()
 
 
 def _doc(obj: Any) -> str:
