@@ -22,7 +22,7 @@ EDITABLES = -e ".[dev]" $(foreach p,$(PLUGINS),-e "./$(p)$(EXTRAS_$(notdir $(pat
 DEMO_ENCODER ?= function-words
 DEMO_OUT     ?= steb-results/demo
 
-.PHONY: setup demo lint typecheck test lock test-latest check-reference-scorers clean
+.PHONY: setup browser demo lint typecheck test test-cpus lock test-latest check-reference-scorers clean
 .DEFAULT_GOAL := demo
 
 # One install step, redone when the lock or any pyproject changes.
@@ -50,10 +50,23 @@ lint: setup  ## ruff: lint rules, then the formatting (`$(BIN)/ruff format .` fi
 typecheck: setup  ## mypy: steb_core and steb strictly, the plugin packages with the flags pyproject states
 	$(BIN)/mypy
 
-# lint first (seconds) so a lint error fails fast, then the type check, then the suite; one command for CI
-test: setup lint typecheck  ## set up, lint, type-check and run the whole test suite (pytest exit 5 = no tests = failure)
+# The HTML report is checked in a real headless browser: Debian's chromium, installed where it is missing and
+# apt-get can (root, or sudo without a password); elsewhere the script says what to run and the test skips.
+browser:
+	@tools/install-browser
+
+# lint first (seconds) so a lint error fails fast, then the type check, then the suite, then the kernel-sensitive
+# tests again under the CPU kernels the suite did not use (test-cpus below); one command for CI
+test: setup browser lint typecheck  ## set up, lint, type-check and run the whole test suite (pytest exit 5 = no tests = failure)
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+	$(BIN)/python tools/test-cpus --python $(BIN)/python --besides-native
+
+# The tests whose figures go through torch's CPU kernels, under every ATEN_CPU_CAPABILITY this CPU executes
+# (default, avx2, avx512), and those through numpy's BLAS under two OPENBLAS_CORETYPE kernels (tools/test-cpus,
+# tests/support/kernels.py), so a float comparison that only one kernel satisfies fails here, not on a user's CPU.
+test-cpus: setup
+	$(BIN)/python tools/test-cpus --python $(BIN)/python
 
 # Resolve the newest versions the pyproject ranges allow in a throw-away venv and write them as the lock.
 lock:

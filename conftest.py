@@ -4,4 +4,4 @@ They live in ``tests/support/`` (the repository's test support, not installed wi
 ``pythonpath = ["."]`` (pyproject.toml) makes that folder importable from any test.
 """
 
-pytest_plugins = ["tests.support.shared_data"]
+pytest_plugins = ["tests.support.shared_data", "tests.support.kernels"]

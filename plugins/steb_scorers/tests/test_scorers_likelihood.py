@@ -199,7 +199,12 @@ def test_selected_instructions_change_c_and_s(tiny_lm):
         }
         assert two.components["C"][i] == pytest.approx(np.mean(np.maximum(lp["style"], lp["repeat"])), abs=1e-5)
         assert two.components["S"][i] == pytest.approx(np.mean(np.exp(lp["style"]) - np.exp(lp["repeat"])), abs=1e-6)
-    assert (full.components["C"] >= two.components["C"] - 1e-9).all()  # a max over more instructions is never smaller
+    # A max over more instructions is never smaller, up to float32 rounding: the two scorers put other
+    # instructions in one batch, and torch's avx2/avx512 kernels round the same token's log-probability a few
+    # float32 ulps apart in differently composed batches (1.2e-7 at -4.08 seen; issue 50). 16 ulps of the
+    # value's magnitude is the margin, as the 1e-5 above is for one text against the batched scorer.
+    margin = 16 * np.finfo(np.float32).eps * np.maximum(np.abs(two.components["C"]), 1.0)
+    assert (full.components["C"] >= two.components["C"] - margin).all()
     assert set(two.details["instructions"]) == {"style", "repeat"}
     with pytest.raises(ValueError, match="use="):
         LikelihoodScorer(model=tiny_lm, use=("style", "translate"))
