@@ -15,10 +15,11 @@ Lai et al. (2022) used other variants, each selectable and recorded in the resul
   the per-output column), not sacrebleu's corpus chrF.
 - ROUGE ``variant='lai2022'``: the pltrdy ``rouge`` package at version 0.3.2 (``Rouge().get_scores(output, compared)``,
   F of rouge-1/-2/-l) on nltk-tokenised text joined by spaces, no stemming, as their eval_content.py calls it. 0.3.2 is
-  the version whose ROUGE-L reproduces the release's per-output ROUGE-L columns (and Table 3's means); 1.0.x computes
-  ROUGE-L differently (on the release its sentence ROUGE-L differs on about half of the outputs, e.g. HIGH against the
-  source 0.7613 vs the released 0.7583), so the variant refuses another version. ``package='rouge'`` runs whichever
-  pltrdy version is installed (recorded). Google's ``rouge-score`` (own tokenizer, stemming) stays the default.
+  the version whose ROUGE-L reproduces the release's per-output ROUGE-L columns (and Table 3's means); 1.0.x's ROUGE-L
+  F is the harmonic mean of P and R where 0.3.x weights them with beta = P / R (on the release its sentence ROUGE-L
+  differs on about half of the outputs, e.g. HIGH against the source 0.7613 vs the released 0.7583), so the variant
+  refuses another version. ``package='rouge'`` runs whichever pltrdy version is installed (recorded). Google's
+  ``rouge-score`` (own tokenizer, stemming) stays the default.
 """
 
 from __future__ import annotations

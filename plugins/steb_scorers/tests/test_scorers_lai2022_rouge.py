@@ -46,11 +46,11 @@ def test_lai2022_rouge_l_by_hand():
     scorer = RougeScorer("rougeL", against="source", variant="lai2022")
     got = scorer.score(["the cat sat", "a c"], ["the cat the dog", "a b. c d"]).scores
     # 1) distinct words: output {the, cat, dog} (n = 3), source {the, cat, sat} (m = 3); LCS "the cat" (2):
-    #    R = P = 2/3, F = 2/3. (Counting tokens, as rouge-score and rouge 1.0.x do, gives P = 2/4 and F = 4/7.)
+    #    R = P = 2/3, F = 2/3. (rouge-score counts tokens: P = 2/4, F = 4/7.)
     assert got[0] == pytest.approx(2 / 3, abs=1e-9)
     # 2) the output is two sentences "a b" and "c d" (split at "."; the period token goes), the source one, "a c":
     #    union LCS {a} | {c} = 2 words, m = 2, n = 4: R = 1, P = 1/2, beta = P / R = 1/2,
-    #    F = (1 + beta^2) R P / (R + beta^2 P) = 0.625 / 1.125 = 5/9
+    #    F = (1 + beta^2) R P / (R + beta^2 P) = 0.625 / 1.125 = 5/9 (rouge 1.0.x's F1 would be 2/3)
     assert got[1] == pytest.approx(5 / 9, abs=1e-9)
     default = RougeScorer("rougeL", against="source").score(["the cat sat"], ["the cat the dog"]).scores
     assert default[0] == pytest.approx(4 / 7)  # rouge-score stays the default
