@@ -226,6 +226,24 @@ SCORERS = (
         True,
         "an OpenAI-compatible endpoint URL or a local causal LM folder",
     ),
+    ScorerSpec(
+        "llm-rater-content",
+        "Pauli et al.'s prompted evaluator: the meaning rating (1-5) of a JSON answer with meaning and style, failed "
+        "parses filled with the mean (greedy, 20 tokens; pauli_clone=PATH reads their prompt; url=... or model=PATH)",
+        _lazy("judges.meaning_style", "MeaningStyleRater", dimension="meaning"),
+        "content",
+        True,
+        "an OpenAI-compatible endpoint URL or a local causal LM folder",
+    ),
+    ScorerSpec(
+        "llm-rater-style",
+        "Pauli et al.'s prompted evaluator: the style rating (1-5) of the same JSON answer (options as "
+        "llm-rater-content; cache=FILE.jsonl shares the answers between the two)",
+        _lazy("judges.meaning_style", "MeaningStyleRater", dimension="style"),
+        "style",
+        True,
+        "an OpenAI-compatible endpoint URL or a local causal LM folder",
+    ),
 )
 
 
