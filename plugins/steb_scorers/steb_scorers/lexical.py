@@ -7,7 +7,11 @@ own implementations so that figures match the published tools.
 Lai et al. (2022) used other variants, each selectable and recorded in the result's details:
 - BLEU ``variant='lai2022'``: nltk-tokenised text; sentence BLEU is nltk's ``sentence_bleu`` with
   smoothing method 1 (0-1), and a system's BLEU is multi-bleu.perl's corpus BLEU of its tokenised outputs
-  (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level.
+  (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level. Table 3's HIGH
+  row comes out so (0.6086 against the source, printed 0.608); against the reference it needs the release's
+  ``fr.80.ref0`` file as the reference (0.3650, printed 0.366; the human files' column gives 0.3764). Lowercasing, the
+  mean of sentence BLEU, sacrebleu's tokenizer or raw tokens do not give the printed figures (plugins/steb_scorers
+  README, Table 3).
 - (Pauli et al.) BLEU ``variant='pauli'``: their code calls nltk's ``sentence_bleu([output], source)`` on raw
   strings, so the "tokens" are characters (character 1-4-grams, spaces included), the output is the reference
   and the source (or human reference) the hypothesis, smoothing method 1, 0-1; a system's value is the mean.
