@@ -7,14 +7,23 @@ own implementations so that figures match the published tools.
 Lai et al. (2022) used other variants, each selectable and recorded in the result's details:
 - BLEU ``variant='lai2022'``: nltk-tokenised text; sentence BLEU is nltk's ``sentence_bleu`` with
   smoothing method 1 (0-1), and a system's BLEU is multi-bleu.perl's corpus BLEU of its tokenised outputs
-  (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level.
+  (summed n-gram statistics, no smoothing, 0-100), so the meta-evaluation uses that at system level. Table 3's HIGH
+  row comes out so (0.6086 against the source, printed 0.608); against the reference it needs the release's
+  ``fr.80.ref0`` file as the reference (0.3650, printed 0.366; the human files' column gives 0.3764). Lowercasing, the
+  mean of sentence BLEU, sacrebleu's tokenizer or raw tokens do not give the printed figures (plugins/steb_scorers
+  README, Table 3).
 - (Pauli et al.) BLEU ``variant='pauli'``: their code calls nltk's ``sentence_bleu([output], source)`` on raw
   strings, so the "tokens" are characters (character 1-4-grams, spaces included), the output is the reference
   and the source (or human reference) the hypothesis, smoothing method 1, 0-1; a system's value is the mean.
 - chrF ``system_level='mean'``: a system's chrF is the mean of its sentence chrF (their scripts average
   the per-output column), not sacrebleu's corpus chrF.
-- ROUGE ``package='rouge'``: the pltrdy ``rouge`` package on nltk-tokenised text, no stemming (optional
-  dependency ``steb-scorers[rouge]``), instead of Google's ``rouge-score`` (its own tokenizer, stemming).
+- ROUGE ``variant='lai2022'``: the pltrdy ``rouge`` package at version 0.3.2 (``Rouge().get_scores(output, compared)``,
+  F of rouge-1/-2/-l) on nltk-tokenised text joined by spaces, no stemming, as their eval_content.py calls it. 0.3.2 is
+  the version whose ROUGE-L reproduces the release's per-output ROUGE-L columns (and Table 3's means); 1.0.x's ROUGE-L
+  F is the harmonic mean of P and R where 0.3.x weights them with beta = P / R (on the release its sentence ROUGE-L
+  differs on about half of the outputs, e.g. HIGH against the source 0.7613 vs the released 0.7583), so the variant
+  refuses another version. ``package='rouge'`` runs whichever pltrdy version is installed (recorded). Google's
+  ``rouge-score`` (own tokenizer, stemming) stays the default.
 """
 
 from __future__ import annotations
@@ -319,61 +328,91 @@ class ChrfScorer(_SacrebleuScorer):
         return CHRF(char_order=self.char_order, word_order=self.word_order, beta=self.beta, lowercase=self.lowercase)
 
 
-class RougeScorer(Scorer):
-    """ROUGE F-measure (rouge-score, Porter stemming); the chosen variant is ``scores``, all three in ``components``.
+#: the pltrdy ``rouge`` version whose ROUGE-L equals Lai et al.'s released columns (``variant='lai2022'`` needs it)
+LAI2022_ROUGE_VERSION = "0.3.2"
 
-    With several references the best-matching one counts (rouge-score's ``score_multi``). No corpus
-    score: ROUGE's corpus figure in the literature is the mean of sentence scores. ``package='rouge'``
-    uses the pltrdy ``rouge`` package on nltk-tokenised text as Lai et al. did (no stemming; with several
-    references the best F counts).
+
+def _pltrdy_rouge_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rouge")
+    except PackageNotFoundError:
+        return None
+
+
+class RougeScorer(Scorer):
+    """ROUGE F-measure (rouge-score, Porter stemming); the chosen measure is ``scores``, all three in ``components``.
+
+    ``measure``: rouge1, rouge2 or rougeL (the scorer names). With several references the best-matching one counts
+    (rouge-score's ``score_multi``). No corpus score: ROUGE's corpus figure in the literature is the mean of sentence
+    scores. ``variant='lai2022'``: Lai et al.'s ROUGE (module docstring): pltrdy ``rouge`` 0.3.2 on nltk tokens, no
+    stemming; ``package='rouge'``: the installed pltrdy package, same tokens (with several references the best F
+    counts in both).
     """
 
-    VARIANTS = ("rouge1", "rouge2", "rougeL")
+    MEASURES = ("rouge1", "rouge2", "rougeL")
+    VARIANTS = ("rouge-score", "lai2022")
     PACKAGES = ("rouge-score", "rouge")
     _PLTRDY_KEYS = {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l"}
 
     def __init__(
         self,
-        variant: str = "rougeL",
+        measure: str = "rougeL",
         against: str = "reference",
         use_stemmer: bool = True,
         package: str = "rouge-score",
+        variant: str = "rouge-score",
     ) -> None:
+        if measure not in self.MEASURES:
+            raise ValueError(f"ROUGE measure must be one of {self.MEASURES}, not {measure!r}")
         if variant not in self.VARIANTS:
             raise ValueError(f"ROUGE variant must be one of {self.VARIANTS}, not {variant!r}")
         if package not in self.PACKAGES:
             raise ValueError(f"ROUGE package must be one of {self.PACKAGES}, not {package!r}")
-        self.variant, self.against, self.use_stemmer, self.package = variant, against, use_stemmer, package
-        self.name = variant
+        if variant == "lai2022":
+            package, use_stemmer = "rouge", False
+        self.measure, self.against, self.use_stemmer, self.package = measure, against, use_stemmer, package
+        self.variant = variant
+        self.name = measure
 
     def _pltrdy(self, outputs: Sequence[str], compare: list[list[str]]) -> ScoreResult:
         try:
             from rouge import Rouge
         except ImportError:
             raise RuntimeError(
-                "ROUGE package='rouge' needs the pltrdy `rouge` package: pip install 'steb-scorers[rouge]' "
-                "(or use the default package='rouge-score')"
+                "ROUGE package='rouge' / variant='lai2022' needs the pltrdy `rouge` package "
+                f"(pip install rouge=={LAI2022_ROUGE_VERSION}), or use the default rouge-score"
             ) from None
+        installed = _pltrdy_rouge_version() or "of unknown version"
+        if self.variant == "lai2022" and installed != LAI2022_ROUGE_VERSION:
+            raise RuntimeError(
+                f"ROUGE variant='lai2022' needs the pltrdy `rouge` package at version {LAI2022_ROUGE_VERSION} (the "
+                f"version whose ROUGE-L reproduces Lai et al.'s released scores); {installed} is installed: "
+                f"pip install rouge=={LAI2022_ROUGE_VERSION}, or use package=rouge to run the installed version"
+            )
         rouge = Rouge()
-        table = {v: np.empty(len(outputs)) for v in self.VARIANTS}
+        table = {v: np.empty(len(outputs)) for v in self.MEASURES}
         for i, (out, refs) in enumerate(zip(outputs, compare)):
             hyp = " ".join(nltk_tokenize(out))
-            best = {v: 0.0 for v in self.VARIANTS}
+            best = {v: 0.0 for v in self.MEASURES}
             for ref in refs if hyp.strip() else ():  # the package refuses an empty hypothesis: it shares nothing, F = 0
                 got = rouge.get_scores(hyp, " ".join(nltk_tokenize(ref)), avg=True)
-                for v in self.VARIANTS:
+                for v in self.MEASURES:
                     best[v] = max(best[v], float(got[self._PLTRDY_KEYS[v]]["f"]))
-            for v in self.VARIANTS:
+            for v in self.MEASURES:
                 table[v][i] = best[v]
         return ScoreResult(
             self.name,
-            table[self.variant],
+            table[self.measure],
             components=table,
             details={
                 "against": self.against,
-                "package": "rouge (pltrdy)",
+                "variant": self.variant,
+                "package": f"rouge (pltrdy) {installed}",
                 "stemmer": False,
                 "tokenizer": nltk_tokenizer_name(),
+                "system_level": "mean of sentence scores",
             },
         )
 
@@ -390,15 +429,15 @@ class RougeScorer(Scorer):
             return self._pltrdy(outputs, compare)
         from rouge_score import rouge_scorer
 
-        scorer = rouge_scorer.RougeScorer(list(self.VARIANTS), use_stemmer=self.use_stemmer)
-        table = {v: np.empty(len(outputs)) for v in self.VARIANTS}
+        scorer = rouge_scorer.RougeScorer(list(self.MEASURES), use_stemmer=self.use_stemmer)
+        table = {v: np.empty(len(outputs)) for v in self.MEASURES}
         for i, (out, refs) in enumerate(zip(outputs, compare)):
             got = scorer.score_multi(refs, out) if len(refs) > 1 else scorer.score(refs[0], out)
-            for v in self.VARIANTS:
+            for v in self.MEASURES:
                 table[v][i] = got[v].fmeasure
         return ScoreResult(
             self.name,
-            table[self.variant],
+            table[self.measure],
             components=table,
             details={"against": self.against, "package": "rouge-score", "stemmer": self.use_stemmer},
         )

@@ -53,6 +53,58 @@ def build_tiny_causal_lm(folder: Path, chat_template: str | None = None) -> Path
     return folder
 
 
+def build_bigram_causal_lm(folder: Path, answers: dict[str, str], extra_tokens: tuple[str, ...] = ()) -> Path:
+    """A tiny GPT-2 whose greedy next token depends only on the current one: after the word ``w`` it writes
+    ``answers[w]`` (one vocabulary entry, e.g. a whole JSON reply), after anything else the end of text.
+
+    Its weights are set by hand, not trained: the blocks' output projections and the position embeddings are zero (each
+    block passes the residual stream on unchanged), the token embeddings are one-hot, and the untied output layer
+    maps each one-hot to the chosen next token. A local model folder that decides its replies from the prompt's last
+    word, so the judges' code path (tokenizer, generate, decode) runs end to end with known answers.
+    """
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    specials = ["<pad>", "<unk>", "<bos>", "<eos>"]
+    replies = sorted(set(answers.values()))
+    vocab = {tok: i for i, tok in enumerate(dict.fromkeys(specials + list(WORDS) + list(extra_tokens) + replies))}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", unk_token="<unk>", bos_token="<bos>", eos_token="<eos>"
+    )
+    size, width = len(vocab), 4 * len(vocab)
+    config = GPT2Config(
+        vocab_size=size,
+        n_positions=512,
+        n_embd=width,
+        n_layer=1,
+        n_head=1,
+        tie_word_embeddings=False,
+        bos_token_id=vocab["<bos>"],
+        eos_token_id=vocab["<eos>"],
+        pad_token_id=vocab["<pad>"],
+    )
+    torch.manual_seed(0)
+    model = GPT2LMHeadModel(config).eval()
+    with torch.no_grad():
+        for block in model.transformer.h:
+            for proj in (block.attn.c_proj, block.mlp.c_proj):
+                proj.weight.zero_()
+                proj.bias.zero_()
+        model.transformer.wpe.weight.zero_()
+        model.transformer.wte.weight.zero_()
+        model.transformer.wte.weight[:, :size] = torch.eye(size)
+        head = torch.zeros(size, width)
+        for word, i in vocab.items():
+            head[vocab[answers[word]] if word in answers else vocab["<eos>"], i] = 10.0
+        model.lm_head.weight.copy_(head)
+    model.save_pretrained(folder)
+    fast.save_pretrained(folder)
+    return folder
+
+
 def build_tiny_bert(folder: Path, classifier: bool = False, regression: bool = False) -> Path:
     import torch
     from tokenizers import processors

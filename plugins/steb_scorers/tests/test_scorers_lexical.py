@@ -83,7 +83,7 @@ def test_registered_names_build_scorers():
     for name in ("bleu", "chrf", "rouge1", "rouge2", "rougeL"):
         res = get_scorer(name, against="source").score(SOURCES, OUTPUTS)
         assert isinstance(res.scores, np.ndarray) and res.scores.shape == (2,)
-    assert get_scorer("rouge2", against="source").variant == "rouge2"
+    assert get_scorer("rouge2", against="source").measure == "rouge2"
 
 
 def test_pauli_bleu_is_character_bleu_with_the_source_as_hypothesis():

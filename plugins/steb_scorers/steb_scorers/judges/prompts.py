@@ -45,7 +45,7 @@ class JudgePrompt:
 class PromptTemplate:
     name: str
     version: str
-    response: str  # parser kind: binary, probability, likert3, likert10, ab, rubric10, rubric5
+    response: str  # parser kind: binary, probability, likert3, likert10, ab, rubric10, rubric5, meaning-style-json
     template: str
     system: str | None = None
     task: str | None = None  # detection, pairwise-ab, rubric
@@ -260,6 +260,37 @@ def _rubric5(text: str) -> int | None:
     return int(given) if given is not None and given.isdigit() and 0 <= int(given) <= 5 else None
 
 
+def _json_key_value(text: str, key: str) -> float | None:
+    """Pauli et al.'s rule for one key of the JSON answer (their autorater's ``predict``), on the raw reply text.
+
+    The reply counts only if it holds the key in double quotes; the value is the text after ``"key":`` up to the next
+    ``}``, double quotes removed, up to the first comma. Their code then keeps it if Python's ``eval`` accepts it; steb
+    evaluates nothing (no code from data): the value must be a number literal (``ast.literal_eval``; a bool is not a
+    number). A reply with the quoted key but no ``"key":`` right after it is a failure here (their split would raise).
+    """
+    import ast
+
+    if f'"{key}"' not in text:
+        return None
+    parts = text.split(f'"{key}":')
+    if len(parts) < 2:
+        return None
+    value = parts[1].split("}")[0].replace('"', "").split(",")[0].strip()
+    try:
+        number = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    return float(number)
+
+
+def _meaning_style_json(text: str) -> tuple[float | None, float | None]:
+    """(meaning, style) from a JSON answer on 1-5 scales; each None where its key does not parse (see
+    :func:`_json_key_value`). Values are not clipped to 1-5 (the authors' code keeps what the model says)."""
+    return _json_key_value(text, "meaning"), _json_key_value(text, "style")
+
+
 PARSERS: dict[str, Callable[[str], Any]] = {
     "binary": _binary,
     "probability": _probability,
@@ -268,6 +299,7 @@ PARSERS: dict[str, Callable[[str], Any]] = {
     "ab": _ab,
     "rubric10": _rubric10,
     "rubric5": _rubric5,
+    "meaning-style-json": _meaning_style_json,
 }
 
 #: default answer budget (tokens) per format: the short formats with room for an "Answer:" prefix; the additive
@@ -280,11 +312,25 @@ ANSWER_TOKENS: dict[str, int] = {
     "ab": 16,
     "rubric10": 16,
     "rubric5": 256,
+    "meaning-style-json": 20,  # Pauli et al.'s autorater generates at most 20 new tokens
 }
 
 #: the field names the judges fill: steb's own and the study's names for the same values
 FIELD_NAMES = frozenset(
-    {"style", "text", "task", "a", "b", "response", "style_description", "user_query", "output_a", "output_b"}
+    {
+        "style",
+        "text",
+        "task",
+        "a",
+        "b",
+        "response",
+        "style_description",
+        "user_query",
+        "output_a",
+        "output_b",
+        "source",
+        "output",
+    }
 )
 
 #: raw label -> present (1) / absent (0), as in the protocol notes
