@@ -151,7 +151,9 @@ def run_judgement_sets(
     manager = get_manager()
     registry = manager.judgement_sets()
     chosen = [registry.get(name) for name in dict.fromkeys(sets)]
-    folders = resolve_data([s.name for s in chosen], data, {s.name: s.folder or s.name for s in chosen})
+    with_data = [s for s in chosen if s.needs_data]
+    folders = resolve_data([s.name for s in with_data], data, {s.name: s.folder or s.name for s in with_data})
+    folders.update({s.name: Path(".") for s in chosen if not s.needs_data})  # a set that ships its rows
     scorers = manager.scorers()
     parsed = {spec: parse_scorer_spec(spec) for spec in specs}
     for name, _ in parsed.values():
@@ -159,7 +161,7 @@ def run_judgement_sets(
     reports: dict[str, Any] = {}
     for spec in chosen:
         folder = folders[spec.name]
-        if not folder.exists():
+        if spec.needs_data and not folder.exists():
             raise StebError(f"judgement set '{spec.name}': {folder} does not exist; obtain it: {spec.obtain}")
         table = spec.loader(folder)
         wanted = list(aspects) or list(spec.aspects or table.aspects)
