@@ -79,4 +79,56 @@ JUDGEMENT_SETS = (
         protocols=("lai2022", "wmt17-darr", "pauli2025"),
         size="720 rated outputs (9 systems x 80), 2 annotators per survey",
     ),
+    JudgementSetSpec(
+        name="mir2019-yelp",
+        description="Mir et al. (2019)'s Yelp sentiment-transfer human evaluations: 244 test sources x 12 systems "
+        "(ARAE, CAAE, DAR settings), content preservation and style transfer intensity as released (mean of three "
+        "workers, 1-5); subsets = transfer directions; no per-annotator ratings, so no agreement figures",
+        loader=_lazy("mir", "load_mir"),
+        citation="Remi Mir, Bjarke Felbo, Nick Obradovich and Iyad Rahwan. 2019. Evaluating Style Transfer for Text. "
+        "In Proceedings of NAACL-HLT 2019.",
+        license="no licence file in the repository (ask the authors before redistributing)",
+        obtain=f"git clone {MIR_REPO} and pass --data CLONE",
+        homepage=MIR_REPO,
+        folder="mir2019-yelp",
+        sources=(
+            DataSource(
+                "git",
+                MIR_REPO,
+                revision="4ca376d34d2aa554c4d4aeb35dc0b6246b983213",
+                files=("data/sentiment.test.*", "transfer_model_outputs", "evaluations/human"),
+            ),
+        ),
+        aspects=("content", "style"),
+        protocols=("pauli2025",),
+        size="2928 rated outputs (12 systems x 244), mean ratings only",
+    ),
+    JudgementSetSpec(
+        name="ziegenbein2024-appropriateness",
+        description="Ziegenbein et al. (2024)'s absolute-rating study of rewrites of inappropriate arguments: "
+        "similarity (content), appropriateness (style) and fluency rated 1-5 by five of ten annotators per pair; "
+        "the authors' filter (users 2-11, pairs rated five times); systems = the rewriting approaches",
+        loader=_lazy("ziegenbein", "load_ziegenbein"),
+        citation="Timon Ziegenbein, Gabriella Skitalinskaya, Alireza Bayat Makou and Henning Wachsmuth. 2024. "
+        "LLM-based Rewriting of Inappropriate Argumentation using Reinforcement Learning from Machine Feedback. "
+        "In Proceedings of ACL 2024.",
+        license="no licence file in the repository (ask the authors before redistributing)",
+        obtain=f"git clone {ZIEGENBEIN_REPO} (with its large files) and pass --data CLONE",
+        homepage=ZIEGENBEIN_REPO,
+        folder="ziegenbein2024-appropriateness",
+        sources=(
+            DataSource(
+                "git",
+                ZIEGENBEIN_REPO,
+                revision="8d4061d931937597f907bac4ca33215ef4d7cb3d",
+                files=(
+                    "src/annotation-interface/appropriateness-study-abs/data/study_pairs.csv",
+                    "data/style-transfer/study_results/study_abs_results.csv",
+                ),
+            ),
+        ),
+        aspects=("content", "style", "fluency"),
+        protocols=("pauli2025",),
+        size="rated rewrites of the study (five annotators each)",
+    ),
 )
