@@ -171,24 +171,24 @@ def judgement_table(
             )
     where = list(origins) or [RowOrigin(files[0] if files else name, i + 1) for i in range(n)]
     for aspect, block in ratings.items():
-        values = np.asarray(block.values, dtype=np.float64)
-        if values.ndim != 2 or values.shape[0] != n or values.shape[1] != len(block.annotators):
+        matrix = np.asarray(block.values, dtype=np.float64)
+        if matrix.ndim != 2 or matrix.shape[0] != n or matrix.shape[1] != len(block.annotators):
             raise DataValidationError(
-                f"ratings of {aspect!r} have shape {values.shape}, expected ({n}, {len(block.annotators)})",
+                f"ratings of {aspect!r} have shape {matrix.shape}, expected ({n}, {len(block.annotators)})",
                 path=files[0] if files else None,
             )
-        outside = np.isfinite(values) & ((values < block.scale.low) | (values > block.scale.high))
+        outside = np.isfinite(matrix) & ((matrix < block.scale.low) | (matrix > block.scale.high))
         if outside.any():
             i, j = (int(x) for x in np.argwhere(outside)[0])
             column = block.fields[j] if block.fields else block.annotators[j]
             raise DataValidationError(
-                f"rating {values[i, j]:g} of {aspect!r} is outside the scale",
+                f"rating {matrix[i, j]:g} of {aspect!r} is outside the scale",
                 path=where[i].path,
                 record=f"row {where[i].record}",
                 field=column,
                 expected=f"a rating in {block.scale.describe()}",
             )
-        unrated = ~np.isfinite(values).any(axis=1)
+        unrated = ~np.isfinite(matrix).any(axis=1)
         if unrated.any():
             i = int(np.flatnonzero(unrated)[0])
             raise DataValidationError(

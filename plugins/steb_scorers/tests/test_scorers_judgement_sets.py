@@ -206,8 +206,7 @@ def test_cli_figures_list_and_csv(tmp_path, scorers_app):
 
 def test_leaderboard_over_two_sets(tmp_path, scorers_app, monkeypatch):
     """Two registered sets (the second a copy under another name) give metrics x sets with the average rank."""
-    from steb_core import JudgementSetSpec, register_object, reset_manager
-    from steb_core.hookspecs import hookimpl
+    from steb_core import JudgementSetSpec, hookimpl, register_object, reset_manager
 
     class Extra:
         @hookimpl

@@ -45,7 +45,7 @@ def build_leaderboard(reports: Mapping[str, Mapping[str, Any]]) -> dict[str, Any
         }
         ranks: dict[str, dict[str, float]] = {label: {} for label in labels}
         for name in sets:
-            present = [(label, v[name]) for label, v in values.items() if v[name] is not None]
+            present = [(label, float(x)) for label, v in values.items() if (x := v[name]) is not None]
             for (label, _), rank in zip(present, rankdata([-x for _, x in present], method="average")):
                 ranks[label][name] = float(rank)
         rows = []
