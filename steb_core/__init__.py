@@ -64,6 +64,7 @@ from .io import (
     seeded_rng,
     unique_keys,
 )
+from .judgements import AspectRatings, JudgementTable, RatingScale, RowOrigin, judgement_table
 from .longtext import LongTextProtocol, encode_with_protocol, plan_chunks, pool_chunks, split_sentences
 from .parallel_corpora import ParallelItem, order_groups_from_options, order_groups_from_parallel, parse_budget
 from .pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
@@ -94,6 +95,7 @@ from .specs import (
     EncoderSpec,
     ExecutorSpec,
     FeatureExtractorSpec,
+    JudgementSetSpec,
     LoadContext,
     ScorerSpec,
     TaskSpec,
@@ -235,6 +237,13 @@ __all__ = [
     # Style-transfer scorers
     "Scorer",
     "ScoreResult",
+    # Human-judgement sets (meta-evaluation of style-transfer metrics)
+    "JudgementSetSpec",
+    "JudgementTable",
+    "AspectRatings",
+    "RatingScale",
+    "RowOrigin",
+    "judgement_table",
     # Executors and the embedding cache
     "Executor",
     "LocalExecutor",

@@ -79,8 +79,13 @@ def component_rows(plugins: StebPlugins, kind: str) -> list[dict[str, Any]]:
             row["options"] = ", ".join(s.options_help)
         if kind == "task":
             row["records"], row["main_metric"] = s.shape, s.main_metric
+        if kind == "judgement_set":
+            row["aspects"], row["protocols"], row["size"] = ", ".join(s.aspects), ", ".join(s.protocols), s.size
         row["provider"] = registry.provider(s.name)
         row["description"] = s.description
+        if kind == "judgement_set":
+            row["source"] = "; ".join(src.describe() for src in s.sources)
+            row["obtain"], row["citation"], row["license"] = s.obtain, s.citation, s.license
         if kind == "encoder":  # the hub weights `steb models get` fetches, at the pinned commit when there is one
             hub_id = str(getattr(s, "hub_id", "") or "")
             revision = str(getattr(s, "revision", "") or "")

@@ -24,7 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from .specs import AggregatorSpec, DatasetSpec, EncoderSpec, ExecutorSpec, FeatureExtractorSpec, ScorerSpec, TaskSpec
+from .specs import (
+    AggregatorSpec,
+    DatasetSpec,
+    EncoderSpec,
+    ExecutorSpec,
+    FeatureExtractorSpec,
+    JudgementSetSpec,
+    ScorerSpec,
+    TaskSpec,
+)
 
 if TYPE_CHECKING:
     import typer
@@ -71,6 +80,14 @@ def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
 @hookspec
 def register_scorers(register: Callable[[ScorerSpec], None]) -> None:
     """Register style-transfer scorers: call ``register(ScorerSpec(...))``."""
+
+
+@hookspec
+def register_judgement_sets(register: Callable[[JudgementSetSpec], None]) -> None:
+    """Register human-judgement sets for ``steb meta-eval``: call ``register(JudgementSetSpec(...))`` once per set.
+
+    The spec's loader is only called when the set is evaluated, so registration must not read data.
+    """
 
 
 @hookspec

@@ -46,6 +46,7 @@ from .specs import (
     EncoderSpec,
     ExecutorSpec,
     FeatureExtractorSpec,
+    JudgementSetSpec,
     ScorerSpec,
     TaskSpec,
 )
@@ -64,6 +65,7 @@ KINDS: dict[str, tuple[str, type]] = {
     "task": ("register_tasks", TaskSpec),
     "aggregator": ("register_aggregators", AggregatorSpec),
     "scorer": ("register_scorers", ScorerSpec),
+    "judgement_set": ("register_judgement_sets", JudgementSetSpec),
     "feature_extractor": ("register_feature_extractors", FeatureExtractorSpec),
     "executor": ("register_executors", ExecutorSpec),
 }
@@ -433,6 +435,9 @@ class StebPlugins:
 
     def scorers(self) -> Registry[ScorerSpec]:
         return self.registry("scorer")
+
+    def judgement_sets(self) -> Registry[JudgementSetSpec]:
+        return self.registry("judgement_set")
 
     def feature_extractors(self) -> Registry[FeatureExtractorSpec]:
         return self.registry("feature_extractor")

@@ -21,9 +21,11 @@ from .sources import DataSource
 
 if TYPE_CHECKING:
     from .executors import Executor
+    from .judgements import JudgementTable
     from .scores import Scorer
 
 __all__ = [
+    "JudgementSetSpec",
     "CATEGORIES",
     "APPLICATIONS",
     "TASK_TYPES",
@@ -385,6 +387,41 @@ class ScorerSpec:
     aspect: str = "content"
     higher_is_better: bool = True
     requires: str = ""
+
+
+@dataclass(frozen=True)
+class JudgementSetSpec:
+    """A human-judgement set for the meta-evaluation of style-transfer metrics (``steb meta-eval --set NAME``).
+
+    ``loader(folder)`` reads the release as a user gets it (the folder ``steb data get`` fills: ``folder`` under
+    the data root, or the path given with ``--data``) and returns a :class:`~steb_core.JudgementTable`: item id,
+    source, output, references, system, subset and per aspect each annotator's ratings on their scale.
+    ``sources`` are what ``steb data get --judgement-set NAME`` fetches; ``protocols`` the meta-evaluation
+    protocols the set was published with (the first is the default); ``aspects`` the aspects it rates.
+    Registration must not read data: the loader runs only when the set is evaluated.
+    """
+
+    name: str
+    description: str
+    loader: Callable[[Path], JudgementTable]
+    citation: str = ""
+    license: str = ""
+    obtain: str = ""
+    homepage: str = ""
+    folder: str = ""
+    sources: tuple[DataSource, ...] = ()
+    aspects: tuple[str, ...] = ()
+    protocols: tuple[str, ...] = ("pauli2025",)
+    size: str = ""
+    version: str = "1"
+    needs_data: bool = True
+
+    def __post_init__(self) -> None:
+        check_storable_name(self.name, "judgement set")
+
+    def data_folder(self, root: Path | None) -> Path | None:
+        """Where the release lies under the data root (``folder``, else the set's name)."""
+        return None if root is None else Path(root) / (self.folder or self.name)
 
 
 @dataclass(frozen=True)

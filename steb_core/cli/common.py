@@ -68,6 +68,7 @@ LIST_KINDS = {
     "tasks": "task",
     "aggregators": "aggregator",
     "scorers": "scorer",
+    "judgement-sets": "judgement_set",
     "feature-extractors": "feature_extractor",
     "executors": "executor",
 }

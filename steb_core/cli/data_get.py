@@ -27,6 +27,11 @@ DEFAULT_DEADLINE = 4 * 3600.0
 def data_get(
     suite: str | None = typer.Option(None, "--suite", "-s", help="Fetch the datasets of this suite (e.g. steb)."),
     dataset: list[str] | None = typer.Option(None, "--dataset", "-d", help="Fetch these datasets (repeatable)."),
+    judgement_set: list[str] | None = typer.Option(
+        None,
+        "--judgement-set",
+        help="Fetch these human-judgement sets for `steb meta-eval --set` (repeatable; `steb list judgement-sets`).",
+    ),
     data_dir: Path | None = typer.Option(None, "--data-dir", help="Root folder to fill (default: $STEB_DATA_DIR)."),
     dry_run: bool = typer.Option(
         False,
@@ -81,12 +86,14 @@ def data_get(
 
     mirrors()  # a malformed $STEB_DATA_MIRROR is an error before anything else happens
     manager = common.manager(plugin)
-    if not (suite or dataset):
+    if not (suite or dataset or judgement_set):
         raise StebError(
-            "steb data get: name datasets (--dataset D) or a suite (--suite steb); nothing is fetched by default"
+            "steb data get: name datasets (--dataset D), a suite (--suite steb) or judgement sets (--judgement-set "
+            "NAME); nothing is fetched by default"
         )
-    selection = resolve_selection(manager, dataset, suite)
-    specs = [spec for spec, _ in selection]
+    selection = resolve_selection(manager, dataset, suite) if (suite or dataset) else []
+    judgement_specs = [manager.judgement_sets().get(name) for name in dict.fromkeys(judgement_set or [])]
+    specs: list[Any] = [spec for spec, _ in selection] + judgement_specs
     root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
     accepted = list(accept_licence or [])
     plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
@@ -150,6 +157,10 @@ def data_get(
         targets = {j.target for j in plan.jobs if spec.name in j.datasets}
         if targets and targets <= ok_targets:
             checked.append(check_dataset(spec, root, tasks=tasks, shapes=shapes))
+    for js in judgement_specs:
+        targets = {j.target for j in plan.jobs if js.name in j.datasets}
+        if targets and targets <= ok_targets:
+            checked.append(_check_judgement_set(js, root / next(iter(targets))))
     rows = [
         {
             "target": r.target,
@@ -242,6 +253,22 @@ def _verify(plan: object, root: Path, fmt: str) -> None:
             + ". Fetch them again with --force (a source without a published checksum must then give the recorded "
             "bytes)"
         )
+
+
+def _check_judgement_set(spec: Any, folder: Path) -> Any:
+    """Load a fetched judgement set once, as ``steb data check`` loads a dataset: its rows, or why it failed."""
+    from ..catalogue import DataCheck
+
+    try:
+        table = spec.loader(folder)
+    except Exception as exc:  # noqa: BLE001 - a plugin's loader: report the failure beside the others
+        return DataCheck(spec.name, "error", message=f"{type(exc).__name__}: {exc}", release=str(folder))
+    return DataCheck(
+        spec.name,
+        "ok",
+        message=f"{len(table)} rated outputs, subsets {', '.join(table.subsets())}",
+        release=str(folder),
+    )
 
 
 def _interactive() -> bool:

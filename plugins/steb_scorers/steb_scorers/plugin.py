@@ -1,4 +1,4 @@
-"""steb hook implementations: the scorers and the ``steb meta-eval`` command.
+"""steb hook implementations: the scorers, the human-judgement sets and the ``steb meta-eval`` command.
 
 Factories import their module lazily so that listing scorers never imports torch or transformers.
 """
@@ -250,6 +250,14 @@ SCORERS = (
 @hookimpl
 def register_scorers(register: Callable[[Any], None]) -> None:
     for spec in SCORERS:
+        register(spec)
+
+
+@hookimpl
+def register_judgement_sets(register: Callable[[Any], None]) -> None:
+    from .judgement_sets import JUDGEMENT_SETS
+
+    for spec in JUDGEMENT_SETS:
         register(spec)
 
 

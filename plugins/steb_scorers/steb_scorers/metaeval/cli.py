@@ -1,4 +1,4 @@
-"""``steb meta-eval``: correlate registered scorers with the formality human judgements.
+"""``steb meta-eval``: correlate registered scorers with human judgements (Lai et al.'s release; any judgement set).
 
 Added to the root ``steb`` typer app through the ``register_commands`` hook. Prints one rich table
 per aspect (pooled directions) and writes the full report (both directions, CIs, comparisons,
@@ -20,6 +20,8 @@ ASPECTS = ("content", "style", "fluency")  # kept equal to human.ASPECTS (checke
 DIRECTIONS = ("informal-to-formal", "formal-to-informal")  # kept equal to human.DIRECTIONS
 POOLED = "pooled"  # kept equal to evaluate.POOLED
 PROTOCOLS = ("wmt17-darr", "lai2022")  # kept equal to evaluate.PROTOCOLS' names
+PAULI_PROTOCOL = "pauli2025"  # any judgement set (sets_cli, pauli2025)
+LAI_SET = "lai2022-formality"  # the judgement set the two protocols above read
 TABLES = ("none", "A.2", "4")
 REFERENCE_CHOICES = ("1", "2", "3", "4", "all")
 
@@ -314,10 +316,26 @@ def _systems(values: list[str]) -> tuple[str, ...] | None:
 
 
 def meta_eval(
-    data: Path | None = typer.Option(
-        None,
+    data: list[str] = typer.Option(
+        [],
         "--data",
-        help=f"the {DATASET_FOLDER} folder, or the release's data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER})",
+        help=f"the release's folder: for Lai et al.'s protocols the {DATASET_FOLDER} folder or the release's "
+        f"data/outputs (default $STEB_DATA_DIR/{DATASET_FOLDER}); with --set, the set's folder, or NAME=PATH per set "
+        "when there are several (default $STEB_DATA_DIR/FOLDER, see `steb list judgement-sets`)",
+    ),
+    judgement_set: list[str] = typer.Option(
+        [],
+        "--set",
+        help="registered judgement set(s) to evaluate (repeatable; `steb list judgement-sets`); several give the "
+        "metrics leaderboard; default with --protocol pauli2025: pauli2025-constructed",
+    ),
+    fmt: str = typer.Option(
+        "json", "--format", help="what -o holds for --set / pauli2025: json (the report) or csv (its figures)"
+    ),
+    leaderboard: Path | None = typer.Option(
+        None,
+        "--leaderboard",
+        help="with several --set: also write the metrics leaderboard to this .md, .csv or .html file",
     ),
     scorer: list[str] = typer.Option(
         [],
@@ -327,10 +345,12 @@ def meta_eval(
         "chrF against source and reference, in the protocol's variants)",
     ),
     aspect: list[str] = typer.Option(list(ASPECTS), "--aspect", "-a", help="human aspect(s) to correlate with"),
-    protocol: str = typer.Option(
-        "wmt17-darr",
+    protocol: str | None = typer.Option(
+        None,
         "--protocol",
-        help="named settings: wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
+        help="named settings (default: the set's own protocol with --set, else wmt17-darr): pauli2025 (Pauli et al.: "
+        "Pearson with the mean rating per subset and ALL, average rank, Krippendorff's alpha; any judgement set), "
+        "wmt17-darr (z-scores, pooled DARR tau-like > 25, top-N as system Kendall) or lai2022 "
         "(what Lai et al.'s scripts compute: mean raw ratings, tau-like per source averaged, no threshold, top-N as "
         "segment tau on N systems); "
         "the flags below override single settings and the change is recorded",
@@ -410,11 +430,38 @@ def meta_eval(
     )
     from .human import load_human_judgements
 
-    folder = data or _default_data()
+    if judgement_set or protocol == PAULI_PROTOCOL:
+        from .sets_cli import DEFAULT_SET, PAULI_SCORERS, run_judgement_sets
+
+        chosen = list(judgement_set) or [DEFAULT_SET]
+        named = _set_protocols(chosen)
+        protocol = protocol or named
+        if protocol != PAULI_PROTOCOL:
+            if len(chosen) != 1 or chosen[0] != LAI_SET:
+                raise typer.BadParameter(
+                    f"protocol {protocol!r} reads Lai et al.'s release only; judgement sets are evaluated with "
+                    f"--protocol {PAULI_PROTOCOL}",
+                    param_hint="--protocol",
+                )
+        else:
+            run_judgement_sets(
+                sets=chosen,
+                data=data,
+                aspects=[] if aspect == list(ASPECTS) else aspect,
+                specs=list(scorer) or list(PAULI_SCORERS),
+                output=output,
+                fmt=fmt,
+                leaderboard=leaderboard,
+            )
+            return
+    protocol = protocol or "wmt17-darr"
+    if len(data) > 1:
+        raise typer.BadParameter("Lai et al.'s protocols read one folder: pass --data once", param_hint="--data")
+    folder = Path(data[0]) if data else _default_data()
     if folder is None:
         raise typer.BadParameter(f"pass --data PATH/{DATASET_FOLDER} or set STEB_DATA_DIR", param_hint="--data")
     for value, allowed, hint in (
-        (protocol, PROTOCOLS, "--protocol"),
+        (protocol, (*PROTOCOLS, PAULI_PROTOCOL), "--protocol"),
         (table, TABLES, "--table"),
         (references, REFERENCE_CHOICES, "--references"),
         (iaa_ref, IAA_CHOICES, "--iaa-ref"),
@@ -504,6 +551,15 @@ def meta_eval(
         for a in config.aspects:
             print_source_reference_table(report["source_reference_table"][a], config.protocol_label)
     typer.echo(f"wrote {output}")
+
+
+def _set_protocols(names: list[str]) -> str:
+    """The protocol the chosen sets share first (pauli2025 when several sets differ)."""
+    from steb_core import get_manager
+
+    registry = get_manager().judgement_sets()
+    firsts = {(registry.get(n).protocols or (PAULI_PROTOCOL,))[0] for n in names}
+    return firsts.pop() if len(firsts) == 1 else PAULI_PROTOCOL
 
 
 def add_command(cli: typer.Typer) -> None:
