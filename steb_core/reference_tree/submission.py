@@ -21,6 +21,7 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -98,8 +99,8 @@ def edited_text(text: str, entry: SubmissionEntry, *, where: str = SUBMISSIONS_F
         )
     if not same:
         entries.append(new)
-    header = "".join(line + "\n" for line in text.splitlines() if line.startswith("#")) if text.startswith("#") else ""
-    body = _yaml().safe_dump(entries, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10**6)
+    header = "".join(line + "\n" for line in takewhile(lambda line: line.startswith("#"), text.splitlines()))
+    body = str(_yaml().safe_dump(entries, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10**6))
     return header + body
 
 

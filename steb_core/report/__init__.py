@@ -216,7 +216,7 @@ def build_report(
         found = read_trees(list(leaderboard), specs={s.name: s for s in _specs(datasets)})
         published, renamed = keep_apart(records, found.records)
         records = records + published
-    filters = {"only_datasets": only_datasets, "only_tasks": only_tasks}
+    filters: dict[str, Any] = {"only_datasets": only_datasets, "only_tasks": only_tasks}
     frozen = None
     if cluster_set is None:  # your model among published ones: the clusters are the published models' own
         cluster_set = frozen = published_clusters(records, datasets=datasets, suites=list(suites), **filters)
