@@ -198,7 +198,13 @@ def run(
             )
             raise typer.Exit(130) from None
         failed = _print_summary(summary) or failed
-        record_run(output, command, summary.encoder, len(summary.results))
+        if summary.results:  # the run manifest: which command produced (or reused) these results
+            try:
+                record_run(output, command, summary.encoder, len(summary.results))
+            except (OSError, StebError) as exc:  # the results are written; a manifest that cannot be is a note
+                from rich.markup import escape
+
+                common.err_console.print(f"[yellow]run manifest not written:[/] {escape(str(exc))}", highlight=False)
     if failed:
         raise typer.Exit(1)
 
