@@ -56,7 +56,8 @@ def unique_entry(entry: str, printed: dict[str, str]) -> str | None:
     match = _KEY.match(entry)
     if match is None:
         return None if entry in printed.values() else _remember(entry, entry, printed)
-    key, body = match.group(2), entry[match.end() :]
+    key, raw = match.group(2), entry[match.end() :]
+    body = " ".join(raw.split())  # one work spelled with other line breaks or indentation is the same work
     if key in printed and (printed[key] in ("", body)):
         return None  # steb's own entry, or this very work again
     if any(text == body for k, text in printed.items() if k.startswith(key)):
@@ -64,7 +65,7 @@ def unique_entry(entry: str, printed: dict[str, str]) -> str | None:
     new, suffix = key, ord("b")
     while new in printed:
         new, suffix = f"{key}{chr(suffix)}", suffix + 1
-    return _remember(new, f"{match.group(1)}{new},{body}", printed, body)
+    return _remember(new, f"{match.group(1)}{new},{raw}", printed, body)
 
 
 def _remember(key: str, entry: str, printed: dict[str, str], body: str | None = None) -> str:
