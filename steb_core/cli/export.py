@@ -94,6 +94,8 @@ def export(
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Write RESULTS_DIR's results as the STEB leaderboard's results tree in OUT, and print the lines to submit them."""
+    from rich.markup import escape
+
     from ..reference_tree.export import export_tree, models_line, parse_episode_option
     from ..reference_tree.submission import RESULTS_FOLDER, SUBMISSIONS_FILE, SubmissionEntry, edited_text
     from ..results import load_results
@@ -140,8 +142,9 @@ def export(
     if not command:
         command = "<the command that produced these results>"
         con.print(
-            f"[yellow]no command recorded[/] for '{report.encoder}' in {results_dir}/steb-runs.jsonl (results of a "
-            "steb before the run manifest, or written by a script): pass --run-command",
+            f"[yellow]no command recorded[/] for '{escape(report.encoder)}' in "
+            f"{escape(str(results_dir))}/steb-runs.jsonl (results of a steb before the run manifest, or written by "
+            "a script): pass --run-command",
             highlight=False,
         )
     entry = SubmissionEntry(short_name, hub_id, command, contributor)
@@ -156,7 +159,7 @@ def export(
         try:
             whole = edited_text(old, entry, where=str(clone / SUBMISSIONS_FILE))
         except StebError as exc:
-            con.print(f"[yellow]SUBMISSIONS.yaml:[/] {exc}", highlight=False, markup=False)
+            con.print(f"[yellow]SUBMISSIONS.yaml:[/] {escape(str(exc))}", highlight=False)
             whole = None
         if whole is not None:
             con.print(f"\n{clone / SUBMISSIONS_FILE} with your entry (the whole file):\n", highlight=False)

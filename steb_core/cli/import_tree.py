@@ -88,11 +88,15 @@ def import_tree(
                 markup=False,
             )
         common.console.print(
-            f"published results: {tree} ({'fetched' if status == 'fetched' else 'fetched earlier'})", highlight=False
+            f"published results: {tree} ({'fetched' if status == 'fetched' else 'fetched earlier'})",
+            highlight=False,
+            markup=False,
         )
         trees.insert(0, tree)
     if not trees:
         raise StebError("steb import: name STEB results trees, or fetch the published results with --published")
+    from rich.markup import escape
+
     from ..io import atomic_write_text
     from ..reference_tree.read import import_records, keep_apart_in, read_trees
 
@@ -114,9 +118,9 @@ def import_tree(
     if renamed:
         common.console.print(
             f"[yellow]kept apart:[/] {len(renamed)} published model(s) share a name with results you computed "
-            f"in {out}/ and were imported as 'NAME (published)' (yours are untouched): " + ", ".join(renamed),
+            f"in {escape(str(out))}/ and were imported as 'NAME (published)' (yours are untouched): "
+            + escape(", ".join(renamed)),
             highlight=False,
-            markup=False,
         )
     if found.unmapped:
         listing = out / "unmapped.csv"
