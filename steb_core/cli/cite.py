@@ -32,22 +32,45 @@ def cite(
     if not seen:
         raise StebError(f"no results in {results_dir}; run `steb run ... --output {results_dir}` first")
     print(STEB_BIBTEX)
-    keys: set[str] = set(re.findall(r"^@\w+\{([^,]+),", STEB_BIBTEX, flags=re.M))
+    printed: dict[str, str] = {key: "" for key in re.findall(r"^@\w+\{([^,]+),", STEB_BIBTEX, flags=re.M)}
     # the encoders' works first (the models compared), then the datasets'; a work cited by both prints once
-    for _name, citation in sorted(encoders.items()):
-        for entry in re.split(r"\n(?=@\w+\{)", citation.strip()):
-            key = re.match(r"@\w+\{([^,]+),", entry)
-            if key is not None and key.group(1) not in keys:
-                keys.add(key.group(1))
-                print(entry)
-    for name, citation in sorted(seen.items()):
+    citations = [citation for _name, citation in sorted(encoders.items())]
+    citations += [bibtex(name, citation or f"steb dataset {name}") for name, citation in sorted(seen.items())]
+    for citation in citations:
         # one entry per work: a citation may hold several entries (a dataset built on another's), and
-        # datasets from one paper share its key, so each key is printed once
-        for entry in re.split(r"\n(?=@\w+\{)", bibtex(name, citation or f"steb dataset {name}").strip()):
-            key = re.match(r"@\w+\{([^,]+),", entry)
-            if key is None or key.group(1) not in keys:
-                keys.add(key.group(1) if key else entry)
+        # datasets from one paper share its entry, so an entry is printed once; two works whose keys
+        # coincide (keys made from first author, year and title word) both print, the second under a new key
+        for entry in re.split(r"\n(?=@\w+\{)", citation.strip()):
+            entry = unique_entry(entry, printed)
+            if entry is not None:
                 print(entry)
+
+
+_KEY = re.compile(r"^(@\w+\{)([^,]+),")
+
+
+def unique_entry(entry: str, printed: dict[str, str]) -> str | None:
+    """``entry`` to print given the entries ``printed`` so far (key -> entry text, updated): None when the same
+    work was printed already (or the key is steb's own, printed first); the entry under ``KEYb``, ``KEYc``, ...
+    when another work already holds its key, so no citation is dropped and every key is unique."""
+    match = _KEY.match(entry)
+    if match is None:
+        return None if entry in printed.values() else _remember(entry, entry, printed)
+    key, raw = match.group(2), entry[match.end() :]
+    body = " ".join(raw.split())  # one work spelled with other line breaks or indentation is the same work
+    if key in printed and (printed[key] in ("", body)):
+        return None  # steb's own entry, or this very work again
+    if any(text == body for k, text in printed.items() if k.startswith(key)):
+        return None  # the same work, already printed under a suffixed key
+    new, suffix = key, ord("b")
+    while new in printed:
+        new, suffix = f"{key}{chr(suffix)}", suffix + 1
+    return _remember(new, f"{match.group(1)}{new},{raw}", printed, body)
+
+
+def _remember(key: str, entry: str, printed: dict[str, str], body: str | None = None) -> str:
+    printed[key] = entry if body is None else body
+    return entry
 
 
 def _encoder_citation(registry: Any, record: Any) -> str:

@@ -6,7 +6,9 @@ submitter does next (the ``SUBMISSIONS.yaml`` entry and the ``scripts/models_all
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -42,8 +44,8 @@ def export(
         None,
         "--hf-id",
         help=(
-            "HuggingFace id (or a stable URL) for SUBMISSIONS.yaml (default: the model path the run recorded, else the "
-            "short name)."
+            "HuggingFace id (or a stable URL) for SUBMISSIONS.yaml (default: the encoder configuration's hub id, else "
+            "the model id the run recorded, else the short name)."
         ),
     ),
     contributor: str = typer.Option(
@@ -53,8 +55,8 @@ def export(
         None,
         "--run-command",
         help=(
-            "The command that produced the results, for SUBMISSIONS.yaml (default: steb run --suite steb --encoder "
-            "ENCODER)."
+            "The command that produced the results, for SUBMISSIONS.yaml (default: the command(s) `steb run` recorded "
+            "in RESULTS_DIR/steb-runs.jsonl for the encoder)."
         ),
     ),
     episode: list[str] | None = typer.Option(
@@ -92,8 +94,12 @@ def export(
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Write RESULTS_DIR's results as the STEB leaderboard's results tree in OUT, and print the lines to submit them."""
-    from ..reference_tree.export import export_tree, models_line, parse_episode_option, submission_entry
+    from rich.markup import escape
+
+    from ..reference_tree.export import export_tree, models_line, parse_episode_option
+    from ..reference_tree.submission import RESULTS_FOLDER, SUBMISSIONS_FILE, SubmissionEntry, edited_text
     from ..results import load_results
+    from ..run_manifest import run_commands
 
     if fmt not in FORMATS:
         raise StebError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -130,15 +136,71 @@ def export(
         con.print(f"[yellow]skipped[/] {item.dataset}/{item.task}: {item.reason}", highlight=False)
     con.print(f"[dim]manifest: {report.manifest}[/]", highlight=False)
     first = next((r for r in load_results(results_dir) if r.encoder == report.encoder), None)
-    identity = (first.encoder_identity or {}) if first is not None else {}
-    hub_id = hf_id or str(identity.get("name_or_path") or short_name)
-    command = run_command or f"steb run --suite steb --encoder {report.encoder}"
-    con.print("\nAppend to SUBMISSIONS.yaml:\n", highlight=False)
-    con.print(submission_entry(short_name, hub_id, command, contributor), highlight=False, markup=False)
+    hub_id = hf_id or default_hub_id(manager, first, short_name)
+    commands = run_commands(results_dir, report.encoder)
+    command = run_command or " && ".join(commands)
+    if not command:
+        command = "<the command that produced these results>"
+        con.print(
+            f"[yellow]no command recorded[/] for '{escape(report.encoder)}' in "
+            f"{escape(str(results_dir))}/steb-runs.jsonl (results of a steb before the run manifest, or written by "
+            "a script): pass --run-command",
+            highlight=False,
+        )
+    entry = SubmissionEntry(short_name, hub_id, command, contributor)
+    line = models_line(short_name, hub_id)
+    clone = out.parent if out.name == RESULTS_FOLDER and (out.parent / SUBMISSIONS_FILE).is_file() else None
+    submit = shlex.join(
+        ["steb", "submit", str(clone or "STEB_CLONE"), "--short-name", short_name, "--hf-id", hub_id]
+        + ["--run-command", command, "--contributor", contributor]
+    )
+    if clone is not None:
+        old = (clone / SUBMISSIONS_FILE).read_text(encoding="utf-8")
+        try:
+            whole = edited_text(old, entry, where=str(clone / SUBMISSIONS_FILE))
+        except StebError as exc:
+            con.print(f"[yellow]SUBMISSIONS.yaml:[/] {escape(str(exc))}", highlight=False)
+            whole = None
+        if whole is not None:
+            con.print(f"\n{clone / SUBMISSIONS_FILE} with your entry (the whole file):\n", highlight=False)
+            con.print(whole.rstrip("\n"), highlight=False, markup=False)
+    else:
+        con.print(
+            "\nSUBMISSIONS.yaml, if it is the published '[]' (the whole file; else add the entry to its list):\n",
+            highlight=False,
+            markup=False,
+        )
+        con.print(edited_text("[]\n", entry).rstrip("\n"), highlight=False, markup=False)
     con.print("\nAdd to scripts/models_all.txt:\n", highlight=False)
-    con.print(models_line(short_name, hub_id), highlight=False, markup=False)
+    con.print(line, highlight=False, markup=False)
+    con.print(
+        "\nEdit both files and check the submission as the leaderboard does (a YAML list, four non-empty keys, the "
+        "model folder, models_all.txt, finite numbers, one episode folder per task):\n",
+        highlight=False,
+        markup=False,
+    )
+    con.print(submit, highlight=False, markup=False)
     if contributor.startswith("<"):
         con.print("\n[dim]set --contributor to your GitHub handle (or edit the entry)[/]", highlight=False)
-    con.print(
-        "\n[dim]then, in your STEB clone: python scripts/validate_submission.py (see SUBMISSION.md)[/]", highlight=False
-    )
+
+
+def default_hub_id(manager: Any, record: Any, short_name: str) -> str:
+    """The hub id of the exported encoder: its registered configuration's ``hub_id``, else the model id its record
+    names (``encoder_identity['name_or_path']`` when it is an ``org/name`` id, not a local path), else the short
+    name."""
+    import re
+
+    names = [getattr(record, "encoder", None), (getattr(record, "encoder_identity", None) or {}).get("name")]
+    registry = manager.encoders()
+    for name in names:
+        if isinstance(name, str) and name in registry:
+            try:
+                spec = registry.get(name)
+            except Exception:  # noqa: BLE001 - a name two plugins registered: fall through to the record
+                continue
+            if getattr(spec, "hub_id", ""):
+                return str(spec.hub_id)
+    named = (getattr(record, "encoder_identity", None) or {}).get("name_or_path")
+    if isinstance(named, str) and re.fullmatch(r"[A-Za-z0-9][\w.-]*/[\w.-]+", named) and not Path(named).exists():
+        return named
+    return short_name

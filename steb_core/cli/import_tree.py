@@ -19,8 +19,8 @@ from . import common
 
 @common.app.command("import")
 def import_tree(
-    trees: list[Path] = typer.Argument(
-        ...,
+    trees: list[Path] | None = typer.Argument(
+        None,
         help=(
             "STEB results trees: the folder scripts/download_results.sh unpacks (results/), submitted_results/ "
             "(earlier "
@@ -31,7 +31,12 @@ def import_tree(
         ...,
         "--out",
         "-o",
-        help=("The steb results folder to write the records into (report it with `steb report OUT YOUR_RESULTS...`)."),
+        help=(
+            "The steb results folder to write the records into: your own results folder ranks your model among the "
+            "published ones with `steb report OUT` (a published model named like one of yours is kept apart as "
+            "'NAME (published)'; yours are never replaced). `steb report YOUR_RESULTS --leaderboard TREE` does the "
+            "same without writing anything."
+        ),
     ),
     episode_params: str | None = typer.Option(
         None,
@@ -44,12 +49,56 @@ def import_tree(
     include_other: bool = typer.Option(
         False, "--include-other", help=("Also read dataset folders that are not STEB's, as steb datasets of that name.")
     ),
+    published: bool = typer.Option(
+        False,
+        "--published",
+        help=(
+            "Fetch the STEB authors' published results (their 40 models; the Google Drive file "
+            "scripts/download_results.sh fetches) into DATA_DIR/steb-published-results/ (once; its sha256 is pinned "
+            "at the first download) and import them first."
+        ),
+    ),
+    data_dir: Path | None = typer.Option(
+        None, "--data-dir", help="Root folder the published results are fetched into (default: $STEB_DATA_DIR)."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="With --published: fetch again (the bytes must match the sha256 pinned before)."
+    ),
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
-    """Read STEB results trees as steb result records (each marked as published), list what could not be mapped."""
+    """Read STEB results trees as steb result records (each marked as published), list what could not be mapped.
+
+    Published results never replace results steb computed: a published model named like one of yours is written
+    as 'NAME (published)', and `steb export` never exports an imported result."""
+    import os
+
+    trees = list(trees or [])
+    if published:
+        from ..reference_tree.published import fetch_published
+
+        root = data_dir or (Path(os.environ["STEB_DATA_DIR"]) if os.environ.get("STEB_DATA_DIR") else None)
+        if root is None:
+            raise StebError("steb import --published: say where to fetch them: --data-dir ROOT or $STEB_DATA_DIR")
+        tree, pins, status = fetch_published(root, force=force)
+        for name, digest in pins:
+            common.console.print(
+                f"pinned at first download: {name} sha256 {digest} (the authors publish no checksum; recorded in "
+                f"{tree.parent if tree.name == 'results' else tree}/.steb-source.json and checked on every refetch)",
+                highlight=False,
+                markup=False,
+            )
+        common.console.print(
+            f"published results: {tree} ({'fetched' if status == 'fetched' else 'fetched earlier'})",
+            highlight=False,
+            markup=False,
+        )
+        trees.insert(0, tree)
+    if not trees:
+        raise StebError("steb import: name STEB results trees, or fetch the published results with --published")
+    from rich.markup import escape
+
     from ..io import atomic_write_text
-    from ..reference_tree.read import read_trees
-    from ..results import load_results
+    from ..reference_tree.read import import_records, keep_apart_in, read_trees
 
     manager = common.manager(plugin)
     specs = {s.name: s for s in manager.datasets()}
@@ -59,15 +108,20 @@ def import_tree(
             f"no result could be mapped in {', '.join(map(str, trees))}: "
             + "; ".join(f"{u.path}: {u.reason}" for u in found.unmapped[:5])
         )
-    existing = {(r.encoder, r.dataset, r.task) for r in load_results(out)} if out.is_dir() else set()
-    for rec in found.records:
-        rec.write(out)
-    replaced = len(existing & {(r.encoder, r.dataset, r.task) for r in found.records})
+    records, renamed = keep_apart_in(out, found.records)
+    replaced = import_records(out, records)
     common.console.print(
-        f"{found.summary()}; wrote {len(found.records)} record(s) into {out}/"
-        + (f" ({replaced} replaced)" if replaced else ""),
+        f"{found.summary()}; wrote {len(records)} record(s) into {out}/"
+        + (f" ({replaced} earlier import(s) replaced)" if replaced else ""),
         highlight=False,
     )
+    if renamed:
+        common.console.print(
+            f"[yellow]kept apart:[/] {len(renamed)} published model(s) share a name with results you computed "
+            f"in {escape(str(out))}/ and were imported as 'NAME (published)' (yours are untouched): "
+            + escape(", ".join(renamed)),
+            highlight=False,
+        )
     if found.unmapped:
         listing = out / "unmapped.csv"
         buffer = io.StringIO()

@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     models,
     plugins_cmd,
     run,
+    submit,
 )
 from .common import app
 

@@ -14,6 +14,7 @@ from . import common
 
 @common.app.command("run")
 def run(
+    ctx: typer.Context,
     encoder: list[str] = typer.Option(
         ...,
         "--encoder",
@@ -147,6 +148,7 @@ def run(
     command resumes where it stopped.
     """
     from ..run import evaluate
+    from ..run_manifest import record_run
 
     # third-party bars (weight loading, hub downloads) would interleave with steb's display, and must not
     # print at all under --no-progress: steb's own display (or its absence) is the only one
@@ -156,6 +158,7 @@ def run(
     names = list(dict.fromkeys(encoder))  # -e A -e B runs both, in order (a name given twice runs once)
     _check_weights(names, common.parse_options(option, "encoder"), download, progress, plugin)
     failed = False
+    command = _typed_command(ctx)
     for name in names:
         try:
             summary = evaluate(
@@ -195,8 +198,27 @@ def run(
             )
             raise typer.Exit(130) from None
         failed = _print_summary(summary) or failed
+        if summary.results:  # the run manifest: which command produced (or reused) these results
+            try:
+                record_run(output, command, summary.encoder, len(summary.results))
+            except (OSError, StebError) as exc:  # the results are written; a manifest that cannot be is a note
+                from rich.markup import escape
+
+                common.err_console.print(f"[yellow]run manifest not written:[/] {escape(str(exc))}", highlight=False)
     if failed:
         raise typer.Exit(1)
+
+
+def _typed_command(ctx: Any) -> str:
+    """This invocation as a command line (the options the user set, not their defaults; for the run manifest)."""
+    from ..run_manifest import command_line
+
+    given = {
+        name
+        for name in ctx.params
+        if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")
+    }
+    return command_line("steb run", ctx.command.params, ctx.params, given)
 
 
 def _check_weights(

@@ -42,7 +42,7 @@ from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
 from ..tasks._roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
-from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
+from .names import DEFAULT_EPISODE_SIZE, FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
 
 __all__ = [
     "MANIFEST_SCHEMA",
@@ -217,10 +217,39 @@ def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None
 def episode_config(
     record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None
 ) -> tuple[str | None, str]:
-    """The episode folder of ``record`` and where it came from, or (None, why it is unknown)."""
-    given = (episodes or {}).get((record.dataset, record.task)) or (episodes or {}).get((record.dataset, "*"))
-    if given:
-        return given, "given"
+    """The episode folder of ``record`` and where it came from, or (None, why it is unknown).
+
+    A folder given for the record's (dataset, task) must be one the record's task can have (the preset's episode
+    size) and, where the record states its own N or the metrics give it, that very folder: :class:`StebError`
+    otherwise, naming both, so a typo never puts a result under another run's folder. A folder given for
+    ``DATASET:*`` fills in only where the record does not know its N.
+    """
+    own, source = _own_episode_config(record)
+    exact = (episodes or {}).get((record.dataset, record.task))
+    given = exact or (episodes or {}).get((record.dataset, "*"))
+    if not given:
+        return own, source
+    parsed = parse_episode_folder(given)
+    expected = DEFAULT_EPISODE_SIZE.get(record.task)
+    where = f"--episode {record.dataset}:{record.task if exact else '*'}={given}"
+    if parsed is None or (expected is not None and parsed[0] != expected):
+        if exact or own is None:
+            raise StebError(
+                f"{where}: {record.task}'s episode folder is {expected}_N (the benchmark preset's episode size)"
+            )
+        return own, source
+    if own is not None and given != own:
+        if exact:
+            raise StebError(
+                f"{where}: the result's own episode folder is {own} (from {source}); a result is written under "
+                "its own folder only (drop the option)"
+            )
+        return own, source
+    return given, ("given" if own is None else source)
+
+
+def _own_episode_config(record: ResultRecord) -> tuple[str | None, str]:
+    """The episode folder ``record`` itself says (its task's fixed one, its dataset_info, or exact arithmetic)."""
     if record.task in FIXED_EPISODE_CONFIG:
         return FIXED_EPISODE_CONFIG[record.task], "the preset's fixed value"
     info = record.dataset_info or {}
@@ -249,17 +278,31 @@ def episode_config(
     )
 
 
-_EPISODE_OPTION = re.compile(r"^([^:=]+):([^:=]+)=(-?\d+_\d+)$")
+#: the largest N per class an ``--episode`` option may give (STEB's largest is a few thousand)
+MAX_EPISODE_N = 1_000_000
+
+_EPISODE_OPTION = re.compile(r"([^:=\s]+):([^:=\s]+)=(-?[0-9]+)_([0-9]+)")
 
 
 def parse_episode_option(values: Iterable[str]) -> dict[tuple[str, str], str]:
-    """``DATASET:TASK=1_200`` (TASK may be ``*``) -> {(dataset, task): episode folder}."""
+    """``DATASET:TASK=1_200`` (TASK may be ``*``) -> {(dataset, task): episode folder}.
+
+    The folder is checked as a folder of the reference's benchmark preset can be: episode size 1 (-1: retrieval's
+    one episode), N per class from 1 to :data:`MAX_EPISODE_N`, written without leading zeros.
+    """
     out: dict[tuple[str, str], str] = {}
     for value in values:
-        match = _EPISODE_OPTION.match(value.strip())
+        match = _EPISODE_OPTION.fullmatch(value.strip())
         if not match:
             raise StebError(f"--episode {value!r}: expected DATASET:TASK=SIZE_N, e.g. ASSET:order_alignment=1_200")
-        out[(match.group(1), match.group(2))] = match.group(3)
+        size, n = int(match.group(3)), int(match.group(4))
+        folder = f"{match.group(3)}_{match.group(4)}"
+        if size not in (1, -1) or not 1 <= n <= MAX_EPISODE_N or folder != f"{size}_{n}":
+            raise StebError(
+                f"--episode {value!r}: the episode folder is 1_N (-1_1 for retrieval) with N per class from 1 to "
+                f"{MAX_EPISODE_N} written without leading zeros"
+            )
+        out[(match.group(1), match.group(2))] = folder
     return out
 
 
@@ -300,8 +343,23 @@ def export_tree(
     why = check_short_name(short_name)
     if why is not None:
         raise StebError(f"--short-name {short_name!r} {why}")
-    records = list(records)
+    from .read import is_imported
+
+    everything = list(records)
+    # a figure read from a published tree (``steb import``) is the authors', never exported as the user's
+    imported = sorted({r.encoder for r in everything if is_imported(r)})
+    records = [r for r in everything if not is_imported(r)]
     encoders = sorted({r.encoder for r in records})
+    if encoder is not None and encoder in imported and encoder not in encoders:
+        raise StebError(
+            f"the results of '{encoder}' were imported from a published STEB results tree (`steb import`), not "
+            "computed by steb: only results your own `steb run` made are exported as a submission"
+        )
+    if not records and imported:
+        raise StebError(
+            f"every result here was imported from a published STEB results tree ({', '.join(imported)}), none "
+            "computed by steb: only results your own `steb run` made are exported as a submission"
+        )
     if encoder is not None:
         records = [r for r in records if r.encoder == encoder]
         if not records:

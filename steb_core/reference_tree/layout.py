@@ -32,9 +32,11 @@ __all__ = [
 METRICS_FILE = "metrics.json"
 LOGS_FOLDER = "logs"
 
-_EPISODE = re.compile(r"^(-?\d+)_(\d+)$")
-_TOKENS = re.compile(r"^tokens_(\d+)$")
-_SHORT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+# matched whole (``fullmatch``: ``$`` would let a trailing newline through) and ASCII digits only (``\d`` is any
+# Unicode digit): a folder name is what it shows
+_EPISODE = re.compile(r"(-?[0-9]+)_([0-9]+)")
+_TOKENS = re.compile(r"tokens_([0-9]+)")
+_SHORT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 
 
 def episode_folder(episode_size: int, n_per_class: int) -> str:
@@ -44,7 +46,7 @@ def episode_folder(episode_size: int, n_per_class: int) -> str:
 
 def parse_episode_folder(name: str) -> tuple[int, int] | None:
     """(episode size, N per class) of an episode folder name; None when the name is not one."""
-    match = _EPISODE.match(name)
+    match = _EPISODE.fullmatch(name)
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
@@ -53,7 +55,7 @@ def tokens_folder(max_tokens: int) -> str:
 
 
 def parse_tokens_folder(name: str) -> int | None:
-    match = _TOKENS.match(name)
+    match = _TOKENS.fullmatch(name)
     return int(match.group(1)) if match else None
 
 
@@ -65,7 +67,7 @@ def check_short_name(name: str) -> str | None:
     """
     if not name:
         return "is empty"
-    if not _SHORT_NAME.match(name):
+    if not _SHORT_NAME.fullmatch(name):
         return "must start with a letter or digit and hold only letters, digits and . _ + - (it is one folder name)"
     return None
 

@@ -25,6 +25,7 @@ not compute. steb's retrieval records every recall cut-off as ``recall_at_<k>``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..tasks._roc import FPR_THRESHOLDS
@@ -42,6 +43,7 @@ __all__ = [
     "metric_keys",
     "reference_dataset",
     "steb_dataset",
+    "SHARE_BOUNDS",
     "DEFAULT_EPISODE_SIZE",
     "FIXED_EPISODE_CONFIG",
 ]
@@ -164,6 +166,8 @@ class MetricKey:
     metric where it computes one, else the reference key, kept as it is on import). On export a record's
     ``reference`` metric is used first (a run that records the reference's names beside steb's), then ``steb``.
     ``meaning``: what the number is, in both; ``condition``: when steb's number equals the reference's.
+    ``bounds``: the closed range every value of the metric lies in (shares, AUCs, V-measure, accuracies in
+    [0, 1]; a mean rank from 1 up); an imported value outside it is refused, never ranked.
     """
 
     task: str
@@ -172,6 +176,14 @@ class MetricKey:
     meaning: str
     primary: bool = False
     condition: str = ""
+    bounds: tuple[float, float] = (0.0, 1.0)
+
+    def out_of_range(self, value: float) -> str | None:
+        """Why ``value`` cannot be this metric (None when it can)."""
+        low, high = self.bounds
+        if low <= value <= high:
+            return None
+        return f"{value!r} is outside the range of '{self.reference}' ([{low:g}, {high:g}])"
 
     def names(self) -> tuple[str, ...]:
         """The record metric names that hold this number, in the order an export tries them."""
@@ -222,7 +234,14 @@ METRIC_KEYS: tuple[MetricKey, ...] = (
     MetricKey(
         "retrieval", "mrr", "mrr", "mean reciprocal rank of the true target", primary=True, condition=_ONE_TARGET
     ),
-    MetricKey("retrieval", "mean_rank", "mean_rank", "mean rank of the true target", condition=_ONE_TARGET),
+    MetricKey(
+        "retrieval",
+        "mean_rank",
+        "mean_rank",
+        "mean rank of the true target",
+        condition=_ONE_TARGET,
+        bounds=(1.0, math.inf),
+    ),
     *(
         MetricKey(
             "retrieval",
@@ -235,6 +254,10 @@ METRIC_KEYS: tuple[MetricKey, ...] = (
     ),
     MetricKey("probing", "average", "accuracy", "mean over features of the probe's test accuracy", primary=True),
 )
+
+
+#: the range of a per-feature probing accuracy and of a per-label order-alignment mean (keys the table has no row for)
+SHARE_BOUNDS: tuple[float, float] = (0.0, 1.0)
 
 
 def metric_keys(task: str) -> tuple[MetricKey, ...]:

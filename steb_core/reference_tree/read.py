@@ -26,9 +26,9 @@ from typing import Any
 
 from ..errors import DataValidationError, StebError
 from ..io import check_inside, parse_json
-from ..results import ResultRecord, _non_finite
+from ..results import ResultRecord, _non_finite, check_storable_name
 from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
-from .names import DEFAULT_EPISODE_SIZE, STEB_TASKS, metric_keys, primary_key, steb_dataset
+from .names import DEFAULT_EPISODE_SIZE, SHARE_BOUNDS, STEB_TASKS, MetricKey, metric_keys, primary_key, steb_dataset
 
 __all__ = [
     "ORIGIN",
@@ -42,6 +42,9 @@ __all__ = [
     "is_imported",
     "record_from_metrics",
     "keep_apart",
+    "keep_apart_in",
+    "import_records",
+    "shown_name",
 ]
 
 #: ``encoder_info["origin"]`` of every imported record
@@ -58,6 +61,33 @@ class Unmapped:
 
     path: str
     reason: str
+
+    def __post_init__(self) -> None:
+        # a folder name that is not UTF-8 (read as lone surrogates) is shown escaped, so listing it cannot fail
+        object.__setattr__(self, "path", shown_name(self.path))
+
+
+def shown_name(name: str) -> str:
+    """``name`` printable and writable as UTF-8: bytes a file system name held that are not UTF-8 (Python reads
+    them as lone surrogates) as ``\\xff``, any other lone surrogate as ``\\udcxx``."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _name_problem(name: str, kind: str) -> str | None:
+    """Why a folder name cannot name a steb model or dataset (the rule of registration), or None."""
+    try:
+        check_storable_name(name, kind)
+    except ValueError as exc:
+        return str(exc).replace(repr(name), repr(shown_name(name)))
+    return None
 
 
 @dataclass
@@ -87,7 +117,38 @@ def is_imported(record: ResultRecord) -> bool:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past the float range (a 400-digit literal): no metric's value
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _too_large(value: Any, where: str = "") -> str | None:
+    """The dotted path of the first integer inside ``value`` that no float can hold, or None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            float(value)
+        except OverflowError:
+            return where or "the document"
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _too_large(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
+
+
+def _check_range(key: MetricKey | None, name: str, value: float) -> None:
+    why = key.out_of_range(value) if key is not None else _share_out_of_range(name, value)
+    if why is not None:
+        raise StebError(f"key '{name}': {why}; a value outside its metric's range is refused, never ranked")
+
+
+def _share_out_of_range(name: str, value: float) -> str | None:
+    low, high = SHARE_BOUNDS
+    return None if low <= value <= high else f"{value!r} is outside the range of a share ([{low:g}, {high:g}])"
 
 
 def record_from_metrics(
@@ -101,12 +162,18 @@ def record_from_metrics(
     tree: str,
     meta: Mapping[str, Any] | None = None,
 ) -> ResultRecord:
-    """One record from a parsed metrics.json; :class:`StebError` when its primary key is missing or not finite."""
+    """One record from a parsed metrics.json; :class:`StebError` when its primary key is missing or not finite, or
+    when a number of a metric (a key of :data:`.names.METRIC_KEYS`, a probing feature, a per-label order-alignment
+    mean) lies outside that metric's range (:attr:`.names.MetricKey.bounds`)."""
     primary = primary_key(task)
     value = _number(data.get(primary.reference))
     if value is None:
         got = "missing" if primary.reference not in data else f"{data[primary.reference]!r}, not a finite number"
         raise StebError(f"key '{primary.reference}' (the task's primary metric) is {got}")
+    for metric_key in metric_keys(task):
+        number = _number(data.get(metric_key.reference))
+        if number is not None:
+            _check_range(metric_key, metric_key.reference, number)
     metrics: dict[str, Any] = {}
     known = {k.reference for k in metric_keys(task)}
     for metric_key in metric_keys(task):
@@ -120,11 +187,15 @@ def record_from_metrics(
         if task == "order_alignment" and key == "_per_label" and isinstance(raw, dict):
             plain = {str(k): _number(v.get("acc_mean")) for k, v in raw.items() if isinstance(v, dict)}
             distractor = {str(k): _number(v.get("distractor_acc_mean")) for k, v in raw.items() if isinstance(v, dict)}
+            for label, number in [*plain.items(), *distractor.items()]:
+                if number is not None:
+                    _check_range(None, f"_per_label.{label}", number)
             if plain and None not in plain.values() and None not in distractor.values() and len(plain) == len(raw):
                 metrics["accuracy_by_style_type"] = plain
                 metrics["distractor_accuracy_by_style_type"] = distractor
                 continue
         if task == "probing" and _number(raw) is not None:
+            _check_range(None, str(key), _number(raw))  # type: ignore[arg-type]
             metrics.setdefault("accuracy_by_feature", {})[str(key)] = _number(raw)
             continue
         if _non_finite(raw) is None:  # kept as it is (e.g. submetrics); a NaN anywhere would make the record unwritable
@@ -176,12 +247,20 @@ def read_tree(
         if rel == LOGS_FOLDER:
             continue  # run logs (core.py _write_evaluation_log), not results
         dataset = steb_dataset(rel) or (rel if include_other else None)
+        problem = _name_problem(rel, "dataset folder") if dataset is not None else None
+        if problem is not None:
+            out.unmapped.append(Unmapped(f"{rel}/", problem))
+            continue
         if dataset is None:
             out.unmapped.append(
                 Unmapped(f"{rel}/", "no steb dataset has this name (not one of STEB's datasets steb implements)")
             )
             continue
         for model_dir in _dirs(dataset_dir):
+            problem = _name_problem(model_dir.name, "model folder")
+            if problem is not None:
+                out.unmapped.append(Unmapped(f"{rel}/{model_dir.name}/", problem))
+                continue
             chosen: dict[str, tuple[str, Path]] = {}
             for ep_dir in _dirs(model_dir):
                 where = f"{rel}/{model_dir.name}/{ep_dir.name}"
@@ -254,6 +333,9 @@ def _read_one(root: Path, file: Path, **fields: Any) -> ResultRecord:
         raise StebError(exc.reason) from None
     if not isinstance(data, dict):
         raise StebError(f"a JSON {type(data).__name__}, not an object of metrics")
+    huge = _too_large(data)
+    if huge is not None:
+        raise StebError(f"key '{huge}' holds an integer too large for any float (not a metric's value)")
     return record_from_metrics(data, **fields)
 
 
@@ -305,3 +387,38 @@ def keep_apart(own: Iterable[ResultRecord], imported: Sequence[ResultRecord]) ->
         return list(imported), []
     out = [replace(r, encoder=r.encoder + PUBLISHED_SUFFIX) if r.encoder in clash else r for r in imported]
     return out, sorted(clash)
+
+
+def keep_apart_in(folder: Path, imported: Sequence[ResultRecord]) -> tuple[list[ResultRecord], list[str]]:
+    """:func:`keep_apart` against the results a steb run wrote into ``folder`` (imported ones there do not count)."""
+    from ..results import load_results
+
+    own = [r for r in load_results(folder) if not is_imported(r)] if folder.is_dir() else []
+    return keep_apart(own, imported)
+
+
+def import_records(folder: Path, records: Sequence[ResultRecord]) -> int:
+    """Write imported ``records`` into ``folder``; how many earlier imported records they replaced.
+
+    An imported record never replaces one a steb run computed: when one would (a computed encoder named
+    ``NAME (published)``, or records not passed through :func:`keep_apart_in`), nothing is written and
+    :class:`StebError` names both files.
+    """
+    from ..results import load_results, result_path
+
+    existing = list(load_results(folder)) if folder.is_dir() else []
+    computed = {(r.encoder, r.dataset, r.task) for r in existing if not is_imported(r)}
+    clash = [r for r in records if (r.encoder, r.dataset, r.task) in computed]
+    if clash:
+        first = clash[0]
+        raise StebError(
+            f"{len(clash)} imported result(s) would replace results steb computed, e.g. the published "
+            f"'{first.encoder}' {first.dataset}/{first.task} "
+            f"({first.encoder_info.get('tree')}/{first.dataset_info.get('reference_file')}) over your "
+            f"{result_path(folder, first.encoder, first.dataset, first.task)}: nothing imported; import into "
+            "another folder (`steb report MINE --leaderboard TREE` reads a tree without writing it)"
+        )
+    before = {(r.encoder, r.dataset, r.task) for r in existing if is_imported(r)}
+    for rec in records:
+        rec.write(folder)
+    return len(before & {(r.encoder, r.dataset, r.task) for r in records})

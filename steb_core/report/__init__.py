@@ -122,6 +122,26 @@ def _published_notes(found: Any, renamed: Sequence[str], unmapped: Path | None) 
     return notes
 
 
+def published_clusters(
+    records: Sequence[Any], *, datasets: Any = "registered", suites: Sequence[str] = (), **filters: Any
+) -> Any:
+    """The operational clusters discovered from the published records alone (those read from a STEB results tree),
+    as a frozen :class:`~steb_core.aggregators.clusters.ClusterSet`, when ``records`` mix published results with
+    steb's own; None otherwise (nothing to freeze, or no clusters among the published models)."""
+    from ..aggregators.clusters import cluster_set_from_details
+    from ..reference_tree.read import is_imported
+
+    published = [r for r in records if is_imported(r)]
+    if not published or len(published) == len(records):
+        return None
+    boards = compute_leaderboards(published, datasets=datasets, suites=list(suites), **filters)
+    op = boards[0].aggregate("operational") if boards else None
+    if op is None or not op.details.get("clusters"):
+        return None
+    models = len({r.encoder for r in published})
+    return cluster_set_from_details(op.details, name=f"the {models} published models")
+
+
 def _specs(datasets: Any) -> list[Any]:
     """The dataset specs ``build_report`` was told to use, as a list (copied into imported records' metadata)."""
     if isinstance(datasets, str) and datasets == "registered":
@@ -196,19 +216,27 @@ def build_report(
         found = read_trees(list(leaderboard), specs={s.name: s for s in _specs(datasets)})
         published, renamed = keep_apart(records, found.records)
         records = records + published
+    filters: dict[str, Any] = {"only_datasets": only_datasets, "only_tasks": only_tasks}
+    frozen = None
+    if cluster_set is None:  # your model among published ones: the clusters are the published models' own
+        cluster_set = frozen = published_clusters(records, datasets=datasets, suites=list(suites), **filters)
     boards = compute_leaderboards(
         records,
         datasets=datasets,
         suites=list(suites),
-        only_datasets=only_datasets,
-        only_tasks=only_tasks,
         only_encoders=only_encoders,
         cluster_set=cluster_set,
+        **filters,
     )
     timings["aggregate"] = time.perf_counter() - started
     data_notes = _data_notes(records, boards)
     out_unmapped = (out / "leaderboard-unmapped.csv") if found is not None and found.unmapped else None
     published_notes = _published_notes(found, renamed, out_unmapped) if found is not None else []
+    if frozen is not None:
+        published_notes.append(
+            f"operational redundancy clusters frozen from the {frozen.n_models} published model(s), as the STEB "
+            "leaderboard computes them from its own models: your results are scored with them and do not move them"
+        )
 
     con = None
     if console is not False:

@@ -57,7 +57,8 @@ def report_command(
         metavar="TREE",
         help=(
             "A STEB results tree to rank your results among: the folder scripts/download_results.sh unpacks "
-            "(results/), submitted_results/ (repeatable; earlier trees win on a collision)."
+            "(results/), submitted_results/ (repeatable; earlier trees win on a collision). The operational "
+            "clusters are then frozen from the published models alone (unless --clusters names a set)."
         ),
     ),
     no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),

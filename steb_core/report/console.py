@@ -49,12 +49,15 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
     )
     table.add_column("#", justify="right")
     table.add_column("Encoder", overflow="fold")
+    origins = board.origins()
+    if origins:  # your model among the published ones: each row says which it is
+        table.add_column("Results")
     for header in headers:  # long headers fold over several lines; numbers keep their width
         table.add_column(header, justify="right", overflow="fold")
     marks = {col.name: rank_marks(col.scores) for col in columns}
     for position, enc in enumerate(board.encoders, start=1):
         cells = [Text(fmt(col.scores.get(enc)), style=_STYLE.get(marks[col.name].get(enc, 0), "")) for col in columns]
-        table.add_row(str(position), enc, *cells)
+        table.add_row(str(position), enc, *([origins.get(enc, "")] if origins else []), *cells)
     console.print(table)
     if board.partial_mark():  # a partial run's aggregates must not pass for the suite's
         console.print(

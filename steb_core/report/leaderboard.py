@@ -149,6 +149,18 @@ class Leaderboard:
         first = shown[0].scores
         return sorted(encs, key=lambda e: (first.get(e) is None, -(first.get(e) or 0.0), e))
 
+    def origins(self) -> dict[str, str]:
+        """Encoder -> ``published`` (every result of it read from a STEB results tree: the authors' numbers) or
+        ``yours`` (computed by steb); empty when no encoder is published, so a plain report has no such column."""
+        from ..reference_tree.read import is_imported
+
+        published: dict[str, bool] = {}
+        for (encoder, _, _), record in self.table.records.items():
+            published[encoder] = published.get(encoder, True) and is_imported(record)
+        if not any(published.values()):
+            return {}
+        return {e: "published" if published.get(e) else "yours" for e in self.table.encoders}
+
     def shown_aggregates(self) -> list[AggregateResult]:
         """The aggregates that are columns here (those that can be complete in this scope)."""
         return [a for a in self.aggregates if a.name not in self.dropped]

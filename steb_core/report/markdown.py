@@ -33,6 +33,10 @@ def _score_table(board: Leaderboard, columns: Sequence[Column]) -> list[str]:
             mark = marks[col.name].get(enc)
             cells.append(f"**{text}**" if mark == 1 else f"_{text}_" if mark == 2 else text)
         rows.append([enc, *cells])
+    origins = board.origins()
+    if origins:  # your model among the published ones: each row says which it is
+        rows = [[row[0], origins.get(row[0], ""), *row[1:]] for row in rows]
+        return _table(["Encoder", "Results", *(c.label for c in columns)], rows)
     return _table(["Encoder", *(c.label for c in columns)], rows)
 
 

@@ -450,7 +450,10 @@ def test_report_ranks_a_run_among_the_published_models(tmp_path, capsys):
     }
     op = board.aggregate("operational")
     assert all(op.scores[e] is not None for e in board.table.encoders)
-    assert op.details["n_models"] == 5  # clusters discovered over the published models and mine
+    # issue 45 item 3: the clusters are frozen from the 4 published models, as the leaderboard computes them;
+    # my run is scored with them and does not move them
+    assert op.details["n_models"] == 4 and op.details["cluster_set"]["n_models"] == 4
+    assert board.origins()["my-encoder"] == "yours" and board.origins()["baseline-0"] == "published"
     md = paths.markdown.read_text()
     assert "## Published results" in md and "4 published model(s)" in md and "'NAME (published)': my-encoder" in md
     assert "different data" not in md  # published results carry no data fingerprint: said once, not per dataset
@@ -491,7 +494,8 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
         ],
     )
     assert res.exit_code == 0, res.output
-    assert '- short_name: "my-model"\n  hf_id: "org/my-model"' in res.output and "\norg/my-model\n" in res.output
+    # the whole SUBMISSIONS.yaml as it becomes from the published '[]' (issue 47: appending to '[]' is not YAML)
+    assert "- short_name: my-model\n  hf_id: org/my-model" in res.output and "\norg/my-model\n" in res.output
     assert "eer (8 file(s))" in res.output  # what the records lack is said, not written
     assert (out / "core/my-model/1_200/clustering/metrics.json").exists()
     imported = tmp_path / "imported"
