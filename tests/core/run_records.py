@@ -15,15 +15,15 @@ otherwise (and a solver iterating on them) gives the same verdict, while a real 
 order or batch) moves a score by far more. Three fields of the synthetic run depend on where the
 checkout is and on the bytes of ``bench/full_steb/synthetic_steb.py`` (a local plugin is named by its
 path and versioned by a hash of its source, and the run key hashes that version): placeholders stand for
-them, so a checkout elsewhere or a reformatted bench file does not fail the test.
+them, so a checkout elsewhere or a reformatted bench file does not fail the test. The demo run keeps its
+run keys, which installed distributions' versions fix.
 
 Two kinds of figures depend on the OpenBLAS kernel numpy runs, by more than last bits (issue 50): steb's
 own probe (float32 L-BFGS iterates round otherwise, and a few test predictions move: demo_probing 0.4620
 on Haswell, 0.4648 on SkylakeX and Sandybridge) and the retrieval reference rule (float32 products, near-tied
 ranks: mean rank 224.770 / 224.778 / 224.780). ``run_records_kernels.json`` holds those fields per kernel, as
 measured under ``OPENBLAS_CORETYPE``, and :func:`expected_for` applies the running kernel's; ``make test-cpus``
-runs this test under Haswell and Sandybridge, and an AVX-512 machine runs the committed SkylakeX values. The demo run keeps its
-run keys, which installed distributions' versions fix.
+runs this test under Haswell and Sandybridge, and an AVX-512 machine runs the committed SkylakeX values.
 """
 
 from __future__ import annotations
