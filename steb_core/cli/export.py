@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from ..errors import StebError
 from . import common
@@ -118,7 +119,7 @@ def export(
         highlight=False,
     )
     for key, why in report.allowed.items():
-        con.print(f"[yellow]note ({key}):[/] {why}", highlight=False)
+        con.print(f"[yellow]note ({escape(key)}):[/] {escape(why)}", highlight=False)
     missing = report.missing_keys()
     if missing:
         con.print(
@@ -127,8 +128,10 @@ def export(
             highlight=False,
         )
     for item in report.skipped:
-        con.print(f"[yellow]skipped[/] {item.dataset}/{item.task}: {item.reason}", highlight=False)
-    con.print(f"[dim]manifest: {report.manifest}[/]", highlight=False)
+        con.print(
+            f"[yellow]skipped[/] {escape(item.dataset)}/{escape(item.task)}: {escape(item.reason)}", highlight=False
+        )
+    con.print(f"[dim]manifest: {escape(str(report.manifest))}[/]", highlight=False)
     first = next((r for r in load_results(results_dir) if r.encoder == report.encoder), None)
     identity = (first.encoder_identity or {}) if first is not None else {}
     hub_id = hf_id or str(identity.get("name_or_path") or short_name)
