@@ -54,7 +54,9 @@ def data_get(
         DEFAULT_DEADLINE,
         "--deadline",
         min=0,
-        help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun.",
+        help="Seconds one file may take over all its tries (0: no limit; default 4 hours, or less for a file whose "
+        "size or catalogue bound is known: its size at 64 KiB/s, at least 10 minutes); what arrived is kept for a "
+        "rerun.",
     ),
     pinned_only: bool = typer.Option(
         False,
@@ -109,7 +111,10 @@ def data_get(
             if typer.confirm(question, default=False):
                 accepted.extend(job.licences)
         plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
-    policy = DownloadPolicy(retries=retries, timeout=timeout, deadline=deadline or None)
+    # the default deadline gives way to one scaled to a file's known size or catalogue bound; the user's never does
+    policy = DownloadPolicy(
+        retries=retries, timeout=timeout, deadline=deadline or None, scale_deadline=deadline == DEFAULT_DEADLINE
+    )
     results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
     for r in results:
         for name, digest in r.recorded:

@@ -109,6 +109,7 @@ def _single_file(
                 policy=policy,
                 progress=report,
                 expected_size=source.size_bytes,
+                max_size=source.max_bytes,
                 hasher=hasher,
             )
         else:
@@ -119,6 +120,7 @@ def _single_file(
                 policy=policy,
                 progress=report,
                 expected_size=source.size_bytes,
+                max_size=source.max_bytes,
                 hasher=hasher,
             )
     except FetchError as exc:
