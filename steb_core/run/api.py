@@ -8,7 +8,7 @@ one frozen :class:`~steb_core.run.settings.RunSettings` and one :class:`~steb_co
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,8 @@ def evaluate(
     strict: bool = False,
     sampling: str | None = None,
     draws: int | None = None,
+    confirm_draws: bool = False,
+    announce: Callable[[str], None] | None = None,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -113,11 +115,15 @@ def evaluate(
     draws them with ``seed`` instead. ``seed`` defaults to 42, the reference's. ``draws=K`` runs K random
     draws with seeds derived from ``seed`` and writes each score as the mean over them, the standard
     deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core.draws`); the single draws
-    go to ``output/.draws/`` and never replace the default result.
+    go to ``output/.draws/`` and never replace the default result. More than
+    :data:`steb_core.draws.MAX_DRAWS` draws need ``confirm_draws=True`` (``--yes``); after the first draw,
+    ``announce`` (when given) is told how long the K draws will take.
     """
     if draws is not None:
         kwargs = {
-            k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")
+            k: v
+            for k, v in locals().items()
+            if k not in ("draws", "seed", "output", "dataset_options", "sampling", "confirm_draws", "announce")
         }
         from ..draws import evaluate_draws  # draws runs evaluate itself, once per draw
 
@@ -128,6 +134,8 @@ def evaluate(
             output=output,
             dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
             kwargs=kwargs,
+            confirm=confirm_draws,
+            announce=announce,
         )
         return combined
     if sampling is not None:
