@@ -15,10 +15,11 @@ from typing import Any
 from ..cache import cache_key, sweep_stale_temp_files
 from ..errors import StebError
 from ..executors import Executor
+from ..file_reads import recording_reads
 from ..longtext import LongTextProtocol
 from ..plugins import get_manager
 from ..specs import DEFAULT_SEED
-from .encoder_setup import build_encoder, identify_encoder, name_encoder
+from .encoder_setup import add_read_files, build_encoder, identify_encoder, name_encoder
 from .engine import Engine
 from .option_use import check_task_options
 from .order import parse_memory
@@ -154,10 +155,12 @@ def evaluate(
 
         check_values("task type", list(tasks), {t.name for t in manager.tasks()}, hint="see `steb list tasks`")
     options = dict(encoder_options or {})
-    built = build_encoder(manager, encoder, options, local_plugins)
+    with recording_reads() as reads:  # a local plugin's side files are part of what its encoder is (issue 47)
+        built = build_encoder(manager, encoder, options, local_plugins)
+        identity = identify_encoder(manager, built, options)
+    identity = add_read_files(manager, built, identity, reads, (Path(cache_dir),) if cache_dir else ())
     limit = max_length if max_length is not None else getattr(built.obj, "max_length", None)
     proto = LongTextProtocol(protocol, limit if isinstance(limit, int) else None)
-    identity = identify_encoder(manager, built, options)
     selection = resolve_selection(manager, as_specs(datasets), suite)
     output_dir = Path(output)
     if output_dir.is_dir():
