@@ -98,7 +98,7 @@ from .specs import (
     ScorerSpec,
     TaskSpec,
 )
-from .tables import GenericLoader, generic_dataset, generic_loader, read_table
+from .tables import GenericLoader, generic_dataset, generic_loader, label_text, read_table
 from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
 
 try:
@@ -198,6 +198,7 @@ __all__ = [
     "generic_loader",
     "GenericLoader",
     "read_table",
+    "label_text",
     # Dataset loaders: parallel corpora
     "ParallelItem",
     "order_groups_from_parallel",
