@@ -150,9 +150,8 @@ def test_truth_line_naming_a_folder_outside_the_release_is_refused(tmp_path: Pat
 
 def test_invalid_utf8_is_read_as_the_reference_reads_it_and_counted(pan14: Path) -> None:
     """Issue 47: bytes that are not UTF-8 are read as U+FFFD (the reference's errors="replace") and counted per
-    dataset: in the bundle's info (so in every record's dataset_info) and in the run's notes."""
+    dataset in the bundle's info (so in every record's dataset_info; tests/core/test_replaced_bytes.py: the notes)."""
     from steb_core import REPLACED_BYTES_INFO
-    from steb_core.replacements import replacement_note
 
     essays = pan14 / "pan14-author-verification-test-corpus2-2014-04-22"
     unknown = next(essays.rglob("EE001/unknown.txt"))
@@ -162,7 +161,5 @@ def test_invalid_utf8_is_read_as_the_reference_reads_it_and_counted(pan14: Path)
     bundle = load(name, pan14)
     assert bundle.pairs[0].text_b == raw.decode("utf-8", errors="replace")  # the reference's text, unchanged
     assert bundle.info[REPLACED_BYTES_INFO] == {"bytes": 3, "files": 1, "example": str(unknown)}
-    note = replacement_note(name, bundle.info)
-    assert note is not None and "3 byte(s) that are not valid UTF-8, in 1 file(s)" in note
     clean = load("pan14_authorship_verification_corpus2_english_novels_test", pan14)
     assert REPLACED_BYTES_INFO not in clean.info
