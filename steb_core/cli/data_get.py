@@ -118,13 +118,23 @@ def data_get(
     results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
     for r in results:
         for name, digest in r.recorded:
+            moved = r.fetched_from.get(name)
             common.console.print(
                 f"pinned at first download: {r.target}/: {name} sha256 {digest} (no published checksum; "
-                "recorded in the folder's manifest, checked by steb data check and steb data get --verify)",
+                "recorded in the folder's manifest, checked by steb data check and steb data get --verify)"
+                + (f"; the source redirected to another host: the bytes came from {moved}" if moved else ""),
                 highlight=False,
                 markup=False,
                 soft_wrap=True,
             )
+        for name, url in r.fetched_from.items():
+            if name not in dict(r.recorded):
+                common.console.print(
+                    f"{r.target}/: {name} came from {url} (the source redirected to another host)",
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
     for job in plan.unpinned:
         common.console.print(
             f"not fetched (--pinned-only): {', '.join(job.datasets)} ({job.target}/): "

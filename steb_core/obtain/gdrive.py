@@ -108,6 +108,7 @@ def fetch_gdrive(
     expected_size: int | None = None,
     hasher: hashlib._Hash | None = None,
     max_size: int | None = None,
+    where: list[str] | None = None,
 ) -> Path:
     """Download Drive file ``file_id`` to ``dest`` (resumable, bounded, verified when ``sha256`` is given)."""
     parse, not_public = _confirm_parser()
@@ -150,4 +151,5 @@ def fetch_gdrive(
         opener=opener,
         hasher=hasher,
         max_size=max_size,
+        where=where,
     )

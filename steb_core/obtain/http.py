@@ -180,6 +180,7 @@ def download(
     opener: urllib.request.OpenerDirector | None = None,
     hasher: hashlib._Hash | None = None,
     max_size: int | None = None,
+    where: list[str] | None = None,
 ) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``dest.part``), verify it, rename it into place; returns ``dest``.
 
@@ -190,7 +191,8 @@ def download(
     it ``max_size`` (the catalogue's bound for a file whose publisher states no size) and then
     :func:`download_limit` do; the deadline is scaled to the size or bound (:func:`scaled_deadline`).
     ``opener`` carries cookies between requests (Google Drive); ``hasher``, when given, is fed the finished
-    file (so a caller recording a digest reads it once).
+    file (so a caller recording a digest reads it once); ``where``, when given, gets the URL each answering
+    response came from after its redirects (so a caller can record the host the bytes really came from).
     """
     dest = Path(dest)
     try:
@@ -218,7 +220,7 @@ def download(
             )
         tries += 1
         try:
-            _one_try(url, part, policy, stop_at, progress, headers, limit, bound, opener)
+            _one_try(url, part, policy, stop_at, progress, headers, limit, bound, opener, where)
             break
         except TooLarge:
             part.unlink(missing_ok=True)
@@ -292,6 +294,7 @@ def _one_try(
     limit: int,
     known: str,
     opener: urllib.request.OpenerDirector | None,
+    where: list[str] | None = None,
 ) -> None:
     """One request: ask for the bytes after those in ``part``, append (206) or start over (200)."""
     offset = part.stat().st_size if part.exists() else 0
@@ -310,6 +313,8 @@ def _one_try(
             return
         raise
     with response:
+        if where is not None:
+            where.append(response.geturl())
         status = getattr(response, "status", None) or 200
         if status != 206:
             offset = 0

@@ -127,3 +127,34 @@ def test_the_default_deadline_is_scaled_to_the_catalogue_bound(tmp_path, server,
     with pytest.raises(FetchError, match="deadline of 0.5 s passed"):
         download(f"{server.url}/slow.bin", tmp_path / "slow.bin", policy=default, max_size=400)
     assert time.monotonic() - started < 4
+
+
+def test_a_url_source_redirected_to_another_host_is_pinned_naming_that_host(tmp_path, server, monkeypatch):
+    # issue 47: a redirect to another origin was followed and pinned without naming the host
+    import hashlib
+    import json
+
+    from typer.testing import CliRunner
+
+    from steb_core import cli as cli_module
+    from steb_core.obtain import MANIFEST
+
+    from .conftest import ROWS, jsonl, write_plugin
+
+    with FakeServer() as elsewhere:
+        moved = elsewhere.add_file("cdn/corpus.jsonl", jsonl(ROWS))
+        server.redirect("pub/corpus.jsonl", moved)
+        monkeypatch.setenv("STEB_DATA_MIRROR", f"files.example.org={server.url}")
+        source = {"kind": "url", "url": "https://files.example.org/pub/corpus.jsonl"}
+        plugin = write_plugin(
+            tmp_path / "plug.py", [{"name": "tofu", "folder": "tofu", "file": "corpus.jsonl", "sources": [source]}]
+        )
+        root = tmp_path / "data"
+        args = ["data", "get", "--dataset", "tofu", "--data-dir", str(root), "-p", str(plugin)]
+        got = CliRunner().invoke(cli_module.build_app(args), args)
+    assert got.exit_code == 0, got.output
+    digest = hashlib.sha256(jsonl(ROWS)).hexdigest()
+    line = " ".join(got.output.split())
+    assert f"corpus.jsonl sha256 {digest}" in line and f"the bytes came from {moved}" in line, line
+    manifest = json.loads((root / "tofu" / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["sources"][0]["fetched_from"] == {"corpus.jsonl": moved}
