@@ -42,9 +42,11 @@ from .hookspecs import hookimpl
 from .hub import HUB_DATA_SUFFIXES, find_hub_location, hub_cache_snapshot, load_hub_split
 from .inmemory import dataset_from
 from .io import (
+    REPLACED_BYTES_INFO,
     atomic_write_bytes,
     atomic_write_text,
     check_inside,
+    decode_replacing,
     iter_jsonl,
     located,
     open_gzip,
@@ -59,6 +61,7 @@ from .io import (
     reject_duplicate_keys,
     release_file,
     release_path,
+    replaced_bytes_info,
     require_field,
     sample_per_class,
     seeded_rng,
@@ -100,7 +103,7 @@ from .specs import (
     ScorerSpec,
     TaskSpec,
 )
-from .tables import GenericLoader, generic_dataset, generic_loader, read_table
+from .tables import GenericLoader, generic_dataset, generic_loader, label_text, read_table
 from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
 
 try:
@@ -167,6 +170,9 @@ __all__ = [
     "retry_may_help",
     # Dataset loaders: reading release files
     "read_text",
+    "decode_replacing",
+    "replaced_bytes_info",
+    "REPLACED_BYTES_INFO",
     "read_lines",
     "read_json",
     "parse_json",
@@ -200,6 +206,7 @@ __all__ = [
     "generic_loader",
     "GenericLoader",
     "read_table",
+    "label_text",
     # Dataset loaders: parallel corpora
     "ParallelItem",
     "order_groups_from_parallel",

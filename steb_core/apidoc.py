@@ -53,6 +53,8 @@ def _signature(name: str, obj: Any) -> str:
 
 #: what each public constant is (a constant has no docstring of its own; its value is shown below this)
 CONSTANTS = {
+    "REPLACED_BYTES_INFO": "The key of a dataset's info (and of each record's `dataset_info`) counting the bytes "
+    "that were not valid UTF-8 and were read as U+FFFD (`decode_replacing`); the run's notes say it too.",
     "STEB_PROTOCOL_VERSION": "The STEB protocol version this code implements; recorded in every result (an older "
     "version's results are recomputed, with a note).",
     "STEB_PAPER_BIBTEX": "BibTeX of the STEB paper, the one entry `steb cite` and every plugin citing it print.",

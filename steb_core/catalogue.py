@@ -20,6 +20,7 @@ from .specs import STEB_PAPER_BIBTEX, STEB_PROTOCOL_VERSION, DatasetSpec, LoadCo
 
 __all__ = [
     "component_rows",
+    "declared_absent",
     "dataset_rows",
     "bibtex",
     "parse_citation",
@@ -258,6 +259,26 @@ def release_read(info: Mapping[str, Any]) -> str:
     return ""
 
 
+def declared_absent(spec: DatasetSpec, data_dir: str | Path | None) -> list[str]:
+    """The entries the dataset's git and hub sources declare (what ``steb data get`` fetches, and so what its
+    loader reads) that match nothing in their target folder under the data root; [] when there is no data
+    root or the target folder itself is absent (nothing fetched yet: the loader's message says that)."""
+    root = Path(data_dir) if data_dir else None
+    if root is None or not root.is_dir():
+        return []
+    out = []
+    for source in spec.sources:
+        if source.kind not in ("git", "hf") or not source.files:
+            continue
+        folder = root / (source.target or spec.name) / source.subdir
+        if not folder.is_dir():
+            continue
+        for pattern in source.files:
+            if not any(folder.glob(pattern.strip("/"))):
+                out.append(f"{(Path(source.target or spec.name) / source.subdir / pattern).as_posix()}")
+    return out
+
+
 def check_dataset(
     spec: DatasetSpec,
     data_dir: str | Path | None,
@@ -274,11 +295,15 @@ def check_dataset(
         bundle = spec.loader(ctx)
     except (StebError, OSError) as exc:
         missing = isinstance(exc, FileNotFoundError)
+        # what is missing in the loader's own words (the path it looked for), not the catalogue's obtain text,
+        # which named all_files/ for hate_speech while the loader looked for sampled_test/ (issue 45)
+        absent = declared_absent(spec, data_dir) if missing else []
         return DataCheck(
             spec.name,
             "missing" if missing else "error",
             expected=spec.expected,
-            message=str(exc) if not missing else (spec.obtain or str(exc)),
+            message=str(exc)
+            + (f" (of what `steb data get` fetches for it, not there: {', '.join(absent)})" if absent else ""),
             seconds=time.perf_counter() - started,
         )
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's KeyError or sys.exit fails this dataset's check only

@@ -24,11 +24,25 @@ arrangement of the data root is respected (``ROOT/pan18 -> /mnt/big/pan18`` is f
 wherever that entry leads), while a link *inside* a release leading out of it is refused. Files outside
 the data root (an explicit path the user gave, the Hugging Face cache) are not judged by this rule; the
 hub reader checks its own folder.
+
+Which threads the scope reaches (issue 47): all of them. A loader may read its files from worker threads
+(``concurrent.futures.ThreadPoolExecutor``), whose context does not inherit the loader's. So a scope is
+recorded twice: in a context variable (what the loader's own thread sees, nesting innermost-first, an
+explicit ``release_scope(None)`` judging nothing) and in a process-wide registry of the data roots whose
+loads are in progress. A thread that never entered a scope of its own judges every file against every
+registered root it lies under. That is sound because the rule is a property of the file, not of the
+caller: a file lexically under ``ROOT/<entry>/`` that resolves outside ``ROOT/<entry>`` is a link leading
+out of a release, whoever reads it. What the scope does not reach: other *processes* (a loader that
+hands work to ``ProcessPoolExecutor`` must enter :func:`release_scope` in the worker), and plain
+``open()`` / ``Path.read_text()`` calls, which never pass the check (CONTRIBUTING says so; a test scans
+every dataset plugin of the repository for them).
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import DataValidationError
+from .replacements import REPLACED_BYTES_INFO, counting_replacements, replaced_bytes_info
 
 if TYPE_CHECKING:
     from .records import DatasetBundle
@@ -44,8 +59,14 @@ if TYPE_CHECKING:
 
 __all__ = ["check_inside", "release_path", "release_scope", "release_file", "ScopedLoader"]
 
-#: the data root of the loader running in this thread (None: no loader, or one without a data folder)
-_DATA_ROOT: ContextVar[str | None] = ContextVar("steb_data_root", default=None)
+#: no scope entered in this context: the process-wide registry decides
+_UNSET = "\0unset"
+#: the data root of the loader running in this thread (None: a scope that judges nothing)
+_DATA_ROOT: ContextVar[str | None] = ContextVar("steb_data_root", default=_UNSET)
+#: the data roots of the loads in progress in this process (a count per root: scopes nest and overlap);
+#: the one piece of process state here, because a context variable does not reach a loader's worker threads
+_ACTIVE_ROOTS: Counter[str] = Counter()
+_ACTIVE_LOCK = threading.Lock()
 
 
 def check_inside(
@@ -119,40 +140,59 @@ def release_path(
 def release_scope(data_root: str | Path | None) -> Iterator[None]:
     """Check every file opened through steb_core's readers in this block against the releases of ``data_root``.
 
-    ``data_root`` is the folder holding the releases (None: nothing is judged). Scopes nest; the
-    innermost applies. The core enters one around each loader call (:class:`ScopedLoader`); a loader
-    whose releases live elsewhere may enter its own.
+    ``data_root`` is the folder holding the releases (None: nothing is judged in this thread). Scopes
+    nest; in the thread that entered them the innermost applies. While the block runs, threads that
+    entered no scope of their own (a loader's worker threads) judge files against ``data_root`` too. The
+    core enters one around each loader call (:class:`ScopedLoader`); a loader whose releases live
+    elsewhere may enter its own.
     """
     root = None if data_root is None else os.path.normpath(os.path.abspath(data_root))
     token = _DATA_ROOT.set(root)
+    if root is not None:
+        with _ACTIVE_LOCK:
+            _ACTIVE_ROOTS[root] += 1
     try:
         yield
     finally:
         _DATA_ROOT.reset(token)
+        if root is not None:
+            with _ACTIVE_LOCK:
+                _ACTIVE_ROOTS[root] -= 1
+                if _ACTIVE_ROOTS[root] <= 0:
+                    del _ACTIVE_ROOTS[root]
 
 
 def release_file(target: str | Path, *, record: str | int | None = None, field: str | None = None) -> Path:
     """``target``, after checking that it stays inside its release (see the module docstring); the path as given.
 
     Called by every reader of steb_core before it opens a file, and by loaders before they hand a path
-    to another library (``zipfile.ZipFile(release_file(path))``). Outside a :func:`release_scope`, or for
-    a file outside the scope's data root, nothing is checked.
+    to another library (``zipfile.ZipFile(release_file(path))``). The roots judged: this thread's
+    innermost :func:`release_scope`, else those of every load in progress in the process (see the module
+    docstring); for a file outside them, or when none applies, nothing is checked.
     """
     root = _DATA_ROOT.get()
     if root is None:
         return Path(target)
-    full = os.path.normpath(os.path.abspath(target))
-    prefix = root.rstrip(os.sep) + os.sep
-    if not full.startswith(prefix):
+    if root == _UNSET:
+        with _ACTIVE_LOCK:
+            roots = list(_ACTIVE_ROOTS)
+    else:
+        roots = [root]
+    if not roots:
         return Path(target)
-    entry = full[len(prefix) :].split(os.sep, 1)[0]
-    check_inside(full, prefix + entry, path=target, record=record, field=field, what="release folder")
+    full = os.path.normpath(os.path.abspath(target))
+    for one in roots:
+        prefix = one.rstrip(os.sep) + os.sep
+        if full.startswith(prefix):
+            entry = full[len(prefix) :].split(os.sep, 1)[0]
+            check_inside(full, prefix + entry, path=target, record=record, field=field, what="release folder")
     return Path(target)
 
 
 @dataclass(frozen=True)
 class ScopedLoader:
-    """A dataset loader called inside :func:`release_scope` for its context's data root.
+    """A dataset loader called inside :func:`release_scope` for its context's data root, with the bytes its
+    reads replace as U+FFFD counted into its bundle's info (:mod:`steb_core.replacements`).
 
     :class:`steb_core.DatasetSpec` wraps every loader in one, so whoever calls ``spec.loader(ctx)`` (the
     runner, ``steb data check``, a test, a user's script) gets the containment check for every file the
@@ -163,8 +203,16 @@ class ScopedLoader:
 
     def __call__(self, ctx: LoadContext) -> DatasetBundle:
         data_dir = getattr(ctx, "data_dir", None)
-        with release_scope(None if data_dir is None else Path(os.path.abspath(data_dir)).parent):
-            return self.inner(ctx)
+        with (
+            release_scope(None if data_dir is None else Path(os.path.abspath(data_dir)).parent),
+            counting_replacements() as replaced,
+        ):
+            bundle = self.inner(ctx)
+        # bytes read as U+FFFD (steb_core.replacements) are said in the bundle's info, so in every record
+        info = getattr(bundle, "info", None)
+        if replaced and isinstance(info, dict) and REPLACED_BYTES_INFO not in info:
+            info.update(replaced_bytes_info(replaced))
+        return bundle
 
     def __getattr__(self, name: str) -> Any:  # e.g. __name__ of the loader, for messages
         if name == "inner":  # not set yet (unpickling): no recursion

@@ -17,12 +17,12 @@ Errors name the file (and member) and how to raise the cap.
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from .containment import release_file
 from .errors import DataValidationError
+from .limit_settings import size_setting
 
 __all__ = [
     "MAX_DECOMPRESSED_BYTES",
@@ -45,22 +45,6 @@ _CHUNK = 1 << 20
 def decompression_limit() -> int:
     """The cap on decompressed bytes: ``$STEB_MAX_DECOMPRESSED_BYTES`` (bytes, or with K/M/G) or the default."""
     return size_setting(DECOMPRESSED_ENV_VAR, MAX_DECOMPRESSED_BYTES)
-
-
-def size_setting(env_var: str, default: int) -> int:
-    """A byte count from ``$env_var`` (bytes, or with K/M/G/T), or ``default`` when unset; a value that is not
-    a positive size is an error naming the variable (shared by the decompression and the download caps)."""
-    raw = os.environ.get(env_var, "").strip().upper().removesuffix("B")
-    if not raw:
-        return default
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(raw[-1:], 1)
-    try:
-        value = int(float(raw[:-1] if scale > 1 else raw) * scale)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise DataValidationError(f"${env_var} is {os.environ[env_var]!r}", expected="a positive size such as 4G")
-    return value
 
 
 def _too_large(what: str, size: str, limit: int, path: str | Path, field: str | None = None) -> DataValidationError:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,22 +27,81 @@ from typing import Any
 from .errors import StebError
 from .results import ResultRecord, run_key
 
-__all__ = ["draw_seeds", "draws_name", "combine_draws", "evaluate_draws", "DRAWS_FOLDER"]
+__all__ = [
+    "draw_seeds",
+    "draws_name",
+    "combine_draws",
+    "evaluate_draws",
+    "check_draws",
+    "draws_estimate",
+    "DRAWS_FOLDER",
+    "MAX_DRAWS",
+    "HARD_MAX_DRAWS",
+]
 
 #: where the single draws are written inside the output folder (skipped by load_results: a dot folder)
 DRAWS_FOLDER = ".draws"
+#: the most draws a run makes without ``confirm`` (``--yes``): each draw is a whole run of the selection,
+#: and the spread of a mean is well estimated long before this (the paper's figures use 20)
+MAX_DRAWS = 100
+#: the most draws a run makes at all (a typo such as ``--draws 1000000000`` is refused, never run for ever)
+HARD_MAX_DRAWS = 10_000
 
 
 def draw_seeds(seed: int, draws: int) -> list[int]:
     """K distinct seeds derived from the run seed (sha256 of ``steb-draw|seed|i``, 31 bits): stable, independent."""
     out: list[int] = []
+    seen: set[int] = set()
     i = 0
     while len(out) < draws:
         value = int.from_bytes(hashlib.sha256(f"steb-draw|{seed}|{i}".encode()).digest()[:4], "little") & 0x7FFFFFFF
-        if value not in out:
+        if value not in seen:
+            seen.add(value)
             out.append(value)
         i += 1
     return out
+
+
+def check_draws(draws: object, *, confirm: bool = False) -> int:
+    """``draws`` when it is a number of draws this run may make; an error saying why and what to do otherwise.
+
+    Why a cap: K draws cost K whole runs, so ``--draws 1000000000`` would run silently for ever. Up to
+    :data:`MAX_DRAWS` run as asked; more only with ``confirm`` (``--yes``), and never more than
+    :data:`HARD_MAX_DRAWS`. How long they take is said after the first draw (:func:`evaluate_draws`).
+    """
+    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 2:
+        raise StebError(f"draws={draws!r}: give 2 or more draws (a standard deviation needs two)")
+    if draws > HARD_MAX_DRAWS:
+        raise StebError(
+            f"--draws {draws}: more than {HARD_MAX_DRAWS} draws is refused (each draw is a whole run of the "
+            f"selected datasets); {MAX_DRAWS} or fewer give the spread of a mean"
+        )
+    if draws > MAX_DRAWS and not confirm:
+        raise StebError(
+            f"--draws {draws}: each draw is a whole run of the selected datasets, so {draws} draws take {draws} "
+            f"times as long as one run; pass --yes to run more than {MAX_DRAWS} (the time per draw is said after "
+            "the first)"
+        )
+    return draws
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def draws_estimate(first_seconds: float, draws: int) -> str:
+    """What the first draw's time says about the whole run, in words (printed and kept in the notes)."""
+    return (
+        f"draw 1 of {draws} took {_duration(first_seconds)}; the {draws} draws will take about "
+        f"{_duration(first_seconds * draws)} in all (later draws reuse the cached vectors of texts already encoded, "
+        "so often less)"
+    )
 
 
 def draws_name(name: str, draws: int) -> str:
@@ -108,23 +168,32 @@ def evaluate_draws(
     output: str | Path,
     dataset_options: Mapping[str, Any] | None,
     kwargs: Mapping[str, Any],
+    confirm: bool = False,
+    announce: Callable[[str], None] | None = None,
 ) -> Any:
     """Run ``evaluate`` once per draw (``sampling=random``, derived seeds) and write the combined records.
 
     Returns the summary of the last draw with ``results`` replaced by the combined records, ``reused``
     emptied and the draws' failures, missing data and notes gathered (each note names its draw's seed).
+    ``draws`` is checked by :func:`check_draws` (``confirm`` allows more than :data:`MAX_DRAWS`); after the
+    first draw ``announce`` (when given) is told how long all of them will take, which the notes keep too.
     """
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 2:
-        raise StebError(f"draws={draws!r}: give 2 or more draws (a standard deviation needs two)")
+    check_draws(draws, confirm=confirm)
     options = dict(dataset_options or {})
     if str(options.get("sampling", "random")).lower() != "random":
         raise StebError("draws are random draws: leave out sampling (or pass sampling=random) with --draws")
     options["sampling"] = "random"
     seeds = draw_seeds(seed, draws)
     root = Path(output)
-    summaries = [
-        evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs) for s in seeds
-    ]
+    summaries = []
+    estimate = ""
+    for i, s in enumerate(seeds):
+        started = time.monotonic()
+        summaries.append(evaluate(output=root / DRAWS_FOLDER / f"seed-{s}", seed=s, dataset_options=options, **kwargs))
+        if i == 0:
+            estimate = draws_estimate(time.monotonic() - started, draws)
+            if announce is not None:
+                announce(estimate)
     last = summaries[-1]
     name = draws_name(last.encoder, draws)
     per_draw = [list(s.results) + list(s.reused) for s in summaries]
@@ -132,6 +201,7 @@ def evaluate_draws(
     for record in combined:
         record.write(root)
     notes = [f"draw seed {s}: {note}" for s, summary in zip(seeds, summaries) for note in summary.notes]
+    notes.append(estimate)
     notes.append(
         f"{draws} random draws (seeds {', '.join(map(str, seeds))}) under {root / DRAWS_FOLDER}; "
         "their means and "

@@ -29,9 +29,13 @@ from .decompress import (
     read_zip_member,
 )
 from .errors import DataValidationError
+from .replacements import REPLACED_BYTES_INFO, decode_replacing, replaced_bytes_info
 
 __all__ = [
     "read_text",
+    "decode_replacing",
+    "replaced_bytes_info",
+    "REPLACED_BYTES_INFO",
     "read_lines",
     "read_json",
     "parse_json",

@@ -30,7 +30,7 @@ import importlib.util
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -40,6 +40,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import DuplicateComponentError, PluginError, UnknownComponentError
+from .file_reads import cache_folders, recording_reads, side_file_hashes
 from .specs import (
     AggregatorSpec,
     DatasetSpec,
@@ -288,12 +289,17 @@ class StebPlugins:
             if self.is_disabled(spec):
                 continue
             try:
-                module = import_local_module(spec)
+                with recording_reads() as reads:  # the files its import reads are part of what it is (issue 47)
+                    module = import_local_module(spec)
             except (Exception, SystemExit) as exc:
                 self._fail(PluginFailure(spec, source, _describe(exc), traceback.format_exc()))
                 raise PluginError(f"plugin '{spec}' ({source}) could not be loaded: {_describe(exc)}") from exc
             self._register_module(
-                module, spec, source, getattr(module, "__file__", None) or spec, content_hash=source_hash(module)
+                module,
+                spec,
+                source,
+                getattr(module, "__file__", None) or spec,
+                content_hash=source_hash(module, side_file_hashes(reads.inputs(), exclude=cache_folders())),
             )
 
     def _refuse_name_clash(self, name: str, source: str, location: str) -> None:
@@ -521,9 +527,10 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def source_hash(module: ModuleType) -> str | None:
+def source_hash(module: ModuleType, side_files: Mapping[str, str] | None = None) -> str | None:
     """sha256 of a local plugin's source: its ``.py`` file, or every ``.py`` file of its package (names and
-    contents, in sorted order). None when the module has no file (built in memory)."""
+    contents, in sorted order), and of ``side_files`` (``{path: digest}`` of the files its import read,
+    :func:`steb_core.file_reads.side_file_hashes`). None when the module has no file (built in memory)."""
     file = getattr(module, "__file__", None)
     if not file:
         return None
@@ -536,6 +543,8 @@ def source_hash(module: ModuleType) -> str | None:
         except OSError:
             continue
         digest.update(str(f.relative_to(path.parent)).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    for name, value in sorted((side_files or {}).items()):
+        digest.update(b"\1" + name.encode("utf-8", "surrogateescape") + b"\0" + value.encode())
     return "src-" + digest.hexdigest()[:16]
 
 

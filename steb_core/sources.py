@@ -64,6 +64,10 @@ class DataSource:
     accept: bool = False
     instructions: str = ""
     size_bytes: int | None = None
+    #: the most bytes the file may have, from steb's catalogue, for a url or Drive file whose publisher states no
+    #: size (``size_bytes`` is the exact size when one is published): the body is refused past it, and the default
+    #: deadline of its download is scaled to it (:func:`steb_core.obtain.http.scaled_deadline`) instead of 4 hours
+    max_bytes: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in SOURCE_KINDS:
@@ -88,6 +92,10 @@ class DataSource:
             raise ValueError(f"gdrive source {self.url}: files= must name the file saved (Drive ids carry no name)")
         if self.kind == "gdrive" and not all(c.isalnum() or c in "-_" for c in self.url):
             raise ValueError(f"gdrive source {self.url!r}: url must be the Drive file id (the part after /file/d/)")
+        for attr in ("size_bytes", "max_bytes"):
+            value = getattr(self, attr)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+                raise ValueError(f"data source {self.url}: {attr} must be a positive number of bytes, got {value!r}")
         if self.kind == "manual" and not self.instructions:
             raise ValueError(f"manual source {self.url}: instructions must say what the user has to do")
 

@@ -67,6 +67,7 @@ __all__ = [
     "SHAPE_FIELDS",
     "infer_format",
     "read_table",
+    "label_text",
     "records_from_rows",
     "budgeted",
     "GenericLoader",
@@ -340,16 +341,21 @@ def _as_text(value: Any, col: Column, path: Path | None, where: str) -> str:
 _MISSING_LABELS = {"", "nan", "na", "n/a", "null", "none"}
 
 
-def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
+def label_text(
+    value: Any, *, path: str | Path | None = None, record: str | int | None = None, field: str | None = "label"
+) -> str:
     """A label as the text that names its class: a string as written (trimmed), a whole number as its digits
-    (``1``, ``1.0`` and ``"1"`` are one class), a boolean as JSON writes it (``true``/``false``).
+    (``1``, ``1.0`` and ``"1"`` are one class), a boolean as JSON writes it (``true``/``false``). Every loader
+    that turns a parsed value into a class or author name goes through this one rule.
 
     Why booleans as ``true``: ``str(True)`` is ``"True"``, so a JSON-lines file holding both ``true`` and the
     string ``"true"`` (the same label, written by two tools) split one class into two. Strings keep their case
-    (``"True"`` stays ``True``): labels are case-sensitive.
+    (``"True"`` stays ``True``): labels are case-sensitive. A missing value (JSON null or NaN, CSV's empty,
+    NaN or NA cells), an object or a list is an error naming ``path``, ``record`` and ``field``.
     """
     if (
-        isinstance(value, float)
+        value is None
+        or isinstance(value, float)
         and value != value
         or isinstance(value, str)
         and value.strip().lower() in _MISSING_LABELS
@@ -357,17 +363,22 @@ def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
         raise DataValidationError(
             f"holds {value!r}, a missing value",
             path=path,
-            record=where,
-            field=str(col),
+            record=record,
+            field=field,
             expected="a non-empty label (CSV NaN/NA and JSON NaN/null are missing values)",
         )
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, (str, int, bool)) and str(value).strip():
+    if isinstance(value, (str, int)) and str(value).strip():
         return str(value).strip()
-    raise DataValidationError(f"holds {value!r}", path=path, record=where, field=str(col), expected="a non-empty label")
+    raise DataValidationError(f"holds {value!r}", path=path, record=record, field=field, expected="a non-empty label")
+
+
+def _as_label(value: Any, col: Column, path: Path | None, where: str) -> str:
+    """:func:`label_text` of a table cell, located by its column."""
+    return label_text(value, path=path, record=where, field=str(col))
 
 
 _TRUE = {"1", "true", "t", "yes", "y", "same"}
@@ -455,7 +466,7 @@ def _apply_label_map(label: str, label_map: Mapping[str, Any] | Callable[[str], 
         mapped = label_map(label)
     else:
         mapped = label_map.get(label, label)
-    return None if mapped is None else str(mapped)
+    return None if mapped is None else label_text(mapped)
 
 
 def records_from_rows(

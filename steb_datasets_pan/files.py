@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from steb_core import DataValidationError, LoadContext, open_release, parse_json, read_bytes, read_text
+from steb_core import (
+    DataValidationError,
+    LoadContext,
+    decode_replacing,
+    open_release,
+    parse_json,
+    read_bytes,
+    read_text,
+)
 
 __all__ = [
     "JsonlRow",
@@ -38,7 +46,7 @@ def read_reference_text(path: Path, *, record: str | None = None) -> str:
     """A text file as the STEB reference's PAN loaders read it (``steb/loaders/pan.py`` @a8445f54: ``open(path, "r",
     encoding="utf-8", errors="replace").read()``): UTF-8 with undecodable bytes replaced, universal newlines, *not*
     stripped (a BOM stays as U+FEFF). A file of whitespace only is an error naming it (it cannot be embedded)."""
-    text = read_bytes(path).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    text = decode_replacing(read_bytes(path), path=path).replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise DataValidationError("is empty", path=path, record=record, field="text", expected="non-empty text")
     return text

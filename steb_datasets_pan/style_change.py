@@ -42,6 +42,7 @@ from steb_core import (
     LoadContext,
     TextPair,
     check_inside,
+    decode_replacing,
     read_bytes,
     read_json,
     require_field,
@@ -308,7 +309,7 @@ def _documents(folder: Path, ed: Edition) -> list[tuple[str, Path]]:
 def _reference_text(path: Path) -> str:
     """A document as the reference reads it: ``open(path, encoding="utf-8", errors="replace").read()``
     (universal newlines)."""
-    return read_bytes(path).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return decode_replacing(read_bytes(path), path=path).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _read_document(text_path: Path, truth_path: Path, doc: str, ed: Edition) -> tuple[list[str], list[bool]] | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import StebError
 from ..plugins import KINDS, StebPlugins, get_manager
@@ -84,7 +85,8 @@ def manager(plugins: list[str] | None) -> StebPlugins:
         if key not in manager.reported:
             manager.reported.add(key)
             err_console.print(
-                f"[yellow]warning:[/] plugin '{failure.name}' ({failure.source}) failed: {failure.error}",
+                f"[yellow]warning:[/] plugin '{escape(failure.name)}' ({escape(str(failure.source))}) failed: "
+                f"{escape(str(failure.error))}",
                 highlight=False,
             )
     return manager

@@ -59,7 +59,9 @@ def data_get(
         DEFAULT_DEADLINE,
         "--deadline",
         min=0,
-        help="Seconds one file may take over all its tries (0: no limit); what arrived is kept for a rerun.",
+        help="Seconds one file may take over all its tries (0: no limit; default 4 hours, or less for a file whose "
+        "size or catalogue bound is known: its size at 64 KiB/s, at least 10 minutes); what arrived is kept for a "
+        "rerun.",
     ),
     pinned_only: bool = typer.Option(
         False,
@@ -116,17 +118,30 @@ def data_get(
             if typer.confirm(question, default=False):
                 accepted.extend(job.licences)
         plan = make_plan(specs, accepted, root, pinned_only=pinned_only)
-    policy = DownloadPolicy(retries=retries, timeout=timeout, deadline=deadline or None)
+    # the default deadline gives way to one scaled to a file's known size or catalogue bound; the user's never does
+    policy = DownloadPolicy(
+        retries=retries, timeout=timeout, deadline=deadline or None, scale_deadline=deadline == DEFAULT_DEADLINE
+    )
     results = _fetch_with_progress(plan.jobs, root, force, jobs, policy)
     for r in results:
         for name, digest in r.recorded:
+            moved = r.fetched_from.get(name)
             common.console.print(
                 f"pinned at first download: {r.target}/: {name} sha256 {digest} (no published checksum; "
-                "recorded in the folder's manifest, checked by steb data check and steb data get --verify)",
+                "recorded in the folder's manifest, checked by steb data check and steb data get --verify)"
+                + (f"; the source redirected to another host: the bytes came from {moved}" if moved else ""),
                 highlight=False,
                 markup=False,
                 soft_wrap=True,
             )
+        for name, url in r.fetched_from.items():
+            if name not in dict(r.recorded):
+                common.console.print(
+                    f"{r.target}/: {name} came from {url} (the source redirected to another host)",
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
     for job in plan.unpinned:
         common.console.print(
             f"not fetched (--pinned-only): {', '.join(job.datasets)} ({job.target}/): "

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 
 from ..errors import StebError
 from . import common
@@ -124,7 +125,7 @@ def export(
         highlight=False,
     )
     for key, why in report.allowed.items():
-        con.print(f"[yellow]note ({key}):[/] {why}", highlight=False)
+        con.print(f"[yellow]note ({escape(key)}):[/] {escape(why)}", highlight=False)
     missing = report.missing_keys()
     if missing:
         con.print(
@@ -133,8 +134,10 @@ def export(
             highlight=False,
         )
     for item in report.skipped:
-        con.print(f"[yellow]skipped[/] {item.dataset}/{item.task}: {item.reason}", highlight=False)
-    con.print(f"[dim]manifest: {report.manifest}[/]", highlight=False)
+        con.print(
+            f"[yellow]skipped[/] {escape(item.dataset)}/{escape(item.task)}: {escape(item.reason)}", highlight=False
+        )
+    con.print(f"[dim]manifest: {escape(str(report.manifest))}[/]", highlight=False)
     first = next((r for r in load_results(results_dir) if r.encoder == report.encoder), None)
     hub_id = hf_id or default_hub_id(manager, first, short_name)
     commands = run_commands(results_dir, report.encoder)

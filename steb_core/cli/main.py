@@ -6,6 +6,7 @@ import os
 import sys
 
 import typer
+from rich.markup import escape
 
 from ..errors import StebError
 from ..plugins import get_manager
@@ -57,13 +58,14 @@ def main(argv: list[str] | None = None) -> None:
         cli = build_app(argv)
         cli(args=argv, prog_name="steb", standalone_mode=True)
     except StebError as exc:
-        common.err_console.print(f"[red]error:[/] {exc}", highlight=False)
+        common.err_console.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
         sys.exit(2)
     except Exception as exc:  # a bug or an unexpected library error: one line, the traceback on request
         if os.environ.get("STEB_TRACEBACK"):
             raise
         common.err_console.print(
-            f"[red]error:[/] {type(exc).__name__}: {exc} (unexpected; set STEB_TRACEBACK=1 to see the traceback)",
+            f"[red]error:[/] {type(exc).__name__}: {escape(str(exc))} "
+            "(unexpected; set STEB_TRACEBACK=1 to see the traceback)",
             highlight=False,
         )
         sys.exit(1)

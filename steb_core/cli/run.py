@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import StebError
@@ -71,9 +72,11 @@ def run(
         min=2,
         help=(
             "K random draws (seeds derived from --seed): each score as mean ± sd, under the encoder name NAME~randomK; "
-            "the default first-N result is kept."
+            "the default first-N result is kept. More than 100 draws need --yes; the time they take is said after "
+            "the first."
         ),
     ),
+    yes: bool = typer.Option(False, "--yes", help="Run more than 100 --draws (each draw is a whole run)."),
     cache_dir: Path | None = typer.Option(
         None, "--cache-dir", help="Embedding cache folder (default: $STEB_CACHE_DIR or ~/.cache/steb/embeddings)."
     ),
@@ -190,6 +193,8 @@ def run(
                 strict=strict,
                 sampling=sampling,
                 draws=draws,
+                confirm_draws=yes,
+                announce=lambda text: common.err_console.print(text, markup=False, highlight=False),
             )
         except KeyboardInterrupt:
             common.err_console.print(
@@ -276,10 +281,11 @@ def _print_summary(summary: Any) -> bool:
         f"{summary.seconds:.1f} s"
     )
     for note in summary.notes:
-        common.err_console.print(f"[yellow]note:[/] {note}", highlight=False)
+        common.err_console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     for failure in summary.failures:
         common.err_console.print(
-            f"[red]error[/] {failure.dataset}{' / ' + failure.task if failure.task else ''}: {failure.error}",
+            f"[red]error[/] {escape(failure.dataset)}{escape(' / ' + failure.task) if failure.task else ''}: "
+            f"{escape(str(failure.error))}",
             highlight=False,
         )
     return bool(summary.failures)

@@ -10,6 +10,11 @@ does; a quota or permission page becomes an error naming the file id and Drive's
 themselves go through :func:`steb_core.obtain.http.download`, so a Drive file gets what every download
 gets: resume, the size bound, the deadline, the mirror setting (``drive.google.com=...`` and
 ``drive.usercontent.google.com=...``, redirects included) and a cookie jar kept across the hops.
+
+Only Drive is followed (issue 47), as the Zenodo path follows only its record: every URL a confirm page
+names and every redirect must be ``https`` on a Drive host (:data:`DRIVE_HOSTS`) or lie under the user's
+mirror base for one; a ``file://`` form action, or a hop to any other origin, is refused naming it, and
+nothing is fetched or pinned.
 """
 
 from __future__ import annotations
@@ -21,12 +26,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import FetchError
 from .http import MAX_JSON_BYTES, DownloadPolicy, download, read_capped
-from .mirror import rewrite
+from .mirror import mirrors, rewrite
 
-__all__ = ["fetch_gdrive", "drive_file_id", "drive_url"]
+__all__ = ["fetch_gdrive", "drive_file_id", "drive_url", "DRIVE_HOSTS", "check_drive_url"]
+
+#: the hosts a Drive download goes through (gdown's requests, and where Drive redirects them)
+DRIVE_HOSTS = ("drive.google.com", "drive.usercontent.google.com", "docs.google.com")
 
 _ID = re.compile(r"^[-\w]{10,}$")
 #: how many confirm pages may come before the file (Drive sends at most one)
@@ -48,11 +57,33 @@ def drive_url(file_id: str) -> str:
     return f"https://drive.google.com/uc?id={file_id}&export=download"
 
 
+def check_drive_url(url: str, file_id: str, why: str) -> str:
+    """``url`` when it is https on a Drive host or under the mirror base of one; an error naming it otherwise."""
+    parts = urlsplit(url)
+    if parts.scheme == "https" and (parts.hostname or "").lower() in DRIVE_HOSTS and not parts.username:
+        return url
+    table = mirrors()
+    for host in DRIVE_HOSTS:
+        base = table.get(host)
+        if base and (url == base or url.startswith(base + "/") or url.startswith(base + "?")):
+            return url
+    raise FetchError(
+        f"Google Drive file {file_id}: {why} {url!r}, which is not https on a Drive host "
+        f"({', '.join(DRIVE_HOSTS)}) nor under a mirror of one; refused, nothing fetched"
+    )
+
+
 class _MirroredRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow Drive's redirects through the mirror setting too (an air-gapped lab never reaches Google)."""
+    """Follow Drive's redirects through the mirror setting too (an air-gapped lab never reaches Google), and
+    only to Drive (or its mirror): a redirect elsewhere is refused naming where it led."""
+
+    def __init__(self, file_id: str) -> None:
+        super().__init__()
+        self.file_id = file_id
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
-        return super().redirect_request(req, fp, code, msg, headers, rewrite(newurl))
+        target = check_drive_url(rewrite(newurl), self.file_id, f"{req.full_url} redirects to")
+        return super().redirect_request(req, fp, code, msg, headers, target)
 
 
 def _confirm_parser() -> tuple[Callable[[str], str], type[Exception]]:
@@ -76,11 +107,13 @@ def fetch_gdrive(
     progress: Callable[[int, int | None], None] | None = None,
     expected_size: int | None = None,
     hasher: hashlib._Hash | None = None,
+    max_size: int | None = None,
+    where: list[str] | None = None,
 ) -> Path:
     """Download Drive file ``file_id`` to ``dest`` (resumable, bounded, verified when ``sha256`` is given)."""
     parse, not_public = _confirm_parser()
     jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _MirroredRedirects())
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _MirroredRedirects(file_id))
     what = f"Google Drive file {file_id}"
     url = rewrite(drive_url(file_id))
     for _ in range(_HOPS):
@@ -102,7 +135,7 @@ def fetch_gdrive(
                 break  # the file itself: fetched again below by the resumable downloader
             page = read_capped(response, url, MAX_JSON_BYTES).decode("utf-8", "replace")
         try:
-            url = rewrite(parse(page))
+            url = check_drive_url(rewrite(parse(page)), file_id, "the confirm page leads to")
         except not_public as exc:
             words = " ".join(str(exc).split())
             raise FetchError(f"{what}: Drive answered with a page, not the file: {words}", transient=True) from exc
@@ -117,4 +150,6 @@ def fetch_gdrive(
         expected_size=expected_size,
         opener=opener,
         hasher=hasher,
+        max_size=max_size,
+        where=where,
     )

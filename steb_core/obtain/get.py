@@ -69,6 +69,8 @@ class JobResult:
     path: str = ""
     nbytes: int = 0
     recorded: list[tuple[str, str]] = field(default_factory=list)
+    #: file -> the URL its bytes came from, for files whose source URL redirected to another origin
+    fetched_from: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,14 @@ class _Outcome:
     nbytes: int
     recorded: dict[str, str]  # sha256 pins of files without a published checksum (kept in the manifest)
     first: bool = False  # those pins were taken now (printed), not checked against earlier ones
+    #: file -> where its bytes came from when the source URL redirected to another origin (issue 47)
+    fetched_from: dict[str, str] = field(default_factory=dict)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """Scheme, host and port: what makes another origin (a CDN a release URL redirects to is one)."""
+    parts = urlsplit(url)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port
 
 
 def file_name(source: DataSource) -> str:
@@ -100,6 +110,7 @@ def _single_file(
     published = source.sha256.get(name) or (next(iter(source.sha256.values())) if len(source.sha256) == 1 else None)
     expected = published or known.get(name)
     hasher = hashlib.sha256()
+    where: list[str] = []
     try:
         if source.kind == "gdrive":
             fetch_gdrive(
@@ -109,7 +120,9 @@ def _single_file(
                 policy=policy,
                 progress=report,
                 expected_size=source.size_bytes,
+                max_size=source.max_bytes,
                 hasher=hasher,
+                where=where,
             )
         else:
             download(
@@ -119,7 +132,9 @@ def _single_file(
                 policy=policy,
                 progress=report,
                 expected_size=source.size_bytes,
+                max_size=source.max_bytes,
                 hasher=hasher,
+                where=where,
             )
     except FetchError as exc:
         if expected and not published and str(exc).startswith("checksum mismatch"):
@@ -130,11 +145,15 @@ def _single_file(
             ) from exc
         raise
     digest = hasher.hexdigest()
+    asked = rewrite(source.url) if source.kind == "url" else ""
+    final = where[-1] if where else ""
+    moved = bool(asked and final and _origin(final) != _origin(asked))
     return _Outcome(
         f"sha256:{digest}",
         (work / name).stat().st_size,
         {} if published else {name: digest},
         first=not published and not known.get(name),
+        fetched_from={name: final} if moved else {},
     )
 
 
@@ -271,6 +290,8 @@ def _source_record(source: DataSource, outcome: _Outcome) -> dict[str, Any]:
     )
     if outcome.recorded:
         record["recorded"] = dict(outcome.recorded)
+    if outcome.fetched_from:  # the source URL redirected to another origin: say where the pinned bytes came from
+        record["fetched_from"] = dict(outcome.fetched_from)
     return record
 
 
@@ -303,6 +324,7 @@ def fetch_job(
         known = _known_pins(here)
         records = []
         first_pins: list[tuple[str, str]] = []
+        fetched_from: dict[str, str] = {}
         for i, source in enumerate(job.sources):
             work, marker = staging / f"src-{i}", staging / f"src-{i}.done"
             done = _read_marker(marker)
@@ -321,6 +343,7 @@ def fetch_job(
                             "nbytes": outcome.nbytes,
                             "recorded": outcome.recorded,
                             "first": outcome.first,
+                            "fetched_from": outcome.fetched_from,
                         }
                     ),
                 )
@@ -329,12 +352,18 @@ def fetch_job(
                 recorded = recorded if isinstance(recorded, dict) else {}
                 nbytes = done.get("nbytes")
                 nbytes = nbytes if isinstance(nbytes, int) else 0
+                moved = done.get("fetched_from")
                 outcome = _Outcome(
-                    done["resolved"], nbytes, {str(k): str(v) for k, v in recorded.items()}, done.get("first") is True
+                    done["resolved"],
+                    nbytes,
+                    {str(k): str(v) for k, v in recorded.items()},
+                    done.get("first") is True,
+                    {str(k): str(v) for k, v in moved.items()} if isinstance(moved, dict) else {},
                 )
             records.append(_source_record(source, outcome))
             if outcome.first:
                 first_pins += list(outcome.recorded.items())
+            fetched_from.update(outcome.fetched_from)
         say(job.target, 0, "verifying")
         out = staging / "out"
         if out.exists():
@@ -379,6 +408,7 @@ def fetch_job(
             str(final),
             nbytes,
             first_pins,
+            fetched_from,
         )
     except Exception as exc:  # noqa: BLE001 - one target's failure must not stop the others
         say(job.target, 0, "failed")

@@ -7,7 +7,8 @@ the rest. Only a verified file is renamed to its final name, so a file without `
 
 A hostile or broken server must not fill the disk or hold a run forever (issue 41): a body is refused
 once it passes its expected size (the spec's ``size_bytes`` or the Zenodo record's ``size``) or, when none
-is known, the cap of :func:`download_limit`; a ``Content-Length`` past that bound, or past the free space
+is known, the catalogue's bound for the file (a source's ``max_bytes``, :func:`download` ``max_size``) or else
+the cap of :func:`download_limit`; a ``Content-Length`` past that bound, or past the free space
 of the disk, is refused before a byte is written. Those refusals remove the partial file and do not
 advise resuming. API answers (:func:`fetch_json`) are read up to :data:`MAX_JSON_BYTES`. Errors while
 writing (a full disk) name the file being written.
@@ -15,6 +16,7 @@ writing (a full disk) name the file being written.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import http.client
 import shutil
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..decompress import size_setting
+from ..limit_settings import size_setting
 from .errors import FetchError
 
 __all__ = [
@@ -40,6 +42,8 @@ __all__ = [
     "download_limit",
     "MAX_JSON_BYTES",
     "DOWNLOAD_LIMIT_ENV_VAR",
+    "scaled_deadline",
+    "SLOWEST_RATE",
     "TooLarge",
 ]
 
@@ -53,16 +57,39 @@ DOWNLOAD_LIMIT_ENV_VAR = "STEB_MAX_DOWNLOAD_BYTES"
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
+#: the slowest transfer a download with a known bound is given time for (bytes per second): a file of the
+#: catalogue's ``max_bytes`` gets ``max_bytes / SLOWEST_RATE`` seconds (at least :data:`SHORTEST_DEADLINE`)
+SLOWEST_RATE = 64 << 10
+SHORTEST_DEADLINE = 600.0
+
+
 @dataclass(frozen=True)
 class DownloadPolicy:
     """How hard to try: ``retries`` further tries after the first, ``timeout`` seconds without a byte before
     a try is abandoned, ``deadline`` seconds for one file over all tries (None: no overall limit), and
-    ``backoff`` seconds of pause before the second try, doubled before each later one."""
+    ``backoff`` seconds of pause before the second try, doubled before each later one. ``scale_deadline``:
+    the deadline is the default one, not the user's, so a file whose size (or bound) is known gets a
+    deadline scaled to it instead when that is shorter (:func:`scaled_deadline`)."""
 
     retries: int = 4
     timeout: float = 60.0
     deadline: float | None = None
     backoff: float = 1.0
+    scale_deadline: bool = False
+
+
+def scaled_deadline(policy: DownloadPolicy, size: int | None) -> DownloadPolicy:
+    """``policy`` with its deadline scaled to a file of at most ``size`` bytes (at :data:`SLOWEST_RATE`, at least
+    :data:`SHORTEST_DEADLINE`), when its deadline is the default one and the scaled one is shorter.
+
+    Why: a one-byte-at-a-time server of a 5 MB file would otherwise hold ``steb data get`` for the whole
+    default deadline (4 hours); a 5 MB file that needs more than ten minutes is not coming."""
+    if size is None or not policy.scale_deadline:
+        return policy
+    scaled = max(SHORTEST_DEADLINE, size / SLOWEST_RATE)
+    if policy.deadline is not None and policy.deadline <= scaled:
+        return policy
+    return dataclasses.replace(policy, deadline=scaled)
 
 
 def download_limit() -> int:
@@ -152,6 +179,8 @@ def download(
     expected_size: int | None = None,
     opener: urllib.request.OpenerDirector | None = None,
     hasher: hashlib._Hash | None = None,
+    max_size: int | None = None,
+    where: list[str] | None = None,
 ) -> Path:
     """Fetch ``url`` to ``dest`` (resuming ``dest.part``), verify it, rename it into place; returns ``dest``.
 
@@ -159,8 +188,11 @@ def download(
     Errors name the URL: a client error (404, 403) at once, server errors and stalls after
     ``policy.retries`` further tries or at the deadline. A checksum mismatch removes the partial file so
     the next attempt starts clean. ``expected_size`` (from the spec or the record) bounds the body; without
-    it :func:`download_limit` does. ``opener`` carries cookies between requests (Google Drive);
-    ``hasher``, when given, is fed the finished file (so a caller recording a digest reads it once).
+    it ``max_size`` (the catalogue's bound for a file whose publisher states no size) and then
+    :func:`download_limit` do; the deadline is scaled to the size or bound (:func:`scaled_deadline`).
+    ``opener`` carries cookies between requests (Google Drive); ``hasher``, when given, is fed the finished
+    file (so a caller recording a digest reads it once); ``where``, when given, gets the URL each answering
+    response came from after its redirects (so a caller can record the host the bytes really came from).
     """
     dest = Path(dest)
     try:
@@ -168,7 +200,13 @@ def download(
     except OSError as exc:
         raise FetchError(f"cannot create the folder {dest.parent}: {exc.strerror or exc}") from exc
     part = dest.with_name(dest.name + ".part")
-    limit = expected_size if expected_size is not None else download_limit()
+    if expected_size is not None:
+        limit, bound = expected_size, "expected"
+    elif max_size is not None:
+        limit, bound = max_size, "catalogue"
+    else:
+        limit, bound = download_limit(), ""
+    policy = scaled_deadline(policy, limit if bound else None)
     stop_at = time.monotonic() + policy.deadline if policy.deadline is not None else None
     pause = policy.backoff
     last: BaseException | None = None
@@ -182,7 +220,7 @@ def download(
             )
         tries += 1
         try:
-            _one_try(url, part, policy, stop_at, progress, headers, limit, expected_size is not None, opener)
+            _one_try(url, part, policy, stop_at, progress, headers, limit, bound, opener, where)
             break
         except TooLarge:
             part.unlink(missing_ok=True)
@@ -234,13 +272,12 @@ class _DeadlinePassed(Exception):
     """The overall deadline passed between two chunks."""
 
 
-def _too_large(url: str, part: Path, size: int, limit: int, known: bool, declared: bool) -> TooLarge:
+def _too_large(url: str, part: Path, size: int, limit: int, known: str, declared: bool) -> TooLarge:
     what = "announces" if declared else "sent more than"
-    bound = (
-        f"the expected {limit} bytes (the size the spec or record states)"
-        if known
-        else f"the cap of {limit} bytes for a file of unknown size (set ${DOWNLOAD_LIMIT_ENV_VAR} to raise it)"
-    )
+    bound = {
+        "expected": f"the expected {limit} bytes (the size the spec or record states)",
+        "catalogue": f"the {limit} bytes steb's catalogue allows this file (its publisher states no size)",
+    }.get(known, f"the cap of {limit} bytes for a file of unknown size (set ${DOWNLOAD_LIMIT_ENV_VAR} to raise it)")
     return TooLarge(
         f"{url}: the server {what} {size} bytes for {part.name.removesuffix('.part')}, past {bound}; "
         "refused, the partial file was removed"
@@ -255,8 +292,9 @@ def _one_try(
     progress: Callable[[int, int | None], None] | None,
     headers: Mapping[str, str] | None,
     limit: int,
-    known: bool,
+    known: str,
     opener: urllib.request.OpenerDirector | None,
+    where: list[str] | None = None,
 ) -> None:
     """One request: ask for the bytes after those in ``part``, append (206) or start over (200)."""
     offset = part.stat().st_size if part.exists() else 0
@@ -275,6 +313,8 @@ def _one_try(
             return
         raise
     with response:
+        if where is not None:
+            where.append(response.geturl())
         status = getattr(response, "status", None) or 200
         if status != 206:
             offset = 0

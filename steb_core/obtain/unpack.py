@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO
 
 from ..io import CappedReader, decompression_limit
+from ..limit_settings import count_setting
 from .errors import FetchError
 
 __all__ = ["is_archive", "safe_unpack", "refuse_links_out", "member_limit", "MAX_ARCHIVE_MEMBERS", "MEMBERS_ENV_VAR"]
@@ -37,12 +38,7 @@ MEMBERS_ENV_VAR = "STEB_MAX_ARCHIVE_MEMBERS"
 
 def member_limit() -> int:
     """The cap on members per archive: ``$STEB_MAX_ARCHIVE_MEMBERS`` or :data:`MAX_ARCHIVE_MEMBERS`."""
-    raw = os.environ.get(MEMBERS_ENV_VAR, "").strip()
-    if not raw:
-        return MAX_ARCHIVE_MEMBERS
-    if not raw.isdigit() or int(raw) <= 0:
-        raise FetchError(f"${MEMBERS_ENV_VAR} is {raw!r}; expected a positive whole number such as 500000")
-    return int(raw)
+    return count_setting(MEMBERS_ENV_VAR, MAX_ARCHIVE_MEMBERS)
 
 
 def _too_many(archive: Path, cap: int) -> FetchError:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+
 from ..io import atomic_write_text, check_inside
 from .leaderboard import (
     AggregatorFailure,
@@ -246,16 +248,19 @@ def build_report(
 
         con = console if console is not None else Console()
         if not records:
-            con.print(f"[yellow]no steb result records under {results_dir}[/] (run `steb run ... --output DIR` first)")
+            con.print(
+                f"[yellow]no steb result records under {escape(str(results_dir))}[/] "
+                "(run `steb run ... --output DIR` first)"
+            )
         for board in boards:
             print_leaderboard(board, con, several=len(boards) > 1)
         from .console import protocol_line
 
         con.print(f"[dim]{protocol_line(boards[0]) if len(boards) == 1 else _protocols(boards)}[/]", highlight=False)
         for note in data_notes:
-            con.print(f"[yellow]different data:[/] {note}", highlight=False)
+            con.print(f"[yellow]different data:[/] {escape(note)}", highlight=False)
         for note in published_notes:
-            con.print(f"[cyan]published:[/] {note}", highlight=False)
+            con.print(f"[cyan]published:[/] {escape(note)}", highlight=False)
     timings["leaderboard_printed"] = time.perf_counter() - started
 
     from ..aggregators.clusters import cluster_set_from_details

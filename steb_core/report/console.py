@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -87,6 +88,8 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
                 highlight=False,
             )
     for failure in board.failures:
-        console.print(f"[red]aggregator '{failure.name}' failed:[/] {failure.error}", highlight=False)
+        console.print(
+            f"[red]aggregator '{escape(failure.name)}' failed:[/] {escape(str(failure.error))}", highlight=False
+        )
     for note in board.table.notes:
-        console.print(f"[dim]{note}[/]", highlight=False)
+        console.print(f"[dim]{escape(note)}[/]", highlight=False)

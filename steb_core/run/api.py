@@ -8,17 +8,18 @@ one frozen :class:`~steb_core.run.settings.RunSettings` and one :class:`~steb_co
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..cache import cache_key, sweep_stale_temp_files
 from ..errors import StebError
 from ..executors import Executor
+from ..file_reads import recording_reads
 from ..longtext import LongTextProtocol
 from ..plugins import get_manager
 from ..specs import DEFAULT_SEED
-from .encoder_setup import build_encoder, identify_encoder, name_encoder
+from .encoder_setup import add_read_files, build_encoder, identify_encoder, name_encoder
 from .engine import Engine
 from .option_use import check_task_options
 from .order import parse_memory
@@ -61,6 +62,8 @@ def evaluate(
     strict: bool = False,
     sampling: str | None = None,
     draws: int | None = None,
+    confirm_draws: bool = False,
+    announce: Callable[[str], None] | None = None,
 ) -> RunSummary:
     """Evaluate ``encoder`` on datasets and write one JSON result per (dataset, task) under ``output``.
 
@@ -113,11 +116,15 @@ def evaluate(
     draws them with ``seed`` instead. ``seed`` defaults to 42, the reference's. ``draws=K`` runs K random
     draws with seeds derived from ``seed`` and writes each score as the mean over them, the standard
     deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core.draws`); the single draws
-    go to ``output/.draws/`` and never replace the default result.
+    go to ``output/.draws/`` and never replace the default result. More than
+    :data:`steb_core.draws.MAX_DRAWS` draws need ``confirm_draws=True`` (``--yes``); after the first draw,
+    ``announce`` (when given) is told how long the K draws will take.
     """
     if draws is not None:
         kwargs = {
-            k: v for k, v in locals().items() if k not in ("draws", "seed", "output", "dataset_options", "sampling")
+            k: v
+            for k, v in locals().items()
+            if k not in ("draws", "seed", "output", "dataset_options", "sampling", "confirm_draws", "announce")
         }
         from ..draws import evaluate_draws  # draws runs evaluate itself, once per draw
 
@@ -128,6 +135,8 @@ def evaluate(
             output=output,
             dataset_options={**(dataset_options or {}), **({"sampling": sampling} if sampling else {})},
             kwargs=kwargs,
+            confirm=confirm_draws,
+            announce=announce,
         )
         return combined
     if sampling is not None:
@@ -146,10 +155,12 @@ def evaluate(
 
         check_values("task type", list(tasks), {t.name for t in manager.tasks()}, hint="see `steb list tasks`")
     options = dict(encoder_options or {})
-    built = build_encoder(manager, encoder, options, local_plugins)
+    with recording_reads() as reads:  # a local plugin's side files are part of what its encoder is (issue 47)
+        built = build_encoder(manager, encoder, options, local_plugins)
+        identity = identify_encoder(manager, built, options)
+    identity = add_read_files(manager, built, identity, reads, (Path(cache_dir),) if cache_dir else ())
     limit = max_length if max_length is not None else getattr(built.obj, "max_length", None)
     proto = LongTextProtocol(protocol, limit if isinstance(limit, int) else None)
-    identity = identify_encoder(manager, built, options)
     selection = resolve_selection(manager, as_specs(datasets), suite)
     output_dir = Path(output)
     if output_dir.is_dir():

@@ -9,6 +9,7 @@ name with checked options, a path or hub id a plugin resolves, or an object with
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import re
 import uuid
@@ -20,10 +21,11 @@ from typing import Any
 from ..encoders import Identity, encoder_scoring, has_similarity, has_vectors, identify
 from ..errors import StebError
 from ..executors import EncoderRef
+from ..file_reads import FileReads, cache_folders, side_file_hashes
 from ..naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
 from ..plugins import StebPlugins
 
-__all__ = ["BuiltEncoder", "RunEncoder", "build_encoder", "identify_encoder", "name_encoder"]
+__all__ = ["BuiltEncoder", "RunEncoder", "build_encoder", "identify_encoder", "add_read_files", "name_encoder"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,27 @@ def identify_encoder(plugins: StebPlugins, built: BuiltEncoder, options: Mapping
         provider_version=built.provider_version,
         probe=_probe_registered(plugins, ref.name, built.obj) if ref.registered else None,
     )
+
+
+def add_read_files(
+    plugins: StebPlugins, built: BuiltEncoder, identity: Identity, reads: FileReads, exclude: tuple[Path, ...] = ()
+) -> Identity:
+    """``identity`` with the files a local plugin's encoder read while it was built and probed (``reads``) as
+    evidence and part of its fingerprint (issue 47): a weights or vocabulary file beside the plugin, edited in
+    a way the probe texts do not show, is then another model, never the old one's results. Installed plugins
+    and objects are identified as before (their versions and weights say what they are)."""
+    registry = plugins.encoders()
+    if identity.fingerprint is None or not built.ref.registered or built.ref.name not in registry:
+        return identity
+    _, local = plugins.provider_version(registry.provider(built.ref.name))
+    if not local:
+        return identity
+    files = side_file_hashes(reads.inputs(), exclude=[*cache_folders(), *map(str, exclude)])
+    if not files:
+        return identity
+    evidence = {**identity.evidence, "read_files": files}
+    payload = "\n".join([identity.fingerprint, *(f"{k}\0{v}" for k, v in sorted(files.items()))])
+    return Identity(hashlib.sha256(payload.encode("utf-8", "surrogateescape")).hexdigest()[:32], evidence)
 
 
 def _probe_registered(plugins: StebPlugins, name: str, obj: Any) -> bool | None:

@@ -17,6 +17,7 @@ from ..cache import text_hash
 from ..errors import DatasetNotFoundError, StebError
 from ..prefetch import WorkerDied
 from ..records import DatasetBundle
+from ..replacements import replacement_note
 from ..results import ResultRecord
 from ..specs import LoadContext
 from .encoder_setup import RunEncoder
@@ -120,6 +121,9 @@ def _read(settings: RunSettings, pending: Pending, found: LoadResult) -> Dataset
                     f"'{task.shape}' records"
                 )
         complete_keys(pending, bundle)
+        replaced = replacement_note(spec.name, bundle.info)
+        if replaced:
+            found.notes.append(replaced)
     except DatasetNotFoundError as exc:  # not on this machine: skipped as missing data unless strict
         if settings.strict:
             if settings.fail_fast:

@@ -146,3 +146,20 @@ def test_truth_line_naming_a_folder_outside_the_release_is_refused(tmp_path: Pat
     with pytest.raises(DataValidationError, match="outside the release folder") as err:
         load("enron_authorship_corpus", tmp_path / "data", layout="pan")  # Enron (PAN-style) takes every problem id
     assert err.value.path.endswith("truth.txt") and err.value.field == "problem"
+
+
+def test_invalid_utf8_is_read_as_the_reference_reads_it_and_counted(pan14: Path) -> None:
+    """Issue 47: bytes that are not UTF-8 are read as U+FFFD (the reference's errors="replace") and counted per
+    dataset in the bundle's info (so in every record's dataset_info; tests/core/test_replaced_bytes.py: the notes)."""
+    from steb_core import REPLACED_BYTES_INFO
+
+    essays = pan14 / "pan14-author-verification-test-corpus2-2014-04-22"
+    unknown = next(essays.rglob("EE001/unknown.txt"))
+    raw = b"Caf\xe9 au lait, \xff\xfe twice.\n"  # Latin-1 e-acute, then two stray bytes
+    unknown.write_bytes(raw)
+    name = "pan14_authorship_verification_corpus2_english_essays_test"
+    bundle = load(name, pan14)
+    assert bundle.pairs[0].text_b == raw.decode("utf-8", errors="replace")  # the reference's text, unchanged
+    assert bundle.info[REPLACED_BYTES_INFO] == {"bytes": 3, "files": 1, "example": str(unknown)}
+    clean = load("pan14_authorship_verification_corpus2_english_novels_test", pan14)
+    assert REPLACED_BYTES_INFO not in clean.info

@@ -94,3 +94,29 @@ def test_report_shows_mean_plus_minus_sd(tmp_path):
     text = render_markdown(compute_leaderboards(list(load_results(out))))
     assert f"auroc {rec.main_score:.4f} ± {rec.metrics['draws']['sd']['auroc']:.4f}" in text
     assert "hashing~random3" in text
+
+
+def test_a_huge_number_of_draws_is_refused_at_once_naming_yes_and_the_cost(tmp_path):
+    # issue 47: --draws 1000000000 ran silently for ever (it did not even get past deriving the seeds)
+    seen: list = []
+    kw = {"output": tmp_path / "o", "cache_dir": tmp_path / "c", "progress": False}
+    with pytest.raises(steb_core.StebError, match=r"--draws 101: .*take 101 times as long as one run; pass --yes"):
+        steb_core.evaluate(Hashing(), [_spec(seen)], draws=101, **kw)
+    with pytest.raises(steb_core.StebError, match="more than 10000 draws is refused"):
+        steb_core.evaluate(Hashing(), [_spec(seen)], draws=1_000_000_000, confirm_draws=True, **kw)
+    assert seen == []  # nothing ran
+
+
+def test_the_time_k_draws_take_is_said_after_the_first(tmp_path):
+    said: list[str] = []
+    summary = steb_core.evaluate(
+        Hashing(),
+        [_spec([])],
+        output=tmp_path / "o",
+        cache_dir=tmp_path / "c",
+        progress=False,
+        draws=3,
+        announce=said.append,
+    )
+    assert len(said) == 1 and said[0].startswith("draw 1 of 3 took ") and "the 3 draws will take about" in said[0]
+    assert said[0] in summary.notes

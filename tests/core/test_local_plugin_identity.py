@@ -16,12 +16,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from steb_core import evaluate
 from steb_core.plugins import import_local_module, reset_manager
 
 LOCAL_ENCODER = """
 import numpy as np
+import pytest
 from steb_core import hookimpl, EncoderSpec
 
 SEED = {seed}
@@ -97,6 +99,7 @@ def test_py_path_plugin_with_new_weights_is_not_reused(toy_plugin, tmp_path):
 SCRIPT = """
 import json, sys
 import numpy as np
+import pytest
 
 from steb_core import evaluate
 from steb_core.plugins import import_local_module
@@ -131,6 +134,7 @@ def test_py_path_plugin_resumes_in_a_new_process(toy_plugin, tmp_path):
 WORD_COUNTER = """
 from pathlib import Path
 import numpy as np
+import pytest
 from steb_core import hookimpl, EncoderSpec
 
 WORDS = Path(__file__).with_name("words.txt")
@@ -240,3 +244,69 @@ def test_probe_quantisation_is_exact_and_relative_to_each_vector():
     for variant in (np.asfortranarray(base), np.hstack([base, base * 3])[:, :16]):
         got = quantise_probe(variant)
         assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+
+
+# ---- issue 47: a side file the encoder reads, edited where the probe texts do not look --------------------------
+TABLE_ENCODER = """
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from steb_core import hookimpl, EncoderSpec
+
+class TableEncoder:
+    name = "table-local"
+
+    def __init__(self):
+        self.table = json.loads((Path(__file__).parent / "{weights}").read_text())
+
+    def encode(self, texts):
+        out = np.zeros((len(texts), 2), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().split():
+                out[i] += self.table.get(w, [0.0, 0.0])
+        return out + 1.0
+
+@hookimpl
+def register_encoders(register):
+    register(EncoderSpec(name="table-local", description="word vectors from a side file", factory=TableEncoder))
+"""
+
+
+@pytest.mark.parametrize("when", ["built", "imported"])
+def test_a_side_file_edit_the_probe_cannot_see_is_another_model(toy_plugin, tmp_path, when):
+    from steb_core.encoders import PROBE_TEXTS
+
+    assert not any("number" in t.lower().split() for t in PROBE_TEXTS)  # the edit below is invisible to the probe
+    source = TABLE_ENCODER.format(weights="weights.json")
+    if when == "imported":  # read at import time, not by the factory
+        reading = 'json.loads((Path(__file__).parent / "weights.json").read_text())'
+        source = source.replace(reading, "TABLE").replace(
+            "class TableEncoder:", f"TABLE = {reading}\n\n\nclass TableEncoder:"
+        )
+    plugin = tmp_path / "table_local.py"
+    plugin.write_text(source)
+    weights = tmp_path / "weights.json"
+    weights.write_text(json.dumps({"text": [1.0, 0.0], "number": [0.0, 1.0]}))
+
+    def run():
+        return evaluate(
+            "table-local",
+            suite="toy",
+            plugins=[str(plugin), str(toy_plugin)],
+            output=tmp_path / "out",
+            cache_dir=tmp_path / "cache",
+            progress=False,
+        )
+
+    first = run()
+    assert len(first.results) == 6
+    name = import_local_module(str(plugin)).__name__
+    _forget(name)
+    assert len(run().reused) == 6  # nothing changed: resumed
+    weights.write_text(json.dumps({"text": [1.0, 0.0], "number": [0.0, 5.0]}))  # only "number" moves
+    _forget(name)
+    edited = run()
+    assert not edited.reused and len(edited.results) == 6 and edited.texts_encoded > 0
+    assert edited.results[0].encoder_fingerprint != first.results[0].encoder_fingerprint

@@ -189,12 +189,31 @@ _PARSERS = {"json", "codecs", "pickle"}
 _NOT_RELEASE_READS = {
     ("plugins/steb_datasets_style/steb_datasets_style/probing.py", "load"): "FeatureCache: steb's own cache",
 }
-_LOADER_PACKAGES = [
+#: the dataset plugins of this repository that the scan must at least find (a floor for the discovery below)
+_KNOWN_LOADER_PACKAGES = {
     "steb_datasets_pan",
     "plugins/steb_datasets_parallel/steb_datasets_parallel",
     "plugins/steb_datasets_stel/steb_datasets_stel",
     "plugins/steb_datasets_style/steb_datasets_style",
-]
+    "examples/steb_datasets_example/steb_datasets_example",
+}
+
+
+def _dataset_plugin_packages() -> list[Path]:
+    """Every package of every plugin distribution in the repository (a folder with its own pyproject.toml)
+    whose code implements ``register_datasets``: found, not listed, so a new dataset plugin is scanned too."""
+    out = []
+    for project in sorted([*REPO.glob("*/pyproject.toml"), *REPO.glob("*/*/pyproject.toml")]):
+        home = project.parent
+        if any(part.startswith(".") for part in home.relative_to(REPO).parts):
+            continue
+        for init in sorted(home.rglob("__init__.py")):
+            package = init.parent
+            if package.parent not in (home, home.parent) or "tests" in package.relative_to(home).parts:
+                continue
+            if any("def register_datasets" in p.read_text(encoding="utf-8") for p in package.rglob("*.py")):
+                out.append(package)
+    return sorted(set(out))
 
 
 def _raw_opens(path: Path) -> list[str]:
@@ -221,11 +240,69 @@ def _raw_opens(path: Path) -> list[str]:
 
 
 def test_dataset_plugins_open_files_only_through_checked_readers() -> None:
+    packages = _dataset_plugin_packages()
+    found = {p.relative_to(REPO).as_posix() for p in packages}
+    assert _KNOWN_LOADER_PACKAGES <= found, f"the scan missed {_KNOWN_LOADER_PACKAGES - found}"
     sources = [
         path
-        for package in _LOADER_PACKAGES
-        for path in sorted((REPO / package).rglob("*.py"))
-        if "tests" not in path.relative_to(REPO / package).parts
+        for package in packages
+        for path in sorted(package.rglob("*.py"))
+        if "tests" not in path.relative_to(package).parts
     ]
     offenders = [hit for path in sources for hit in _raw_opens(path)]
     assert not offenders, "files opened around steb_core's containment check:\n" + "\n".join(offenders)
+
+
+# -- issue 47: the scope reaches a loader's worker threads ------------------------------------------------------
+
+
+def _threaded_spec():
+    """A loader that reads its files through steb_core.io from a ThreadPoolExecutor, as a fast loader might."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from steb_core import DatasetSpec, read_text
+    from steb_core.records import DatasetBundle, LabelledText
+
+    def load(ctx):
+        files = sorted(Path(ctx.data_dir).glob("*.txt"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            texts = list(pool.map(read_text, files))
+        return DatasetBundle(labelled_texts=[LabelledText(t, f.stem) for t, f in zip(texts, files)])
+
+    return DatasetSpec(name="threaded", description="reads in worker threads", tasks=("clustering",), loader=load)
+
+
+def test_a_loader_reading_from_worker_threads_is_held_to_its_release(tmp_path: Path) -> None:
+    release = tmp_path / "data" / "threaded"
+    _write(release / "a.txt", "inside the release")
+    link = release / "b.txt"
+    _write(link, "placeholder")
+    _relink(link, _write(tmp_path / "secret" / "b.txt", SECRET))
+    spec = _threaded_spec()
+    assert_link_refused(lambda: spec.loader(LoadContext("threaded", release)), link)
+
+
+def test_a_loader_reading_from_worker_threads_follows_links_inside(tmp_path: Path) -> None:
+    release = tmp_path / "data" / "threaded"
+    _write(release / "kept" / "b.txt", "kept inside")
+    _write(release / "a.txt", "inside the release")
+    (release / "b.txt").symlink_to(release / "kept" / "b.txt")
+    bundle = _threaded_spec().loader(LoadContext("threaded", release))
+    assert [t.text for t in bundle.labelled_texts] == ["inside the release", "kept inside"]
+
+
+def test_the_scope_is_withdrawn_from_other_threads_when_the_load_ends(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from steb_core import read_text
+    from steb_core.containment import release_scope
+
+    release = tmp_path / "data" / "r"
+    link = release / "x.txt"
+    _write(link, "placeholder")
+    _relink(link, _write(tmp_path / "secret" / "x.txt", SECRET))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with release_scope(tmp_path / "data"):
+            with pytest.raises(DataValidationError):
+                pool.submit(read_text, link).result()
+        assert pool.submit(read_text, link).result() == SECRET  # no load in progress: not judged

@@ -95,6 +95,8 @@ class FakeServer:
         self._zenodo_overrides: dict[str, dict[str, dict]] = {}
         self._drive: dict[str, tuple[str, bytes, bool, bool]] = {}
         self._drive_tokens: dict[str, str] = {}
+        self._drive_actions: dict[str, str] = {}
+        self._redirects: dict[str, str] = {}
         self._endless: dict[str, int | None] = {}
         self._trickle: dict[str, tuple[bytes, float]] = {}
         self._lock = threading.Lock()
@@ -191,13 +193,28 @@ class FakeServer:
         return f"{self.url}/api/records/{record_id}"
 
     def add_drive_file(
-        self, file_id: str, name: str, data: bytes, *, confirm: bool = False, quota: bool = False
+        self,
+        file_id: str,
+        name: str,
+        data: bytes,
+        *,
+        confirm: bool = False,
+        quota: bool = False,
+        form_action: str | None = None,
     ) -> str:
         """A Google Drive file: served after Drive's virus-scan warning page when ``confirm``; ``quota`` answers
-        Drive's download-quota error page instead. Returns the id."""
+        Drive's download-quota error page instead. ``form_action`` replaces the warning form's action (a hostile
+        page: ``file:///etc/passwd``, another host). Returns the id."""
         with self._lock:
             self._drive[file_id] = (name, bytes(data), confirm, quota)
+            if form_action is not None:
+                self._drive_actions[file_id] = form_action
         return file_id
+
+    def redirect(self, path: str, location: str) -> None:
+        """``GET /path`` answers ``302 Location: location`` (a redirect to another origin, or to ``file://``)."""
+        with self._lock:
+            self._redirects[path.lstrip("/")] = location
 
     def endless(self, path: str, announce: int | None = None) -> None:
         """``GET /path`` sends zero bytes forever (until the client hangs up), announcing ``announce`` bytes
@@ -300,13 +317,25 @@ class _Handler(BaseHTTPRequestHandler):
         if status is not None:
             return self._send_json({"error": f"injected failure {status}"}, status, head, path)
         key = path.lstrip("/")
-        for route in (self._hostile, self._drive, self._zenodo, self._hub_api, self._hub_resolve):
+        for route in (self._redirect, self._hostile, self._drive, self._zenodo, self._hub_api, self._hub_resolve):
             if route(key, query, head, path):
                 return
         data = self.owner._plain_file(key)
         if data is None:
             return self._send_json({"error": f"not found: {path}"}, 404, head, path)
         self._send_bytes(data, key, head, path, {"ETag": f'"{hashlib.sha256(data).hexdigest()}"'})
+
+    def _redirect(self, key: str, query: dict, head: bool, path: str) -> bool:
+        with self.owner._lock:
+            location = self.owner._redirects.get(key)
+        if location is None:
+            return False
+        self._log(path, 302)
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return True
 
     def _hostile(self, key: str, query: dict, head: bool, path: str) -> bool:
         with self.owner._lock:
@@ -374,9 +403,10 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         with self.owner._lock:
             token = self.owner._drive_tokens.setdefault(file_id, str(uuid.uuid4()))
+            action = self.owner._drive_actions.get(file_id, "https://drive.usercontent.google.com/download")
         if confirm and not (key == "download" and query.get("confirm") == ["t"] and query.get("uuid") == [token]):
             form = (
-                '<form id="download-form" action="https://drive.usercontent.google.com/download" method="get">'
+                f'<form id="download-form" action="{action}" method="get">'
                 '<input type="submit" id="uc-download-link" class="goog-inline-block jfk-button jfk-button-action" '
                 f'value="Download anyway"/><input type="hidden" name="id" value="{file_id}"><input type="hidden" '
                 f'name="export" value="download"><input type="hidden" name="confirm" value="t"><input type="hidden" '

@@ -383,7 +383,8 @@ def labelled_corpora() -> list[Corpus]:
             classes=2,
             obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: "
             "annotations_metadata.csv (file_id, "
-            "user_id, subforum_id, num_contexts, label) and all_files/<file_id>.txt",
+            "user_id, subforum_id, num_contexts, label), sampled_test/<file_id>.txt (read by default) and "
+            "all_files/<file_id>.txt (release=all_files)",
             license="CC BY-SA 3.0",
             homepage="https://github.com/Vicomtech/hate-speech-dataset",
         ),

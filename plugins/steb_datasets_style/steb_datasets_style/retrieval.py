@@ -38,6 +38,7 @@ from steb_core import (
     LoadContext,
     RetrievalSet,
     TextCollection,
+    label_text,
     open_release,
     parse_json,
 )
@@ -172,11 +173,8 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
                 for name in ("text", "label", "is_query"):
                     if name not in row:
                         raise DataValidationError("is missing", path=f, record=where, field=name, expected=STEB_LAYOUT)
-                label = row["label"]
-                if isinstance(label, (dict, list)) or label is None or str(label) == "":
-                    raise DataValidationError(
-                        f"holds {label!r}", path=f, record=where, field="label", expected="an author id"
-                    )
+                # one rule for every loader: JSON true and the string "true" are one author, 1 and "1" too (issue 47)
+                label = label_text(row["label"], path=f, record=where, field="label")
                 text = row["text"]
                 texts = [text] if isinstance(text, str) else text
                 if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
@@ -190,7 +188,7 @@ def read_steb_release(folder: Path) -> tuple[RetrievalSet, dict[str, Any]]:
                 kept = [t for t in texts if t.strip()]
                 stats["skipped_empty"] += len(texts) - len(kept)
                 if kept:
-                    grouped.setdefault((_is_query(row["is_query"], f, where), str(label)), []).extend(kept)
+                    grouped.setdefault((_is_query(row["is_query"], f, where), label), []).extend(kept)
     queries = tuple(TextCollection(author=a, texts_=tuple(t)) for (q, a), t in grouped.items() if q)
     targets = tuple(TextCollection(author=a, texts_=tuple(t)) for (q, a), t in grouped.items() if not q)
     info = {

@@ -3,7 +3,7 @@
 An encoder's cache identity must not cost a model load (a warm run does no model work), yet it must
 change whenever the vectors could: other weights, another tokenizer or config, other options. So the
 fingerprint hashes the files themselves. Hashing gigabytes on every run would be slow, so hashes are
-memoised by (absolute path, size, mtime_ns) in ``<steb cache>/file-hashes.json``; files in the Hugging
+memoised by (absolute path, size, mtime_ns) in ``<embedding cache>/file-hashes.json``; files in the Hugging
 Face hub cache are symlinks to blobs named by their SHA-256 (Git LFS object ids), which we read for free.
 
 Nothing here imports torch or transformers.
@@ -81,10 +81,14 @@ _memos: dict[Path, dict[str, Any]] = {}
 
 # -- memoised file hashes ------------------------------------------------------------------------
 def memo_path() -> Path:
-    """``<steb cache dir>/../file-hashes.json`` (next to the embedding cache, honours STEB_CACHE_DIR)."""
+    """``<embedding cache dir>/file-hashes.json`` (honours STEB_CACHE_DIR).
+
+    Inside the cache folder itself, never beside it: a user who names ``STEB_CACHE_DIR=X`` has named X,
+    not X's parent, and nothing is written outside the folders a user named.
+    """
     from steb_core import default_cache_dir
 
-    return default_cache_dir().parent / "file-hashes.json"
+    return default_cache_dir() / "file-hashes.json"
 
 
 def _load_memo(path: Path) -> dict[str, Any]:

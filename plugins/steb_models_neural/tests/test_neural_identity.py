@@ -190,3 +190,15 @@ def test_lazy_encoder_gives_the_same_vectors_as_loading_eagerly(tiny_bert):
     with torch.inference_mode():
         expected = [model(**tokenizer(t, return_tensors="pt")).last_hidden_state[0].mean(0).numpy() for t in texts]
     np.testing.assert_allclose(got, np.stack(expected), atol=1e-5)
+
+
+def test_file_hash_memo_stays_inside_the_cache_folder_the_user_named(tmp_path, monkeypatch):
+    # issue 47: with STEB_CACHE_DIR=X the memo went to X's parent, a folder nobody named
+    parent = tmp_path / "mine"
+    named = parent / "X"
+    monkeypatch.setenv("STEB_CACHE_DIR", str(named))
+    weights = tmp_path / "w.bin"
+    weights.write_bytes(b"weights")
+    identity_module.hash_files([weights])
+    assert sorted(p.name for p in parent.iterdir()) == ["X"]
+    assert (named / "file-hashes.json").is_file()
