@@ -95,7 +95,6 @@ def export(
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Write RESULTS_DIR's results as the STEB leaderboard's results tree in OUT, and print the lines to submit them."""
-    from rich.markup import escape
 
     from ..reference_tree.export import export_tree, models_line, parse_episode_option
     from ..reference_tree.submission import RESULTS_FOLDER, SUBMISSIONS_FILE, SubmissionEntry, edited_text
