@@ -984,14 +984,16 @@ def _rank_preserving_scores(
 
 def _row_ids(x: np.ndarray) -> np.ndarray:
     """Per row: the index of the first row with the same bits (equal rows give equal products)."""
-    _, first, inverse = np.unique(np.ascontiguousarray(x).view(np.int32), axis=0, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(
+        np.ascontiguousarray(x).view(np.int32), axis=0, return_index=True, return_inverse=True
+    )
     return np.asarray(first[inverse.reshape(-1)], dtype=np.int64)
 
 
 def ssyrk_intervals(
     x: np.ndarray, threads: int = REFERENCE_THREADS
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per pair a < b (row-major) of numpy's ``x @ x.T``: this CPU's float64 cosine and a bound on its distance to the reference's.
+    """Per pair a < b (row-major) of ``x @ x.T``: this CPU's float64 cosine, a bound on its distance to the reference's.
 
     This CPU's BLAS gives every product in float64 (float32 factors multiply exactly there; the float64
     sum's error is below ``(2 n + 2) u64 S``), and the Haswell ssyrk rounds once per FMA with a nonzero
@@ -1041,7 +1043,7 @@ def ssyrk_intervals(
 
 
 def ssyrk_ranked(x: np.ndarray, threads: int = REFERENCE_THREADS) -> tuple[np.ndarray, int]:
-    """Scores of every pair a < b (row-major) ranked and tied as :func:`ssyrk_haswell`'s, and how many keys were emulated.
+    """Scores of every pair a < b (row-major) ranked and tied as :func:`ssyrk_haswell`'s; how many keys were emulated.
 
     Only the keys whose interval (:func:`ssyrk_intervals`) meets another's are emulated
     (:func:`_rank_preserving_scores`, :func:`ssyrk_haswell_pairs`). Returned values of decided pairs are
