@@ -954,7 +954,7 @@ def _rounding_bound(approx_error: np.ndarray, roundings: np.ndarray, abs_sum: np
     """
     ru = roundings * _U32
     reference = ru * abs_sum / (1.0 - ru) + roundings * _SUBNORMAL_ERROR32
-    return (reference + approx_error) * (1.0 + 2.0**-30)
+    return np.asarray((reference + approx_error) * (1.0 + 2.0**-30))
 
 
 def _rank_preserving_scores(
