@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from ..context import TaskContext, task_option
 from ..errors import DataValidationError
 from ._device import kernel_device
-from ._reference_products import sdot_haswell, ssyrk_haswell
+from ._reference_products import sdot_haswell, sdot_ranked, ssyrk_haswell, ssyrk_ranked
 from ._ties import (  # the grid and rank counting live in _ties; imported here by the task modules
     N_KEYS,
     TIE_BITS,
@@ -211,7 +211,13 @@ def _emulated(unit: Any, products: str) -> bool:
 
 
 def reference_pair_scores(
-    vectors: Any, ia: np.ndarray, ib: np.ndarray, pair_score: str, products: str = "reference"
+    vectors: Any,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    pair_score: str,
+    products: str = "reference",
+    *,
+    prefilter: bool = True,
 ) -> np.ndarray:
     """The reference's score of the pairs ``(vectors[ia[k]], vectors[ib[k]])``, higher = more alike.
 
@@ -222,7 +228,10 @@ def reference_pair_scores(
     the reference machine's Haswell kernel computed it (:func:`._reference_products.sdot_haswell`, the
     same on every CPU); ``"blas"``: this CPU's sdot; other dtypes and sparse rows: row-wise sums
     (einsum / sparse multiply). ``neg_l1``: minus the sum of absolute differences, in float64 (its
-    ``score_mode="abs_diff"``).
+    ``score_mode="abs_diff"``). ``prefilter`` (the tasks' way): only the scores whose rank among the others
+    this CPU's products cannot decide are emulated (:func:`._reference_products.sdot_ranked`): every score
+    compares with every other as the reference's do (so the figures are the reference's), but a decided
+    score is this CPU's cosine rounded to float32, within a proven bound of the reference's, not its bits.
     """
     out = np.empty(len(ia), dtype=np.float64)
     if pair_score == "neg_l1":
@@ -236,6 +245,9 @@ def reference_pair_scores(
     unit = _float32_unit_rows(sp.csr_matrix(vectors) if sp.issparse(vectors) else np.asarray(vectors))
     step = SIMILARITY_BATCH if sp.issparse(unit) else max(256, GATHER_CELLS // max(1, unit.shape[1]))
     emulated = _emulated(unit, products)
+    if emulated and prefilter:
+        out[:] = sdot_ranked(unit, ia, ib)[0]
+        return out
     blas = products == "blas" and not sp.issparse(unit)
     for start in range(0, len(ia), step):
         a, b = unit[ia[start : start + step]], unit[ib[start : start + step]]
@@ -252,7 +264,12 @@ def reference_pair_scores(
 
 
 def reference_all_pair_scores(
-    vectors: Any, pair_score: str, *, products: str = "reference", block_cells: int = GATHER_CELLS
+    vectors: Any,
+    pair_score: str,
+    *,
+    products: str = "reference",
+    block_cells: int = GATHER_CELLS,
+    prefilter: bool = True,
 ) -> np.ndarray:
     """Scores of every pair ``i < j`` in row-major order (as ``np.triu_indices(n, 1)``), as the reference.
 
@@ -265,14 +282,18 @@ def reference_all_pair_scores(
     ``WHOLE_MATRIX_CELLS`` cells, else row blocks, whose gemm products may differ from syrk's in the
     last bits). ``neg_l1``: ``-sum |e_i - e_j|`` in float64 (the reference's LFTK ``score_mode``), summed
     by numpy over the last axis as the reference's ``np.sum(..., axis=2)``. The scores keep their dtype
-    (float32 cosines stay float32, so their ties are the reference's).
+    (float32 cosines stay float32, so their ties are the reference's). ``prefilter`` (the task's way):
+    only the scores whose rank among the others this CPU's products cannot decide are emulated
+    (:func:`._reference_products.ssyrk_ranked`): every score compares with every other as the
+    reference's do, so every figure is the reference's, but a decided score is this CPU's cosine rounded
+    to float32 (within a proven bound of the reference's), not its bits; ``prefilter=False`` emulates all.
     """
     n = vectors.shape[0]
     dense = None
     if pair_score != "neg_l1":
         unit = _float32_unit_rows(vectors)
         if _emulated(unit, products):
-            return ssyrk_haswell(unit)
+            return ssyrk_ranked(unit)[0] if prefilter else ssyrk_haswell(unit)
         if n * n <= WHOLE_MATRIX_CELLS:
             from sklearn.metrics.pairwise import cosine_similarity
 

@@ -67,6 +67,7 @@ Which reference calls produce these BLAS calls (so which emulation each steb tas
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -82,6 +83,10 @@ __all__ = [
     "sdot_haswell",
     "ssyrk_haswell",
     "ssyrk_patterns",
+    "ssyrk_haswell_pairs",
+    "ssyrk_ranked",
+    "ssyrk_intervals",
+    "sdot_ranked",
     "DGEMM_Q",
     "DGEMM_UNROLL_M",
     "SGEMM_Q",
@@ -283,6 +288,51 @@ def _chain64(a: np.ndarray, b: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return acc
 
 
+def _dgemm_chains_sparse(left: np.ndarray, right: np.ndarray, blocks: list[tuple[int, int]]) -> np.ndarray:
+    """:func:`dgemm_chains` over the nonzero products only (every chain in the fast FMA's range).
+
+    A zero product leaves the float64 accumulator unchanged (as in :func:`_chain64`), so each K block's
+    chain takes only its nonzero products, in order; the chains are sorted by length and step s is one
+    vector operation over those longer than s.
+    """
+    n_pairs = left.shape[0]
+    block_lo = np.asarray([lo for lo, _ in blocks])
+    out = np.empty(n_pairs)
+    step = max(1, _PAIR_CELLS // max(1, left.shape[1]))
+    for start in range(0, n_pairs, step):
+        a_rows, b_rows = left[start : start + step], right[start : start + step]
+        n = len(a_rows)
+        pair, col = np.nonzero(a_rows * b_rows)  # pair by pair, k ascending
+        seq = pair * len(blocks) + np.searchsorted(block_lo, col, side="right") - 1
+        n_seq = n * len(blocks)
+        acc = np.zeros(n_seq)
+        if len(seq):
+            counts = np.bincount(seq, minlength=n_seq)
+            order = np.argsort(-counts, kind="stable")
+            place = np.empty(n_seq, dtype=np.int64)
+            place[order] = np.arange(n_seq)
+            rank = np.arange(len(seq)) - (np.cumsum(counts) - counts)[seq]
+            steps = int(counts[order[0]])
+            a = np.zeros((steps, n_seq))
+            b = np.zeros((steps, n_seq))
+            a[rank, place[seq]] = a_rows[pair, col]
+            b[rank, place[seq]] = b_rows[pair, col]
+            active = n_seq - np.cumsum(np.bincount(counts, minlength=steps + 1))
+            ah, al = _split(a)
+            bh, bl = _split(b)
+            chains = np.zeros(n_seq)
+            for i in range(steps):
+                m = int(active[i])
+                chains[:m] = _fma64_fast(a[i, :m], b[i, :m], chains[:m], (ah[i, :m], al[i, :m]), (bh[i, :m], bl[i, :m]))
+            acc[order] = chains
+        per_block = acc.reshape(n, len(blocks))
+        c = np.zeros(n)
+        for j in range(len(blocks)):
+            c = c + per_block[:, j]
+        out[start : start + n] = c
+    return out
+
+
 def dgemm_chains(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Element ``(i, j)`` of numpy's ``A @ B.T`` (float64, both at least 2 rows) on the Haswell dgemm kernel.
 
@@ -295,6 +345,8 @@ def dgemm_chains(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     n_pairs, k = left.shape
     out = np.empty(n_pairs)
     blocks = k_blocks(k, DGEMM_Q, DGEMM_UNROLL_M)
+    if n_pairs and _chain_in_range(left.T, right.T).all() and np.count_nonzero(left * right) < left.size / 2:
+        return _dgemm_chains_sparse(left, right, blocks)
     for start in range(0, n_pairs, _PAIR_CHUNK):
         a = _columns(left[start : start + _PAIR_CHUNK])
         b = _columns(right[start : start + _PAIR_CHUNK])
@@ -780,3 +832,267 @@ def ssyrk_haswell(x: np.ndarray, threads: int = REFERENCE_THREADS) -> np.ndarray
             b = rows + r0
             out[starts[a] + (b - a - 1)] = c[rows, cols]
     return out
+
+
+# --- array-speed emulation of chosen pairs -----------------------------------------------------------
+
+#: float64 product cells gathered at once by the pair-wise emulations (32 MiB)
+_PAIR_CELLS = 2**22
+
+
+def _chains32(seq: np.ndarray, values: np.ndarray, n_seq: int, normal: bool) -> np.ndarray:
+    """float32 FMA chains from +0: chain ``seq[e]`` takes the exact product ``values[e]``, in the entries' order.
+
+    Only nonzero products are given (a zero product leaves a float32 accumulator unchanged: ``acc + 0`` is
+    exact, and from +0 the sum stays +0). The chains are sorted by length, so step s is one vector
+    operation over the chains longer than s: the work is the number of products, not chains x K.
+    """
+    out = np.zeros(n_seq, dtype=np.float32)
+    if len(seq) == 0:
+        return out
+    by_seq = np.argsort(seq, kind="stable")  # within a chain the entries keep their order
+    seq, values = seq[by_seq], values[by_seq]
+    counts = np.bincount(seq, minlength=n_seq)
+    order = np.argsort(-counts, kind="stable")  # chains, longest first
+    place = np.empty(n_seq, dtype=np.int64)
+    place[order] = np.arange(n_seq)
+    starts = np.cumsum(counts) - counts
+    rank = np.arange(len(seq)) - starts[seq]
+    steps = int(counts[order[0]])
+    compact = np.zeros((steps, n_seq))
+    compact[rank, place[seq]] = values
+    active = n_seq - np.cumsum(np.bincount(counts, minlength=steps + 1))  # chains with more than s products
+    acc = np.zeros(n_seq)
+    for step in range(steps):
+        m = int(active[step])
+        acc[:m] = _fma32_step(compact[step, :m], acc[:m], normal)
+    out[order] = acc.astype(np.float32)
+    return out
+
+
+def ssyrk_haswell_pairs(
+    x: np.ndarray, rows: np.ndarray, cols: np.ndarray, codes: np.ndarray, normal: bool | None = None
+) -> np.ndarray:
+    """Elements ``(rows[p], cols[p])`` of numpy's ``x @ x.T`` as :func:`ssyrk_haswell` computes them, pair by pair.
+
+    ``codes[p]``: the element's kernel pattern (:func:`ssyrk_patterns`, ``_CHAIN`` or ``_SPLIT``). The same
+    arithmetic as the tile-wise emulation -- per K block one chain, or for ``_SPLIT`` a chain of the odd k
+    of the block's whole groups of eight and one of the others, added; the blocks added to C in float32
+    -- vectorised over all the chosen pairs' nonzero products at once (:func:`_chains32`; the products of
+    two rows are taken sparse), so emulating a few pairs costs a few vector operations per product.
+    """
+    import scipy.sparse as sp
+
+    x = np.asarray(x, dtype=np.float32)
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    split_all = np.asarray(codes) == _SPLIT
+    k = x.shape[1]
+    if normal is None:
+        normal = _no_subnormal_sums(x)
+    blocks = k_blocks(k, SGEMM_Q, None)
+    block_lo = np.asarray([lo for lo, _ in blocks])
+    paired_end = np.asarray([lo + ((hi - lo) // 8) * 8 for lo, hi in blocks])
+    n_chains = 2 * len(blocks)  # per block: the (even) chain and the odd one
+    sparse = sp.csr_matrix(x.astype(np.float64))
+    per_row = np.diff(sparse.indptr)
+    out = np.empty(len(rows), dtype=np.float32)
+    start = 0
+    while start < len(rows):  # chunks of about _PAIR_CELLS products
+        cells = np.cumsum(np.minimum(per_row[rows[start:]], per_row[cols[start:]]))
+        stop = start + max(1, int(np.searchsorted(cells, _PAIR_CELLS, side="right")))
+        products = sparse[rows[start:stop]].multiply(sparse[cols[start:stop]]).tocsr()
+        products.sort_indices()
+        n = stop - start
+        pair = np.repeat(np.arange(n), np.diff(products.indptr))
+        col = products.indices.astype(np.int64)
+        block = np.searchsorted(block_lo, col, side="right") - 1
+        offset = col - block_lo[block]
+        odd = split_all[start:stop][pair] & (col < paired_end[block]) & ((offset & 1) == 1)
+        chains = _chains32(pair * n_chains + 2 * block + odd, products.data, n * n_chains, normal)
+        chains = chains.reshape(n, len(blocks), 2)
+        c = np.zeros(n, dtype=np.float32)
+        for b in range(len(blocks)):
+            c = _add32(c, _add32(chains[:, b, 0], chains[:, b, 1]))  # a chain element's odd part is +0
+        out[start:stop] = c
+        start = stop
+    return out
+
+
+# --- which products can decide a ranking -------------------------------------------------------------
+
+#: unit roundoff of float32 and float64 (round to nearest: |fl(v) - v| <= u |fl(v)| for normal results)
+_U32 = 2.0**-24
+_U64 = 2.0**-53
+#: the largest rounding error of one operation whose result is subnormal in float32
+_SUBNORMAL_ERROR32 = 2.0**-150
+
+
+def _meets_another(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per closed interval ``[lo[i], hi[i]]``: whether it meets any other interval of the arrays."""
+    order = np.argsort(lo, kind="stable")
+    low, high = lo[order], hi[order]
+    meets = np.zeros(len(lo), dtype=bool)
+    if len(lo) > 1:
+        meets[1:] |= low[1:] <= np.maximum.accumulate(high)[:-1]  # an earlier one reaches it
+        meets[:-1] |= high[:-1] >= low[1:]  # it reaches the next lower end (the least of the later ones)
+    out = np.empty(len(lo), dtype=bool)
+    out[order] = meets
+    return out
+
+
+def _rounding_bound(approx_error: np.ndarray, roundings: np.ndarray, abs_sum: np.ndarray) -> np.ndarray:
+    """A rigorous bound on ``|reference - approx|`` for float32 sums of exact products.
+
+    Any evaluation of a sum of products (any order, any tree, with or without FMA) ends at the exact sum
+    plus the local errors of its rounding operations; each is at most ``u`` times that operation's
+    computed result, whose magnitude is at most ``abs_sum`` plus the errors so far, or ``2**-150`` when
+    the result is subnormal. ``roundings`` bounds the operations that can round (an operation with an
+    exactly zero operand cannot); so ``E <= r u S / (1 - r u) + r 2**-150``. ``approx_error`` bounds the
+    float64 approximation's own error; the sum is widened by 2**-30 of itself for the rounding of this
+    arithmetic.
+    """
+    ru = roundings * _U32
+    reference = ru * abs_sum / (1.0 - ru) + roundings * _SUBNORMAL_ERROR32
+    return np.asarray((reference + approx_error) * (1.0 + 2.0**-30))
+
+
+def _rank_preserving_scores(
+    approx: np.ndarray, bound: np.ndarray, key: np.ndarray, emulate: Callable[[np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, int]:
+    """float32 scores ordered and tied exactly as the reference's, emulating only the undecided ones.
+
+    ``approx[p]``: a float64 approximation of pair p's reference score, ``bound[p]`` a rigorous bound on
+    their distance; ``key[p]``: pairs of one key have the same reference score (same rows, same kernel
+    path); ``emulate(pairs)`` computes the reference scores of those pairs. Each key's interval
+    ``approx +- bound`` holds its reference score. A key whose interval meets no other key's interval is
+    ranked against every other score by the interval alone: it keeps ``float32(approx)``, which lies in
+    the interval too (the reference score is a float32 in it, and rounding picks the nearest). The
+    others (near-ties, exact ties above all) are emulated. Then every pair of scores compares (``<``,
+    ``==``) as the reference's do, so every figure computed from the ranking (AUROC, ROC curve, EER,
+    partial AUCs: the counts per distinct score) is the reference's, bit for bit.
+    """
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    centre = approx[first]
+    radius = bound[first]
+    undecided = np.flatnonzero(_meets_another(centre - radius, centre + radius))
+    values = centre.astype(np.float32)
+    if undecided.size:
+        values[undecided] = emulate(first[undecided])
+    return values[inverse.reshape(-1)], int(undecided.size)
+
+
+def _row_ids(x: np.ndarray) -> np.ndarray:
+    """Per row: the index of the first row with the same bits (equal rows give equal products)."""
+    _, first, inverse = np.unique(
+        np.ascontiguousarray(x).view(np.int32), axis=0, return_index=True, return_inverse=True
+    )
+    return np.asarray(first[inverse.reshape(-1)], dtype=np.int64)
+
+
+def ssyrk_intervals(
+    x: np.ndarray, threads: int = REFERENCE_THREADS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair a < b (row-major) of ``x @ x.T``: this CPU's float64 cosine, a bound on its distance to the reference's.
+
+    This CPU's BLAS gives every product in float64 (float32 factors multiply exactly there; the float64
+    sum's error is below ``(2 n + 2) u64 S``), and the Haswell ssyrk rounds once per FMA with a nonzero
+    product (``n`` of them: ``(x != 0) @ (x != 0).T``), once where an element's even and odd chains are
+    added and once per K block added to C (:func:`_rounding_bound`, ``S = |x| @ |x|.T``). Pairs without a
+    common nonzero are exactly +0 in the reference (bound 0, key -1). Returns ``approx, bound, key, rows,
+    cols, pattern``: ``key`` is the same for pairs of the same two rows' values and kernel pattern (equal
+    reference scores), ``(rows[p], cols[p])`` the pair's element of the lower triangle and ``pattern``
+    :func:`ssyrk_patterns`.
+    """
+    x = np.asarray(x, dtype=np.float32)
+    n, k = x.shape
+    n_pairs = n * (n - 1) // 2
+    pattern = ssyrk_patterns(n, k, threads) if n >= 2 else np.zeros((n, n), dtype=np.int8)
+    ids = _row_ids(x) if n else np.zeros(0, dtype=np.int64)
+    x64 = x.astype(np.float64)
+    abs64 = np.abs(x64) if (x < 0).any() else None
+    nonzero = (x != 0).astype(np.float32)  # counts below 2**24: exact in any order
+    extra = len(k_blocks(k, SGEMM_Q, None)) + 1
+    approx = np.empty(n_pairs)
+    bound = np.empty(n_pairs)
+    key = np.empty(n_pairs, dtype=np.int64)
+    rows_of = np.empty(n_pairs, dtype=np.int64)
+    cols_of = np.empty(n_pairs, dtype=np.int64)
+    step = max(1, _PAIR_CELLS // max(1, n))
+    pos = 0
+    for r0 in range(0, n - 1, step):
+        r1 = min(n - 1, r0 + step)
+        upper = np.arange(n)[None, :] > np.arange(r0, r1)[:, None]
+        a, b = np.nonzero(upper)
+        a = a + r0
+        dots = (x64[r0:r1] @ x64.T)[upper]
+        sums = dots if abs64 is None else (abs64[r0:r1] @ abs64.T)[upper]
+        count = (nonzero[r0:r1] @ nonzero.T)[upper].astype(np.float64)
+        none = count == 0
+        err = _rounding_bound((2 * count + 2) * _U64 * sums, count + extra, sums)
+        code = pattern[b, a].astype(np.int64)  # element (b, a) of the lower triangle
+        lo_id, hi_id = np.minimum(ids[a], ids[b]), np.maximum(ids[a], ids[b])
+        stop = pos + len(a)
+        approx[pos:stop] = np.where(none, 0.0, dots)
+        bound[pos:stop] = np.where(none, 0.0, err)
+        key[pos:stop] = np.where(none, -1, (lo_id * n + hi_id) * 2 + code)
+        rows_of[pos:stop] = b
+        cols_of[pos:stop] = a
+        pos = stop
+    return approx, bound, key, rows_of, cols_of, pattern
+
+
+def ssyrk_ranked(x: np.ndarray, threads: int = REFERENCE_THREADS) -> tuple[np.ndarray, int]:
+    """Scores of every pair a < b (row-major) ranked and tied as :func:`ssyrk_haswell`'s; how many keys were emulated.
+
+    Only the keys whose interval (:func:`ssyrk_intervals`) meets another's are emulated
+    (:func:`_rank_preserving_scores`, :func:`ssyrk_haswell_pairs`). Returned values of decided pairs are
+    within the bound of the reference's, not equal to it.
+    """
+    x = np.asarray(x, dtype=np.float32)
+    if x.shape[0] < 2:
+        return np.empty(0, dtype=np.float32), 0
+    approx, bound, key, rows_of, cols_of, pattern = ssyrk_intervals(x, threads)
+    normal = _no_subnormal_sums(x)
+
+    def emulate(pairs: np.ndarray) -> np.ndarray:
+        codes = pattern[rows_of[pairs], cols_of[pairs]]
+        return ssyrk_haswell_pairs(x, rows_of[pairs], cols_of[pairs], codes, normal)
+
+    return _rank_preserving_scores(approx, bound, key, emulate)
+
+
+def sdot_ranked(unit: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, int]:
+    """Scores ``unit[ia[p]] . unit[ib[p]]`` ranked and tied as :func:`sdot_haswell`'s, and how many were emulated.
+
+    As :func:`ssyrk_ranked`, with float64 row-wise dots of this CPU and the bound of any float32 evaluation
+    (the sdot kernel's lanes, reductions and float64 tail: at most ``2 n + 2`` roundings for ``n``
+    nonzero products); equal row pairs share a key.
+    """
+    unit = np.asarray(unit, dtype=np.float32)
+    ia = np.asarray(ia, dtype=np.int64)
+    ib = np.asarray(ib, dtype=np.int64)
+    n_rows, k = unit.shape
+    ids = _row_ids(unit) if n_rows else np.zeros(0, dtype=np.int64)
+    approx = np.empty(len(ia))
+    bound = np.empty(len(ia))
+    zero = np.empty(len(ia), dtype=bool)
+    step = max(256, _PAIR_CELLS // max(1, k))
+    for start in range(0, len(ia), step):
+        a = unit[ia[start : start + step]].astype(np.float64)
+        b = unit[ib[start : start + step]].astype(np.float64)
+        dots = np.einsum("ij,ij->i", a, b)
+        sums = np.einsum("ij,ij->i", np.abs(a), np.abs(b))
+        count = np.count_nonzero(a * b, axis=1).astype(np.float64)
+        none = count == 0
+        err = _rounding_bound((2 * count + 2) * _U64 * sums, 2 * count + 2, sums)
+        approx[start : start + step] = np.where(none, 0.0, dots)
+        bound[start : start + step] = np.where(none, 0.0, err)
+        zero[start : start + step] = none
+    lo_id, hi_id = np.minimum(ids[ia], ids[ib]), np.maximum(ids[ia], ids[ib])
+    key = np.where(zero, -1, lo_id * max(1, n_rows) + hi_id)
+
+    def emulate(pairs: np.ndarray) -> np.ndarray:
+        return sdot_haswell(unit[ia[pairs]], unit[ib[pairs]])
+
+    return _rank_preserving_scores(approx, bound, key, emulate)

@@ -349,15 +349,19 @@ for k in (2, 3):
         out[f"oa_metrics_{products}_{k}"] = np.array([got["accuracy"], got["distractor_accuracy"]])
 labels = [f"c{i % 5}" for i in range(len(vectors))]
 records = [LabelledText(text=t, label=lab) for t, lab in zip(texts, labels)]
+def ranks(x):  # the scores' order and ties: all the pair tasks' figures depend on
+    return np.unique(x, return_inverse=True)[1].reshape(-1)
 for products in ("reference", "blas"):
-    out[f"all_{products}"] = reference_all_pair_scores(vectors, "cosine", products=products)
+    out[f"all_{products}"] = reference_all_pair_scores(vectors, "cosine", products=products, prefilter=False)
+    out[f"all_rank_{products}"] = ranks(reference_all_pair_scores(vectors, "cosine", products=products))
     got = pair_all.SPEC.run(ctx("labelled_texts", records, {"pair_all.scores": products}))
-    out[f"all_auroc_{products}"] = np.array([got["auroc"]])
+    out[f"all_auroc_{products}"] = np.array([got["auroc"], got["eer"], got["auc@0.05"]])
     ia = np.arange(0, len(vectors) - 1, 2)
-    out[f"pre_{products}"] = reference_pair_scores(vectors, ia, ia + 1, "cosine", products=products)
+    out[f"pre_{products}"] = reference_pair_scores(vectors, ia, ia + 1, "cosine", products=products, prefilter=False)
+    out[f"pre_rank_{products}"] = ranks(reference_pair_scores(vectors, ia, ia + 1, "cosine", products=products))
     pairs = [TextPair(text_a=texts[i], text_b=texts[i + 1], same=bool(i % 4)) for i in ia.tolist()]
     got = pair_predefined.SPEC.run(ctx("pairs", pairs, {"pair_predefined.scores": products}))
-    out[f"pre_auroc_{products}"] = np.array([got["auroc"]])
+    out[f"pre_auroc_{products}"] = np.array([got["auroc"], got["eer"], got["auc@0.05"]])
 np.savez(OUT, **out)
 """
 

@@ -1,0 +1,92 @@
+"""steb's default products (the reference machine's, emulated where a last bit can decide) against this CPU's BLAS.
+
+Why: the defaults reproduce the reference code's figures on every CPU by emulating the reference machine's
+OpenBLAS kernels, but only where the bits can decide a figure (issue 46); this measures what that costs
+on the real releases, whole process, side by side, and checks in the same run that the default figures
+are still the reference's.
+
+1. ``bench_steb_reference.py`` lays out the public releases of the encoder's figures (``fetch`` mirrors),
+   runs ``steb run`` with its defaults and compares every figure (its table; exit 1 when one is off);
+   that run also fills the embedding cache, so the timed runs below time loading and scoring, not encoding.
+2. ``farm-bench --vs`` times, alternately, ``steb run`` with the defaults (A) and with this CPU's own BLAS
+   (B: ``--dataset-option order_alignment.products=blas --dataset-option pair_all.scores=blas``) on the same
+   datasets, each into a fresh results folder,
+   the same (warm) cache. Its report: wall / CPU / peak per command and the ratio A/B pair by pair.
+
+Usage::
+
+    .venv/bin/python bench/steb_reference/bench_default_vs_blas.py --work /tmp/stebref [--runs 3]
+        [--encoder function-words] [--timeout 1200]
+
+The reference code's own side is not timed here (its code cannot be rebuilt in the repository; see the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_steb_reference as ref  # noqa: E402  (this folder's script, not a package)
+
+#: (no pair_predefined dataset among the figures' releases: its option would be refused as unread)
+BLAS_OPTIONS = ("order_alignment.products=blas", "pair_all.scores=blas")
+
+
+def steb_command(encoder: str, datasets: list[str], work: Path, tag: str, options: tuple[str, ...]) -> str:
+    """``sh -c`` line: remove the results folder (results are resumable: a stored one would be read), run steb."""
+    out = work / "results" / f"timed-{tag}"
+    run = [
+        sys.executable,
+        "-m",
+        "steb_core.cli",
+        "run",
+        "--encoder",
+        encoder,
+        "--data-dir",
+        str(work / "data"),
+        "--output",
+        str(out),
+        "--cache-dir",
+        str(work / "cache" / encoder),
+        "--no-progress",
+    ]
+    for d in datasets:
+        run += ["--dataset", d]
+    for o in options:
+        run += ["--dataset-option", o]
+    return f"rm -rf {shlex.quote(str(out))} && exec {shlex.join(run)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    ap.add_argument("--encoder", default="function-words")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--timeout", type=int, default=1200, help="farm-bench's bound on the whole timing, seconds")
+    args = ap.parse_args(argv)
+    work = args.work or Path(tempfile.mkdtemp(prefix="steb-reference-"))
+    status = ref.main(["--work", str(work), "--mirrors", str(args.mirrors), "--encoder", args.encoder, "--markdown"])
+    figures = ref.load_figures([p for p in (ref.SHARED_FIGURES, ref.LOCAL_FIGURES) if p.is_file()])
+    datasets = sorted({f["dataset"] for f in figures if f["encoder"] == args.encoder})
+    a = steb_command(args.encoder, datasets, work, "default", ())
+    b = steb_command(args.encoder, datasets, work, "blas", BLAS_OPTIONS)
+    cmd = ["farm-bench", "-n", str(args.runs), "--warmup", str(args.warmup), "--timeout", str(args.timeout)]
+    cmd += ["--vs", f"sh -c {shlex.quote(b)}"]
+    cmd += ["--", "sh", "-c", a]
+    print(f"\n{len(datasets)} datasets: {', '.join(datasets)}\nA: defaults, B: {' '.join(BLAS_OPTIONS)}", flush=True)
+    subprocess.run(cmd, check=False, cwd=ref.REPO)
+    print(f"figures: {'all reproduced' if status == 0 else 'NOT all reproduced'} (defaults, this CPU)")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
