@@ -60,6 +60,8 @@ CONSTANTS = {
     "copy them.",
     "SOURCE_KINDS": "The kinds of `DataSource` `steb data get` fetches (or, for `manual`, explains).",
     "TASK_TYPES": "The built-in task type names (plugins may register more).",
+    "COLUMN_KINDS": "The kinds of aggregate column a task's results feed; `TaskSpec.column_metrics` names the "
+    "metric each reads.",
     "CATEGORIES": "Definitional-score categories a dataset may carry (STEB's columns).",
     "APPLICATIONS": "Application tags used by the per-application aggregators.",
     "AUTO_PER_CLASS": "The per-class count `auto`: the reference's N from the class sizes (`reference_per_class`).",

@@ -4,7 +4,9 @@ The STEB authors' code writes ``results/<dataset>/<short_name>/<episode_size>_<n
 (``steb/core.py`` of github.com/rrivera1849/STEB) and builds its public leaderboard from such trees (the canonical
 baselines and ``submitted_results/``). :mod:`.names` holds the name tables (datasets, task folders, metric keys),
 :mod:`.layout` the paths, :mod:`.export` writes a steb run as a tree (``steb export``), :mod:`.read` reads trees as
-steb records (``steb import``, ``steb report --leaderboard``). Imported lazily: ``import steb_core`` pays nothing.
+steb records (``steb import``, ``steb report --leaderboard``), and :mod:`.task_export` how a task type is written
+there (a :class:`~steb_core.TaskSpec` field). Imported lazily but for the two light name modules a task spec holds
+(:mod:`.names`, :mod:`.task_export`).
 """
 
 from __future__ import annotations
