@@ -24,7 +24,7 @@ from ..specs import TaskSpec
 from .backends import Backends
 from .encoder_setup import RunEncoder
 from .load import Loaded, LoadResult, load_dataset, worker_death_message
-from .option_use import OptionUse, task_option_keys
+from .option_use import OptionUse
 from .order import cheap_task_types, execution_order
 from .plan import Pending
 from .progress import NoProgress, display_paused, progress_display
@@ -61,8 +61,7 @@ class Engine:
         put back in plan order at the end."""
         cheap = cheap_task_types(t for p in plan for t in p.tasks)
         ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan], cheap)]
-        task_keys = task_option_keys(self.settings.dataset_options, self.plugins.tasks().names())
-        self.option_use = OptionUse(self.settings.dataset_options, task_keys, len(ordered))
+        self.option_use = OptionUse(self.settings.dataset_options, (), len(ordered))
         stream = Prefetch(
             len(ordered),
             partial(self._load_item, ordered),
