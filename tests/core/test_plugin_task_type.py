@@ -145,3 +145,11 @@ def test_the_side_tables_are_the_built_in_specs_facts():
     assert cheap_task_types() == {"pair_predefined", "order_alignment"}
     assert default_tasks("labelled_texts") == ("clustering", "pair_all")
     assert default_tasks("order_groups") == ("order_alignment",)
+
+
+def test_the_built_in_task_type_names_are_the_built_in_specs():
+    """``TASK_TYPES`` stays a public constant (the built-in names, in report order): it must name the specs."""
+    from steb_core import TASK_TYPES
+    from steb_core.tasks import builtin_tasks
+
+    assert TASK_TYPES == tuple(t.name for t in builtin_tasks())
