@@ -73,6 +73,8 @@ from .parallel_corpora import ParallelItem, order_groups_from_options, order_gro
 from .pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
 from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
+from .reference_tree.names import MetricKey
+from .reference_tree.task_export import TreeExport
 from .results import ResultRecord, load_results
 from .run import RunFailed, RunSummary, evaluate
 from .sampling import AUTO as AUTO_PER_CLASS
@@ -89,6 +91,7 @@ from .sources import SOURCE_KINDS, DataSource
 from .specs import (
     APPLICATIONS,
     CATEGORIES,
+    COLUMN_KINDS,
     STEB_PAPER_BIBTEX,
     STEB_PROTOCOL_VERSION,
     TASK_TYPES,
@@ -148,6 +151,7 @@ __all__ = [
     "DataSource",
     "SOURCE_KINDS",
     "TASK_TYPES",
+    "COLUMN_KINDS",
     "CATEGORIES",
     "APPLICATIONS",
     # Records (the typed data model)
@@ -241,6 +245,8 @@ __all__ = [
     # Task types
     "TaskContext",
     "VectorsUnavailable",
+    "TreeExport",
+    "MetricKey",
     # Style-transfer scorers
     "Scorer",
     "ScoreResult",

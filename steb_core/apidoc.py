@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["render", "SECTIONS", "CONSTANTS"]
+__all__ = ["render", "SECTIONS", "CONSTANTS", "TESTING_NAMES"]
 
 
 def _public_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -62,6 +62,8 @@ CONSTANTS = {
     "copy them.",
     "SOURCE_KINDS": "The kinds of `DataSource` `steb data get` fetches (or, for `manual`, explains).",
     "TASK_TYPES": "The built-in task type names (plugins may register more).",
+    "COLUMN_KINDS": "The kinds of aggregate column a task's results feed; `TaskSpec.column_metrics` names the "
+    "metric each reads.",
     "CATEGORIES": "Definitional-score categories a dataset may carry (STEB's columns).",
     "APPLICATIONS": "Application tags used by the per-application aggregators.",
     "AUTO_PER_CLASS": "The per-class count `auto`: the reference's N from the class sizes (`reference_per_class`).",
@@ -113,7 +115,22 @@ def render() -> str:
         out += [f"## {title}", ""]
         for name in names:
             out += _entry(name, getattr(steb, name))
+    from . import contract  # steb_core.testing's checks (read here without importing pytest, which testing needs)
+
+    out += [f"## {TESTING_TITLE}", "", TESTING_NOTE, ""]
+    for name in TESTING_NAMES:
+        out += _entry(name, getattr(contract, name))
     return "\n".join(out).rstrip() + "\n"
+
+
+#: the plugin author's contract checks, documented after the public API (they are imported from ``steb_core.testing``)
+TESTING_TITLE = "Contract checks for a plugin's tests (`steb_core.testing`)"
+TESTING_NOTE = (
+    "`from steb_core.testing import check_dataset_spec, check_encoder, check_task_spec`: the rules every steb "
+    "component keeps, run on yours in your own tests (scikit-learn's `check_estimator`). Each raises "
+    "`AssertionError` naming the component and the rule. The `steb_isolated` fixture comes from the same module."
+)
+TESTING_NAMES = ("check_dataset_spec", "check_encoder", "check_task_spec")
 
 
 if __name__ == "__main__":

@@ -14,19 +14,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .records import SHAPES, DatasetBundle, RetrievalSet
-from .specs import DatasetSpec, LoadContext
+from .specs import DatasetSpec, LoadContext, TaskSpec
 from .tables import records_from_rows
 
-__all__ = ["dataset_from", "DEFAULT_TASKS"]
+__all__ = ["dataset_from", "default_tasks"]
 
-#: the task types a shape feeds when ``tasks`` is not given
-DEFAULT_TASKS = {
-    "labelled_texts": ("clustering", "pair_all"),
-    "pairs": ("pair_predefined",),
-    "order_groups": ("order_alignment",),
-    "retrieval": ("retrieval",),
-    "feature_texts": ("probing",),
-}
+
+def default_tasks(shape: str, tasks: Iterable[TaskSpec] | None = None) -> tuple[str, ...]:
+    """The task types a dataset of ``shape`` feeds when ``dataset_from`` is given no ``tasks``: those of ``tasks``
+    (default: the registered task types, in registration order) that read ``shape`` and say
+    :attr:`TaskSpec.default_for_shape` (``labelled_texts``: clustering and pair_all)."""
+    if tasks is None:
+        from .plugins import get_manager
+
+        tasks = list(get_manager().tasks())
+    found = tuple(t.name for t in tasks if t.shape == shape and t.default_for_shape)
+    if not found:
+        raise ValueError(f"no registered task type reads shape '{shape}' by default: pass dataset_from(tasks=...)")
+    return found
 
 
 def _rows_of(data: Any) -> list[dict[str, Any]]:
@@ -115,7 +120,7 @@ def dataset_from(
     return DatasetSpec(
         name=name,
         description=description or f"in-memory {shape} ({len(rows)} rows)",
-        tasks=tuple(tasks or DEFAULT_TASKS[shape]),
+        tasks=tuple(tasks or default_tasks(shape)),
         loader=load,
         needs_data=False,
         version=version,

@@ -552,8 +552,8 @@ def import_local_module(spec: str) -> ModuleType:
     """Import a local plugin given as a dotted module name or a path to a ``.py`` file.
 
     A module name is looked up in the working directory first (``--plugin mylab.encoders`` run beside
-    ``mylab/``), then on ``sys.path``; the working directory is never added to ``sys.path`` (see
-    :func:`_import_by_name`). A ``.py`` path is imported from that file alone.
+    ``mylab/``, which needs no ``__init__.py``), then on ``sys.path``; the working directory is never added to
+    ``sys.path`` (see :func:`_import_by_name`). A ``.py`` path is imported from that file alone.
     """
     if spec.endswith(".py") or os.sep in spec or "/" in spec:
         path = Path(spec).expanduser().resolve()
@@ -611,8 +611,13 @@ def _import_by_name(spec: str) -> ModuleType:
         found = importlib.machinery.PathFinder.find_spec(top, [cwd])
         if found is not None and found.loader is not None and found.origin not in (None, "namespace"):
             _execute(found)
+        elif found is not None and importlib.util.find_spec(top) is None and "." in spec:
+            # ``mylab.encoders`` beside a ``mylab/`` without __init__.py (CONTRIBUTING's worked example 2): the folder
+            # is a namespace package from the working directory, through which its module is imported
+            sys.modules[top] = importlib.util.module_from_spec(found)
         elif found is not None and importlib.util.find_spec(top) is None:
-            # a folder without __init__.py: it would import as an empty namespace package and register nothing
+            # a folder without __init__.py named alone: it would import as an empty namespace package and register
+            # nothing
             raise PluginError(
                 f"plugin '{spec}' names the folder {Path(cwd) / top} without __init__.py, not a "
                 "module with hooks; give its .py file or make it a package"

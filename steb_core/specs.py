@@ -29,6 +29,7 @@ __all__ = [
     "CATEGORIES",
     "APPLICATIONS",
     "TASK_TYPES",
+    "COLUMN_KINDS",
     "STEB_PROTOCOL_VERSION",
     "DEFAULT_SEED",
     "STEB_PAPER_BIBTEX",
@@ -95,6 +96,12 @@ STEB_PAPER_BIBTEX = """@misc{steb2026,
 
 #: The built-in task type names (plugins may register more).
 TASK_TYPES = ("clustering", "pair_all", "pair_predefined", "order_alignment", "retrieval", "probing")
+
+#: The kinds of aggregate column a task's results feed (:meth:`TaskSpec.column_metric`): ``operational`` (the
+#: operational score and the leaderboard's per-dataset cells), ``definitional`` (the object-of-study, feature and
+#: application columns), ``strict`` (a STEB dataset's entry in the reference clusters: the metric the STEB
+#: authors' scripts read) and ``content-independence`` (that column; only task types that declare it feed it).
+COLUMN_KINDS = ("operational", "definitional", "strict", "content-independence")
 
 
 @dataclass(frozen=True)
@@ -346,6 +353,42 @@ class TaskSpec:
     #: the run options ``<name>.<option>`` the task reads (``TaskContext.option``): a run giving another
     #: ``<name>.<x>`` is refused before anything is loaded (:mod:`steb_core.run.option_use`); empty: any name
     options: tuple[str, ...] = ()
+    #: the metric each kind of aggregate column reads from this task's results (:data:`COLUMN_KINDS`); a kind
+    #: not given reads :meth:`column_metric`'s default. A tuple is "the first present": order alignment's
+    #: definitional columns read ``("accuracy", "distractor_accuracy")``; a task that gives
+    #: ``"content-independence"`` feeds that column. The aggregators and the leaderboard take their metric maps
+    #: from the registered specs, so a plugin's task type joins every column as a built-in does.
+    column_metrics: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
+    #: scoring costs little per text next to reading or encoding it (one cosine per pair, a few per group):
+    #: the run orders such datasets last (:func:`steb_core.run.order.execution_order`)
+    cheap_to_score: bool = False
+    #: a dataset of this task's ``shape`` built by ``steb.dataset_from`` without ``tasks=`` feeds this task
+    default_for_shape: bool = False
+    #: how a result of this task is written to the STEB leaderboard's results tree (``steb export``): a
+    #: :class:`steb_core.reference_tree.task_export.TreeExport`; None: the task has no leaderboard folder and its
+    #: results are listed as skipped
+    tree_export: Any = None
+
+    def column_metric(self, kind: str) -> str | tuple[str, ...] | None:
+        """The metric (or "first present" tuple) the aggregate columns of ``kind`` read from this task's results.
+
+        Defaults: ``strict`` reads the main metric alone; ``operational`` and ``definitional`` read the main
+        metric, else its fallbacks; ``content-independence`` is None (the task does not feed that column).
+        """
+        if kind not in COLUMN_KINDS:
+            raise ValueError(f"unknown column kind {kind!r}; known: {', '.join(COLUMN_KINDS)}")
+        if kind in self.column_metrics:
+            return self.column_metrics[kind]
+        if kind == "content-independence":
+            return None
+        if kind == "strict" or not self.fallback_metrics:
+            return self.main_metric
+        return (self.main_metric, *self.fallback_metrics)
+
+    def shown_metrics(self) -> tuple[str, ...]:
+        """The metrics a report shows, labelled, next to whichever is a result's main score: the main metric,
+        its fallbacks and the companions (a report leaves out the one that is the main score)."""
+        return tuple(dict.fromkeys((self.main_metric, *self.fallback_metrics, *self.companion_metrics)))
 
     def main_metric_of(self, metrics: Mapping[str, Any]) -> str:
         """The metric that is this result's main score: ``main_metric``, else the first fallback present."""
@@ -359,6 +402,10 @@ class TaskSpec:
         object.__setattr__(self, "fallback_metrics", tuple(self.fallback_metrics))
         object.__setattr__(self, "companion_metrics", tuple(self.companion_metrics))
         object.__setattr__(self, "options", tuple(self.options))
+        object.__setattr__(self, "column_metrics", dict(self.column_metrics))
+        unknown = sorted(set(self.column_metrics) - set(COLUMN_KINDS))
+        if unknown:
+            raise ValueError(f"task '{self.name}': unknown column kinds {unknown}; known: {', '.join(COLUMN_KINDS)}")
         if self.shape not in SHAPES:
             raise ValueError(f"task '{self.name}': unknown shape '{self.shape}'; known: {', '.join(SHAPES)}")
 

@@ -10,6 +10,15 @@ Installed as a pytest plugin (entry point ``pytest11``), so in any project with 
 Each use gets a fresh plugin manager (no leakage between tests: installed plugins are loaded only when
 named in ``installed=``, environment variables are ignored), a private cache and output folder.
 
+The contract checks (scikit-learn's ``check_estimator``) run the rules every steb component keeps on yours::
+
+    from steb_core.testing import check_dataset_spec, check_encoder, check_task_spec
+
+    def test_my_components(tmp_path):
+        check_dataset_spec(MY_DATASET, data_dir=write_release(tmp_path))
+        check_encoder(MY_ENCODER_SPEC)
+        check_task_spec(MY_TASK)
+
 Only what a plugin author needs ships here; the repository's own test support (a fake hub/HTTP server, fixtures
 for the sample data beside the checkout) lives in its ``tests/support/``.
 """
@@ -25,6 +34,9 @@ import pytest
 
 from . import RunSummary, evaluate
 from . import plugins as _plugins
+from .contract import CHECK_TEXTS, check_dataset_spec, check_encoder, check_task_spec
+
+__all__ = ["IsolatedSteb", "steb_isolated", "check_dataset_spec", "check_encoder", "check_task_spec", "CHECK_TEXTS"]
 
 
 @dataclass

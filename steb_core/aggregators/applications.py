@@ -24,7 +24,6 @@ from typing import Any
 
 from ..specs import AggregatorSpec
 from .columns import (
-    DEFINITIONAL_METRIC,
     REFERENCE_WEIGHTING,
     TABLE13_WEIGHTING,
     check_weighting,
@@ -53,7 +52,7 @@ def _reference_inputs(table: ResultTable, tag: str) -> list[Input]:
     """(dataset, task, metric) of the English datasets in ``tag``'s reference cluster, plus unknown ones by tag."""
 
     def by_tag(d: str, t: str, info: DatasetInfo) -> list[Input]:
-        return [(d, t, metric_for(t, DEFINITIONAL_METRIC))] if tag in info.applications else []
+        return [(d, t, metric_for(t, table.metrics("definitional")))] if tag in info.applications else []
 
     return cluster_inputs(table, APPLICATION_CLUSTERS[tag], by_tag)
 
@@ -80,7 +79,7 @@ def application_column(
         return not info.multilingual and not excluded
 
     inputs = table.inputs(member)
-    return mean_column(table, name, label, inputs, DEFINITIONAL_METRIC, empty_reason=reason)
+    return mean_column(table, name, label, inputs, table.metrics("definitional"), empty_reason=reason)
 
 
 def application_score(
@@ -125,13 +124,14 @@ def multilingual_score(results: Any, datasets: Any = None) -> AggregateResult:
     table = as_table(results, datasets)
     pooled = application_column(table, "multilingual", "multilingual", "Multilingual")
     tasks = sorted({t for _, t in pooled.inputs}, key=task_type_order)
+    definitional = table.metrics("definitional")
     per_task = [
         mean_column(
             table,
             f"multilingual/{task}",
-            f"{task} ({metric_label(DEFINITIONAL_METRIC.get(task))})",
+            f"{task} ({metric_label(definitional.get(task))})",
             [(d, t) for d, t in pooled.inputs if t == task],
-            DEFINITIONAL_METRIC,
+            definitional,
             empty_reason="",
         )
         for task in tasks
@@ -148,7 +148,7 @@ def multilingual_score(results: Any, datasets: Any = None) -> AggregateResult:
             f"multilingual/{lang}",
             lang,
             [(d, t) for d, t in main.inputs if lang in table.info(d).languages],
-            DEFINITIONAL_METRIC,
+            definitional,
             empty_reason=f"no multilingual dataset in {lang}",
         )
         for lang in languages

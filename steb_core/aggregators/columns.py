@@ -8,9 +8,6 @@ from .result import Column, MissingInput
 from .table import ResultTable, task_type_order
 
 __all__ = [
-    "DISTRACTOR_METRIC",
-    "OPERATIONAL_METRIC",
-    "DEFINITIONAL_METRIC",
     "REFERENCE_WEIGHTING",
     "TABLE13_WEIGHTING",
     "WEIGHTINGS",
@@ -41,31 +38,15 @@ def check_weighting(weighting: str) -> str:
     return weighting
 
 
-#: Strict metric per task type: order alignment counts only when the style is found despite a content
-#: distractor (the content-independence column uses this map).
-DISTRACTOR_METRIC: dict[str, str | tuple[str, ...]] = {
-    "clustering": "v_measure",
-    "pair_all": "auroc",
-    "pair_predefined": "auroc",
-    "order_alignment": "distractor_accuracy",
-    "retrieval": "mrr",
-    "probing": "accuracy",
-}
-
-#: Operational score: distractor accuracy, or plain accuracy for order-alignment datasets without
-#: distractors (e.g. STEL's quadruples): their alternatives all share one content, so content cannot
-#: help there and plain accuracy is already content-independent.
-OPERATIONAL_METRIC: dict[str, str | tuple[str, ...]] = {
-    **DISTRACTOR_METRIC,
-    "order_alignment": ("distractor_accuracy", "accuracy"),
-}
-
-#: Object-of-study, feature and application columns use plain order-alignment accuracy; a result that
-#: reports only distractor accuracy (every instance of the dataset has a distractor) counts with that.
-DEFINITIONAL_METRIC: dict[str, str | tuple[str, ...]] = {
-    **DISTRACTOR_METRIC,
-    "order_alignment": ("accuracy", "distractor_accuracy"),
-}
+#: The three maps task type -> metric the columns read are not written here: each task's registered
+#: :class:`~steb_core.TaskSpec` says its own (:meth:`~steb_core.TaskSpec.column_metric`), and the table an
+#: aggregator reads holds them (:meth:`ResultTable.metrics`: ``table.metrics("content-independence")``,
+#: ``"operational"``, ``"definitional"``), so a plugin's task type joins every column as a built-in does.
+#: Order alignment, for example: the content-independence column reads ``distractor_accuracy`` (the style found
+#: despite a content distractor); the operational score reads it, else plain ``accuracy`` (datasets without
+#: distractors, e.g. STEL's quadruples, whose alternatives share one content, so plain accuracy is already
+#: content-independent); the object-of-study, feature and application columns read plain ``accuracy``, else
+#: ``distractor_accuracy`` (a dataset whose every instance has a distractor).
 
 
 def metric_label(metric: str | tuple[str, ...] | None) -> str:

@@ -43,8 +43,6 @@ from typing import Any
 from ..specs import AggregatorSpec
 from .applications import application_column
 from .columns import (
-    DEFINITIONAL_METRIC,
-    DISTRACTOR_METRIC,
     REFERENCE_WEIGHTING,
     TABLE13_WEIGHTING,
     check_weighting,
@@ -96,16 +94,16 @@ def _check_reading(reading: str) -> str:
     return reading
 
 
-def _tag_applies(column: str, info: DatasetInfo, task: str) -> bool:
+def _tag_applies(table: ResultTable, column: str, info: DatasetInfo, task: str) -> bool:
     if column == "content-independence":
-        return info.content_independence and task == "order_alignment"
+        return info.content_independence and table.feeds_content_independence(task)
     return column in info.categories
 
 
 def table13_rows(table: ResultTable, column: str) -> list[tuple[str, list[tuple[str, str]]]]:
     """The rows of ``column`` that have inputs in scope: Table 13's rows, then one per unknown dataset."""
     task_ok: Callable[[str], bool] = (
-        (lambda t: t == "order_alignment") if column == "content-independence" else (lambda t: True)
+        table.feeds_content_independence if column == "content-independence" else (lambda t: True)
     )
     english = [(d, t) for d, t in table.expected if not table.info(d).multilingual and task_ok(t)]
     rows: list[tuple[str, list[tuple[str, str]]]] = []
@@ -115,19 +113,25 @@ def table13_rows(table: ResultTable, column: str) -> list[tuple[str, list[tuple[
             rows.append((label, inputs))
     others: dict[str, list[tuple[str, str]]] = {}
     for d, t in english:
-        if not known_to_table13(d) and _tag_applies(column, table.info(d), t):
+        if not known_to_table13(d) and _tag_applies(table, column, table.info(d), t):
             others.setdefault(d, []).append((d, t))
     rows += sorted(others.items())
     return rows
 
 
-def _rule_metric(column: str, task: str) -> str | tuple[str, ...] | None:
+def _column_metrics(table: ResultTable, column: str) -> dict[str, str | tuple[str, ...]]:
+    """The metric map of ``column``: the content-independence column reads each task's strict metric (order
+    alignment's distractor accuracy), every other definitional column the definitional one."""
+    return table.metrics("content-independence" if column == "content-independence" else "definitional")
+
+
+def _rule_metric(table: ResultTable, column: str, task: str) -> str | tuple[str, ...] | None:
     """The metric a dataset outside the reference clusters contributes (content independence: distractor accuracy)."""
-    return metric_for(task, DISTRACTOR_METRIC if column == "content-independence" else DEFINITIONAL_METRIC)
+    return metric_for(task, _column_metrics(table, column))
 
 
-def _in_table13(column: str, dataset: str, task: str) -> bool:
-    if column == "content-independence" and task != "order_alignment":
+def _in_table13(table: ResultTable, column: str, dataset: str, task: str) -> bool:
+    if column == "content-independence" and not table.feeds_content_independence(task):
         return False
     return any(dataset in names for _, names in TABLE13_ROWS.get(column, ()))
 
@@ -140,8 +144,8 @@ def reference_inputs(table: ResultTable, column: str) -> list[Input]:
     """
 
     def others(d: str, t: str, info: DatasetInfo) -> list[Input]:
-        member = _in_table13(column, d, t) if known_to_table13(d) else _tag_applies(column, info, t)
-        return [(d, t, _rule_metric(column, t))] if member else []
+        member = _in_table13(table, column, d, t) if known_to_table13(d) else _tag_applies(table, column, info, t)
+        return [(d, t, _rule_metric(table, column, t))] if member else []
 
     return cluster_inputs(table, DEFINITIONAL_CLUSTERS[column], others)
 
@@ -165,7 +169,7 @@ def definitional_column(
     reason = _empty_reason(column, check_weighting(weighting))
     if weighting == REFERENCE_WEIGHTING:
         return task_metric_columns(table, name, label, reference_inputs(table, column), empty_reason=reason)
-    metrics = DISTRACTOR_METRIC if column == "content-independence" else DEFINITIONAL_METRIC
+    metrics = _column_metrics(table, column)
     return rows_column(table, name, label, table13_rows(table, column), metrics, empty_reason=reason)
 
 

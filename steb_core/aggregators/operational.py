@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..specs import AggregatorSpec
-from .columns import OPERATIONAL_METRIC, mean_of_columns, metric_for, metric_label
+from .columns import mean_of_columns, metric_for, metric_label
 from .redundancy import MIN_MODELS, THRESHOLD, ClusterResult, discover_clusters
 from .result import AggregateResult, Column, MissingInput
 from .table import ResultTable, as_table, task_type_order
@@ -31,7 +31,7 @@ __all__ = ["operational_score", "operational_spec"]
 
 def _task_column(table: ResultTable, task: str) -> tuple[Column, dict[str, Any]]:
     datasets = [d for (d, t) in _english_inputs(table) if t == task]
-    metric = metric_for(task, OPERATIONAL_METRIC)
+    metric = metric_for(task, table.metrics("operational"))
     values: dict[str, dict[str, float]] = {}
     missing: dict[str, list[MissingInput]] = {}
     for enc in table.encoders:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..reference_tree.names import reference_dataset
-from .columns import DISTRACTOR_METRIC, metric_for
+from .columns import metric_for
 from .table import DatasetInfo, ResultTable
 
 __all__ = [
@@ -206,11 +206,14 @@ def cluster_entries(cluster: str) -> dict[str, tuple[ClusterEntry, ...]]:
     return {d: tuple(e) for d, e in out.items()}
 
 
-def entry_metric(task: str, entry: ClusterEntry) -> str | tuple[str, ...] | None:
-    """The steb metric an entry contributes for ``task`` (discovery.py @f568bff4 ``_resolve_metric_for_entry``)."""
+def entry_metric(
+    task: str, entry: ClusterEntry, metrics: dict[str, str | tuple[str, ...]]
+) -> str | tuple[str, ...] | None:
+    """The steb metric an entry contributes for ``task`` (discovery.py @f568bff4 ``_resolve_metric_for_entry``):
+    its ``oa_variant``'s, else the task's strict metric (``metrics``: the ``strict`` map)."""
     if task == "order_alignment" and entry.oa_variant is not None:
         return OA_VARIANT_METRICS[entry.oa_variant]
-    return metric_for(task, DISTRACTOR_METRIC)
+    return metric_for(task, metrics)
 
 
 def cluster_inputs(
@@ -219,6 +222,7 @@ def cluster_inputs(
     """The English inputs of ``cluster`` in ``table``'s scope: STEB datasets as the cluster's entries say, every other
     dataset as ``others(dataset, task, info)`` says (tags, or Table 13 for steb-only variants of STEB datasets)."""
     entries = cluster_entries(cluster)
+    strict = table.metrics("strict")
     out: list[Input] = []
     for d, t in table.expected:
         info = table.info(d)
@@ -228,5 +232,9 @@ def cluster_inputs(
         if ref is None:
             out += others(d, t, info)
             continue
-        out += [(d, t, entry_metric(t, e)) for e in entries.get(ref, ()) if not (e.oa_only and t != "order_alignment")]
+        out += [
+            (d, t, entry_metric(t, e, strict))
+            for e in entries.get(ref, ())
+            if not (e.oa_only and t != "order_alignment")
+        ]
     return out

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..results import ResultRecord
-from ..specs import TASK_TYPES, DatasetSpec
+from ..specs import TASK_TYPES, DatasetSpec, TaskSpec
 from .result import MissingInput
 
-__all__ = ["DatasetInfo", "ResultTable", "as_table", "task_type_order"]
+__all__ = ["DatasetInfo", "ResultTable", "as_table", "task_specs_of", "task_type_order"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,15 @@ def task_type_order(task: str) -> tuple[int, str]:
     return (TASK_TYPES.index(task), task) if task in TASK_TYPES else (len(TASK_TYPES), task)
 
 
+def task_specs_of(tasks: Iterable[TaskSpec] | None) -> dict[str, TaskSpec]:
+    """Task type -> spec for ``tasks`` (a registry iterates as its specs); None: steb's built-in task types."""
+    if tasks is None:
+        from ..tasks import builtin_tasks
+
+        tasks = builtin_tasks()
+    return {spec.name: spec for spec in tasks if isinstance(spec, TaskSpec)}
+
+
 def _as_spec_map(datasets: Any) -> dict[str, DatasetSpec]:
     """Accept a registry, a name -> spec mapping, an iterable of specs, or None."""
     if datasets is None:
@@ -128,6 +137,9 @@ class ResultTable:
     notes: list[str] = field(default_factory=list)
     #: a frozen operational cluster set (:class:`~.clusters.ClusterSet`); None: clusters are discovered
     cluster_set: Any = None
+    #: task type -> its spec, which says the metric each kind of column reads (:meth:`metrics`); the report passes
+    #: the registered task types, a table built without them knows steb's built-in ones
+    task_specs: dict[str, TaskSpec] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -140,9 +152,12 @@ class ResultTable:
         only_tasks: Iterable[str] | None = None,
         only_encoders: Iterable[str] | None = None,
         cluster_set: Any = None,
+        tasks: Iterable[TaskSpec] | None = None,
     ) -> ResultTable:
         """Index ``results``; ``suites`` widen the scope to every dataset of those suites (their suite
-        tasks), and the ``only_*`` filters narrow records and scope to those datasets, tasks, encoders."""
+        tasks), and the ``only_*`` filters narrow records and scope to those datasets, tasks, encoders.
+        ``tasks``: the task specs whose column metrics the aggregates read (default: steb's built-in task types;
+        the report passes the registered ones, plugins' included)."""
         specs = _as_spec_map(datasets)
         keep_d = None if only_datasets is None else set(only_datasets)
         keep_t = None if only_tasks is None else set(only_tasks)
@@ -169,10 +184,21 @@ class ResultTable:
         expected = {(d, t) for d, t in expected if (keep_d is None or d in keep_d) and (keep_t is None or t in keep_t)}
         encoders = sorted({enc for (enc, _, _) in records})
         ordered = sorted(expected, key=lambda dt: (task_type_order(dt[1]), dt[0]))
-        return cls(records, catalogue, ordered, encoders, notes, cluster_set)
+        return cls(records, catalogue, ordered, encoders, notes, cluster_set, task_specs_of(tasks))
 
     def __iter__(self) -> Iterator[ResultRecord]:
         return iter(self.records.values())
+
+    def metrics(self, kind: str) -> dict[str, str | tuple[str, ...]]:
+        """Task type -> the metric the columns of ``kind`` read (:data:`steb_core.specs.COLUMN_KINDS`), from the
+        task specs; a task type the table has no spec for reads its records' main score."""
+        found = {name: spec.column_metric(kind) for name, spec in self.task_specs.items()}
+        return {name: metric for name, metric in found.items() if metric is not None}
+
+    def feeds_content_independence(self, task: str) -> bool:
+        """Whether results of ``task`` feed the content-independence column (its spec names a metric for it)."""
+        spec = self.task_specs.get(task)
+        return spec is not None and spec.column_metric("content-independence") is not None
 
     def __len__(self) -> int:
         return len(self.records)

@@ -92,6 +92,12 @@ def run(
     dataset_option: list[str] | None = typer.Option(
         None, "--dataset-option", help="Dataset loader option key=value (repeatable)."
     ),
+    task_option: list[str] | None = typer.Option(
+        None,
+        "--task-option",
+        help="Task option TASK.KEY=VALUE (repeatable), e.g. --task-option order_alignment.ties=split; only the "
+        "results of that task type are recomputed.",
+    ),
     batch_size: int = typer.Option(1024, "--batch-size", help="Texts per encoding batch / cache shard."),
     batch_tokens: int | None = typer.Option(
         None,
@@ -179,6 +185,7 @@ def run(
                 executor_options=executor_options,
                 encoder_options=common.parse_options(option, "encoder"),
                 dataset_options=common.parse_options(dataset_option, "dataset"),
+                task_options=common.parse_options(task_option, "task"),
                 plugins=tuple(plugin or ()),
                 batch_size=batch_size,
                 batch_tokens=batch_tokens,

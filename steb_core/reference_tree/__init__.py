@@ -6,7 +6,9 @@ baselines and ``submitted_results/``). :mod:`.names` holds the name tables (data
 :mod:`.layout` the paths, :mod:`.export` writes a steb run as a tree (``steb export``), :mod:`.read` reads trees as
 steb records (``steb import``, ``steb report --leaderboard``), :mod:`.submission` edits and checks a clone's
 ``SUBMISSIONS.yaml`` and ``models_all.txt`` (``steb submit``), :mod:`.published` fetches the authors' published
-results (``steb import --published``). Imported lazily: ``import steb_core`` pays nothing.
+results (``steb import --published``), and :mod:`.task_export` says how a task type is written there (a
+:class:`~steb_core.TaskSpec` field). Imported lazily but for the two light name modules a task spec holds
+(:mod:`.names`, :mod:`.task_export`): ``import steb_core`` pays little.
 """
 
 from __future__ import annotations

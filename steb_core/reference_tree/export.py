@@ -30,7 +30,6 @@ listed, never given a made-up folder.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -42,13 +41,16 @@ from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
 from ..tasks._roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
-from .names import DEFAULT_EPISODE_SIZE, FIXED_EPISODE_CONFIG, TASK_FOLDERS, metric_keys, reference_dataset
+from .names import DEFAULT_EPISODE_SIZE, reference_dataset
+from .task_export import TreeExport
+from .task_export import export_number as _number
 
 __all__ = [
     "MANIFEST_SCHEMA",
     "ExportItem",
     "Skipped",
     "ExportReport",
+    "tree_exports",
     "reference_metrics",
     "episode_config",
     "export_tree",
@@ -127,42 +129,37 @@ class ExportReport:
         }
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
+def tree_exports(tasks: Iterable[Any] | None = None) -> dict[str, TreeExport]:
+    """Task type -> its :class:`TreeExport`, from the task specs (default: the registered ones); a task type
+    without one has no leaderboard folder."""
+    if tasks is None:
+        from ..plugins import get_manager
+
+        tasks = list(get_manager().tasks())
+    return {t.name: t.tree_export for t in tasks if isinstance(getattr(t, "tree_export", None), TreeExport)}
 
 
-def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], list[str]]:
+def _export_of(record: ResultRecord, export: TreeExport | None) -> TreeExport:
+    found = export if export is not None else tree_exports().get(record.task)
+    if found is None:
+        raise StebError(f"task type '{record.task}' has no leaderboard export (its TaskSpec gives no tree_export)")
+    return found
+
+
+def reference_metrics(
+    record: ResultRecord, export: TreeExport | None = None
+) -> tuple[dict[str, Any], list[str], list[str]]:
     """The metrics.json content for ``record``, the reference keys it lacks, and notes.
 
-    Raises :class:`StebError` when the task's primary key (the one the leaderboard reads) has no number.
+    ``export``: the task type's :class:`TreeExport` (default: its registered spec's). Raises :class:`StebError` when
+    the task's primary key (the one the leaderboard reads) has no number.
     """
+    spec = _export_of(record, export)
     metrics = record.metrics
-    out: dict[str, Any] = {}
     missing: list[str] = []
-    notes: list[str] = []
-    keys = metric_keys(record.task)
-    if record.task == "retrieval":
-        nq, nt = metrics.get("n_queries"), metrics.get("n_targets")
-        if isinstance(nq, int) and isinstance(nt, int) and nq != nt:
-            raise StebError(
-                f"{nq} queries but {nt} target collections: steb's MRR ranks the first relevant target, "
-                "the reference's averages over every relevant one; they agree only with one target "
-                "per query"
-            )
-        if not (isinstance(nq, int) and isinstance(nt, int)):
-            notes.append("one relevant target per query assumed (the record does not count queries and targets)")
-    if record.task == "probing":  # one key per feature, then "average" (probing.py @acb3a009)
-        by_feature = metrics.get("accuracy_by_feature")
-        if isinstance(by_feature, dict):
-            for name, value in by_feature.items():
-                number = _number(value)
-                if number is not None and name != "average":
-                    out[str(name)] = number
-        else:
-            notes.append("no per-feature accuracies in the record: only 'average' written")
-    for key in keys:
+    out, notes = spec.leading(metrics) if spec.leading is not None else ({}, [])
+    out, notes = dict(out), list(notes)
+    for key in spec.keys:
         value = next((_number(metrics[n]) for n in key.names() if _number(metrics.get(n)) is not None), None)
         if value is None:
             if key.primary:
@@ -174,57 +171,39 @@ def reference_metrics(record: ResultRecord) -> tuple[dict[str, Any], list[str], 
             continue
         out[key.reference] = value
     if missing:
-        notes.append(_why_missing(record, missing))
-    if record.task == "order_alignment":
-        per_label = _per_label(metrics)
-        if per_label is not None:
-            out["_per_label"] = per_label
+        notes.append(_why_missing(record, missing, spec))
+    if spec.trailing is not None:
+        out.update(spec.trailing(metrics))
     return out, missing, notes
 
 
-def _why_missing(record: ResultRecord, missing: list[str]) -> str:
-    """Why ``record`` lacks the reference keys ``missing``: what the record says, else what steb knows of it."""
+def _why_missing(record: ResultRecord, missing: list[str], spec: TreeExport) -> str:
+    """Why ``record`` lacks the reference keys ``missing``: what the record says, else what its task knows of it."""
     keys = ", ".join(missing)
     said = record.metrics.get(ROC_NOTE)
     if isinstance(said, str):
         return f"{keys}: {said}"
-    rule = record.metrics.get("rule")
-    if record.task == "retrieval" and isinstance(rule, str) and rule.startswith("counted"):
-        return f"{keys}: not computed by retrieval's rule '{rule}' (the reference rule computes them)"
+    known = spec.why_missing(record.metrics) if spec.why_missing is not None else None
+    if known:
+        return f"{keys}: {known}"
     return (
         f"{keys}: not in the record (made before steb computed them, or imported without them); "
         "`steb run ... --overwrite` recomputes the result with them"
     )
 
 
-def _per_label(metrics: Mapping[str, Any]) -> dict[str, dict[str, float]] | None:
-    """order_alignment.py's ``_per_label`` from steb's per-style-type means (or one kept from an import)."""
-    kept = metrics.get("_per_label")
-    if isinstance(kept, dict):
-        return kept
-    plain, distractor = metrics.get("accuracy_by_style_type"), metrics.get("distractor_accuracy_by_style_type")
-    if not (isinstance(plain, dict) and isinstance(distractor, dict) and set(plain) == set(distractor)):
-        return None
-    out = {}
-    for label in plain:
-        a, d = _number(plain[label]), _number(distractor[label])
-        if a is None or d is None:
-            return None
-        out[str(label)] = {"acc_mean": a, "distractor_acc_mean": d}
-    return out
-
-
 def episode_config(
-    record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None
+    record: ResultRecord, episodes: Mapping[tuple[str, str], str] | None = None, export: TreeExport | None = None
 ) -> tuple[str | None, str]:
     """The episode folder of ``record`` and where it came from, or (None, why it is unknown).
 
     A folder given for the record's (dataset, task) must be one the record's task can have (the preset's episode
     size) and, where the record states its own N or the metrics give it, that very folder: :class:`StebError`
     otherwise, naming both, so a typo never puts a result under another run's folder. A folder given for
-    ``DATASET:*`` fills in only where the record does not know its N.
+    ``DATASET:*`` fills in only where the record does not know its N. ``export``: the task type's
+    :class:`TreeExport` (default: its registered spec's).
     """
-    own, source = _own_episode_config(record)
+    own, source = _own_episode_config(record, _export_of(record, export))
     exact = (episodes or {}).get((record.dataset, record.task))
     given = exact or (episodes or {}).get((record.dataset, "*"))
     if not given:
@@ -248,10 +227,10 @@ def episode_config(
     return given, ("given" if own is None else source)
 
 
-def _own_episode_config(record: ResultRecord) -> tuple[str | None, str]:
+def _own_episode_config(record: ResultRecord, spec: TreeExport) -> tuple[str | None, str]:
     """The episode folder ``record`` itself says (its task's fixed one, its dataset_info, or exact arithmetic)."""
-    if record.task in FIXED_EPISODE_CONFIG:
-        return FIXED_EPISODE_CONFIG[record.task], "the preset's fixed value"
+    if spec.fixed_episode is not None:
+        return spec.fixed_episode, "the preset's fixed value"
     info = record.dataset_info or {}
     stated = info.get("episode_config")
     if isinstance(stated, str) and parse_episode_folder(stated):
@@ -261,17 +240,9 @@ def _own_episode_config(record: ResultRecord) -> tuple[str | None, str]:
         n = n.get(record.task)
     if isinstance(n, int) and not isinstance(n, bool) and n > 0:
         return f"1_{n}", "the record"
-    m = record.metrics
-    if record.task == "clustering":
-        texts, k = m.get("n_texts"), m.get("n_clusters")
-        if isinstance(texts, int) and isinstance(k, int) and k > 0 and texts % k == 0:
-            return f"1_{texts // k}", "texts / clusters"
-    if record.task == "pair_all":
-        texts, same = m.get("n_texts"), m.get("n_positive_pairs")
-        if isinstance(texts, int) and isinstance(same, int) and texts > 0 and (2 * same) % texts == 0:
-            n = 2 * same // texts + 1
-            if texts % n == 0:  # k classes of n texts: k * n * (n - 1) / 2 same-label pairs
-                return f"1_{n}", "same-label pairs of balanced classes"
+    derived = spec.episode(record.metrics) if spec.episode is not None else None
+    if derived is not None:
+        return derived
     return None, (
         "the N per class of the run is not in the record (dataset_info 'episode_config' or "
         f"'reference_n_per_class'): pass --episode {record.dataset}:{record.task}=1_N"
@@ -331,11 +302,14 @@ def export_tree(
     include_other: bool = False,
     overwrite: bool = False,
     steb_protocol: str | None = None,
+    tasks: Iterable[Any] | None = None,
 ) -> ExportReport:
     """Write one encoder's records as the reference's results tree under ``out`` (see the module docstring).
 
     ``specs``: the registered dataset specs (default: the installed plugins'), which say what the ``steb`` suite
-    holds. Nothing is written when a check fails: every target is checked before the first file is written.
+    holds. ``tasks``: the task specs, whose ``tree_export`` says where and how each task type's results are written
+    (default: the registered ones; a task type without one is skipped). Nothing is written when a check fails:
+    every target is checked before the first file is written.
     """
     from .. import specs as specs_module  # read at call time: a protocol bump must reach the check
 
@@ -414,12 +388,18 @@ def export_tree(
     if report.missing_pairs:
         report.allowed["partial"] = f"{len(have & suite)} of {len(suite)} (dataset, task) pairs of --suite {STEB_SUITE}"
 
+    exports = tree_exports(tasks)
     plan: list[tuple[ResultRecord, Path, str, list[str], list[str]]] = []
     for rec in sorted(records, key=lambda r: (r.dataset, r.task)):
         folder = reference_dataset(rec.dataset)
         steb_pair = (rec.dataset, rec.task) in known
-        if rec.task not in TASK_FOLDERS:
-            report.skipped.append(Skipped(rec.dataset, rec.task, "a plugin task type STEB does not have"))
+        task_export = exports.get(rec.task)
+        if task_export is None:
+            report.skipped.append(
+                Skipped(
+                    rec.dataset, rec.task, "a task type with no leaderboard export (its TaskSpec gives no tree_export)"
+                )
+            )
             continue
         if folder is None or not steb_pair:
             what = "not a STEB dataset" if folder is None else "not one of this STEB dataset's tasks"
@@ -436,18 +416,18 @@ def export_tree(
                 "datasets or tasks that are not STEB's, under steb's names (the reference's scripts skip them)"
             )
             folder = rec.dataset
-        episode, source = episode_config(rec, episodes)
+        episode, source = episode_config(rec, episodes, task_export)
         if episode is None:
             report.skipped.append(Skipped(rec.dataset, rec.task, source))
             continue
         try:
-            metrics, missing, notes = reference_metrics(rec)
+            metrics, missing, notes = reference_metrics(rec, task_export)
         except StebError as exc:
             report.skipped.append(Skipped(rec.dataset, rec.task, str(exc)))
             continue
         if source not in ("the preset's fixed value", "the record"):
             notes.append(f"episode folder {episode} from {source}")
-        path = metrics_path(report.out, folder, short_name, episode, TASK_FOLDERS[rec.task], _tokens(rec))
+        path = metrics_path(report.out, folder, short_name, episode, task_export.folder, _tokens(rec))
         plan.append((rec, path, metrics_text(metrics), missing, notes))
     if not plan:
         raise StebError(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..aggregators.columns import OPERATIONAL_METRIC, metric_label
+from ..aggregators.columns import metric_label
 from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
 from ..results import ResultRecord, load_results
@@ -39,12 +39,6 @@ class AggregatorFailure:
     name: str
     error: str
     detail: str = ""
-
-
-#: Metrics shown, labelled, next to a task's main score wherever it appears (used when the task's
-#: registered spec names no ``companion_metrics``): order alignment's plain accuracy beside its
-#: distractor accuracy, so a newcomer who saw "accuracy 1.0" during the run is not puzzled by a 0.
-DEFAULT_COMPANIONS: dict[str, tuple[str, ...]] = {"order_alignment": ("distractor_accuracy", "accuracy")}
 
 
 @dataclass(frozen=True)
@@ -117,8 +111,14 @@ class Leaderboard:
     suite: str | None = None
     #: aggregate name -> why it is not a column here (it cannot be complete in this scope)
     dropped: dict[str, str] = field(default_factory=dict)
-    #: task type -> companion metrics shown next to its main score
-    companions: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_COMPANIONS))
+    #: task type -> the metrics shown, labelled, next to its main score (:meth:`steb_core.TaskSpec.shown_metrics`:
+    #: order alignment's plain accuracy beside its distractor accuracy, so a newcomer who saw "accuracy 1.0"
+    #: during the run is not puzzled by a 0); None: from the table's task specs
+    companions: dict[str, tuple[str, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.companions is None:
+            self.companions = {name: spec.shown_metrics() for name, spec in self.table.task_specs.items()}
 
     @property
     def title(self) -> str:
@@ -184,7 +184,7 @@ class Leaderboard:
 
     def cell(self, encoder: str, dataset: str, task: str) -> DatasetCell:
         """What the report shows for one result: the operational metric (named) and its companions."""
-        choice = OPERATIONAL_METRIC.get(task)
+        choice = self.table.metrics("operational").get(task)
         rec = self.table.get(encoder, dataset, task)
         if isinstance(choice, tuple):
             used = next((m for m in choice if rec is not None and m in rec.metrics), choice[0])
@@ -193,7 +193,7 @@ class Leaderboard:
         value = self.table.value(encoder, dataset, task, choice)[0]
         companions = []
         if rec is not None and value is not None:
-            for name in self.companions.get(task, ()):
+            for name in (self.companions or {}).get(task, ()):
                 extra = rec.metrics.get(name)
                 if (
                     name != used
@@ -209,9 +209,10 @@ class Leaderboard:
 
     def dataset_scores(self) -> tuple[list[tuple[str, str, str]], dict[str, dict[tuple[str, str], float | None]]]:
         """(dataset, task, metric) columns and encoder -> (dataset, task) -> value, using the operational metric."""
-        cols = [(d, t, metric_label(OPERATIONAL_METRIC.get(t))) for d, t in self.table.expected]
+        operational = self.table.metrics("operational")
+        cols = [(d, t, metric_label(operational.get(t))) for d, t in self.table.expected]
         values = {
-            enc: {(d, t): self.table.value(enc, d, t, OPERATIONAL_METRIC.get(t))[0] for d, t, _ in cols}
+            enc: {(d, t): self.table.value(enc, d, t, operational.get(t))[0] for d, t, _ in cols}
             for enc in self.table.encoders
         }
         return cols, values
@@ -242,6 +243,12 @@ def _registered_datasets() -> Any:
     return get_manager().datasets()
 
 
+def _registered_tasks() -> list[Any]:
+    from ..plugins import get_manager
+
+    return list(get_manager().tasks())
+
+
 def _registered_aggregators() -> list[Any]:
     from ..plugins import get_manager
 
@@ -259,6 +266,7 @@ def compute_leaderboard(
     only_tasks: Iterable[str] | None = None,
     only_encoders: Iterable[str] | None = None,
     cluster_set: Any = None,
+    tasks: Any = "registered",
 ) -> Leaderboard:
     """Run every aggregator (default: the registered ones, in their ``order``) over ``records``.
 
@@ -266,6 +274,8 @@ def compute_leaderboard(
     ``dataset_meta`` stored in the records. ``suites`` widens the scope to every registered dataset of
     those suites (see :class:`~steb_core.aggregators.table.ResultTable`); ``suite`` only names the
     leaderboard. ``only_*`` filter records and scope; ``cluster_set`` freezes the operational clusters.
+    ``tasks``: the task specs whose column metrics and companions the columns read (``"registered"``: the
+    installed plugins', so a plugin's task type joins every column; ``None``: steb's built-in task types).
     An aggregate that cannot be complete in this scope (a whole column has no input) is computed but
     not a column (:attr:`Leaderboard.dropped` says why).
     """
@@ -278,6 +288,7 @@ def compute_leaderboard(
         only_tasks=only_tasks,
         only_encoders=only_encoders,
         cluster_set=cluster_set,
+        tasks=_registered_tasks() if isinstance(tasks, str) and tasks == "registered" else tasks,
     )
     aggs = list(aggregators) if aggregators is not None else _registered_aggregators()
     results: list[AggregateResult] = []
@@ -295,8 +306,6 @@ def compute_leaderboard(
         results.append(out)
     results.sort(key=lambda a: a.order)
     dropped = {a.name: a.structural_gap for a in results if a.structural_gap}
-    # Companions come from DEFAULT_COMPANIONS, not the task registry: building that imports scipy.stats
-    # through the task modules, which would delay the leaderboard (a test guards the import).
     return Leaderboard(
         table, results, failures, suite=suite or (next(iter(suites), None) if suites else None), dropped=dropped
     )

@@ -8,6 +8,7 @@ one frozen :class:`~steb_core.run.settings.RunSettings` and one :class:`~steb_co
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from ..plugins import get_manager
 from ..specs import DEFAULT_SEED
 from .encoder_setup import add_read_files, build_encoder, identify_encoder, name_encoder
 from .engine import Engine
-from .option_use import check_task_options
+from .option_use import check_task_options, flat_task_options, split_options
 from .order import parse_memory
 from .plan import plan_run
 from .selection import as_specs, refused_suite_members, resolve_selection
@@ -47,6 +48,7 @@ def evaluate(
     executor_options: Mapping[str, Any] | None = None,
     encoder_options: Mapping[str, Any] | None = None,
     dataset_options: Mapping[str, Any] | None = None,
+    task_options: Mapping[str, Any] | None = None,
     plugins: Sequence[str] = (),
     batch_size: int = 1024,
     batch_tokens: int | None = None,
@@ -74,8 +76,14 @@ def evaluate(
     ``suite`` adds a suite's datasets with the suite's tasks. ``protocol`` is the long-text protocol
     (``chunk-and-pool`` or ``truncate``) at ``max_length`` tokens (default: the encoder's own).
 
-    Stored results with the same inputs (encoder identity, data, protocol, seed, code versions) and
+    Stored results with the same inputs (encoder identity, data, protocol, seed, options, code versions) and
     an intact content hash are reused unless ``overwrite``.
+
+    ``dataset_options`` go to every loader of the run (``LoadContext.options``), ``task_options`` to the tasks
+    (``{"order_alignment.ties": "split"}`` or ``{"order_alignment": {"ties": "split"}}``; ``steb run --task-option
+    order_alignment.ties=split``). A result's run key holds the task options of its task type and the dataset
+    options its loader read, so an order-alignment option recomputes the order-alignment results only. A task
+    option given in ``dataset_options`` (the spelling before issue 48) is taken as one, with a DeprecationWarning.
 
     ``name`` is the encoder's name in results and leaderboards. By default it says what the model
     is: a registered name, a model path's last component (the full path is kept in each record's
@@ -150,6 +158,18 @@ def evaluate(
         raise StebError("name= is empty; give the name the encoder's results should carry, or leave it out")
     local_plugins = tuple(plugins)
     manager = get_manager(local_plugins)
+    loader_options, old_spelling = split_options(dict(dataset_options or {}), manager.tasks().names())
+    option_notes = []
+    if old_spelling:
+        said = ", ".join(sorted(old_spelling))
+        message = (
+            f"task option(s) {said} given as dataset options: pass them as task options (steb run --task-option "
+            f"{next(iter(sorted(old_spelling)))}=..., evaluate(task_options=...)); the dataset-option spelling "
+            "goes in a later release"
+        )
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        option_notes.append(message)
+    given_task_options = {**old_spelling, **flat_task_options(task_options)}
     if tasks:  # a misspelt task type would select nothing and look like a run with nothing to do
         from ..choices import check_values
 
@@ -171,7 +191,8 @@ def evaluate(
         seed=seed,
         data_dir=data_dir,
         cache_dir=cache_dir,
-        dataset_options=dict(dataset_options or {}),
+        dataset_options=loader_options,
+        task_options=given_task_options,
         executor=executor,
         executor_options=dict(executor_options or {}),
         batch_size=batch_size,
@@ -190,14 +211,14 @@ def evaluate(
         encoder=run_encoder.name,
         output_dir=output_dir,
         identity=dict(identity.evidence),
-        notes=notes,
+        notes=[*option_notes, *notes],
         data_dir=str(data_dir) if data_dir else None,
     )
     if suite:  # a member refused because two plugins register its name is not silently left out
         summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
     plan = plan_run(manager, settings, run_encoder, selection, tasks, summary)
     # a task option no task of the run reads is refused now; loader options once the loaders have run (engine)
-    check_task_options(settings.dataset_options, [t for p in plan for t in p.tasks], list(manager.tasks()))
+    check_task_options(settings.task_options, [t for p in plan for t in p.tasks], list(manager.tasks()))
     if run_encoder.vectors_ok and identity.fingerprint is not None:  # a killed write's temp file goes, all reused too
         sweep_stale_temp_files(settings.cache_root() / cache_key(run_encoder.fingerprint, proto.key()))
     if plan:

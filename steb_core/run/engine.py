@@ -24,8 +24,8 @@ from ..specs import TaskSpec
 from .backends import Backends
 from .encoder_setup import RunEncoder
 from .load import Loaded, LoadResult, load_dataset, worker_death_message
-from .option_use import OptionUse, task_option_keys
-from .order import execution_order
+from .option_use import OptionUse
+from .order import cheap_task_types, execution_order
 from .plan import Pending
 from .progress import NoProgress, display_paused, progress_display
 from .score import embedder, task_context
@@ -59,9 +59,9 @@ class Engine:
         are applied here in that order, so groups, batch plans, the cache and every record are those
         of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
         put back in plan order at the end."""
-        ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan])]
-        task_keys = task_option_keys(self.settings.dataset_options, self.plugins.tasks().names())
-        self.option_use = OptionUse(self.settings.dataset_options, task_keys, len(ordered))
+        cheap = cheap_task_types(t for p in plan for t in p.tasks)
+        ordered = [plan[i] for i in execution_order([(p.spec, [t.name for t in p.tasks]) for p in plan], cheap)]
+        self.option_use = OptionUse(self.settings.dataset_options, (), len(ordered))
         stream = Prefetch(
             len(ordered),
             partial(self._load_item, ordered),

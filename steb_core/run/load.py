@@ -120,7 +120,7 @@ def _read(settings: RunSettings, pending: Pending, found: LoadResult) -> Dataset
                     f"dataset '{spec.name}' declares task '{task.name}' but its loader produced no "
                     f"'{task.shape}' records"
                 )
-        complete_keys(pending, bundle)
+        complete_keys(pending, bundle, settings.dataset_options, options.asked)
         replaced = replacement_note(spec.name, bundle.info)
         if replaced:
             found.notes.append(replaced)
@@ -155,7 +155,7 @@ def _gather_texts(settings: RunSettings, pending: Pending, bundle: DatasetBundle
         distinct.setdefault(text, None)
     for task in pending.tasks:  # texts a task embeds beyond its records' (retrieval's joined collections)
         if task.extra_texts is not None:
-            for text in task.extra_texts(bundle.get(task.shape), settings.dataset_options):
+            for text in task.extra_texts(bundle.get(task.shape), settings.task_options):
                 total += 1
                 distinct.setdefault(text, None)
     found.texts = list(distinct)

@@ -1,10 +1,15 @@
-"""Dataset options that nothing of the run reads: an error before anything is encoded.
+"""Run options in their two channels, and the options that nothing of the run reads: an error before anything
+is encoded.
 
 ``--dataset-option KEY=VALUE`` (``evaluate(dataset_options=...)``) reaches every loader of the run
-(``LoadContext.options``) and every task (``TaskContext.options``, as ``<task>.<name>`` or nested under the task's
-name), and it is part of every run key. A misspelt or retired option (issue 37 removed ``balanced`` and
-``min_class_size``) was therefore ignored by everything, yet recomputed every result under a new key, without a
-word. Two kinds of options, checked where each is known:
+(``LoadContext.options``); ``--task-option TASK.KEY=VALUE`` (``evaluate(task_options=...)``) reaches the tasks
+(``TaskContext.options``, as ``<task>.<name>``). A task option given as a dataset option (the spelling before issue
+48) is still taken, with a deprecation warning (:func:`split_options`). A result's run key holds only the options
+it depends on (:func:`key_options`): the task options of its task type, and the loader options its loader read.
+Before, every run key held every option of the run, so an order-alignment option recomputed (and replaced) the
+clustering, pair, retrieval and probing results of the same run as well. A misspelt or retired option (issue 37
+removed ``balanced`` and ``min_class_size``) would be ignored by everything; two kinds of options, checked where
+each is known:
 
 * **task options** (``<task>.<name>``, ``tasks.<name>``, or ``{<task>: {...}}``): the names each task type reads are
   declared on its spec (:attr:`steb_core.specs.TaskSpec.options`; :data:`TASK_WIDE_OPTIONS` for every task), so
@@ -41,6 +46,9 @@ __all__ = [
     "TASK_WIDE_OPTIONS",
     "RUN_WIDE_OPTIONS",
     "task_option_keys",
+    "flat_task_options",
+    "split_options",
+    "key_options",
     "check_task_options",
 ]
 
@@ -110,6 +118,43 @@ def task_option_keys(options: Mapping[str, Any], tasks: Iterable[str]) -> set[st
     return {str(k) for k, v in options.items() if _task_of(str(k), v, tasks) is not None}
 
 
+def flat_task_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Task options as ``{"<task>.<name>": value}``: ``TASK.KEY`` keys kept, ``{TASK: {KEY: value}}`` flattened.
+
+    A key with no task part (``ties`` alone) is an error: a task option names its task type."""
+    out: dict[str, Any] = {}
+    for key, value in (options or {}).items():
+        key = str(key)
+        if "." not in key and isinstance(value, Mapping):
+            out.update({f"{key}.{name}": v for name, v in value.items()})
+        elif "." in key and key.partition(".")[0] and key.partition(".")[2]:
+            out[key] = value
+        else:
+            raise StebError(
+                f"task option '{key}' names no task type: give it as TASK.KEY=VALUE, e.g. order_alignment.ties=split"
+            )
+    return out
+
+
+def split_options(dataset_options: Mapping[str, Any], tasks: Iterable[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(loader options, task options found among ``dataset_options``): a key naming one of the task types
+    ``tasks`` (or ``tasks.``) is a task option given the old way (the caller warns)."""
+    tasks = list(tasks)
+    moved = task_option_keys(dataset_options, tasks)
+    loader = {str(k): v for k, v in dataset_options.items() if str(k) not in moved}
+    return loader, flat_task_options({str(k): v for k, v in dataset_options.items() if str(k) in moved})
+
+
+def key_options(
+    task: str, task_options: Mapping[str, Any], loader_options: Mapping[str, Any], read: Iterable[str]
+) -> dict[str, Any]:
+    """The options a result of ``task`` depends on, for its run key: the task options of ``task`` and the run-wide
+    ``tasks.`` ones (``task_options`` flat), and the ``loader_options`` its loader asked for (``read``)."""
+    asked = set(read)
+    own = {k: v for k, v in task_options.items() if k.partition(".")[0] in (task, TASK_WIDE)}
+    return {**{k: v for k, v in loader_options.items() if k in asked}, **own}
+
+
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
     """The end of a sentence about ``name``: "; did you mean 'x'?" with the close names, else "."."""
     close = difflib.get_close_matches(name, sorted(set(known)), n=3, cutoff=0.6)
@@ -131,7 +176,7 @@ def check_task_options(
             allowed: tuple[str, ...] = TASK_WIDE_OPTIONS
         elif task not in in_run:
             raise StebError(
-                f"dataset option '{key}' is for task type '{task}', which no dataset of this run has "
+                f"task option '{key}' is for task type '{task}', which no dataset of this run has "
                 f"(task types of the run: {', '.join(sorted(in_run)) or 'none'})"
             )
         else:
@@ -141,7 +186,7 @@ def check_task_options(
         for name in names:
             if name not in allowed:
                 raise StebError(
-                    f"dataset option '{key}': task type '{task}' reads no option '{name}'"
+                    f"task option '{key}': task type '{task}' reads no option '{name}'"
                     f"{_did_you_mean(name, allowed)} It reads: {', '.join(f'{task}.{n}' for n in allowed)}"
                 )
 

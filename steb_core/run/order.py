@@ -8,17 +8,47 @@ records (see :func:`execution_order`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import warnings
+from collections.abc import Collection, Iterable, Sequence
+from functools import cache
+from typing import Any
 
 from ..errors import StebError
-from ..specs import DatasetSpec
+from ..specs import DatasetSpec, TaskSpec
 
-__all__ = ["CHEAP_TO_SCORE", "execution_order", "parse_memory", "size_hint"]
+__all__ = ["cheap_task_types", "execution_order", "parse_memory", "size_hint"]
 
-#: task types whose scoring costs little per text next to reading or generating it: one cosine per pair
-#: (``pair_predefined``), a few per group (``order_alignment``). Every other type (a solver, k-means,
-#: all-to-all or query-by-candidate score blocks, and any plugin's type) counts as costly to score.
-CHEAP_TO_SCORE = frozenset({"pair_predefined", "order_alignment"})
+
+def cheap_task_types(tasks: Iterable[TaskSpec] | None = None) -> frozenset[str]:
+    """The task types of ``tasks`` (None: steb's built-in ones) whose spec says scoring costs little per text next
+    to reading or encoding it (:attr:`TaskSpec.cheap_to_score`: one cosine per pair for ``pair_predefined``, a few
+    per group for ``order_alignment``). Every other type (a solver, k-means, all-to-all or query-by-candidate score
+    blocks, a plugin's type that does not say) counts as costly to score."""
+    if tasks is None:
+        return _builtin_cheap()
+    return frozenset(t.name for t in tasks if t.cheap_to_score)
+
+
+@cache
+def _builtin_cheap() -> frozenset[str]:
+    from ..tasks import builtin_tasks
+
+    return frozenset(t.name for t in builtin_tasks() if t.cheap_to_score)
+
+
+def __getattr__(name: str) -> Any:
+    """``CHEAP_TO_SCORE``, the table this module kept before the task specs said it (read from them, with a
+    warning; it goes with ``steb_core.runner``)."""
+    if name == "CHEAP_TO_SCORE":
+        warnings.warn(
+            "steb_core.run.order.CHEAP_TO_SCORE is read from the task specs now (TaskSpec.cheap_to_score, "
+            "cheap_task_types())",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return _builtin_cheap()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _TEXTS_IN_SIZE = re.compile(r"(\d[\d,]*)\s+texts\b")
 
@@ -49,8 +79,11 @@ def size_hint(spec: DatasetSpec) -> int:
     return int(found.group(1).replace(",", "")) if found else 0
 
 
-def execution_order(items: Sequence[tuple[DatasetSpec, Sequence[str]]]) -> list[int]:
-    """The order a run processes its datasets in: indices into ``items`` ((spec, task types to run)).
+def execution_order(
+    items: Sequence[tuple[DatasetSpec, Sequence[str]]], cheap: Collection[str] | None = None
+) -> list[int]:
+    """The order a run processes its datasets in: indices into ``items`` ((spec, task types to run)); ``cheap``:
+    the task types that are cheap to score (default: :func:`cheap_task_types` of steb's built-in ones).
 
     Why not the order of selection: with ``prefetch`` the next datasets are loaded in a worker while
     this one is encoded and scored, a two-stage flow (load, then encode + score) whose wall time is
@@ -59,7 +92,7 @@ def execution_order(items: Sequence[tuple[DatasetSpec, Sequence[str]]]) -> list[
     second stage first. Costs are estimated from the specs alone (nothing is loaded to plan the order):
     loading and encoding cost about the same per text for every dataset (:func:`size_hint`), scoring
     depends on the task type, so datasets with a task that is costly to score (not in
-    :data:`CHEAP_TO_SCORE`) come first, smallest first, and the cheap-to-score ones last, largest
+    ``cheap``) come first, smallest first, and the cheap-to-score ones last, largest
     first. The loader then works ahead on the large cheap-to-score datasets while the last costly
     ones are scored. Ties keep the selection order.
 
@@ -69,10 +102,12 @@ def execution_order(items: Sequence[tuple[DatasetSpec, Sequence[str]]]) -> list[
     selection writes the same records.
     """
 
+    cheap = cheap_task_types() if cheap is None else cheap
+
     def key(i: int) -> tuple[int, int, int]:
         spec, tasks = items[i]
         n = size_hint(spec)
-        if any(t not in CHEAP_TO_SCORE for t in tasks):
+        if any(t not in cheap for t in tasks):
             return (0, n, i)
         return (1, -n, i)
 

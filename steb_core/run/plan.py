@@ -7,7 +7,7 @@ and the providing plugin's version; the load phase adds the data fingerprint tha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from ..records import DatasetBundle
 from ..results import run_key
 from ..specs import STEB_PROTOCOL_VERSION, DatasetSpec, TaskSpec
 from .encoder_setup import RunEncoder
+from .option_use import key_options
 from .settings import RunSettings
 from .summary import Failure, RunSummary
 
@@ -73,7 +74,8 @@ def plan_run(
                 task_version=task.version,
                 protocol=settings.protocol.key(),
                 seed=settings.seed,
-                dataset_options=settings.dataset_options,
+                # the task's own options now; the loader options its loader reads join after the load
+                dataset_options=key_options(task.name, settings.task_options, {}, ()),
                 steb_protocol=STEB_PROTOCOL_VERSION,
                 scoring=encoder.scoring,
             )
@@ -94,9 +96,16 @@ def provider_of(plugins: StebPlugins, spec: DatasetSpec) -> tuple[str, str]:
     return name, version or ""
 
 
-def complete_keys(pending: Pending, bundle: DatasetBundle) -> None:
-    """Fingerprint each shape the tasks read (once per shape) and finish their run keys with it."""
+def complete_keys(
+    pending: Pending, bundle: DatasetBundle, loader_options: Mapping[str, Any] | None = None, read: Iterable[str] = ()
+) -> None:
+    """Fingerprint each shape the tasks read (once per shape) and finish their run keys with it, and with the
+    ``loader_options`` the loader asked for (``read``): a result depends on those, not on every option of the run."""
+    asked = set(read)
     for task in pending.tasks:
+        parts = pending.parts[task.name]
+        options = {**{k: v for k, v in (loader_options or {}).items() if k in asked}, **parts["dataset_options"]}
+        pending.parts[task.name] = {**parts, "dataset_options": options}
         if task.shape not in pending.fingerprints:
             pending.fingerprints[task.shape] = bundle.fingerprint(task.shape)
         pending.keys[task.name] = run_key(

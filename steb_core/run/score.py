@@ -43,7 +43,7 @@ def task_context(
         bundle=loaded.bundle,
         data=loaded.bundle.get(task.shape),
         seed=settings.seed,
-        options=dict(settings.dataset_options),
+        options=dict(settings.task_options),
         embed_fn=embed,
         similarity_fn=obj.similarity if encoder.own_similarity else None,
         collections_fn=collections_fn(encoder, settings, cache),

@@ -24,8 +24,9 @@ __all__ = ["RunSettings", "check_batch_tokens", "check_prefetch"]
 @dataclass(frozen=True)
 class RunSettings:
     """The choices of one :func:`steb_core.evaluate` call that the engine acts on (checked values; see
-    ``evaluate`` for what each one means). ``dataset_options`` is part of every run key, so the engine
-    never changes it."""
+    ``evaluate`` for what each one means). ``dataset_options`` go to the loaders, ``task_options`` (flat
+    ``<task>.<name>`` keys) to the tasks; a run key holds the ones its result depends on
+    (:func:`~.option_use.key_options`), so the engine never changes them."""
 
     output_dir: Path
     protocol: LongTextProtocol
@@ -34,6 +35,7 @@ class RunSettings:
     #: the embedding cache's root; None: ``$STEB_CACHE_DIR`` or ``~/.cache/steb/embeddings``
     cache_dir: str | Path | None = None
     dataset_options: dict[str, Any] = field(default_factory=dict)
+    task_options: dict[str, Any] = field(default_factory=dict)
     executor: str | Executor = "local"
     executor_options: Mapping[str, Any] = field(default_factory=dict)
     batch_size: int = 1024

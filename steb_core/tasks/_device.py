@@ -7,7 +7,7 @@ it: see ``bench/tasks``).
 
 The choice, per task run (first that is set):
 
-1. the run option ``tasks.device`` (``steb run --dataset-option tasks.device=...``), else
+1. the run option ``tasks.device`` (``steb run --task-option tasks.device=...``), else
 2. the environment variable ``STEB_TASK_DEVICE``, else
 3. ``auto``.
 

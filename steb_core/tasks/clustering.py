@@ -23,6 +23,7 @@ from typing import Any
 
 from ..context import TaskContext
 from ..errors import DataValidationError
+from ..reference_tree.task_export import CLUSTERING_EXPORT
 from ..specs import TaskSpec
 from ._common import encode_labels, option, unique_index
 from ._threads import blas_limits
@@ -82,4 +83,6 @@ SPEC = TaskSpec(
     accepts_sparse=True,
     version="2",  # issue 37: the STEB reference's rules (see the module docstring)
     options=("batch_size", "random_state"),
+    default_for_shape=True,
+    tree_export=CLUSTERING_EXPORT,
 )

@@ -111,6 +111,7 @@ import numpy as np
 
 from ..context import TaskContext
 from ..errors import DataValidationError
+from ..reference_tree.task_export import ORDER_ALIGNMENT_EXPORT
 from ..specs import TaskSpec
 from ._common import option, option_choice, pair_similarities
 from ._reference_products import alignment_products
@@ -822,4 +823,10 @@ SPEC = TaskSpec(
     # emulated (``order_alignment.products=reference``, :mod:`._reference_products`)
     version="3",
     options=("scoring", "ties", "exhaustive_limit", "products", "tie_tolerance"),
+    # the distractor accuracy is the content-independence column; the object-of-study, feature and application
+    # columns read plain accuracy, else (every instance has a distractor) the distractor accuracy
+    column_metrics={"definitional": ("accuracy", "distractor_accuracy"), "content-independence": "distractor_accuracy"},
+    cheap_to_score=True,  # a few cosines per group
+    default_for_shape=True,
+    tree_export=ORDER_ALIGNMENT_EXPORT,
 )

@@ -45,6 +45,7 @@ import scipy.sparse as sp
 
 from ..context import TaskContext
 from ..errors import DataValidationError
+from ..reference_tree.task_export import PAIR_ALL_EXPORT
 from ..specs import TaskSpec
 from ._common import (
     SIMILARITY_BATCH,
@@ -189,4 +190,6 @@ SPEC = TaskSpec(
     # products, emulated (``pair_all.scores=reference``, :mod:`._reference_products`)
     version="3",
     options=("scores",),
+    default_for_shape=True,
+    tree_export=PAIR_ALL_EXPORT,
 )

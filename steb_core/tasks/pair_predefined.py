@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..context import TaskContext
+from ..reference_tree.task_export import PAIR_PREDEFINED_EXPORT
 from ..specs import TaskSpec
 from ._common import (
     binary_ranking_metrics,
@@ -73,4 +74,7 @@ SPEC = TaskSpec(
     # products, emulated (``pair_predefined.scores=reference``, :mod:`._reference_products`)
     version="3",
     options=("scores",),
+    cheap_to_score=True,  # one cosine per pair
+    default_for_shape=True,
+    tree_export=PAIR_PREDEFINED_EXPORT,
 )

@@ -88,6 +88,7 @@ import scipy.sparse as sp
 from ..context import TaskContext
 from ..errors import DataValidationError
 from ..io import seeded_rng
+from ..reference_tree.task_export import PROBING_EXPORT
 from ..specs import TaskSpec
 from ._common import option, option_choice, unique_index
 from ._device import kernel_device
@@ -469,4 +470,6 @@ SPEC = TaskSpec(
     # 5: issue 37, released bins and splits used when the records carry them (probing.splits)
     version="5",
     options=("splits", "strengths", "split", "warm_start", "solver"),
+    default_for_shape=True,
+    tree_export=PROBING_EXPORT,
 )

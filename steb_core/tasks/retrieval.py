@@ -53,6 +53,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..context import TaskContext
+from ..reference_tree.task_export import RETRIEVAL_EXPORT
 from ..specs import TaskSpec
 from ._common import option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
@@ -333,4 +334,6 @@ SPEC = TaskSpec(
     accepts_sparse=True,
     version="2",  # issue 37: the STEB reference's rule (joined collections, argsort ranks) by default
     options=("rule", "block_bytes"),
+    default_for_shape=True,
+    tree_export=RETRIEVAL_EXPORT,
 )

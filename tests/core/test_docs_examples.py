@@ -59,3 +59,29 @@ def test_contributing_dataset_plugin_example(steb_isolated, tmp_path, monkeypatc
     (tmp_path / "b").mkdir()
     namespace["test_runs_end_to_end"](steb_isolated, tmp_path / "a")
     namespace["test_empty_text_is_reported_with_row_and_field"](tmp_path / "b")
+
+
+def test_contributing_task_type_example(steb_isolated, tmp_path):
+    """Worked example 4 ("Adding a task type"): the plugin file and its tests, run as the guide writes them."""
+    plugin = tmp_path / "mylab" / "tasks.py"  # no mylab/__init__.py, as in the guide
+    plugin.parent.mkdir()
+    plugin.write_text(block_containing("CONTRIBUTING.md", "def run_nearest_centroid"))
+    test_code = block_containing("CONTRIBUTING.md", "def test_nearest_centroid_is_scikit_learns")
+    namespace: dict = {}
+    exec(test_code.replace('"mylab/tasks.py"', repr(str(plugin))), namespace)  # noqa: S102 - the guide's example
+    try:
+        namespace["test_nearest_centroid_is_scikit_learns"](steb_isolated)
+        namespace["test_the_task_keeps_steb_s_contract"](steb_isolated)
+    except AssertionError:
+        pytest.fail("the CONTRIBUTING task-type example's own assertion failed")
+    # the example is not trivially right: the signal moves the score off chance, and a wrong rule would differ
+    summary = steb_isolated.run(namespace["HashedWords"](), [_centroid_rows(namespace)], plugins=[str(plugin)])
+    assert 0.5 < summary.results[0].main_score <= 1.0
+
+
+def _centroid_rows(namespace: dict):
+    import steb
+
+    return steb.dataset_from(
+        namespace["rows"](), shape="labelled_texts", name="centroid_rows", tasks=["nearest_centroid"]
+    )

@@ -57,6 +57,24 @@ def test_module_plugin_from_the_working_directory_does_not_put_it_on_sys_path(tm
     assert str(tmp_path) not in out["path"] and "" not in out["path"]
 
 
+def test_a_module_in_a_folder_without_init_loads_as_the_guide_runs_it(tmp_path, monkeypatch):
+    """CONTRIBUTING's worked example 2 keeps ``mylab/encoders.py`` and runs ``steb run --plugin mylab.encoders``
+    with no ``mylab/__init__.py``: the folder is a namespace package from the working directory (issue 48)."""
+    folder = tmp_path / "mylab_ns48"
+    folder.mkdir()
+    (folder / "encoders.py").write_text(PLUGIN.replace("cwd-const", "cwd-ns"))
+    monkeypatch.chdir(tmp_path)
+    before = list(sys.path)
+    try:
+        manager = new_manager(["mylab_ns48.encoders"], entry_points=False, env=False)
+        assert manager.encoders().provider("cwd-ns") == "mylab_ns48.encoders"
+        assert sys.path == before
+        assert manager.provider_version("mylab_ns48.encoders")[1]  # a local plugin (versioned by its source)
+    finally:
+        for name in ("mylab_ns48", "mylab_ns48.encoders"):
+            sys.modules.pop(name, None)
+
+
 def test_package_plugin_from_the_working_directory_imports_its_submodules(tmp_path, monkeypatch):
     pkg = tmp_path / "mylab_pkg41"
     pkg.mkdir()

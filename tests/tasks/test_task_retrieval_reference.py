@@ -129,6 +129,6 @@ def test_the_runner_encodes_the_joined_collections(tmp_path):
         cache_dir=tmp_path / "c",
         progress=False,
         errors="raise",
-        dataset_options={"retrieval.rule": "counted"},
+        task_options={"retrieval.rule": "counted"},
     )
     assert counted.results[0].metrics["rule"] == "counted"

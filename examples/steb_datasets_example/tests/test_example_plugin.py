@@ -51,3 +51,16 @@ def test_user_dataset_reads_data_dir(datasets, tmp_path):
     data_dir = LoadContext.resolve_data_dir("example-user-pairs", tmp_path)
     pairs = spec.loader(LoadContext(dataset="example-user-pairs", data_dir=data_dir)).pairs
     assert [p.same for p in pairs] == [True, False]
+
+
+def test_both_datasets_keep_steb_s_contract(datasets, tmp_path):
+    """steb_core.testing's contract checks, as a plugin author runs them in their own tests."""
+    from steb_core.testing import check_dataset_spec
+
+    bundle = check_dataset_spec(datasets.get("example-register"))
+    assert len(bundle.labelled_texts) == 16
+    folder = tmp_path / "example-user-pairs"
+    folder.mkdir()
+    rows = [{"first": f"I reckon {i}.", "second": f"nope {i}", "same_author": i % 2 == 0} for i in range(4)]
+    (folder / "pairs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert len(check_dataset_spec(datasets.get("example-user-pairs"), data_dir=tmp_path).pairs) == 4
