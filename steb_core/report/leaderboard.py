@@ -119,6 +119,9 @@ class Leaderboard:
     dropped: dict[str, str] = field(default_factory=dict)
     #: task type -> companion metrics shown next to its main score
     companions: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_COMPANIONS))
+    #: each encoder's rank with its bootstrap interval (:func:`steb_core.report.ranks.rank_intervals`; set by
+    #: ``build_report``; None: not computed, or fewer than two encoders)
+    ranks: Any = None
 
     @property
     def title(self) -> str:
