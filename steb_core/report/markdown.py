@@ -106,7 +106,7 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         first += [f"- {a.label}: {board.dropped[a.name]}" for a in board.aggregates if a.name in board.dropped]
     sections = ["\n".join(first)]
     if board.ranks is not None:
-        sections.append("\n".join(_ranks_section(board, h3, several)))
+        sections.append("\n".join(_ranks_section(board, h3, several or bool(mark))))
     for agg in board.shown_aggregates():
         lines = [f"{h3} {agg.label}" + (f" — {board.title}" if several or mark else ""), "", agg.description, ""]
         lines += _score_table(board, agg.columns())
@@ -176,8 +176,9 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     return sections
 
 
-def _ranks_section(board: Leaderboard, h3: str, several: bool) -> list[str]:
-    """Each encoder's rank with its bootstrap interval (:mod:`.ranks`), and how the interval was computed."""
+def _ranks_section(board: Leaderboard, h3: str, titled: bool) -> list[str]:
+    """Each encoder's rank with its bootstrap interval (:mod:`.ranks`), and how the interval was computed; ``titled``:
+    the heading names the leaderboard (several of them, or a partial suite's mark)."""
     ranks = board.ranks
     percent = round(ranks.level * 100)
     rows = [
@@ -185,7 +186,7 @@ def _ranks_section(board: Leaderboard, h3: str, several: bool) -> list[str]:
         for r in ranks.rows
     ]
     return [
-        f"{h3} Rank intervals" + (f" — {board.title}" if several else ""),
+        f"{h3} Rank intervals" + (f" — {board.title}" if titled else ""),
         "",
         ranks.method()[0].upper() + ranks.method()[1:] + ".",
         "",
