@@ -27,6 +27,7 @@ from .encoders import (
     profile_cosine,
     to_float32_matrix,
 )
+from .encoding_progress import report_encoded
 from .errors import (
     DatasetNotFoundError,
     DataValidationError,
@@ -239,6 +240,7 @@ __all__ = [
     "to_float32_matrix",
     "LongTextProtocol",
     "encode_with_protocol",
+    "report_encoded",
     "split_sentences",
     "plan_chunks",
     "pool_chunks",

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from .cache import EmbeddingCache, text_hash
 from .encoders import EncoderOutputError, to_float32_matrix
+from .encoding_progress import reporting_to
 from .errors import StebError
 from .longtext import LongTextProtocol, encode_with_protocol
 from .specs import ExecutorSpec
@@ -184,7 +185,7 @@ class Executor(Protocol):
 
     name: str
 
-    def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[int], Any] | None = None) -> int:
+    def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[float], Any] | None = None) -> int:
         """Fill ``cache`` with vectors for ``job.texts``; return how many texts were encoded."""
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
@@ -198,19 +199,28 @@ class LocalExecutor:
 
     name = "local"
 
-    def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[int], Any] | None = None) -> int:
+    def encode(self, job: EncodeJob, cache: EmbeddingCache, progress: Callable[[float], Any] | None = None) -> int:
         encoder = job.encoder.build()
         hash_of = dict(zip(job.texts, job.hashes)) if job.hashes is not None else None
         done = 0
         batches = job.plan()
         for k, batch in enumerate(batches, start=1):
-            vectors = encode_batch(
-                encoder, batch, job.protocol, name=job.encoder.name, batch_no=k, n_batches=len(batches)
-            )
+            reported = [0.0]  # texts the encoder said it finished inside this call (its own batches)
+
+            def sink(n: float, reported: list[float] = reported, batch: list[str] = batch) -> None:
+                n = min(n, len(batch) - reported[0])  # never past the call's texts
+                if progress is not None and n > 0:
+                    reported[0] += n
+                    progress(n)
+
+            with reporting_to(sink if progress is not None else None):
+                vectors = encode_batch(
+                    encoder, batch, job.protocol, name=job.encoder.name, batch_no=k, n_batches=len(batches)
+                )
             cache.put([hash_of[t] for t in batch] if hash_of is not None else [text_hash(t) for t in batch], vectors)
             done += len(batch)
-            if progress is not None:
-                progress(len(batch))
+            if progress is not None and len(batch) - reported[0] > 0:  # what the encoder did not report itself
+                progress(len(batch) - reported[0])
         return done
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:

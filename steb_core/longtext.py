@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .encoders import to_float32_matrix
+from .encoding_progress import counted_as
 
 __all__ = ["PROTOCOLS", "LongTextProtocol", "split_sentences", "plan_chunks", "pool_chunks", "encode_with_protocol"]
 
@@ -248,5 +249,6 @@ def encode_with_protocol(encoder: Any, texts: Sequence[str], protocol: LongTextP
         cut = [trunc([t], limit)[0] if n > limit else t for t, n in zip(texts, lengths)]
         return np.asarray(to_float32_matrix(encoder.encode(cut), len(texts)))
     chunks, owner = plan_chunks(texts, limit, encoder)
-    vectors = to_float32_matrix(encoder.encode(chunks), len(chunks))
+    with counted_as(len(texts) / len(chunks)):  # the progress bar counts texts, the encoder reports chunks
+        vectors = to_float32_matrix(encoder.encode(chunks), len(chunks))
     return pool_chunks(vectors, owner, len(texts))

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from ..errors import StebError
 from ..plugins import get_manager
-from ..report.command import export_clusters_command, report_command
+from ..report.command import compare_command, export_clusters_command, report_command
 
 # importing a command module registers its commands
 from . import (  # noqa: F401
@@ -30,6 +30,35 @@ from .common import app
 
 app.command("report")(report_command)
 app.command("export-clusters")(export_clusters_command)
+app.command("compare")(compare_command)
+
+
+def version_line() -> str:
+    """``steb --version``: the installed steb-core and the STEB protocol it implements (what a result records)."""
+    from .. import __version__
+    from ..specs import STEB_PROTOCOL_VERSION
+
+    return f"steb-core {__version__}; STEB protocol {STEB_PROTOCOL_VERSION}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        common.console.print(version_line(), highlight=False, markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print steb-core's version and the STEB protocol version, then exit.",
+    ),
+) -> None:
+    # no docstring: the root app's help (common.app) stays the one help text
+    return None
 
 
 def _preload_plugins(argv: list[str]) -> list[str]:

@@ -25,6 +25,7 @@ from .leaderboard import (
     load_merged,
     rank_marks,
 )
+from .ranks import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, rank_intervals
 
 if TYPE_CHECKING:
     from ..reference_tree.read import TreeImport
@@ -178,6 +179,9 @@ def build_report(
     only_encoders: Iterable[str] | None = None,
     clusters: str | Path | Any = None,
     leaderboard: Sequence[str | Path] = (),
+    resamples: int = DEFAULT_RESAMPLES,
+    level: float = DEFAULT_LEVEL,
+    seed: int = DEFAULT_SEED,
 ) -> ReportPaths:
     """Aggregate the results in ``results_dir`` (one folder or several, merged), print, and write the report.
 
@@ -194,7 +198,9 @@ def build_report(
     freeze with ``--clusters``; ``clusters-<suite>.json`` when there are several leaderboards) and
     ``report.html``. ``leaderboard`` names STEB results trees (the canonical baselines, ``submitted_results/``) read
     into the same leaderboards (:mod:`steb_core.reference_tree.read`), so your encoders rank among the published
-    models; what could not be mapped is written to ``leaderboard-unmapped.csv``.
+    models; what could not be mapped is written to ``leaderboard-unmapped.csv``. Every leaderboard with two or more
+    encoders gets each encoder's rank with an interval (:mod:`.ranks`: a paired bootstrap over its datasets and over
+    ``--draws`` results' draws; ``resamples`` replicates, ``level`` the interval's share, ``seed`` the bootstrap's).
     """
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -230,6 +236,8 @@ def build_report(
         cluster_set=cluster_set,
         **filters,
     )
+    for board in boards:
+        board.ranks = rank_intervals(board, resamples=resamples, level=level, seed=seed)
     timings["aggregate"] = time.perf_counter() - started
     data_notes = _data_notes(records, boards)
     out_unmapped = (out / "leaderboard-unmapped.csv") if found is not None and found.unmapped else None

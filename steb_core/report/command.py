@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
-__all__ = ["report_command", "export_clusters_command"]
+from .ranks import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED
+
+__all__ = ["report_command", "export_clusters_command", "compare_command"]
 
 
 def report_command(
@@ -62,11 +64,19 @@ def report_command(
         ),
     ),
     no_html: bool = typer.Option(False, "--no-html", help="Skip the HTML page (and matplotlib)."),
+    resamples: int = typer.Option(
+        DEFAULT_RESAMPLES, "--resamples", min=1, help="Bootstrap replicates of the rank intervals."
+    ),
+    level: float = typer.Option(
+        DEFAULT_LEVEL, "--level", min=0.5, max=0.999, help="The share of the replicates a rank interval holds."
+    ),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="The seed of the rank intervals' bootstrap."),
     plugin: list[str] | None = typer.Option(
         None, "--plugin", "-p", help=("Local plugin: a module name or a path to a .py file (repeatable).")
     ),
 ) -> None:
-    """Print one leaderboard per suite and write Markdown, CSV and a self-contained HTML report with plots."""
+    """Print one leaderboard per suite, each model's rank with a bootstrap interval, and write Markdown, CSV and a
+    self-contained HTML report with plots."""
     from ..cli.common import console
     from ..cli.common import manager as _manager
     from . import build_report
@@ -83,6 +93,9 @@ def report_command(
         only_tasks=task or None,
         clusters=clusters,
         leaderboard=leaderboard or (),
+        resamples=resamples,
+        level=level,
+        seed=seed,
     )
     for label, value in (("markdown", paths.markdown), ("csv", paths.report_csv), ("html", paths.html)):
         if value:
@@ -152,3 +165,59 @@ def export_clusters_command(
         console.print(
             f"[dim]other suites in {source}: {', '.join(str(b.suite) for b in boards[1:])} (choose with --suite)[/]"
         )
+
+
+def compare_command(
+    results_dir: Path = typer.Argument(..., help="A results folder written by `steb run` holding both encoders."),
+    encoder_a: str = typer.Argument(..., metavar="A", help="The first encoder (as the results name it)."),
+    encoder_b: str = typer.Argument(..., metavar="B", help="The second encoder."),
+    dataset: list[str] | None = typer.Option(
+        None, "--dataset", "-d", metavar="DATASET", help="Only these datasets (repeatable)."
+    ),
+    resamples: int = typer.Option(DEFAULT_RESAMPLES, "--resamples", min=1, help="Bootstrap replicates."),
+    level: float = typer.Option(DEFAULT_LEVEL, "--level", min=0.5, max=0.999, help="The bootstrap interval's level."),
+    seed: int = typer.Option(DEFAULT_SEED, "--seed", help="The bootstrap's seed."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table (for people), json or csv (for scripts)."),
+) -> None:
+    """A paired test per dataset between encoders A and B: McNemar for order alignment (as STEL), a paired bootstrap
+    of the difference of AUROC, V-measure, MRR and probing accuracy (same instances for both)."""
+    from rich.table import Table
+
+    from ..cli.common import console, emit
+    from .compare import compare_encoders
+    from .format import fmt as score
+
+    tests = compare_encoders(
+        results_dir, encoder_a, encoder_b, resamples=resamples, level=level, seed=seed, only_datasets=dataset
+    )
+    if emit([t.row() for t in tests], fmt, "compare"):
+        return
+    percent = round(level * 100)
+    table = Table(title=f"steb compare — {encoder_a} (A) vs {encoder_b} (B), scores x100", box=None, pad_edge=False)
+    for column in ("dataset", "task", "metric", "A", "B", "A−B", f"{percent}% interval", "test", "p", "n"):
+        table.add_column(column, justify="left" if column in ("dataset", "task", "metric", "test") else "right")
+    for t in tests:
+        interval = "" if t.low is None else f"{t.low * 100:+.2f} … {t.high * 100:+.2f}"  # type: ignore[operator]
+        test = t.test + (f" ({t.discordant[0]}:{t.discordant[1]})" if t.discordant else "")
+        table.add_row(
+            t.dataset,
+            t.task,
+            t.metric,
+            score(t.a, digits=2),
+            score(t.b, digits=2),
+            "" if t.difference is None else f"{t.difference * 100:+.2f}",
+            interval,
+            test or "–",
+            "" if t.p_value is None else f"{t.p_value:.3g}",
+            str(t.n or ""),
+        )
+    console.print(table)
+    for t in tests:
+        if t.note and not t.test:
+            console.print(f"[yellow]{t.dataset} / {t.task}:[/] {t.note}", highlight=False)
+    console.print(
+        f"[dim]paired on the same instances; McNemar (A:B = instances only A : only B gets right) for order alignment, "
+        f"else a paired bootstrap ({resamples} resamples, seed {seed}, {percent}% percentile interval of A − B); "
+        "p-values per dataset, not corrected for the number of datasets[/]",
+        highlight=False,
+    )

@@ -60,6 +60,10 @@ def print_leaderboard(board: Leaderboard, console: Console, several: bool = Fals
         cells = [Text(fmt(col.scores.get(enc)), style=_STYLE.get(marks[col.name].get(enc, 0), "")) for col in columns]
         table.add_row(str(position), enc, *([origins.get(enc, "")] if origins else []), *cells)
     console.print(table)
+    if board.ranks is not None:
+        shown = " · ".join(f"{r.rank} {r.encoder} [{r.interval_text()}]" for r in board.ranks.rows)
+        console.print(f"ranks [{round(board.ranks.level * 100)}% interval]: {shown}", highlight=False, markup=False)
+        console.print(f"[dim]{board.ranks.method()}[/]", highlight=False)
     if board.partial_mark():  # a partial run's aggregates must not pass for the suite's
         console.print(
             f"[yellow]partial suite '{board.suite}':[/] every score above covers {board.partial_mark()}; "

@@ -116,6 +116,10 @@ class Leaderboard:
     #: during the run is not puzzled by a 0); None: from the table's task specs
     companions: dict[str, tuple[str, ...]] | None = None
 
+    #: each encoder's rank with its bootstrap interval (:func:`steb_core.report.ranks.rank_intervals`; set by
+    #: ``build_report``; None: not computed, or fewer than two encoders)
+    ranks: Any = None
+
     def __post_init__(self) -> None:
         if self.companions is None:
             self.companions = {name: spec.shown_metrics() for name, spec in self.table.task_specs.items()}

@@ -109,6 +109,8 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
         first += ["", "Not columns of this leaderboard (they cannot be complete in this scope):", ""]
         first += [f"- {a.label}: {board.dropped[a.name]}" for a in board.aggregates if a.name in board.dropped]
     sections = ["\n".join(first)]
+    if board.ranks is not None:
+        sections.append("\n".join(_ranks_section(board, h3, several or bool(mark))))
     for agg in board.shown_aggregates():
         lines = [f"{h3} {agg.label}" + (f" — {board.title}" if several or mark else ""), "", agg.description, ""]
         lines += _score_table(board, agg.columns())
@@ -176,6 +178,24 @@ def markdown_sections(board: Leaderboard, several: bool = False) -> list[str]:
     if table.notes:
         sections.append("\n".join([f"{h3} Notes", "", *(f"- {n}" for n in table.notes)]))
     return sections
+
+
+def _ranks_section(board: Leaderboard, h3: str, titled: bool) -> list[str]:
+    """Each encoder's rank with its bootstrap interval (:mod:`.ranks`), and how the interval was computed; ``titled``:
+    the heading names the leaderboard (several of them, or a partial suite's mark)."""
+    ranks = board.ranks
+    percent = round(ranks.level * 100)
+    rows = [
+        [r.encoder, fmt(r.mean), str(r.rank), r.interval_text(), f"{r.distribution[0]:.2f}" if r.distribution else ""]
+        for r in ranks.rows
+    ]
+    return [
+        f"{h3} Rank intervals" + (f" — {board.title}" if titled else ""),
+        "",
+        ranks.method()[0].upper() + ranks.method()[1:] + ".",
+        "",
+        *_table(["Encoder", "Mean per-dataset score", "Rank", f"{percent}% interval", "P(rank 1)"], rows),
+    ]
 
 
 def missing_rows(board: Leaderboard) -> list[list[str]]:

@@ -217,13 +217,15 @@ def heatmap_figure(board: Leaderboard) -> Any | None:
 
 def radar_columns(board: Leaderboard) -> list[Column]:
     """The definitional axes: the six object-of-study columns (idiolect among them), linguistic features, content
-    independence."""
+    independence; only those that are columns of the report's tables (an aggregate that cannot be complete in this
+    scope, :attr:`Leaderboard.dropped`, is in no table, so it is no axis either)."""
+    shown = {agg.name: agg for agg in board.shown_aggregates()}
     axes: list[Column] = []
-    objects = board.aggregate("objects-of-study")
+    objects = shown.get("objects-of-study")
     if objects is not None:
         axes += objects.sub_columns
     for name in ("linguistic-features", "content-independence"):
-        agg = board.aggregate(name)
+        agg = shown.get(name)
         if agg is not None:
             axes.append(agg)
     return [col for col in axes if any(v is not None for v in col.scores.values())]

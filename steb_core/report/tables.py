@@ -11,6 +11,7 @@ from typing import Any
 
 from ..specs import STEB_PROTOCOL_VERSION
 from .leaderboard import Leaderboard
+from .ranks import rank_interval_rows
 
 __all__ = ["report_csv", "leaderboard_csv", "scores_csv", "missing_csv", "aggregates_json"]
 
@@ -105,6 +106,16 @@ def aggregates_json(boards: Leaderboard | Sequence[Leaderboard]) -> str:
                 "failures": [asdict(f) for f in board.failures],
                 "scope": [list(x) for x in board.table.expected],
                 "notes": board.table.notes,
+                "ranks": None
+                if board.ranks is None
+                else {
+                    "method": board.ranks.method(),
+                    "level": board.ranks.level,
+                    "resamples": board.ranks.resamples,
+                    "seed": board.ranks.seed,
+                    "columns": [list(x) for x in board.ranks.pairs],
+                    "rows": rank_interval_rows(board.ranks),
+                },
             }
             for board in _boards(boards)
         ],

@@ -17,6 +17,7 @@ from typing import Any
 from ..cache import ShardError, is_sparse, text_hash
 from ..errors import StebError
 from ..executors import EncodeJob, EncodingError
+from ..instances import INSTANCES_KEY, write_instances
 from ..plugins import StebPlugins
 from ..prefetch import Prefetch, WorkerDied
 from ..results import library_versions
@@ -27,7 +28,7 @@ from .load import Loaded, LoadResult, load_dataset, worker_death_message
 from .option_use import OptionUse
 from .order import cheap_task_types, execution_order
 from .plan import Pending
-from .progress import NoProgress, display_paused, progress_display
+from .progress import NoProgress, display_paused, encoding_label, progress_display
 from .score import embedder, task_context
 from .settings import RunSettings
 from .stored import encoder_record_info, new_record
@@ -170,7 +171,7 @@ class Engine:
             return
         assert executor is not None
         t0 = time.perf_counter()
-        enc_bar = bar.add_task(f"encoding with {self.encoder.name}", total=len(missing))
+        enc_bar = bar.add_task(f"encoding {encoding_label(group)} with {self.encoder.name}", total=len(missing))
         protocol = self.settings.protocol
         key = (self.encoder.fingerprint, protocol.key())
         job = EncodeJob(
@@ -272,6 +273,7 @@ class Engine:
 
     def write(self, loaded: Loaded, task: TaskSpec, metrics: dict[str, Any], task_seconds: float) -> None:
         """One result record written atomically as soon as its task is done, and listed in the summary."""
+        per_instance = metrics.pop(INSTANCES_KEY, None)  # kept beside the record, not in it (steb_core.instances)
         timings = {
             "load_s": round(loaded.load_seconds, 4),
             "encode_s": round(self.encode_seconds, 4),
@@ -290,4 +292,6 @@ class Engine:
             timings=timings,
         )
         record.write(self.settings.output_dir)
+        if per_instance:
+            write_instances(self.settings.output_dir, record, per_instance)
         self.summary.results.append(record)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["LineProgress", "NoProgress", "display_paused", "progress_display"]
+__all__ = ["LineProgress", "NoProgress", "display_paused", "encoding_label", "progress_display"]
 
 
 class NoProgress:
@@ -60,6 +60,13 @@ class LineProgress(NoProgress):
         if task_id == 0:
             self.stream.write(f"[{int(bar[2])}/{bar[1]}] {bar[0]} ({time.perf_counter() - self.started:.0f} s)\n")
             self.stream.flush()
+
+
+def encoding_label(group: Any, shown: int = 3) -> str:
+    """The datasets an encoding bar works for (a group of datasets shares one call): ``a, b, c (+2 more)``."""
+    names = list(dict.fromkeys(loaded.pending.spec.name for loaded in group))
+    more = f" (+{len(names) - shown} more)" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..context import TaskContext
 from ..errors import DataValidationError
+from ..instances import INSTANCES_KEY
 from ..reference_tree.task_export import CLUSTERING_EXPORT
 from ..specs import TaskSpec
 from ._common import encode_labels, option, unique_index
@@ -69,6 +70,8 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
         "n_texts": len(records),
         "n_clusters": k,
         "cluster_input": ctx.scoring.get("cluster_input", "raw"),
+        # gold class and cluster of each text, for paired tests (steb compare; beside the record: steb_core.instances)
+        INSTANCES_KEY: {"label": [float(c) for c in codes], "cluster": [float(c) for c in predicted]},
     }
 
 

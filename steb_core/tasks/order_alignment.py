@@ -111,6 +111,7 @@ import numpy as np
 
 from ..context import TaskContext
 from ..errors import DataValidationError
+from ..instances import INSTANCES_KEY
 from ..reference_tree.task_export import ORDER_ALIGNMENT_EXPORT
 from ..specs import TaskSpec
 from ._common import option, option_choice, pair_similarities
@@ -142,6 +143,8 @@ _HUNGARIAN_RTOL = 1e-9
 UNSPECIFIED = "unspecified"
 #: scoring rules (module docstring); groups whose bundle names none are scored by STEL's rule
 SCORINGS = ("steb-reference", "stel")
+#: the rule of groups whose bundle declares none
+FALLBACK_SCORING = "stel"
 #: exact-tie handling of the reference rule: as the solver returns (the reference) or split fairly
 TIES = ("solver", "split")
 #: best assignment cost sums closer than this (absolute; the sums are at most k) are decided by the solver
@@ -680,7 +683,7 @@ def _reference_matrices(
 def scoring_of(ctx: TaskContext) -> str:
     """The scoring rule for this run: option ``order_alignment.scoring``, else the bundle's, else ``stel``."""
     declared = (ctx.bundle.info or {}).get("order_alignment_scoring") if ctx.bundle is not None else None
-    return option_choice(ctx, "order_alignment", "scoring", SCORINGS, declared or "stel")
+    return option_choice(ctx, "order_alignment", "scoring", SCORINGS, declared or FALLBACK_SCORING)
 
 
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
@@ -744,6 +747,8 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
         products=products,
         reference_metric={"accuracy": "acc_mean", "distractor_accuracy": "distractor_acc_mean"},
     )
+    plain_mask = np.fromiter((g.distractor is None for g in groups), dtype=bool, count=len(groups))
+    metrics[INSTANCES_KEY] = _instance_credits(credit, plain_mask)
     return metrics
 
 
@@ -759,6 +764,7 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
     chance_plain: list[float] = []
     chance_distractor: list[float] = []
     n_tied = n_distractor_tied = n_capped = n_trivial = 0
+    by_group = np.full(len(groups), np.nan)  # each scored group's credit in data order (trivial ones stay NaN)
     for (m, kc), index in members.items():
         kinds = np.fromiter((groups[gi].distractor is not None for gi in index), dtype=bool, count=len(index))
         for has_distractor in (False, True):
@@ -778,6 +784,7 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
             target = with_distractor if has_distractor else plain
             for i, credit in zip(chosen.tolist(), credits.tolist()):
                 target[groups[index[i]].style_type or UNSPECIFIED].append(credit)
+                by_group[index[i]] = credit
             (chance_distractor if has_distractor else chance_plain).extend([chance_level(m, kc)] * len(chosen))
             if has_distractor:
                 n_distractor_tied += int(np.count_nonzero(ties > 1))
@@ -804,14 +811,26 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
         n_tie_count_capped=n_capped,
         scoring="stel",
     )
+    scored = ~np.isnan(by_group)
+    plain_mask = np.fromiter((g.distractor is None for g in groups), dtype=bool, count=len(groups))
+    metrics[INSTANCES_KEY] = _instance_credits(by_group[scored], plain_mask[scored])
     return metrics
+
+
+def _instance_credits(credit: np.ndarray, plain: np.ndarray) -> dict[str, list[float]]:
+    """Each scored instance's credit in data order, plain and distractor instances apart (the two metrics), for
+    paired tests (``steb compare``: McNemar; kept beside the record, :mod:`steb_core.instances`)."""
+    out = {"accuracy": credit[plain].tolist(), "distractor_accuracy": credit[~plain].tolist()}
+    return {name: values for name, values in out.items() if values}
 
 
 SPEC = TaskSpec(
     name="order_alignment",
     description=(
-        "Order alignment (STEL generalised; exact quadruple/triple rules, exact ties score 1/t): main score the "
-        "distractor (content-independence) accuracy, plain accuracy beside it."
+        f"Order alignment (STEL generalised), scored by the rule the dataset declares: {SCORINGS[0]} (STEB's datasets:"
+        " cosines clamped at 0, anchors assigned by linear_sum_assignment, exact ties as the solver returns them) or "
+        f"{FALLBACK_SCORING} (STEL's instances and undeclared data: STEL's quadruple/triple rules, exact ties 1/t); "
+        "main score the distractor (content-independence) accuracy, plain accuracy beside it."
     ),
     shape="order_groups",
     main_metric="distractor_accuracy",

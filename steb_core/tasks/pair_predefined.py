@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..context import TaskContext
+from ..instances import INSTANCES_KEY
 from ..reference_tree.task_export import PAIR_PREDEFINED_EXPORT
 from ..specs import TaskSpec
 from ._common import (
@@ -59,6 +60,8 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
         metrics.update(binary_ranking_metrics(scores, same, what="same", scale=scale))
         metrics.update(scores="grid (ties within 2**-20 of the scale)", **{ROC_NOTE: GRID_ROC_NOTE})
     metrics.update(n_pairs=len(pairs), n_positive_pairs=int(np.count_nonzero(same)))
+    # each trial's label and score, for paired tests (steb compare; kept beside the record: steb_core.instances)
+    metrics[INSTANCES_KEY] = {"label": same.astype(np.float64).tolist(), "score": np.asarray(scores).tolist()}
     return metrics
 
 

@@ -111,6 +111,10 @@ __all__ = [
 N_BINS = 5
 STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 SPLIT = (0.6, 0.2, 0.2)
+#: the probe on a release's bins and splits unless ``probing.solver`` says otherwise: the STEB reference's
+RELEASED_SOLVER = "reference"
+#: the probe on steb's own bins and splits unless ``probing.solver`` says otherwise
+STEB_SOLVER = "joint"
 MIN_BIN = 10
 MAX_ITER = 300
 TOL = 1e-4
@@ -334,7 +338,7 @@ def run_probing(ctx: TaskContext) -> dict[str, Any]:
     strengths = tuple(option(ctx, "probing", "strengths", STRENGTHS))
     fractions = tuple(option(ctx, "probing", "split", SPLIT))
     warm = bool(option(ctx, "probing", "warm_start", True))
-    solver = str(option(ctx, "probing", "solver", "joint"))
+    solver = str(option(ctx, "probing", "solver", STEB_SOLVER))
     if solver not in ("joint", "sklearn"):
         raise ValueError(f"probing.solver must be 'joint' or 'sklearn', got {solver!r}")
     chosen: dict[str, float] = {}
@@ -395,7 +399,7 @@ def _run_released(ctx: TaskContext) -> dict[str, Any]:
     uniques, index = unique_index(r.text for r in records)
     x = ctx.embed(uniques)[index]
     strengths = tuple(option(ctx, "probing", "strengths", STRENGTHS))
-    solver = str(option(ctx, "probing", "solver", "reference"))
+    solver = str(option(ctx, "probing", "solver", RELEASED_SOLVER))
     if solver not in ("reference", "joint", "sklearn"):
         raise ValueError(f"probing.solver must be 'reference', 'joint' or 'sklearn', got {solver!r}")
     if solver == "reference":
@@ -460,7 +464,12 @@ def _released_metrics(
 
 SPEC = TaskSpec(
     name="probing",
-    description="Linear probes (L2 logistic regression, lambda chosen on validation) for 5 quantile bins per feature.",
+    description=(
+        f"Linear probes per feature, accuracy = the mean over features. On the release's bins and splits (the default "
+        f"when the records carry them) the STEB reference's probe (solver={RELEASED_SOLVER}: a linear layer + sigmoid, "
+        f"Adam, early stopping); otherwise {N_BINS} quantile bins, {'/'.join(str(round(100 * f)) for f in SPLIT)} "
+        f"splits and L2 logistic regression (solver={STEB_SOLVER}, lambda chosen on validation)."
+    ),
     shape="feature_texts",
     main_metric="accuracy",
     run=run_probing,

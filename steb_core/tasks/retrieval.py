@@ -53,6 +53,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..context import TaskContext
+from ..instances import INSTANCES_KEY
 from ..reference_tree.task_export import RETRIEVAL_EXPORT
 from ..specs import TaskSpec
 from ._common import option, option_choice, tie_keys, unit_rows
@@ -71,6 +72,7 @@ __all__ = [
     "BLOCK_BYTES",
     "reference_retrieval",
     "RULES",
+    "DEFAULT_RULE",
 ]
 
 #: bytes of scores (4 a score) per block of the sparse path; the dense path's blocks are cache-sized
@@ -82,6 +84,8 @@ REFERENCE_CUTOFFS = (1, 8, 16, 32, 64, 128)
 #: queries x targets up to which the ``reference`` rule runs (an argsort per query); beyond, ``counted``
 REFERENCE_CELLS = 2**26
 RULES = ("reference", "counted")
+#: the rule a run uses unless ``retrieval.rule`` says otherwise (the task's description names it)
+DEFAULT_RULE = "reference"
 
 
 def relevant_pairs(query_authors: np.ndarray, target_authors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -241,6 +245,7 @@ def reference_retrieval(
     out: dict[str, Any] = {"mrr": float(rr.mean()), "mean_rank": float(mean_ranks.mean())}
     out.update({f"recall_at_{k}": float(v.mean()) for k, v in recall.items()})
     out.update(n_queries_scored=int(len(qa)), n_targets_scored=int(len(ta)))
+    out[INSTANCES_KEY] = {"reciprocal_rank": rr.tolist()}  # per query, for paired tests (steb_core.instances)
     return out
 
 
@@ -264,7 +269,7 @@ def _joined_vectors(ctx: TaskContext, collections: Sequence[Sequence[str]]) -> A
 def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
     """The texts the ``reference`` rule embeds: every collection joined by a space (the runner encodes them)."""
     nested = options.get("retrieval")
-    default = nested.get("rule", "reference") if isinstance(nested, Mapping) else "reference"
+    default = nested.get("rule", DEFAULT_RULE) if isinstance(nested, Mapping) else DEFAULT_RULE
     rule = options.get("retrieval.rule", default)
     if str(rule).strip().lower() != "reference":
         return []
@@ -273,7 +278,7 @@ def joined_texts(data: Any, options: Mapping[str, Any]) -> list[str]:
 
 def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
-    rule = option_choice(ctx, "retrieval", "rule", RULES, "reference")
+    rule = option_choice(ctx, "retrieval", "rule", RULES, DEFAULT_RULE)
     if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
         metrics = reference_retrieval(
             _joined_vectors(ctx, [q.texts_ for q in data.queries]),
@@ -326,7 +331,11 @@ def _run_counted(ctx: TaskContext) -> dict[str, Any]:
 
 SPEC = TaskSpec(
     name="retrieval",
-    description="Authorship retrieval: rank all targets by cosine per query (exact, blocked); MRR, R@1, R@8.",
+    description=(
+        f"Authorship retrieval, rule={DEFAULT_RULE} by default (the STEB reference's): each collection's texts "
+        "joined into one text and embedded once, targets ranked by cosine distance per query (argsort, ties in "
+        "its order); MRR, recall@1/8/16/32/64/128. rule=counted: mean vectors, ranks counted exactly, blocked."
+    ),
     shape="retrieval",
     main_metric="mrr",
     run=run_retrieval,

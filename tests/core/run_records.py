@@ -150,7 +150,8 @@ def observe(name: str, root: Path) -> dict[str, Any]:
     summaries = [SCENARIOS[name](root) for _ in range(2)]
     records = {}
     for path in sorted((root / "out").rglob("*.json")):
-        if not path.name.startswith("."):
+        # records only, as load_results reads them: not temp files, not the per-instance files of .instances/
+        if not any(part.startswith(".") for part in path.relative_to(root / "out").parts):
             records[str(path.relative_to(root / "out"))] = _record(json.loads(path.read_text()))
     views = [
         {

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from steb_core import report_encoded
+
 __all__ = ["length_order", "sorted_batches", "token_batches", "encode_sorted"]
 
 
@@ -75,5 +77,6 @@ def encode_sorted(
         if out is None:
             out = np.empty((n, vectors.shape[1]), dtype=np.float32)
         out[index] = vectors
+        report_encoded(len(index))  # the run's progress bar moves per batch, not per call of the runner
     assert out is not None
     return out
