@@ -132,7 +132,7 @@ class EncodeJob:
         itself, in the order given, as the STEB reference's model classes do) gets the job's texts in the
         runner's order, the dataset order, cut every ``batch_size`` texts.
         """
-        encoder = self.encoder.instance
+        encoder = getattr(self.encoder, "instance", None)
         if encoder is None and self.batch_tokens is not None:
             encoder = self.encoder.build()
         if self.batch_tokens is None and getattr(encoder, "keeps_text_order", False) is True:
