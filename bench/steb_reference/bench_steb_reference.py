@@ -14,8 +14,9 @@ What it does, in four steps, each general (a new release or figure is a data ent
 2. **Run** ``steb run --encoder E --dataset D ... --data-dir DATA`` once per encoder, with no other option
    (defaults are what is checked), into a fresh results and cache folder.
 3. **Compare** every figure of every figures file (default: ``/work/shared/data/steb-reference/
-   exact-subset.json``, the reference's as-written figures, and ``reference_figures.json`` beside this
-   script, figures computed with the notes' rules for releases the shared file does not cover) with the
+   exact-subset.json``, the reference's as-written figures, ``neural-subset.json`` beside it, the same code's
+   figures with all-MiniLM-L6-v2, and ``reference_figures.json`` beside this script, figures computed with
+   the notes' rules for releases the shared files do not cover) with the
    ``steb_metric`` of steb's result, and print the table: figure, reference value, steb value, |diff|,
    tolerance, ok. A figure with ``alternatives`` is met by the closest of its value and alternatives. The
    ``other_reference_metrics`` of a run whose auc is the figure's value (eer, auc@f) are figures too
@@ -50,6 +51,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 SHARED_FIGURES = Path("/work/shared/data/steb-reference/exact-subset.json")
+#: the reference code's figures with all-MiniLM-L6-v2 (issue 45: its model classes are steb's defaults)
+NEURAL_FIGURES = Path("/work/shared/data/steb-reference/neural-subset.json")
 LOCAL_FIGURES = HERE / "reference_figures.json"
 
 
@@ -360,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         nargs="*",
         default=None,
-        help=f"figure files (default: {SHARED_FIGURES} and {LOCAL_FIGURES.name} when present)",
+        help=f"figure files (default: {SHARED_FIGURES}, {NEURAL_FIGURES.name} and {LOCAL_FIGURES.name} when present)",
     )
     ap.add_argument("--dataset", action="append", default=None, help="only these datasets")
     ap.add_argument("--encoder", action="append", default=None, help="only these encoders")
@@ -387,7 +390,11 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             print("| " + " | ".join(row) + " |" if args.markdown else "  ".join(row))
         return 0
-    files = args.figures if args.figures is not None else [p for p in (SHARED_FIGURES, LOCAL_FIGURES) if p.is_file()]
+    files = (
+        args.figures
+        if args.figures is not None
+        else [p for p in (SHARED_FIGURES, NEURAL_FIGURES, LOCAL_FIGURES) if p.is_file()]
+    )
     figures = [
         f
         for f in load_figures(files)

@@ -54,7 +54,9 @@ def first_n(records: list[tuple[Any, str]]) -> tuple[list[Any], list[str], int]:
 # ---- §2: the releases, read as the notes describe -------------------------------------------------------------------
 def onestop(root: Path) -> list[tuple[tuple[str, ...], str]]:
     base = root / "Texts-SeparatedByReadingLevel"
-    dirs = {"adv": base / "Adv-Txt", "int": base / "Int-Txt" / "Int-Txt", "ele": base / "Ele-Txt"}
+    # issue 45: the authors' figures read the top-level Int-Txt files, header line "Intermediate" included (the
+    # stored loader's code names Int-Txt/Int-Txt; its figures are not that reading's)
+    dirs = {"adv": base / "Adv-Txt", "int": base / "Int-Txt", "ele": base / "Ele-Txt"}
 
     def key(name: str) -> str:
         low = name.lower()

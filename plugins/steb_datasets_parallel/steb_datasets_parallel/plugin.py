@@ -217,14 +217,18 @@ def parallel_specs() -> list[DatasetSpec]:
             layout=onestop.LAYOUT,
             category="register",
             description="OneStopEnglish at advanced, intermediate and elementary level, as the STEB reference "
-            "builds it: one 3-element sequence per line index of an article's three files (the levels "
-            "are not line-aligned; OneStopEnglishCorpus.v2 aligns whole articles).",
+            "builds it: one 3-element sequence per line index of an article's three files, the intermediate "
+            "files with their header line 'Intermediate' (the levels are not line-aligned; "
+            "OneStopEnglishCorpus.v2 aligns whole articles).",
             citation=citations.ONESTOP,
             license="CC BY-SA 4.0",
             homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
-            size="2,117 line triplets from 189 articles (first 200 taken; Table 15: 600 pairings)",
+            size="2,088 line triplets from 189 articles (first 200 taken; Table 15: 600 pairings)",
             classes=1,
-            options={"int_folder": "nested (Int-Txt/Int-Txt, the reference) or top (Int-Txt)"},
+            options={
+                "int_folder": "top (default: Int-Txt, header line included, the reference's figures) or nested "
+                "(Int-Txt/Int-Txt, no header line: 2,117 triplets)"
+            },
         ),
         _spec(
             "OneStopEnglishCorpus.v2",
@@ -243,7 +247,7 @@ def parallel_specs() -> list[DatasetSpec]:
             homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
             size="189 articles x 3 levels",
             classes=1,
-            options={"int_folder": "nested (Int-Txt/Int-Txt) or top (Int-Txt)"},
+            options={"int_folder": "nested (default: Int-Txt/Int-Txt) or top (Int-Txt)"},
         ),
         _spec(
             "ASSET",

@@ -414,9 +414,24 @@ def make_onestop(root: Path, titles: list[str]) -> Path:
     return root
 
 
+def test_onestop_reference_reads_the_int_header_line(tmp_path):
+    """Issue 45: the reference's figures read the top-level Int-Txt files, header line "Intermediate" included, so
+    the first triplet of every article pairs the advanced first line with that header (articles sorted)."""
+    make_onestop(tmp_path, ["Banks", "Amazon"])
+    bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
+    # per article: header + 3 lines at Int against 3 lines at Adv/Ele: index 1 and 2 meet an empty line, index 3
+    # exists at Int only, so the one triplet left is the header's
+    assert bundle.info["parallel_items"] == 2 and len(bundle.order_groups) == 1
+    assert bundle.order_groups[0].anchors == ("adv text of Amazon.", "Intermediate", "ele text of Amazon.")
+    assert bundle.order_groups[0].alternatives == ("adv text of Banks.", "Intermediate", "ele text of Banks.")
+    nested = load("OneStopEnglishCorpus", tmp_path, int_folder="nested", distractors="no")
+    assert nested.info["parallel_items"] == 4 and nested.order_groups[0].anchors[1] == "int text of Amazon."
+
+
 def test_onestop_reference_sequences_are_line_triplets(tmp_path):
     """Issue 37 (OneStopEnglishCorpus/loader.py @7cca21e6): per article (sorted) and line index, [adv, int, ele] when
-    all three lines exist and are non-empty; Int read from Int-Txt/Int-Txt/ (BOM dropped); label 'complexity'."""
+    all three lines exist and are non-empty; label 'complexity'; with int_folder=nested, Int read from
+    Int-Txt/Int-Txt/ (BOM dropped)."""
     make_onestop(tmp_path, ["Banks", "Amazon", "Cats"])
     base = tmp_path / "Texts-SeparatedByReadingLevel"
     (base / "Adv-Txt" / "Cats-adv.txt").unlink()
@@ -424,7 +439,7 @@ def test_onestop_reference_sequences_are_line_triplets(tmp_path):
         base / "Ele-Txt" / "Banks-ele.txt",
         ["ele text of Banks.", "", "ele second paragraph of Banks.", "an extra ele line."],
     )
-    bundle = load("OneStopEnglishCorpus", tmp_path, distractors="no")
+    bundle = load("OneStopEnglishCorpus", tmp_path, int_folder="nested", distractors="no")
     assert bundle.info["parallel_items"] == 4 and bundle.info["articles_missing_a_level"] == ["Cats"]
     amazon = ("adv text of Amazon.", "int text of Amazon.", "ele text of Amazon.")
     assert [g.anchors for g in bundle.order_groups[:3]] == [amazon] * 3
@@ -437,7 +452,7 @@ def test_onestop_reference_sequences_are_line_triplets(tmp_path):
         "adv second paragraph of Banks.",
     ]
     assert {g.style_type for g in bundle.order_groups} == {"complexity"}
-    top = load("OneStopEnglishCorpus", tmp_path, int_folder="top", distractors="no")  # the header shifts Int by one
+    top = load("OneStopEnglishCorpus", tmp_path, distractors="no")  # default top: the header shifts Int by one
     assert top.order_groups[0].anchors == ("adv text of Amazon.", "Intermediate", "ele text of Amazon.")
 
 
@@ -461,7 +476,8 @@ def test_onestop_empty_article_and_undecodable_file(tmp_path):
     make_onestop(tmp_path, ["Amazon", "Banks"])
     base = tmp_path / "Texts-SeparatedByReadingLevel"
     (base / "Int-Txt" / "Int-Txt" / "Banks-int.txt").write_bytes("caf\xe9 text.\n".encode("cp1252"))
-    ref = load("OneStopEnglishCorpus", tmp_path, distractors="no")  # the reference reads a non-UTF-8 file as empty
+    # the reference reads a non-UTF-8 file as empty
+    ref = load("OneStopEnglishCorpus", tmp_path, int_folder="nested", distractors="no")
     assert ref.info["files_not_utf8_read_as_empty"] == ["Banks-int.txt"] and ref.info["parallel_items"] == 2
     bad = write(base / "Int-Txt" / "Int-Txt" / "Banks-int.txt", ["  "])
     with pytest.raises(DataValidationError) as err:
@@ -755,8 +771,11 @@ def test_onestop_two_files_for_one_article_level_are_refused(tmp_path):
     make_onestop(tmp_path, ["Amazon", "Banks"])
     write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Int-Txt" / "Banks-INT.txt", ["another text."])
     with pytest.raises(DataValidationError, match="article 'Banks'") as err:
-        load("OneStopEnglishCorpus", tmp_path)
+        load("OneStopEnglishCorpus", tmp_path, int_folder="nested")
     assert err.value.path.endswith("Int-Txt") and err.value.field == "article" and err.value.record == "Banks-int.txt"
+    write(tmp_path / "Texts-SeparatedByReadingLevel" / "Int-Txt" / "Banks-INT.txt", ["Intermediate", "another."])
+    with pytest.raises(DataValidationError, match="article 'Banks'"):  # the default reads the top-level folder
+        load("OneStopEnglishCorpus", tmp_path)
 
 
 def test_shakespeare_from_a_cocoxu_clone(tmp_path):

@@ -2,6 +2,11 @@
 
 Named configurations are data (a table below), so ``steb list encoders`` and documentation come from
 one place. Every named model needs its weights locally; the factories fail with instructions otherwise.
+
+A named model runs by default as the STEB reference code runs it (``pipeline=reference``: the class its
+``get_model`` picks, see :mod:`.reference` and :func:`reference_route`); ``pipeline=model-card`` is the named
+variant that runs what the model card prescribes (the family, pooling, prompt, normalisation and limit of the
+table below), under the name ``NAME.model-card``.
 """
 
 from __future__ import annotations
@@ -23,9 +28,18 @@ if TYPE_CHECKING:  # the factories import these lazily (they import torch)
 from .citations import bibtex_for
 from .errors import EncoderOptionError, ModelNotAvailableError
 from .packaged import MINILM_NAME, MINILM_PACKAGE, minilm_encoder
+from .reference import build_reference_encoder
 from .runtime import parse_bool
 
-__all__ = ["NamedModel", "NAMED_MODELS", "GENERIC_FAMILIES", "LISA_NOTE", "encoder_specs"]
+__all__ = [
+    "NamedModel",
+    "NAMED_MODELS",
+    "GENERIC_FAMILIES",
+    "LISA_NOTE",
+    "PIPELINES",
+    "encoder_specs",
+    "reference_route",
+]
 
 _COMMON_OPTIONS = {
     "device": "auto (default), cpu, cuda, cuda:N or mps",
@@ -36,6 +50,13 @@ _COMMON_OPTIONS = {
     "trust_remote_code": "false (default); true runs the model's own Python code (needed by LUAR, GTE v1.5, Jina v3)",
 }
 _MODEL_OPTION = {"model": "hub id (looked up in the local cache only) or path to a model folder"}
+#: the two pipelines of a named model (default first)
+PIPELINES = ("reference", "model-card")
+_PIPELINE_OPTION = {
+    "pipeline": "reference (default: the STEB authors' model class for this checkpoint: plain mean pooling, not "
+    "normalised, the tokenizer's limit, spaCy sentence chunks, batches of 32 in dataset order; causal LMs: their "
+    "last-token rule) or model-card (the model card's pipeline, e.g. sentence-transformers pooling + Normalize)",
+}
 
 
 def _sentence_transformers(**options: Any) -> SentenceTransformerEncoder:
@@ -697,13 +718,47 @@ def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
             f"'{named.name}' ({named.hub_id}) runs its own modelling code from the hub; steb runs it only when "
             f"asked: pass trust_remote_code=true (CLI: -O trust_remote_code=true) if you trust its authors"
         )
-    merged = {**named.defaults, **options}
+    options = dict(options)
+    pipeline = _pipeline(options)
+    route = reference_route(named)
     if named.revision and "model" not in options:  # the pinned commit, unless the user named other weights
-        merged.setdefault("revision", named.revision)
-    merged.setdefault("model", named.hub_id)
-    merged.setdefault("name", named.name)
+        options.setdefault("revision", named.revision)
+    options.setdefault("model", named.hub_id)
+    if pipeline == "reference" and route is not None:
+        reference: TokenizerEncoder = build_reference_encoder(route, named.name, options)
+        return reference
+    merged = {**named.defaults, **options}
+    merged.setdefault("name", named.name if route is None else f"{named.name}.model-card")
     encoder: TokenizerEncoder = _FACTORIES[named.family](**merged)
     return encoder
+
+
+def reference_route(named: NamedModel) -> str | None:
+    """The reference class ``get_model`` (steb/core.py @18c49153) picks for a configuration's checkpoint.
+
+    ``causal`` for causal LMs (its ``_is_causal_model``: a causal-only model type such as GPT-2, OPT, Qwen2/3/3.5,
+    Qwen3-Embedding's qwen3), ``hf`` for every other hub checkpoint (each has a top-level ``config.json``, so the
+    sentence-transformers class is not chosen, ``sentence_transformer_model.py`` @c715749f); None for LUAR and
+    NeuroBiber, which have their own classes (steb's ``episode`` and ``multi-label-classifier`` families), and for
+    configurations that are not models of the STEB paper (no ``paper_name``: LaBSE for Pauli et al.'s content
+    metric, GPT-2 small, ...), which keep the model card's pipeline.
+    """
+    if named.paper_name is None or named.family in ("episode", "multi-label-classifier"):
+        return None
+    if named.family == "causal-lm" or named.architecture in _CAUSAL_ONLY:
+        return "causal"
+    return "hf"
+
+
+#: transformers model types that are causal LMs only (MODEL_FOR_CAUSAL_LM minus MODEL_FOR_MASKED_LM)
+_CAUSAL_ONLY = ("gpt2", "opt", "qwen2", "qwen3", "qwen3_5")
+
+
+def _pipeline(options: dict[str, Any]) -> str:
+    value = str(options.pop("pipeline", PIPELINES[0]) or PIPELINES[0]).strip().lower()
+    if value not in PIPELINES:
+        raise EncoderOptionError(f"pipeline={value!r}: choose {' or '.join(PIPELINES)}")
+    return value
 
 
 _NEURAL_INSTALL = "pip install steb-models-neural"
@@ -761,14 +816,15 @@ def encoder_specs() -> list[EncoderSpec]:
         EncoderSpec(
             name=MINILM_NAME,
             description="all-MiniLM-L6-v2 (sentence-transformers/all-MiniLM-L6-v2) shipped by a PyPI package: works "
-            "offline",
+            "offline; as the STEB reference runs it (plain mean pooling, not normalised, 512 tokens, spaCy chunks); "
+            "pipeline=model-card: the model card's (normalised, 256 tokens)",
             factory=minilm_encoder,
-            family="sentence-transformers",
-            max_length=256,
+            family="steb-reference-hf",
+            max_length=512,
             requires=f"pip install {MINILM_PACKAGE}",
             options_help={
                 k: v
-                for k, v in {**_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]}.items()
+                for k, v in {**_PIPELINE_OPTION, **_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]}.items()
                 if k not in ("revision", "trust_remote_code")
             },
             modules=_modules("sentence-transformers"),
@@ -778,15 +834,22 @@ def encoder_specs() -> list[EncoderSpec]:
         )
     )
     for named in NAMED_MODELS:
+        route = reference_route(named)
         specs.append(
             EncoderSpec(
                 name=named.name,
-                description=f"{named.description} [{named.hub_id}]",
+                description=f"{named.description} [{named.hub_id}]"
+                + (f"; default: the STEB reference's {route} class, pipeline=model-card: as above" if route else ""),
                 factory=partial(_named_factory, named),
-                family=named.family,
-                max_length=named.max_length,
+                family=f"steb-reference-{route}" if route else named.family,
+                max_length=None if route else named.max_length,
                 requires=f"weights of {named.hub_id} in the local Hugging Face cache: `steb models get {named.name}`",
-                options_help={**_MODEL_OPTION, **_COMMON_OPTIONS, **_EXTRA[named.family]},
+                options_help={
+                    **_MODEL_OPTION,
+                    **(_PIPELINE_OPTION if route else {}),
+                    **_COMMON_OPTIONS,
+                    **_EXTRA[named.family],
+                },
                 hub_id=named.hub_id,
                 revision=named.revision,
                 modules=_modules(named.family),

@@ -196,9 +196,9 @@ def test_sentence_transformers_autocast_and_budget_on_minilm():
     from steb_models_neural.packaged import minilm_encoder
 
     texts = TEXTS * 3
-    plain = minilm_encoder(device="cpu")
-    budget = minilm_encoder(device="cpu", batch_tokens=48)
-    bf16 = minilm_encoder(device="cpu", autocast="bf16")
+    plain = minilm_encoder(device="cpu", pipeline="model-card")
+    budget = minilm_encoder(device="cpu", batch_tokens=48, pipeline="model-card")
+    bf16 = minilm_encoder(device="cpu", autocast="bf16", pipeline="model-card")
     want = plain.encode(texts)
     np.testing.assert_allclose(budget.encode(texts), want, atol=1e-5)
     got = bf16.encode(texts)

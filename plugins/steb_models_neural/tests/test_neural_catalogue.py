@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from steb_core import StebError
-from steb_models_neural.catalogue import LISA_NOTE, NAMED_MODELS, encoder_specs
+from steb_models_neural.catalogue import LISA_NOTE, NAMED_MODELS, encoder_specs, reference_route
 from steb_models_neural.errors import EncoderOptionError, ModelNotAvailableError
 
 SPECS = {spec.name: spec for spec in encoder_specs()}
@@ -156,13 +156,16 @@ def test_the_papers_neural_models_are_all_named():
     } <= paper
     for m in NAMED_MODELS:
         assert m.architecture and m.pooling and m.max_length and "/" in m.hub_id
-        assert SPECS[m.name].family == m.family and m.hub_id in SPECS[m.name].description
+        route = reference_route(m)  # issue 45: a paper model's default is the reference's class
+        assert SPECS[m.name].family == (f"steb-reference-{route}" if route else m.family)
+        assert m.hub_id in SPECS[m.name].description
 
 
 def test_every_local_configuration_builds_from_a_tiny_model_without_loading(tiny_folders):
     for m in LOCAL:
-        encoder = SPECS[m.name].factory(model=str(tiny_folders[m.family, m.architecture]), device="cpu")
-        assert encoder.name == m.name and not encoder.loaded
+        folder = str(tiny_folders[m.family, m.architecture])
+        encoder = SPECS[m.name].factory(model=folder, device="cpu", pipeline="model-card")
+        assert encoder.name == (f"{m.name}.model-card" if reference_route(m) else m.name) and not encoder.loaded
         # a configuration's own cap, else the checkpoint's limit (the tiny one: the largest of its architecture)
         combo_limit = max(n.max_length for n in LOCAL if (n.family, n.architecture) == (m.family, m.architecture))
         assert encoder.max_length == m.defaults.get("max_length", combo_limit)
@@ -191,7 +194,7 @@ def test_each_architecture_encodes_through_its_named_factory(combo, tiny_folders
     family, arch = combo
     named = next(m for m in LOCAL if (m.family, m.architecture) == combo)
     folder = tiny_folders[combo]
-    encoder = SPECS[named.name].factory(model=str(folder), device="cpu", batch_size=2)
+    encoder = SPECS[named.name].factory(model=str(folder), device="cpu", batch_size=2, pipeline="model-card")
     got = encoder.encode(TEXTS)
     assert got.shape == (3, 16) and np.isfinite(got).all()
     reference_folder = folder  # a sentence-transformers folder keeps the transformer files at its root
@@ -221,8 +224,9 @@ def test_lisa_explains_that_it_needs_a_local_checkpoint(tiny_folders):
 
 @pytest.mark.parametrize("side", ["right", "left"])
 def test_causal_lm_can_mean_pool_like_the_papers_reference_code(tiny_gpt2, side):
-    last = SPECS["gpt2-xl"].factory(model=str(tiny_gpt2), device="cpu")
-    mean = SPECS["gpt2-xl"].factory(model=str(tiny_gpt2), device="cpu", pooling="mean", padding_side=side, batch_size=3)
+    card = {"device": "cpu", "pipeline": "model-card"}
+    last = SPECS["gpt2-xl"].factory(model=str(tiny_gpt2), **card)
+    mean = SPECS["gpt2-xl"].factory(model=str(tiny_gpt2), pooling="mean", padding_side=side, batch_size=3, **card)
     assert (last.pooling, mean.pooling) == ("last", "mean") and last.fingerprint() != mean.fingerprint()
     np.testing.assert_allclose(mean.encode(TEXTS), _reference(tiny_gpt2, "causal-lm", "mean", TEXTS), atol=1e-5)
 

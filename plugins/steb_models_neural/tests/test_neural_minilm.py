@@ -1,4 +1,6 @@
-"""The packaged all-MiniLM-L6-v2 through steb: a real model, offline, matching sentence-transformers.
+"""The packaged all-MiniLM-L6-v2 through steb: a real model, offline; its model-card pipeline
+(``pipeline=model-card``) matches sentence-transformers (the default, the STEB reference's route, is tested in
+test_reference_routing.py).
 
 The first test is deliberately *not* marked slow: CI must exercise one real neural path end to end
 (registry -> runner -> executor -> encoder -> embedding cache).
@@ -25,7 +27,7 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
         "all-MiniLM-L6-v2",
         ["demo_style_features"],
         installed=["neural"],
-        encoder_options={"device": "cpu"},
+        encoder_options={"device": "cpu", "pipeline": "model-card"},
         fail_fast=True,
     )
     assert summary.results and not summary.failures, summary.failures
@@ -57,7 +59,8 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
         "import sys, json\n"
         "from steb_core import evaluate\n"
         f"s = evaluate('all-MiniLM-L6-v2', ['demo_style_features'], output={str(steb_isolated.root / 'warm')!r}, "
-        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, encoder_options={{'device': 'cpu'}}, "
+        f"cache_dir={str(steb_isolated.root / 'cache')!r}, progress=False, "
+        "encoder_options={'device': 'cpu', 'pipeline': 'model-card'}, "
         "fail_fast=True)\n"
         "print(json.dumps([s.texts_encoded, s.cache_hits, len(s.results), s.results[0].encoder_fingerprint, 'torch' "
         "in sys.modules]))\n"
@@ -74,7 +77,7 @@ def test_minilm_through_the_runner_matches_sentence_transformers(steb_isolated, 
 def test_minilm_chunk_and_pool_uses_its_tokenizer_limit(reference_model):
     from steb_core import get_encoder
 
-    encoder = get_encoder("all-MiniLM-L6-v2", device="cpu", batch_size=8)
+    encoder = get_encoder("all-MiniLM-L6-v2", device="cpu", batch_size=8, pipeline="model-card")
     sentence = "The author writes in a short and direct style, and rarely uses commas."
     long_text = " ".join([sentence] * 40)  # ~640 tokens: three chunks under the 256-token limit
     got = encoder.encode_with_protocol([long_text, sentence], LongTextProtocol("chunk-and-pool", 256))
