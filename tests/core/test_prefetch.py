@@ -27,6 +27,7 @@ import pytest
 from steb_core import evaluate
 from steb_core.errors import StebError
 from steb_core.prefetch import Prefetch, WorkerDied
+from tests.support.result_files import result_files
 
 from .run_records import SYNTHETIC, synthetic_selection
 
@@ -35,7 +36,7 @@ VOLATILE = ("timings", "created", "content_hash")
 
 def records(output: Path) -> dict[str, dict]:
     out = {}
-    for path in sorted(output.rglob("*.json")):
+    for path in result_files(output):
         if path.name.startswith("."):
             continue
         data = json.loads(path.read_text())
@@ -159,7 +160,7 @@ def test_fail_fast_in_a_prefetched_load_keeps_earlier_results(tmp_path):
             prefetch=1,
             prefetch_mode="process",
         )
-    written = sorted(p.parent.name for p in (tmp_path / "o").rglob("*.json"))
+    written = sorted(p.parent.name for p in result_files(tmp_path / "o"))
     assert written == ["first"]  # the dataset before the failure was scored and written; none after it
 
 

@@ -29,6 +29,7 @@ import pytest
 
 from steb_core.cache import STALE_TEMP_SECONDS
 from steb_core.results import ResultRecord
+from tests.support.result_files import result_files
 
 #: installed plugins the demo suite does not need (loading them costs seconds per process)
 DISABLED = "pan,parallel,ray,neural,datasets_style,scorers,stel,example_datasets"
@@ -152,9 +153,7 @@ def log_tail(log: Path, chars: int = 3000) -> str:
 def results(output: Path) -> dict[str, dict[str, Any]]:
     """Relative path -> the computed part of each result JSON; a result whose content hash fails is an error."""
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted(output.rglob("*.json")):
-        if path.name.startswith("."):
-            continue
+    for path in result_files(output):
         record = ResultRecord.read(path)
         assert record.verified(), f"{path}: content hash does not match (half-written or corrupted result)"
         counts = {k: v for k, v in record.counts.items() if k not in RUN_WIDE_COUNTS}
@@ -202,7 +201,8 @@ def cache_vectors(cache: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
 
 
 def stray_files(*folders: Path) -> list[str]:
-    """Files that are neither results, shards nor meta.json, except temp files younger than the sweep age."""
+    """Files that are neither results, shards, meta.json nor the run manifest (``steb-runs.jsonl``: the commands
+    that wrote the folder), except temp files younger than the sweep age."""
     now = time.time()
     stray = []
     for folder in folders:
@@ -216,7 +216,7 @@ def stray_files(*folders: Path) -> list[str]:
                     continue
                 stray.append(f"{path} (temp file {age:.0f} s old, older than the sweep age)")
             elif (
-                name == "meta.json"
+                name in ("meta.json", "steb-runs.jsonl")
                 or (name.startswith("shard-") and name.endswith(".npz"))
                 or (name.endswith(".json") and not name.startswith("."))
             ):

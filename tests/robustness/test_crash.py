@@ -18,6 +18,7 @@ import threading
 import time
 
 from steb_core.cache import STALE_TEMP_SECONDS
+from tests.support.result_files import result_files
 
 from .conftest import (
     assert_same_run,
@@ -95,7 +96,7 @@ def test_stale_temp_files_of_killed_writes_are_swept(tmp_path, clean_run):
     out, cache, log = tmp_path / "B", tmp_path / "CB", tmp_path / "log.txt"
     shutil.copytree(ref_out, out)
     shutil.copytree(ref_cache, cache)
-    result = next(out.rglob("clustering.json"))
+    result = result_files(out, "clustering.json")[0]
     shard = next(cache.rglob("shard-*.npz"))
     planted = [result.with_name(f".{result.name}.killed.tmp"), shard.with_name(f".{shard.name}.killed.tmp")]
     old = time.time() - 2 * STALE_TEMP_SECONDS

