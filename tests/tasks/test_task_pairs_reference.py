@@ -15,6 +15,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 
 from steb_core import LabelledText, TextPair
 from steb_core.tasks import pair_all, pair_predefined
+from tests.support.reference_kernel import sklearn_cosine_on_the_reference_kernel
 
 LFTK = {"pair_score": "neg_l1", "cluster_input": "abs"}
 
@@ -31,11 +32,11 @@ def _counts_like(seed: int, n: int = 90, d: int = 12):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_pair_all_reference_equals_sklearn_float32_cosine_auc(make_ctx, table_encoder, seed):
+def test_pair_all_reference_equals_sklearn_float32_cosine_auc(make_ctx, table_encoder, seed, tmp_path):
     records, x, y = _counts_like(seed)
     table = dict(zip([r.text for r in records], x))
     got = pair_all.SPEC.run(make_ctx("labelled_texts", records, embed=table_encoder(table)))
-    s = cosine_similarity(x, x)
+    s = sklearn_cosine_on_the_reference_kernel(x, tmp_path)  # scikit-learn on the reference machine's kernel
     assert s.dtype == np.float32
     iu = np.triu_indices(len(y), k=1)
     want = roc_auc_score((y[:, None] == y[None, :])[iu], s[iu])

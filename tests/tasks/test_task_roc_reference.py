@@ -19,6 +19,7 @@ from steb_core import LabelledText, TextPair
 from steb_core.tasks import pair_all, pair_predefined
 from steb_core.tasks._common import exact_ranking_metrics
 from steb_core.tasks._roc import FPR_THRESHOLDS, ROC_NOTE
+from tests.support.reference_kernel import sklearn_cosine_on_the_reference_kernel
 
 KEYS = ("eer", *(f"auc@{f:.2f}" for f in FPR_THRESHOLDS))
 
@@ -70,13 +71,14 @@ def _labelled(seed: int, n: int = 80, d: int = 10):
     return [LabelledText(text=f"t{i}", label=lab) for i, lab in enumerate(labels)], x, np.asarray(labels)
 
 
-def test_pair_all_records_them_from_its_float32_scores(make_ctx, table_encoder):
+def test_pair_all_records_them_from_its_float32_scores(make_ctx, table_encoder, tmp_path):
     records, x, y = _labelled(5)
     got = pair_all.SPEC.run(
         make_ctx("labelled_texts", records, embed=table_encoder(dict(zip([r.text for r in records], x))))
     )
     iu = np.triu_indices(len(y), k=1)
-    want = sklearn_reference((y[:, None] == y[None, :])[iu], cosine_similarity(x, x)[iu])
+    cosine = sklearn_cosine_on_the_reference_kernel(x, tmp_path)  # scikit-learn on the reference machine's kernel
+    want = sklearn_reference((y[:, None] == y[None, :])[iu], cosine[iu])
     for key in KEYS:
         assert got[key] == pytest.approx(want[key], abs=1e-9), key
     assert ROC_NOTE not in got
