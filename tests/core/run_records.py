@@ -60,7 +60,8 @@ def synthetic_selection() -> list[str]:
     return [name for names in by_task.values() for name in names[:2]]
 
 
-def _demo(root: Path) -> Any:
+def demo_run(root: Path, **options: Any) -> Any:
+    """The demo suite with function words under ``root`` (one thread, no prefetch); ``options`` go to evaluate."""
     from steb_core import evaluate  # the code under test, imported when run
 
     return evaluate(
@@ -72,6 +73,7 @@ def _demo(root: Path) -> Any:
         threads=1,
         prefetch=0,
         errors="raise",
+        **options,
     )
 
 
@@ -95,7 +97,7 @@ def _synthetic(root: Path) -> Any:
 
 
 #: name -> a run in a fresh folder; each is run twice (the second run reuses every result)
-SCENARIOS: dict[str, Callable[[Path], Any]] = {"demo": _demo, "synthetic": _synthetic}
+SCENARIOS: dict[str, Callable[[Path], Any]] = {"demo": demo_run, "synthetic": _synthetic}
 
 
 def _scrub(value: Any, root: str) -> Any:

@@ -16,21 +16,12 @@ from typer.testing import CliRunner
 from steb_core import StebError, evaluate
 from steb_core import cli as cli_module
 
+from .run_records import demo_run
+
 pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 
 
-def _demo(root, **kwargs):
-    return evaluate(
-        "function-words",
-        suite="demo",
-        output=root / "out",
-        cache_dir=root / "cache",
-        progress=False,
-        threads=1,
-        prefetch=0,
-        errors="raise",
-        **kwargs,
-    )
+_demo = demo_run  # the demo suite as the run-records test runs it
 
 
 def _pairs(records):

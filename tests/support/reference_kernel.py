@@ -10,6 +10,7 @@ that kernel and thread count (OpenBLAS reads them when it loads), and the test c
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-__all__ = ["REFERENCE_KERNEL", "sklearn_cosine_on_the_reference_kernel"]
+__all__ = ["REFERENCE_KERNEL", "haswell_capable", "sklearn_cosine_on_the_reference_kernel"]
 
 #: the reference machine's OpenBLAS kernel and thread count (README, "Exactness and the BLAS kernel")
 REFERENCE_KERNEL = {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "2"}
@@ -30,17 +31,18 @@ np.save(sys.argv[2], cosine_similarity(x, x))
 """
 
 
-def _haswell_capable() -> bool:
-    try:
-        flags = next(ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("flags"))
-    except (OSError, StopIteration):
+def haswell_capable() -> bool:
+    """OpenBLAS's Haswell kernels need an x86-64 CPU with AVX2 and FMA3 (numpy's own CPU feature check)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
         return False
-    return {"avx2", "fma"} <= set(flags.split(":", 1)[1].split())
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+
+    return bool(features.get("AVX2") and features.get("FMA3"))
 
 
 def sklearn_cosine_on_the_reference_kernel(x: np.ndarray, folder: Path) -> np.ndarray:
     """``cosine_similarity(x, x)`` as numpy computes it under :data:`REFERENCE_KERNEL` (skips where it cannot)."""
-    if not _haswell_capable():
+    if not haswell_capable():
         pytest.skip("OpenBLAS's Haswell kernels need AVX2 and FMA3")
     if (os.cpu_count() or 1) < 2:
         pytest.skip("OpenBLAS runs at most one thread per core: the reference's two threads need two cores")

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from steb_core.tasks import _reference_products as rp
+from tests.support.reference_kernel import haswell_capable
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,15 +42,6 @@ def _libm():
 def _bits(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     return x.view(np.int64 if x.dtype == np.float64 else np.int32)
-
-
-def _haswell_capable() -> bool:
-    """OpenBLAS's Haswell kernels need an x86-64 CPU with AVX2 and FMA3."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    from numpy._core._multiarray_umath import __cpu_features__ as features
-
-    return bool(features.get("AVX2") and features.get("FMA3"))
 
 
 def _child(tmp_path: Path, code: str, inputs: dict[str, np.ndarray], env: dict[str, str]) -> tuple[dict, dict]:
@@ -249,7 +241,7 @@ np.savez(OUT, **out)
 """
 
 
-@pytest.mark.skipif(not _haswell_capable(), reason="OpenBLAS's Haswell kernels need AVX2 and FMA3")
+@pytest.mark.skipif(not haswell_capable(), reason="OpenBLAS's Haswell kernels need AVX2 and FMA3")
 def test_dgemm_dgemv_and_sdot_equal_numpy_on_haswell_bit_for_bit(tmp_path):
     inputs = _gemm_inputs()
     blas, meta = _child(tmp_path, _GEMM_CHILD, inputs, {"OPENBLAS_CORETYPE": "Haswell"})
@@ -282,7 +274,7 @@ np.savez(OUT, **out)
 """
 
 
-@pytest.mark.skipif(not _haswell_capable(), reason="OpenBLAS's Haswell kernels need AVX2 and FMA3")
+@pytest.mark.skipif(not haswell_capable(), reason="OpenBLAS's Haswell kernels need AVX2 and FMA3")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ssyrk_equals_numpy_on_haswell_one_and_two_threads(tmp_path, threads):
     if threads > 1 and (os.cpu_count() or 1) < threads:
@@ -382,7 +374,7 @@ def test_task_results_are_the_same_on_every_blas_kernel_thread_count_and_simd_le
     vectors[20:26] = vectors[0:6]  # repeated texts: exact ties in every task
     runs = []
     for env in _ENVIRONMENTS:
-        if "Haswell" in env.values() and not _haswell_capable():
+        if "Haswell" in env.values() and not haswell_capable():
             continue
         if env.get("OPENBLAS_CORETYPE") == "SkylakeX":
             from numpy._core._multiarray_umath import __cpu_features__ as features
@@ -410,7 +402,7 @@ def test_task_results_are_the_same_on_every_blas_kernel_thread_count_and_simd_le
     assert any(not np.array_equal(_bits(out[k]), _bits(first[k])) for out, _ in runs[1:] for k in blas_keys)
     # and the emulated products are Haswell's: under the Haswell kernel (two threads) blas == reference (the
     # pair tasks' own blas runs are left out: they pick their BLAS thread count from the load, see _threads)
-    if _haswell_capable() and (os.cpu_count() or 1) >= 2:
+    if haswell_capable() and (os.cpu_count() or 1) >= 2:
         for key in first:
             if "_reference" in key and "auroc" not in key and "kept" not in key:
                 assert np.array_equal(_bits(first[key]), _bits(first[key.replace("_reference", "_blas")])), key

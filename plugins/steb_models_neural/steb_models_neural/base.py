@@ -253,6 +253,10 @@ class TokenizerEncoder:
             return self._encode(texts, limit)
         if name != "chunk-and-pool":
             raise ValueError(f"unknown long-text protocol '{name}'")
+        return self._chunk_and_pool(texts, limit)
+
+    def _chunk_and_pool(self, texts: list[str], limit: int) -> np.ndarray:
+        """chunk-and-pool: steb's sentence-aware chunks within ``limit`` tokens, chunk vectors averaged per text."""
         chunks, owner = plan_chunks(texts, self.chunk_budget(limit), self)
         if len(chunks) == len(texts):  # nothing was split: no pooling needed
             return self._encode(texts, limit)

@@ -285,17 +285,9 @@ class ReferenceEncoder(TokenizerEncoder):
             ]
         return np.asarray(np.concatenate(rows, axis=0), dtype=np.float32)
 
-    def encode_with_protocol(self, texts: Sequence[str], protocol: Any) -> np.ndarray:
-        """chunk-and-pool: the reference's spaCy chunks, chunk vectors averaged per text; truncate: one chunk each."""
-        texts = list(texts)
-        if not texts:
-            raise ValueError("nothing to encode")
-        limit = self.limit_for(getattr(protocol, "max_length", None))
-        name = getattr(protocol, "name", "chunk-and-pool")
-        if name == "truncate":
-            return self._encode(texts, limit)
-        if name != "chunk-and-pool":
-            raise ValueError(f"unknown long-text protocol '{name}'")
+    def _chunk_and_pool(self, texts: list[str], limit: int) -> np.ndarray:
+        """chunk-and-pool: the reference's spaCy chunks, chunk vectors averaged per text (``truncate``, as in the
+        base class, encodes one chunk each)."""
         self._ensure_loaded()
         chunks, per_text = reference_chunks(texts, limit, self._count, self._sentences)
         vectors = self._encode(chunks, limit)
