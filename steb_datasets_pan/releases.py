@@ -11,7 +11,8 @@ grants access only on request (the record page says "Restricted", or the task pa
 access). Each PAN release lands in one shared folder under the data root named like the official
 archive (``pan15-authorship-verification`` ...), which the loaders find beside the dataset folders;
 ``unpack`` lists the archives in the order they are unpacked, nested archives after the one that
-holds them.
+holds them. The one ``url`` source (Mendeley's Enron archive) states no size: ``max_bytes`` is steb's bound for it
+(issue 47), a generous multiple of the archive's size, past which the body is refused.
 """
 
 from __future__ import annotations
@@ -329,6 +330,7 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
             target="enron_authorship_corpus",
             files=("n77w7mygwg-1.zip",),
             unpack=("n77w7mygwg-1.zip", "Enron-Authorship-Verification-Corpus.zip"),
+            max_bytes=256 << 20,
             licence="as stated on the Mendeley Data page (derived from the public Enron e-mail corpus)",
             accept=True,
             instructions=(

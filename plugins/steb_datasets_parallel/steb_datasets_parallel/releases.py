@@ -5,7 +5,9 @@ commit); ``target`` is the folder under the data root the loader reads (``SynthS
 both SynthSTEL datasets). Releases behind a request form (GYAFC) are ``manual`` sources whose
 instructions say exactly what to do; licences that need the user's agreement (non-commercial, research
 only, none stated) carry ``accept=True``. Files published without a checksum (the STEB authors' Drive
-archive, the ACL Anthology attachment) are pinned by steb's first download.
+archive, the ACL Anthology attachment) are pinned by steb's first download, and bounded by ``max_bytes`` (issue
+47): steb's bound, a generous multiple of the file's size, past which the body is refused; the download's default
+deadline is scaled to it.
 """
 
 from __future__ import annotations
@@ -156,6 +158,7 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
             files=("graded_formality_generated_gpt-5-mini.zip",),
             unpack=("graded_formality_generated_gpt-5-mini.zip",),
             target="graded_formality",
+            max_bytes=256 << 20,
             accept=True,
             licence="STEB authors' generated paraphrases (GPT-5-mini output; no licence stated): research use",
         ),
@@ -167,6 +170,7 @@ SOURCES: dict[str, tuple[DataSource, ...]] = {
             kind="url",
             url=f"https://aclanthology.org/attachments/{AAE_ARCHIVE}",
             target="twitter_aave_sae",
+            max_bytes=64 << 20,
             accept=True,
             licence="research use (Twitter content; redistributed by the authors as EMNLP 2020 supplementary material)",
         ),
