@@ -8,10 +8,8 @@ records (see :func:`execution_order`).
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Collection, Iterable, Sequence
 from functools import cache
-from typing import Any
 
 from ..errors import StebError
 from ..specs import DatasetSpec, TaskSpec
@@ -34,20 +32,6 @@ def _builtin_cheap() -> frozenset[str]:
     from ..tasks import builtin_tasks
 
     return frozenset(t.name for t in builtin_tasks() if t.cheap_to_score)
-
-
-def __getattr__(name: str) -> Any:
-    """``CHEAP_TO_SCORE``, the table this module kept before the task specs said it (read from them, with a
-    warning; it goes with ``steb_core.runner``)."""
-    if name == "CHEAP_TO_SCORE":
-        warnings.warn(
-            "steb_core.run.order.CHEAP_TO_SCORE is read from the task specs now (TaskSpec.cheap_to_score, "
-            "cheap_task_types())",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return _builtin_cheap()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _TEXTS_IN_SIZE = re.compile(r"(\d[\d,]*)\s+texts\b")

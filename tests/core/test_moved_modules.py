@@ -1,8 +1,8 @@
-"""Renamed modules (issue 40): the old import paths still work for one release, warn, and nothing here uses them.
+"""Renamed modules (issues 40 and 48): the old import paths, kept for one release, are gone, and nothing uses them.
 
 ``parallel`` held parallel corpora, ``pipeline`` the prefetching of datasets, ``generic`` the loading of
-datasets from one table; the new names say so. Each old path is the new module itself, so private names and
-monkeypatching through it reach the real code.
+datasets from one table and ``runner`` the run engine; their new homes say what they hold. After their release
+of warnings the aliases were removed (issue 48 item 6): importing an old path fails, naming no module that exists.
 """
 
 from __future__ import annotations
@@ -18,34 +18,35 @@ MOVED = {
     "steb_core.parallel": "steb_core.parallel_corpora",
     "steb_core.pipeline": "steb_core.prefetch",
     "steb_core.generic": "steb_core.tables",
+    "steb_core.runner": "steb_core.run",
 }
-#: old paths nothing in the repository may import any more (the run engine's own stub included)
-OLD_PATHS = {*MOVED, "steb_core.runner"}
 
 
 @pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
-def test_old_path_warns_and_is_the_new_module(old: str, new: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module(new)
+def test_the_old_path_is_gone_and_the_new_one_imports(old: str, new: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, old, raising=False)
-    with pytest.warns(DeprecationWarning, match=rf"{old} is now {new}"):
-        again = importlib.import_module(old)
-    assert again is module
-    assert sys.modules[old] is module
-    name = next(n for n in module.__all__ if not n.isupper())
-    assert getattr(again, name) is getattr(module, name)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
+    assert importlib.import_module(new).__all__
+    assert not (REPO / "steb_core" / f"{old.rsplit('.', 1)[1]}.py").exists()
+    assert not (REPO / "steb_core" / "_moved.py").exists()
+
+
+def test_the_old_table_of_cheap_task_types_is_gone() -> None:
+    # CHEAP_TO_SCORE went with steb_core.runner: the task specs say it (TaskSpec.cheap_to_score)
+    order = importlib.import_module("steb_core.run.order")
+    assert not hasattr(order, "CHEAP_TO_SCORE")
+    assert "order_alignment" in order.cheap_task_types()
 
 
 def test_nothing_in_the_repository_imports_an_old_path() -> None:
-    stubs = {REPO / "steb_core" / f"{old.rsplit('.', 1)[1]}.py" for old in OLD_PATHS}
     found = []
     for path in python_files(REPO):
-        if path in stubs:
-            continue
         module = ".".join(path.relative_to(REPO).with_suffix("").parts)
         for statement in imports_in(path, module):
             target = statement.module
-            if statement.name is not None and f"{target}.{statement.name}" in OLD_PATHS:
+            if statement.name is not None and f"{target}.{statement.name}" in MOVED:
                 target = f"{target}.{statement.name}"
-            if target in OLD_PATHS:
+            if target in MOVED:
                 found.append(f"{path.relative_to(REPO)}:{statement.line} imports {target}")
     assert not found, "\n".join(found)
