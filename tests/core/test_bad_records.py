@@ -20,8 +20,7 @@ from steb_core import DataValidationError, LoadContext, evaluate, iter_jsonl, pa
 from steb_core import plugins as plugins_module
 from steb_core.cli import main
 from steb_core.results import ResultRecord, load_results
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 TOYS = ["toy0", "toy1", "toy2"]
 

@@ -18,8 +18,7 @@ from steb_core.plugins import get_manager
 from steb_core.records import DatasetBundle, LabelledText, OrderGroup, TextPair, data_fingerprint
 from steb_core.results import ResultRecord, load_results, result_path, run_key
 from steb_core.specs import STEB_PROTOCOL_VERSION
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 STEL_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "stel"
 

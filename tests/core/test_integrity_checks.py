@@ -24,8 +24,7 @@ from steb_core.cache import EmbeddingCache, write_shard
 from steb_core.cli import main
 from steb_core.io import atomic_write_text
 from steb_core.results import load_results
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 
 def _run(tmp_path: Path, plugin: Path, **kwargs):

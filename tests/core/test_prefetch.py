@@ -27,9 +27,8 @@ import pytest
 from steb_core import evaluate
 from steb_core.errors import StebError
 from steb_core.prefetch import Prefetch, WorkerDied
+from tests.run.run_records import SYNTHETIC, synthetic_selection
 from tests.support.result_files import result_files
-
-from .run_records import SYNTHETIC, synthetic_selection
 
 VOLATILE = ("timings", "created", "content_hash")
 

@@ -18,8 +18,7 @@ from typer.testing import CliRunner
 from steb_core import RunFailed, evaluate
 from steb_core import cli as cli_module
 from steb_core.errors import DatasetNotFoundError
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 MISSING = (
     "from steb_core import hookimpl, DatasetSpec\n"

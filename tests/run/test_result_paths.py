@@ -17,8 +17,7 @@ import pytest
 from steb_core import DatasetSpec, PluginError, evaluate
 from steb_core.plugins import new_manager, reset_manager
 from steb_core.results import load_results, readable_slug, result_path, slug
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 NAMES = ["a/b", "a__b", "a b", "a_b", ".x", "x", "CON", "日本語", "中文"]
 

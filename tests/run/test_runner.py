@@ -12,8 +12,7 @@ import pytest
 from steb_core import evaluate
 from steb_core.cache import EmbeddingCache, text_hash
 from steb_core.results import ResultRecord, load_results
-
-from .conftest import CountingEncoder
+from tests.support.toy_components import CountingEncoder
 
 
 def run(encoder, toy_plugin, tmp_path, **kw):
@@ -172,7 +171,7 @@ def test_dataset_failure_is_reported_and_others_run(tmp_path, toy_plugin):
         "suites=('toy',)))\n"
     )
     # missing data is a failure under strict=True (issue 30: by default it is skipped as missing data,
-    # tests/core/test_partial_runs.py)
+    # tests/run/test_partial_runs.py)
     summary = evaluate(
         CountingEncoder(),
         suite="toy",

@@ -1,5 +1,5 @@
 """Runs whose result records must not change when the run engine is restructured (issue 40), and their
-normalised form; ``python tests/core/run_records.py`` writes them to ``run_records.json`` beside it.
+normalised form; ``python tests/run/run_records.py`` writes them to ``run_records.json`` beside it.
 
 Why a committed file of records, not two runs side by side: the code before the change (the fork point,
 ``d2dbfa4``) is not importable beside this one in one process, and a test that checks out and installs
