@@ -8,13 +8,14 @@ rather than a built object so that listing components never loads a model or rea
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .containment import ScopedLoader
-from .errors import DatasetNotFoundError
+from .errors import DatasetNotFoundError, DataValidationError
+from .option_values import as_choice, as_flag, as_integer, as_names
 from .records import SHAPES, DatasetBundle
 from .results import check_storable_name
 from .sources import DataSource
@@ -84,6 +85,8 @@ STEB_PROTOCOL_VERSION = "STEB-2026.06-ref2 (arXiv:2606.31741v1 + reference code 
 #: ``steb/cli/run.py`` @1744b3b1 ``--seed`` default 42). It draws ``sampling=random`` samples; the default
 #: first-N sample draws nothing.
 DEFAULT_SEED = 42
+#: the value type an option reader returns
+T = TypeVar("T")
 
 #: BibTeX of the STEB paper, the protocol's source: one entry under one key (``steb2026``) that the core's
 #: ``steb cite`` and every plugin citing the paper for a dataset it introduces share, so the entry printed
@@ -112,6 +115,9 @@ COLUMN_KINDS = ("operational", "definitional", "strict", "content-independence")
 class LoadContext:
     """What a dataset loader gets: where the data is, the seed, and user options.
 
+    A loader reads its options through :meth:`flag`, :meth:`choice`, :meth:`names`, :meth:`integer` (one reading
+    of each kind of value for every plugin, refusing what it cannot read) or :meth:`option` for a value of its own.
+
     ``data_dir`` is the folder for *this* dataset: ``--data-dir ROOT`` or ``$STEB_DATA_DIR`` joined with
     the dataset name, unless the user pointed at the dataset folder itself.
     """
@@ -120,6 +126,37 @@ class LoadContext:
     data_dir: Path | None
     seed: int = DEFAULT_SEED
     options: Mapping[str, Any] = field(default_factory=dict)
+
+    def option(self, key: str, default: Any = None) -> Any:
+        """The user's ``--dataset-option key=value`` as given, else ``default`` (read through the run's record of
+        which options a loader asks for, so an option no loader reads is an error, not silently ignored)."""
+        return (self.options or {}).get(key, default)
+
+    def flag(self, key: str, default: bool) -> bool:
+        """Option ``key`` as a boolean (:func:`steb_core.option_values.as_flag`: true/false, yes/no, on/off, 1/0);
+        ``maybe`` is an error naming the dataset and the option, not true."""
+        return self._read(key, default, lambda value: as_flag(key, value))
+
+    def choice(self, key: str, choices: Sequence[str], default: str | None = None) -> str:
+        """Option ``key`` as one of ``choices`` (case-insensitive), else ``default`` (the first choice when None)."""
+        return self._read(key, choices[0] if default is None else default, lambda value: as_choice(key, value, choices))
+
+    def names(self, key: str, default: Sequence[str] = ()) -> tuple[str, ...]:
+        """Option ``key`` as names (``a,b`` or a list of strings), else ``default``."""
+        return self._read(key, tuple(default), lambda value: as_names(key, value))
+
+    def integer(self, key: str, default: int, minimum: int | None = None) -> int:
+        """Option ``key`` as a whole number of at least ``minimum``, else ``default``."""
+        return self._read(key, default, lambda value: as_integer(key, value, minimum))
+
+    def _read(self, key: str, default: T, rule: Callable[[Any], T]) -> T:
+        value = self.option(key, None)
+        if value is None:
+            return default
+        try:
+            return rule(value)
+        except DataValidationError as exc:
+            raise DataValidationError(f"dataset '{self.dataset}': {exc.reason}", expected=exc.expected) from None
 
     def require_dir(self, obtain: str, layout: str = "") -> Path:
         """The dataset folder, or a :class:`DatasetNotFoundError` that says what to download and where."""

@@ -21,25 +21,9 @@ from steb_core import (
     order_groups_from_options,
 )
 
-__all__ = ["Reader", "make_loader", "option_flag", "option_list", "locate_file"]
+__all__ = ["Reader", "make_loader", "locate_file"]
 
 Reader = Callable[[LoadContext, Path], tuple[list[ParallelItem], dict[str, Any]]]
-
-
-def option_flag(ctx: LoadContext, key: str, default: bool) -> bool:
-    value = ctx.options.get(key, default)
-    if isinstance(value, str):
-        return value.strip().lower() not in ("0", "false", "no", "off", "")
-    return bool(value)
-
-
-def option_list(ctx: LoadContext, key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    value = ctx.options.get(key)
-    if value is None:
-        return default
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    return tuple(value)
 
 
 def locate_file(ctx: LoadContext, root: Path, candidates: list[str], obtain: str, layout: str) -> Path:

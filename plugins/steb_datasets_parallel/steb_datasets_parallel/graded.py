@@ -16,7 +16,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, ParallelItem, read_tsv
 
-from .common import locate_file, option_list
+from .common import locate_file
 
 __all__ = ["read_graded_formality", "GRADED"]
 
@@ -31,7 +31,7 @@ def read_graded_formality(ctx: LoadContext, root: Path) -> tuple[list[ParallelIt
     path = locate_file(
         ctx, root, [str(ctx.options.get("file", "graded_formality.tsv")), "graded_formality.csv"], **GRADED
     )
-    levels = option_list(ctx, "level_columns", tuple(f"level_{i}" for i in range(1, 6)))
+    levels = ctx.names("level_columns", tuple(f"level_{i}" for i in range(1, 6)))
     class_col = str(ctx.options.get("class_column", "class"))
     rows = read_tsv(path, required=levels, delimiter="," if path.suffix == ".csv" else "\t")
     items = []

@@ -25,7 +25,6 @@ from typing import Any, NamedTuple
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, ParallelItem
 
 from .aligned import read_aligned
-from .common import option_list
 
 __all__ = ["GYAFC_DOMAINS", "TransferSet", "gyafc_transfer_set", "read_gyafc", "OBTAIN", "LAYOUT"]
 
@@ -93,7 +92,7 @@ def read_gyafc(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[s
     """Parallel (informal, formal) items per domain from the split chosen by the ``split`` option (default test)."""
     split = str(ctx.options.get("split", "test"))
     ref = int(ctx.options.get("ref", 0))
-    domains = option_list(ctx, "domains", GYAFC_DOMAINS)
+    domains = ctx.names("domains", GYAFC_DOMAINS)
     items: list[ParallelItem] = []
     for domain in domains:
         try:

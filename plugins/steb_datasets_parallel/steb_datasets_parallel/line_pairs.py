@@ -25,7 +25,7 @@ from steb_core import (
 )
 
 from .aligned import read_aligned
-from .common import locate_file, option_flag
+from .common import locate_file
 
 __all__ = [
     "read_shakespeare",
@@ -112,7 +112,7 @@ def _kept_pairs(
     """The pairs the reference keeps and how many of each kind it drops: a pair with a blank side, and (unless
     option ``keep_unchanged``) a pair whose modern side equals the original (:func:`_same_line`; 1,333 of the
     release's 21,079 line pairs): such a pair has no style difference to order."""
-    keep_unchanged = option_flag(ctx, "keep_unchanged", False)
+    keep_unchanged = ctx.flag("keep_unchanged", False)
     kept, blank, unchanged = [], 0, 0
     for i, o, m in rows:
         if not o or not m:

@@ -36,8 +36,6 @@ from steb_core import (
     read_lines,
 )
 
-from .common import option_list
-
 __all__ = ["read_styleptb", "ALL_TRANSFERS", "KEPT_TRANSFERS", "DROPPED_TRANSFERS", "BUDGET", "OBTAIN", "LAYOUT"]
 
 #: The 21 codes of the release (single_transform_checkout.py's list, in its order).
@@ -179,7 +177,7 @@ def _min_pairs(ctx: LoadContext) -> int:
 
 def read_styleptb(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
     splits = _splits(ctx)
-    transfers = option_list(ctx, "transfers", KEPT_TRANSFERS)
+    transfers = ctx.names("transfers", KEPT_TRANSFERS)
     info: dict[str, Any] = {"splits": list(splits)}
     if not any((root / code).is_dir() for code in transfers) and (root / FULLDATA).is_file():
         per_code, available = read_fulldata(root / FULLDATA, transfers, splits)

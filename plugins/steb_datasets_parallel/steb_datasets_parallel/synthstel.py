@@ -33,7 +33,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, ParallelItem, load_hub_split, release_file
 
-from .common import Reader, option_list
+from .common import Reader
 
 __all__ = ["make_synthstel_reader", "REGISTER_FEATURES", "CLASS_COLUMN", "HUB_ID", "HUB_REVISION", "OBTAIN", "LAYOUT"]
 
@@ -121,8 +121,8 @@ def make_synthstel_reader(register: bool) -> Reader:
     """A reader for the register (``register=True``) or the linguistic-feature half of SynthSTEL."""
 
     def read(ctx: LoadContext, root: Path) -> tuple[list[ParallelItem], dict[str, Any]]:
-        splits = option_list(ctx, "splits", ("train", "test"))
-        chosen = option_list(ctx, "register_features", ()) or None
+        splits = ctx.names("splits", ("train", "test"))
+        chosen = ctx.names("register_features", ()) or None
         names = _register_names(chosen)
         # the stated list names ``feature`` values; the option may name either column
         match_columns = (CLASS_COLUMN, "feature_clean") if chosen else (CLASS_COLUMN,)

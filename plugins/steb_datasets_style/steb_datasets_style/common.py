@@ -30,7 +30,7 @@ from steb_core import (
 from . import releases  # pinned sources and BibTeX of the datasets whose catalogue entry carries none
 from .suite import suite_fields
 
-__all__ = ["family_dir", "read_text_lenient", "Corpus", "labelled_bundle", "option", "release_option"]
+__all__ = ["family_dir", "read_text_lenient", "Corpus", "labelled_bundle"]
 
 
 def family_dir(ctx: LoadContext, family: str | None, obtain: str, layout: str = "") -> Path:
@@ -66,23 +66,9 @@ def read_text_lenient(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def option(ctx: LoadContext, name: str, default: Any) -> Any:
-    """A user option from ``ctx.options`` (``--dataset-option name=value``), else the spec's default."""
-    return (ctx.options or {}).get(name, default)
-
-
-#: reader(ctx, obtain) -> (records, info); ``obtain`` is the spec's download hint, for error messages.
-def release_option(ctx: LoadContext, choices: Sequence[str]) -> str:
-    """The ``--dataset-option release=...`` a reader was asked for, the first of ``choices`` (the release the
-    paper names) when none was given; another value is an error listing the choices."""
-    release = str(option(ctx, "release", choices[0])).lower()
-    if release not in choices:
-        raise DataValidationError(f"option release={release!r}", field="release", expected=" or ".join(choices))
-    return release
-
-
 #: What a reader returns: the records and the facts of the release read (counts, files, ...).
 Loaded = tuple[list[LabelledText], dict[str, Any]]
+#: reader(ctx, obtain) -> (records, info); ``obtain`` is the spec's download hint, for error messages.
 Reader = Callable[[LoadContext, str], Loaded]
 
 
@@ -119,7 +105,7 @@ def labelled_bundle(ctx: LoadContext, records: Sequence[LabelledText], info: dic
     """
     if not records:
         raise DataValidationError(f"dataset '{ctx.dataset}': the release holds no usable text", path=info.get("root"))
-    n = _per_class(option(ctx, "per_class", AUTO_PER_CLASS))
+    n = _per_class(ctx.option("per_class", AUTO_PER_CLASS))
     kept, sampling = sample_classes(
         records, lambda r: r.label, n, sampling=sampling_mode(ctx.options), seed=ctx.seed, salt=ctx.dataset
     )

@@ -64,7 +64,6 @@ from steb_core import (
 )
 
 from . import readers as R
-from .common import option
 from .releases import CITATIONS, SOURCES, licence_of
 from .retrieval import ACCESS, LUAR_PAIRS, luar_dir, read_steb_release, steb_release_dir
 from .suite import suite_fields
@@ -206,7 +205,7 @@ def n_tokens(text: str) -> int:
 
 def _raw_texts(ctx: LoadContext, values: Any, path: Path, info: dict[str, Any]) -> list[str]:
     """Stripped, de-duplicated texts of at least ``min_tokens`` tokens (the paper's filter), counted in ``info``."""
-    minimum = int(option(ctx, "min_tokens", MIN_TOKENS))
+    minimum = ctx.integer("min_tokens", MIN_TOKENS)
     seen: dict[str, None] = {}
     short = 0
     for t in values:
@@ -307,9 +306,9 @@ def style_embedding_texts(ctx: LoadContext, obtain: str, info: dict[str, Any]) -
     """probing_reddit from its raw release: the anchors of AnnaWegmann/StyleEmbeddingData's test split."""
     candidates = [ctx.data_dir, ctx.data_dir.parent / "StyleEmbeddingData"] if ctx.data_dir is not None else []
     for root in candidates:
-        path = root / option(ctx, "path", STYLE_EMBEDDING_TEST)
+        path = root / ctx.option("path", STYLE_EMBEDDING_TEST)
         if path.is_file():
-            column = option(ctx, "text_field", STYLE_EMBEDDING_COLUMN)
+            column = ctx.option("text_field", STYLE_EMBEDDING_COLUMN)
             values = []
             for where, row in read_table(path, "tsv"):
                 if column not in row:
@@ -373,7 +372,7 @@ def luar_texts(field: str = "syms") -> Callable[..., tuple[list[str], Path]]:
         if not files:
             raise DataValidationError(f"no .jsonl file here. Obtain it: {obtain}", path=root)
         seen: dict[str, None] = {}
-        name = option(ctx, "text_field", field)
+        name = ctx.option("text_field", field)
         for f in files:
             for where, row in read_table(f, "jsonl"):
                 value = row.get(name)
@@ -406,7 +405,7 @@ def blog_texts(
     found = kaggle_blog_texts(ctx, info if info is not None else {})
     if found is not None:
         return found
-    want = int(option(ctx, "texts", 0)) or None
+    want = ctx.integer("texts", 0) or None
     records, rinfo = R.blog_posts(ctx, obtain, "gender", None if want is None else want // 2 + 1)
     return list(dict.fromkeys(r.text for r in records)), Path(rinfo["root"])
 
@@ -431,10 +430,10 @@ def probing_loader(
     source: Callable[..., tuple[list[str], Path]], family: str, n_texts: int, obtain: str
 ) -> Callable[[LoadContext], DatasetBundle]:
     def load(ctx: LoadContext) -> DatasetBundle:
-        n = int(option(ctx, "texts", n_texts))
+        n = ctx.integer("texts", n_texts)
         src: dict[str, Any] = {}
         steb_file = steb_probing_file(ctx, family)
-        labels = str(option(ctx, "probing_labels", "released")).strip().lower()
+        labels = str(ctx.option("probing_labels", "released")).strip().lower()
         if labels not in ("released", "recompute"):
             raise DataValidationError(
                 f"option probing_labels={labels!r}", field="probing_labels", expected="released or recompute"
@@ -466,17 +465,15 @@ def probing_loader(
         if len(texts) > n:
             rng = seeded_rng(ctx.seed, "probing-sample", ctx.dataset)
             texts = [texts[i] for i in sorted(rng.sample(range(len(texts)), n))]
-        name = option(ctx, "feature_extractor", DEFAULT_EXTRACTOR)
-        ex_opts = dict(option(ctx, "extractor_options", {}) or {})
+        name = ctx.option("feature_extractor", DEFAULT_EXTRACTOR)
+        ex_opts = dict(ctx.option("extractor_options", {}) or {})
         extractor = get_feature_extractor(name, **ex_opts)
         names = [str(f) for f in extractor.feature_names]
         ident = extractor_identity(name, ex_opts, extractor)
         cache = FeatureCache(cache_dir() / f"{name}-{ident}.npz", names)
         if cache.problem:
             warnings.warn(f"dataset '{ctx.dataset}': {cache.problem}", RuntimeWarning, stacklevel=2)
-        matrix, computed = cache.features(
-            texts, lambda batch: extractor.extract(batch), int(option(ctx, "batch_size", 256))
-        )
+        matrix, computed = cache.features(texts, lambda batch: extractor.extract(batch), ctx.integer("batch_size", 256))
         records, dropped = [], 0
         for text, row in zip(texts, matrix):
             if not all(math.isfinite(v) for v in row):

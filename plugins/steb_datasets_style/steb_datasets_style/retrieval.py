@@ -43,7 +43,7 @@ from steb_core import (
     parse_json,
 )
 
-from .common import family_dir, option, with_dir
+from .common import family_dir, with_dir
 from .releases import CITATIONS, SOURCES, licence_of
 from .suite import suite_fields
 
@@ -214,7 +214,7 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
         release = steb_release_dir(ctx)
         if release is not None:
             rs, info = read_steb_release(release)
-            limit = option(ctx, "authors", None)
+            limit = ctx.option("authors", None)
             if limit is not None:  # only on request: the release is already the paper's subsample
                 rs = GenericLoader._retrieval(
                     [("query", c) for c in rs.queries] + [("target", c) for c in rs.targets], int(limit), ctx, info
@@ -232,11 +232,11 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
         root = luar_dir(ctx, obtain)
         q, t = luar_pair(root)
         loader = GenericLoader(
-            path={"queries": option(ctx, "queries", q), "targets": option(ctx, "targets", t)},
+            path={"queries": ctx.option("queries", q), "targets": ctx.option("targets", t)},
             shape="retrieval",
             format="jsonl",
-            columns={"author": option(ctx, "author_field", "author_id"), "text": option(ctx, "text_field", "syms")},
-            limit=option(ctx, "authors", authors),
+            columns={"author": ctx.option("author_field", "author_id"), "text": ctx.option("text_field", "syms")},
+            limit=ctx.option("authors", authors),
             skip_empty=True,
             obtain=obtain,
         )
@@ -245,8 +245,8 @@ def luar_loader(authors: int, obtain: str) -> Callable[[LoadContext], DatasetBun
             {
                 "dataset": ctx.dataset,
                 "layout": "LUAR",
-                "max_authors": option(ctx, "authors", authors),
-                "subsample": f"seeded subsample of at most {option(ctx, 'authors', authors)} authors drawn by steb: "
+                "max_authors": ctx.option("authors", authors),
+                "subsample": f"seeded subsample of at most {ctx.option('authors', authors)} authors drawn by steb: "
                 "the paper's "
                 "redistributed subsample (STEB release) was not found, so this is not the paper's draw",
             }

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from steb_core import DataValidationError, LabelledText, LoadContext, located, read_bytes, read_table, unique_keys
 
-from ..common import Loaded, family_dir, option, release_option
+from ..common import Loaded, family_dir
 from .base import make_record
 
 __all__ = [
@@ -211,12 +211,12 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
             f"the scrollmapper CSVs are read with --dataset-option release=scrollmapper. Obtain it: {obtain}",
             path=root,
         )
-    selection = str(option(ctx, "selection", "reference")).strip().lower()
+    selection = str(ctx.option("selection", "reference")).strip().lower()
     if selection not in SELECTIONS:
         raise DataValidationError(
             f"option selection={selection!r}", field="selection", expected=" or ".join(SELECTIONS)
         )
-    choice = option(ctx, "versions", None)
+    choice = ctx.option("versions", None)
     if choice is None:
         wanted = list(CARLSON_VERSIONS)
     elif str(choice).strip().lower() == "all":
@@ -252,7 +252,7 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
                     for verse_no, verse_text in _reference_chapter(f, stats).items():
                         per_version[version][(book_dir.name, int(m[1]), verse_no)] = (verse_text, f)
     if selection == "dedup":
-        out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
+        out = aligned_records(verses, stats, str(ctx.option("identical", "shared")).lower())
     else:
         out = _reference_records(per_version, selection, stats)
     return out, {
@@ -268,7 +268,7 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
 
 def bible_versions(ctx: LoadContext, obtain: str) -> Loaded:
     """STEB's bible_versions: the Carlson et al. release (default) or ``--dataset-option release=scrollmapper``."""
-    if release_option(ctx, ("carlson", "scrollmapper")) == "carlson":
+    if ctx.choice("release", ("carlson", "scrollmapper")) == "carlson":
         return bible_carlson(ctx, obtain)
     return bible_scrollmapper(ctx, obtain)
 
@@ -330,7 +330,7 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
         obtain,
         "formats/csv/KJV.csv, formats/csv/ASV.csv, ... (Book,Chapter,Verse,Text) or csv/t_kjv.csv, ... (id,b,c,v,t)",
     )
-    choice = option(ctx, "versions", None)
+    choice = ctx.option("versions", None)
     if choice is None:
         wanted: dict[str, tuple[str, ...]] | None = SCROLLMAPPER_VERSIONS
     elif str(choice).strip().lower() == "all":
@@ -377,7 +377,7 @@ def bible_scrollmapper(ctx: LoadContext, obtain: str) -> Loaded:
         for key, text in texts.items():
             book, chapter, verse = (str(part) for part in key)
             verses[(book, chapter, verse)].append((version, text, f, first[key]))
-    out = aligned_records(verses, stats, str(option(ctx, "identical", "shared")).lower())
+    out = aligned_records(verses, stats, str(ctx.option("identical", "shared")).lower())
     missing = sorted(set(wanted or ()) - set(files))
     return out, {"root": str(base), "versions": sorted(files), "versions_missing": missing, **stats}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LabelledText, LoadContext, open_release, seeded_rng
 
-from ..common import Loaded, Reader, family_dir, option, read_text_lenient, release_option
+from ..common import Loaded, Reader, family_dir, read_text_lenient
 from .base import make_record, release_files
 
 __all__ = [
@@ -159,7 +159,7 @@ def blog_hub(ctx: LoadContext, obtain: str, attribute: str) -> tuple[list[Labell
     """
     from steb_core import hub_cache_snapshot, load_hub_split
 
-    splits = [s.strip() for s in str(option(ctx, "split", "train,validation")).split(",") if s.strip()]
+    splits = [s.strip() for s in str(ctx.option("split", "train,validation")).split(",") if s.strip()]
     split = ",".join(splits)
     location = None
     for cand in (ctx.data_dir, None if ctx.data_dir is None else ctx.data_dir.parent / "blogs"):
@@ -247,9 +247,9 @@ def blog(attribute: str, per_class: int) -> Reader:
     """blog_age / blog_gender: the hub release (default) or ``--dataset-option release=schler`` (the XML files)."""
 
     def read(ctx: LoadContext, obtain: str) -> Loaded:
-        if release_option(ctx, ("hf", "schler")) == "hf":
+        if ctx.choice("release", ("hf", "schler")) == "hf":
             return blog_hub(ctx, obtain, attribute)
-        want = str(option(ctx, "per_class", per_class))  # auto/all: read as for the catalogue budget
+        want = str(ctx.option("per_class", per_class))  # auto/all: read as for the catalogue budget
         return blog_posts(ctx, obtain, attribute, int(want) if want.isdigit() else per_class)
 
     return read

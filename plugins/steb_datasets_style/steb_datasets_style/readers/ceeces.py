@@ -13,7 +13,7 @@ from collections import Counter
 
 from steb_core import DataValidationError, LabelledText, LoadContext, read_bytes
 
-from ..common import Loaded, family_dir, option, read_text_lenient, release_option
+from ..common import Loaded, family_dir, read_text_lenient
 from .base import make_record, release_files
 
 __all__ = ["twenty_year_period", "ceeces_xml", "ceeces_cocoa", "ceeces"]
@@ -41,7 +41,7 @@ def ceeces_cocoa(ctx: LoadContext, obtain: str) -> Loaded:
     """
     root = family_dir(ctx, None, obtain, "one .txt file per letter collection with <Q ...> letter headers")
     files = release_files(root, "**/*.txt", obtain)
-    start = int(option(ctx, "first_year", 1680))
+    start = ctx.integer("first_year", 1680)
     stats: Counter[str] = Counter()
     out = []
     for f in files:
@@ -173,7 +173,7 @@ def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
         ctx, None, obtain, "*.xml files of the two Zenodo records (letters with a year, paragraphs in <p>)"
     )
     files = release_files(root, "**/*.xml", obtain)
-    start = int(option(ctx, "first_year", 1680))
+    start = ctx.integer("first_year", 1680)
     stats: Counter[str] = Counter()
     out: list[LabelledText] = []
     letters = 0
@@ -226,6 +226,6 @@ def ceeces_xml(ctx: LoadContext, obtain: str) -> Loaded:
 
 def ceeces(ctx: LoadContext, obtain: str) -> Loaded:
     """STEB's ceeces: the Zenodo XML release (default) or ``--dataset-option release=cocoa`` (licensed plain text)."""
-    if release_option(ctx, ("xml", "cocoa")) == "xml":
+    if ctx.choice("release", ("xml", "cocoa")) == "xml":
         return ceeces_xml(ctx, obtain)
     return ceeces_cocoa(ctx, obtain)

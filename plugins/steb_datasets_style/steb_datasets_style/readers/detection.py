@@ -11,7 +11,7 @@ from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, read_table, release_file
 
-from ..common import Loaded, Reader, family_dir, option, release_option
+from ..common import Loaded, Reader, family_dir
 from .base import make_record, release_files
 from .tables import table
 
@@ -96,7 +96,7 @@ def detectrl(setting: str, binary: bool) -> Reader:
             obtain,
             f"Benchmark/Benchmark_Data/{'/'.join(DETECTRL_FILES[setting])}_test.json (text, label, llm_type)",
         )
-        split = str(option(ctx, "split", "test"))
+        split = str(ctx.option("split", "test"))
         if split not in ("test", "train", "all"):
             raise DataValidationError(f"option split={split!r}", field="split", expected="test, train or all")
         files = detectrl_files(root, setting, split, obtain)
@@ -271,10 +271,10 @@ def gede(ctx: LoadContext, obtain: str) -> Loaded:
     skipped and counted. ``--dataset-option release=table`` reads a plain table with ``text``/``label``
     columns (the earlier reading).
     """
-    if release_option(ctx, ("repository", "table")) == "table":
+    if ctx.choice("release", ("repository", "table")) == "table":
         reader = table("*.csv", columns={"text": "text", "label": "label"}, layout="*.csv with columns text, label")
         return reader(ctx, obtain)
-    label_col = str(option(ctx, "label", "text_author"))
+    label_col = str(ctx.option("label", "text_author"))
     if label_col not in GEDE_LABELS:
         raise DataValidationError(f"option label={label_col!r}", field="label", expected=" or ".join(GEDE_LABELS))
     root = family_dir(ctx, None, obtain, "database/database.db (unzipped database.db.zip) or dataset/essays.csv")

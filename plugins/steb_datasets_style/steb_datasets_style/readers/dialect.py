@@ -6,7 +6,7 @@ from collections import Counter
 
 from steb_core import DataValidationError, LoadContext, read_table, unique_keys
 
-from ..common import Loaded, family_dir, option
+from ..common import Loaded, family_dir
 from .base import make_record, release_files
 
 __all__ = ["ewave", "EWAVE_MIN_EXAMPLES", "ENDIVE_DIALECTS", "endive"]
@@ -85,7 +85,7 @@ def endive(ctx: LoadContext, obtain: str) -> Loaded:
     """EnDive: parallel tables with one text column per dialect (default: SAE and the five dialects);
     every non-empty cell becomes a text labelled with its column. ``--dataset-option dialects=...`` renames."""
     root = family_dir(ctx, None, obtain, f"*.csv / *.jsonl / *.parquet with columns {', '.join(ENDIVE_DIALECTS)}")
-    dialects = option(ctx, "dialects", ENDIVE_DIALECTS)
+    dialects = ctx.option("dialects", ENDIVE_DIALECTS)
     dialects = tuple(dialects.split(",")) if isinstance(dialects, str) else tuple(dialects)
     files = [f for f in release_files(root, "*", obtain) if f.suffix in (".csv", ".tsv", ".jsonl", ".json", ".parquet")]
     stats: Counter[str] = Counter()

@@ -10,7 +10,7 @@ from typing import Any
 
 from steb_core import DataValidationError, LoadContext, parse_json, read_table
 
-from ..common import Loaded, Reader, family_dir, option, read_text_lenient
+from ..common import Loaded, Reader, family_dir, read_text_lenient
 from .base import make_record
 
 __all__ = ["PASTEL_ATTRIBUTES", "PASTEL_LEVELS", "pastel_level_files", "pastel_sentence_files", "pastel"]
@@ -111,7 +111,7 @@ def pastel(attribute: str) -> Reader:
     keys = PASTEL_ATTRIBUTES[attribute]
 
     def read(ctx: LoadContext, obtain: str) -> Loaded:
-        unit = str(option(ctx, "unit", "story")).lower()
+        unit = str(ctx.option("unit", "story")).lower()
         if unit not in PASTEL_LEVELS:
             raise DataValidationError(f"option unit={unit!r}", field="unit", expected=" or ".join(PASTEL_LEVELS))
         level = PASTEL_LEVELS[unit]

@@ -18,7 +18,7 @@ from steb_core import (
     unique_keys,
 )
 
-from ..common import Loaded, Reader, family_dir, read_text_lenient, release_option
+from ..common import Loaded, Reader, family_dir, read_text_lenient
 from .base import make_record, release_files
 
 __all__ = ["enron_spam", "hate_speech_forum", "politeness", "CONVOKIT_POLITENESS"]
@@ -93,7 +93,7 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
     definite classes (``hate`` / ``noHate``; ``relation`` and ``idk/skip`` dropped) -- steb's reading before
     protocol 2. File names come from the release and must stay inside it.
     """
-    release = release_option(ctx, ("sampled_test", "all_files"))
+    release = ctx.choice("release", ("sampled_test", "all_files"))
     layout = "annotations_metadata.csv and sampled_test/<file_id>.txt" + (
         " (all_files/ for release=all_files)" if release == "all_files" else ""
     )
@@ -191,7 +191,7 @@ def politeness(file_name: str, convokit_folder: str) -> Reader:
     al. 2013; steb's reading before issue 37)."""
 
     def read(ctx: LoadContext, obtain: str) -> Loaded:
-        if release_option(ctx, ("convokit", "csv")) == "convokit":
+        if ctx.choice("release", ("convokit", "csv")) == "convokit":
             return _politeness_convokit(ctx, obtain, convokit_folder)
         root = family_dir(
             ctx, "Stanford_politeness_corpus", obtain, f"{file_name} with columns Request, Normalized Score"

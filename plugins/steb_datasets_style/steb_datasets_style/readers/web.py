@@ -9,7 +9,7 @@ from typing import Any
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, open_gzip, read_bytes
 
-from ..common import Loaded, family_dir, option, read_text_lenient, with_dir
+from ..common import Loaded, family_dir, read_text_lenient, with_dir
 from .base import make_record, release_files
 from .tables import table
 
@@ -125,7 +125,7 @@ def masc(ctx: LoadContext, obtain: str) -> Loaded:
     files = release_files(base, "*/*/*.txt", obtain)
     stats: Counter[str] = Counter()
     out = []
-    min_chars = int(option(ctx, "min_chars", 20))
+    min_chars = ctx.integer("min_chars", 20)
     for f in files:
         genre = f.parent.name
         for i, para in enumerate(paragraphs(read_text_lenient(f), min_chars)):
