@@ -70,7 +70,13 @@ from .io import (
 )
 from .judgements import AspectRatings, JudgementTable, RatingScale, RowOrigin, judgement_table
 from .longtext import LongTextProtocol, encode_with_protocol, plan_chunks, pool_chunks, split_sentences
-from .parallel_corpora import ParallelItem, order_groups_from_options, order_groups_from_parallel, parse_budget
+from .parallel_corpora import (
+    ParallelItem,
+    construction_task_defaults,
+    order_groups_from_options,
+    order_groups_from_parallel,
+    parse_budget,
+)
 from .pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
 from .plugins import get_manager, new_manager, register_object, reset_manager
 from .records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
@@ -215,6 +221,7 @@ __all__ = [
     # Dataset loaders: parallel corpora
     "ParallelItem",
     "order_groups_from_parallel",
+    "construction_task_defaults",
     "order_groups_from_options",
     "parse_budget",
     # Hub releases and model weights

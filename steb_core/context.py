@@ -36,6 +36,9 @@ def task_option(options: Mapping[str, Any] | None, task: str, name: str, default
     return default
 
 
+_MISSING = object()
+
+
 class VectorsUnavailable(RuntimeError):
     """Raised by :meth:`TaskContext.embed` for similarity-only encoders (the runner skips such tasks)."""
 
@@ -71,8 +74,26 @@ class TaskContext:
     scoring: Mapping[str, str] = field(default_factory=lambda: dict(SCORING_DEFAULTS))
 
     def option(self, task: str, name: str, default: Any = None) -> Any:
-        """The run option ``<task>.<name>`` (flat or nested in :attr:`options`), else ``default``."""
-        return task_option(self.options, task, name, default)
+        """The run option ``<task>.<name>``, else the dataset's task default, else ``default``.
+
+        The run option flat or nested in :attr:`options`; the task default as :meth:`task_default` finds it.
+        """
+        return task_option(self.options, task, name, self.task_default(task, name, default))
+
+    def task_default(self, task: str, name: str, default: Any = None) -> Any:
+        """What the dataset declares for option ``<task>.<name>`` when the run gives none, else ``default``.
+
+        The bundle's ``task_defaults`` (the load's own: a loader option that changes what the records are, e.g.
+        another construction of the groups, may change the rule they are scored by) come before the spec's
+        (:attr:`DatasetSpec.task_defaults`, the dataset's declaration). Why a dataset declares task defaults
+        at all: some data is meant to be scored one way (STEB's order-alignment datasets by the reference's
+        rule, STEL's instances by STEL's), and that is a fact about the data, not a run option to repeat.
+        """
+        for declared in (getattr(self.bundle, "task_defaults", None), getattr(self.dataset, "task_defaults", None)):
+            value = task_option(declared, task, name, _MISSING)
+            if value is not _MISSING:
+                return value
+        return default
 
     @property
     def has_vectors(self) -> bool:

@@ -49,7 +49,10 @@ def check_dataset_spec(
     Rules: the loader returns a :class:`DatasetBundle` holding records of the shape of every task type the spec
     feeds (``tasks``: a built-in type's shape is known; a plugin's is not checked); loading twice gives the same
     records (the data fingerprint, which decides whether a stored result is reused); a dataset that needs data
-    raises :class:`DatasetNotFoundError` naming the dataset, not another error, when its folder is missing.
+    raises :class:`DatasetNotFoundError` naming the dataset, not another error, when its folder is missing; the task
+    defaults the spec and the loaded bundle declare name options their task types read (a built-in type's options
+    are known; a plugin's are not checked), with a value the task accepts where it lists them (the
+    order-alignment rule).
     ``data_dir``: the dataset's folder (``ROOT/<name>``) or ``ROOT``.
     """
     what = f"dataset '{getattr(spec, 'name', spec)}'"
@@ -86,11 +89,33 @@ def check_dataset_spec(
         shape = shapes.get(task)
         if shape is not None and not bundle.get(shape):
             raise _fail(what, f"feeds task '{task}' but its loader returned no '{shape}' records")
+    _check_task_defaults(what, spec.task_defaults, "spec")
+    _check_task_defaults(what, bundle.task_defaults, "bundle")
     again = load()
     for shape in SHAPES:
         if bundle.get(shape) is not None and bundle.fingerprint(shape) != again.fingerprint(shape):
             raise _fail(what, f"two loads gave different '{shape}' records (seed every sample: ctx.seed)")
     return bundle
+
+
+def _check_task_defaults(what: str, declared: Mapping[str, Mapping[str, Any]], where: str) -> None:
+    """Each declared default names an option its (built-in) task type reads; the order-alignment rule is a known one."""
+    from .tasks import builtin_tasks
+    from .tasks.order_alignment import SCORINGS
+
+    options = {t.name: t.options for t in builtin_tasks()}
+    for task, values in declared.items():
+        for name, value in values.items():
+            if task in options and options[task] and name not in options[task]:
+                raise _fail(
+                    what,
+                    f"its {where} declares task default '{task}.{name}', an option task type '{task}' does not read "
+                    f"(it reads: {', '.join(options[task])})",
+                )
+            if (task, name) == ("order_alignment", "scoring") and str(value).strip().lower() not in SCORINGS:
+                raise _fail(
+                    what, f"its {where} declares order_alignment.scoring={value!r}; expected {' or '.join(SCORINGS)}"
+                )
 
 
 def _build(encoder: Any, options: Mapping[str, Any] | None) -> tuple[str, Any, bool]:

@@ -28,9 +28,9 @@ those of ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evalua
      first one replaced by ``i``'s first (``distractor_at=0``, expected columns ``1 .. k - 1``).
 
    The candidate order is the reference's column order, which decides exact ties under its solver.
-3. Scoring (``order_alignment_scoring = "steb-reference"`` in the info, read by the order-alignment
-   task): cost ``1 - max(cos, 0)``, ``scipy.optimize.linear_sum_assignment``, credit = the fraction of
-   anchors assigned to their own position (:mod:`steb_core.tasks.order_alignment`).
+3. Scoring (the task default ``order_alignment.scoring = "steb-reference"``,
+   :func:`construction_task_defaults`): cost ``1 - max(cos, 0)``, ``scipy.optimize.linear_sum_assignment``,
+   credit = the fraction of anchors assigned to their own position (:mod:`steb_core.tasks.order_alignment`).
 
 ``sampling="random"`` draws the N items of a class with the run seed instead of taking the first N
 (same classes, same N, same pairs among the drawn items).
@@ -41,7 +41,7 @@ with a seeded RNG (pairs unranked from ranks, :func:`pair_of_rank`, so a class o
 memory in the budget, not in n^2); a seeded coin flip picks the anchor item; plain group = the anchor
 item's k texts vs. the other item's k texts in a seeded order; distractor group (``distractors=True``)
 = one seeded held-out style ``h``: anchors ``A \\ h``, alternatives ``B \\ h``, distractor ``A_h``
-(STEL-or-Content for k = 2). Scored by STEL's rule (``order_alignment_scoring = "stel"``). Chance
+(STEL-or-Content for k = 2). Scored by STEL's rule (task default ``order_alignment.scoring = "stel"``). Chance
 level with exchangeable similarities: ``(c - m)! / c! = 1 / k!`` for both variants.
 """
 
@@ -71,7 +71,8 @@ __all__ = [
     "REFERENCE_CONSTRUCTION",
     "ALL_PAIRS_CONSTRUCTION",
     "CONSTRUCTIONS",
-    "order_groups_from_options",
+    "CONSTRUCTION_SCORING",
+    "construction_task_defaults",
 ]
 
 #: Option values that switch the per-class budget off.
@@ -84,6 +85,25 @@ ALL_PAIRS_CONSTRUCTION = "steb-all-pairs/v1"
 CONSTRUCTIONS = (REFERENCE_CONSTRUCTION, ALL_PAIRS_CONSTRUCTION)
 #: The default construction (bump the name when the groups it gives change).
 CONSTRUCTION = REFERENCE_CONSTRUCTION
+#: The order-alignment rule each construction's groups are meant for (:mod:`steb_core.tasks.order_alignment`).
+CONSTRUCTION_SCORING = {REFERENCE_CONSTRUCTION: "steb-reference", ALL_PAIRS_CONSTRUCTION: "stel"}
+
+
+def construction_task_defaults(construction: str = CONSTRUCTION) -> dict[str, dict[str, str]]:
+    """The task defaults of groups built by ``construction``: ``{"order_alignment": {"scoring": rule}}``.
+
+    Why a dataset declares them (issue 48): the rule is a fact of how the groups were built, not a run
+    option to repeat. A dataset plugin gives the default construction's on its spec
+    (``DatasetSpec(task_defaults=construction_task_defaults())``) and the one its loader built on the
+    bundle (``DatasetBundle(..., task_defaults=construction_task_defaults(info["construction"]))``), which
+    comes first: ``--dataset-option construction=steb-all-pairs/v1`` then scores by STEL's rule, as it
+    always did. ``--task-option order_alignment.scoring=...`` overrides both.
+    """
+    if construction not in CONSTRUCTION_SCORING:
+        raise DataValidationError(
+            f"construction {construction!r}", field="construction", expected=" or ".join(CONSTRUCTIONS)
+        )
+    return {"order_alignment": {"scoring": CONSTRUCTION_SCORING[construction]}}
 
 
 @dataclass(frozen=True)
@@ -179,8 +199,9 @@ def order_groups_from_parallel(
     reference) or ``random`` (seeded by ``seed`` and ``salt``). ``steb-all-pairs/v1``: ``per_class``
     caps the *pairings* per class (``"auto"`` or None: all of them) and ``sampling`` is ignored.
     ``salt`` (normally the dataset name) keeps datasets' random streams apart under one run seed. The
-    info records the construction, the scoring rule the task applies
-    (``order_alignment_scoring``) and :data:`steb_core.specs.STEB_PROTOCOL_VERSION`.
+    info records the construction and :data:`steb_core.specs.STEB_PROTOCOL_VERSION`; the rule the groups
+    are scored by is the construction's task default (:func:`construction_task_defaults`), which the
+    loader puts on its bundle.
     """
     if construction == REFERENCE_CONSTRUCTION:
         return _reference_groups(
@@ -307,7 +328,6 @@ def _reference_groups(
                 else ""
             )
         ),
-        "order_alignment_scoring": "steb-reference",
         "protocol": STEB_PROTOCOL_VERSION,
         "distractors": distractors,
         "per_class_counts": "sequences (parallel items) per class",
@@ -392,7 +412,6 @@ def _all_pairs_groups(
                 stats["groups"] += 1
     info: dict[str, Any] = {
         "construction": ALL_PAIRS_CONSTRUCTION,
-        "order_alignment_scoring": "stel",
         "construction_description": (
             "steb's earlier order alignment: every unordered pair of distinct items of a class (seeded sample of "
             "per_class pairings), seeded choice of the anchor item; plain group = all k styles of the anchor "

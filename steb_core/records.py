@@ -300,8 +300,20 @@ class DatasetBundle:
     retrieval: RetrievalSet | None = None
     feature_texts: list[FeatureText] | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    #: task -> option -> value: this load's own task defaults, for a loader option that changes what the records
+    #: are (another construction of the groups scored by another rule); they come before the spec's
+    #: (:attr:`steb_core.DatasetSpec.task_defaults`, :meth:`steb_core.TaskContext.task_default`). The loader
+    #: options are in the run key, so these need not be.
+    task_defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.task_defaults, Mapping) or not all(
+            isinstance(v, Mapping) for v in self.task_defaults.values()
+        ):
+            raise DataValidationError(
+                f"is {self.task_defaults!r}", field="task_defaults", expected="a mapping task -> {option: value}"
+            )
+        self.task_defaults = {str(task): dict(options) for task, options in self.task_defaults.items()}
         for name, record_type in SHAPES.items():
             value = getattr(self, name)
             if value is None:

@@ -246,6 +246,13 @@ class DatasetSpec:
     #: the pinned public release(s) ``steb data get`` fetches into the layout ``loader`` reads; empty for
     #: built-in data and for datasets with no known source yet (see :class:`steb_core.DataSource`)
     sources: tuple[DataSource, ...] = ()
+    #: task -> option -> the value that task uses on this dataset when the run gives none, e.g.
+    #: ``{"order_alignment": {"scoring": "steb-reference"}}``: how the data is meant to be scored is a fact of the
+    #: dataset, declared here (issue 48), not a run option to repeat nor a string in its ``info``. A run's
+    #: ``--task-option`` overrides it, a loaded bundle's ``task_defaults`` refine it
+    #: (:meth:`steb_core.TaskContext.task_default`). Not part of the run key: changing one changes the results,
+    #: so bump ``version`` with it.
+    task_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def tasks_for_suite(self, suite: str | None) -> tuple[str, ...]:
         """The task types this dataset runs when selected through ``suite`` (all tasks when None)."""
@@ -283,6 +290,29 @@ class DatasetSpec:
             bad = [t for t in names if t not in self.tasks]
             if bad:
                 raise ValueError(f"dataset '{self.name}': suite '{suite}' names tasks {bad} the dataset does not feed")
+        object.__setattr__(self, "task_defaults", _check_task_defaults(self.task_defaults, self.tasks, self.name))
+
+
+def _check_task_defaults(
+    defaults: Mapping[str, Mapping[str, Any]], tasks: Sequence[str], where: str
+) -> dict[str, dict[str, Any]]:
+    """``defaults`` (task -> option -> value) as plain dicts, each task one of ``tasks``; else a ValueError naming
+    ``where`` (the dataset), the task or option and what was expected."""
+    if not isinstance(defaults, Mapping):
+        raise ValueError(f"dataset '{where}': task_defaults must map task -> {{option: value}}, got {defaults!r}")
+    out: dict[str, dict[str, Any]] = {}
+    for task, options in defaults.items():
+        if task not in tasks:
+            raise ValueError(
+                f"dataset '{where}': task_defaults names task '{task}', which the dataset does not feed "
+                f"(its tasks: {', '.join(tasks)})"
+            )
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) and k for k in options):
+            raise ValueError(
+                f"dataset '{where}': task_defaults['{task}'] must map option names to values, got {options!r}"
+            )
+        out[str(task)] = dict(options)
+    return out
 
 
 @dataclass(frozen=True)

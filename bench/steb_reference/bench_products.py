@@ -28,11 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sklearn.preprocessing import normalize
 
-from steb_core import DatasetBundle, DatasetSpec, TaskContext
+from steb_core import DatasetBundle, DatasetSpec, TaskContext, construction_task_defaults
 from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks import _reference_products as rp
-from steb_core.tasks import order_alignment as oa
 from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores
+from steb_core.tasks.order_alignment.products import PRODUCTS
+from steb_core.tasks.order_alignment.reference_rule import assignment_margins
+from steb_core.tasks.order_alignment.task import reference_matrices
 
 
 def words_like(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
@@ -69,20 +71,22 @@ def order_alignment_rows(repeat: int) -> list[tuple[str, str, float]]:
         )
         ctx = TaskContext(
             dataset=spec,
-            bundle=DatasetBundle(order_groups=groups, info=info),
+            bundle=DatasetBundle(
+                order_groups=groups, info=info, task_defaults=construction_task_defaults(info["construction"])
+            ),
             data=groups,
             embed_fn=lambda ts, table=table: np.stack([table[t] for t in ts]),
         )
         what = f"order alignment, 19,900 pairs x 3 groups, k = {k}, K = 458"
-        for products in oa.PRODUCTS:
-            seconds = timed(partial(oa._reference_matrices, ctx, groups, products), repeat)
+        for products in PRODUCTS:
+            seconds = timed(partial(reference_matrices, ctx, groups, products), repeat)
             note = " (the task's: emulated where undecided)" if products == "reference" else ""
             rows.append((what, products + note, seconds))
-        seconds = timed(partial(oa._reference_matrices, ctx, groups, "reference", prefilter=False), repeat)
+        seconds = timed(partial(reference_matrices, ctx, groups, "reference", prefilter=False), repeat)
         rows.append((what, "reference, every group emulated", seconds))
-        _, every = oa._reference_matrices(ctx, groups, "reference", prefilter=False)
+        _, every = reference_matrices(ctx, groups, "reference", prefilter=False)
         for shape, m in every.items():
-            ties = int(np.count_nonzero(oa._assignment_margins(m) == 0))
+            ties = int(np.count_nonzero(assignment_margins(m) == 0))
             print(f"k = {k}, groups {shape}: {len(m)}, exact ties: {ties}", file=sys.stderr)
     return rows
 

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from steb_core import DatasetBundle, DatasetSpec, TaskContext
+from steb_core import DatasetBundle, DatasetSpec, TaskContext, construction_task_defaults
 from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import run_order_alignment
 
@@ -41,7 +41,9 @@ def main() -> None:
         t1 = time.perf_counter()
         ctx = TaskContext(
             dataset=spec,
-            bundle=DatasetBundle(order_groups=groups, info=info),
+            bundle=DatasetBundle(
+                order_groups=groups, info=info, task_defaults=construction_task_defaults(info["construction"])
+            ),
             data=groups,
             embed_fn=lambda texts, table=table: np.stack([table[t] for t in texts]),
         )

@@ -1,7 +1,8 @@
 """The built-in STEB task types (registered through the tasks hook by :mod:`steb_core.builtin`).
 
-One module per task type; each exposes ``SPEC`` (a :class:`TaskSpec`) and its ``run_*`` function.
-Shared metric helpers live in :mod:`._common`.
+One module per task type, or a package when the task type has more than one job (:mod:`.order_alignment`: its
+rules pure functions of arrays, apart from the plumbing); each exposes ``SPEC`` (a :class:`TaskSpec`) and its
+``run_*`` function. Shared metric helpers live in :mod:`._common`.
 """
 
 from __future__ import annotations

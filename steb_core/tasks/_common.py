@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..context import TaskContext, task_option
+from ..context import TaskContext
 from ..errors import DataValidationError
 from ._device import kernel_device
 from ._reference_products import sdot_haswell, sdot_ranked, ssyrk_haswell, ssyrk_ranked
@@ -360,5 +360,6 @@ def plain(value: Any) -> Any:
 
 
 def option(ctx: TaskContext, task: str, name: str, default: Any) -> Any:
-    """A run option for one task: ``options["<task>.<name>"]`` or ``options[<task>][<name>]``, else default."""
-    return task_option(ctx.options, task, name, default)
+    """A run option for one task: ``options["<task>.<name>"]`` or ``options[<task>][<name>]``, else the dataset's
+    task default (:meth:`TaskContext.task_default`), else ``default``."""
+    return ctx.option(task, name, default)

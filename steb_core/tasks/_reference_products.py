@@ -57,7 +57,8 @@ Which reference calls produce these BLAS calls (so which emulation each steb tas
   the task a list of float32 episodes, which ``OrderAlignmentTask.evaluate`` turns into a float64 array
   with ``np.array(embeddings, dtype=float)``; ``steb/metrics.py`` @4b43dda3 ``l2_normalize`` divides by
   ``np.linalg.norm``) -> dgemm for the plain (k, k) groups and the (k - 1, k) distractors with k >= 3,
-  dgemv_t for the k = 2 distractors ((1, K) @ (K, 2));
+  dgemv_t for the k = 2 distractors ((1, K) @ (K, 2)); which group goes to which kernel is order
+  alignment's part (:func:`steb_core.tasks.order_alignment.products.alignment_products`);
 * all-to-all pairs, ``steb/tasks/all_to_all_pair_classification.py`` (index file 62020154535)
   ``_pair_scores_matrix``: ``cosine_similarity(emb, emb)`` on float32 rows -> ssyrk;
 * pre-defined pairs, ``steb/tasks/pre_defined_pair_classification.py`` @63f649ce ``_pair_score``:
@@ -79,7 +80,8 @@ __all__ = [
     "k_blocks",
     "dgemm_chains",
     "dgemv_t_haswell",
-    "alignment_products",
+    "gemv_kernel",
+    "GEMV_KERNEL_COLUMNS",
     "sdot_haswell",
     "ssyrk_haswell",
     "ssyrk_patterns",
@@ -248,7 +250,7 @@ def k_blocks(k: int, q: int, unroll: int | None) -> list[tuple[int, int]]:
     return out
 
 
-# --- float64: order alignment ------------------------------------------------------------------------
+# --- float64: the order-alignment kernels --------------------------------------------------------------
 
 #: pairs whose products are emulated at once (bounds memory: six float64 arrays of this many x K values)
 _PAIR_CHUNK = 4096
@@ -431,51 +433,14 @@ def dgemv_t_haswell(vector: np.ndarray, rows: np.ndarray, column: int, n_columns
     return out
 
 
-def _gemv_kernel(column: int, n_columns: int) -> int:
+def gemv_kernel(column: int, n_columns: int) -> int:
     """Which ``dgemv_t_4.c`` kernel serves a column: 0 (4x4), 1 (4x2) or 2 (4x1)."""
     fours = n_columns - (n_columns & 3)
     return 0 if column < fours else 1 if column < fours + (n_columns & 2) else 2
 
 
-_GEMV_COLUMNS = {0: (0, 4), 1: (0, 2), 2: (0, 1)}  # a (column, n_columns) that selects each kernel
-
-
-def alignment_products(unit: np.ndarray, anchors: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """Every group's ``unit[anchors] @ unit[candidates].T`` (float64) as the reference machine computed it.
-
-    ``unit``: (texts, K) float64 unit rows; ``anchors`` (G, m) and ``candidates`` (G, c): row indices of
-    G groups of one shape. numpy's matmul sends a (1, K) @ (K, c) product to dgemv (the k = 2 distractor
-    variants) and the others (m >= 2) to dgemm. A product's value depends only on its two rows and on
-    that kernel (both are symmetric in the two rows: every FMA's product is commutative), so each
-    distinct (kernel, pair of texts) is emulated once.
-    """
-    anchors = np.asarray(anchors, dtype=np.int64)
-    candidates = np.asarray(candidates, dtype=np.int64)
-    n_groups, m = anchors.shape
-    c = candidates.shape[1]
-    out = np.empty((n_groups, m, c))
-    if n_groups == 0:
-        return out
-    if c < 2:
-        raise NotImplementedError("a single candidate (numpy's matrix-vector gemv) is not emulated")
-    left = np.broadcast_to(anchors[:, :, None], (n_groups, m, c))
-    right = np.broadcast_to(candidates[:, None, :], (n_groups, m, c))
-    kind = np.zeros(c, dtype=np.int64) if m >= 2 else 1 + np.asarray([_gemv_kernel(j, c) for j in range(c)])
-    n = max(int(unit.shape[0]), 1)
-    lo = np.minimum(left, right)
-    hi = np.maximum(left, right)
-    codes = (np.broadcast_to(kind[None, None, :], (n_groups, m, c)) * n + lo) * n + hi
-    unique, inverse = np.unique(codes.ravel(), return_inverse=True)
-    values = np.empty(len(unique))
-    kinds, rest = np.divmod(unique, n * n)
-    rows_a, rows_b = np.divmod(rest, n)
-    for kd in np.unique(kinds).tolist():
-        sel = np.flatnonzero(kinds == kd)
-        for start in range(0, len(sel), _PAIR_CHUNK):
-            part = sel[start : start + _PAIR_CHUNK]
-            a, b = unit[rows_a[part]], unit[rows_b[part]]
-            values[part] = dgemm_chains(a, b) if kd == 0 else dgemv_t_haswell(a, b, *_GEMV_COLUMNS[kd - 1])
-    return values[inverse].reshape(n_groups, m, c)
+#: per :func:`gemv_kernel` result, a (column, n_columns) of :func:`dgemv_t_haswell` that selects that kernel
+GEMV_KERNEL_COLUMNS = {0: (0, 4), 1: (0, 2), 2: (0, 1)}
 
 
 # --- float32: pair scores ----------------------------------------------------------------------------

@@ -67,6 +67,24 @@ def test_a_dataset_check_fails_on_each_broken_rule(tmp_path):
         check_dataset_spec(not_a_bundle)
 
 
+def test_a_dataset_check_refuses_task_defaults_no_task_reads():
+    """Issue 48: a declared task default is an option the task type reads, with a value it takes (a typo would be
+    ignored silently at run time, the data scored the task's default way)."""
+    group = OrderGroup(anchors=("a", "b"), alternatives=("c", "d"), answer=(0, 1))
+
+    def spec(declared, bundle_declared=None):
+        def load(ctx):
+            return DatasetBundle(order_groups=[group], task_defaults=bundle_declared or {})
+
+        return DatasetSpec("oa", "x", ("order_alignment",), load, needs_data=False, task_defaults=declared)
+
+    check_dataset_spec(spec({"order_alignment": {"scoring": "steb-reference", "ties": "split"}}))
+    with pytest.raises(AssertionError, match="spec declares task default 'order_alignment.scorng'"):
+        check_dataset_spec(spec({"order_alignment": {"scorng": "stel"}}))
+    with pytest.raises(AssertionError, match="bundle declares order_alignment.scoring='majority'"):
+        check_dataset_spec(spec({}, {"order_alignment": {"scoring": "majority"}}))
+
+
 def test_an_encoder_check_fails_on_each_broken_rule():
     class BatchMean(Lengths):
         def encode(self, texts):

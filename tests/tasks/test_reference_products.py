@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from steb_core.tasks import _reference_products as rp
+from steb_core.tasks.order_alignment.products import alignment_products
 from tests.support.reference_kernel import haswell_capable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -253,7 +254,7 @@ def test_dgemm_dgemv_and_sdot_equal_numpy_on_haswell_bit_for_bit(tmp_path):
             a, b = inputs["A_" + key], inputs["B_" + key]
             t, m, k = a.shape
             n = b.shape[1]
-            got = rp.alignment_products(
+            got = alignment_products(
                 np.concatenate([a.reshape(-1, k), b.reshape(-1, k)]),
                 (np.arange(t * m).reshape(t, m)),
                 t * m + np.arange(t * n).reshape(t, n),
@@ -304,9 +305,10 @@ def test_ssyrk_equals_numpy_on_haswell_one_and_two_threads(tmp_path, threads):
 
 # --- the tasks do not depend on the CPU ----------------------------------------------------------------------
 _TASK_CHILD = """
-from steb_core import DatasetBundle, DatasetSpec, LabelledText, TaskContext, TextPair
+from steb_core import DatasetBundle, DatasetSpec, LabelledText, TaskContext, TextPair, construction_task_defaults
 from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks import order_alignment as oa, pair_all, pair_predefined
+from steb_core.tasks.order_alignment.task import reference_matrices
 from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores
 
 vectors = IN["vectors"]
@@ -316,7 +318,8 @@ table = dict(zip(texts, vectors))
 def ctx(shape, data, options=None, bundle_info=None):
     spec = DatasetSpec(name="t", description="t", tasks=("order_alignment",), loader=lambda c: None,
                        needs_data=False)
-    bundle = DatasetBundle(**{shape: data}, info=bundle_info or {})
+    bundle = DatasetBundle(**{shape: data}, info=bundle_info or {},
+                           task_defaults=construction_task_defaults(bundle_info["construction"]) if bundle_info else {})
     embed = lambda ts: np.stack([table[t] for t in ts]).astype(np.float32)
     return TaskContext(dataset=spec, bundle=bundle, data=data, options=dict(options or {}), embed_fn=embed)
 
@@ -327,8 +330,8 @@ for k in (2, 3):
     groups, info = order_groups_from_parallel(items, seed=0, salt="d", per_class=None)
     for products in ("reference", "blas"):
         c = ctx("order_groups", groups, {"order_alignment.products": products}, info)
-        members, matrices = oa._reference_matrices(c, groups, products, prefilter=False)
-        _, fast = oa._reference_matrices(c, groups, products)  # the task's: emulated where undecided
+        members, matrices = reference_matrices(c, groups, products, prefilter=False)
+        _, fast = reference_matrices(c, groups, products)  # the task's: emulated where undecided
         for shape, m in matrices.items():
             out[f"oa_{products}_{k}_{shape[0]}x{shape[1]}"] = m
             expected = np.asarray([groups[g].candidate_answer() for g in members[shape]]).reshape(len(m), -1)
@@ -409,7 +412,7 @@ def test_task_results_are_the_same_on_every_blas_kernel_thread_count_and_simd_le
 
 
 def test_the_defaults_are_the_reference_machines_products(make_ctx, table_encoder):
-    from steb_core import LabelledText, TextPair
+    from steb_core import LabelledText, TextPair, construction_task_defaults
     from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
     from steb_core.tasks import order_alignment, pair_all, pair_predefined
 
@@ -423,6 +426,7 @@ def test_the_defaults_are_the_reference_machines_products(make_ctx, table_encode
     def oa(options):
         ctx = make_ctx("order_groups", groups, embed=table_encoder(table), options=options)
         ctx.bundle.info.update(info)
+        ctx.bundle.task_defaults.update(construction_task_defaults(info["construction"]))  # the reference's rule
         return order_alignment.run_order_alignment(ctx)
 
     assert oa({})["products"] == "reference"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from steb_core import DatasetBundle, DatasetSpec, OrderGroup, TaskContext
+from steb_core import DatasetBundle, DatasetSpec, OrderGroup, TaskContext, construction_task_defaults
 from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import compensated_dots, reference_credits, run_order_alignment
 
@@ -79,8 +79,10 @@ def items_of(texts: list[tuple[str, ...]], labels: list[str]) -> list[ParallelIt
 def context(
     groups: list[OrderGroup], info: dict, table: dict[str, np.ndarray], options: dict | None = None
 ) -> TaskContext:
+    """A context whose bundle declares the rule of the groups' construction (as the dataset plugins' loaders do)."""
     spec = DatasetSpec(name="t", description="t", tasks=("order_alignment",), loader=lambda ctx: None, needs_data=False)
-    bundle = DatasetBundle(order_groups=groups, info=info)
+    declared = construction_task_defaults(info["construction"]) if "construction" in info else {}
+    bundle = DatasetBundle(order_groups=groups, info=info, task_defaults=declared)
 
     def embed(texts):
         return np.stack([table[t] for t in texts]).astype(np.float32)
@@ -92,7 +94,8 @@ def context(
 def test_pairs_are_itertools_combinations_with_earlier_item_as_anchor_and_three_groups_each():
     texts = [(f"a{i}", f"b{i}", f"c{i}") for i in range(4)]
     groups, info = order_groups_from_parallel(items_of(texts, ["x"] * 4), seed=0, salt="d", per_class=None)
-    assert info["construction"] == "steb-reference/v1" and info["order_alignment_scoring"] == "steb-reference"
+    assert info["construction"] == "steb-reference/v1" and "order_alignment_scoring" not in info  # issue 48
+    assert construction_task_defaults(info["construction"]) == {"order_alignment": {"scoring": "steb-reference"}}
     assert len(groups) == 3 * 6
     pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     for n, (i, j) in enumerate(pairs):

@@ -28,6 +28,7 @@ from steb_core import (
     LabelledText,
     LoadContext,
     ParallelItem,
+    construction_task_defaults,
     find_hub_location,
     load_hub_split,
     order_groups_from_options,
@@ -167,4 +168,5 @@ def load_cds(ctx: LoadContext) -> DatasetBundle:
             "axis": ["text", "paraphrase"],
             REFERENCE_N_KEY: per_task,
         },
+        task_defaults=construction_task_defaults(built["construction"]),  # the rule of the groups built
     )

@@ -17,6 +17,7 @@ from steb_core import (
     DatasetNotFoundError,
     LoadContext,
     ParallelItem,
+    construction_task_defaults,
     hub_cache_snapshot,
     order_groups_from_options,
 )
@@ -80,6 +81,10 @@ def make_loader(
                 f"({built.get('per_class')}; classes: {built.get('class_counts_available')}), or fewer than 2; "
                 "pass --dataset-option per_class=all or a number"
             )
-        return DatasetBundle(order_groups=groups, info={**info, **built, "parallel_items": len(items)})
+        return DatasetBundle(
+            order_groups=groups,
+            info={**info, **built, "parallel_items": len(items)},
+            task_defaults=construction_task_defaults(built["construction"]),  # the rule of the groups built
+        )
 
     return load

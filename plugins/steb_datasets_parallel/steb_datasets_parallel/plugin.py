@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from steb_core import DatasetSpec, hookimpl
+from steb_core import DatasetSpec, construction_task_defaults, hookimpl
 
 from . import cds, citations, graded, gyafc, line_pairs, onestop, styleptb, synthstel
 from .common import Reader, make_loader
@@ -62,6 +62,8 @@ def _spec(
         if steb and classes and budget
         else {},
         sources=SOURCES[name],
+        # the rule of the default construction's groups (the loader's bundle names the one it built)
+        task_defaults=construction_task_defaults(),
         extra={
             "layout": layout,
             "per_class_default": budget,
@@ -88,6 +90,7 @@ def _cds_spec() -> DatasetSpec:
         citation=citations.STRAP_CDS,
         license="see the STRAP release (mixed sources)",
         sources=SOURCES["corpus-of-diverse-styles"],
+        task_defaults=construction_task_defaults(),  # the order groups' rule (the loader's bundle names its own)
         obtain=cds.OBTAIN,
         homepage="http://style.cs.umass.edu",
         size=f"{n} styles x {cds.CLUSTER_BUDGET} texts (clustering, all-to-all); {n} styles x {cds.ORDER_BUDGET} "

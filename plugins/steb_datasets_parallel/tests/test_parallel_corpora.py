@@ -522,6 +522,25 @@ def test_cds_strap_folder_feeds_three_tasks(tmp_path):
     assert err.value.field == "label" and err.value.record == "line 9"
 
 
+def test_every_dataset_declares_the_rule_and_each_load_names_its_constructions(tmp_path):
+    """Issue 48: the reference's rule is each spec's task default (not ``info["order_alignment_scoring"]``); a load
+    of steb's earlier construction names STEL's rule on its bundle, which comes before the spec's."""
+    reference, stel = {"order_alignment": {"scoring": "steb-reference"}}, {"order_alignment": {"scoring": "stel"}}
+    assert all(spec.task_defaults == reference for spec in SPECS.values())
+    make_gyafc(tmp_path / "GYAFC")
+    bundle = load("GYAFC", tmp_path / "GYAFC")
+    assert bundle.task_defaults == reference and "order_alignment_scoring" not in bundle.info
+    earlier = load("GYAFC", tmp_path / "GYAFC", construction="steb-all-pairs/v1")
+    assert earlier.task_defaults == stel and earlier.info["construction"] == "steb-all-pairs/v1"
+    styles = ["bible", "lyrics"]
+    lines = [(s, i) for s in styles for i in range(3)]
+    write(tmp_path / "cds" / "test.txt", [f"styled {s} {i}" for s, i in lines])
+    write(tmp_path / "cds" / "test.label", [s for s, _ in lines])
+    write(tmp_path / "cds" / "test.paraphrase.txt", [f"plain {s} {i}" for s, i in lines])
+    assert load("corpus-of-diverse-styles", tmp_path / "cds").task_defaults == reference
+    assert load("corpus-of-diverse-styles", tmp_path / "cds", construction="steb-all-pairs/v1").task_defaults == stel
+
+
 def _cds_hub_files(folder: Path, per_style: int = 6) -> None:
     """The hub copy as `huggingface-cli download billray110/corpus-of-diverse-styles` leaves it: development.csv
     (header text,label,paraphrase; quoted fields with commas) plus README.md and .gitattributes."""

@@ -43,6 +43,7 @@ from steb_core import (
     DataSource,
     DataValidationError,
     LoadContext,
+    construction_task_defaults,
     hookimpl,
     order_groups_from_options,
     parse_budget,
@@ -236,11 +237,15 @@ def make_steb_loader(kind: str) -> Callable[[LoadContext], DatasetBundle]:
                 **built,
             }
         )
-        return DatasetBundle(order_groups=groups, info=info)
+        return DatasetBundle(
+            order_groups=groups, info=info, task_defaults=construction_task_defaults(built["construction"])
+        )
 
     return load
 
 
+#: STEL's own instances are scored by STEL's rule (the STEB-construction ones by their construction's)
+STEL_TASK_DEFAULTS = {"order_alignment": {"scoring": "stel"}}
 #: the options of the STEB-construction datasets (:func:`steb_core.order_groups_from_options`)
 STEB_OPTIONS = {
     "per_class": "auto, int or 'all' (sentence pairs per style type)",
@@ -278,6 +283,7 @@ def _spec(
     size: str,
     expected: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
+    task_defaults: dict[str, dict[str, Any]] | None = None,
 ) -> DatasetSpec:
     register = kind == "register"
     return DatasetSpec(
@@ -296,6 +302,7 @@ def _spec(
         size=size,
         expected=expected or {},
         sources=(STEL_GIT, STEL_FULL_DIMENSIONS) if register else (STEL_GIT,),
+        task_defaults=STEL_TASK_DEFAULTS if task_defaults is None else task_defaults,
         extra={
             "layout": LAYOUT,
             "options": {
@@ -322,6 +329,7 @@ def stel_specs() -> list[DatasetSpec]:
             f"pair of them; Table 15: 2 dimensions x {REGISTER_BUDGET}; {PUBLIC_SIZE['register']}",
             expected=EXPECTED["register"],
             options=STEB_OPTIONS,
+            task_defaults=construction_task_defaults(),
         ),
         _spec(
             "STEL_feature",
@@ -335,6 +343,7 @@ def stel_specs() -> list[DatasetSpec]:
             f"every pair of them; Table 15: 3 characteristics x {FEATURE_BUDGET}; {PUBLIC_SIZE['feature']}",
             expected=EXPECTED["feature"],
             options=STEB_OPTIONS,
+            task_defaults=construction_task_defaults(),
         ),
         _spec(
             "STEL_register_official",

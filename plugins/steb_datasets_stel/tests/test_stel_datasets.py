@@ -311,6 +311,22 @@ def test_steb_construction_orients_pairs_by_id_and_uses_the_shared_builder(tmp_p
     assert len(groups) == 3 * (12 * 11 // 2 + 8 * 7 // 2)  # every pair of a style type, plain + two distractor groups
 
 
+def test_each_dataset_declares_the_rule_its_groups_are_scored_by(tmp_path):
+    """Issue 48: the STEB-construction datasets declare the reference's rule as a task default, STEL's own instances
+    STEL's; a load of steb's earlier construction names STEL's on its bundle (as ``info`` did before)."""
+    reference, stel = {"order_alignment": {"scoring": "steb-reference"}}, {"order_alignment": {"scoring": "stel"}}
+    for name, spec in SPECS.items():
+        assert spec.task_defaults == (reference if name in ("STEL_register", "STEL_feature") else stel), name
+    rows = [_real_row(i, "formality", ("i", "f"), a1_marked=i % 2 == 0, s1_marked=i % 3 == 0) for i in range(6)]
+    _write(tmp_path / "dimensions" / "quad_stel-dimension_formal-100_sample.tsv", rows)
+    bundle = _load("STEL_register", tmp_path, per_class="all")
+    assert bundle.task_defaults == reference and "order_alignment_scoring" not in bundle.info
+    earlier = _load("STEL_register", tmp_path, per_class="all", construction="steb-all-pairs/v1")
+    assert earlier.task_defaults == stel and earlier.info["construction"] == "steb-all-pairs/v1"
+    official = _load("STEL_register_official", tmp_path)
+    assert official.task_defaults == {} and "order_alignment_scoring" not in official.info  # the spec's: STEL's
+
+
 def test_steb_construction_reads_pairs_as_the_reference(tmp_path):
     """Issue 37 (steb/loaders/stel.py @4defec1c): sequences [more-style, less-style] from the ID, anchor pair then
     alternative pair, a pair seen before for its style type dropped, files in sorted name order, other types skipped."""
