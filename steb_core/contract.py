@@ -28,6 +28,7 @@ from .specs import COLUMN_KINDS, DatasetSpec, EncoderSpec, LoadContext, TaskSpec
 __all__ = [
     "check_dataset_spec",
     "check_declared_reads",
+    "undeclared_files",
     "undeclared_reads",
     "check_encoder",
     "check_task_spec",
@@ -151,6 +152,15 @@ def undeclared_reads(spec: DatasetSpec, reads: ReleaseReads) -> list[str]:
             continue
         out.append(rel + ("/" if is_folder else ""))
     return sorted(set(out))
+
+
+def undeclared_files(spec: DatasetSpec, data_root: str | Path) -> list[str]:
+    """The files under ``data_root`` (relative, with ``/``) that ``steb data get`` would not fetch for ``spec``: a
+    fixture written as a full clone (a README, files of models the loader skips) minus these is the release as
+    ``data get`` leaves it, the one :func:`check_declared_reads` is about."""
+    root = Path(data_root)
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    return undeclared_reads(spec, ReleaseReads(root, opened=files))
 
 
 def check_declared_reads(

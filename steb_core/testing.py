@@ -35,13 +35,21 @@ import pytest
 
 from . import RunSummary, evaluate
 from . import plugins as _plugins
-from .contract import CHECK_TEXTS, check_dataset_spec, check_declared_reads, check_encoder, check_task_spec
+from .contract import (
+    CHECK_TEXTS,
+    check_dataset_spec,
+    check_declared_reads,
+    check_encoder,
+    check_task_spec,
+    undeclared_files,
+)
 
 __all__ = [
     "IsolatedSteb",
     "steb_isolated",
     "check_dataset_spec",
     "check_declared_reads",
+    "undeclared_files",
     "check_encoder",
     "check_task_spec",
     "CHECK_TEXTS",
