@@ -130,7 +130,7 @@ TESTING_NOTE = (
     "rules every steb component keeps, run on yours in your own tests (scikit-learn's `check_estimator`). Each raises "
     "`AssertionError` naming the component and the rule. The `steb_isolated` fixture comes from the same module."
 )
-TESTING_NAMES = ("check_dataset_spec", "check_declared_reads", "undeclared_files", "check_encoder", "check_task_spec")
+TESTING_NAMES = ("check_dataset_spec", "check_declared_reads", "cut_to_declared", "check_encoder", "check_task_spec")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from .specs import COLUMN_KINDS, DatasetSpec, EncoderSpec, LoadContext, TaskSpec
 __all__ = [
     "check_dataset_spec",
     "check_declared_reads",
-    "undeclared_files",
+    "cut_to_declared",
     "undeclared_reads",
     "check_encoder",
     "check_task_spec",
@@ -154,13 +154,20 @@ def undeclared_reads(spec: DatasetSpec, reads: ReleaseReads) -> list[str]:
     return sorted(set(out))
 
 
-def undeclared_files(spec: DatasetSpec, data_root: str | Path) -> list[str]:
-    """The files under ``data_root`` (relative, with ``/``) that ``steb data get`` would not fetch for ``spec``: a
-    fixture written as a full clone (a README, files of models the loader skips) minus these is the release as
+def cut_to_declared(spec: DatasetSpec, data_root: str | Path) -> list[str]:
+    """Remove from ``data_root`` every file that ``steb data get`` would not fetch for ``spec``, then the folders
+    left empty (git keeps no empty folder); the files removed (relative, with ``/``), sorted. A fixture written as a
+    full clone (a README, files of models the loader skips, another tool's output) becomes the release as
     ``data get`` leaves it, the one :func:`check_declared_reads` is about."""
     root = Path(data_root)
-    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
-    return undeclared_reads(spec, ReleaseReads(root, opened=files))
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+    removed = undeclared_reads(spec, ReleaseReads(root, opened=files))
+    for rel in removed:
+        (root / rel).unlink()
+    for folder in sorted((p for p in root.rglob("*") if p.is_dir() and not p.is_symlink()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return removed
 
 
 def check_declared_reads(

@@ -6,7 +6,10 @@ calling thread's context, and a loader may read from worker threads (``steb_core
 this recorder is process-wide instead: a Python audit hook (installed once; hooks cannot be removed) appends
 every ``open`` for reading and every ``os.listdir`` / ``os.scandir`` whose path lies under a recording's
 folder, whichever thread raised it. The event is raised before the file system is asked, so a path that
-does not exist is recorded too (the read that fails is the one that matters most).
+does not exist is recorded too (the read that fails is the one that matters most). A path handed to a library
+that reads in C (pyarrow's parquet reader, sqlite3) raises no ``open`` event; steb_core's readers and loaders pass
+such a path through :func:`steb_core.containment.release_file`, whose own audit event
+(:data:`~steb_core.containment.RELEASE_FILE_EVENT`) is recorded as a read too.
 
 What it does not see: other processes, and questions that are no audit event (``os.stat``: ``Path.exists``,
 ``is_file``, ``is_dir``); a loader that stops at its first check of a missing path says so in its error,
@@ -24,10 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .containment import RELEASE_FILE_EVENT
+
 __all__ = ["ReleaseReads", "recording_release_reads"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _LISTING = ("os.listdir", "os.scandir")
+_READING = ("open", RELEASE_FILE_EVENT)
 
 
 @dataclass
@@ -60,7 +66,7 @@ def _is_write(mode: Any, flags: Any) -> bool:
 
 
 def _hook(event: str, args: tuple[Any, ...]) -> None:
-    if not _ACTIVE or (event != "open" and event not in _LISTING):
+    if not _ACTIVE or (event not in _READING and event not in _LISTING):
         return
     path = args[0] if args else None
     if path is None or isinstance(path, int):  # a file descriptor, or the working folder of os.listdir()
@@ -77,7 +83,7 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         for reads in _ACTIVE:
             rel = reads._relative(full)
             if rel is not None:
-                (reads.opened if event == "open" else reads.listed).add(rel)
+                (reads.opened if event in _READING else reads.listed).add(rel)
 
 
 @contextmanager

@@ -41,7 +41,7 @@ from .contract import (
     check_declared_reads,
     check_encoder,
     check_task_spec,
-    undeclared_files,
+    cut_to_declared,
 )
 
 __all__ = [
@@ -49,7 +49,7 @@ __all__ = [
     "steb_isolated",
     "check_dataset_spec",
     "check_declared_reads",
-    "undeclared_files",
+    "cut_to_declared",
     "check_encoder",
     "check_task_spec",
     "CHECK_TEXTS",

@@ -165,3 +165,20 @@ def test_data_check_names_what_is_missing_not_the_obtain_text(tmp_path):
     assert f"missing folder {root / 'hate_speech' / 'sampled_test'}" in check.message, check.message
     assert "not there: hate_speech/sampled_test/*" in check.message, check.message
     assert "all_files/* " not in check.message.split("not there:")[1]
+
+
+def test_data_check_matches_declared_entries_as_data_get_fetches_them(tmp_path):
+    # one rule for get, check and the contract (steb_core.obtain.git.matches): a hub pattern's * crosses folders, as
+    # the hub's allow-patterns do; a declared folder with no file in it was never fetched (git keeps no empty folder)
+    from steb_core import DatasetSpec, DataSource
+    from steb_core.catalogue import declared_absent
+
+    source = DataSource("hf", "owner/name", files=("data/*.parquet", "texts", "README.md"))
+    spec = DatasetSpec("declared_demo", "a test dataset", ("clustering",), lambda ctx: None, sources=(source,))
+    folder = tmp_path / "declared_demo"
+    (folder / "data" / "train").mkdir(parents=True)
+    (folder / "data" / "train" / "part-0.parquet").write_bytes(b"PAR1")
+    (folder / "texts").mkdir()
+    assert declared_absent(spec, tmp_path) == ["declared_demo/texts", "declared_demo/README.md"]
+    (folder / "texts" / "a.txt").write_text("a text\n", encoding="utf-8")
+    assert declared_absent(spec, tmp_path) == ["declared_demo/README.md"]

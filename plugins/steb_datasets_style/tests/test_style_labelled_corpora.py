@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import CATEGORIES, DatasetNotFoundError, DataValidationError, LoadContext
-from steb_core.testing import check_declared_reads, undeclared_files
+from steb_core.testing import check_declared_reads, cut_to_declared
 from steb_datasets_style.catalogue import all_specs, labelled_corpora
 
 CORPORA = {c.name: c for c in labelled_corpora()}
@@ -730,8 +730,7 @@ def test_loader_reads_only_what_data_get_fetches(tmp_path, name):
     files, a README), the loader loads the same records and opens nothing its source does not declare."""
     writer, labels, check, _ = CASES[name]
     writer(tmp_path, False)
-    for rel in undeclared_files(SPECS[name], tmp_path):
-        (tmp_path / rel).unlink()
+    cut_to_declared(SPECS[name], tmp_path)
     reads = check_declared_reads(SPECS[name], tmp_path, options={"per_class": "all"})
     assert reads.opened, name
     bundle = load(tmp_path, name)
