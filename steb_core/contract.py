@@ -184,6 +184,10 @@ def check_declared_reads(
     undeclared read is then the error, chained to the loader's; with every read declared, the loader's own error
     is raised again for the caller to judge."""
     what = f"dataset '{getattr(spec, 'name', spec)}'"
+    if not isinstance(spec, DatasetSpec):
+        raise _fail(what, f"is a {type(spec).__name__}, not a DatasetSpec")
+    if not spec.sources:
+        raise ValueError(f"check_declared_reads: {what} has no sources=, so nothing says what its loader may read")
     root = Path(data_root)
     ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, root), options=dict(options or {}))
     error: BaseException | None = None
@@ -195,10 +199,11 @@ def check_declared_reads(
     undeclared = undeclared_reads(spec, reads)
     if undeclared:
         declared = [f"{_folder_of(spec, s)}/{p}" for s in spec.sources if _declares(s) for p in s.files]
+        shown = ", ".join(declared[:8]) + (f", ... ({len(declared)} entries)" if len(declared) > 8 else "")
         raise _fail(
             what,
             f"its loader read {', '.join(undeclared)} under {root}, which no source declares (`steb data get` "
-            f"fetches only {', '.join(declared) or 'the sources it names'}; add the path to the source's files=)",
+            f"fetches only {shown or 'the folders of its sources'}; add the path to the source's files=)",
         ) from error
     if error is not None:
         raise error

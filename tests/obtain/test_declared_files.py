@@ -124,6 +124,8 @@ def test_an_undeclared_read_is_named(tmp_path):
 
     with pytest.raises(AssertionError, match=r"dataset 'hate_speech': its loader read hate_speech/README.md under"):
         check_declared_reads(dataclasses.replace(spec, loader=reads_more), root)
+    with pytest.raises(ValueError, match="has no sources="):
+        check_declared_reads(dataclasses.replace(spec, sources=()), root)
 
 
 def test_a_read_from_a_worker_thread_is_seen(tmp_path):
