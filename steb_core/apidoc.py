@@ -126,11 +126,11 @@ def render() -> str:
 #: the plugin author's contract checks, documented after the public API (they are imported from ``steb_core.testing``)
 TESTING_TITLE = "Contract checks for a plugin's tests (`steb_core.testing`)"
 TESTING_NOTE = (
-    "`from steb_core.testing import check_dataset_spec, check_encoder, check_task_spec`: the rules every steb "
-    "component keeps, run on yours in your own tests (scikit-learn's `check_estimator`). Each raises "
+    "`from steb_core.testing import check_dataset_spec, check_declared_reads, check_encoder, check_task_spec`: the "
+    "rules every steb component keeps, run on yours in your own tests (scikit-learn's `check_estimator`). Each raises "
     "`AssertionError` naming the component and the rule. The `steb_isolated` fixture comes from the same module."
 )
-TESTING_NAMES = ("check_dataset_spec", "check_encoder", "check_task_spec")
+TESTING_NAMES = ("check_dataset_spec", "check_declared_reads", "cut_to_declared", "check_encoder", "check_task_spec")
 
 
 if __name__ == "__main__":

@@ -260,9 +260,12 @@ def release_read(info: Mapping[str, Any]) -> str:
 
 
 def declared_absent(spec: DatasetSpec, data_dir: str | Path | None) -> list[str]:
-    """The entries the dataset's git and hub sources declare (what ``steb data get`` fetches, and so what its
-    loader reads) that match nothing in their target folder under the data root; [] when there is no data
-    root or the target folder itself is absent (nothing fetched yet: the loader's message says that)."""
+    """The entries the dataset's git and hub sources declare (what ``steb data get`` fetches, and so all its
+    loader may read: ``steb_core.testing.check_declared_reads``) that match no file in their target folder under
+    the data root, by the fetch's own rule (:func:`steb_core.obtain.git.matches`); [] when there is no data root
+    or the target folder itself is absent (nothing fetched yet: the loader's message says that)."""
+    from .obtain.git import matches
+
     root = Path(data_dir) if data_dir else None
     if root is None or not root.is_dir():
         return []
@@ -273,8 +276,9 @@ def declared_absent(spec: DatasetSpec, data_dir: str | Path | None) -> list[str]
         folder = root / (source.target or spec.name) / source.subdir
         if not folder.is_dir():
             continue
+        present = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()]
         for pattern in source.files:
-            if not any(folder.glob(pattern.strip("/"))):
+            if not any(matches(rel, (pattern.strip("/"),)) for rel in present):
                 out.append(f"{(Path(source.target or spec.name) / source.subdir / pattern).as_posix()}")
     return out
 

@@ -36,11 +36,16 @@ out of a release, whoever reads it. What the scope does not reach: other *proces
 hands work to ``ProcessPoolExecutor`` must enter :func:`release_scope` in the worker), and plain
 ``open()`` / ``Path.read_text()`` calls, which never pass the check (CONTRIBUTING says so; a test scans
 every dataset plugin of the repository for them).
+
+Each path :func:`release_file` is asked about is also raised as the audit event :data:`RELEASE_FILE_EVENT`
+(``sys.audit``), so that what a loader hands to a library reading in C (pyarrow's parquet reader, sqlite3), which
+raises no ``open`` event of Python's, is still seen by :mod:`steb_core.release_reads` (issue 45).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -67,6 +72,8 @@ _DATA_ROOT: ContextVar[str | None] = ContextVar("steb_data_root", default=_UNSET
 #: the one piece of process state here, because a context variable does not reach a loader's worker threads
 _ACTIVE_ROOTS: Counter[str] = Counter()
 _ACTIVE_LOCK = threading.Lock()
+#: the audit event :func:`release_file` raises with the path (a str) it is asked about, before any check
+RELEASE_FILE_EVENT = "steb.release_file"
 
 
 def check_inside(
@@ -170,6 +177,7 @@ def release_file(target: str | Path, *, record: str | int | None = None, field: 
     innermost :func:`release_scope`, else those of every load in progress in the process (see the module
     docstring); for a file outside them, or when none applies, nothing is checked.
     """
+    sys.audit(RELEASE_FILE_EVENT, os.fspath(target))
     root = _DATA_ROOT.get()
     if root is None:
         return Path(target)

@@ -9,6 +9,7 @@ naming the component and the rule, and returns what it built so a test can check
 
 from __future__ import annotations
 
+import fnmatch
 import math
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -20,9 +21,19 @@ import numpy as np
 from .context import TaskContext
 from .errors import DatasetNotFoundError
 from .records import SHAPES, DatasetBundle, LabelledText, TextPair
+from .release_reads import ReleaseReads, recording_release_reads
+from .sources import DataSource
 from .specs import COLUMN_KINDS, DatasetSpec, EncoderSpec, LoadContext, TaskSpec
 
-__all__ = ["check_dataset_spec", "check_encoder", "check_task_spec", "CHECK_TEXTS"]
+__all__ = [
+    "check_dataset_spec",
+    "check_declared_reads",
+    "cut_to_declared",
+    "undeclared_reads",
+    "check_encoder",
+    "check_task_spec",
+    "CHECK_TEXTS",
+]
 
 #: texts the encoder and task checks use when given none: short and long, punctuation, digits, non-ASCII
 CHECK_TEXTS = (
@@ -116,6 +127,112 @@ def _check_task_defaults(what: str, declared: Mapping[str, Mapping[str, Any]], w
                 raise _fail(
                     what, f"its {where} declares order_alignment.scoring={value!r}; expected {' or '.join(SCORINGS)}"
                 )
+
+
+def _declares(source: DataSource) -> bool:
+    """Whether ``source`` says which files its loader reads: a git or hub source with ``files`` and nothing to
+    unpack (what ``steb data get`` fetches then is exactly those paths; any other source's folder is whole)."""
+    return source.kind in ("git", "hf") and bool(source.files) and not source.unpack
+
+
+def _folder_of(spec: DatasetSpec, source: DataSource) -> str:
+    return "/".join(p for p in (source.target or spec.name, source.subdir.strip("/")) if p)
+
+
+def _under_declared(rel: str, patterns: tuple[str, ...], *, folder: bool) -> bool:
+    """Whether ``rel`` (relative to the source's folder) is what ``steb data get`` fetches for ``patterns`` (the
+    git fetch's own rule, :func:`steb_core.obtain.git.matches`), or, for a listed ``folder``, lies on the way to
+    a declared path (``Data/`` for ``Data/STEL/*.tsv``)."""
+    from .obtain.git import matches
+
+    if rel == "" or matches(rel, patterns):
+        return True
+    if not folder:
+        return False
+    parts = rel.split("/")
+    return any(
+        len(p.strip("/").split("/")) > len(parts)
+        and all(fnmatch.fnmatchcase(a, b) for a, b in zip(parts, p.strip("/").split("/")))
+        for p in patterns
+    )
+
+
+def undeclared_reads(spec: DatasetSpec, reads: ReleaseReads) -> list[str]:
+    """The paths (relative to the data root, a folder with a trailing ``/``) that the loader of ``spec`` opened or
+    listed and that no declared entry of its sources covers, sorted.
+
+    Judged: paths inside the folder of a source that declares its files (:func:`_declares`: a git or hub source
+    with ``files``), and paths under the data root outside every source's folder. A source that declares no files
+    (a Zenodo record, an archive, manual instructions) covers its whole folder; the data root and the folders
+    above a release folder may be listed (the loader looks for its release)."""
+    folders = [(_folder_of(spec, s), s) for s in spec.sources]
+    out = []
+    for rel, is_folder in [(r, False) for r in reads.opened] + [(r, True) for r in reads.listed]:
+        if is_folder and any(f == rel or f.startswith(rel + "/") or rel == "" for f, _ in folders):
+            continue
+        owners = [(f, s) for f, s in folders if rel.startswith(f + "/")]
+        if owners and any(not _declares(s) for _, s in owners):
+            continue
+        if any(_under_declared(rel[len(f) + 1 :], s.files, folder=is_folder) for f, s in owners):
+            continue
+        out.append(rel + ("/" if is_folder else ""))
+    return sorted(set(out))
+
+
+def cut_to_declared(spec: DatasetSpec, data_root: str | Path) -> list[str]:
+    """Remove from ``data_root`` every file that ``steb data get`` would not fetch for ``spec``, then the folders
+    left empty (git keeps no empty folder); the files removed (relative, with ``/``), sorted. A fixture written as a
+    full clone (a README, files of models the loader skips, another tool's output) becomes the release as
+    ``data get`` leaves it, the one :func:`check_declared_reads` is about."""
+    root = Path(data_root)
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+    removed = undeclared_reads(spec, ReleaseReads(root, opened=files))
+    for rel in removed:
+        (root / rel).unlink()
+    for folder in sorted((p for p in root.rglob("*") if p.is_dir() and not p.is_symlink()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return removed
+
+
+def check_declared_reads(
+    spec: DatasetSpec, data_root: str | Path, *, options: Mapping[str, Any] | None = None
+) -> ReleaseReads:
+    """Run the loader of ``spec`` on the releases under ``data_root`` (the folder holding them side by side, as
+    ``steb data get`` lays them out) while recording, from every thread, what it opens and lists there
+    (:func:`steb_core.release_reads.recording_release_reads`); what it read.
+
+    Rule: the loader reads no file, and lists no folder, that its sources do not declare
+    (:func:`undeclared_reads`): what a source's ``files`` name is what ``steb data get`` fetches and
+    ``steb data check`` checks, so a read of anything else works on a full clone and fails after ``data get``.
+    Checked even when the loader raises (a placeholder release it refuses, a file it did not find): the
+    undeclared read is then the error, chained to the loader's; with every read declared, the loader's own error
+    is raised again for the caller to judge."""
+    what = f"dataset '{getattr(spec, 'name', spec)}'"
+    if not isinstance(spec, DatasetSpec):
+        raise _fail(what, f"is a {type(spec).__name__}, not a DatasetSpec")
+    if not spec.sources:
+        raise ValueError(f"check_declared_reads: {what} has no sources=, so nothing says what its loader may read")
+    root = Path(data_root)
+    ctx = LoadContext(spec.name, LoadContext.resolve_data_dir(spec.name, root), options=dict(options or {}))
+    error: BaseException | None = None
+    with recording_release_reads(root) as reads:
+        try:
+            spec.loader(ctx)
+        except Exception as exc:  # noqa: BLE001 - re-raised below, after the reads are judged
+            error = exc
+    undeclared = undeclared_reads(spec, reads)
+    if undeclared:
+        declared = [f"{_folder_of(spec, s)}/{p}" for s in spec.sources if _declares(s) for p in s.files]
+        shown = ", ".join(declared[:8]) + (f", ... ({len(declared)} entries)" if len(declared) > 8 else "")
+        raise _fail(
+            what,
+            f"its loader read {', '.join(undeclared)} under {root}, which no source declares (`steb data get` "
+            f"fetches only {shown or 'the folders of its sources'}; add the path to the source's files=)",
+        ) from error
+    if error is not None:
+        raise error
+    return reads
 
 
 def _build(encoder: Any, options: Mapping[str, Any] | None) -> tuple[str, Any, bool]:

@@ -16,6 +16,7 @@ The contract checks (scikit-learn's ``check_estimator``) run the rules every ste
 
     def test_my_components(tmp_path):
         check_dataset_spec(MY_DATASET, data_dir=write_release(tmp_path))
+        check_declared_reads(MY_DATASET, tmp_path)  # the release under tmp_path: reads only what files= declares
         check_encoder(MY_ENCODER_SPEC)
         check_task_spec(MY_TASK)
 
@@ -34,9 +35,25 @@ import pytest
 
 from . import RunSummary, evaluate
 from . import plugins as _plugins
-from .contract import CHECK_TEXTS, check_dataset_spec, check_encoder, check_task_spec
+from .contract import (
+    CHECK_TEXTS,
+    check_dataset_spec,
+    check_declared_reads,
+    check_encoder,
+    check_task_spec,
+    cut_to_declared,
+)
 
-__all__ = ["IsolatedSteb", "steb_isolated", "check_dataset_spec", "check_encoder", "check_task_spec", "CHECK_TEXTS"]
+__all__ = [
+    "IsolatedSteb",
+    "steb_isolated",
+    "check_dataset_spec",
+    "check_declared_reads",
+    "cut_to_declared",
+    "check_encoder",
+    "check_task_spec",
+    "CHECK_TEXTS",
+]
 
 
 @dataclass

@@ -185,3 +185,21 @@ def test_file_options_cannot_leave_the_release(tmp_path: Path, write_jsonl) -> N
     with pytest.raises(DataValidationError, match="outside the release folder") as err:
         load("pan26_generative_ai_detection_smoketest", tmp_path / "data", texts_file="../secret.jsonl")
     assert err.value.field == "texts_file"
+
+
+def test_smoke_test_loader_reads_only_what_data_get_fetches(tmp_path: Path, write_jsonl) -> None:
+    """Issue 45: a clone of pan-webis-de/pan-code kept as ROOT/pan-code, cut to the smoke-test folder its source
+    declares (``steb data get`` fetches nothing else): the loader loads it and reads nothing else."""
+    from steb_core.testing import check_declared_reads, cut_to_declared
+
+    spec = SPECS["pan26_generative_ai_detection_smoketest"]
+    task = tmp_path / "pan-code" / "clef26" / "generative-authorship-verification"
+    _texts_and_truth(task / "pan26-generative-ai-detection-smoke-test", write_jsonl)
+    (task / "README.md").write_text("# the task\n", encoding="utf-8")
+    write_jsonl(task / "baseline" / "predictions.jsonl", [{"id": "t0", "label": 1}])
+    assert cut_to_declared(spec, tmp_path) == [
+        "pan-code/clef26/generative-authorship-verification/README.md",
+        "pan-code/clef26/generative-authorship-verification/baseline/predictions.jsonl",
+    ]
+    reads = check_declared_reads(spec, tmp_path)
+    assert {r.rsplit("/", 1)[-1] for r in reads.opened} == {"dataset.jsonl", "test-truth.jsonl"}

@@ -7,10 +7,17 @@ sources with declared files (their layout is known without unpacking anything), 
 one placeholder per declared path must be enough for the loader to find its files: it may refuse the
 placeholders' content (too few texts, no parallel lines), never name a path of the release that is not
 there (what ``steb data check`` then reports as missing).
+
+The other direction (a loader that starts reading a path nobody declared): on the same release, every file the
+loader opens and every folder it lists under the data root, from any thread, must be covered by a declared
+entry (:func:`steb_core.testing.check_declared_reads`). A loader stops at the first placeholder it refuses, so
+what it would read after that is not seen here; the plugins' own fixture tests run the same check on releases
+it accepts.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -18,6 +25,7 @@ import pytest
 
 from steb_core import DatasetNotFoundError, LoadContext
 from steb_core.plugins import get_manager, reset_manager
+from steb_core.testing import check_declared_reads
 
 
 def _declared_specs():
@@ -87,6 +95,61 @@ def test_what_data_get_fetches_is_what_the_loader_reads(tmp_path, spec):
         pass
 
 
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_the_loader_reads_nothing_data_get_does_not_fetch(tmp_path, spec):
+    root = tmp_path / "data"
+    _lay_out(root, spec)
+    try:
+        reads = check_declared_reads(spec, root)  # AssertionError: a read of a path no source declares
+    except AssertionError:
+        raise
+    except Exception:  # noqa: BLE001 - the loader refused a placeholder after reading only declared paths
+        return
+    assert reads.opened, f"{spec.name}: loaded without opening a file of the release"
+
+
+def test_an_undeclared_read_is_named(tmp_path):
+    # hate_speech's loader made to read one more file of its clone, README.md, which its source does not declare
+    spec = next(s for s in SPECS if s.name == "hate_speech")
+    root = tmp_path / "data"
+    _lay_out(root, spec)
+    (root / "hate_speech" / "README.md").write_text("readme\n", encoding="utf-8")
+    loader = spec.loader
+
+    def reads_more(ctx):
+        from steb_core import read_text
+
+        read_text(ctx.data_dir / "README.md")
+        return loader(ctx)
+
+    with pytest.raises(AssertionError, match=r"dataset 'hate_speech': its loader read hate_speech/README.md under"):
+        check_declared_reads(dataclasses.replace(spec, loader=reads_more), root)
+    with pytest.raises(ValueError, match="has no sources="):
+        check_declared_reads(dataclasses.replace(spec, sources=()), root)
+
+
+def test_a_read_from_a_worker_thread_is_seen(tmp_path):
+    # recording_reads (steb_core.file_reads) sees only its own thread; a loader may read from a pool's workers
+    from concurrent.futures import ThreadPoolExecutor
+
+    from steb_core import read_text
+
+    spec = next(s for s in SPECS if s.name == "hate_speech")
+    root = tmp_path / "data"
+    _lay_out(root, spec)
+    (root / "hate_speech" / "notes.txt").write_text("notes\n", encoding="utf-8")
+
+    def in_a_worker(ctx):
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(read_text, ctx.data_dir / "notes.txt").result()
+            pool.submit(read_text, ctx.data_dir / "LICENSE").result()
+        return spec.loader(ctx)
+
+    with pytest.raises(AssertionError, match=r"read hate_speech/notes.txt under") as err:
+        check_declared_reads(dataclasses.replace(spec, loader=in_a_worker), root)
+    assert "LICENSE," not in str(err.value).split("which no source")[0]
+
+
 def test_data_check_names_what_is_missing_not_the_obtain_text(tmp_path):
     # hate_speech: metadata and all_files/ there, sampled_test/ not: the check said "all_files/" (the obtain text)
     from steb_core.catalogue import check_dataset
@@ -104,3 +167,20 @@ def test_data_check_names_what_is_missing_not_the_obtain_text(tmp_path):
     assert f"missing folder {root / 'hate_speech' / 'sampled_test'}" in check.message, check.message
     assert "not there: hate_speech/sampled_test/*" in check.message, check.message
     assert "all_files/* " not in check.message.split("not there:")[1]
+
+
+def test_data_check_matches_declared_entries_as_data_get_fetches_them(tmp_path):
+    # one rule for get, check and the contract (steb_core.obtain.git.matches): a hub pattern's * crosses folders, as
+    # the hub's allow-patterns do; a declared folder with no file in it was never fetched (git keeps no empty folder)
+    from steb_core import DatasetSpec, DataSource
+    from steb_core.catalogue import declared_absent
+
+    source = DataSource("hf", "owner/name", files=("data/*.parquet", "texts", "README.md"))
+    spec = DatasetSpec("declared_demo", "a test dataset", ("clustering",), lambda ctx: None, sources=(source,))
+    folder = tmp_path / "declared_demo"
+    (folder / "data" / "train").mkdir(parents=True)
+    (folder / "data" / "train" / "part-0.parquet").write_bytes(b"PAR1")
+    (folder / "texts").mkdir()
+    assert declared_absent(spec, tmp_path) == ["declared_demo/texts", "declared_demo/README.md"]
+    (folder / "texts" / "a.txt").write_text("a text\n", encoding="utf-8")
+    assert declared_absent(spec, tmp_path) == ["declared_demo/README.md"]

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext, new_manager
+from steb_core.testing import check_declared_reads, cut_to_declared
 from steb_datasets_parallel import gyafc_transfer_set
 from steb_datasets_parallel.plugin import parallel_specs
 
@@ -835,3 +836,66 @@ def test_shakespeare_default_is_every_play_of_merged_sorted(tmp_path):
     assert bundle.order_groups[-1].alternatives == ("thou msnd 1", "you msnd 1")
     harsh = load("parallel_shakespeare", tmp_path, split="test")
     assert harsh.info["parallel_items"] == 5 and harsh.info["release"].startswith("harsh19 test split")
+
+
+# ------------------------------------------------------------------ what steb data get fetches (issue 45)
+
+
+def _synthstel(folder: Path) -> None:
+    make_synthstel(folder, {FORMALITY: 4, SLANG: 4})
+    write(folder / "README.md", ["---", "license: mit", "---"])
+
+
+def _styleptb_clone(folder: Path) -> None:
+    write(folder / "fulldata.h16", [x for i in range(6) for x in (f"TFU{i}", f"src TFU {i}", f"tgt TFU {i}")])
+
+
+def _shakespeare_clone(folder: Path) -> None:
+    merged = folder / "data" / "align" / "plays" / "merged"
+    for play in ("hamlet", "lear"):
+        write(merged / f"{play}_original.snt.aligned", [f"thou {play} {i}" for i in range(3)])
+        write(merged / f"{play}_modern.snt.aligned", [f"you {play} {i}" for i in range(3)])
+    write(folder / "data" / "align" / "plays" / "notmerged" / "ignored_original.snt.aligned", ["thou x"])
+    write(folder / "README.md", ["# Shakespeare"])
+
+
+def _asset_clone(folder: Path) -> None:
+    for split in ("valid", "test"):
+        write(folder / "dataset" / f"asset.{split}.orig", [f"complex {split}{i}" for i in range(3)])
+        for k in range(10):
+            write(folder / "dataset" / f"asset.{split}.simp.{k}", [f"simple{k} {split}{i}" for i in range(3)])
+    write(folder / "human_ratings" / "ratings.csv", ["original,simplification"])
+
+
+#: dataset -> (a fixture of its release as cloned or downloaded, written into ROOT/<source target>, load options)
+DATA_GET_CASES = {
+    "SynthSTEL_register": (_synthstel, {"register_features": "Formal / Informal"}),
+    "SynthSTEL_feature": (_synthstel, {"register_features": "Formal / Informal"}),
+    "StylePTB": (_styleptb_clone, {"min_pairs": 2}),
+    "parallel_shakespeare": (_shakespeare_clone, {}),
+    "OneStopEnglishCorpus": (lambda f: make_onestop(f, ["Amazon", "Banks"]), {}),
+    "OneStopEnglishCorpus.v2": (lambda f: make_onestop(f, ["Amazon", "Banks"]), {}),
+    "ASSET": (_asset_clone, {}),
+    "corpus-of-diverse-styles": (_cds_hub_files, {}),
+}
+
+
+def test_every_git_and_hub_dataset_of_the_plugin_has_a_data_get_case():
+    declared = {
+        n
+        for n, s in SPECS.items()
+        if s.sources and all(src.kind in ("git", "hf") and src.files and not src.unpack for src in s.sources)
+    }
+    assert declared == set(DATA_GET_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(DATA_GET_CASES))
+def test_loader_reads_only_what_data_get_fetches(tmp_path, name):
+    """Issue 45: on the fixture as ``steb data get`` leaves it (files the sources do not declare removed), the loader
+    loads, and opens and lists nothing its sources do not declare."""
+    writer, options = DATA_GET_CASES[name]
+    spec = SPECS[name]
+    writer(tmp_path / (spec.sources[0].target or name))
+    cut_to_declared(spec, tmp_path)
+    reads = check_declared_reads(spec, tmp_path, options={"per_class": "all", "distractors": "no", **options})
+    assert reads.opened, name

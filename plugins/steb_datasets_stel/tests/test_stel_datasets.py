@@ -471,3 +471,44 @@ def test_clone_layout_as_stel_folder(tmp_path):
     name = "STEL_feature_official"
     bundle = SPECS[name].loader(LoadContext(name, LoadContext.resolve_data_dir(name, tmp_path)))
     assert len(bundle.order_groups) == 3
+
+
+# ---------------------------------------------------------------- what steb data get fetches (issue 45)
+
+#: the datasets whose only source is the git release with its declared files (the register datasets also read the
+#: full files a manual source stands for, in the same folder)
+DECLARED = sorted(
+    n for n, s in SPECS.items() if all(src.kind in ("git", "hf") and src.files and not src.unpack for src in s.sources)
+)
+STEL_FILES = {
+    "dimensions/quad_stel-dimension_formal-100_sample.tsv": ("formality", ("i", "f")),
+    "dimensions/quad_stel-dimension_simple-100_sample.tsv": ("simplicity", ("c", "s-t2")),
+    "characteristics/quad_questions_char_contraction.tsv": ("contraction", ("wiki", "ction")),
+    "characteristics/quad_questions_char_substitution.tsv": ("nbr_substitution", ("norm", "leet")),
+    "characteristics/quad_questions_char_emotives.tsv": ("emotives", ("emoji", "emote")),
+    "characteristics/quad_questions_em-subj-pronoun_100.tsv": ("em_subj_pronoun", ("p", "np")),
+}
+
+
+def test_the_declared_datasets_are_the_feature_ones():
+    assert DECLARED == ["STEL-or-Content_feature", "STEL_feature", "STEL_feature_official"]
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_loader_reads_only_what_data_get_fetches(tmp_path, name):
+    """A clone kept as ROOT/STEL, cut to what ``steb data get`` fetches (its experiment results removed): the loader
+    loads, and opens and lists nothing the source does not declare."""
+    from steb_core.testing import check_declared_reads, cut_to_declared
+
+    clone = tmp_path / "STEL"
+    for rel, (style, tokens) in STEL_FILES.items():
+        rows = [_real_row(i, style, tokens, i % 2 == 0, i % 3 == 0) for i in range(4)]
+        _write(clone / "Data" / "STEL" / rel, rows)
+    _write(clone / "Data" / "Experiment-Results" / "models" / "STEL_single-preds_all-models.tsv", [["1"]], ["ID"])
+    (clone / "LICENSE").write_text("licence\n", encoding="utf-8")
+    assert cut_to_declared(SPECS[name], tmp_path) == [
+        "STEL/Data/Experiment-Results/models/STEL_single-preds_all-models.tsv"
+    ]
+    assert not (clone / "Data" / "Experiment-Results").exists()
+    reads = check_declared_reads(SPECS[name], tmp_path, options={"per_class": "all"})
+    assert any(r.endswith("_char_contraction.tsv") for r in reads.opened), reads.opened

@@ -382,9 +382,9 @@ def labelled_corpora() -> list[Corpus]:
             ("register",),
             classes=2,
             obtain="git clone github.com/Vicomtech/hate-speech-dataset into ROOT/hate_speech/: "
-            "annotations_metadata.csv (file_id, "
-            "user_id, subforum_id, num_contexts, label), sampled_test/<file_id>.txt (read by default) and "
-            "all_files/<file_id>.txt (release=all_files)",
+            f"{releases.HATE_FORUM_METADATA} (file_id, user_id, subforum_id, num_contexts, label), "
+            f"{releases.HATE_FORUM_SAMPLED}/<file_id>.txt (read by default) and "
+            f"{releases.HATE_FORUM_ALL}/<file_id>.txt (release={releases.HATE_FORUM_ALL})",
             license="CC BY-SA 3.0",
             homepage="https://github.com/Vicomtech/hate-speech-dataset",
         ),

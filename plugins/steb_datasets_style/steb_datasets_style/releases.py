@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from steb_core import SHARED_BIBTEX, DataSource
 
-__all__ = ["SOURCES", "CITATIONS", "licence_of", "bibtex_entry"]
+__all__ = [
+    "SOURCES",
+    "CITATIONS",
+    "licence_of",
+    "bibtex_entry",
+    "HATE_FORUM_METADATA",
+    "HATE_FORUM_SAMPLED",
+    "HATE_FORUM_ALL",
+]
 
 # ------------------------------------------------------------------------------------------------
 # BibTeX, one entry per work
@@ -287,13 +295,17 @@ _EWAVE = DataSource(
     target="eWAVE",
     licence="CC BY 3.0",
 )
+#: hate_speech's layout, one home for its source below and its reader (``readers/register.py``, issue 45): the
+#: metadata table; ``sampled_test/`` (478 files at the pinned commit), what the reader reads by default, as the
+#: reference does; ``all_files/``, read with ``--dataset-option release=all_files``
+HATE_FORUM_METADATA = "annotations_metadata.csv"
+HATE_FORUM_SAMPLED = "sampled_test"
+HATE_FORUM_ALL = "all_files"
 _HATE_FORUM = DataSource(
     kind="git",
     url="https://github.com/Vicomtech/hate-speech-dataset",
     revision="b802137e8314c38a8d4faa965f9908d6c8e7a84d",
-    # sampled_test/ (478 files at this commit) is what the loader reads by default, as the reference does;
-    # all_files/ serves --dataset-option release=all_files
-    files=("annotations_metadata.csv", "sampled_test/*", "all_files/*", "LICENSE"),
+    files=(HATE_FORUM_METADATA, f"{HATE_FORUM_SAMPLED}/*", f"{HATE_FORUM_ALL}/*", "LICENSE"),
     target="hate_speech",
     licence="CC BY-SA 3.0 ES",
 )

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from steb_core import CATEGORIES, DatasetNotFoundError, DataValidationError, LoadContext
-from steb_datasets_style.catalogue import labelled_corpora
+from steb_core.testing import check_declared_reads, cut_to_declared
+from steb_datasets_style.catalogue import all_specs, labelled_corpora
 
 CORPORA = {c.name: c for c in labelled_corpora()}
+SPECS = {s.name: s for s in all_specs()}
 
 
 def w(path: Path, text: str | bytes) -> None:
@@ -707,6 +709,33 @@ def test_loader_reads_official_layout(tmp_path, name):
     assert check(bundle), [(r.label, r.text) for r in bundle.labelled_texts]
     assert bundle.info["per_class"] is None and bundle.info["sampling"] == "first"
     assert bundle.info["class_counts"] == dict(Counter(r.label for r in bundle.labelled_texts))
+
+
+#: the cases whose sources all declare their files (git or hub, nothing unpacked): `steb data get` fetches only those
+DECLARED = sorted(
+    n
+    for n in CASES
+    if SPECS[n].sources and all(s.kind in ("git", "hf") and s.files and not s.unpack for s in SPECS[n].sources)
+)
+
+
+def test_the_declared_cases_are_the_git_and_hub_ones():
+    assert {"core", "hate_speech", "machine_text_detection_M4_arxiv", "x_genre"} <= set(DECLARED)
+    assert "enron_spam" not in DECLARED and len(DECLARED) >= 10
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_loader_reads_only_what_data_get_fetches(tmp_path, name):
+    """Issue 45: on the fixture as ``steb data get`` leaves it (a clone's undeclared files removed: M4's BloomZ
+    files, a README), the loader loads the same records and opens nothing its source does not declare."""
+    writer, labels, check, _ = CASES[name]
+    writer(tmp_path, False)
+    cut_to_declared(SPECS[name], tmp_path)
+    reads = check_declared_reads(SPECS[name], tmp_path, options={"per_class": "all"})
+    assert reads.opened, name
+    bundle = load(tmp_path, name)
+    assert {r.label for r in bundle.labelled_texts} == labels
+    assert check(bundle), [(r.label, r.text) for r in bundle.labelled_texts]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -19,6 +19,7 @@ from steb_core import (
 )
 
 from ..common import Loaded, Reader, family_dir, read_text_lenient
+from ..releases import HATE_FORUM_ALL, HATE_FORUM_METADATA, HATE_FORUM_SAMPLED
 from .base import make_record, release_files
 
 __all__ = ["enron_spam", "hate_speech_forum", "politeness", "CONVOKIT_POLITENESS"]
@@ -93,23 +94,24 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
     definite classes (``hate`` / ``noHate``; ``relation`` and ``idk/skip`` dropped) -- steb's reading before
     protocol 2. File names come from the release and must stay inside it.
     """
-    release = ctx.choice("release", ("sampled_test", "all_files"))
-    layout = "annotations_metadata.csv and sampled_test/<file_id>.txt" + (
-        " (all_files/ for release=all_files)" if release == "all_files" else ""
+    # the names come from the source's declaration (releases.py), so what `steb data get` fetches is what is read
+    release = ctx.choice("release", (HATE_FORUM_SAMPLED, HATE_FORUM_ALL))
+    layout = f"{HATE_FORUM_METADATA} and {HATE_FORUM_SAMPLED}/<file_id>.txt" + (
+        f" ({HATE_FORUM_ALL}/ for release={HATE_FORUM_ALL})" if release == HATE_FORUM_ALL else ""
     )
     root = family_dir(ctx, None, obtain, layout)
-    meta = root / "annotations_metadata.csv"
+    meta = root / HATE_FORUM_METADATA
     if not meta.is_file():
         raise DatasetNotFoundError(f"dataset '{ctx.dataset}': missing file {meta}. Obtain it: {obtain}")
     entries, labels = _hate_speech_labels(meta)
     stats: Counter[str] = Counter()
     out = []
-    if release == "sampled_test":
-        folder = root / "sampled_test"
+    if release == HATE_FORUM_SAMPLED:
+        folder = root / HATE_FORUM_SAMPLED
         if not folder.is_dir():
             raise DatasetNotFoundError(
                 f"dataset '{ctx.dataset}': missing folder {folder} (the release's test sample, 478 files). "
-                f"Obtain it: {obtain}; --dataset-option release=all_files reads all_files/ instead"
+                f"Obtain it: {obtain}; --dataset-option release={HATE_FORUM_ALL} reads {HATE_FORUM_ALL}/ instead"
             )
         files = sorted((p for p in folder.iterdir() if p.is_file()), key=lambda p: p.name)
         for f in files:
@@ -121,13 +123,13 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
                     path=f,
                     record=fid,
                     field="file_id",
-                    expected="a metadata row for every file of sampled_test/",
+                    expected=f"a metadata row for every file of {HATE_FORUM_SAMPLED}/",
                 )
             if rec := make_record(_forum_text(f), labels[fid], fid, f, "file", stats):
                 out.append(rec)
         return out, {
             "root": str(root),
-            "release": "sampled_test",
+            "release": HATE_FORUM_SAMPLED,
             "files": len(files),
             "file_order": "sorted names",
             **stats,
@@ -137,15 +139,15 @@ def hate_speech_forum(ctx: LoadContext, obtain: str) -> Loaded:
         if label not in ("hate", "noHate"):
             stats["dropped_label"] += 1
             continue
-        txt = release_path(root / "all_files", f"{fid}.txt", path=meta, record=where, field="file_id")
+        txt = release_path(root / HATE_FORUM_ALL, f"{fid}.txt", path=meta, record=where, field="file_id")
         if not txt.is_file():
             raise DataValidationError(
-                f"names file all_files/{fid}.txt, which does not exist", path=meta, record=where, field="file_id"
+                f"names file {HATE_FORUM_ALL}/{fid}.txt, which does not exist", path=meta, record=where, field="file_id"
             )
         rec = make_record(read_text_lenient(txt).strip(), label, fid, txt, "file", stats)
         if rec:
             out.append(rec)
-    return out, {"root": str(root), "release": "all_files", **stats}
+    return out, {"root": str(root), "release": HATE_FORUM_ALL, **stats}
 
 
 #: ConvoKit's ``meta.Binary`` politeness annotation -> STEB's class (the reference's mapping)
