@@ -19,6 +19,10 @@
   ``extract_features`` always calls ``embed_multiple``).
 * **vector**: the model's output as it is (LUAR's own aggregation over the episode), **not** normalised; float32.
 
+steb groups the episodes of one call: retrieval's collections come in one call (those not cached yet), single texts
+in the runner's calls (1,024 texts in dataset order), so a batch can hold other episodes than the reference's over a
+whole dataset; each episode's vector is the same up to the float rounding that padding brings.
+
 steb's generic ``episode`` family (regex sentence chunks cut to fit, collections of equal size longest first, 8 per
 batch) stays as the named variant ``pipeline=episode``.
 """
