@@ -6,7 +6,9 @@ one place. Every named model needs its weights locally; the factories fail with 
 A named model runs by default as the STEB reference code runs it (``pipeline=reference``: the class its
 ``get_model`` picks, see :mod:`.reference` and :func:`reference_route`); ``pipeline=model-card`` is the named
 variant that runs what the model card prescribes (the family, pooling, prompt, normalisation and limit of the
-table below), under the name ``NAME.model-card``.
+table below), under the name ``NAME.model-card``; for LUAR-MUD/CRUD the variant is ``pipeline=episode``, steb's
+generic episode family (``NAME.episode``). :func:`build_configuration` builds a configuration for a folder or hub id
+that is a copy of it (:mod:`.resolve`).
 """
 
 from __future__ import annotations
