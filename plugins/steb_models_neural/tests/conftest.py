@@ -139,6 +139,94 @@ def tiny_gpt2(tmp_path_factory) -> Path:
     return _save(tmp_path_factory.mktemp("tiny-gpt2"), tokenizer, GPT2Model(config).eval())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _hf_modules_in_temp(tmp_path_factory):
+    """transformers copies a folder's own modelling code into its modules cache (~/.cache/huggingface/modules):
+    keep that inside the session's temp dir."""
+    try:
+        import transformers.dynamic_module_utils as dynamic
+    except ImportError:  # the tests that need transformers skip themselves
+        yield
+        return
+    patch = pytest.MonkeyPatch()
+    patch.setattr(dynamic, "HF_MODULES_CACHE", str(tmp_path_factory.getbasetemp() / "hf-modules"))
+    yield
+    patch.undo()
+
+
+# A stand-in for LUAR's modelling code: (episodes, texts, tokens) -> (episodes, dim). Per text a mask-weighted mean of
+# token + position embeddings through a tanh layer; over the episode's texts a softmax-weighted sum (not a mean).
+_MODEL_CODE = """
+import torch
+from transformers import PretrainedConfig, PreTrainedModel
+
+
+class TinyEpisodeConfig(PretrainedConfig):
+    model_type = "LUAR"
+
+    def __init__(self, vocab_size=200, hidden=16, positions=64, **kwargs):
+        self.vocab_size, self.hidden, self.positions = vocab_size, hidden, positions
+        super().__init__(**kwargs)
+
+
+class TinyEpisodeModel(PreTrainedModel):
+    config_class = TinyEpisodeConfig
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.tokens = torch.nn.Embedding(config.vocab_size, config.hidden)
+        self.positions = torch.nn.Embedding(config.positions, config.hidden)
+        self.layer = torch.nn.Linear(config.hidden, config.hidden)
+        self.score = torch.nn.Linear(config.hidden, 1)
+        self.post_init()
+
+    def _init_weights(self, module):
+        pass
+
+    def forward(self, input_ids, attention_mask):
+        places = torch.arange(input_ids.shape[-1], device=input_ids.device)
+        states = torch.tanh(self.layer(self.tokens(input_ids) + self.positions(places)))
+        mask = attention_mask.unsqueeze(-1).float()
+        texts = (states * mask).sum(2) / mask.sum(2).clamp(min=1e-9)
+        weights = torch.softmax(self.score(texts), dim=1)
+        return (weights * texts).sum(1)
+"""
+
+
+@pytest.fixture(scope="session")
+def tiny_luar(tmp_path_factory):
+    """A tiny random LUAR-like episode model (its code beside it), laid out like the hub's LUAR:
+    config.json with auto_map and model_type LUAR, its code, weights."""
+    import json
+
+    import torch
+    from safetensors.torch import save_file
+    from transformers import AutoConfig, AutoModel
+
+    folder = tmp_path_factory.mktemp("tiny-luar")
+    tokenizer = _wordpiece_tokenizer(64)
+    tokenizer.save_pretrained(folder)
+    (folder / "modeling_tiny_episode.py").write_text(_MODEL_CODE)
+    config = {
+        "model_type": "LUAR",
+        "architectures": ["TinyEpisodeModel"],
+        "auto_map": {
+            "AutoConfig": "modeling_tiny_episode.TinyEpisodeConfig",
+            "AutoModel": "modeling_tiny_episode.TinyEpisodeModel",
+        },
+        "vocab_size": len(tokenizer),
+        "hidden": 16,
+        "positions": 64,
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    torch.manual_seed(5)
+    model = AutoModel.from_config(AutoConfig.from_pretrained(folder, trust_remote_code=True), trust_remote_code=True)
+    for parameter in model.parameters():
+        torch.nn.init.normal_(parameter, std=0.5)
+    save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(folder / "model.safetensors"))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def tiny_kit():
     """The builders above, for tests that make their own tiny models (test modules cannot import conftest)."""

@@ -79,7 +79,7 @@ def test_registration_lists_families_and_named_models_without_loading_anything()
     for family in ("sentence-transformers", "masked-lm", "causal-lm", "episode", "all-MiniLM-L6-v2"):
         assert family in names
     assert {m.name for m in NAMED_MODELS} <= set(names)
-    assert names["luar-mud"].family == "episode" and names["gpt2"].family == "causal-lm"
+    assert names["luar-mud"].family == "steb-reference-luar" and names["gpt2"].family == "causal-lm"
     assert all("device" in s.options_help for s in names.values())
 
 
