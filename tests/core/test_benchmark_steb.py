@@ -1,7 +1,9 @@
 """The STEB benchmark object holds exactly what the core's and the plugins' own lists held (issue 48 item 4).
 
-Written while those lists still existed (``REFERENCE_DATASETS``, ``REFERENCE_CLUSTERS``, the ``steb`` tags of four
-plugins and ``STEB_ROWS``), then kept as a regression check against hand-listed counts and a digest of the content.
+Written while those lists still existed (``REFERENCE_DATASETS`` and ``REFERENCE_CLUSTERS`` as literal tables, the
+``steb`` tags of four plugins, ``STEB_ROWS``); the core's two tables are now read from the object, so what stays is
+a regression check against hand-listed counts and a digest of the content taken from the old tables, the plugins'
+tags and rows checked against the object, and the export's and aggregators' views checked to be the object's.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections import Counter
 from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_entry
 from steb_core.benchmarks import STEB, STEB_MULTILINGUAL
 from steb_core.plugins import new_manager
-from steb_core.reference_tree.names import REFERENCE_DATASETS
+from steb_core.reference_tree.names import REFERENCE_DATASETS, reference_dataset, steb_dataset
+from steb_core.run.selection import resolve_selection
 
 
 def _tagged_pairs(suite: str) -> set[tuple[str, str]]:
@@ -26,12 +29,22 @@ def test_steb_pairs_are_the_plugins_suite_rows():
     assert set(STEB_MULTILINGUAL.pairs) == _tagged_pairs("steb-multilingual")
 
 
-def test_steb_datasets_are_the_reference_tree_names():
+def test_suite_steb_runs_what_the_tags_ran_in_the_same_order():
+    """``--suite steb`` now reads the benchmark; the datasets, their tasks and the run order are the tag suite's."""
+    manager = new_manager(env=False)
+    for suite in ("steb", "steb-multilingual"):
+        tagged = [(spec.name, spec.tasks_for_suite(suite)) for spec in manager.datasets() if suite in spec.suites]
+        assert [(spec.name, tasks) for spec, tasks in resolve_selection(manager, None, suite)] == tagged
+
+
+def test_the_reference_tree_names_are_the_benchmarks_datasets():
     assert set(STEB.datasets) | set(STEB_MULTILINGUAL.datasets) == set(REFERENCE_DATASETS)
-    assert not set(STEB.datasets) & set(STEB_MULTILINGUAL.datasets)
+    assert len(REFERENCE_DATASETS) == 113 and not set(STEB.datasets) & set(STEB_MULTILINGUAL.datasets)
+    assert all(reference_dataset(d) == d for d in (*STEB.datasets, *STEB_MULTILINGUAL.datasets))
+    assert reference_dataset("demo_registers") is None and steb_dataset("fce_11") == "fce_l1"
 
 
-def test_steb_clusters_are_the_reference_clusters():
+def test_the_aggregators_clusters_are_the_benchmarks():
     parsed = {name: tuple(parse_entry(e) for e in entries) for name, entries in STEB.clusters.items()}
     assert parsed == REFERENCE_CLUSTERS
     assert list(parsed) == list(REFERENCE_CLUSTERS)  # the YAML's order
