@@ -13,6 +13,7 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import Any
 
+from .benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from .bibliography import SHARED_BIBTEX
 from .cache import EmbeddingCache, cache_key, default_cache_dir, shard_digest, text_hash, text_hashes, write_shard
 from .context import TaskContext, VectorsUnavailable
@@ -150,6 +151,8 @@ __all__ = [
     "FeatureExtractorSpec",
     "ExecutorSpec",
     "BenchmarkSpec",
+    "STEB_BENCHMARK",
+    "STEB_MULTILINGUAL_BENCHMARK",
     "LoadContext",
     "Availability",
     "DataSource",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .specs import STEB_PAPER_BIBTEX, BenchmarkSpec
 
-__all__ = ["STEB", "STEB_MULTILINGUAL", "CLUSTERS_SOURCE", "builtin_benchmarks"]
+__all__ = ["STEB_BENCHMARK", "STEB_MULTILINGUAL_BENCHMARK", "CLUSTERS_SOURCE", "builtin_benchmarks"]
 
 CLUSTERS_SOURCE = "scripts/dataset_clusters.yaml @91d6b69a of github.com/rrivera1849/STEB"
 
@@ -193,7 +193,7 @@ _CLUSTERS: dict[str, tuple[str, ...]] = {
 _VERSION = "2026.06 (Table 15; clusters @91d6b69a)"
 
 #: STEB: the 96 English datasets and their 121 (dataset, task) pairs, with the authors' clusters.
-STEB = BenchmarkSpec(
+STEB_BENCHMARK = BenchmarkSpec(
     name="steb",
     version=_VERSION,
     pairs=tuple((dataset, task) for task, datasets in _TASKS.items() for dataset in datasets),
@@ -206,7 +206,7 @@ STEB = BenchmarkSpec(
 
 #: STEB's 17 non-English PAN sets (scored by steb's multilingual aggregate; the reference's config.py leaves them out
 #: by default): 13 predefined-pair sets and 4 retrieval sets.
-STEB_MULTILINGUAL = BenchmarkSpec(
+STEB_MULTILINGUAL_BENCHMARK = BenchmarkSpec(
     name="steb-multilingual",
     version=_VERSION,
     pairs=(
@@ -235,4 +235,4 @@ STEB_MULTILINGUAL = BenchmarkSpec(
 
 def builtin_benchmarks() -> tuple[BenchmarkSpec, ...]:
     """The benchmarks the core registers (:mod:`steb_core.builtin`)."""
-    return (STEB, STEB_MULTILINGUAL)
+    return (STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK)

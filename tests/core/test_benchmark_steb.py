@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_entry
-from steb_core.benchmarks import STEB, STEB_MULTILINGUAL
+from steb_core.benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from steb_core.plugins import new_manager
 from steb_core.reference_tree.names import REFERENCE_DATASETS, reference_dataset, steb_dataset
 from steb_core.run.selection import resolve_selection
@@ -25,8 +25,8 @@ def _tagged_pairs(suite: str) -> set[tuple[str, str]]:
 
 
 def test_steb_pairs_are_the_plugins_suite_rows():
-    assert set(STEB.pairs) == _tagged_pairs("steb")
-    assert set(STEB_MULTILINGUAL.pairs) == _tagged_pairs("steb-multilingual")
+    assert set(STEB_BENCHMARK.pairs) == _tagged_pairs("steb")
+    assert set(STEB_MULTILINGUAL_BENCHMARK.pairs) == _tagged_pairs("steb-multilingual")
 
 
 def test_suite_steb_runs_what_the_tags_ran_in_the_same_order():
@@ -38,14 +38,16 @@ def test_suite_steb_runs_what_the_tags_ran_in_the_same_order():
 
 
 def test_the_reference_tree_names_are_the_benchmarks_datasets():
-    assert set(STEB.datasets) | set(STEB_MULTILINGUAL.datasets) == set(REFERENCE_DATASETS)
-    assert len(REFERENCE_DATASETS) == 113 and not set(STEB.datasets) & set(STEB_MULTILINGUAL.datasets)
-    assert all(reference_dataset(d) == d for d in (*STEB.datasets, *STEB_MULTILINGUAL.datasets))
+    assert set(STEB_BENCHMARK.datasets) | set(STEB_MULTILINGUAL_BENCHMARK.datasets) == set(REFERENCE_DATASETS)
+    assert len(REFERENCE_DATASETS) == 113 and not set(STEB_BENCHMARK.datasets) & set(
+        STEB_MULTILINGUAL_BENCHMARK.datasets
+    )
+    assert all(reference_dataset(d) == d for d in (*STEB_BENCHMARK.datasets, *STEB_MULTILINGUAL_BENCHMARK.datasets))
     assert reference_dataset("demo_registers") is None and steb_dataset("fce_11") == "fce_l1"
 
 
 def test_the_aggregators_clusters_are_the_benchmarks():
-    parsed = {name: tuple(parse_entry(e) for e in entries) for name, entries in STEB.clusters.items()}
+    parsed = {name: tuple(parse_entry(e) for e in entries) for name, entries in STEB_BENCHMARK.clusters.items()}
     assert parsed == REFERENCE_CLUSTERS
     assert list(parsed) == list(REFERENCE_CLUSTERS)  # the YAML's order
 
@@ -54,12 +56,12 @@ def test_steb_style_rows_are_benchmark_pairs():
     from steb_datasets_style.suite import STEB_ROWS
 
     rows = {(name, task) for name, task, *_ in STEB_ROWS}
-    assert rows <= set(STEB.pairs) and len(rows) == len(STEB_ROWS) == 77
+    assert rows <= set(STEB_BENCHMARK.pairs) and len(rows) == len(STEB_ROWS) == 77
 
 
 def test_hand_listed_counts():
-    assert len(STEB.datasets) == 96 and len(STEB.pairs) == 121
-    assert Counter(t for _, t in STEB.pairs) == {
+    assert len(STEB_BENCHMARK.datasets) == 96 and len(STEB_BENCHMARK.pairs) == 121
+    assert Counter(t for _, t in STEB_BENCHMARK.pairs) == {
         "clustering": 53,
         "pair_all": 24,
         "pair_predefined": 25,
@@ -67,9 +69,9 @@ def test_hand_listed_counts():
         "retrieval": 4,
         "probing": 4,
     }
-    assert len(STEB_MULTILINGUAL.datasets) == 17
-    assert Counter(t for _, t in STEB_MULTILINGUAL.pairs) == {"pair_predefined": 13, "retrieval": 4}
-    assert {k: len(v) for k, v in STEB.clusters.items()} == {
+    assert len(STEB_MULTILINGUAL_BENCHMARK.datasets) == 17
+    assert Counter(t for _, t in STEB_MULTILINGUAL_BENCHMARK.pairs) == {"pair_predefined": 13, "retrieval": 4}
+    assert {k: len(v) for k, v in STEB_BENCHMARK.clusters.items()} == {
         "machine_text_detection": 26,
         "machine_text_detection_adversarial": 3,
         "authorship_verification": 25,
@@ -96,5 +98,5 @@ def test_content_digest_is_the_old_lists():
     def digest(pairs, clusters):
         return hashlib.sha256(json.dumps([sorted(pairs), list(clusters.items())]).encode()).hexdigest()[:16]
 
-    assert digest(STEB.pairs, STEB.clusters) == "58611e707485c779"
-    assert digest(STEB_MULTILINGUAL.pairs, STEB_MULTILINGUAL.clusters) == "3ac3f556e55573f1"
+    assert digest(STEB_BENCHMARK.pairs, STEB_BENCHMARK.clusters) == "58611e707485c779"
+    assert digest(STEB_MULTILINGUAL_BENCHMARK.pairs, STEB_MULTILINGUAL_BENCHMARK.clusters) == "3ac3f556e55573f1"
