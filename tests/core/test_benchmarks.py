@@ -166,3 +166,30 @@ def test_a_benchmark_spec_refuses_what_it_cannot_be():
     assert spec.pairs == (("d", "clustering"), ("d", "pair_all"), ("e", "retrieval"))
     assert spec.datasets == ("d", "e") and spec.tasks_of("d") == ("clustering", "pair_all") and not spec.tasks_of("x")
     assert spec.clusters == {"c": ("d",)}
+
+
+def test_a_report_of_a_benchmark_is_its_pairs_and_marks_a_partial_run(steb_isolated, tmp_path):
+    """``steb report --suite NAME`` reads a benchmark as ``--suite`` runs it: its datasets' records, its pairs added
+    to the scope, a run of part of it marked partial (a member's result outside the pairs stays in scope, as a tag
+    suite keeps it)."""
+    from steb_core.report.leaderboard import compute_leaderboards
+
+    three = PLUGIN.replace(
+        '("demo_formality", "order_alignment")', '("demo_formality", "order_alignment"), ("demo_probing", "probing")'
+    )
+    plugin = _plugin(tmp_path, three)
+    summary = steb_isolated.run(Counts(), ["demo_registers", "demo_formality"], plugins=[plugin])
+    assert {(r.dataset, r.task) for r in summary.results} >= {("demo_registers", "pair_all")}
+    (board,) = compute_leaderboards(summary.results, suites=["mini"])
+    assert set(board.table.expected) == {
+        ("demo_registers", "clustering"),
+        ("demo_registers", "pair_all"),
+        ("demo_formality", "order_alignment"),
+        ("demo_probing", "probing"),
+    }
+    assert board.coverage is not None and board.coverage.missing == (("demo_probing", "probing"),)
+    assert board.title == "suite 'mini' (partial: 2 of 3 datasets (2 of 3 dataset-task pairs))"
+    assert {d for (_, d, _) in board.table.records} == {"demo_registers", "demo_formality"}
+
+    (tagged,) = compute_leaderboards(summary.results, suites=["demo"])  # the tag suite: every demo dataset's tasks
+    assert ("demo_registers", "pair_all") in tagged.table.expected and len(tagged.table.expected) == 7
