@@ -545,7 +545,10 @@ class BenchmarkSpec:
     (name, tasks, citation) is the model. ``clusters`` maps a cluster name to its entries, one dataset each, in
     the STEB authors' ``scripts/dataset_clusters.yaml`` syntax: ``NAME [--oa_variant acc|distractor]
     [--oa_only]`` (parsed by :func:`steb_core.aggregators.reference_clusters.parse_entry`); a cluster may name
-    datasets outside ``pairs`` (the authors' file keeps clusters steb has no dataset for). ``version`` changes
+    datasets outside ``pairs`` (the authors' file keeps clusters steb has no dataset for). The built-in aggregators
+    read the clusters of STEB's object (:data:`steb_core.STEB_BENCHMARK`: the definitional and application columns);
+    another benchmark's clusters are carried and listed, and no built-in aggregator makes columns of them yet (an
+    aggregator a plugin registers can, from ``get_benchmarks()``). ``version`` changes
     whenever the pairs or clusters do, so two leaderboards of one benchmark name compare like with like.
     """
 
