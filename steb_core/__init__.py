@@ -13,6 +13,7 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import Any
 
+from .benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from .bibliography import SHARED_BIBTEX
 from .cache import EmbeddingCache, cache_key, default_cache_dir, shard_digest, text_hash, text_hashes, write_shard
 from .context import TaskContext, VectorsUnavailable
@@ -104,6 +105,7 @@ from .specs import (
     TASK_TYPES,
     AggregatorSpec,
     Availability,
+    BenchmarkSpec,
     DatasetSpec,
     EncoderSpec,
     ExecutorSpec,
@@ -129,6 +131,7 @@ __all__ = [
     "RunSummary",
     "RunFailed",
     "get_datasets",
+    "get_benchmarks",
     "get_encoders",
     "get_encoder",
     "get_scorer",
@@ -153,6 +156,9 @@ __all__ = [
     "ScorerSpec",
     "FeatureExtractorSpec",
     "ExecutorSpec",
+    "BenchmarkSpec",
+    "STEB_BENCHMARK",
+    "STEB_MULTILINGUAL_BENCHMARK",
     "LoadContext",
     "Availability",
     "DataSource",
@@ -299,7 +305,7 @@ def get_datasets(
     can be passed to :func:`evaluate`.
     """
     from .choices import check_values, language_codes  # only when asked
-    from .run.selection import suite_members
+    from .run.selection import suite_selection
 
     manager = get_manager()
     everything = list(manager.datasets())
@@ -310,16 +316,23 @@ def get_datasets(
     known_languages = {code for s in everything for code in s.languages}
     if language and not any(language_codes(code) & wanted for code in known_languages):
         check_values("language", [language], known_languages, hint="ISO 639-1 or 639-3 codes, e.g. en or eng")
-    specs = suite_members(manager, suite) if suite else everything
+    in_suite = dict((spec.name, tasks) for spec, tasks in suite_selection(manager, suite)) if suite else {}
+    specs = [spec for spec in everything if spec.name in in_suite] if suite else everything
     if names is not None:
         specs = [manager.datasets().get(n) for n in names]
     return [
         s
         for s in specs
-        if (task is None or task in s.tasks_for_suite(suite))
+        if (task is None or task in in_suite.get(s.name, s.tasks_for_suite(suite)))
         and (category is None or category in s.categories)
         and (language is None or any(language_codes(code) & wanted for code in s.languages))
     ]
+
+
+def get_benchmarks() -> list[BenchmarkSpec]:
+    """Registered benchmarks (the core's ``steb`` and ``steb-multilingual``, and any a plugin registers through
+    ``register_benchmarks``); ``evaluate(suite=NAME)`` and ``steb run --suite NAME`` run one's (dataset, task) pairs."""
+    return list(get_manager().benchmarks())
 
 
 def get_encoders(*, family: str | None = None) -> list[EncoderSpec]:

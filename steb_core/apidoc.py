@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .specs import BenchmarkSpec
+
 __all__ = ["render", "SECTIONS", "CONSTANTS", "TESTING_NAMES"]
 
 
@@ -71,11 +73,18 @@ CONSTANTS = {
     "`n_episodes_per_class`, its results folder `1_<N>`; read by `steb export`); "
     "`sample_classes` sets it.",
     "HUB_DATA_SUFFIXES": "Data file suffix -> the `datasets` builder that reads it, for hub releases.",
+    "STEB_BENCHMARK": "STEB as one object (`BenchmarkSpec`): its 96 English datasets, 121 (dataset, task) pairs, the "
+    "authors' clusters and the paper's citation; `--suite steb` runs it, the reference tree and the STEB clusters "
+    "read it, and a plugin holding STEB datasets reads their membership from it.",
+    "STEB_MULTILINGUAL_BENCHMARK": "STEB's 17 non-English PAN sets as one `BenchmarkSpec` (`--suite "
+    "steb-multilingual`).",
 }
 
 
 def _value(obj: Any) -> str:
     """A constant shown by value (its type's docstring would say nothing about it), long ones summarised."""
+    if isinstance(obj, BenchmarkSpec):  # its name and size, not its repr of every pair
+        return f"{type(obj).__name__}(name={obj.name!r}, version={obj.version!r}, {len(obj.pairs)} pairs)"
     if isinstance(obj, Mapping):
         keys = ", ".join(map(str, list(obj)[:6]))
         return f"a dict of {len(obj)} entries ({keys}{', ...' if len(obj) > 6 else ''})"

@@ -1,4 +1,4 @@
-"""The core's own plugin: built-in tasks, aggregators, demo datasets and the local executor.
+"""The core's own plugin: built-in tasks, aggregators, the STEB benchmark, demo datasets and the local executor.
 
 Registered through the same hooks as third-party plugins (pytest's lesson: the core eats its own
 dog food), so listings and collision checks treat them alike.
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from .specs import AggregatorSpec, DatasetSpec, ExecutorSpec, FeatureExtractorSpec, TaskSpec
+    from .specs import AggregatorSpec, BenchmarkSpec, DatasetSpec, ExecutorSpec, FeatureExtractorSpec, TaskSpec
 
 
 @hookimpl
@@ -28,6 +28,14 @@ def register_aggregators(register: Callable[[AggregatorSpec], None]) -> None:
     from .aggregators import builtin_aggregators
 
     for spec in builtin_aggregators():
+        register(spec)
+
+
+@hookimpl
+def register_benchmarks(register: Callable[[BenchmarkSpec], None]) -> None:
+    from .benchmarks import builtin_benchmarks
+
+    for spec in builtin_benchmarks():
         register(spec)
 
 

@@ -47,15 +47,20 @@ STEB_BIBTEX = (
 
 
 def dataset_rows(plugins: StebPlugins, specs: Iterable[DatasetSpec], suite: str | None = None) -> list[dict[str, Any]]:
-    """One dict per dataset with what a researcher needs to pick it (tasks shown for ``suite`` if given)."""
+    """One dict per dataset with what a researcher needs to pick it (tasks shown for ``suite`` if given: a
+    benchmark's pairs or a tag's ``suite_tasks``); ``suites``: its tags and every registered benchmark naming it."""
+    from .run.selection import suite_selection
+
     registry = plugins.datasets()
+    in_suite = {spec.name: tasks for spec, tasks in suite_selection(plugins, suite)} if suite else {}
+    benchmarks = list(plugins.benchmarks())
     return [
         {
             "name": s.name,
-            "tasks": list(s.tasks_for_suite(suite)),
+            "tasks": list(in_suite.get(s.name, s.tasks_for_suite(suite))),
             "languages": list(s.languages),
             "categories": list(s.categories),
-            "suites": list(s.suites),
+            "suites": list(dict.fromkeys((*s.suites, *(b.name for b in benchmarks if s.name in b.datasets)))),
             "size": s.size,
             "provider": registry.provider(s.name),
             "description": s.description,
@@ -82,6 +87,9 @@ def component_rows(plugins: StebPlugins, kind: str) -> list[dict[str, Any]]:
             row["records"], row["main_metric"] = s.shape, s.main_metric
         if kind == "judgement_set":
             row["aspects"], row["protocols"], row["size"] = ", ".join(s.aspects), ", ".join(s.protocols), s.size
+        if kind == "benchmark":  # what `--suite NAME` runs: its datasets and (dataset, task) pairs
+            row["version"], row["datasets"], row["pairs"] = s.version, len(s.datasets), len(s.pairs)
+            row["clusters"] = len(s.clusters)
         row["provider"] = registry.provider(s.name)
         row["description"] = s.description
         if kind == "judgement_set":

@@ -10,7 +10,7 @@ A plugin module implements any subset::
     def register_encoders(register):
         register(EncoderSpec(name="my-encoder", description="...", factory=MyEncoder))
 
-The core's own tasks, aggregators and demo datasets are registered through these same hooks.
+The core's own tasks, aggregators, benchmarks and demo datasets are registered through these same hooks.
 
 A module-level function whose name looks like a hook but is not one (``register_dataset``) is refused when its
 plugin loads (pluggy's ``check_pending``, :mod:`steb_core.plugins`): the error names the plugin and the hook it
@@ -26,6 +26,7 @@ import pluggy
 
 from .specs import (
     AggregatorSpec,
+    BenchmarkSpec,
     DatasetSpec,
     EncoderSpec,
     ExecutorSpec,
@@ -98,6 +99,17 @@ def register_feature_extractors(register: Callable[[FeatureExtractorSpec], None]
 @hookspec
 def register_executors(register: Callable[[ExecutorSpec], None]) -> None:
     """Register executors (where encoding and evaluation run): call ``register(ExecutorSpec(...))``."""
+
+
+@hookspec
+def register_benchmarks(register: Callable[[BenchmarkSpec], None]) -> None:
+    """Register benchmarks: call ``register(BenchmarkSpec(...))`` once per benchmark (its (dataset, task) pairs,
+    clusters and citation as one object).
+
+    ``steb run --suite NAME`` runs a registered benchmark's pairs before it looks for datasets tagged with ``NAME``;
+    ``steb list benchmarks`` lists them. The core registers STEB (``steb``, ``steb-multilingual``) here. The
+    datasets a benchmark names are registered through :func:`register_datasets` as usual, by any plugin.
+    """
 
 
 @hookspec

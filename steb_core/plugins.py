@@ -43,6 +43,7 @@ from .errors import DuplicateComponentError, PluginError, UnknownComponentError
 from .file_reads import cache_folders, recording_reads, side_file_hashes
 from .specs import (
     AggregatorSpec,
+    BenchmarkSpec,
     DatasetSpec,
     EncoderSpec,
     ExecutorSpec,
@@ -69,6 +70,7 @@ KINDS: dict[str, tuple[str, type]] = {
     "judgement_set": ("register_judgement_sets", JudgementSetSpec),
     "feature_extractor": ("register_feature_extractors", FeatureExtractorSpec),
     "executor": ("register_executors", ExecutorSpec),
+    "benchmark": ("register_benchmarks", BenchmarkSpec),
 }
 
 
@@ -450,6 +452,9 @@ class StebPlugins:
 
     def executors(self) -> Registry[ExecutorSpec]:
         return self.registry("executor")
+
+    def benchmarks(self) -> Registry[BenchmarkSpec]:
+        return self.registry("benchmark")
 
     def add_commands(self, cli: Any) -> None:
         """Let each plugin add sub-commands to ``cli`` (a typer app), refusing any that would replace another.

@@ -8,6 +8,7 @@ rather than a built object so that listing components never loads a model or rea
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ __all__ = [
     "ScorerSpec",
     "FeatureExtractorSpec",
     "ExecutorSpec",
+    "BenchmarkSpec",
 ]
 
 #: Definitional-score categories (STEB): objects of study, linguistic features, authorship/AI detection.
@@ -562,3 +564,61 @@ class ExecutorSpec:
     name: str
     description: str
     factory: Callable[..., Executor]
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """A benchmark as one object: its name, version, the (dataset, task) pairs it scores, its clusters, its citation.
+
+    ``steb run --suite NAME`` runs a registered benchmark's ``pairs`` (each dataset with exactly the tasks the
+    benchmark lists for it) before it looks for datasets tagged ``suites=(NAME,)``; MTEB's ``Benchmark`` object
+    (name, tasks, citation) is the model. ``clusters`` maps a cluster name to its entries, one dataset each, in
+    the STEB authors' ``scripts/dataset_clusters.yaml`` syntax: ``NAME [--oa_variant acc|distractor]
+    [--oa_only]`` (parsed by :func:`steb_core.aggregators.reference_clusters.parse_entry`); a cluster may name
+    datasets outside ``pairs`` (the authors' file keeps clusters steb has no dataset for). The built-in aggregators
+    read the clusters of STEB's object (:data:`steb_core.STEB_BENCHMARK`: the definitional and application columns);
+    another benchmark's clusters are carried and listed, and no built-in aggregator makes columns of them yet (an
+    aggregator a plugin registers can, from ``get_benchmarks()``). ``version`` changes
+    whenever the pairs or clusters do, so two leaderboards of one benchmark name compare like with like.
+    """
+
+    name: str
+    version: str
+    pairs: tuple[tuple[str, str], ...]
+    description: str = ""
+    clusters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    citation: str = ""
+    homepage: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("BenchmarkSpec needs a name")
+        check_storable_name(self.name, "benchmark")
+        if not self.version:
+            raise ValueError(f"benchmark '{self.name}' needs a version")
+        pairs = tuple(tuple(p) for p in self.pairs)
+        bad = [p for p in pairs if len(p) != 2 or not all(isinstance(x, str) and x for x in p)]
+        if bad:
+            raise ValueError(
+                f"benchmark '{self.name}': pairs must be (dataset, task) pairs of two names; got {bad[:3]}"
+            )
+        if not pairs:
+            raise ValueError(f"benchmark '{self.name}' has no (dataset, task) pairs")
+        twice = sorted(p for p, n in Counter(pairs).items() if n > 1)
+        if twice:
+            raise ValueError(f"benchmark '{self.name}' lists these (dataset, task) pairs twice: {twice}")
+        object.__setattr__(self, "pairs", pairs)
+        clusters = {k: ((v,) if isinstance(v, str) else tuple(v)) for k, v in dict(self.clusters).items()}
+        empty = sorted(k for k, v in clusters.items() if not v)
+        if empty:
+            raise ValueError(f"benchmark '{self.name}': clusters {empty} have no entries")
+        object.__setattr__(self, "clusters", clusters)
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """The benchmark's dataset names, each once, in the order of ``pairs``."""
+        return tuple(dict.fromkeys(d for d, _ in self.pairs))
+
+    def tasks_of(self, dataset: str) -> tuple[str, ...]:
+        """The task types the benchmark scores ``dataset`` on, in the order of ``pairs`` (empty: not a member)."""
+        return tuple(t for d, t in self.pairs if d == dataset)

@@ -1,7 +1,9 @@
 """STEB's manual dataset clusters, as the authors' leaderboard scripts define them (data, not code).
 
-Transcribed from ``scripts/dataset_clusters.yaml`` of github.com/rrivera1849/STEB at commit 91d6b69a (the only
-one of its 54 stored versions the index lets one read; its cluster names are the published definitional columns).
+The clusters are ``scripts/dataset_clusters.yaml`` of github.com/rrivera1849/STEB at commit 91d6b69a (the only
+one of its 54 stored versions the index lets one read; its cluster names are the published definitional columns),
+transcribed into the STEB benchmark object (:data:`steb_core.benchmarks.STEB_BENCHMARK`, ``clusters``); this
+module parses and reads them.
 An entry is ``NAME [--oa_variant acc|distractor] [--oa_only]`` (``scripts/benchmark_clustering/manual_cluster.py``
 @0a12dc0c ``parse_cluster_entry``): ``--oa_variant`` picks the order-alignment metric of that entry (``acc`` ->
 ``acc_mean``, steb's ``accuracy``; ``distractor`` -> ``distractor_acc_mean``, steb's ``distractor_accuracy``; none
@@ -27,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..benchmarks import CLUSTERS_SOURCE, STEB_BENCHMARK
 from ..reference_tree.names import reference_dataset
 from .columns import metric_for
 from .table import DatasetInfo, ResultTable
@@ -49,7 +52,6 @@ __all__ = [
 #: None (the record's main score, for plugin task types)
 Input = tuple[str, str, "str | tuple[str, ...] | None"]
 
-CLUSTERS_SOURCE = "scripts/dataset_clusters.yaml @91d6b69a of github.com/rrivera1849/STEB"
 
 #: ``--oa_variant`` -> the steb metric it reads (config.py ``OA_VARIANT_METRICS``: acc_mean, distractor_acc_mean).
 OA_VARIANT_METRICS: dict[str, str] = {"acc": "accuracy", "distractor": "distractor_accuracy"}
@@ -84,97 +86,11 @@ def parse_entry(text: str) -> ClusterEntry:
     return ClusterEntry(name, variant, only)
 
 
-_AV = (
-    "pan13_authorship_verification_english_test",
-    *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
-    "pan15_authorship_verification_english_test",
-    "pan20_authorship_verification_test",
-    "pan21_authorship_verification_test",
-    "pan18_style_change",
-    "pan22_style_change_basic",
-    "pan22_style_change_sentence",
-    "pan22_style_change_advanced",
-    *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "medium", "hard")),
-    "enron_authorship_corpus",
-)
-_AR = ("pan18_cross_domain_authorship_attribution_english", "amazon", "fanfiction", "stackexchange_retrieval")
-_DISTRACTOR_ONLY = "--oa_variant distractor --oa_only"
-
-#: cluster name -> its entries, in the YAML's order (``speaker_attribution``'s Fisher/RadioTalk sets have no steb
-#: dataset and feed no leaderboard column; kept so the table is the file's).
+#: cluster name -> its entries, in the YAML's order, parsed from the STEB benchmark object's clusters
+#: (:data:`steb_core.benchmarks.STEB_BENCHMARK`, the one place that lists them; ``speaker_attribution``'s
+#: Fisher/RadioTalk sets have no steb dataset and feed no leaderboard column; kept so the table is the file's).
 REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
-    name: tuple(parse_entry(e) for e in entries)
-    for name, entries in {
-        "machine_text_detection": (
-            *(
-                f"machine_text_detection_DetectRL_{d}"
-                for d in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")
-            ),
-            *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
-            *(
-                f"machine_text_detection_MAGE_{d}"
-                for d in ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
-            ),
-            "machine_text_detection_PAN24_news",
-            "machine_text_detection_PAN25_26_essays",
-            "machine_text_detection_PAN25_26_fiction",
-            "machine_text_detection_PAN25_26_news",
-            "machine_text_detection_PAN25_collaborative",
-            "gede_essay_detection",
-        ),
-        "machine_text_detection_adversarial": tuple(
-            f"machine_text_detection_DetectRL_{d}"
-            for d in ("paraphrase_attacks", "perturbation_attacks", "prompt_attacks")
-        ),
-        "authorship_verification": _AV,
-        "authorship_retrieval": _AR,
-        "speaker_attribution": (
-            *(f"fisher_speaker_attribution_{s}_{h}" for s in ("bbn", "ldc") for h in ("base", "hard", "harder")),
-            "radiotalk",
-        ),
-        "genre": ("core", "x_genre", "masc_text_genre", "the_pile"),
-        "register": (
-            "STEL_register --oa_variant acc",
-            "SynthSTEL_register --oa_variant acc",
-            "corpus-of-diverse-styles --oa_variant acc",
-            "graded_formality --oa_variant acc",
-            "OneStopEnglishCorpus --oa_variant acc",
-            "wikipedia_politeness",
-            "stackexchange_politeness",
-            "ASSET --oa_variant acc",
-        ),
-        "style_vs_content": tuple(
-            f"{d} {_DISTRACTOR_ONLY}"
-            for d in (
-                "STEL_register",
-                "STEL_feature",
-                "SynthSTEL_register",
-                "SynthSTEL_feature",
-                "corpus-of-diverse-styles",
-                "graded_formality",
-                "OneStopEnglishCorpus",
-                "parallel_shakespeare",
-                "ASSET",
-                "StylePTB",
-            )
-        ),
-        "time": ("bible_versions", "ceeces", "parallel_shakespeare --oa_variant acc"),
-        "demographics": (
-            "blog_age",
-            "blog_gender",
-            "fce_l1",
-            *(f"pastel_{a}" for a in ("age", "education", "gender", "ethnic", "politics")),
-        ),
-        "feature_probing": tuple(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
-        "predefined_features": (
-            *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
-            "StylePTB --oa_variant acc",
-            "STEL_feature --oa_variant acc",
-            "SynthSTEL_feature --oa_variant acc",
-        ),
-        "dialect": ("endive", "twitter_aave_sae", "eWAVE"),
-        "idiolect": (*_AV, *_AR),
-    }.items()
+    name: tuple(parse_entry(e) for e in entries) for name, entries in STEB_BENCHMARK.clusters.items()
 }
 
 #: steb's definitional column key (a category tag) -> the reference cluster behind it.

@@ -11,7 +11,9 @@ Two things are decided here once, so all aggregators agree on them:
 * **the scope**: which (dataset, task) pairs every encoder is expected to have. By default it is the
   union of what any encoder in the results has (so a model missing a dataset another model ran is
   incomplete); naming ``suites`` adds every registered dataset of those suites (with the task types
-  ``DatasetSpec.suite_tasks`` gives for the suite), so a partial run of a suite is reported as partial.
+  ``DatasetSpec.suite_tasks`` gives for the suite), so a partial run of a suite is reported as partial. A suite
+  that names a benchmark given to :meth:`ResultTable.build` (:class:`~steb_core.BenchmarkSpec`) is the benchmark's
+  pairs instead, for every dataset the catalogue knows (registered, or stored with a result), as ``--suite`` runs.
   ``only_datasets``/``only_tasks``/``only_encoders`` narrow records and scope (``steb report`` filters).
 """
 
@@ -19,11 +21,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..results import ResultRecord
-from ..specs import TASK_TYPES, DatasetSpec, TaskSpec
+from ..specs import TASK_TYPES, BenchmarkSpec, DatasetSpec, TaskSpec
 from .result import MissingInput
 
 __all__ = ["DatasetInfo", "ResultTable", "as_table", "task_specs_of", "task_type_order"]
@@ -65,6 +67,19 @@ class DatasetInfo:
             suites=tuple(spec.suites),
             suite_tasks=tuple((k, tuple(v)) for k, v in dict(getattr(spec, "suite_tasks", {}) or {}).items()),
             source="spec",
+        )
+
+    def in_benchmark(self, benchmark: BenchmarkSpec) -> DatasetInfo:
+        """This dataset as a member of ``benchmark`` (suite named as it, with the tasks its pairs give, in this
+        dataset's task order), the benchmark's pairs replacing a tag of that name; unchanged when not a member."""
+        scored = benchmark.tasks_of(self.name)
+        if not scored:
+            return self
+        ordered = (*(t for t in self.tasks if t in scored), *(t for t in scored if t not in self.tasks))
+        return replace(
+            self,
+            suites=tuple(dict.fromkeys((*self.suites, benchmark.name))),
+            suite_tasks=(*((k, v) for k, v in self.suite_tasks if k != benchmark.name), (benchmark.name, ordered)),
         )
 
     @classmethod
@@ -153,11 +168,13 @@ class ResultTable:
         only_encoders: Iterable[str] | None = None,
         cluster_set: Any = None,
         tasks: Iterable[TaskSpec] | None = None,
+        benchmarks: Iterable[BenchmarkSpec] = (),
     ) -> ResultTable:
         """Index ``results``; ``suites`` widen the scope to every dataset of those suites (their suite
         tasks), and the ``only_*`` filters narrow records and scope to those datasets, tasks, encoders.
         ``tasks``: the task specs whose column metrics the aggregates read (default: steb's built-in task types;
-        the report passes the registered ones, plugins' included)."""
+        the report passes the registered ones, plugins' included). ``benchmarks``: the registered benchmarks; a
+        suite named like one widens to its pairs (:meth:`DatasetInfo.in_benchmark`) rather than to a tag."""
         specs = _as_spec_map(datasets)
         keep_d = None if only_datasets is None else set(only_datasets)
         keep_t = None if only_tasks is None else set(only_tasks)
@@ -173,6 +190,10 @@ class ResultTable:
         for (_, dataset, _), rec in records.items():
             if dataset not in catalogue:
                 catalogue[dataset] = DatasetInfo.from_meta(dataset, rec.dataset_meta or {})
+        named = set(suites)
+        for benchmark in benchmarks:
+            if benchmark.name in named:
+                catalogue = {name: info.in_benchmark(benchmark) for name, info in catalogue.items()}
         expected = {(d, t) for (_, d, t) in records}
         notes: list[str] = []
         for suite in suites:

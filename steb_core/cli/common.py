@@ -72,6 +72,7 @@ LIST_KINDS = {
     "judgement-sets": "judgement_set",
     "feature-extractors": "feature_extractor",
     "executors": "executor",
+    "benchmarks": "benchmark",
 }
 
 

@@ -103,12 +103,11 @@ def export(
 
     if fmt not in FORMATS:
         raise StebError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    manager = common.manager(plugin)
+    manager = common.manager(plugin)  # its task types say where their results go (TaskSpec.tree_export)
     report = export_tree(
         load_results(results_dir),
         out,
         short_name,
-        specs=list(manager.datasets()),
         encoder=encoder,
         episodes=parse_episode_option(episode or ()),
         allow_partial=allow_partial,

@@ -37,7 +37,7 @@ def list_components(
     """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to
     obtain)."""
     from ..catalogue import component_rows, dataset_rows
-    from ..run.selection import suite_members
+    from ..run.selection import suite_selection
 
     if kind not in common.LIST_KINDS:
         import difflib
@@ -49,13 +49,14 @@ def list_components(
         )
     manager = common.manager(plugin)
     if kind == "datasets":
-        specs = suite_members(manager, suite) if suite else list(manager.datasets())
+        selected = suite_selection(manager, suite) if suite else [(s, s.tasks) for s in manager.datasets()]
+        in_suite = {spec.name: tasks for spec, tasks in selected}
         wanted_languages = _check_dataset_filters(manager, category, task, language)
         specs = [
             s
-            for s in specs
+            for s, _ in selected
             if (category is None or category in s.categories)
-            and (task is None or task in s.tasks_for_suite(suite))
+            and (task is None or task in in_suite[s.name])
             and (language is None or any(language_codes(code) & wanted_languages for code in s.languages))
         ]
         rows = dataset_rows(manager, specs, suite)

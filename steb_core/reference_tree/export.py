@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from ..errors import StebError
 from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
@@ -61,8 +62,7 @@ __all__ = [
 
 #: 2: "not_computed_by_steb" became "missing_keys" (steb computes every key now; a record may still lack some)
 MANIFEST_SCHEMA = "steb.leaderboard-export/2"
-STEB_SUITE = "steb"
-_EXPORT_SUITES = ("steb", "steb-multilingual")
+STEB_SUITE = STEB_BENCHMARK.name
 
 
 @dataclass(frozen=True)
@@ -285,16 +285,11 @@ def _tokens(record: ResultRecord) -> int | None:
     return None
 
 
-def _suite_pairs(specs: Iterable[Any], suite: str) -> set[tuple[str, str]]:
-    return {(s.name, t) for s in specs if suite in s.suites for t in s.tasks_for_suite(suite)}
-
-
 def export_tree(
     records: Iterable[ResultRecord],
     out: str | Path,
     short_name: str,
     *,
-    specs: Iterable[Any] | None = None,
     encoder: str | None = None,
     episodes: Mapping[tuple[str, str], str] | None = None,
     allow_partial: bool = False,
@@ -306,10 +301,12 @@ def export_tree(
 ) -> ExportReport:
     """Write one encoder's records as the reference's results tree under ``out`` (see the module docstring).
 
-    ``specs``: the registered dataset specs (default: the installed plugins'), which say what the ``steb`` suite
-    holds. ``tasks``: the task specs, whose ``tree_export`` says where and how each task type's results are written
-    (default: the registered ones; a task type without one is skipped). Nothing is written when a check fails:
-    every target is checked before the first file is written.
+    Which (dataset, task) pairs are STEB's, and so what a complete export holds, is the STEB benchmark object's
+    (:data:`steb_core.benchmarks.STEB_BENCHMARK`, with ``STEB_MULTILINGUAL_BENCHMARK``'s pairs also written), not the
+    installed plugins' tags: an export made where a dataset plugin is missing still counts all 121. ``tasks``: the
+    task specs, whose ``tree_export`` says where and how each task type's results are written (default: the
+    registered ones; a task type without one is skipped). Nothing is written when a check fails: every target is
+    checked before the first file is written.
     """
     from .. import specs as specs_module  # read at call time: a protocol bump must reach the check
 
@@ -343,11 +340,6 @@ def export_tree(
     if not records:
         raise StebError("no result records to export")
     name = records[0].encoder
-    if specs is None:
-        from ..plugins import get_manager
-
-        specs = list(get_manager().datasets())
-    specs = list(specs)
     report = ExportReport(Path(out), short_name, name)
 
     other = sorted({r.steb_protocol or "unknown" for r in records} - {current})
@@ -374,8 +366,8 @@ def export_tree(
     if problems:
         report.allowed["other_protocol"] = "; ".join(problems)
 
-    suite = _suite_pairs(specs, STEB_SUITE)
-    known = suite | set().union(*(_suite_pairs(specs, s) for s in _EXPORT_SUITES[1:]))
+    suite = set(STEB_BENCHMARK.pairs)
+    known = suite | set(STEB_MULTILINGUAL_BENCHMARK.pairs)
     have = {(r.dataset, r.task) for r in records}
     report.missing_pairs = sorted(suite - have)
     if report.missing_pairs and not allow_partial:

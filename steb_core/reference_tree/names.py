@@ -14,7 +14,8 @@ Sources (github.com/rrivera1849/STEB, read through the search index):
   ``steb/tasks/probing.py`` @acb3a009 (one key per feature, ``average``);
 * the primary metric per task: ``scripts/benchmark_clustering/config.py`` ``TASK_METRICS`` (every stored version);
 * dataset folders: ``os.path.basename(dataset_name)`` of the registry (``steb/steb_datasets/<name>/``); steb's
-  STEB catalogue uses the same names (the paper's Table 15 misspells two, ``ceces`` and ``fce_11``).
+  STEB catalogue uses the same names (the paper's Table 15 misspells two, ``ceces`` and ``fce_11``), and its
+  benchmark objects (:data:`steb_core.benchmarks.STEB_BENCHMARK`, ``STEB_MULTILINGUAL_BENCHMARK``) list them.
 
 The reference's ``auc@...`` keys are its partial AUCs "at an FPR threshold" (McClish-standardised
 ``roc_auc_score(max_fpr=...)``). steb's pair tasks compute them and the EER from the reference's exact scores
@@ -28,6 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from ..tasks._roc import FPR_THRESHOLDS
 
 __all__ = [
@@ -49,87 +51,9 @@ __all__ = [
 ]
 
 #: STEB's datasets: steb's registered name == the reference's results folder name. The 96 English datasets of
-#: ``--suite steb`` (STEB Table 15) and the 17 non-English PAN sets of ``--suite steb-multilingual``.
-REFERENCE_DATASETS: tuple[str, ...] = (
-    "ASSET",
-    "OneStopEnglishCorpus",
-    "STEL_feature",
-    "STEL_register",
-    "StylePTB",
-    "SynthSTEL_feature",
-    "SynthSTEL_register",
-    "amazon",
-    "bible_versions",
-    "blog_age",
-    "blog_gender",
-    "ceeces",
-    "core",
-    "corpus-of-diverse-styles",
-    "eWAVE",
-    "endive",
-    "enron_authorship_corpus",
-    "enron_spam",
-    "fanfiction",
-    "fce_l1",
-    "gede_essay_detection",
-    "graded_formality",
-    "hate_speech",
-    "hate_speech_and_offensive_language",
-    *(
-        f"machine_text_detection_DetectRL_{d}"
-        for d in (
-            "arxiv",
-            "direct_prompt",
-            "paraphrase_attacks",
-            "perturbation_attacks",
-            "prompt_attacks",
-            "writing_prompt",
-            "xsum",
-            "yelp_review",
-        )
-    ),
-    *(f"machine_text_detection_M4_{d}" for d in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia")),
-    *(
-        f"machine_text_detection_MAGE_{d}"
-        for d in ("cmv", "eli5", "hswag", "roct", "sci_gen", "squad", "tldr", "wp", "xsum", "yelp")
-    ),
-    "machine_text_detection_PAN24_news",
-    "machine_text_detection_PAN25_26_essays",
-    "machine_text_detection_PAN25_26_fiction",
-    "machine_text_detection_PAN25_26_news",
-    "machine_text_detection_PAN25_collaborative",
-    "masc_text_genre",
-    "pan13_authorship_verification_english_test",
-    *(f"pan14_authorship_verification_corpus{c}_english_{g}_test" for c in (1, 2) for g in ("essays", "novels")),
-    "pan15_authorship_verification_english_test",
-    "pan18_cross_domain_authorship_attribution_english",
-    "pan18_style_change",
-    "pan20_authorship_verification_test",
-    "pan21_authorship_verification_test",
-    "pan22_style_change_advanced",
-    "pan22_style_change_basic",
-    "pan22_style_change_sentence",
-    *(f"pan{y}_style_change_{level}" for y in (23, 24, 25, 26) for level in ("easy", "hard", "medium")),
-    "parallel_shakespeare",
-    *(f"pastel_{a}" for a in ("age", "education", "ethnic", "gender", "politics", "tod")),
-    *(f"probing_{d}" for d in ("amazon", "blog", "reddit", "stackexchange")),
-    "sms_spam",
-    "stackexchange_politeness",
-    "stackexchange_retrieval",
-    "telegram-spam-ham",
-    "twitter_aave_sae",
-    "wikipedia_politeness",
-    "x_genre",
-    # non-English (scored by steb's multilingual aggregate; the reference's config.py excludes them by default)
-    *(f"pan13_authorship_verification_{lang}_test" for lang in ("greek", "spanish")),
-    *(
-        f"pan14_authorship_verification_corpus{c}_{g}_test"
-        for c in (1, 2)
-        for g in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")
-    ),
-    *(f"pan15_authorship_verification_{lang}_test" for lang in ("dutch", "greek", "spanish")),
-    *(f"pan18_cross_domain_authorship_attribution_{lang}" for lang in ("french", "italian", "polish", "spanish")),
-)
+#: ``--suite steb`` (STEB Table 15) and the 17 non-English PAN sets of ``--suite steb-multilingual``, read from the
+#: benchmark objects (:mod:`steb_core.benchmarks`), the one place that lists them.
+REFERENCE_DATASETS: tuple[str, ...] = (*STEB_BENCHMARK.datasets, *STEB_MULTILINGUAL_BENCHMARK.datasets)
 
 #: Reference folder names that name a steb dataset under another spelling (read only; steb writes the left side's
 #: canonical form): the reference keeps a second eWAVE folder ``ewave`` (config @1fbd5f22), and the paper's Table 15

@@ -253,6 +253,12 @@ def _registered_tasks() -> list[Any]:
     return list(get_manager().tasks())
 
 
+def _registered_benchmarks() -> list[Any]:
+    from ..plugins import get_manager
+
+    return list(get_manager().benchmarks())
+
+
 def _registered_aggregators() -> list[Any]:
     from ..plugins import get_manager
 
@@ -271,6 +277,7 @@ def compute_leaderboard(
     only_encoders: Iterable[str] | None = None,
     cluster_set: Any = None,
     tasks: Any = "registered",
+    benchmarks: Any = "registered",
 ) -> Leaderboard:
     """Run every aggregator (default: the registered ones, in their ``order``) over ``records``.
 
@@ -280,6 +287,8 @@ def compute_leaderboard(
     leaderboard. ``only_*`` filter records and scope; ``cluster_set`` freezes the operational clusters.
     ``tasks``: the task specs whose column metrics and companions the columns read (``"registered"``: the
     installed plugins', so a plugin's task type joins every column; ``None``: steb's built-in task types).
+    ``benchmarks``: a suite in ``suites`` named like one of them widens to its (dataset, task) pairs, as ``--suite``
+    runs them (``"registered"``: the installed plugins' and the core's STEB; ``()``: tags only).
     An aggregate that cannot be complete in this scope (a whole column has no input) is computed but
     not a column (:attr:`Leaderboard.dropped` says why).
     """
@@ -293,6 +302,7 @@ def compute_leaderboard(
         only_encoders=only_encoders,
         cluster_set=cluster_set,
         tasks=_registered_tasks() if isinstance(tasks, str) and tasks == "registered" else tasks,
+        benchmarks=_benchmarks(benchmarks),
     )
     aggs = list(aggregators) if aggregators is not None else _registered_aggregators()
     results: list[AggregateResult] = []
@@ -313,6 +323,13 @@ def compute_leaderboard(
     return Leaderboard(
         table, results, failures, suite=suite or (next(iter(suites), None) if suites else None), dropped=dropped
     )
+
+
+def _benchmarks(benchmarks: Any) -> list[Any]:
+    """``benchmarks`` as a list: ``"registered"`` -> the registered ones, None -> none."""
+    if isinstance(benchmarks, str) and benchmarks == "registered":
+        return _registered_benchmarks()
+    return list(benchmarks or ())
 
 
 def _suites_of(records: Sequence[ResultRecord], specs: Any) -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]]]:
@@ -368,10 +385,12 @@ def compute_leaderboards(
     only_tasks: Iterable[str] | None = None,
     only_encoders: Iterable[str] | None = None,
     cluster_set: Any = None,
+    benchmarks: Any = "registered",
 ) -> list[Leaderboard]:
-    """One leaderboard per suite: the named ``suites`` (each widened to its full scope), else the
-    suites :func:`choose_suites` picks for the records (each scoped to what was run)."""
+    """One leaderboard per suite: the named ``suites`` (each widened to its full scope; a benchmark's name to its
+    pairs), else the suites :func:`choose_suites` picks for the records (each scoped to what was run)."""
     specs = _registered_datasets() if isinstance(datasets, str) and datasets == "registered" else datasets
+    known = _benchmarks(benchmarks)
     keep = {
         "dataset": None if only_datasets is None else set(only_datasets),
         "task": None if only_tasks is None else set(only_tasks),
@@ -394,6 +413,10 @@ def compute_leaderboards(
         only_datasets=only_datasets, only_tasks=only_tasks, only_encoders=only_encoders, cluster_set=cluster_set
     )
     named: list[str | None] = list(suites or ())
+    for benchmark in known:  # a named benchmark's records are its datasets', tagged or not
+        if benchmark.name in named:
+            for name in {r.dataset for r in records if benchmark.tasks_of(r.dataset)}:
+                suites_of[name] = tuple(dict.fromkeys((*suites_of.get(name, ()), benchmark.name)))
     groups: list[str | None] = named if named else choose_suites(records, specs)
     boards = []
     for group in groups:
@@ -402,8 +425,15 @@ def compute_leaderboards(
         else:
             subset = [r for r in records if group in suites_of.get(r.dataset, ())]
         board = compute_leaderboard(
-            subset, datasets=specs, aggregators=aggregators, suites=[group] if (named and group) else (), **filters
+            subset,
+            datasets=specs,
+            aggregators=aggregators,
+            suites=[group] if (named and group) else (),
+            benchmarks=known,
+            **filters,
         )
         board.suite = group
         boards.append(board)
-    return boards or [compute_leaderboard(records, datasets=specs, aggregators=aggregators, **filters)]
+    return boards or [
+        compute_leaderboard(records, datasets=specs, aggregators=aggregators, benchmarks=known, **filters)
+    ]

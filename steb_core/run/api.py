@@ -25,7 +25,7 @@ from .engine import Engine
 from .option_use import check_task_options, flat_task_options, split_options
 from .order import parse_memory
 from .plan import plan_run
-from .selection import as_specs, refused_suite_members, resolve_selection
+from .selection import as_specs, missing_benchmark_members, refused_suite_members, resolve_selection
 from .settings import RunSettings, check_batch_tokens, check_prefetch
 from .summary import ERRORS, Failure, RunSummary, handle_failures
 
@@ -216,6 +216,12 @@ def evaluate(
     )
     if suite:  # a member refused because two plugins register its name is not silently left out
         summary.failures.extend(Failure(n, None, why) for n, why in refused_suite_members(manager, suite))
+        absent = missing_benchmark_members(manager, suite)
+        if absent:  # a benchmark member no installed plugin provides: said, so a partial run is not taken for the whole
+            summary.notes.append(
+                f"benchmark '{suite}': {len(absent)} of its datasets are registered by no loaded plugin and were not "
+                f"run ({', '.join(absent[:5])}{', ...' if len(absent) > 5 else ''}); `steb list benchmarks` names it"
+            )
     plan = plan_run(manager, settings, run_encoder, selection, tasks, summary)
     # a task option no task of the run reads is refused now; loader options once the loaders have run (engine)
     check_task_options(settings.task_options, [t for p in plan for t in p.tasks], list(manager.tasks()))

@@ -85,3 +85,25 @@ def _centroid_rows(namespace: dict):
     return steb.dataset_from(
         namespace["rows"](), shape="labelled_texts", name="centroid_rows", tasks=["nearest_centroid"]
     )
+
+
+def test_contributing_benchmark_example_runs_its_pairs(steb_isolated, tmp_path):
+    """CONTRIBUTING's "Adding a benchmark": the plugin as written, `--suite` with it on the demo datasets."""
+    from steb_core import get_benchmarks
+
+    plugin = tmp_path / "bench.py"
+    plugin.write_text(block_containing("CONTRIBUTING.md", "register_benchmarks"), encoding="utf-8")
+    steb_isolated.manager([str(plugin)])
+    assert "registers-lite" in {b.name for b in get_benchmarks()}
+
+    class Lengths:
+        name = "lengths"
+
+        def encode(self, texts):
+            return np.array([[len(t), t.count(" ") + 1.0] for t in texts], dtype=np.float32)
+
+    summary = steb_isolated.run(Lengths(), suite="registers-lite", plugins=[str(plugin)])
+    assert sorted((r.dataset, r.task) for r in summary.results) == [
+        ("demo_formality", "order_alignment"),
+        ("demo_registers", "clustering"),
+    ]

@@ -222,7 +222,7 @@ def _steb_records(encoder: str, seed: int) -> list[ResultRecord]:
 
 
 def _export(records, out, short, **kw):
-    return export_tree(records, out, short, specs=SPECS, allow_partial=True, **kw)
+    return export_tree(records, out, short, allow_partial=True, **kw)
 
 
 def test_export_writes_the_reference_layout(tmp_path):
@@ -294,10 +294,21 @@ def test_export_round_trips_to_equal_records_and_equal_aggregates(tmp_path):
     assert read_tree(tmp_path / "tree").records == found.records  # nothing was written
 
 
+def test_export_counts_the_benchmarks_pairs_where_no_dataset_plugin_is_installed(steb_isolated, tmp_path):
+    """The export's STEB pairs are the benchmark object's (issue 48 item 4): with only steb's built-ins loaded (no
+    plugin registers a STEB dataset) a run of 22 pairs is still 22 of 121, and each is written as a STEB pair."""
+    steb_isolated.manager()  # built-ins only
+    recs = _steb_records("e", 0)
+    with pytest.raises(StebError, match="partial suite: 22 of 121"):
+        export_tree(recs, tmp_path / "a", "m")
+    report = export_tree(recs, tmp_path / "b", "m", allow_partial=True)
+    assert len(report.written) == 22 and not report.skipped
+
+
 def test_export_refuses_partial_suite_and_other_protocol_unless_asked(tmp_path):
     recs = _steb_records("e", 0)
     with pytest.raises(StebError, match="partial suite: 22 of 121"):
-        export_tree(recs, tmp_path / "a", "m", specs=SPECS)
+        export_tree(recs, tmp_path / "a", "m")
     assert not (tmp_path / "a").exists()
     old = [ResultRecord(**{**vars(r), "steb_protocol": "STEB-2025.01 (draft)"}) for r in recs]
     with pytest.raises(StebError, match="STEB-2025.01"):

@@ -144,9 +144,7 @@ def test_export_of_only_imported_results_is_refused(tmp_path):
     tree = tmp_path / "TREE"
     _write(tree, "core/m/1_25/clustering/metrics.json", {"v_measure": 0.9})
     with pytest.raises(StebError, match="none computed by steb"):
-        export_tree(
-            read_tree(tree).records, tmp_path / "out", "m", specs=SPECS, allow_partial=True, allow_other_protocol=True
-        )
+        export_tree(read_tree(tree).records, tmp_path / "out", "m", allow_partial=True, allow_other_protocol=True)
 
 
 # --- steb cite: unique keys, nothing dropped ------------------------------------------------------------------------
@@ -220,7 +218,7 @@ def test_export_refuses_a_short_name_with_a_newline_and_an_episode_that_is_not_t
     assert check_short_name("fw\n") is not None and check_short_name("fw") is None
     assert parse_episode_folder("1_200\n") is None and parse_episode_folder("1_٢٠٠") is None  # Arabic-Indic digits
     with pytest.raises(StebError, match="short-name"):
-        export_tree(_own("e"), tmp_path / "a", "fw\n", specs=SPECS, allow_partial=True)
+        export_tree(_own("e"), tmp_path / "a", "fw\n", allow_partial=True)
     assert not (tmp_path / "a").exists()
     for bad in (
         "ASSET:order_alignment=1_0",
@@ -245,7 +243,6 @@ def test_export_refuses_a_short_name_with_a_newline_and_an_episode_that_is_not_t
             _own("e"),
             tmp_path / "b",
             "fw",
-            specs=SPECS,
             allow_partial=True,
             episodes=parse_episode_option(["core:clustering=1_40"]),
         )

@@ -1,19 +1,25 @@
-"""Membership of this distribution's datasets in the ``steb`` suite, from the STEB catalogue (Table 15).
+"""This distribution's datasets in STEB: membership read from the core's benchmark object, sizes from Table 15.
 
-``--suite steb`` runs exactly the catalogue's (dataset, task) rows: a dataset that feeds more tasks
-than the catalogue lists for it (none here today) contributes only those rows, and datasets outside
-the catalogue (the ``reddit`` retrieval set) stay outside the suite. ``expected`` records what the
-catalogue promises per task (classes, per-class budget, texts embedded) for ``steb data check``.
-For retrieval, "classes" are authors; for probing, the 46 features (and "per class" the text count).
+Which (dataset, task) pairs belong to STEB is the core's :data:`steb_core.STEB_BENCHMARK` (the one list of the
+benchmark, issue 48): ``--suite steb`` runs its pairs, and the ``steb`` tag and ``suite_tasks`` this module gives a
+spec are read from it (they are stored with each result, so reports made from stored records know the suite). A
+dataset that feeds more tasks than the benchmark scores contributes only those, and datasets outside it (the
+``reddit`` retrieval set) stay outside. ``expected`` records what the catalogue promises per task (classes,
+per-class budget, texts embedded) for ``steb data check``; a size row for a pair the benchmark does not hold, or a
+benchmark pair of this distribution with no size row, is refused when the spec is built. For retrieval, "classes"
+are authors; for probing, the 46 features (and "per class" the text count).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-SUITE = "steb"
+from steb_core import STEB_BENCHMARK
 
-#: (dataset, task, classes, per class, texts) - the catalogue's rows for this distribution's datasets.
+SUITE = STEB_BENCHMARK.name
+
+#: (dataset, task, classes, per class, texts) - what the catalogue promises for each STEB pair of this
+#: distribution's datasets (the pairs themselves are the benchmark's; the test checks both hold the same).
 #: The catalogue spells two names differently in one table each (``fce_11``, ``ceces``); they are
 #: ``fce_l1`` and ``ceeces``, as in its other table.
 STEB_ROWS: tuple[tuple[str, str, int, int, int], ...] = (
@@ -103,12 +109,18 @@ def catalogue_rows(name: str) -> dict[str, dict[str, int]]:
 
 
 def suite_fields(name: str, tasks: tuple[str, ...]) -> dict[str, Any]:
-    """``suites``/``suite_tasks``/``expected`` for a DatasetSpec: the catalogue's tasks of ``name``, in ``tasks``
-    order."""
+    """``suites``/``suite_tasks``/``expected`` for a DatasetSpec: the benchmark's tasks of ``name``, in ``tasks``
+    order, with the catalogue's sizes."""
+    scored = STEB_BENCHMARK.tasks_of(name)
     rows = catalogue_rows(name)
-    if not rows:
+    if set(rows) != set(scored):
+        raise ValueError(
+            f"dataset '{name}': the STEB benchmark scores it on {sorted(scored)} but the size table "
+            f"(steb_datasets_style.suite.STEB_ROWS) has rows for {sorted(rows)}; they must name the same tasks"
+        )
+    if not scored:
         return {}
-    unknown = sorted(set(rows) - set(tasks))
+    unknown = sorted(set(scored) - set(tasks))
     if unknown:
-        raise ValueError(f"dataset '{name}': the STEB catalogue lists tasks {unknown} the dataset does not feed")
-    return {"suites": (SUITE,), "suite_tasks": {SUITE: tuple(t for t in tasks if t in rows)}, "expected": rows}
+        raise ValueError(f"dataset '{name}': the STEB benchmark scores it on tasks {unknown} the dataset does not feed")
+    return {"suites": (SUITE,), "suite_tasks": {SUITE: tuple(t for t in tasks if t in scored)}, "expected": rows}
