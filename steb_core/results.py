@@ -35,6 +35,7 @@ __all__ = [
     "load_results",
     "library_versions",
     "run_key",
+    "non_finite_path",
 ]
 
 SCHEMA = "steb.result/1"
@@ -239,7 +240,7 @@ def _check_stored_types(data: dict[str, Any], path: str | Path | None) -> None:
             field="main_score",
             expected="a number or null",
         )
-    where = _non_finite(data)
+    where = non_finite_path(data)
     if where is not None:
         raise DataValidationError(
             "is NaN or infinite",
@@ -249,13 +250,13 @@ def _check_stored_types(data: dict[str, Any], path: str | Path | None) -> None:
         )
 
 
-def _non_finite(value: Any, where: str = "") -> str | None:
+def non_finite_path(value: Any, where: str = "") -> str | None:
     """The dotted path of the first NaN/infinite float inside ``value``, or None."""
     if isinstance(value, float):
         return where if value != value or value in (float("inf"), float("-inf")) else None
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, item in items:
-        found = _non_finite(item, f"{where}.{key}" if where else str(key))
+        found = non_finite_path(item, f"{where}.{key}" if where else str(key))
         if found is not None:
             return found
     return None

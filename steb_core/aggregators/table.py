@@ -28,7 +28,7 @@ from ..results import ResultRecord
 from ..specs import TASK_TYPES, BenchmarkSpec, DatasetSpec, TaskSpec
 from .result import MissingInput
 
-__all__ = ["DatasetInfo", "ResultTable", "as_table", "task_specs_of", "task_type_order"]
+__all__ = ["DatasetInfo", "ResultTable", "as_spec_map", "as_table", "task_specs_of", "task_type_order"]
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ def task_specs_of(tasks: Iterable[TaskSpec] | None) -> dict[str, TaskSpec]:
     return {spec.name: spec for spec in tasks if isinstance(spec, TaskSpec)}
 
 
-def _as_spec_map(datasets: Any) -> dict[str, DatasetSpec]:
+def as_spec_map(datasets: Any) -> dict[str, DatasetSpec]:
     """Accept a registry, a name -> spec mapping, an iterable of specs, or None."""
     if datasets is None:
         return {}
@@ -175,7 +175,7 @@ class ResultTable:
         ``tasks``: the task specs whose column metrics the aggregates read (default: steb's built-in task types;
         the report passes the registered ones, plugins' included). ``benchmarks``: the registered benchmarks; a
         suite named like one widens to its pairs (:meth:`DatasetInfo.in_benchmark`) rather than to a tag."""
-        specs = _as_spec_map(datasets)
+        specs = as_spec_map(datasets)
         keep_d = None if only_datasets is None else set(only_datasets)
         keep_t = None if only_tasks is None else set(only_tasks)
         keep_e = None if only_encoders is None else set(only_encoders)

@@ -40,7 +40,7 @@ from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from ..errors import StebError
 from ..io import atomic_write_text, check_inside
 from ..results import ResultRecord
-from ..tasks._roc import ROC_NOTE
+from ..tasks.roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
 from .names import DEFAULT_EPISODE_SIZE, reference_dataset
 from .task_export import TreeExport

@@ -19,7 +19,7 @@ Sources (github.com/rrivera1849/STEB, read through the search index):
 
 The reference's ``auc@...`` keys are its partial AUCs "at an FPR threshold" (McClish-standardised
 ``roc_auc_score(max_fpr=...)``). steb's pair tasks compute them and the EER from the reference's exact scores
-(``scores=reference``, :mod:`steb_core.tasks._roc`) under the same names; a result scored otherwise, or stored
+(``scores=reference``, :mod:`steb_core.tasks.roc`) under the same names; a result scored otherwise, or stored
 before steb computed them, lacks them, and an export lists them as missing rather than writing a number steb did
 not compute. steb's retrieval records every recall cut-off as ``recall_at_<k>``.
 """
@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass
 
 from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
-from ..tasks._roc import FPR_THRESHOLDS
+from ..tasks.roc import FPR_THRESHOLDS
 
 __all__ = [
     "REFERENCE_DATASETS",

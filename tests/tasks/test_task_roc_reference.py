@@ -18,7 +18,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 from steb_core import LabelledText, TextPair
 from steb_core.tasks import pair_all, pair_predefined
 from steb_core.tasks._common import exact_ranking_metrics
-from steb_core.tasks._roc import FPR_THRESHOLDS, ROC_NOTE
+from steb_core.tasks.roc import FPR_THRESHOLDS, ROC_NOTE
 from tests.support.reference_kernel import sklearn_cosine_on_the_reference_kernel
 
 KEYS = ("eer", *(f"auc@{f:.2f}" for f in FPR_THRESHOLDS))

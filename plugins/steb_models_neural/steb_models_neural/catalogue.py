@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the factories import these lazily (they import torch)
 from .citations import bibtex_for
 from .errors import EncoderOptionError, ModelNotAvailableError
 from .packaged import MINILM_NAME, MINILM_PACKAGE, minilm_encoder
-from .reference import build_reference_encoder
+from .reference_build import build_reference_encoder
 from .runtime import parse_bool
 
 __all__ = [

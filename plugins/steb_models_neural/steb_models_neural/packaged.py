@@ -57,7 +57,7 @@ def minilm_encoder(**options: Any) -> Any:
     resolved = resolve_model(str(model), revision or None) if model else packaged_minilm()
     pipeline = str(options.pop("pipeline", "reference") or "reference").strip().lower()
     if pipeline == "reference":
-        from .reference import build_reference_encoder
+        from .reference_build import build_reference_encoder
 
         return build_reference_encoder("hf", MINILM_NAME, options, resolved=resolved)
     if pipeline != "model-card":

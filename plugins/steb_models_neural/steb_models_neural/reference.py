@@ -65,7 +65,6 @@ __all__ = [
     "DEFAULT_SPACY_MODEL",
     "REFERENCE_BATCH_SIZE",
     "REFERENCE_OPTIONS",
-    "build_reference_encoder",
 ]
 
 #: the reference's classes steb reproduces with :class:`ReferenceEncoder`
@@ -337,22 +336,3 @@ REFERENCE_OPTIONS = frozenset(
         "autocast",
     }
 )
-
-
-def build_reference_encoder(route: str, name: str, options: dict[str, Any], **fixed: Any) -> TokenizerEncoder:
-    """A named configuration's reference pipeline (``route`` ``hf``/``causal``: :class:`ReferenceEncoder`;
-    ``luar``: :class:`.reference_episode.ReferenceEpisodeEncoder`); an option of the other pipeline (prompt,
-    normalize, task, ...) is refused with the way to ask for that pipeline."""
-    allowed = REFERENCE_OPTIONS - {"pooling"} if route == "luar" else REFERENCE_OPTIONS
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        variant = "episode" if route == "luar" else "model-card"
-        raise EncoderOptionError(
-            f"option(s) {', '.join(unknown)} belong to the {variant} pipeline of '{name}'; the reference pipeline "
-            f"takes {', '.join(sorted(allowed))} (pass pipeline={variant} for the others)"
-        )
-    if route == "luar":
-        from .reference_episode import ReferenceEpisodeEncoder
-
-        return ReferenceEpisodeEncoder(**{"name": name, **options}, **fixed)
-    return ReferenceEncoder(route=route, **{"name": name, **options}, **fixed)
