@@ -86,6 +86,12 @@ def run(
     address: str | None = typer.Option(
         None, "--address", help="Cluster address for distributed executors (none: start a local cluster)."
     ),
+    executor_option: list[str] | None = typer.Option(
+        None,
+        "--executor-option",
+        "-X",
+        help="Executor option key=value (repeatable), e.g. --executor ray -X num_workers=1.",
+    ),
     option: list[str] | None = typer.Option(
         None, "--option", "-O", help="Encoder option key=value (repeatable), e.g. -O batch_size=64 -O device=cuda."
     ),
@@ -163,7 +169,10 @@ def run(
     # print at all under --no-progress: steb's own display (or its absence) is the only one
     common.quiet_third_party_progress()
     common.manager(plugin)
-    executor_options = {"address": address} if address else {}
+    executor_options = {
+        **common.parse_options(executor_option, "executor"),
+        **({"address": address} if address else {}),
+    }
     names = list(dict.fromkeys(encoder))  # -e A -e B runs both, in order (a name given twice runs once)
     _check_weights(names, common.parse_options(option, "encoder"), download, progress, plugin)
     failed = False

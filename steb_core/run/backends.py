@@ -8,9 +8,10 @@ import tempfile
 from pathlib import Path
 
 from ..cache import EmbeddingCache
+from ..errors import StebError
 from ..executors import Executor, LocalExecutor
 from ..plugins import StebPlugins
-from .encoder_setup import RunEncoder
+from .encoder_setup import RunEncoder, check_options_accepted
 from .settings import RunSettings
 
 __all__ = ["Backends"]
@@ -44,9 +45,17 @@ class Backends:
         executor = self.settings.executor
         if not isinstance(executor, str):
             return executor
+        options = dict(self.settings.executor_options)
         if executor == "local":
+            if options:
+                raise StebError(
+                    f"the local executor takes no options, got {', '.join(sorted(options))} (--executor-option is "
+                    "for a registered executor such as --executor ray)"
+                )
             return LocalExecutor()
-        built: Executor = self.plugins.executors().get(executor).factory(**dict(self.settings.executor_options))
+        factory = self.plugins.executors().get(executor).factory
+        check_options_accepted(f"executor '{executor}'", factory, options)
+        built: Executor = factory(**options)
         return built
 
     def close(self) -> list[str]:

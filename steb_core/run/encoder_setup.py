@@ -25,7 +25,15 @@ from ..file_reads import FileReads, cache_folders, side_file_hashes
 from ..naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
 from ..plugins import StebPlugins
 
-__all__ = ["BuiltEncoder", "RunEncoder", "build_encoder", "identify_encoder", "add_read_files", "name_encoder"]
+__all__ = [
+    "BuiltEncoder",
+    "RunEncoder",
+    "build_encoder",
+    "check_options_accepted",
+    "identify_encoder",
+    "add_read_files",
+    "name_encoder",
+]
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,12 @@ class RunEncoder:
 
 def check_encoder_options(name: str, factory: Any, options: Mapping[str, Any]) -> None:
     """Refuse options the encoder's factory does not take, naming the encoder and what it accepts."""
+    check_options_accepted(f"encoder '{name}'", factory, options, see=" (see `steb list encoders`)")
+
+
+def check_options_accepted(what: str, factory: Any, options: Mapping[str, Any], see: str = "") -> None:
+    """Refuse options ``factory`` (an encoder's or executor's) does not take, naming ``what`` and what it accepts,
+    before it is called: a TypeError from inside the factory would name neither."""
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -81,8 +95,8 @@ def check_encoder_options(name: str, factory: Any, options: Mapping[str, Any]) -
     unknown = [k for k in options if k not in accepted]
     if unknown:
         raise StebError(
-            f"encoder '{name}' does not take option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-            f"it accepts: {', '.join(accepted) or 'no options'} (see `steb list encoders`)"
+            f"{what} does not take option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"it accepts: {', '.join(accepted) or 'no options'}{see}"
         )
 
 
