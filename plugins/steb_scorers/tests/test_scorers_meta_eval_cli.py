@@ -174,7 +174,7 @@ def test_dictionary_option_reaches_the_scorer_factory(scorers_app, tmp_path, mon
     """The CLI hands the parsed dictionary to the scorer, as the scorer's own keyword argument."""
     seen = {}
 
-    def fake_score(judgements, scorer, references="1"):
+    def fake_score(judgements, scorer, references="1", corpus_references=None):
         return ScoreResult("fake", np.asarray(judgements.raw("content"), float))
 
     class Spec:

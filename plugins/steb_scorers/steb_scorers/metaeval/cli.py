@@ -23,7 +23,9 @@ PROTOCOLS = ("wmt17-darr", "lai2022")  # kept equal to evaluate.PROTOCOLS' names
 PAULI_PROTOCOL = "pauli2025"  # any judgement set (sets_cli, pauli2025)
 LAI_SET = "lai2022-formality"  # the judgement set the two protocols above read
 TABLES = ("none", "A.2", "4")
-REFERENCE_CHOICES = ("1", "2", "3", "4", "all")
+REFERENCE_CHOICES = ("1", "2", "3", "4", "all")  # the runs of --table 4
+# --references / --corpus-references: those, and the release's first reference file as it is (not the column)
+REFERENCE_OPTIONS = (*REFERENCE_CHOICES, "ref0")
 
 DEFAULT_SCORERS = ("bleu:against=source", "bleu:against=reference", "chrf:against=source", "chrf:against=reference")
 # what Lai et al. used: nltk sentence BLEU (method 1) with multi-bleu at system level, chrF averaged per system
@@ -384,8 +386,15 @@ def meta_eval(
     references: str = typer.Option(
         "1",
         "--references",
-        help="references for scorers that take them: 1 (the files' reference column), 2-4, or all (needs the "
-        "release's *.ref0-3 files)",
+        help="references for scorers that take them: 1 (the files' reference column), 2-4, all, or ref0 (the "
+        "release's first reference file as it is; 2-4, all and ref0 need the release's *.ref0-3 files)",
+    ),
+    corpus_references: str | None = typer.Option(
+        None,
+        "--corpus-references",
+        help="references of the system-level corpus statistics (corpus BLEU), same choices; default: as "
+        "--references, except lai2022 with --references 1: ref0 (Table 3's corpus BLEU; the column when the "
+        "release's reference files are absent) [protocol]",
     ),
     reference_dir: Path | None = typer.Option(
         None,
@@ -419,6 +428,7 @@ def meta_eval(
     """Correlate style-transfer scorers with human content/style/fluency judgements (Lai et al. 2022 data)."""
     from steb_core import atomic_write_text, get_manager
 
+    from ..lexical import stat_matrix
     from .evaluate import (
         human_statistics,
         meta_evaluate,
@@ -463,7 +473,8 @@ def meta_eval(
     for value, allowed, hint in (
         (protocol, (*PROTOCOLS, PAULI_PROTOCOL), "--protocol"),
         (table, TABLES, "--table"),
-        (references, REFERENCE_CHOICES, "--references"),
+        (references, REFERENCE_OPTIONS, "--references"),
+        (corpus_references or "1", REFERENCE_OPTIONS, "--corpus-references"),
         (iaa_ref, IAA_CHOICES, "--iaa-ref"),
     ):
         if value not in allowed:
@@ -509,9 +520,12 @@ def meta_eval(
             n_bootstrap=bootstrap,
             seed=seed,
             systems=_systems(systems),
+            corpus_references=corpus_references,
         )
     except (TypeError, ValueError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--protocol") from None
+    config, corpus_missing = _settle_corpus_references(config, corpus_references, references, judgements)
+    fell_back = False  # a run that would have used the protocol's missing corpus references
     unknown = [s for s in config.systems or () if s not in judgements.systems]
     if unknown:  # checked before any scorer runs
         raise typer.BadParameter(
@@ -524,10 +538,19 @@ def meta_eval(
         options = {**options, **({"against": change["against"]} if "against" in change else {})}
         scorer_spec = registry.get(name)
         refs = change.get("references", references)
+        # a --table 4 run compares reference choices: its corpus statistics use the run's own references
+        corpus_refs = refs if "references" in change or corpus_missing else (config.corpus_references or refs)
         try:
-            results[label] = score_judgements(judgements, scorer_spec.factory(**options), references=refs)
+            instance = scorer_spec.factory(**options)
+            results[label] = score_judgements(judgements, instance, references=refs, corpus_references=corpus_refs)
         except ValueError as exc:
             raise typer.BadParameter(f"{label}: {exc}", param_hint="--scorer") from None
+        fell_back = fell_back or (
+            corpus_missing
+            and "references" not in change
+            and getattr(instance, "against", "reference") == "reference"
+            and stat_matrix(results[label]) is not None
+        )
         results[label].higher_is_better = results[label].higher_is_better and scorer_spec.higher_is_better
         info[label] = {
             "scorer": name,
@@ -535,7 +558,18 @@ def meta_eval(
             "aspect": scorer_spec.aspect,
             "spec": spec,
             "references": refs,
+            "corpus_references": results[label].details.get("corpus_references"),  # None: as "references"
         }
+    if fell_back:
+        from dataclasses import replace
+
+        typer.echo(
+            "note: no reference files (PREFIX.ref0 ...) next to the data (../xformal) or in --reference-dir: the "
+            f"corpus statistics use the human files' reference column, not {config.protocol}'s "
+            f"{config.corpus_references}",
+            err=True,
+        )
+        config = replace(config, corpus_references=references)
     two = [(a, b) for a, b in pairs] if pairs is not None else None  # each of length 2 (checked above)
     report = meta_evaluate(judgements, results, config, compare=two, scorer_info=info)
     report["data"] = data_record
@@ -551,6 +585,25 @@ def meta_eval(
         for a in config.aspects:
             print_source_reference_table(report["source_reference_table"][a], config.protocol_label)
     typer.echo(f"wrote {output}")
+
+
+def _settle_corpus_references(config: Any, given: str | None, references: str, judgements: Any) -> tuple[Any, bool]:
+    """The corpus references to use, recorded in the config (a departure from the protocol shows in its label), and
+    whether the protocol's choice is missing from the data.
+
+    Without ``--corpus-references`` the protocol's choice holds only where the segment scores use its references
+    (lai2022: ``ref0`` with ``--references 1``), else the corpus follows ``--references``. Where the protocol's
+    ``ref0`` is wanted but the release's reference files were not found, the runs use the column and, if any
+    scorer needed the corpus references, the caller records the departure and says so.
+    """
+    from dataclasses import replace
+
+    if given is not None or config.corpus_references is None:
+        return config, False
+    if references != "1":
+        return replace(config, corpus_references=None), False
+    missing = config.corpus_references == "ref0" and not judgements.first_reference_file
+    return config, missing
 
 
 def _set_protocols(names: list[str]) -> str:

@@ -64,6 +64,7 @@ PROTOCOLS: dict[str, dict[str, Any]] = {
         "tau_ties": "discordant",
         "tau_average": "pooled",
         "subsets": "system-kendall",
+        "corpus_references": None,
     },
     "lai2022": {
         "human_scale": "raw",
@@ -72,6 +73,8 @@ PROTOCOLS: dict[str, dict[str, Any]] = {
         "tau_ties": "discordant",
         "tau_average": "per-source",
         "subsets": "segment",
+        # Table 3's corpus BLEU against the reference: the release's first reference file (score_judgements)
+        "corpus_references": "ref0",
     },
 }
 
@@ -96,6 +99,9 @@ class MetaEvalConfig:
     # correlate over these systems only (e.g. ("REF",) as Pauli et al.'s tables of reference outputs); None = every
     # system, REF per include_ref. A choice naming REF includes it whatever include_ref says.
     systems: tuple[str, ...] | None = None
+    # the references a scorer's system-level corpus statistics (BLEU) are computed against, when they differ from
+    # the references its segment scores use; None = the same (see score_judgements)
+    corpus_references: str | None = None
 
     @property
     def overrides(self) -> list[str]:
@@ -470,15 +476,51 @@ def _subsets(order: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def score_judgements(data: HumanJudgements, scorer: Any, references: str | int = "1") -> ScoreResult:
+def score_judgements(
+    data: HumanJudgements, scorer: Any, references: str | int = "1", corpus_references: str | int | None = None
+) -> ScoreResult:
     """Run one scorer over every rated output (REF included), with references and target styles.
 
     ``references``: ``"1"`` (the human files' reference column, the release's first reference), ``"all"``
-    (every reference the loader found, e.g. the release's four) or ``k`` (the k-th reference alone, 1-based).
+    (every reference the loader found, e.g. the release's four), ``k`` (the k-th reference alone, 1-based) or
+    ``"ref0"`` (the release's first reference file as it is).
+
+    ``corpus_references``: where given and different, a scorer that defines system-level corpus statistics (BLEU)
+    and compares with references runs a second time against these, and its corpus statistics (the system values)
+    come from that run while its segment scores stay those against ``references``. This is how Lai et al. (2022)
+    computed: laihuiyuan/eval-formality-transfer, eval_content.py (commit ac47a08) scores every output against the
+    human files' reference column (``line[3]``), which the released per-output columns and so the segment-level
+    figures use; Table 3's corpus BLEU against the reference is not in the code (utils/multi-bleu.perl is shipped
+    without a caller) but is reproduced only by multi-bleu against ``data/xformal/fr.80.ref0`` alone (HIGH 0.3650,
+    printed 0.366; the column gives 0.3764, the four reference files 0.6147), hence the ``lai2022`` protocol's
+    ``corpus_references="ref0"``. The details record both choices.
     """
     result: ScoreResult = scorer.score(
         data.sources, data.outputs, references=data.reference_choice(references), target_style=data.target_styles
     )
+    if (
+        corpus_references is None
+        or str(corpus_references) == str(references)
+        or getattr(scorer, "against", "reference") != "reference"
+        or stat_matrix(result) is None
+    ):
+        return result
+    corpus_run: ScoreResult = scorer.score(
+        data.sources,
+        data.outputs,
+        references=data.reference_choice(corpus_references),
+        target_style=data.target_styles,
+    )
+    stats = {k: v for k, v in corpus_run.components.items() if k.startswith("stat:")}
+    result.components = {**{k: v for k, v in result.components.items() if not k.startswith("stat:")}, **stats}
+    result.corpus = corpus_run.corpus
+    result.details = {
+        **result.details,
+        "references": str(references),
+        "corpus_references": str(corpus_references),
+        "system_level_references": "the corpus statistics (system values) are against corpus_references, the segment "
+        "scores against references",
+    }
     return result
 
 

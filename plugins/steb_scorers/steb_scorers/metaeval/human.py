@@ -10,7 +10,9 @@ The release also holds four human references per source (``data/xformal/fr.80.re
 line per source in the human files' order, next to ``data/outputs``). The human files' reference column
 is the release's copy of the first one (it differs from ``ref0`` on a few lines: whitespace and small
 edits; the released metric scores were computed against the column), so reference 1 is that column and
-references 2-4 are ``ref1``-``ref3``; where ``ref0`` differs from the column is recorded.
+references 2-4 are ``ref1``-``ref3``; where ``ref0`` differs from the column is recorded. ``ref0`` itself, as the
+file holds it, is the reference choice ``"ref0"``: Table 3's corpus BLEU against the reference is reproduced with
+that file, not with the column (``evaluate.score_judgements``'s ``corpus_references``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ class HumanJudgements:
     reference_column_differs: list[int] = field(
         default_factory=list
     )  # 1-based lines where the first reference file differs from the column
+    first_reference_file: list[str] = field(
+        default_factory=list
+    )  # per source: the first reference file's line as released (PREFIX.ref0), where reference 1 is the column
 
     def __len__(self) -> int:
         return len(self.outputs)
@@ -85,14 +90,21 @@ class HumanJudgements:
         return 1 + (len(self.extra_references[0]) if self.extra_references else 0)
 
     def reference_choice(self, which: str | int = "1") -> list[str] | list[list[str]]:
-        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone) or
-        ``"all"``."""
+        """References per rated output: ``"1"`` (the files' reference column), ``k`` (the k-th reference alone),
+        ``"all"``, or ``"ref0"`` (the first reference file as released, which reference 1 copies with a few edits)."""
         which = str(which)
         if which == "1":
             return list(self.references)
+        if which == "ref0":
+            if not self.first_reference_file:
+                raise ValueError(
+                    "references='ref0' needs the release's reference files (*.ref0 ... *.ref3); none were loaded "
+                    "(pass the folder holding them)"
+                )
+            return [self.first_reference_file[int(i)] for i in self.item]
         if which != "all" and not (which.isdigit() and 1 <= int(which) <= self.n_references):
             raise ValueError(
-                f"references must be 'all' or a number from 1 to {self.n_references}, not {which!r}"
+                f"references must be 'all', 'ref0' or a number from 1 to {self.n_references}, not {which!r}"
                 + (
                     ""
                     if self.extra_references
@@ -309,4 +321,5 @@ def load_human_judgements(
         extra_references=[refs[1:] for refs in all_refs],
         reference_files=[str(p) for p in ref_files],
         reference_column_differs=differs,
+        first_reference_file=[refs[0] for refs in all_refs],
     )
