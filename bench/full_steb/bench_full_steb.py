@@ -47,6 +47,8 @@ STEB = str(Path(sys.executable).with_name("steb"))
 TASKS = ("clustering", "pair_all", "pair_predefined", "order_alignment", "retrieval", "probing")
 #: installed plugins a synthetic run does not use (they only cost start-up time)
 UNUSED = "pan,parallel,neural,datasets_style,scorers,stel,example_datasets"
+#: encoders of the neural plugin the bench runs (the plugin stays enabled for them)
+NEURAL_ENCODERS = ("all-MiniLM-L6-v2",)
 
 
 def _rss_tree_kib(root: int) -> int:
@@ -197,6 +199,8 @@ def steb_cmd(args: argparse.Namespace, out: Path, cache: Path, task: str | None 
         cmd += ["--executor", args.executor]
     for option in args.option or ():
         cmd += ["-O", option]
+    for option in getattr(args, "executor_option", None) or ():
+        cmd += ["-X", option]
     if getattr(args, "prefetch", None) is not None:
         cmd += ["--prefetch", str(args.prefetch)]
     if getattr(args, "prefetch_mode", None):
@@ -208,7 +212,8 @@ def steb_cmd(args: argparse.Namespace, out: Path, cache: Path, task: str | None 
 
 def env_for(args: argparse.Namespace) -> dict[str, str]:
     env = dict(os.environ)
-    env["STEB_DISABLE_PLUGINS"] = UNUSED + ("" if args.executor == "ray" else ",ray")
+    unused = [name for name in UNUSED.split(",") if not (name == "neural" and args.encoder in NEURAL_ENCODERS)]
+    env["STEB_DISABLE_PLUGINS"] = ",".join(unused) + ("" if args.executor == "ray" else ",ray")
     return env
 
 
@@ -419,6 +424,7 @@ def main() -> None:
         p.add_argument("--keep", action="store_true", help="keep results/cache from an earlier run (resume)")
         p.add_argument("--dataset", action="append", help="only these synthetic datasets (default: the whole suite)")
         p.add_argument("-O", "--option", action="append", help="encoder option key=value (repeatable)")
+        p.add_argument("-X", "--executor-option", action="append", help="executor option, e.g. num_workers=1")
         p.add_argument("--cache", default=None, help="cache folder to share (warm: no encoding); never deleted")
         p.add_argument("--prefetch", type=int, default=None, help="steb run --prefetch N (default: steb's own, 4)")
         p.add_argument("--prefetch-mode", default=None, help="steb run --prefetch-mode auto|process|thread")
