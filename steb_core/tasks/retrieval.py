@@ -11,8 +11,12 @@ Two rules (option ``retrieval.rule``):
   an encoder with its own multi-text embedding (LUAR) embeds the collection itself;
 * vectors L2-normalised, authors kept only when they have both a query and a target (the reference's
   ``common_labels`` filter); cosine distances as scikit-learn's ``pairwise_distances(metric="cosine")``
-  (float32 vectors: float32 distances), per query ``np.argsort`` of its row (ties in the order that sort
-  gives, as the reference); the 1-based ranks of the query's true targets;
+  (float32 vectors: float32 distances), per query ``np.argsort`` of its row; the 1-based ranks of the
+  query's true targets. Option ``retrieval.products``: ``exact`` (default) rounds each dot product once from
+  its exact value and takes a true target's rank in expectation over the orders of the targets at exactly
+  its distance (:mod:`._retrieval_ranks`: the same on every CPU; without ties, the reference's ranks);
+  ``blas`` calls ``pairwise_distances`` and ``np.argsort`` as the reference does, whose last bits and tie
+  order follow this machine's BLAS kernel and numpy's sorting network;
 * ``mrr`` = mean over queries of mean(1 / rank), ``mean_rank``, ``recall_at_k`` for k in 1, 8, 16, 32,
   64, 128 = the share of true targets within the first k. Distances are held per block of queries; above
   ``REFERENCE_CELLS`` (queries x targets) the ``counted`` rule is used and ``rule`` says so.
@@ -59,6 +63,7 @@ from ..specs import TaskSpec
 from ._common import option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
+from ._retrieval_ranks import cosine_distances_exact, expected_rank_metrics, tied_positions
 from ._threads import blas_limits
 
 __all__ = [
@@ -73,6 +78,8 @@ __all__ = [
     "reference_retrieval",
     "RULES",
     "DEFAULT_RULE",
+    "PRODUCTS",
+    "DEFAULT_PRODUCTS",
 ]
 
 #: bytes of scores (4 a score) per block of the sparse path; the dense path's blocks are cache-sized
@@ -84,6 +91,9 @@ REFERENCE_CUTOFFS = (1, 8, 16, 32, 64, 128)
 #: queries x targets up to which the ``reference`` rule runs (an argsort per query); beyond, ``counted``
 REFERENCE_CELLS = 2**26
 RULES = ("reference", "counted")
+#: how the ``reference`` rule's distances and ties are computed (option ``retrieval.products``)
+PRODUCTS = ("exact", "blas")
+DEFAULT_PRODUCTS = "exact"
 #: the rule a run uses unless ``retrieval.rule`` says otherwise (the task's description names it)
 DEFAULT_RULE = "reference"
 
@@ -220,33 +230,80 @@ def _dense_means(vectors: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def reference_retrieval(
-    query_vectors: Any, target_vectors: Any, query_authors: Sequence[str], target_authors: Sequence[str]
+    query_vectors: Any,
+    target_vectors: Any,
+    query_authors: Sequence[str],
+    target_authors: Sequence[str],
+    products: str = DEFAULT_PRODUCTS,
 ) -> dict[str, Any]:
-    """The reference's metrics (module docstring) for one vector per query and per target collection."""
-    from sklearn.metrics import pairwise_distances
+    """The reference's metrics (module docstring) for one vector per query and per target collection.
 
+    ``products="exact"`` (default): the distances and tie rule of :mod:`._retrieval_ranks`, the same on every
+    CPU; ``"blas"``: the reference's own calls on this CPU (``pairwise_distances`` and an ``np.argsort`` per
+    query), whose near-ties follow this machine's BLAS kernel and sorting network.
+    """
     qa, ta = np.asarray(query_authors), np.asarray(target_authors)
     common = np.intersect1d(qa, ta)
     keep_q, keep_t = np.isin(qa, common), np.isin(ta, common)
     q = _reference_unit(query_vectors)[keep_q]
     t = _reference_unit(target_vectors)[keep_t]
     qa, ta = qa[keep_q], ta[keep_t]
-    rr, mean_ranks = np.zeros(len(qa)), np.zeros(len(qa))
-    recall = {k: np.zeros(len(qa)) for k in REFERENCE_CUTOFFS}
+    if products == "blas":
+        per_query = _argsort_metrics(q, t, qa, ta)
+    else:
+        per_query = _expected_metrics(q, t, qa, ta)
+    rr = per_query["rr"]
+    out: dict[str, Any] = {"mrr": float(rr.mean()), "mean_rank": float(per_query["rank"].mean())}
+    out.update({f"recall_at_{k}": float(per_query[f"recall@{k}"].mean()) for k in REFERENCE_CUTOFFS})
+    out.update(n_queries_scored=int(len(qa)), n_targets_scored=int(len(ta)))
+    if products != "blas":
+        out["n_queries_with_ties"] = int(per_query["with_ties"])
+    out[INSTANCES_KEY] = {"reciprocal_rank": rr.tolist()}  # per query, for paired tests (steb_core.instances)
+    return out
+
+
+def _unit_for_sklearn(vectors: np.ndarray) -> np.ndarray:
+    """Rows as ``cosine_distances`` normalises them (scikit-learn's ``normalize``, in their dtype)."""
+    from sklearn.preprocessing import normalize
+
+    return np.asarray(normalize(vectors, norm="l2", copy=True))
+
+
+def _expected_metrics(q: np.ndarray, t: np.ndarray, qa: np.ndarray, ta: np.ndarray) -> dict[str, Any]:
+    """Per query: exact distances, each true target's rank in expectation over tie orders (:mod:`._retrieval_ranks`)."""
+    qn, tn = _unit_for_sklearn(q), _unit_for_sklearn(t)
+    per_query: dict[str, Any] = {"rr": np.zeros(len(qa)), "rank": np.zeros(len(qa))}
+    per_query.update({f"recall@{k}": np.zeros(len(qa)) for k in REFERENCE_CUTOFFS})
+    with_ties = 0
+    rows = max(1, REFERENCE_CELLS // 8 // max(1, len(ta)))
+    for r0 in range(0, len(qa), rows):
+        dist = cosine_distances_exact(qn[r0 : r0 + rows], tn)
+        pair_q, pair_t = np.nonzero(qa[r0 : r0 + rows, None] == ta[None, :])  # row-major: sorted by query
+        closer, tied = tied_positions(dist, pair_q, pair_t)
+        with_ties += len(np.unique(pair_q[tied > 1]))
+        block = expected_rank_metrics(closer, tied, pair_q, dist.shape[0], REFERENCE_CUTOFFS)
+        for name, values in block.items():
+            per_query[name][r0 : r0 + len(values)] = values
+    per_query["with_ties"] = with_ties
+    return per_query
+
+
+def _argsort_metrics(q: np.ndarray, t: np.ndarray, qa: np.ndarray, ta: np.ndarray) -> dict[str, Any]:
+    """Per query, as the reference's own code on this CPU: ``pairwise_distances`` and ``np.argsort``."""
+    from sklearn.metrics import pairwise_distances
+
+    per_query = {"rr": np.zeros(len(qa)), "rank": np.zeros(len(qa))}
+    per_query.update({f"recall@{k}": np.zeros(len(qa)) for k in REFERENCE_CUTOFFS})
     rows = max(1, REFERENCE_CELLS // 8 // max(1, len(ta)))
     for r0 in range(0, len(qa), rows):
         dist = pairwise_distances(q[r0 : r0 + rows], t, metric="cosine")
         for i in range(dist.shape[0]):
             ranks = np.where(qa[r0 + i] == ta[np.argsort(dist[i])])[0] + 1
-            rr[r0 + i] = np.mean(1.0 / ranks)
-            mean_ranks[r0 + i] = np.mean(ranks)
+            per_query["rr"][r0 + i] = np.mean(1.0 / ranks)
+            per_query["rank"][r0 + i] = np.mean(ranks)
             for k in REFERENCE_CUTOFFS:
-                recall[k][r0 + i] = np.count_nonzero(ranks <= k) / ranks.size
-    out: dict[str, Any] = {"mrr": float(rr.mean()), "mean_rank": float(mean_ranks.mean())}
-    out.update({f"recall_at_{k}": float(v.mean()) for k, v in recall.items()})
-    out.update(n_queries_scored=int(len(qa)), n_targets_scored=int(len(ta)))
-    out[INSTANCES_KEY] = {"reciprocal_rank": rr.tolist()}  # per query, for paired tests (steb_core.instances)
-    return out
+                per_query[f"recall@{k}"][r0 + i] = np.count_nonzero(ranks <= k) / ranks.size
+    return per_query
 
 
 def _reference_unit(vectors: Any) -> Any:
@@ -280,11 +337,13 @@ def run_retrieval(ctx: TaskContext) -> dict[str, Any]:
     data = ctx.data
     rule = option_choice(ctx, "retrieval", "rule", RULES, DEFAULT_RULE)
     if rule == "reference" and len(data.queries) * len(data.targets) <= REFERENCE_CELLS:
+        products = option_choice(ctx, "retrieval", "products", PRODUCTS, DEFAULT_PRODUCTS)
         metrics = reference_retrieval(
             _joined_vectors(ctx, [q.texts_ for q in data.queries]),
             _joined_vectors(ctx, [t.texts_ for t in data.targets]),
             [q.author for q in data.queries],
             [t.author for t in data.targets],
+            products=products,
         )
         metrics.update(
             n_queries=len(data.queries),
@@ -341,8 +400,10 @@ SPEC = TaskSpec(
     run=run_retrieval,
     extra_texts=joined_texts,
     accepts_sparse=True,
-    version="2",  # issue 37: the STEB reference's rule (joined collections, argsort ranks) by default
-    options=("rule", "block_bytes"),
+    # 2, issue 37: the STEB reference's rule (joined collections, argsort ranks) by default; 3: its distances
+    # correctly rounded and exact ties in expectation, the same on every CPU (products=blas: the reference's calls)
+    version="3",
+    options=("rule", "block_bytes", "products"),
     default_for_shape=True,
     tree_export=RETRIEVAL_EXPORT,
 )

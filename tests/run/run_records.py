@@ -18,10 +18,12 @@ path and versioned by a hash of its source, and the run key hashes that version)
 them, so a checkout elsewhere or a reformatted bench file does not fail the test. The demo run keeps its
 run keys, which installed distributions' versions fix.
 
-Two kinds of figures depend on the OpenBLAS kernel numpy runs, by more than last bits (issue 50): steb's
+One kind of figure depends on the OpenBLAS kernel numpy runs, by more than last bits (issue 50): steb's
 own probe (float32 L-BFGS iterates round otherwise, and a few test predictions move: demo_probing 0.4620
-on Haswell, 0.4648 on SkylakeX and Sandybridge) and the retrieval reference rule (float32 products, near-tied
-ranks: mean rank 224.770 / 224.778 / 224.780). ``run_records_kernels.json`` holds those fields per kernel, as
+on Haswell, 0.4648 on SkylakeX and Sandybridge). The retrieval reference rule moved too (mean rank 224.770 /
+224.778 / 224.780, and with numpy's sorting network) until issue 46 made its distances exact and its ties
+expected (``steb_core/tasks/_retrieval_ranks.py``): its records are now one set of values on every CPU.
+``run_records_kernels.json`` holds the probe's fields per kernel, as
 measured under ``OPENBLAS_CORETYPE``, and :func:`expected_for` applies the running kernel's; ``make test-cpus``
 runs this test under Haswell and Sandybridge, and an AVX-512 machine runs the committed SkylakeX values.
 """

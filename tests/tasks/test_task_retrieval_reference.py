@@ -7,6 +7,8 @@ Reference (github.com/rrivera1849/STEB ``steb/tasks/retrieval.py`` @39e4722e, ``
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from sklearn.metrics import pairwise_distances
@@ -53,7 +55,10 @@ def _collections(seed: int, authors: int = 30):
     return RetrievalSet(queries=queries, targets=targets)
 
 
-def reference_metrics(data: RetrievalSet, embed) -> dict[str, float]:
+def reference_metrics(data: RetrievalSet, embed, tie_rule: str = "argsort") -> dict[str, float]:
+    """The reference's code written out; ``tie_rule="expected"``: its distances computed exactly (fractions,
+    then the float32 nearest) and each true target's rank averaged over the orders of the targets tied
+    with it (fractions), as steb's default takes them."""
     q = embed([" ".join(c.texts_) for c in data.queries])
     t = embed([" ".join(c.texts_) for c in data.targets])
     qa, ta = np.array([c.author for c in data.queries]), np.array([c.author for c in data.targets])
@@ -65,8 +70,23 @@ def reference_metrics(data: RetrievalSet, embed) -> dict[str, float]:
         norms = np.linalg.norm(x, axis=-1, keepdims=True)
         return x / np.where(norms == 0, 1.0, norms)
 
-    dist = pairwise_distances(unit(q), unit(t), metric="cosine", n_jobs=-1)
     mrr, hits = [], {k: [] for k in (1, 8, 16)}
+    if tie_rule == "expected":
+        dist = exact_float32_distances(unit(q), unit(t))
+        for i in range(len(qa)):
+            positions = [
+                range(int(np.sum(dist[i] < dist[i, j])) + 1, int(np.sum(dist[i] <= dist[i, j])) + 1)
+                for j in np.flatnonzero(ta == qa[i])
+            ]  # each true target sits at any of its tie group's positions with equal chance
+            mrr.append(
+                float(sum(Fraction(1, len(ps)) * sum(Fraction(1, p) for p in ps) for ps in positions) / len(positions))
+            )
+            for k in hits:
+                hits[k].append(
+                    float(sum(Fraction(sum(p <= k for p in ps), len(ps)) for ps in positions) / len(positions))
+                )
+        return {"mrr": float(np.mean(mrr)), **{f"recall_at_{k}": float(np.mean(v)) for k, v in hits.items()}}
+    dist = pairwise_distances(unit(q), unit(t), metric="cosine", n_jobs=-1)
     for i in range(len(qa)):
         ranks = np.where(qa[i] == ta[np.argsort(dist[i])])[0] + 1
         mrr.append(np.mean(1.0 / ranks))
@@ -75,14 +95,38 @@ def reference_metrics(data: RetrievalSet, embed) -> dict[str, float]:
     return {"mrr": float(np.mean(mrr)), **{f"recall_at_{k}": float(np.mean(v)) for k, v in hits.items()}}
 
 
+def nearest_float32(value: Fraction) -> np.float32:
+    """The float32 nearest to an exact value, ties to even (candidates compared as fractions)."""
+    guess = np.float32(float(value))
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - value), int(np.float32(c).view(np.uint32)) & 1))
+
+
+def exact_float32_distances(q: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """scikit-learn's float32 ``1 - S`` with each dot product S of its unit rows exact, rounded once to float32."""
+    from sklearn.preprocessing import normalize
+
+    qn, tn = normalize(q.astype(np.float32)), normalize(t.astype(np.float32))
+    out = np.empty((len(qn), len(tn)), dtype=np.float32)
+    for i, a in enumerate(qn):
+        for j, b in enumerate(tn):
+            s = nearest_float32(sum((Fraction(float(x)) * Fraction(float(y)) for x, y in zip(a, b)), Fraction(0)))
+            out[i, j] = np.clip(np.float32(1) - s, 0, 2)
+    return out
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_reference_rule_joins_each_collection_and_ranks_by_argsort(make_ctx, seed):
     data = _collections(seed)
     enc = WordCounts()
     got = SPEC.run(make_ctx("retrieval", data, embed=enc))
-    want = reference_metrics(data, WordCounts())
+    want = reference_metrics(data, WordCounts(), tie_rule="expected")
     for key, value in want.items():
         assert got[key] == pytest.approx(value, abs=1e-12), key
+    # products=blas is the reference's own calls on this CPU: equal to the code written out above
+    literal = SPEC.run(make_ctx("retrieval", data, embed=WordCounts(), options={"retrieval.products": "blas"}))
+    for key, value in reference_metrics(data, WordCounts()).items():
+        assert literal[key] == pytest.approx(value, abs=1e-12), key
     assert got["rule"] == "reference" and got["n_queries_scored"] == 30 and got["n_targets_scored"] == 30
     # one text per collection was embedded: the joined texts
     embedded = [t for call in enc.calls for t in call]
@@ -120,7 +164,7 @@ def test_the_runner_encodes_the_joined_collections(tmp_path):
     got = steb_core.evaluate(
         Enc(), [spec], output=tmp_path / "o", cache_dir=tmp_path / "c", progress=False, errors="raise"
     )
-    want = reference_metrics(data, WordCounts())
+    want = reference_metrics(data, WordCounts(), tie_rule="expected")
     assert got.results[0].metrics["mrr"] == pytest.approx(want["mrr"], abs=1e-12)
     counted = steb_core.evaluate(
         Enc(),
