@@ -2,7 +2,8 @@
 
 Added to the root ``steb`` typer app through the ``register_commands`` hook. Prints one rich table
 per aspect (pooled directions) and writes the full report (both directions, CIs, comparisons,
-human-side statistics) as JSON.
+human-side statistics, and every figure as one row of its flat ``figures`` list, :mod:`.figures`) as JSON, or
+those rows as CSV (``--format csv``).
 """
 
 from __future__ import annotations
@@ -332,7 +333,10 @@ def meta_eval(
         "metrics leaderboard; default with --protocol pauli2025: pauli2025-constructed",
     ),
     fmt: str = typer.Option(
-        "json", "--format", help="what -o holds for --set / pauli2025: json (the report) or csv (its figures)"
+        "json",
+        "--format",
+        help="what -o holds: json (the report, with its flat figures list) or csv (the figures list: one row per "
+        "figure, columns aspect, subset, scorer, statistic, value, p_value)",
     ),
     leaderboard: Path | None = typer.Option(
         None,
@@ -417,7 +421,9 @@ def meta_eval(
     compare: list[str] = typer.Option(
         [], "--compare", help="paired bootstrap A vs B, as 'A|B' with scorer labels (default: every pair)"
     ),
-    output: Path = typer.Option(Path("meta-eval.json"), "--output", "-o", help="JSON report path"),
+    output: Path = typer.Option(
+        Path("meta-eval.json"), "--output", "-o", help="report path (JSON, or CSV with --format csv)"
+    ),
     human_only: bool = typer.Option(
         False,
         "--human-only",
@@ -438,7 +444,9 @@ def meta_eval(
         score_judgements,
         source_reference_table,
     )
+    from .figures import lai_figures
     from .human import load_human_judgements
+    from .sets_cli import FORMATS, figures_csv
 
     if judgement_set or protocol == PAULI_PROTOCOL:
         from .sets_cli import DEFAULT_SET, PAULI_SCORERS, run_judgement_sets
@@ -476,6 +484,7 @@ def meta_eval(
         (references, REFERENCE_OPTIONS, "--references"),
         (corpus_references or "1", REFERENCE_OPTIONS, "--corpus-references"),
         (iaa_ref, IAA_CHOICES, "--iaa-ref"),
+        (fmt, FORMATS, "--format"),
     ):
         if value not in allowed:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(allowed)}", param_hint=hint)
@@ -502,7 +511,13 @@ def meta_eval(
     }
     if human_only:
         human = human_statistics(judgements)
-        atomic_write_text(output, json.dumps({"human": human, "data": data_record}, indent=2, default=str))
+        figures = lai_figures({"human": human}, human_system_means=True)
+        atomic_write_text(
+            output,
+            figures_csv(figures)
+            if fmt == "csv"
+            else json.dumps({"human": human, "data": data_record, "figures": figures}, indent=2, default=str),
+        )
         print_human(human, systems_table=True, iaa_ref=iaa_ref)
         typer.echo(f"wrote {output}")
         return
@@ -577,7 +592,10 @@ def meta_eval(
         report["reference_table"] = reference_table(judgements, results, runs, report)
     elif table == "A.2":
         report["source_reference_table"] = {a: source_reference_table(report, runs, a) for a in config.aspects}
-    atomic_write_text(output, json.dumps(report, indent=2, default=str))
+    report["figures"] = lai_figures(report)
+    atomic_write_text(
+        output, figures_csv(report["figures"]) if fmt == "csv" else json.dumps(report, indent=2, default=str)
+    )
     print_tables(report)
     if table == "4":
         print_reference_table(report["reference_table"], config.protocol_label)

@@ -16,7 +16,8 @@ What it computes on a :class:`steb_core.JudgementTable` and the scores of each s
 A scorer that needs references runs on the rows that have them (Pauli's subsets 1-2); its ``ALL`` is then over
 those rows, and the subsets without references have no figure. Every printed number is also one entry of the
 report's flat ``figures`` list: ``{"aspect", "subset", "scorer", "statistic", "value", "p_value"}`` (``scorer`` the
-``-s`` spec as given, None for human statistics).
+``-s`` spec as given, None for human statistics; the row is :func:`.figures.figure`, shared with Lai et al.'s
+protocols).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import numpy as np
 
 from steb_core import JudgementTable, ScoreResult
 
+from .figures import ALL, FIGURE_KEYS
+from .figures import figure as _figure
 from .krippendorff import LEVELS, krippendorff_alpha
 
 __all__ = [
@@ -41,10 +44,8 @@ __all__ = [
     "FIGURE_KEYS",
 ]
 
-ALL = "ALL"
 PROTOCOL = "pauli2025"
 LABEL = "pauli2025 (Pearson with the mean rating per subset and ALL, average rank; Krippendorff's alpha)"
-FIGURE_KEYS = ("aspect", "subset", "scorer", "statistic", "value", "p_value")
 
 
 @dataclass(frozen=True)
@@ -145,19 +146,6 @@ def human_figures(table: JudgementTable, aspects: Sequence[str]) -> tuple[dict[s
             for statistic in (*(f"krippendorff_alpha_{level}" for level in LEVELS), share_name):
                 figures.append(_figure(aspect, name, None, statistic, cell[statistic], None))
     return human, figures
-
-
-def _figure(
-    aspect: str, subset: str, scorer: str | None, statistic: str, value: float | None, p_value: float | None
-) -> dict[str, Any]:
-    return {
-        "aspect": aspect,
-        "subset": subset,
-        "scorer": scorer,
-        "statistic": statistic,
-        "value": value,
-        "p_value": p_value,
-    }
 
 
 def _ranks(values: Mapping[str, float | None]) -> dict[str, float]:
