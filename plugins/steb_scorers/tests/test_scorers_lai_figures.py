@@ -203,3 +203,20 @@ def test_bad_format_is_refused(scorers_app, tmp_path):
 
 def test_pooled_key_matches_evaluate():
     assert POOLED == evaluate.POOLED  # figures.py keeps a copy so that it does not import scipy
+
+
+def test_iaa_ref_chooses_table_1_in_a_scoring_run_too(scorers_app, tmp_path):
+    # --iaa-ref reached the printed Table 1 only with --human-only; a scoring run printed the paper's rows whatever
+    # was asked
+    folder = write_release(tmp_path / "rel")
+    titles = {}
+    for choice in ("paper", "exclude"):
+        result = CliRunner().invoke(
+            scorers_app,
+            ["meta-eval", *_lai_args(folder), "--iaa-ref", choice, "-o", str(tmp_path / f"{choice}.json")],
+            env={"COLUMNS": "250"},
+        )
+        assert result.exit_code == 0, result.output
+        titles[choice] = " ".join(result.output.split())
+    assert "as the paper prints it" in titles["paper"]
+    assert "REF excluded from every row" in titles["exclude"] and "as the paper prints it" not in titles["exclude"]

@@ -78,11 +78,11 @@ def _systems_note(cfg: dict[str, Any]) -> str:
     return f"REF {'included' if cfg['reference_included'] else 'excluded'}"
 
 
-def print_tables(report: dict[str, Any]) -> None:
-    """The correlation tables, each titled with the protocol that produced it."""
+def print_tables(report: dict[str, Any], iaa_ref: str = "paper") -> None:
+    """The correlation tables, each titled with the protocol that produced it; ``iaa_ref`` chooses Table 1's rows."""
     cfg = report["config"]
     if cfg.get("protocol") == "lai2022":
-        print_lai_tables(report)
+        print_lai_tables(report, iaa_ref)
         return
     from rich.table import Table
 
@@ -111,10 +111,10 @@ def print_tables(report: dict[str, Any]) -> None:
                 _num(c.get("system_kendall")),
             )
         console.print(table)
-    print_human(report["human"], console)
+    print_human(report["human"], console, iaa_ref=iaa_ref)
 
 
-def print_lai_tables(report: dict[str, Any]) -> None:
+def print_lai_tables(report: dict[str, Any], iaa_ref: str = "paper") -> None:
     """Lai et al.'s layout: per aspect, segment tau (per source) / segment Pearson / system Pearson per direction,
     then top-N / last-N."""
     from rich.table import Table
@@ -155,7 +155,7 @@ def print_lai_tables(report: dict[str, Any]) -> None:
             s = entry["correlations"][aspect][POOLED]["subsets"]
             sub.add_row(_name(label, entry), *(_num(s[k]["tau_like"]) for k in keys))
         console.print(sub)
-    print_human(report["human"], console)
+    print_human(report["human"], console, iaa_ref=iaa_ref)
 
 
 def _subset_keys(subsets: dict[str, Any]) -> list[str]:
@@ -596,7 +596,7 @@ def meta_eval(
     atomic_write_text(
         output, figures_csv(report["figures"]) if fmt == "csv" else json.dumps(report, indent=2, default=str)
     )
-    print_tables(report)
+    print_tables(report, iaa_ref)
     if table == "4":
         print_reference_table(report["reference_table"], config.protocol_label)
     elif table == "A.2":
