@@ -9,10 +9,12 @@ orders, seen). So the reference's own figure moves with the machine (mean rank 2
 224.780 on one synthetic set, issue 50). Here:
 
 * :func:`cosine_distances_exact`: ``1 - S`` as scikit-learn computes it from the unit rows, with ``S`` the
-  dot product *correctly rounded* to the vectors' dtype (float32: this CPU's float64 product, proven to
-  round to one float32 or else summed exactly; float64: accumulated in a fixed order of elementwise
-  operations). Every CPU gives the same bits; they differ from a given BLAS's by at most the float32
-  rounding of its sum (a few units in the last place).
+  dot product *correctly rounded* to the vectors' dtype (float32: this CPU's float64 product where a
+  rigorous bound proves it rounds to one float32; else the exact sum, by repeated error-free TwoSum
+  cascades, :func:`math.fsum` for the rare rest -- with function-word counts the undecided ones are
+  mostly exact float32 midpoints; float64: accumulated in a fixed order of elementwise operations).
+  Every CPU gives the same bits; they differ from a given BLAS's by at most the float32 rounding of its
+  sum (a few units in the last place).
 * :func:`tied_positions` / :func:`expected_rank_metrics`: a relevant target's rank is taken in expectation
   over the orders of the targets tied with it (``g`` strictly closer, ``t`` at its distance, itself
   included: uniform over positions ``g + 1 .. g + t``), as steb's other rules take ties; without ties it
@@ -26,12 +28,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._reference_products import _round_exact_to_f32
+from ._reference_products import _round_exact_to_f32, _two_sum
 
 __all__ = ["cosine_distances_exact", "tied_positions", "expected_rank_metrics", "PAIR_CELLS"]
 
 #: distances compared at once when counting (float32 cells of the relevant rows: 16 MiB)
 PAIR_CELLS = 2**22
+#: float64 products of undecided dot products summed exactly at once (16 MiB)
+EXACT_CELLS = 2**21
 _U64 = 2.0**-53
 
 
@@ -49,17 +53,45 @@ def _products_f32(q: np.ndarray, t: np.ndarray) -> np.ndarray:
     q64, t64 = q.astype(np.float64), t.astype(np.float64)
     s64 = q64 @ t64.T
     k = q.shape[1]
-    # |s64 - exact| <= gamma_k * sum |q_i t_i| <= gamma_k * |q| |t| (any order, with or without FMA); widened
-    # by 1 % and a subnormal floor for the roundings of the bound and of s64 -/+ e themselves
+    # |s64 - exact| <= gamma_k * sum |q_i t_i| (any order, with or without FMA); widened by 1 % and a subnormal
+    # floor for the roundings of the bound and of s64 -/+ e themselves. The sum of |products| is the product itself
+    # for non-negative rows (counts, frequencies), else one more float64 product: a bound by the norms alone
+    # (Cauchy-Schwarz) is orders too wide for sparse rows, and every element it cannot decide is summed exactly
     gamma = k * _U64 / (1 - k * _U64)
-    norms_q = np.sqrt(np.einsum("ij,ij->i", q64, q64))
-    norms_t = np.sqrt(np.einsum("ij,ij->i", t64, t64))
-    err = (gamma * 1.01) * np.multiply.outer(norms_q, norms_t) * (1 + 4 * _U64) + 2.0**-1000
+    nonnegative = bool((q64 >= 0).all() and (t64 >= 0).all())
+    magnitude = s64 if nonnegative else np.abs(q64) @ np.abs(t64).T
+    err = (gamma * 1.01) * magnitude * (1 + 4 * _U64) + 2.0**-1000
     low, high = (s64 - err).astype(np.float32), (s64 + err).astype(np.float32)
     out: np.ndarray = high  # rounding is monotone: one float32 for both ends is the exact sum's
-    for i, j in zip(*np.nonzero(low != high), strict=True):
-        out[i, j] = _exact_dot_f32(q[i], t[j])
+    rows, cols = np.nonzero(low != high)
+    step = max(1, EXACT_CELLS // max(1, k))
+    for p0 in range(0, len(rows), step):
+        r, c = rows[p0 : p0 + step], cols[p0 : p0 + step]
+        total, exact = _error_free_sums(q64[r] * t64[c])  # float32 x float32 products are exact in float64
+        out[r[exact], c[exact]] = total[exact].astype(np.float32)  # one rounding of the exact sum, ties to even
+        for i, j in zip(r[~exact], c[~exact], strict=True):
+            out[i, j] = _exact_dot_f32(q[i], t[j])
     return out
+
+
+def _error_free_sums(terms: np.ndarray, passes: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the sum of ``terms`` where it is one float64 exactly, and whether it is.
+
+    Repeated VecSum (Ogita, Rump and Oishi 2005): a cascade of TwoSums leaves the row's exact sum unchanged,
+    moves its float64 sum to the last column and the rounding errors to the others. A row whose other columns
+    are then all zero has the last column as its exact sum; the rest (rare) are summed by :func:`math.fsum`.
+    """
+    x = np.array(terms, dtype=np.float64)
+    # a row's sum does not depend on its terms' order: nonzero terms first, the all-zero columns dropped
+    x = np.take_along_axis(x, np.argsort(x == 0, axis=1, kind="stable"), axis=1)
+    x = x[:, : max(2, int(np.count_nonzero(x, axis=1).max(initial=0)))]
+    for _ in range(passes):
+        for j in range(1, x.shape[1]):
+            x[:, j], x[:, j - 1] = _two_sum(x[:, j], x[:, j - 1])
+        if not x[:, :-1].any():
+            break
+    exact: np.ndarray = np.logical_not(x[:, :-1].any(axis=1))
+    return x[:, -1], exact
 
 
 def _products_fixed_order(q: np.ndarray, t: np.ndarray) -> np.ndarray:

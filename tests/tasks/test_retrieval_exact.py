@@ -131,3 +131,15 @@ def test_default_figures_are_the_same_bits_under_other_kernels_and_sorting_netwo
     # the reference's own calls are not: some figure moves between the settings (why the default is not them)
     literal = [[run[f"{seed}/blas"] for seed in (1, 2)] for run in runs]
     assert any(lit != literal[0] for lit in literal[1:]), literal
+
+
+def test_a_dot_product_on_a_float32_midpoint_rounds_by_its_exact_value():
+    from steb_core.tasks._retrieval_ranks import _error_free_sums, _products_f32
+
+    t = np.array([[1.0, 1.0]], dtype=np.float32)
+    on = np.array([[1.0, 2.0**-24]], dtype=np.float32)  # 1 + 2**-24: halfway between 1 and the next float32
+    above = np.array([[1.0, 2.0**-24 + 2.0**-40]], dtype=np.float32)  # just above halfway
+    assert _products_f32(on, t)[0, 0] == np.float32(1.0)  # ties to even
+    assert _products_f32(above, t)[0, 0] == np.nextafter(np.float32(1.0), np.float32(2.0))
+    totals, exact = _error_free_sums(np.array([[0.5, 0.25, -0.75, 0.0], [1.0, 2.0**-60, 2.0**-120, 0.0]]))
+    assert exact.tolist() == [True, False] and totals[0] == 0.0  # the second is no single float64: summed elsewhere
