@@ -29,22 +29,27 @@ def _boards(boards: Leaderboard | Sequence[Leaderboard]) -> list[Leaderboard]:
 def report_csv(boards: Leaderboard | Sequence[Leaderboard]) -> str:
     """One row per (suite, encoder); one column per aggregate and sub-column (empty cell = incomplete or
     not a column of that suite's leaderboard); ``partial`` = "N of M datasets (K of L dataset-task pairs)"
-    when the results cover part of the suite (every score of the row covers only that)."""
+    when the results cover part of the suite (every score of the row covers only that). When published results
+    are among them (``steb import``), a ``results`` column after the encoder says ``published`` or ``yours`` per
+    row, as the Markdown and HTML tables do (:meth:`Leaderboard.origins`)."""
     boards = _boards(boards)
     names: list[str] = []
     for board in boards:
         for col in board.all_columns():
             if col.name not in names:
                 names.append(col.name)
-    rows: list[list[Any]] = [["suite", "encoder", *names, "partial"]]
-    for board in boards:
+    origins = [board.origins() for board in boards]
+    marked = any(origins)
+    rows: list[list[Any]] = [["suite", "encoder", *(["results"] if marked else []), *names, "partial"]]
+    for board, origin in zip(boards, origins, strict=True):
         scores = {col.name: col.scores for col in board.all_columns()}
         for enc in board.encoders:
             cells = []
             for name in names:
                 value = scores.get(name, {}).get(enc)
                 cells.append("" if value is None else repr(float(value)))
-            rows.append([board.suite or "", enc, *cells, board.partial_mark()])
+            mark = [origin.get(enc, "")] if marked else []
+            rows.append([board.suite or "", enc, *mark, *cells, board.partial_mark()])
     return _csv(rows)
 
 

@@ -495,6 +495,11 @@ def test_import_published_fetches_pins_and_ranks_your_model_among_them(tmp_path,
     md = paths.markdown.read_text()
     assert "| Encoder | Results |" in md and "| pub-0 | yours |" in md and "| pub-1 | published |" in md
     assert "frozen from the 3 published model(s)" in md
+    # report.csv says the same per row (it had no such column)
+    import csv
+
+    table = list(csv.DictReader(io.StringIO(paths.report_csv.read_text())))
+    assert {row["encoder"]: row["results"] for row in table} == board.origins()
 
 
 def test_a_published_tarball_that_escapes_its_folder_is_refused(tmp_path, monkeypatch):
