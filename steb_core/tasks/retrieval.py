@@ -392,8 +392,10 @@ SPEC = TaskSpec(
     name="retrieval",
     description=(
         f"Authorship retrieval, rule={DEFAULT_RULE} by default (the STEB reference's): each collection's texts "
-        "joined into one text and embedded once, targets ranked by cosine distance per query (argsort, ties in "
-        "its order); MRR, recall@1/8/16/32/64/128. rule=counted: mean vectors, ranks counted exactly, blocked."
+        "joined into one text and embedded once, targets ranked by cosine distance per query (distances rounded "
+        "from their exact values, exact ties in expectation: the same on every CPU; products=blas: the "
+        "reference's own argsort); MRR, recall@1/8/16/32/64/128. rule=counted: mean vectors, ranks counted "
+        "exactly, blocked."
     ),
     shape="retrieval",
     main_metric="mrr",
