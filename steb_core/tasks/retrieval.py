@@ -60,7 +60,7 @@ from ..context import TaskContext
 from ..instances import INSTANCES_KEY
 from ..reference_tree.task_export import RETRIEVAL_EXPORT
 from ..specs import TaskSpec
-from ._common import option, option_choice, tie_keys, unit_rows
+from ._common import _float32_unit_rows, option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
 from ._retrieval_ranks import cosine_distances_exact, expected_rank_metrics, tied_positions
@@ -262,16 +262,9 @@ def reference_retrieval(
     return out
 
 
-def _unit_for_sklearn(vectors: np.ndarray) -> np.ndarray:
-    """Rows as ``cosine_distances`` normalises them (scikit-learn's ``normalize``, in their dtype)."""
-    from sklearn.preprocessing import normalize
-
-    return np.asarray(normalize(vectors, norm="l2", copy=True))
-
-
 def _expected_metrics(q: np.ndarray, t: np.ndarray, qa: np.ndarray, ta: np.ndarray) -> dict[str, Any]:
     """Per query: exact distances, each true target's rank in expectation over tie orders (:mod:`._retrieval_ranks`)."""
-    qn, tn = _unit_for_sklearn(q), _unit_for_sklearn(t)
+    qn, tn = np.asarray(_float32_unit_rows(q)), np.asarray(_float32_unit_rows(t))  # as cosine_distances does
     per_query: dict[str, Any] = {"rr": np.zeros(len(qa)), "rank": np.zeros(len(qa))}
     per_query.update({f"recall@{k}": np.zeros(len(qa)) for k in REFERENCE_CUTOFFS})
     with_ties = 0

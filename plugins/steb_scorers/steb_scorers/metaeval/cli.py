@@ -15,11 +15,12 @@ from typing import Any
 
 import typer
 
+from .figures import POOLED  # the standard library only: the command still starts fast
+
 # The evaluation modules import scipy.stats (about 0.5 s); they are imported inside the command so
 # that every other `steb` command starts fast.
 ASPECTS = ("content", "style", "fluency")  # kept equal to human.ASPECTS (checked by a test)
 DIRECTIONS = ("informal-to-formal", "formal-to-informal")  # kept equal to human.DIRECTIONS
-POOLED = "pooled"  # kept equal to evaluate.POOLED
 PROTOCOLS = ("wmt17-darr", "lai2022")  # kept equal to evaluate.PROTOCOLS' names
 PAULI_PROTOCOL = "pauli2025"  # any judgement set (sets_cli, pauli2025)
 LAI_SET = "lai2022-formality"  # the judgement set the two protocols above read

@@ -38,6 +38,7 @@ from .correlations import (
     system_kendall,
     tau_like,
 )
+from .figures import POOLED
 from .human import ASPECTS, DIRECTIONS, REFERENCE_SYSTEM, HumanJudgements
 
 __all__ = [
@@ -51,7 +52,6 @@ __all__ = [
     "score_judgements",
 ]
 
-POOLED = "pooled"
 STATISTICS = ("segment_pearson", "segment_spearman", "segment_kendall", "tau_like", "system_pearson")
 SUBSET_MODES = ("system-kendall", "segment")
 

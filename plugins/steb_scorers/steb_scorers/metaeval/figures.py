@@ -40,7 +40,7 @@ __all__ = ["ALL", "FIGURE_KEYS", "figure", "lai_figures"]
 
 ALL = "ALL"  # the subset of every row (pauli2025) / of the pooled directions (Lai et al.'s protocols)
 FIGURE_KEYS = ("aspect", "subset", "scorer", "statistic", "value", "p_value")
-POOLED = "pooled"  # kept equal to evaluate.POOLED (checked by a test; evaluate is not imported: it loads scipy)
+POOLED = "pooled"  # the key of the pooled directions in a report (evaluate and the command read it here)
 SCORER_STATISTICS = (
     "tau_like",
     "segment_pearson",
