@@ -13,11 +13,11 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import Any
 
-from .benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
-from .bibliography import SHARED_BIBTEX
-from .cache import EmbeddingCache, cache_key, default_cache_dir, shard_digest, text_hash, text_hashes, write_shard
-from .context import TaskContext, VectorsUnavailable
-from .encoders import (
+from ._benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
+from ._bibliography import SHARED_BIBTEX
+from ._cache import EmbeddingCache, cache_key, default_cache_dir, shard_digest, text_hash, text_hashes, write_shard
+from ._context import TaskContext, VectorsUnavailable
+from ._encoders import (
     Encoder,
     SimilarityEncoder,
     cosine_rows,
@@ -28,8 +28,8 @@ from .encoders import (
     profile_cosine,
     to_float32_matrix,
 )
-from .encoding_progress import report_encoded
-from .errors import (
+from ._encoding_progress import report_encoded
+from ._errors import (
     DatasetNotFoundError,
     DataValidationError,
     DuplicateComponentError,
@@ -39,11 +39,10 @@ from .errors import (
     UnknownComponentError,
     retry_may_help,
 )
-from .executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor, encode_batch, plan_batches
-from .hookspecs import hookimpl
-from .hub import HUB_DATA_SUFFIXES, find_hub_location, hub_cache_snapshot, load_hub_split
-from .inmemory import dataset_from
-from .io import (
+from ._executors import EncodeJob, EncoderRef, EncodingError, Executor, LocalExecutor, encode_batch, plan_batches
+from ._hub import HUB_DATA_SUFFIXES, find_hub_location, hub_cache_snapshot, load_hub_split
+from ._inmemory import dataset_from
+from ._io import (
     REPLACED_BYTES_INFO,
     atomic_write_bytes,
     atomic_write_text,
@@ -69,24 +68,21 @@ from .io import (
     seeded_rng,
     unique_keys,
 )
-from .judgements import AspectRatings, JudgementTable, RatingScale, RowOrigin, judgement_table
-from .longtext import LongTextProtocol, encode_with_protocol, plan_chunks, pool_chunks, split_sentences
-from .parallel_corpora import (
+from ._judgements import AspectRatings, JudgementTable, RatingScale, RowOrigin, judgement_table
+from ._longtext import LongTextProtocol, encode_with_protocol, plan_chunks, pool_chunks, split_sentences
+from ._parallel_corpora import (
     ParallelItem,
     construction_task_defaults,
     order_groups_from_options,
     order_groups_from_parallel,
     parse_budget,
 )
-from .pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
-from .plugins import get_manager, new_manager, register_object, reset_manager
-from .records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
-from .reference_tree.names import MetricKey
-from .reference_tree.task_export import TreeExport
-from .results import ResultRecord, load_results
-from .run import RunFailed, RunSummary, evaluate
-from .sampling import AUTO as AUTO_PER_CLASS
-from .sampling import (
+from ._pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
+from ._plugins import get_manager, new_manager, register_object, reset_manager
+from ._records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
+from ._results import ResultRecord, load_results
+from ._sampling import AUTO as AUTO_PER_CLASS
+from ._sampling import (
     REFERENCE_N_KEY,
     first_n_per_class,
     random_n_per_class,
@@ -94,9 +90,9 @@ from .sampling import (
     sample_classes,
     sampling_mode,
 )
-from .scores import Scorer, ScoreResult
-from .sources import SOURCE_KINDS, DataSource
-from .specs import (
+from ._scores import Scorer, ScoreResult
+from ._sources import SOURCE_KINDS, DataSource
+from ._specs import (
     APPLICATIONS,
     CATEGORIES,
     COLUMN_KINDS,
@@ -115,8 +111,12 @@ from .specs import (
     ScorerSpec,
     TaskSpec,
 )
-from .tables import GenericLoader, generic_dataset, generic_loader, label_text, read_table
-from .weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
+from ._tables import GenericLoader, generic_dataset, generic_loader, label_text, read_table
+from ._weights import FetchedWeights, cached_weights, download_weights, hub_cache_dir
+from .hookspecs import hookimpl
+from .reference_tree.names import MetricKey
+from .reference_tree.task_export import TreeExport
+from .run import RunFailed, RunSummary, evaluate
 
 try:
     __version__ = _dist_version("steb-core")
@@ -124,7 +124,7 @@ except _PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
 # Written out by hand (issue 40): a name joins the public API by being listed here, under its group's "# Title"
-# comment; docs/api.md has one section per group, read from this list by steb_core/apidoc.py.
+# comment; docs/api.md has one section per group, read from this list by steb_core/_apidoc.py.
 __all__ = [
     # Running
     "evaluate",
@@ -304,7 +304,7 @@ def get_datasets(
     spec carries its metadata (tasks, languages, categories, citation, licence, how to obtain it) and
     can be passed to :func:`evaluate`.
     """
-    from .choices import check_values, language_codes  # only when asked
+    from ._choices import check_values, language_codes  # only when asked
     from .run.selection import suite_selection
 
     manager = get_manager()

@@ -13,7 +13,7 @@ A plugin module implements any subset::
 The core's own tasks, aggregators, benchmarks and demo datasets are registered through these same hooks.
 
 A module-level function whose name looks like a hook but is not one (``register_dataset``) is refused when its
-plugin loads (pluggy's ``check_pending``, :mod:`steb_core.plugins`): the error names the plugin and the hook it
+plugin loads (pluggy's ``check_pending``, :mod:`steb_core._plugins`): the error names the plugin and the hook it
 probably meant, instead of the plugin registering nothing without a word.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from .specs import (
+from ._specs import (
     AggregatorSpec,
     BenchmarkSpec,
     DatasetSpec,
@@ -39,7 +39,7 @@ from .specs import (
 if TYPE_CHECKING:
     import typer
 
-    from .encoders import Encoder, SimilarityEncoder
+    from ._encoders import Encoder, SimilarityEncoder
 
 PROJECT_NAME = "steb"
 

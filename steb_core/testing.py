@@ -34,8 +34,8 @@ from typing import Any
 import pytest
 
 from . import RunSummary, evaluate
-from . import plugins as _plugins
-from .contract import (
+from . import _plugins as _plugins
+from ._contract import (
     CHECK_TEXTS,
     check_dataset_spec,
     check_declared_reads,

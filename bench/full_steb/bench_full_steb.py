@@ -362,8 +362,8 @@ def cmd_minilm(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(HERE))
     import synthetic_steb as syn
 
-    from steb_core.longtext import LongTextProtocol
-    from steb_core.plugins import get_manager
+    from steb_core._longtext import LongTextProtocol
+    from steb_core._plugins import get_manager
 
     if args.threads:
         import torch

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from steb_core import hookimpl
-from steb_core.records import (
+from steb_core._records import (
     DatasetBundle,
     FeatureText,
     LabelledText,
@@ -45,7 +45,7 @@ from steb_core.records import (
     TextCollection,
     TextPair,
 )
-from steb_core.specs import DatasetSpec, EncoderSpec, LoadContext
+from steb_core._specs import DatasetSpec, EncoderSpec, LoadContext
 
 SUITE = "synthetic-steb"
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from steb_core import LoadContext
-from steb_core.tables import generic_loader
+from steb_core._tables import generic_loader
 
 
 def main(n: int) -> None:

@@ -56,8 +56,8 @@ def child(what: str, mode: str, work: Path) -> dict:
     from steb_core import LoadContext
 
     if mode == "before":
-        import steb_core.tables as generic
-        from steb_core.decompress import CappedReader
+        import steb_core._tables as generic
+        from steb_core._decompress import CappedReader
 
         def capped_stream_only(path, *, limit=None):
             return io.BufferedReader(CappedReader(gzip.open(path, "rb"), path=path, limit=limit))
@@ -66,7 +66,7 @@ def child(what: str, mode: str, work: Path) -> dict:
     t0 = time.perf_counter()
     try:
         if what == "csv.gz":
-            from steb_core.tables import generic_loader
+            from steb_core._tables import generic_loader
 
             load = generic_loader("big.csv.gz", shape="labelled_texts", columns={"text": "text", "label": "label"})
             load(LoadContext("big", work))

@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
 
-    import steb_core.longtext as longtext
+    import steb_core._longtext as longtext
     from steb_core import get_encoder
 
     encoder = get_encoder("all-MiniLM-L6-v2", device="cpu")
@@ -91,7 +91,7 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     encoded = []
     if args.encode:
-        from steb_core.longtext import LongTextProtocol
+        from steb_core._longtext import LongTextProtocol
 
         protocol = LongTextProtocol("chunk-and-pool", encoder.max_length)
         for punctuated in (False, True):

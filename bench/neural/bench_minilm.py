@@ -83,7 +83,7 @@ def main() -> None:
     import torch
 
     from steb_core import get_encoder
-    from steb_core.longtext import LongTextProtocol, plan_chunks
+    from steb_core._longtext import LongTextProtocol, plan_chunks
     from steb_models_neural.pooling import mean_by_owner
 
     texts = generate_texts(args.n, args.seed, args.lengths)

@@ -47,7 +47,7 @@ def main() -> None:
     import torch
 
     from steb_core import get_encoder
-    from steb_core.longtext import LongTextProtocol
+    from steb_core._longtext import LongTextProtocol
 
     texts = generate_texts(args.n, args.seed, args.lengths)
     variants = {

@@ -72,7 +72,7 @@ def _vectors(encoder: str, texts: list[str], as_written: bool) -> np.ndarray:
 
 def _pair_all(encoder: str, records: list[Any], vectors: np.ndarray) -> dict[str, Any]:
     from steb_core import DatasetBundle, DatasetSpec, encoder_scoring
-    from steb_core.context import TaskContext
+    from steb_core._context import TaskContext
     from steb_core.tasks.pair_all import run_pair_all
 
     rows = {r.text: i for i, r in enumerate(records)}

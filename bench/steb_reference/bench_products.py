@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from sklearn.preprocessing import normalize
 
 from steb_core import DatasetBundle, DatasetSpec, TaskContext, construction_task_defaults
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks import _reference_products as rp
 from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores
 from steb_core.tasks.order_alignment.products import PRODUCTS

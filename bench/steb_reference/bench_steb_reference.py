@@ -241,8 +241,8 @@ def load_figures(paths: list[Path]) -> list[dict[str, Any]]:
 def exported_folders(results: Path, encoder: str, work: Path) -> dict[tuple[str, str], str]:
     """``steb export`` of the run (no ``--episode``): (dataset, task) -> the episode folder it wrote."""
     sys.path.insert(0, str(REPO))
+    from steb_core._results import load_results
     from steb_core.reference_tree.export import export_tree
-    from steb_core.results import load_results
 
     out = work / "export" / encoder
     shutil.rmtree(out, ignore_errors=True)
@@ -296,7 +296,7 @@ def run_steb(
 def steb_value(results: Path, encoder: str, dataset: str, task: str, metric: str) -> float | None:
     """The metric of steb's result file for (encoder, dataset, task), or None when the file or metric is missing."""
     sys.path.insert(0, str(REPO))
-    from steb_core.results import result_path
+    from steb_core._results import result_path
 
     path = result_path(results, encoder, dataset, task)
     if not path.is_file():

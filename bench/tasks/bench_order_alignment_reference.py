@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from steb_core import DatasetBundle, DatasetSpec, TaskContext, construction_task_defaults
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import run_order_alignment
 
 

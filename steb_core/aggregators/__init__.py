@@ -1,14 +1,14 @@
-"""Built-in aggregators (registered through the aggregators hook by :mod:`steb_core.builtin`).
+"""Built-in aggregators (registered through the aggregators hook by :mod:`steb_core._builtin`).
 
 An aggregator is ``aggregate(results, datasets) -> AggregateResult``: ``results`` is an iterable of
-:class:`~steb_core.results.ResultRecord` (the report passes a :class:`ResultTable`, which iterates
+:class:`~steb_core._results.ResultRecord` (the report passes a :class:`ResultTable`, which iterates
 as one and also fixes the scope), ``datasets`` the registered dataset specs (a registry, a mapping or
 an iterable; ``None`` falls back to the ``dataset_meta`` stored in each record).
 """
 
 from __future__ import annotations
 
-from ..specs import AggregatorSpec
+from .._specs import AggregatorSpec
 from .result import AggregateResult, Column, MissingInput
 from .table import DatasetInfo, ResultTable, as_table
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..specs import AggregatorSpec
+from .._specs import AggregatorSpec
 from .columns import (
     REFERENCE_WEIGHTING,
     TABLE13_WEIGHTING,

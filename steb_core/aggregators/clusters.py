@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import StebError
-from ..io import atomic_write_text, parse_json
+from .._errors import StebError
+from .._io import atomic_write_text, parse_json
 
 __all__ = ["CLUSTERS_SCHEMA", "ClusterSet", "load_cluster_set", "cluster_set_from_details"]
 
@@ -110,7 +110,7 @@ def load_cluster_set(path: str | Path) -> ClusterSet:
 
 def cluster_set_from_details(details: Mapping[str, Any], name: str = "") -> ClusterSet:
     """The cluster set an operational score used (its ``details``), ready to freeze."""
-    from ..specs import STEB_PROTOCOL_VERSION
+    from .._specs import STEB_PROTOCOL_VERSION
 
     clusters = details.get("clusters", {})
     models = sorted({m for info in clusters.values() for m in info.get("models", [])})

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..specs import AggregatorSpec
+from .._specs import AggregatorSpec
 from .applications import application_column
 from .columns import (
     REFERENCE_WEIGHTING,

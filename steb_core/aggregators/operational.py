@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..specs import AggregatorSpec
+from .._specs import AggregatorSpec
 from .columns import mean_of_columns, metric_for, metric_label
 from .redundancy import MIN_MODELS, THRESHOLD, ClusterResult, discover_clusters
 from .result import AggregateResult, Column, MissingInput

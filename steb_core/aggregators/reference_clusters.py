@@ -2,7 +2,7 @@
 
 The clusters are ``scripts/dataset_clusters.yaml`` of github.com/rrivera1849/STEB at commit 91d6b69a (the only
 one of its 54 stored versions the index lets one read; its cluster names are the published definitional columns),
-transcribed into the STEB benchmark object (:data:`steb_core.benchmarks.STEB_BENCHMARK`, ``clusters``); this
+transcribed into the STEB benchmark object (:data:`steb_core._benchmarks.STEB_BENCHMARK`, ``clusters``); this
 module parses and reads them.
 An entry is ``NAME [--oa_variant acc|distractor] [--oa_only]`` (``scripts/benchmark_clustering/manual_cluster.py``
 @0a12dc0c ``parse_cluster_entry``): ``--oa_variant`` picks the order-alignment metric of that entry (``acc`` ->
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..benchmarks import CLUSTERS_SOURCE, STEB_BENCHMARK
+from .._benchmarks import CLUSTERS_SOURCE, STEB_BENCHMARK
 from ..reference_tree.names import reference_dataset
 from .columns import metric_for
 from .table import DatasetInfo, ResultTable
@@ -87,7 +87,7 @@ def parse_entry(text: str) -> ClusterEntry:
 
 
 #: cluster name -> its entries, in the YAML's order, parsed from the STEB benchmark object's clusters
-#: (:data:`steb_core.benchmarks.STEB_BENCHMARK`, the one place that lists them; ``speaker_attribution``'s
+#: (:data:`steb_core._benchmarks.STEB_BENCHMARK`, the one place that lists them; ``speaker_attribution``'s
 #: Fisher/RadioTalk sets have no steb dataset and feed no leaderboard column; kept so the table is the file's).
 REFERENCE_CLUSTERS: dict[str, tuple[ClusterEntry, ...]] = {
     name: tuple(parse_entry(e) for e in entries) for name, entries in STEB_BENCHMARK.clusters.items()

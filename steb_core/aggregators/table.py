@@ -3,7 +3,7 @@
 Two things are decided here once, so all aggregators agree on them:
 
 * **the catalogue**: a dataset's categories, applications, languages and content-independence mark
-  come from its registered :class:`~steb_core.specs.DatasetSpec` when the plugin is installed, else
+  come from its registered :class:`~steb_core._specs.DatasetSpec` when the plugin is installed, else
   from the ``dataset_meta`` copied into the result record at run time. Aggregators read column
   membership from this data; the one exception is STEB's own catalogue, whose definitional rows and
   AV-overall membership follow the paper's tables (:mod:`.paper`) -- datasets it does not name still
@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..results import ResultRecord
-from ..specs import TASK_TYPES, BenchmarkSpec, DatasetSpec, TaskSpec
+from .._results import ResultRecord
+from .._specs import TASK_TYPES, BenchmarkSpec, DatasetSpec, TaskSpec
 from .result import MissingInput
 
 __all__ = ["DatasetInfo", "ResultTable", "as_spec_map", "as_table", "task_specs_of", "task_type_order"]
@@ -211,7 +211,7 @@ class ResultTable:
         return iter(self.records.values())
 
     def metrics(self, kind: str) -> dict[str, str | tuple[str, ...]]:
-        """Task type -> the metric the columns of ``kind`` read (:data:`steb_core.specs.COLUMN_KINDS`), from the
+        """Task type -> the metric the columns of ``kind`` read (:data:`steb_core._specs.COLUMN_KINDS`), from the
         task specs; a task type the table has no spec for reads its records' main score."""
         found = {name: spec.column_metric(kind) for name, spec in self.task_specs.items()}
         return {name: metric for name, metric in found.items() if metric is not None}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..hookspecs import hookimpl
 
 if TYPE_CHECKING:
-    from ..specs import AggregatorSpec
+    from .._specs import AggregatorSpec
 
 
 @hookimpl

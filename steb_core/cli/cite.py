@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 
 
@@ -18,8 +18,8 @@ def cite(
     plugin: list[str] | None = common.PluginOpt,
 ) -> None:
     """Print the BibTeX of steb/STEB and of every encoder and dataset whose results are in RESULTS_DIR."""
-    from ..catalogue import STEB_BIBTEX, bibtex
-    from ..results import load_results
+    from .._catalogue import STEB_BIBTEX, bibtex
+    from .._results import load_results
 
     manager = common.manager(plugin)
     seen: dict[str, str] = {}

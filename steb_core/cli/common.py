@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import StebError
-from ..plugins import KINDS, StebPlugins, get_manager
+from .._errors import StebError
+from .._plugins import KINDS, StebPlugins, get_manager
 
 __all__ = [
     "app",

@@ -38,7 +38,7 @@ def data_check(
     """For every selected dataset: is its data here, unchanged since steb fetched it, how many records/classes it
     loads vs the catalogue, and how to obtain a missing one. Nothing is encoded. Exit status 1 when a dataset's
     data is there but fails to load or differs from what steb fetched."""
-    from ..catalogue import check_dataset
+    from .._catalogue import check_dataset
     from ..run.selection import resolve_selection
 
     manager = common.manager(plugin)

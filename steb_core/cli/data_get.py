@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 from .data import data_app
 
@@ -81,7 +81,7 @@ def data_get(
     Google Drive file), verified and atomically, then check that each loads. A file without a published
     checksum is pinned by its first download (its sha256 is recorded and printed). Mirrors: $HF_ENDPOINT and
     $STEB_DATA_MIRROR."""
-    from ..catalogue import check_dataset
+    from .._catalogue import check_dataset
     from ..obtain import DownloadPolicy, make_plan
     from ..obtain.mirror import mirrors
     from ..run.selection import resolve_selection
@@ -272,7 +272,7 @@ def _verify(plan: object, root: Path, fmt: str) -> None:
 
 def _check_judgement_set(spec: Any, folder: Path) -> Any:
     """Load a fetched judgement set once, as ``steb data check`` loads a dataset: its rows, or why it failed."""
-    from ..catalogue import DataCheck
+    from .._catalogue import DataCheck
 
     try:
         table = spec.loader(folder)

@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 
 FORMATS = ("steb-leaderboard",)
@@ -96,10 +96,10 @@ def export(
 ) -> None:
     """Write RESULTS_DIR's results as the STEB leaderboard's results tree in OUT, and print the lines to submit them."""
 
+    from .._results import load_results
+    from .._run_manifest import run_commands
     from ..reference_tree.export import export_tree, models_line, parse_episode_option
     from ..reference_tree.submission import RESULTS_FOLDER, SUBMISSIONS_FILE, SubmissionEntry, edited_text
-    from ..results import load_results
-    from ..run_manifest import run_commands
 
     if fmt not in FORMATS:
         raise StebError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 
 
@@ -97,7 +97,7 @@ def import_tree(
         raise StebError("steb import: name STEB results trees, or fetch the published results with --published")
     from rich.markup import escape
 
-    from ..io import atomic_write_text
+    from .._io import atomic_write_text
     from ..reference_tree.read import import_records, keep_apart_in, read_trees
 
     manager = common.manager(plugin)

@@ -7,9 +7,9 @@ import sys
 import typer
 from rich.table import Table
 
-from ..choices import check_values, language_codes
-from ..errors import StebError
-from ..plugins import StebPlugins
+from .._choices import check_values, language_codes
+from .._errors import StebError
+from .._plugins import StebPlugins
 from . import common
 
 
@@ -36,7 +36,7 @@ def list_components(
 ) -> None:
     """List registered components, one line each (datasets: tasks, languages, categories, size, citation, how to
     obtain)."""
-    from ..catalogue import component_rows, dataset_rows
+    from .._catalogue import component_rows, dataset_rows
     from ..run.selection import suite_selection
 
     if kind not in common.LIST_KINDS:

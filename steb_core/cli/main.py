@@ -8,8 +8,8 @@ import sys
 import typer
 from rich.markup import escape
 
-from ..errors import StebError
-from ..plugins import get_manager
+from .._errors import StebError
+from .._plugins import get_manager
 from ..report.command import compare_command, export_clusters_command, report_command
 
 # importing a command module registers its commands
@@ -36,7 +36,7 @@ app.command("compare")(compare_command)
 def version_line() -> str:
     """``steb --version``: the installed steb-core and the STEB protocol it implements (what a result records)."""
     from .. import __version__
-    from ..specs import STEB_PROTOCOL_VERSION
+    from .._specs import STEB_PROTOCOL_VERSION
 
     return f"steb-core {__version__}; STEB protocol {STEB_PROTOCOL_VERSION}"
 

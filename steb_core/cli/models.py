@@ -16,8 +16,8 @@ from typing import Any
 
 import typer
 
-from ..errors import StebError
-from ..plugins import StebPlugins
+from .._errors import StebError
+from .._plugins import StebPlugins
 from . import common
 
 __all__ = ["models_app", "WeightsTarget", "weights_target", "ensure_weights"]
@@ -56,7 +56,7 @@ def weights_target(
     family) and ``revision=R`` options override them; an unregistered name that looks like a hub id is
     that id. ``strict``: an unknown name that is neither is an error with "did you mean" (else None).
     """
-    from ..weights import HUB_REPO_ID
+    from .._weights import HUB_REPO_ID
 
     options = dict(options or {})
     wanted_rev = revision if revision is not None else options.get("revision")
@@ -78,7 +78,7 @@ def weights_target(
     if "/" in name and HUB_REPO_ID.match(name) and not _is_path(name):
         return WeightsTarget(name, name, str(wanted_rev or ""), bool(wanted_rev))
     if strict:
-        from ..choices import check_values
+        from .._choices import check_values
 
         check_values(
             "encoder",
@@ -91,7 +91,7 @@ def weights_target(
 
 def ensure_weights(target: WeightsTarget, *, force: bool = False, progress: bool = True) -> tuple[str, bool]:
     """Fetch ``target`` unless its weights are already in the cache; (commit, downloaded?)."""
-    from ..weights import cached_weights, download_weights
+    from .._weights import cached_weights, download_weights
 
     here = None if force else cached_weights(target.repo_id, target.revision)
     if here is not None:
@@ -120,7 +120,7 @@ def models_get(
     A named configuration is fetched at its pinned revision; one without a pin at the hub's main, and
     the commit it resolved to is printed (results record it too). Nothing else in steb downloads.
     """
-    from ..weights import hub_cache_dir
+    from .._weights import hub_cache_dir
 
     if not progress:
         common.quiet_third_party_progress()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..plugins import KINDS, get_manager
+from .._plugins import KINDS, get_manager
 from . import common
 
 

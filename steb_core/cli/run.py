@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 
 
@@ -162,8 +162,8 @@ def run(
     Interrupt with Ctrl-C at any time: finished results and encoded batches are kept, and the same
     command resumes where it stopped.
     """
+    from .._run_manifest import record_run
     from ..run import evaluate
-    from ..run_manifest import record_run
 
     # third-party bars (weight loading, hub downloads) would interleave with steb's display, and must not
     # print at all under --no-progress: steb's own display (or its absence) is the only one
@@ -232,7 +232,7 @@ def run(
 
 def _typed_command(ctx: Any) -> str:
     """This invocation as a command line (the options the user set, not their defaults; for the run manifest)."""
-    from ..run_manifest import command_line
+    from .._run_manifest import command_line
 
     given = {
         name
@@ -247,7 +247,7 @@ def _check_weights(
 ) -> None:
     """Before any work: fetch the weights the encoders read from the hub (``--download``), or refuse with
     the command that fetches them, so a missing model is one clear error instead of a failure per dataset."""
-    from ..weights import cached_weights, fetch_command
+    from .._weights import cached_weights, fetch_command
     from .models import ensure_weights, weights_target
 
     manager = common.manager(plugin)

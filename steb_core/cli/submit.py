@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from ..errors import StebError
+from .._errors import StebError
 from . import common
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..specs import DatasetSpec, FeatureExtractorSpec
+from .._specs import DatasetSpec, FeatureExtractorSpec
 from .builders import (
     load_demo_authors_pairs,
     load_demo_authors_retrieval,

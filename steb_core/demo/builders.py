@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..io import seeded_rng
-from ..records import (
+from .._io import seeded_rng
+from .._records import (
     DatasetBundle,
     FeatureText,
     LabelledText,
@@ -16,8 +16,8 @@ from ..records import (
     TextCollection,
     TextPair,
 )
-from ..sampling import REFERENCE_N_KEY
-from ..specs import LoadContext
+from .._sampling import REFERENCE_N_KEY
+from .._specs import LoadContext
 from . import text as T
 from .features import SurfaceFeatures
 

@@ -1,5 +1,5 @@
 """Obtaining dataset releases (``steb data get``): mirrors, git, hub, Zenodo and URL sources, safe unpacking,
-planning with a licence gate, and staged, verified, atomic fetching. See :mod:`steb_core.sources` for the
+planning with a licence gate, and staged, verified, atomic fetching. See :mod:`steb_core._sources` for the
 record each dataset's spec carries."""
 
 from __future__ import annotations

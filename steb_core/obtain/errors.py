@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import StebError
+from .._errors import StebError
 
 __all__ = ["FetchError"]
 

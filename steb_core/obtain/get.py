@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..io import atomic_write_text
-from ..sources import PINNED_BY_FIRST_DOWNLOAD, DataSource
+from .._io import atomic_write_text
+from .._sources import PINNED_BY_FIRST_DOWNLOAD, DataSource
 from .errors import FetchError
 from .gdrive import fetch_gdrive
 from .git import fetch_git

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..limit_settings import size_setting
+from .._limit_settings import size_setting
 from .errors import FetchError
 
 __all__ = [

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
-from ..specs import DatasetSpec
+from .._sources import NOT_PINNED, PINNED_BY_FIRST_DOWNLOAD, PINNED_BY_PUBLISHER, DataSource
+from .._specs import DatasetSpec
 from .errors import FetchError
 
 __all__ = ["Job", "PlanRow", "Plan", "make_plan", "MANIFEST", "PARTIAL", "target_of", "read_manifest", "present_folder"]

@@ -3,8 +3,8 @@
 Every member is checked before anything is written: no absolute names, no ``..`` escaping the target,
 no links leading outside it (a symbolic link's target is resolved against its own folder; a hard link
 must name an earlier member), no devices or FIFOs, no more members than :func:`member_limit`, and the
-total declared size under the cap of :func:`steb_core.io.decompression_limit`. While writing, the bytes
-actually produced are counted too (a header may lie), through :class:`steb_core.io.CappedReader`. One bad
+total declared size under the cap of :func:`steb_core._io.decompression_limit`. While writing, the bytes
+actually produced are counted too (a header may lie), through :class:`steb_core._io.CappedReader`. One bad
 member refuses the whole archive.
 
 The folder an archive unpacks into may already hold symbolic links (a git release's own); a member is
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..io import CappedReader, decompression_limit
-from ..limit_settings import count_setting
+from .._io import CappedReader, decompression_limit
+from .._limit_settings import count_setting
 from .errors import FetchError
 
 __all__ = ["is_archive", "safe_unpack", "refuse_links_out", "member_limit", "MAX_ARCHIVE_MEMBERS", "MEMBERS_ENV_VAR"]
@@ -159,7 +159,7 @@ def safe_unpack(archive: Path, dest: Path, *, limit: int | None = None, max_memb
     Refuses (``FetchError`` naming the archive and member, nothing written) absolute names, ``..`` escapes,
     links out, special files, members that would be written through a link already in ``dest``, more than
     ``max_members`` members (default :func:`member_limit`), and archives whose members add up to more than
-    ``limit`` bytes (default: :func:`steb_core.io.decompression_limit`, raised with ``$STEB_MAX_DECOMPRESSED_BYTES``).
+    ``limit`` bytes (default: :func:`steb_core._io.decompression_limit`, raised with ``$STEB_MAX_DECOMPRESSED_BYTES``).
     """
     archive, dest = Path(archive), Path(dest)
     cap = decompression_limit() if limit is None else limit

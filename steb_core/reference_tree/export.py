@@ -10,7 +10,7 @@ folders (the reference's scripts and ``scripts/validate_submission.py`` only loo
 
 Refused unless asked for (the export then says so in its report and manifest):
 
-* records made under another STEB protocol version than this steb's (``steb_core.specs.STEB_PROTOCOL_VERSION``,
+* records made under another STEB protocol version than this steb's (``steb_core._specs.STEB_PROTOCOL_VERSION``,
   read when the export runs), with the ``truncate`` long-text protocol (the reference puts a token-capped run in
   ``tokens_<N>/``, which its leaderboard scripts never read) or with ``sampling=random`` (``--sampling random``,
   ``--draws K``: other texts than the reference's first N per class): ``allow_other_protocol``;
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
-from ..errors import StebError
-from ..io import atomic_write_text, check_inside
-from ..results import ResultRecord
+from .._benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
+from .._errors import StebError
+from .._io import atomic_write_text, check_inside
+from .._results import ResultRecord
 from ..tasks.roc import ROC_NOTE
 from .layout import check_short_name, metrics_path, metrics_text, parse_episode_folder
 from .names import DEFAULT_EPISODE_SIZE, reference_dataset
@@ -133,7 +133,7 @@ def tree_exports(tasks: Iterable[Any] | None = None) -> dict[str, TreeExport]:
     """Task type -> its :class:`TreeExport`, from the task specs (default: the registered ones); a task type
     without one has no leaderboard folder."""
     if tasks is None:
-        from ..plugins import get_manager
+        from .._plugins import get_manager
 
         tasks = list(get_manager().tasks())
     return {t.name: t.tree_export for t in tasks if isinstance(getattr(t, "tree_export", None), TreeExport)}
@@ -302,13 +302,13 @@ def export_tree(
     """Write one encoder's records as the reference's results tree under ``out`` (see the module docstring).
 
     Which (dataset, task) pairs are STEB's, and so what a complete export holds, is the STEB benchmark object's
-    (:data:`steb_core.benchmarks.STEB_BENCHMARK`, with ``STEB_MULTILINGUAL_BENCHMARK``'s pairs also written), not the
+    (:data:`steb_core._benchmarks.STEB_BENCHMARK`, with ``STEB_MULTILINGUAL_BENCHMARK``'s pairs also written), not the
     installed plugins' tags: an export made where a dataset plugin is missing still counts all 121. ``tasks``: the
     task specs, whose ``tree_export`` says where and how each task type's results are written (default: the
     registered ones; a task type without one is skipped). Nothing is written when a check fails: every target is
     checked before the first file is written.
     """
-    from .. import specs as specs_module  # read at call time: a protocol bump must reach the check
+    from .. import _specs as specs_module  # read at call time: a protocol bump must reach the check
 
     current = steb_protocol or specs_module.STEB_PROTOCOL_VERSION
     why = check_short_name(short_name)

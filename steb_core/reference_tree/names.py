@@ -15,7 +15,7 @@ Sources (github.com/rrivera1849/STEB, read through the search index):
 * the primary metric per task: ``scripts/benchmark_clustering/config.py`` ``TASK_METRICS`` (every stored version);
 * dataset folders: ``os.path.basename(dataset_name)`` of the registry (``steb/steb_datasets/<name>/``); steb's
   STEB catalogue uses the same names (the paper's Table 15 misspells two, ``ceces`` and ``fce_11``), and its
-  benchmark objects (:data:`steb_core.benchmarks.STEB_BENCHMARK`, ``STEB_MULTILINGUAL_BENCHMARK``) list them.
+  benchmark objects (:data:`steb_core._benchmarks.STEB_BENCHMARK`, ``STEB_MULTILINGUAL_BENCHMARK``) list them.
 
 The reference's ``auc@...`` keys are its partial AUCs "at an FPR threshold" (McClish-standardised
 ``roc_auc_score(max_fpr=...)``). steb's pair tasks compute them and the EER from the reference's exact scores
@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
+from .._benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
 from ..tasks.roc import FPR_THRESHOLDS
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
 
 #: STEB's datasets: steb's registered name == the reference's results folder name. The 96 English datasets of
 #: ``--suite steb`` (STEB Table 15) and the 17 non-English PAN sets of ``--suite steb-multilingual``, read from the
-#: benchmark objects (:mod:`steb_core.benchmarks`), the one place that lists them.
+#: benchmark objects (:mod:`steb_core._benchmarks`), the one place that lists them.
 REFERENCE_DATASETS: tuple[str, ...] = (*STEB_BENCHMARK.datasets, *STEB_MULTILINGUAL_BENCHMARK.datasets)
 
 #: Reference folder names that name a steb dataset under another spelling (read only; steb writes the left side's

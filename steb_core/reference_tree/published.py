@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import StebError
-from ..sources import DataSource
+from .._errors import StebError
+from .._sources import DataSource
 
 __all__ = ["PUBLISHED_TARGET", "PUBLISHED_SOURCE", "PUBLISHED_SCRIPT", "fetch_published", "published_tree"]
 

@@ -2,7 +2,7 @@
 
 Reads what ``scripts/download_results.sh`` unpacks (the canonical baselines, ``results/``) and the community's
 ``submitted_results/``: ``<dataset>/<model>/<episode>/<task>/metrics.json`` (:mod:`.layout`). Each file becomes a
-:class:`~steb_core.results.ResultRecord` whose encoder is the model folder, whose metrics carry steb's names
+:class:`~steb_core._results.ResultRecord` whose encoder is the model folder, whose metrics carry steb's names
 (:data:`.names.METRIC_KEYS`; keys steb has no name for are kept under ``reference_other``), and which says where it
 came from: ``encoder_info["origin"] == "steb-leaderboard"`` with the tree and the file, ``steb_protocol`` naming the
 reference code, ``dataset_info["episode_config"]`` the episode folder.
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataValidationError, StebError
-from ..io import check_inside, parse_json
-from ..results import ResultRecord, check_storable_name, non_finite_path
+from .._errors import DataValidationError, StebError
+from .._io import check_inside, parse_json
+from .._results import ResultRecord, check_storable_name, non_finite_path
 from .layout import LOGS_FOLDER, METRICS_FILE, parse_episode_folder, parse_tokens_folder
 from .names import DEFAULT_EPISODE_SIZE, SHARE_BOUNDS, STEB_TASKS, MetricKey, metric_keys, primary_key, steb_dataset
 
@@ -393,7 +393,7 @@ def keep_apart(own: Iterable[ResultRecord], imported: Sequence[ResultRecord]) ->
 
 def keep_apart_in(folder: Path, imported: Sequence[ResultRecord]) -> tuple[list[ResultRecord], list[str]]:
     """:func:`keep_apart` against the results a steb run wrote into ``folder`` (imported ones there do not count)."""
-    from ..results import load_results
+    from .._results import load_results
 
     own = [r for r in load_results(folder) if not is_imported(r)] if folder.is_dir() else []
     return keep_apart(own, imported)
@@ -406,7 +406,7 @@ def import_records(folder: Path, records: Sequence[ResultRecord]) -> int:
     ``NAME (published)``, or records not passed through :func:`keep_apart_in`), nothing is written and
     :class:`StebError` names both files.
     """
-    from ..results import load_results, result_path
+    from .._results import load_results, result_path
 
     existing = list(load_results(folder)) if folder.is_dir() else []
     computed = {(r.encoder, r.dataset, r.task) for r in existing if not is_imported(r)}

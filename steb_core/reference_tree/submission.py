@@ -25,8 +25,8 @@ from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
-from ..errors import StebError
-from ..io import atomic_write_text
+from .._errors import StebError
+from .._io import atomic_write_text
 from .layout import METRICS_FILE, parse_episode_folder
 
 __all__ = [

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import StebError
+from .._errors import StebError
 from .names import FIXED_EPISODE_CONFIG, TASK_FOLDERS, MetricKey, metric_keys
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
-from ..io import atomic_write_text, check_inside
+from .._io import atomic_write_text, check_inside
 from .leaderboard import (
     AggregatorFailure,
     Leaderboard,
@@ -83,7 +83,7 @@ class ReportPaths:
 
 
 def _protocols(boards: Sequence[Leaderboard]) -> str:
-    from ..specs import STEB_PROTOCOL_VERSION
+    from .._specs import STEB_PROTOCOL_VERSION
 
     found = sorted({p for b in boards for p in b.protocols()})
     return f"STEB protocol: steb implements {STEB_PROTOCOL_VERSION}; results follow {', '.join(found) or 'unknown'}"
@@ -148,7 +148,7 @@ def published_clusters(
 def _specs(datasets: Any) -> list[Any]:
     """The dataset specs ``build_report`` was told to use, as a list (copied into imported records' metadata)."""
     if isinstance(datasets, str) and datasets == "registered":
-        from ..plugins import get_manager
+        from .._plugins import get_manager
 
         return list(get_manager().datasets())
     from ..aggregators.table import as_spec_map
@@ -161,7 +161,7 @@ def _csv_cell(text: str) -> str:
 
 
 def _cluster_file(out: Path, board: Leaderboard, several: bool) -> Path:
-    from ..results import slug
+    from .._results import slug
 
     return out / (f"clusters-{slug(board.suite or 'other')}.json" if several else "clusters.json")
 

@@ -132,10 +132,10 @@ def export_clusters_command(
 ) -> None:
     """Freeze the operational redundancy clusters of a run (or of the published models), for `steb report
     --clusters`."""
+    from .._errors import StebError
     from ..aggregators.clusters import cluster_set_from_details
     from ..cli.common import console
     from ..cli.common import manager as _manager
-    from ..errors import StebError
     from .leaderboard import compute_leaderboards, load_merged
 
     manager = _manager(plugin)

@@ -1,7 +1,7 @@
 """``steb compare A B``: a paired test per dataset between two encoders of one results folder.
 
 Paired means on the same instances: both results must come from the same data (equal data fingerprints), and
-the tests read the per-instance scores kept beside each record (:mod:`steb_core.instances`; results written
+the tests read the per-instance scores kept beside each record (:mod:`steb_core._instances`; results written
 before those existed have none, and are re-run with ``--overwrite`` to get them).
 
 * order alignment: McNemar's test on the instances each encoder gets fully right (credit 1), as STEL's paper
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import StebError
-from ..results import ResultRecord
+from .._errors import StebError
+from .._results import ResultRecord
 
 __all__ = ["PairedTest", "mcnemar", "paired_bootstrap", "compare_encoders", "MCNEMAR_EXACT_BELOW"]
 
@@ -298,9 +298,9 @@ def compare_encoders(
     only_datasets: Sequence[str] | None = None,
 ) -> list[PairedTest]:
     """One :class:`PairedTest` per (dataset, task) both encoders have in ``results_dir`` (sorted)."""
-    from ..choices import check_values
-    from ..instances import read_instances
-    from ..results import load_results
+    from .._choices import check_values
+    from .._instances import read_instances
+    from .._results import load_results
 
     records = list(load_results(results_dir))
     encoders = {r.encoder for r in records}

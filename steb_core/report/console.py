@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..specs import STEB_PROTOCOL_VERSION
+from .._specs import STEB_PROTOCOL_VERSION
 from .format import MISSING, fmt
 from .leaderboard import Leaderboard, rank_marks
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._results import ResultRecord, load_results
 from ..aggregators.columns import metric_label
 from ..aggregators.result import AggregateResult, Column
 from ..aggregators.table import ResultTable
-from ..results import ResultRecord, load_results
 
 __all__ = [
     "Leaderboard",
@@ -48,7 +48,7 @@ class DatasetCell:
     metric: str
     value: float | None
     companions: tuple[tuple[str, float], ...] = ()
-    #: standard deviation of the value over random draws (``--draws``, :mod:`steb_core.draws`), else None
+    #: standard deviation of the value over random draws (``--draws``, :mod:`steb_core._draws`), else None
     sd: float | None = None
 
     def text(self, digits: int = 4) -> str:
@@ -242,25 +242,25 @@ def load_merged(results_dirs: str | Path | Sequence[str | Path]) -> list[ResultR
 
 
 def _registered_datasets() -> Any:
-    from ..plugins import get_manager
+    from .._plugins import get_manager
 
     return get_manager().datasets()
 
 
 def _registered_tasks() -> list[Any]:
-    from ..plugins import get_manager
+    from .._plugins import get_manager
 
     return list(get_manager().tasks())
 
 
 def _registered_benchmarks() -> list[Any]:
-    from ..plugins import get_manager
+    from .._plugins import get_manager
 
     return list(get_manager().benchmarks())
 
 
 def _registered_aggregators() -> list[Any]:
-    from ..plugins import get_manager
+    from .._plugins import get_manager
 
     return sorted(get_manager().aggregators(), key=lambda spec: (spec.order, spec.name))
 
@@ -396,7 +396,7 @@ def compute_leaderboards(
         "task": None if only_tasks is None else set(only_tasks),
         "encoder": None if only_encoders is None else set(only_encoders),
     }
-    from ..choices import check_values
+    from .._choices import check_values
 
     for attr, allowed in keep.items():  # a misspelt filter value would silently drop rows from the leaderboard
         check_values(

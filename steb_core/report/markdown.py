@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._specs import STEB_PROTOCOL_VERSION
 from ..aggregators.result import Column
-from ..specs import STEB_PROTOCOL_VERSION
 from .console import cluster_line
 from .format import column_gap_reason, fmt
 from .leaderboard import Leaderboard, rank_marks

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..results import ResultRecord
+from .._results import ResultRecord
 
 __all__ = ["data_fingerprint_notes"]
 
 
 def _draw_seeds(rec: ResultRecord) -> tuple[int, ...]:
-    """The seeds of the random draws a ``--draws`` record averages (:mod:`steb_core.draws`); () for one sample."""
+    """The seeds of the random draws a ``--draws`` record averages (:mod:`steb_core._draws`); () for one sample."""
     seeds = (rec.dataset_info or {}).get("draw_seeds")
     return tuple(seeds) if isinstance(seeds, (list, tuple)) else ()
 

@@ -7,7 +7,7 @@ What is resampled (paired: every replicate draws the same columns for every enco
 
 * the (dataset, task) columns of the per-dataset scores table (the operational metric of each result), those
   where every encoder of the leaderboard has a score, drawn with replacement as many as there are;
-* inside a column, the random draws of a ``--draws`` result (:mod:`steb_core.draws`: each draw is an
+* inside a column, the random draws of a ``--draws`` result (:mod:`steb_core._draws`: each draw is an
   independent random sample of the dataset's instances): its value in a replicate is the mean over its K draws
   drawn with replacement, the same draw indices for every encoder whose draws have the same seeds (the same
   samples of texts). A single-sample result carries no per-instance scores, so its value stays fixed.

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..results import ResultRecord
+from .._results import ResultRecord
 
 __all__ = ["MAIN_METRIC", "make_record", "SYNTHETIC_CATALOGUE", "synthetic_results", "write_results"]
 

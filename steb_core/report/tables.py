@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from ..specs import STEB_PROTOCOL_VERSION
+from .._specs import STEB_PROTOCOL_VERSION
 from .leaderboard import Leaderboard
 from .ranks import rank_interval_rows
 

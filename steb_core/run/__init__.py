@@ -16,7 +16,7 @@ and why each is where it is:
    memory is set by the largest dataset, not by the run. A group is sized by the cached vectors'
    dimension; until the cache knows it (the first dataset of a new model), that dataset forms a group
    of its own. With ``prefetch`` N (default 4) the next N datasets are loaded in a worker process
-   while this one is encoded and scored (:mod:`steb_core.prefetch`); a load changes nothing of the
+   while this one is encoded and scored (:mod:`steb_core._prefetch`); a load changes nothing of the
    run, and what it found (reused results, notes, failures, missing data) is applied by the engine
    (:mod:`.engine`) in the run's order, so a run's records, cache and summary are those of the
    sequential runner (``prefetch=0``). Both run the datasets in one order that depends on the

@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cache import cache_key, sweep_stale_temp_files
-from ..errors import StebError
-from ..executors import Executor
-from ..file_reads import recording_reads
-from ..longtext import LongTextProtocol
-from ..plugins import get_manager
-from ..specs import DEFAULT_SEED
+from .._cache import cache_key, sweep_stale_temp_files
+from .._errors import StebError
+from .._executors import Executor
+from .._file_reads import recording_reads
+from .._longtext import LongTextProtocol
+from .._plugins import get_manager
+from .._specs import DEFAULT_SEED
 from .encoder_setup import add_read_files, build_encoder, identify_encoder, name_encoder
 from .engine import Engine
 from .option_use import check_task_options, flat_task_options, split_options
@@ -108,7 +108,7 @@ def evaluate(
     ``batch_size`` texts form one encoding batch (and cache shard); ``batch_tokens`` (e.g. 16384) cuts
     the length-sorted texts by a budget of padded tokens instead (at most ``batch_size`` texts still), so
     short texts share large batches and long ones do not run out of accelerator memory together
-    (:func:`steb_core.executors.plan_batches`; the encoder's ``count_tokens`` measures them when it has one).
+    (:func:`steb_core._executors.plan_batches`; the encoder's ``count_tokens`` measures them when it has one).
 
     ``prefetch`` (default 4) datasets are loaded ahead of the one being encoded and scored, in a forked
     process (``prefetch_mode="auto"`` or ``"process"``; ``"thread"`` where fork is missing), so on two
@@ -120,12 +120,12 @@ def evaluate(
     group being processed, plus the worker process's own (1.22-1.27x the sequential peak in that bench).
 
     Which texts: every loader takes the STEB reference's sample by default (the first N texts per class in
-    the release's order, :mod:`steb_core.sampling`); ``sampling="random"`` (the dataset option ``sampling``)
+    the release's order, :mod:`steb_core._sampling`); ``sampling="random"`` (the dataset option ``sampling``)
     draws them with ``seed`` instead. ``seed`` defaults to 42, the reference's. ``draws=K`` runs K random
     draws with seeds derived from ``seed`` and writes each score as the mean over them, the standard
-    deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core.draws`); the single draws
+    deviations beside, under the encoder name ``NAME~random<K>`` (:mod:`steb_core._draws`); the single draws
     go to ``output/.draws/`` and never replace the default result. More than
-    :data:`steb_core.draws.MAX_DRAWS` draws need ``confirm_draws=True`` (``--yes``); after the first draw,
+    :data:`steb_core._draws.MAX_DRAWS` draws need ``confirm_draws=True`` (``--yes``); after the first draw,
     ``announce`` (when given) is told how long the K draws will take.
     """
     if draws is not None:
@@ -134,7 +134,7 @@ def evaluate(
             for k, v in locals().items()
             if k not in ("draws", "seed", "output", "dataset_options", "sampling", "confirm_draws", "announce")
         }
-        from ..draws import evaluate_draws  # draws runs evaluate itself, once per draw
+        from .._draws import evaluate_draws  # draws runs evaluate itself, once per draw
 
         combined: RunSummary = evaluate_draws(
             evaluate,
@@ -148,7 +148,7 @@ def evaluate(
         )
         return combined
     if sampling is not None:
-        from ..sampling import SAMPLING_OPTION, sampling_mode
+        from .._sampling import SAMPLING_OPTION, sampling_mode
 
         dataset_options = {**(dataset_options or {}), SAMPLING_OPTION: sampling_mode({SAMPLING_OPTION: sampling})}
     started = time.perf_counter()
@@ -171,7 +171,7 @@ def evaluate(
         option_notes.append(message)
     given_task_options = {**old_spelling, **flat_task_options(task_options)}
     if tasks:  # a misspelt task type would select nothing and look like a run with nothing to do
-        from ..choices import check_values
+        from .._choices import check_values
 
         check_values("task type", list(tasks), {t.name for t in manager.tasks()}, hint="see `steb list tasks`")
     options = dict(encoder_options or {})

@@ -7,10 +7,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..cache import EmbeddingCache
-from ..errors import StebError
-from ..executors import Executor, LocalExecutor
-from ..plugins import StebPlugins
+from .._cache import EmbeddingCache
+from .._errors import StebError
+from .._executors import Executor, LocalExecutor
+from .._plugins import StebPlugins
 from .encoder_setup import RunEncoder, check_options_accepted
 from .settings import RunSettings
 

@@ -2,7 +2,7 @@
 
 Three steps, in the order :func:`steb_core.evaluate` takes them: :func:`build_encoder` (a registered
 name with checked options, a path or hub id a plugin resolves, or an object with ``encode`` or
-``similarity``), :func:`identify_encoder` (what the model *is*, :func:`steb_core.encoders.identify`) and
+``similarity``), :func:`identify_encoder` (what the model *is*, :func:`steb_core._encoders.identify`) and
 :func:`name_encoder` (its fingerprint, computed once here, and the results folder it claims).
 """
 
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..encoders import Identity, encoder_scoring, has_similarity, has_vectors, identify
-from ..errors import StebError
-from ..executors import EncoderRef
-from ..file_reads import FileReads, cache_folders, side_file_hashes
-from ..naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
-from ..plugins import StebPlugins
+from .._encoders import Identity, encoder_scoring, has_similarity, has_vectors, identify
+from .._errors import StebError
+from .._executors import EncoderRef
+from .._file_reads import FileReads, cache_folders, side_file_hashes
+from .._naming import UNIDENTIFIED_PREFIX, claim_name, default_name, short_name
+from .._plugins import StebPlugins
 
 __all__ = [
     "BuiltEncoder",
@@ -142,13 +142,13 @@ def build_encoder(
 
 def _adapt(encoder: Any) -> Any:
     """Objects whose ``encode`` takes another calling convention (MTEB's models) get a thin adapter."""
-    from ..adapters import adapt_encoder  # mteb's conventions are looked at only for objects
+    from .._adapters import adapt_encoder  # mteb's conventions are looked at only for objects
 
     return adapt_encoder(encoder)
 
 
 def identify_encoder(plugins: StebPlugins, built: BuiltEncoder, options: Mapping[str, Any]) -> Identity:
-    """What the built encoder is (:func:`steb_core.encoders.identify`): a registered one by its name, options
+    """What the built encoder is (:func:`steb_core._encoders.identify`): a registered one by its name, options
     and plugin version, probed too when a local plugin provides it; an object by its evidence and a probe."""
     ref = built.ref
     return identify(
@@ -199,7 +199,7 @@ def name_encoder(
 
     ``name`` is ``evaluate``'s (None: the shown name, or the class and identity when nothing names the
     object); a name whose folder holds another identity's results becomes ``NAME@<identity>``
-    (:func:`steb_core.naming.claim_name`). ``given`` is ``evaluate``'s ``encoder`` argument: a model
+    (:func:`steb_core._naming.claim_name`). ``given`` is ``evaluate``'s ``encoder`` argument: a model
     path longer than the shown name is kept whole as the records' ``source``.
     """
     obj = built.obj

@@ -14,14 +14,14 @@ import time
 from functools import partial
 from typing import Any
 
-from ..cache import ShardError, is_sparse, text_hash
-from ..errors import StebError
-from ..executors import EncodeJob, EncodingError
-from ..instances import INSTANCES_KEY, write_instances
-from ..plugins import StebPlugins
-from ..prefetch import Prefetch, WorkerDied
-from ..results import library_versions
-from ..specs import TaskSpec
+from .._cache import ShardError, is_sparse, text_hash
+from .._errors import StebError
+from .._executors import EncodeJob, EncodingError
+from .._instances import INSTANCES_KEY, write_instances
+from .._plugins import StebPlugins
+from .._prefetch import Prefetch, WorkerDied
+from .._results import library_versions
+from .._specs import TaskSpec
 from .backends import Backends
 from .encoder_setup import RunEncoder
 from .load import Loaded, LoadResult, load_dataset, worker_death_message
@@ -56,7 +56,7 @@ class Engine:
         """Load, encode and score every planned dataset, in :func:`~steb_core.run.order.execution_order`.
 
         With ``prefetch`` N > 0 the loads of the next N datasets run in a worker (a forked process by
-        default, :mod:`steb_core.prefetch`) while this process encodes and scores; the loads' results
+        default, :mod:`steb_core._prefetch`) while this process encodes and scores; the loads' results
         are applied here in that order, so groups, batch plans, the cache and every record are those
         of the sequential run (``prefetch=0``), which runs in the same order. The summary's lists are
         put back in plan order at the end."""
@@ -273,7 +273,7 @@ class Engine:
 
     def write(self, loaded: Loaded, task: TaskSpec, metrics: dict[str, Any], task_seconds: float) -> None:
         """One result record written atomically as soon as its task is done, and listed in the summary."""
-        per_instance = metrics.pop(INSTANCES_KEY, None)  # kept beside the record, not in it (steb_core.instances)
+        per_instance = metrics.pop(INSTANCES_KEY, None)  # kept beside the record, not in it (steb_core._instances)
         timings = {
             "load_s": round(loaded.load_seconds, 4),
             "encode_s": round(self.encode_seconds, 4),

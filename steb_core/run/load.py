@@ -1,6 +1,6 @@
 """Phase 2, load: one dataset's records read, fingerprinted and checked for reusable results, as plain data.
 
-A load may run in a prefetch worker (a forked process or a thread, :mod:`steb_core.prefetch`), so it
+A load may run in a prefetch worker (a forked process or a thread, :mod:`steb_core._prefetch`), so it
 changes nothing the run holds: it works on a copy of the planned dataset and returns what it found (a
 :class:`LoadResult`: the records, the completed run keys, the tasks left after reuse, the distinct texts
 and their hashes, and what the summary gets), which the engine applies in the run's order. A run with
@@ -13,13 +13,13 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 
-from ..cache import text_hash
-from ..errors import DatasetNotFoundError, StebError
-from ..prefetch import WorkerDied
-from ..records import DatasetBundle
-from ..replacements import replacement_note
-from ..results import ResultRecord
-from ..specs import LoadContext
+from .._cache import text_hash
+from .._errors import DatasetNotFoundError, StebError
+from .._prefetch import WorkerDied
+from .._records import DatasetBundle
+from .._replacements import replacement_note
+from .._results import ResultRecord
+from .._specs import LoadContext
 from .encoder_setup import RunEncoder
 from .option_use import OptionReads
 from .plan import Pending, complete_keys

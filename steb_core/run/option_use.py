@@ -12,7 +12,7 @@ removed ``balanced`` and ``min_class_size``) would be ignored by everything; two
 each is known:
 
 * **task options** (``<task>.<name>``, ``tasks.<name>``, or ``{<task>: {...}}``): the names each task type reads are
-  declared on its spec (:attr:`steb_core.specs.TaskSpec.options`; :data:`TASK_WIDE_OPTIONS` for every task), so
+  declared on its spec (:attr:`steb_core._specs.TaskSpec.options`; :data:`TASK_WIDE_OPTIONS` for every task), so
   they are checked against the plan before any dataset is loaded (:func:`check_task_options`). A task type that
   declares no names (a plugin's) takes any name.
 * **loader options** (every other key): which ones a loader reads is known only by running it, so the loader gets
@@ -35,9 +35,9 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..errors import StebError
-from ..sampling import SAMPLING_OPTION
-from ..specs import TaskSpec
+from .._errors import StebError
+from .._sampling import SAMPLING_OPTION
+from .._specs import TaskSpec
 
 __all__ = [
     "OptionReads",

@@ -11,8 +11,8 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 
-from ..errors import StebError
-from ..specs import DatasetSpec, TaskSpec
+from .._errors import StebError
+from .._specs import DatasetSpec, TaskSpec
 
 __all__ = ["cheap_task_types", "execution_order", "parse_memory", "size_hint"]
 

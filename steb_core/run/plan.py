@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..plugins import StebPlugins
-from ..records import DatasetBundle
-from ..results import run_key
-from ..specs import STEB_PROTOCOL_VERSION, DatasetSpec, TaskSpec
+from .._plugins import StebPlugins
+from .._records import DatasetBundle
+from .._results import run_key
+from .._specs import STEB_PROTOCOL_VERSION, DatasetSpec, TaskSpec
 from .encoder_setup import RunEncoder
 from .option_use import key_options
 from .settings import RunSettings

@@ -3,7 +3,7 @@
 A task sees the run's vectors through an ``embed`` function (rows gathered from the dataset's matrix,
 densified for tasks that cannot take sparse rows), the encoder's own ``similarity`` or
 ``encode_collections`` when it has them (the latter behind the run's cache), the seed, the options,
-the BLAS thread count and the encoder's device and scoring modes (:class:`~steb_core.context.TaskContext`).
+the BLAS thread count and the encoder's device and scoring modes (:class:`~steb_core._context.TaskContext`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..cache import CachedCollections, EmbeddingCache
-from ..context import TaskContext
-from ..encoders import encoder_device
-from ..specs import TaskSpec
+from .._cache import CachedCollections, EmbeddingCache
+from .._context import TaskContext
+from .._encoders import encoder_device
+from .._specs import TaskSpec
 from .encoder_setup import RunEncoder
 from .load import Loaded
 from .settings import RunSettings

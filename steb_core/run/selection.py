@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import StebError
-from ..plugins import StebPlugins
-from ..specs import BenchmarkSpec, DatasetSpec
+from .._errors import StebError
+from .._plugins import StebPlugins
+from .._specs import BenchmarkSpec, DatasetSpec
 
 __all__ = [
     "as_specs",

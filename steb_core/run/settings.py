@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cache import default_cache_dir
-from ..errors import StebError
-from ..executors import Executor
-from ..longtext import LongTextProtocol
-from ..prefetch import PREFETCH_MODES
-from ..specs import DEFAULT_SEED
+from .._cache import default_cache_dir
+from .._errors import StebError
+from .._executors import Executor
+from .._longtext import LongTextProtocol
+from .._prefetch import PREFETCH_MODES
+from .._specs import DEFAULT_SEED
 
 __all__ = ["RunSettings", "check_batch_tokens", "check_prefetch"]
 
@@ -39,7 +39,7 @@ class RunSettings:
     executor: str | Executor = "local"
     executor_options: Mapping[str, Any] = field(default_factory=dict)
     batch_size: int = 1024
-    #: padded tokens per encoding batch (``--batch-tokens``, :func:`steb_core.executors.plan_batches`)
+    #: padded tokens per encoding batch (``--batch-tokens``, :func:`steb_core._executors.plan_batches`)
     batch_tokens: int | None = None
     progress: bool = True
     overwrite: bool = False
@@ -47,7 +47,7 @@ class RunSettings:
     threads: int | None = None
     #: bytes of vectors a group of datasets may hold (:func:`steb_core.run.order.parse_memory`); None: one at a time
     max_memory: int | None = None
-    #: datasets loaded ahead of the one being encoded and scored, and where (:mod:`steb_core.prefetch`)
+    #: datasets loaded ahead of the one being encoded and scored, and where (:mod:`steb_core._prefetch`)
     prefetch: int = 0
     prefetch_mode: str = "auto"
     #: missing data is a failure (True) or a skipped dataset with a note (False, the default)

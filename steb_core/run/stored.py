@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..containment import check_inside
-from ..encoders import SCORING_DEFAULTS, encoder_info
-from ..errors import DataValidationError
-from ..records import DatasetBundle
-from ..results import ResultRecord, legacy_result_path, result_path, run_key
-from ..specs import STEB_PROTOCOL_VERSION, DatasetSpec, TaskSpec
+from .._containment import check_inside
+from .._encoders import SCORING_DEFAULTS, encoder_info
+from .._errors import DataValidationError
+from .._records import DatasetBundle
+from .._results import ResultRecord, legacy_result_path, result_path, run_key
+from .._specs import STEB_PROTOCOL_VERSION, DatasetSpec, TaskSpec
 from .encoder_setup import RunEncoder
 from .plan import Pending
 from .settings import RunSettings

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import StebError
-from ..results import ResultRecord
+from .._errors import StebError
+from .._results import ResultRecord
 
 __all__ = [
     "ERRORS",

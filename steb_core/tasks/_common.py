@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..context import TaskContext
-from ..errors import DataValidationError
+from .._context import TaskContext
+from .._errors import DataValidationError
 from ._device import kernel_device
 from ._reference_products import sdot_haswell, sdot_ranked, ssyrk_haswell, ssyrk_ranked
 from ._ties import (  # the grid and rank counting live in _ties; imported here by the task modules

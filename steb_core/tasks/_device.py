@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..context import TaskContext, task_option
+from .._context import TaskContext, task_option
 
 __all__ = ["kernel_device", "ENV_VAR", "torch_precision"]
 

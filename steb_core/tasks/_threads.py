@@ -26,7 +26,7 @@ from contextlib import contextmanager
 
 from threadpoolctl import threadpool_limits
 
-from ..context import TaskContext
+from .._context import TaskContext
 
 __all__ = ["usable_cpus", "free_cores", "task_threads", "blas_limits", "SMALL_WORK"]
 

@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from ..errors import DataValidationError
+from .._errors import DataValidationError
 from .roc import reference_roc_metrics
 
 __all__ = ["TIE_BITS", "N_KEYS", "tie_scale", "tie_keys", "RankCounts", "exact_ranking_metrics"]

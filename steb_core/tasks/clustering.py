@@ -3,7 +3,7 @@
 As the STEB authors' reference code (github.com/rrivera1849/STEB ``steb/tasks/clustering.py`` @f56418db
 ``ClusteringTask.evaluate``, ``steb/metrics.py`` @4b43dda3 ``calculate_clustering_metrics``): the rows are
 the texts' vectors (not normalised; float32 as the encoder gives them) in record order -- the order of the
-loader's sample, :mod:`steb_core.sampling` --, ``MiniBatchKMeans(n_clusters=number of labels,
+loader's sample, :mod:`steb_core._sampling` --, ``MiniBatchKMeans(n_clusters=number of labels,
 random_state=42, batch_size=32, n_init="auto")`` fit on them, ``v_measure_score(labels, labels_)``.
 ``random_state`` is the reference's fixed 42 whatever the run seed (option ``clustering.random_state``
 changes it); the result depends on the row order and the scikit-learn version (1.7.1 and 1.9.1 give
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import TaskContext
-from ..errors import DataValidationError
-from ..instances import INSTANCES_KEY
+from .._context import TaskContext
+from .._errors import DataValidationError
+from .._instances import INSTANCES_KEY
+from .._specs import TaskSpec
 from ..reference_tree.task_export import CLUSTERING_EXPORT
-from ..specs import TaskSpec
 from ._common import encode_labels, option, unique_index
 from ._threads import blas_limits
 
@@ -70,7 +70,7 @@ def run_clustering(ctx: TaskContext) -> dict[str, Any]:
         "n_texts": len(records),
         "n_clusters": k,
         "cluster_input": ctx.scoring.get("cluster_input", "raw"),
-        # gold class and cluster of each text, for paired tests (steb compare; beside the record: steb_core.instances)
+        # gold class and cluster of each text, for paired tests (steb compare; beside the record: steb_core._instances)
         INSTANCES_KEY: {"label": [float(c) for c in codes], "cluster": [float(c) for c in predicted]},
     }
 

@@ -43,10 +43,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..context import TaskContext
-from ..errors import DataValidationError
+from .._context import TaskContext
+from .._errors import DataValidationError
+from .._specs import TaskSpec
 from ..reference_tree.task_export import PAIR_ALL_EXPORT
-from ..specs import TaskSpec
 from ._common import (
     SIMILARITY_BATCH,
     RankCounts,

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..context import TaskContext
-from ..instances import INSTANCES_KEY
+from .._context import TaskContext
+from .._instances import INSTANCES_KEY
+from .._specs import TaskSpec
 from ..reference_tree.task_export import PAIR_PREDEFINED_EXPORT
-from ..specs import TaskSpec
 from ._common import (
     binary_ranking_metrics,
     exact_ranking_metrics,
@@ -60,7 +60,7 @@ def run_pair_predefined(ctx: TaskContext) -> dict[str, Any]:
         metrics.update(binary_ranking_metrics(scores, same, what="same", scale=scale))
         metrics.update(scores="grid (ties within 2**-20 of the scale)", **{ROC_NOTE: GRID_ROC_NOTE})
     metrics.update(n_pairs=len(pairs), n_positive_pairs=int(np.count_nonzero(same)))
-    # each trial's label and score, for paired tests (steb compare; kept beside the record: steb_core.instances)
+    # each trial's label and score, for paired tests (steb compare; kept beside the record: steb_core._instances)
     metrics[INSTANCES_KEY] = {"label": same.astype(np.float64).tolist(), "score": np.asarray(scores).tolist()}
     return metrics
 

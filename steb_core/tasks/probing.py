@@ -50,7 +50,7 @@ Per feature (``steb``) (e.g. LFTK counts from the stylometry plugin, attached to
    vectors differ, by at most 1.3e-7): with exact ties only, 3 of the 6 features chose another
    strength (accuracy 0.6133 vs 0.6105); with the one-text margin, 1 did (0.6147 vs 0.6133). The
    margin makes the choice less fragile, it cannot make it immune (any threshold has a boundary);
-   identical vectors come from the executors' shared batch plan (:mod:`steb_core.executors`).
+   identical vectors come from the executors' shared batch plan (:mod:`steb_core._executors`).
    Preferring the stronger penalty is the conventional choice when the data cannot tell two
    strengths apart. (Before 2026-11-24 only exact ties went to the stronger penalty; the task's
    version is 3.) The BLAS thread count also moves those last bits (full-scale probing_blog: 3 of 34
@@ -85,11 +85,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..context import TaskContext
-from ..errors import DataValidationError
-from ..io import seeded_rng
+from .._context import TaskContext
+from .._errors import DataValidationError
+from .._io import seeded_rng
+from .._specs import TaskSpec
 from ..reference_tree.task_export import PROBING_EXPORT
-from ..specs import TaskSpec
 from ._common import option, option_choice, unique_index
 from ._device import kernel_device
 from ._probe_solver import fit_heads

@@ -56,10 +56,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..context import TaskContext
-from ..instances import INSTANCES_KEY
+from .._context import TaskContext
+from .._instances import INSTANCES_KEY
+from .._specs import TaskSpec
 from ..reference_tree.task_export import RETRIEVAL_EXPORT
-from ..specs import TaskSpec
 from ._common import _float32_unit_rows, option, option_choice, tie_keys, unit_rows
 from ._device import kernel_device
 from ._rank_count import dense_ranks, screen_margin
@@ -258,7 +258,7 @@ def reference_retrieval(
     out.update(n_queries_scored=int(len(qa)), n_targets_scored=int(len(ta)))
     if products != "blas":
         out["n_queries_with_ties"] = int(per_query["with_ties"])
-    out[INSTANCES_KEY] = {"reciprocal_rank": rr.tolist()}  # per query, for paired tests (steb_core.instances)
+    out[INSTANCES_KEY] = {"reciprocal_rank": rr.tolist()}  # per query, for paired tests (steb_core._instances)
     return out
 
 

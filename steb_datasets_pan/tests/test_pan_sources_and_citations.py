@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataSource, LoadContext, new_manager
-from steb_core.catalogue import bibtex
+from steb_core._catalogue import bibtex
 
 _FIELD_RE = re.compile(r"^\s*([a-z]+)\s*=\s*\{(.*)\},?\s*$", re.MULTILINE)
 _ENTRY_RE = re.compile(r"^@(inproceedings|article|misc)\{([a-z0-9]+),\n", re.DOTALL)

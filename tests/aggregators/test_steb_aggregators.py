@@ -445,7 +445,7 @@ def test_builtin_aggregators_are_registered_through_the_hook():
 
 
 def test_plain_record_list_and_stored_json_agree(tmp_path):
-    from steb_core.results import load_results
+    from steb_core._results import load_results
 
     recs = _operational_table()
     for rec in recs:

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from steb_core import DatasetSpec
+from steb_core._errors import StebError
 from steb_core.aggregators import ResultTable
 from steb_core.aggregators.applications import application_score, applications_average, multilingual_score
 from steb_core.aggregators.clusters import ClusterSet, cluster_set_from_details, load_cluster_set
@@ -22,7 +23,6 @@ from steb_core.aggregators.definitional import (
     objects_of_study_score,
 )
 from steb_core.aggregators.operational import operational_score
-from steb_core.errors import StebError
 from steb_core.report.synthetic import make_record
 
 E = ["a", "b"]

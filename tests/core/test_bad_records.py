@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from steb_core import DataValidationError, LoadContext, evaluate, iter_jsonl, parse_json, read_json
-from steb_core import plugins as plugins_module
+from steb_core import _plugins as plugins_module
+from steb_core._results import ResultRecord, load_results
 from steb_core.cli import main
-from steb_core.results import ResultRecord, load_results
 from tests.support.toy_components import CountingEncoder
 
 TOYS = ["toy0", "toy1", "toy2"]

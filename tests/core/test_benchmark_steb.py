@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from steb_core._benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
+from steb_core._plugins import new_manager
 from steb_core.aggregators.reference_clusters import REFERENCE_CLUSTERS, parse_entry
-from steb_core.benchmarks import STEB_BENCHMARK, STEB_MULTILINGUAL_BENCHMARK
-from steb_core.plugins import new_manager
 from steb_core.reference_tree.names import REFERENCE_DATASETS, reference_dataset, steb_dataset
 from steb_core.run.selection import resolve_selection
 

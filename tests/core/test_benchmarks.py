@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from steb_core import BenchmarkSpec, StebError, load_results
 from steb_core import cli as cli_module
-from steb_core.errors import DuplicateComponentError
+from steb_core._errors import DuplicateComponentError
 
 pytestmark = pytest.mark.usefixtures("wide_cli_console")  # tests/conftest.py
 

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 import steb_core
-from steb_core.plugins import get_manager
+from steb_core._plugins import get_manager
 
 _ENTRY = re.compile(r"^@(?P<type>\w+)\{(?P<key>[^,\s]+),", re.M)
 

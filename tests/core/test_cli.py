@@ -85,8 +85,8 @@ def test_plugins_command_shows_sources_and_failures(monkeypatch):
     import importlib.metadata
     import types
 
+    from steb_core import _plugins as plugins_module
     from steb_core import hookimpl
-    from steb_core import plugins as plugins_module
 
     failing = types.ModuleType("failing_hook_plugin")
 

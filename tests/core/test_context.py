@@ -3,7 +3,7 @@
 import numpy as np
 import scipy.sparse as sp
 
-from steb_core.context import TaskContext
+from steb_core._context import TaskContext
 
 
 def test_collection_means_of_sparse_rows_equal_dense():

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from steb_core import evaluate
-from steb_core.plugins import get_manager
-from steb_core.records import DatasetBundle, LabelledText, OrderGroup, TextPair, data_fingerprint
-from steb_core.results import ResultRecord, load_results, result_path, run_key
-from steb_core.specs import STEB_PROTOCOL_VERSION
+from steb_core._plugins import get_manager
+from steb_core._records import DatasetBundle, LabelledText, OrderGroup, TextPair, data_fingerprint
+from steb_core._results import ResultRecord, load_results, result_path, run_key
+from steb_core._specs import STEB_PROTOCOL_VERSION
 from tests.support.toy_components import CountingEncoder
 
 STEL_SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "stel"

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from steb_core import Availability, EncoderSpec
-from steb_core.catalogue import encoder_readiness
-from steb_core.weights import cached_weights
+from steb_core._catalogue import encoder_readiness
+from steb_core._weights import cached_weights
 
 STEB = Path(sys.executable).parent / "steb"
 SHA = "0123456789abcdef0123456789abcdef01234567"

@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import steb_core
-from steb_core.encoders import encoder_scoring
+from steb_core._encoders import encoder_scoring
 
 
 class Table:

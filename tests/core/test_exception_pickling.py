@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from steb_core import EncodingError, StebError, UnknownComponentError, retry_may_help
-from steb_core.errors import DataValidationError, DuplicateComponentError
+from steb_core._errors import DataValidationError, DuplicateComponentError
 
 _BUILTIN_EXCEPTIONS = {
     name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from steb_core import evaluate
-from steb_core.cache import EmbeddingCache, ShardError, sweep_stale_temp_files, text_hash, write_shard
-from steb_core.encoders import identify
-from steb_core.results import ResultRecord, load_results
+from steb_core._cache import EmbeddingCache, ShardError, sweep_stale_temp_files, text_hash, write_shard
+from steb_core._encoders import identify
+from steb_core._results import ResultRecord, load_results
 
 
 class Projector:
@@ -389,7 +389,7 @@ def test_collection_vectors_are_cached_per_model(tmp_path):
 
 
 def test_collection_keys_never_equal_text_keys_and_keep_order():
-    from steb_core.cache import collection_hash, text_hash
+    from steb_core._cache import collection_hash, text_hash
 
     assert collection_hash(["a text"]) != text_hash("a text")
     assert collection_hash(["one", "two"]) != collection_hash(["two", "one"])

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from steb_core import DataValidationError, evaluate
-from steb_core import plugins as plugins_module
-from steb_core.cache import EmbeddingCache, write_shard
+from steb_core import _plugins as plugins_module
+from steb_core._cache import EmbeddingCache, write_shard
+from steb_core._io import atomic_write_text
+from steb_core._results import load_results
 from steb_core.cli import main
-from steb_core.io import atomic_write_text
-from steb_core.results import load_results
 from tests.support.toy_components import CountingEncoder
 
 
@@ -142,7 +142,7 @@ def test_the_remote_code_refusal_names_the_real_option(tmp_path, capsys):
 
 # -- symbolic links ----------------------------------------------------------------------------------
 def test_a_release_name_linking_outside_the_release_is_refused_inside_is_fine(tmp_path):
-    from steb_core.io import release_path
+    from steb_core._io import release_path
 
     release, outside = tmp_path / "release", tmp_path / "secret"
     (release / "problem1").mkdir(parents=True)

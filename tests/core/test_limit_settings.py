@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.decompress import decompression_limit
+from steb_core._decompress import decompression_limit
 from steb_core.obtain.http import download_limit
 from steb_core.obtain.unpack import member_limit
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from steb_core import evaluate
-from steb_core.plugins import import_local_module, reset_manager
+from steb_core._plugins import import_local_module, reset_manager
 
 LOCAL_ENCODER = """
 import numpy as np
@@ -102,7 +102,7 @@ import numpy as np
 import pytest
 
 from steb_core import evaluate
-from steb_core.plugins import import_local_module
+from steb_core._plugins import import_local_module
 enc, toy, out = sys.argv[1:4]
 s = evaluate("seeded-local", suite="toy", plugins=[enc, toy], output=out + "/out", cache_dir=out + "/cache",
     progress=False)
@@ -212,7 +212,7 @@ class TinyProjector:
 
 
 def test_small_outputs_of_another_behaviour_are_another_identity(toy_plugin, tmp_path):
-    from steb_core.encoders import identify
+    from steb_core._encoders import identify
 
     ids = {identify(TinyProjector(seed)).fingerprint for seed in (1, 2)}
     assert len(ids) == 2  # rounding to 4 decimals made both all zeros
@@ -230,7 +230,7 @@ def test_small_outputs_of_another_behaviour_are_another_identity(toy_plugin, tmp
 def test_probe_quantisation_is_exact_and_relative_to_each_vector():
     """Hand-computed: 0.75 = 0.75 * 2**0 -> exponent 0, mantissa 0.75 * 2**12 = 3072; the same vector times 2**-20
     has exponent -20 and the same mantissas (power-of-two scaling is exact, so no CPU can round it otherwise)."""
-    from steb_core.encoders import PROBE_BITS, quantise_probe
+    from steb_core._encoders import PROBE_BITS, quantise_probe
 
     assert PROBE_BITS == 12
     exponents, mantissas = quantise_probe(np.array([[0.75, -0.25, 0.0], [0.0, 0.0, 0.0], [3e-7, -1e-7, 1e-12]]))
@@ -276,7 +276,7 @@ def register_encoders(register):
 
 @pytest.mark.parametrize("when", ["built", "imported"])
 def test_a_side_file_edit_the_probe_cannot_see_is_another_model(toy_plugin, tmp_path, when):
-    from steb_core.encoders import PROBE_TEXTS
+    from steb_core._encoders import PROBE_TEXTS
 
     assert not any("number" in t.lower().split() for t in PROBE_TEXTS)  # the edit below is invisible to the probe
     source = TABLE_ENCODER.format(weights="weights.json")

@@ -16,8 +16,8 @@ import textwrap
 
 import pytest
 
-from steb_core.errors import PluginError
-from steb_core.plugins import new_manager
+from steb_core._errors import PluginError
+from steb_core._plugins import new_manager
 
 PLUGIN = textwrap.dedent("""
     import numpy as np
@@ -36,7 +36,7 @@ PLUGIN = textwrap.dedent("""
 #: what the steb console script does: no '' on sys.path (python -P), plugin named by module, then a lazy import
 SCRIPT = textwrap.dedent("""
     import json, sys
-    from steb_core.plugins import new_manager
+    from steb_core._plugins import new_manager
     manager = new_manager(["mylab_enc"], entry_points=False, env=False)
     import threadpoolctl
     print(json.dumps({"encoders": manager.encoders().names(), "threadpoolctl": threadpoolctl.__file__,

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from steb_core.longtext import (
+from steb_core._longtext import (
     LongTextProtocol,
     _tokenizer_functions,
     encode_with_protocol,
@@ -92,7 +92,7 @@ def test_encoder_tokenizer_is_used_when_present():
 
 def reference_plan_chunks(texts, max_tokens, encoder=None):
     """The planner as it was before it was made linear (re-tokenises the whole remainder per cut)."""
-    from steb_core.longtext import split_sentences as split
+    from steb_core._longtext import split_sentences as split
 
     count, trunc = _tokenizer_functions(encoder)
     lengths = list(count(list(texts)))

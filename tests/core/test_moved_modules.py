@@ -15,9 +15,9 @@ import pytest
 from tests.support.import_graph import REPO, imports_in, python_files
 
 MOVED = {
-    "steb_core.parallel": "steb_core.parallel_corpora",
-    "steb_core.pipeline": "steb_core.prefetch",
-    "steb_core.generic": "steb_core.tables",
+    "steb_core.parallel": "steb_core._parallel_corpora",
+    "steb_core.pipeline": "steb_core._prefetch",
+    "steb_core.generic": "steb_core._tables",
     "steb_core.runner": "steb_core.run",
 }
 

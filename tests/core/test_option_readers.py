@@ -2,7 +2,7 @@
 
 The parallel plugin's ``option_flag`` took ``keep_unchanged=maybe`` as true and its ``option_list`` any iterable;
 the style plugin's ``release_option`` lower-cased before comparing, and each plugin carried its own copy. The
-readers on :class:`steb_core.LoadContext` call the rules of :mod:`steb_core.option_values`.
+readers on :class:`steb_core.LoadContext` call the rules of :mod:`steb_core._option_values`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from steb_core import DataValidationError, LoadContext
-from steb_core.option_values import as_choice, as_flag, as_integer, as_names
+from steb_core._option_values import as_choice, as_flag, as_integer, as_names
 from steb_core.run.option_use import OptionReads
 
 

@@ -17,14 +17,14 @@ from collections import Counter
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.parallel_corpora import (
+from steb_core._parallel_corpora import (
     ALL_PAIRS_CONSTRUCTION,
     ParallelItem,
     order_groups_from_parallel,
     pair_of_rank,
     parse_budget,
 )
-from steb_core.specs import STEB_PROTOCOL_VERSION
+from steb_core._specs import STEB_PROTOCOL_VERSION
 
 
 def all_pairs(*args, **kwargs):
@@ -233,7 +233,7 @@ def test_parse_budget():
 
 
 def test_order_groups_from_options_reads_construction_budget_distractors_and_sampling():
-    from steb_core.parallel_corpora import REFERENCE_CONSTRUCTION, order_groups_from_options
+    from steb_core._parallel_corpora import REFERENCE_CONSTRUCTION, order_groups_from_options
 
     items = _items(30, 2) + _items(26, 2, cls="e")
     groups, info = order_groups_from_options(items, {}, seed=0, salt="d", legacy_budget=7)

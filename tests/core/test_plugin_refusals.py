@@ -17,9 +17,9 @@ import typer
 from typer.testing import CliRunner
 
 from steb_core import PluginError
-from steb_core import plugins as plugins_module
+from steb_core import _plugins as plugins_module
+from steb_core._plugins import new_manager
 from steb_core.cli import main
-from steb_core.plugins import new_manager
 
 HIJACK = """
 from steb_core import hookimpl

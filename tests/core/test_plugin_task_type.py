@@ -128,8 +128,8 @@ def test_a_task_type_without_a_tree_export_is_listed_as_skipped(steb_isolated, t
 def test_the_side_tables_are_the_built_in_specs_facts():
     """What the aggregators, the run's order and dataset_from read is what the built-in specs say (and what the
     tables removed by issue 48 held)."""
+    from steb_core._inmemory import default_tasks
     from steb_core.aggregators.table import ResultTable
-    from steb_core.inmemory import default_tasks
     from steb_core.run.order import cheap_task_types
 
     table = ResultTable.build([])

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from steb_core import DuplicateComponentError, PluginError, UnknownComponentError, get_manager, new_manager
-from steb_core.plugins import Registry
+from steb_core._plugins import Registry
 
 
 def test_builtins_register_through_hooks():
     manager = new_manager(entry_points=False, env=False)
+    # the registered name predates the module's private name (steb_core._builtin) and keys stored records
     assert [p.name for p in manager.loaded] == ["steb_core.builtin"]
     demo = [s.name for s in manager.datasets() if "demo" in s.suites]
     assert len(demo) == 6

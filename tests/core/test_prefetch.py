@@ -10,7 +10,7 @@ use ``threads=1``, so BLAS thread counts chosen from the machine's load cannot d
 Both modes run the datasets in :func:`steb_core.run.order.execution_order` (costly-to-score datasets first):
 the order depends on the selection only, and the summary lists datasets as selected.
 
-Also the :class:`steb_core.prefetch.Prefetch` contract: order, the bound on work done ahead, errors
+Also the :class:`steb_core._prefetch.Prefetch` contract: order, the bound on work done ahead, errors
 re-raised at their item, results that cannot be pickled computed by the caller instead.
 """
 
@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 from steb_core import evaluate
-from steb_core.errors import StebError
-from steb_core.prefetch import Prefetch, WorkerDied
+from steb_core._errors import StebError
+from steb_core._prefetch import Prefetch, WorkerDied
 from tests.run.run_records import SYNTHETIC, synthetic_selection
 from tests.support.result_files import result_files
 
@@ -270,7 +270,7 @@ def test_task_threads_do_not_depend_on_the_loader(threads, busy):
 
 
 def _spec(name: str, task: str, size: str = "", expected: dict | None = None):
-    from steb_core.specs import DatasetSpec
+    from steb_core._specs import DatasetSpec
 
     return DatasetSpec(
         name=name, description="x", tasks=(task,), loader=lambda ctx: None, size=size, expected=expected or {}
@@ -312,7 +312,7 @@ def test_execution_order_puts_costly_scoring_first_smallest_first_then_cheap_lar
 def test_summary_lists_datasets_in_selection_order_though_they_run_in_another(tmp_path, monkeypatch):
     """The synthetic selection runs costly-to-score datasets first; the summary (and so the CLI's table)
     still lists them as selected, and the records equal those of a sequential run (test above)."""
-    from steb_core.plugins import get_manager
+    from steb_core._plugins import get_manager
     from steb_core.run.order import execution_order
 
     names = synthetic_selection()
@@ -320,7 +320,7 @@ def test_summary_lists_datasets_in_selection_order_though_they_run_in_another(tm
     specs = [manager.datasets().get(n) for n in names]
     order = execution_order([(s, s.tasks) for s in specs])
     assert order != sorted(order)  # this selection does run in another order
-    from steb_core.results import ResultRecord
+    from steb_core._results import ResultRecord
 
     written: list[str] = []
     original = ResultRecord.write

@@ -8,7 +8,7 @@ import numpy as np
 
 import steb_core
 from steb_core import STEB_PROTOCOL_VERSION
-from steb_core.results import ResultRecord
+from steb_core._results import ResultRecord
 
 
 class Enc:

@@ -21,7 +21,7 @@ import pytest
 
 import steb
 import steb_core
-from steb_core import apidoc
+from steb_core import _apidoc as apidoc
 from tests.support.import_graph import REPO, Package, imports_in, plugin_packages, python_files
 
 PLUGINS = plugin_packages()
@@ -31,11 +31,11 @@ TEST_MODULES = {"steb_core.testing", "steb_core.cli"}
 WHITE_BOX = {
     (
         "plugins/steb_models_neural/tests/test_neural_protocols.py",
-        "steb_core.longtext",
+        "steb_core._longtext",
     ): "monkeypatches the sentence splitter's private window search to test the neural tokenizer path",
     (
         "steb_datasets_pan/tests/test_pan_sources_and_citations.py",
-        "steb_core.catalogue",
+        "steb_core._catalogue",
     ): "checks each PAN citation is printed by `steb cite` as given (catalogue.bibtex is what the command uses)",
 }
 
@@ -145,18 +145,36 @@ def test_white_box_exceptions_are_still_needed() -> None:
         assert any(s.module == module for s in imports_in(path, "x")), f"{relative} no longer imports {module}"
 
 
+#: steb_core's top-level modules a user or a plugin author imports by name; every other is the core's
+#: implementation and says so with a leading underscore (issue 48 item 6), as pluggy's and pytest's modules do
+PUBLIC_MODULES = {"__init__", "hookspecs", "testing"}
+
+
+def test_the_cores_implementation_modules_are_private_by_name() -> None:
+    top = sorted(p.stem for p in (REPO / "steb_core").glob("*.py"))
+    public_looking = [m for m in top if not m.startswith("_") and m not in PUBLIC_MODULES]
+    assert not public_looking, f"name these steb_core modules privately (_NAME.py): {public_looking}"
+    assert all((REPO / "steb_core" / f"{m}.py").is_file() for m in PUBLIC_MODULES)
+
+
+@pytest.mark.parametrize("old", ["steb_core.io", "steb_core.hub", "steb_core.specs", "steb_core.builtin"])
+def test_an_implementation_modules_old_public_path_does_not_import(old: str) -> None:
+    assert importlib.util.find_spec(old) is None
+    assert importlib.util.find_spec(old.replace("steb_core.", "steb_core._")) is not None
+
+
 def test_the_checker_sees_submodule_and_private_imports(tmp_path: Path) -> None:
     folder = tmp_path / "fake_plugin"
     folder.mkdir()
     (folder / "__init__.py").write_text("from steb_core import hookimpl\n")
     (folder / "loader.py").write_text(
-        "from steb_core.io import read_bytes\n\n\ndef f():\n    from steb_core import _moved\n"
+        "from steb_core._io import read_bytes\n\n\ndef f():\n    from steb_core import _moved\n"
     )
     package = Package("fake_plugin", folder)
     found = [
         (module, name) for mod, path in package.modules().items() for _, module, name in _steb_core_imports(path, mod)
     ]
-    assert found == [("steb_core", "hookimpl"), ("steb_core.io", "read_bytes"), ("steb_core", "_moved")]
+    assert found == [("steb_core", "hookimpl"), ("steb_core._io", "read_bytes"), ("steb_core", "_moved")]
 
 
 def test_the_repositorys_test_support_is_not_in_the_installed_core() -> None:

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import steb
-from steb_core.choices import language_codes
-from steb_core.naming import claim_name, default_name, short_name
+from steb_core._choices import language_codes
+from steb_core._naming import claim_name, default_name, short_name
 
 ROOT = Path(__file__).resolve().parents[2]
 STEB = Path(sys.executable).with_name("steb")
@@ -169,7 +169,7 @@ def test_sentence_transformer_and_mteb_model_from_a_folder_are_named_by_the_fold
     mteb = pytest.importorskip("mteb")
     wrapped = mteb.models.SentenceTransformerEncoderWrapper(model)
     assert wrapped.mteb_model_meta.name == "no_model_name/available"  # what MTEB calls it
-    from steb_core.adapters import adapt_encoder
+    from steb_core._adapters import adapt_encoder
 
     assert adapt_encoder(wrapped).name == "tiny-style-model"
 
@@ -340,7 +340,7 @@ def test_data_check_names_the_release_read_and_counts_against_the_catalogue(tmp_
 
 
 def test_release_read_from_bundle_info():
-    from steb_core.catalogue import release_read
+    from steb_core._catalogue import release_read
 
     assert release_read({"release": "carlson", "root": "/d/bible_versions"}) == "carlson"
     assert release_read({"source": "PAN 2018"}) == "PAN 2018"
@@ -385,7 +385,7 @@ def test_markdown_points_at_missing_inputs_only_when_the_section_exists(tmp_path
 
 
 def test_free_text_references_become_bibtex_with_fields_and_one_key_per_work():
-    from steb_core.catalogue import bibtex, parse_citation
+    from steb_core._catalogue import bibtex, parse_citation
 
     acl = (
         "Sudha Rao and Joel Tetreault. 2018. Dear Sir or Madam, May I Introduce the GYAFC Dataset. In Proceedings "
@@ -413,8 +413,8 @@ def test_free_text_references_become_bibtex_with_fields_and_one_key_per_work():
 
 
 def test_cite_prints_each_work_once(tmp_path):
-    from steb_core.plugins import get_manager
-    from steb_core.results import ResultRecord
+    from steb_core._plugins import get_manager
+    from steb_core._results import ResultRecord
 
     registry = get_manager().datasets()
     for name in ("STEL_register", "STEL_feature", "STEL-or-Content_register"):

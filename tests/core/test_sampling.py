@@ -1,4 +1,4 @@
-"""The reference's first-N-per-class rule and the seeded ``sampling=random`` option (steb_core.sampling).
+"""The reference's first-N-per-class rule and the seeded ``sampling=random`` option (steb_core._sampling).
 
 Expected values are written out by hand from the rule in the STEB reference code
 (``steb/dataset_loader.py``, index file 62147402711: auto N, pass 1 / pass 2, label order of first
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from steb_core import DataValidationError, sample_per_class
-from steb_core.sampling import (
+from steb_core._sampling import (
     REFERENCE_N_KEY,
     first_n_per_class,
     random_n_per_class,

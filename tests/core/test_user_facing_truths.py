@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import steb_core
 from steb_core import cli as cli_module
-from steb_core.executors import EncodeJob, EncoderRef, LocalExecutor
-from steb_core.longtext import LongTextProtocol
+from steb_core._executors import EncodeJob, EncoderRef, LocalExecutor
+from steb_core._longtext import LongTextProtocol
 from steb_core.report import compute_leaderboard
 from steb_core.report.provenance import data_fingerprint_notes
 from steb_core.report.synthetic import make_record, synthetic_results
@@ -137,7 +137,7 @@ def test_the_encoding_bar_moves_per_batch_of_the_encoder(tmp_path):
 
 def test_neural_batches_report_to_the_bar():
     batching = pytest.importorskip("steb_models_neural.batching")
-    from steb_core.encoding_progress import reporting_to
+    from steb_core._encoding_progress import reporting_to
 
     steps: list[float] = []
     with reporting_to(steps.append):

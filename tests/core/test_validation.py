@@ -25,8 +25,8 @@ from steb_core import (
     require_field,
     sample_per_class,
 )
-from steb_core.errors import DatasetNotFoundError
-from steb_core.results import ResultRecord, load_results
+from steb_core._errors import DatasetNotFoundError
+from steb_core._results import ResultRecord, load_results
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DatasetNotFoundError, DataValidationError, LoadContext
-from steb_core.tables import budgeted, generic_dataset, generic_loader, infer_format, read_table
+from steb_core._tables import budgeted, generic_dataset, generic_loader, infer_format, read_table
 
 
 def ctx(tmp_path: Path, name: str = "ds", seed: int = 0, **options) -> LoadContext:
@@ -244,7 +244,7 @@ def test_bad_mapping_fails_at_registration():
 # --------------------------------------------------------------------------------------------
 def test_generic_dataset_registers_and_loads(tmp_path):
     from steb_core import hookimpl
-    from steb_core.plugins import new_manager
+    from steb_core._plugins import new_manager
 
     _many(tmp_path)
     spec = generic_dataset(
@@ -271,8 +271,8 @@ def test_generic_dataset_registers_and_loads(tmp_path):
 
 
 def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
-    from steb_core.specs import LoadContext
-    from steb_core.tables import generic_loader
+    from steb_core._specs import LoadContext
+    from steb_core._tables import generic_loader
 
     (tmp_path / "a.csv").write_text("text,label\nhello there,x\nbad one,NaN\n")
     (tmp_path / "b.jsonl").write_text('{"text":"hi","label":"x"}\n{"text":"hey","label":NaN}\n')
@@ -283,8 +283,8 @@ def test_nan_labels_are_missing_in_csv_and_jsonl_alike(tmp_path):
 
 
 def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
-    from steb_core.specs import LoadContext
-    from steb_core.tables import generic_loader
+    from steb_core._specs import LoadContext
+    from steb_core._tables import generic_loader
 
     raw = b'text,label\nhello,x\n"two\nlines",y\n' + b"caf\xe9 time,y\n"
     (tmp_path / "c.csv").write_bytes(raw)
@@ -296,8 +296,8 @@ def test_non_utf8_csv_names_row_line_and_byte(tmp_path):
 
 def test_json_boolean_and_string_labels_are_one_class(tmp_path):
     """Issue 41, item 9: JSON true became "True" while the string "true" stayed "true": two classes of one label."""
-    from steb_core.specs import LoadContext
-    from steb_core.tables import generic_loader
+    from steb_core._specs import LoadContext
+    from steb_core._tables import generic_loader
 
     rows = [
         {"text": "a", "label": True},

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataValidationError, LoadContext
-from steb_core.hub import load_hub_split
-from steb_core.io import read_tsv
-from steb_core.tables import generic_loader, read_table
+from steb_core._hub import load_hub_split
+from steb_core._io import read_tsv
+from steb_core._tables import generic_loader, read_table
 
 ROWS = 30
 

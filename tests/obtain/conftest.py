@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from steb_core import plugins as plugins_module
+from steb_core import _plugins as plugins_module
 from tests.support.fake_http import FakeServer
 
 PLUGIN = """
 import json
 from steb_core import hookimpl, DataSource, DatasetSpec
-from steb_core.records import DatasetBundle, LabelledText
+from steb_core._records import DatasetBundle, LabelledText
 
 DATASETS = json.loads({payload!r})
 

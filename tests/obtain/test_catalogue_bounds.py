@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from steb_core._plugins import get_manager, reset_manager
 from steb_core.obtain.http import MAX_DOWNLOAD_BYTES, DownloadPolicy, scaled_deadline
-from steb_core.plugins import get_manager, reset_manager
 from steb_core.reference_tree.published import PUBLISHED_SOURCE
 
 #: the default deadline ``steb data get`` gives one file (cli/data_get.py: four hours)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from steb_core import DatasetNotFoundError, LoadContext
-from steb_core.plugins import get_manager, reset_manager
+from steb_core._plugins import get_manager, reset_manager
 from steb_core.testing import check_declared_reads
 
 
@@ -129,7 +129,7 @@ def test_an_undeclared_read_is_named(tmp_path):
 
 
 def test_a_read_from_a_worker_thread_is_seen(tmp_path):
-    # recording_reads (steb_core.file_reads) sees only its own thread; a loader may read from a pool's workers
+    # recording_reads (steb_core._file_reads) sees only its own thread; a loader may read from a pool's workers
     from concurrent.futures import ThreadPoolExecutor
 
     from steb_core import read_text
@@ -152,7 +152,7 @@ def test_a_read_from_a_worker_thread_is_seen(tmp_path):
 
 def test_data_check_names_what_is_missing_not_the_obtain_text(tmp_path):
     # hate_speech: metadata and all_files/ there, sampled_test/ not: the check said "all_files/" (the obtain text)
-    from steb_core.catalogue import check_dataset
+    from steb_core._catalogue import check_dataset
 
     spec = next(s for s in SPECS if s.name == "hate_speech")
     root = tmp_path / "data"
@@ -173,7 +173,7 @@ def test_data_check_matches_declared_entries_as_data_get_fetches_them(tmp_path):
     # one rule for get, check and the contract (steb_core.obtain.git.matches): a hub pattern's * crosses folders, as
     # the hub's allow-patterns do; a declared folder with no file in it was never fetched (git keeps no empty folder)
     from steb_core import DatasetSpec, DataSource
-    from steb_core.catalogue import declared_absent
+    from steb_core._catalogue import declared_absent
 
     source = DataSource("hf", "owner/name", files=("data/*.parquet", "texts", "README.md"))
     spec = DatasetSpec("declared_demo", "a test dataset", ("clustering",), lambda ctx: None, sources=(source,))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from steb_core.catalogue import check_dataset
+from steb_core._catalogue import check_dataset
 from steb_core.obtain import MANIFEST, PARTIAL, DownloadPolicy, fetch_all, make_plan
 from steb_core.obtain.errors import FetchError
 from steb_core.obtain.git import fetch_git

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from steb import get_datasets
-from steb_core import specs as specs_module
-from steb_core.errors import StebError
+from steb_core import _specs as specs_module
+from steb_core._errors import StebError
+from steb_core._results import ResultRecord
 from steb_core.reference_tree.export import (
     episode_config,
     export_tree,
@@ -27,7 +28,6 @@ from steb_core.reference_tree.export import (
 from steb_core.reference_tree.names import REFERENCE_DATASETS, TASK_FOLDERS
 from steb_core.reference_tree.read import ORIGIN, REFERENCE_PROTOCOL, is_imported, keep_apart, read_tree, read_trees
 from steb_core.report.leaderboard import compute_leaderboard
-from steb_core.results import ResultRecord
 
 SPECS = get_datasets()
 
@@ -512,7 +512,7 @@ def test_cli_export_import_and_clusters(tmp_path, wide_cli_console):
     imported = tmp_path / "imported"
     res = runner.invoke(app, ["import", str(out), "--out", str(imported)])
     assert res.exit_code == 0, res.output
-    from steb_core.results import load_results
+    from steb_core._results import load_results
 
     back = list(load_results(imported))
     assert len(back) == 22 and all(is_imported(r) for r in back)

@@ -18,12 +18,12 @@ import pytest
 from typer.testing import CliRunner
 
 from steb import get_datasets
-from steb_core import specs as specs_module
-from steb_core.errors import StebError
+from steb_core import _specs as specs_module
+from steb_core._errors import StebError
+from steb_core._results import ResultRecord, load_results
 from steb_core.reference_tree.export import episode_config, export_tree, parse_episode_option
 from steb_core.reference_tree.layout import check_short_name, parse_episode_folder
 from steb_core.reference_tree.read import is_imported, read_tree
-from steb_core.results import ResultRecord, load_results
 
 SPECS = get_datasets()
 pytestmark = pytest.mark.usefixtures("wide_cli_console")
@@ -377,8 +377,8 @@ def test_the_submission_is_written_whole_and_checked_with_the_leaderboard_s_rule
 def test_the_hub_id_defaults_to_the_encoder_s_own():
     from types import SimpleNamespace
 
+    from steb_core._specs import EncoderSpec
     from steb_core.cli.export import default_hub_id
-    from steb_core.specs import EncoderSpec
 
     with_hub = EncoderSpec(name="my-enc", description="d", factory=lambda: None, hub_id="my-org/my-enc-weights")
     registry = {with_hub.name: with_hub}

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import steb_core
 from steb_core import cli as cli_module
-from steb_core.instances import read_instances
+from steb_core._instances import read_instances
 from steb_core.report import build_report, compute_leaderboard
 from steb_core.report.compare import compare_pair, mcnemar, paired_bootstrap
 from steb_core.report.ranks import rank_intervals

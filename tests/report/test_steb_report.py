@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from steb_core._specs import STEB_PROTOCOL_VERSION, AggregatorSpec
 from steb_core.aggregators import AggregateResult, builtin_aggregators
 from steb_core.report import build_report, compute_leaderboard, rank_marks
 from steb_core.report.synthetic import make_record, synthetic_results, write_results
-from steb_core.specs import STEB_PROTOCOL_VERSION, AggregatorSpec
 
 
 def _console(width=200):

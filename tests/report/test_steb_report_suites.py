@@ -20,7 +20,7 @@ from steb_core.report.synthetic import make_record, synthetic_results, write_res
 
 def _stel_suite():
     """The datasets `steb run --suite stel` runs, from the installed STEL plugin (names are the plugin's)."""
-    from steb_core.plugins import get_manager
+    from steb_core._plugins import get_manager
 
     specs = sorted((s for s in get_manager().datasets() if "stel" in s.suites), key=lambda s: s.name)
     if not specs:
@@ -110,7 +110,7 @@ def test_readme_steps_give_a_leaderboard_with_numbers(readme_results, tmp_path):
 
 
 def test_choose_suites_prefers_the_suite_that_was_run_in_full():
-    from steb_core.plugins import get_manager
+    from steb_core._plugins import get_manager
 
     specs = get_manager().datasets()
     recs = _stel_records()

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from steb_core.cache import STALE_TEMP_SECONDS
-from steb_core.results import ResultRecord
+from steb_core._cache import STALE_TEMP_SECONDS
+from steb_core._results import ResultRecord
 from tests.support.result_files import result_files
 
 #: installed plugins the demo suite does not need (loading them costs seconds per process)
@@ -89,7 +89,7 @@ def fork_cli(argv: list[str], log: Path, *, ctrl_c: bool = False) -> int:
         os.environ.update({k: v for k, v in steb_env().items() if k.startswith("STEB_")})
         os.environ.pop("STEB_PLUGINS", None)
         signal.signal(signal.SIGINT, signal.default_int_handler if ctrl_c else signal.SIG_DFL)
-        from steb_core import plugins as plugins_module
+        from steb_core import _plugins as plugins_module
         from steb_core.cli import main
 
         plugins_module.reset_manager()
@@ -254,8 +254,8 @@ def assert_same_run(ref_out: Path, ref_cache: Path, out: Path, cache: Path, what
 @pytest.fixture(scope="session")
 def warm_imports():
     """Import what a demo run needs once, so each forked run starts in milliseconds."""
+    from steb_core import _plugins as plugins_module
     from steb_core import cli, run  # noqa: F401
-    from steb_core import plugins as plugins_module
     from steb_core.tasks import builtin_tasks
 
     builtin_tasks()

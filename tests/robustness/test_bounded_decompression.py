@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from steb_core import DataValidationError, LoadContext
-from steb_core.cache import EmbeddingCache
-from steb_core.tables import generic_loader
+from steb_core._cache import EmbeddingCache
+from steb_core._tables import generic_loader
 
 
 @pytest.fixture(autouse=True)

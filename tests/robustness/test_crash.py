@@ -17,7 +17,7 @@ import shutil
 import threading
 import time
 
-from steb_core.cache import STALE_TEMP_SECONDS
+from steb_core._cache import STALE_TEMP_SECONDS
 from tests.support.result_files import result_files
 
 from .conftest import (

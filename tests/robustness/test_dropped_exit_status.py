@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from steb_core import PluginError
-from steb_core import plugins as plugins_module
+from steb_core import _plugins as plugins_module
+from steb_core._plugins import new_manager
 from steb_core.cli import main
-from steb_core.plugins import new_manager
 
 from .conftest import fork_cli, log_tail, steb_env, wait
 

@@ -20,8 +20,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from steb_core import DataValidationError
-from steb_core.io import MAX_DECOMPRESSED_BYTES, decompression_limit, read_zip_member
-from steb_core.tables import read_table
+from steb_core._io import MAX_DECOMPRESSED_BYTES, decompression_limit, read_zip_member
+from steb_core._tables import read_table
 
 CAP = 1 << 20  # 1 MiB in the tests
 

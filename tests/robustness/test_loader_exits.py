@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from steb_core.results import ResultRecord
+from steb_core._results import ResultRecord
 from tests.support.result_files import result_files
 
 from .conftest import fork_cli, log_tail, wait

@@ -4,7 +4,7 @@ Issue 29 checked the files loaders find by listing a folder (``tests/robustness/
 these are the reads it left: fixed-name files (PAN18 ``collection-info.json``, ``problem-info.json``,
 ``ground-truth.json``), Enron-Spam's mails, the Twitter AAE/SAE files and archive, and a hub
 ``save_to_disk`` folder. The check is made by the core for every loader call
-(:func:`steb_core.io.release_scope`, entered by :class:`steb_core.DatasetSpec`'s loader), so a loader
+(:func:`steb_core._io.release_scope`, entered by :class:`steb_core.DatasetSpec`'s loader), so a loader
 reading through ``steb_core``'s readers cannot forget it; the last test makes sure the dataset plugins
 of this repository open no file another way.
 
@@ -165,7 +165,7 @@ def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) 
 #: ``zipfile.ZipFile``, ``sqlite3.connect``, ``pyarrow.parquet.read_table``, ``np.load``, ``ET.parse`` ...). Loaders
 #: read through steb_core's
 #: readers (read_text, read_bytes, open_release, read_table, load_hub_split, ...), which apply the containment check,
-#: or pass the path through ``steb_core.io.release_file`` first (on the same line).
+#: or pass the path through ``steb_core._io.release_file`` first (on the same line).
 _RAW_METHODS = {
     "open",
     "read_bytes",
@@ -257,11 +257,11 @@ def test_dataset_plugins_open_files_only_through_checked_readers() -> None:
 
 
 def _threaded_spec():
-    """A loader that reads its files through steb_core.io from a ThreadPoolExecutor, as a fast loader might."""
+    """A loader that reads its files through steb_core._io from a ThreadPoolExecutor, as a fast loader might."""
     from concurrent.futures import ThreadPoolExecutor
 
     from steb_core import DatasetSpec, read_text
-    from steb_core.records import DatasetBundle, LabelledText
+    from steb_core._records import DatasetBundle, LabelledText
 
     def load(ctx):
         files = sorted(Path(ctx.data_dir).glob("*.txt"))
@@ -295,7 +295,7 @@ def test_the_scope_is_withdrawn_from_other_threads_when_the_load_ends(tmp_path: 
     from concurrent.futures import ThreadPoolExecutor
 
     from steb_core import read_text
-    from steb_core.containment import release_scope
+    from steb_core._containment import release_scope
 
     release = tmp_path / "data" / "r"
     link = release / "x.txt"

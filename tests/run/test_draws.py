@@ -9,7 +9,7 @@ import pytest
 
 import steb_core
 from steb_core import DatasetBundle, DatasetSpec, LabelledText, load_results, sample_classes, sampling_mode
-from steb_core.draws import draw_seeds, draws_name
+from steb_core._draws import draw_seeds, draws_name
 
 
 class Hashing:

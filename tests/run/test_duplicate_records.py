@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from steb_core import DataValidationError, LoadContext, iter_jsonl, parse_json, read_json, read_tsv
-from steb_core.results import ResultRecord
-from steb_core.tables import generic_loader, read_table
+from steb_core._results import ResultRecord
+from steb_core._tables import generic_loader, read_table
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 

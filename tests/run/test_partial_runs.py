@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from steb_core import RunFailed, evaluate
 from steb_core import cli as cli_module
-from steb_core.errors import DatasetNotFoundError
+from steb_core._errors import DatasetNotFoundError
 from tests.support.toy_components import CountingEncoder
 
 MISSING = (

@@ -15,8 +15,8 @@ import shutil
 import pytest
 
 from steb_core import DatasetSpec, PluginError, evaluate
-from steb_core.plugins import new_manager, reset_manager
-from steb_core.results import load_results, readable_slug, result_path, slug
+from steb_core._plugins import new_manager, reset_manager
+from steb_core._results import load_results, readable_slug, result_path, slug
 from tests.support.toy_components import CountingEncoder
 
 NAMES = ["a/b", "a__b", "a b", "a_b", ".x", "x", "CON", "日本語", "中文"]

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from steb_core import cli as cli_module
 from steb_core import evaluate
-from steb_core.encoders import PROBE_TEXTS
-from steb_core.executors import plan_batches
+from steb_core._encoders import PROBE_TEXTS
+from steb_core._executors import plan_batches
 
 BUDGET = 40
 
@@ -98,7 +98,7 @@ def test_batch_tokens_option_reaches_the_encoding_plan(tmp_path, monkeypatch):
 
 
 def test_bad_batch_tokens_is_refused(tmp_path):
-    from steb_core.errors import StebError
+    from steb_core._errors import StebError
 
     with pytest.raises(StebError, match="batch_tokens=0"):
         evaluate("function-words", suite="demo", output=tmp_path / "o", progress=False, batch_tokens=0)

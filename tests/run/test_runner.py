@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from steb_core import evaluate
-from steb_core.cache import EmbeddingCache, text_hash
-from steb_core.results import ResultRecord, load_results
+from steb_core._cache import EmbeddingCache, text_hash
+from steb_core._results import ResultRecord, load_results
 from tests.support.toy_components import CountingEncoder
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from steb_core import plugins as plugins_module
+from steb_core import _plugins as plugins_module
 
 
 @pytest.fixture(autouse=True)

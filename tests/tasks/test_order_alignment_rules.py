@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from steb_core.instances import INSTANCES_KEY
+from steb_core._instances import INSTANCES_KEY
 from steb_core.tasks.order_alignment.assignments import assignments, chance_level, near_optimal
 from steb_core.tasks.order_alignment.metrics import order_alignment_metrics
 from steb_core.tasks.order_alignment.products import compensated_dots, exact_unit_rows, reference_cosines

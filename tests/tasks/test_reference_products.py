@@ -306,7 +306,7 @@ def test_ssyrk_equals_numpy_on_haswell_one_and_two_threads(tmp_path, threads):
 # --- the tasks do not depend on the CPU ----------------------------------------------------------------------
 _TASK_CHILD = """
 from steb_core import DatasetBundle, DatasetSpec, LabelledText, TaskContext, TextPair, construction_task_defaults
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks import order_alignment as oa, pair_all, pair_predefined
 from steb_core.tasks.order_alignment.task import reference_matrices
 from steb_core.tasks._common import reference_all_pair_scores, reference_pair_scores
@@ -413,7 +413,7 @@ def test_task_results_are_the_same_on_every_blas_kernel_thread_count_and_simd_le
 
 def test_the_defaults_are_the_reference_machines_products(make_ctx, table_encoder):
     from steb_core import LabelledText, TextPair, construction_task_defaults
-    from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+    from steb_core._parallel_corpora import ParallelItem, order_groups_from_parallel
     from steb_core.tasks import order_alignment, pair_all, pair_predefined
 
     rng = np.random.default_rng(2)

@@ -27,7 +27,7 @@ import math
 import numpy as np
 import pytest
 
-from steb_core.parallel_corpora import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import SPEC
 
 # k -> independent pairings (one per two-item class)

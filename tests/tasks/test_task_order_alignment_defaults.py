@@ -21,7 +21,7 @@ from steb_core import (
     TaskContext,
     construction_task_defaults,
 )
-from steb_core.parallel_corpora import ALL_PAIRS_CONSTRUCTION, REFERENCE_CONSTRUCTION
+from steb_core._parallel_corpora import ALL_PAIRS_CONSTRUCTION, REFERENCE_CONSTRUCTION
 from steb_core.tasks.order_alignment import run_order_alignment
 
 # One quadruple on which the rules differ: two equal anchors (0, -1) against alternatives (1, 0) and (-0.6, 0.8).

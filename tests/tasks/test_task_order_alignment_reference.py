@@ -16,7 +16,7 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 from steb_core import DatasetBundle, DatasetSpec, OrderGroup, TaskContext, construction_task_defaults
-from steb_core.parallel_corpora import ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import compensated_dots, reference_credits, run_order_alignment
 
 

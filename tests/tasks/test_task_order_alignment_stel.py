@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from steb_core import OrderGroup, read_tsv
-from steb_core.parallel_corpora import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
+from steb_core._parallel_corpora import ALL_PAIRS_CONSTRUCTION, ParallelItem, order_groups_from_parallel
 from steb_core.tasks.order_alignment import SPEC, alignment_credit
 
 pytestmark = pytest.mark.realdata

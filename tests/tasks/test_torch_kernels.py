@@ -21,7 +21,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 torch = pytest.importorskip("torch")
 
 from steb_core import LabelledText, OrderGroup, RetrievalSet, TextCollection  # noqa: E402
-from steb_core.encoders import encoder_device  # noqa: E402
+from steb_core._encoders import encoder_device  # noqa: E402
 from steb_core.tasks import order_alignment, pair_all, probing, retrieval  # noqa: E402
 from steb_core.tasks._common import pair_similarities  # noqa: E402
 from steb_core.tasks._device import ENV_VAR, kernel_device  # noqa: E402

@@ -101,7 +101,7 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def _hub_rows(ctx: LoadContext, root: Path, splits: tuple[str, ...]) -> list[tuple[Path, str, list[dict[str, Any]]]]:
-    """Rows per split of a ``save_to_disk`` folder or hub snapshot at ``root`` (read with :mod:`steb_core.hub`)."""
+    """Rows per split of a ``save_to_disk`` folder or hub snapshot at ``root`` (read with :mod:`steb_core._hub`)."""
     out = []
     for split in splits:
         rows = load_hub_split(root, HUB_ID, split=split, dataset=ctx.dataset)

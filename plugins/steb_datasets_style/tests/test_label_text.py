@@ -1,6 +1,6 @@
 """Issue 47: JSON ``true`` and the string ``"true"`` name one class (one author) in every loader path.
 
-The generic table loader already read them as one (``steb_core.tables``); the STEB retrieval release reader
+The generic table loader already read them as one (``steb_core._tables``); the STEB retrieval release reader
 (``read_steb_release``) grouped texts by ``str(label)``, so ``true`` became author ``True`` beside ``true``,
 and ``1.0`` became ``1.0`` beside ``1``. Both now go through :func:`steb_core.label_text`.
 """

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-import steb_core.longtext as longtext
+import steb_core._longtext as longtext
 from steb_core import LongTextProtocol, plan_chunks
 from steb_models_neural.transformer import TransformerEncoder
 

@@ -11,7 +11,7 @@ way from arrays over the groups in data order (no TaskContext):
   ``OrderAlignmentTask.evaluate``: its "last" list, then its "first" list); per style type, per variant
   (``by_variant``) and ``chance_distractor_accuracy`` beside it (absent when there is no distractor group);
 * the counts: scored plain and distractor groups, and those with more than one tied best assignment;
-* under :data:`steb_core.instances.INSTANCES_KEY`, every scored group's credit in data order, plain and
+* under :data:`steb_core._instances.INSTANCES_KEY`, every scored group's credit in data order, plain and
   distractor groups apart (for paired tests, ``steb compare``).
 
 A group whose credit is NaN is not scored (STEL's rule: one alternative per anchor, nothing to decide).
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...instances import INSTANCES_KEY
+from ..._instances import INSTANCES_KEY
 
 __all__ = ["UNSPECIFIED", "order_alignment_metrics"]
 

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ...context import TaskContext
-from ...errors import DataValidationError
+from ..._context import TaskContext
+from ..._errors import DataValidationError
+from ..._specs import TaskSpec
 from ...reference_tree.task_export import ORDER_ALIGNMENT_EXPORT
-from ...specs import TaskSpec
 from .._common import option, option_choice, pair_similarities
 from .assignments import EXHAUSTIVE_LIMIT, chance_level
 from .metrics import order_alignment_metrics

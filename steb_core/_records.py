@@ -1,0 +1,417 @@
+"""The typed data model: one record type per task shape, validated when it is built.
+
+Loaders turn official release files into these records and return them in a :class:`DatasetBundle`.
+Validation happens in ``__post_init__`` so a malformed record can never reach a task; loaders add the
+file and record location with :func:`steb_core._io.located` so the user sees where the bad value is.
+Plain dataclasses (not pydantic) because PAN-scale datasets hold hundreds of thousands of records
+and construction cost matters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ._errors import DataValidationError
+
+__all__ = [
+    "LabelledText",
+    "TextPair",
+    "OrderGroup",
+    "TextCollection",
+    "RetrievalSet",
+    "FeatureText",
+    "DatasetBundle",
+    "SHAPES",
+    "data_fingerprint",
+]
+
+
+def _check_text(value: Any, field_name: str) -> None:
+    if not isinstance(value, str):
+        raise DataValidationError(f"must be a string, got {type(value).__name__}", field=field_name, expected="text")
+    if not value.strip():
+        raise DataValidationError("is empty", field=field_name, expected="non-empty text")
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledText:
+    """A text with one gold class label (clustering and all-to-all pair classification).
+
+    A multi-label document (e.g. CORE) is represented as one record per label.
+    """
+
+    text: str
+    label: str
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_text(self.text, "text")
+        if not isinstance(self.label, str) or not self.label:
+            raise DataValidationError("must be a non-empty string", field="label", expected="class label")
+
+    def texts(self) -> Iterator[str]:
+        yield self.text
+
+
+@dataclass(frozen=True, slots=True)
+class TextPair:
+    """A predefined trial: two texts and whether they share the property (e.g. the same author)."""
+
+    text_a: str
+    text_b: str
+    same: bool
+    id: str | None = None
+    group: str | None = None  # e.g. the document a style-change pair comes from
+
+    def __post_init__(self) -> None:
+        _check_text(self.text_a, "text_a")
+        _check_text(self.text_b, "text_b")
+        if not isinstance(self.same, bool):
+            raise DataValidationError(f"must be a boolean, got {self.same!r}", field="same", expected="true/false")
+
+    def texts(self) -> Iterator[str]:
+        yield self.text_a
+        yield self.text_b
+
+
+@dataclass(frozen=True, slots=True)
+class OrderGroup:
+    """An order-alignment instance (STEL generalised).
+
+    ``anchors`` is set A in its order along a style axis (e.g. informal, formal). ``alternatives`` is
+    set B as presented (paraphrases of *other* content on the same axis, shuffled). ``answer[i]`` is the
+    index into ``alternatives`` of the text that matches ``anchors[i]``. ``distractor`` is an optional text
+    with the same content as the anchors in a style none of them has (STEL-or-Content when there is one
+    anchor). A group with a distractor is scored only in ``distractor_accuracy``, against the candidates
+    ``alternatives + (distractor,)``; a group without one only in the plain ``accuracy`` (STEB §3).
+
+    STEL quadruple: anchors (A1, A2), alternatives (S1, S2), answer (0, 1) for "Correct Alternative" 1
+    and (1, 0) for 2. STEL triple: anchors (A1,), alternatives (S1, S2), answer (index of the match,).
+
+    ``distractor_at`` is where the distractor stands among the candidates (:meth:`candidates`); None puts
+    it after the alternatives. Why it matters: the STEB reference solves the assignment with
+    ``scipy.optimize.linear_sum_assignment``, whose answer on an exact tie depends on the column order,
+    and its "first" distractor variant puts the distractor in the first column (``steb/tasks/
+    order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate``).
+    """
+
+    anchors: tuple[str, ...]
+    alternatives: tuple[str, ...]
+    answer: tuple[int, ...]
+    distractor: str | None = None
+    id: str | None = None
+    style_type: str | None = None
+    distractor_at: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "anchors", tuple(self.anchors))
+        object.__setattr__(self, "alternatives", tuple(self.alternatives))
+        object.__setattr__(self, "answer", tuple(self.answer))
+        if not self.anchors:
+            raise DataValidationError("needs at least one anchor", field="anchors", expected="1 or more texts")
+        for i, t in enumerate(self.anchors):
+            _check_text(t, f"anchors[{i}]")
+        for i, t in enumerate(self.alternatives):
+            _check_text(t, f"alternatives[{i}]")
+        if len(self.answer) != len(self.anchors):
+            raise DataValidationError(
+                f"has {len(self.answer)} entries for {len(self.anchors)} anchors",
+                field="answer",
+                expected="one alternative index per anchor",
+            )
+        if len(self.alternatives) < len(self.anchors) or (len(self.anchors) == 1 and len(self.alternatives) < 1):
+            raise DataValidationError(
+                f"has {len(self.alternatives)} texts for {len(self.anchors)} anchors",
+                field="alternatives",
+                expected="at least as many alternatives as anchors",
+            )
+        if len(set(self.answer)) != len(self.answer) or any(
+            not isinstance(a, int) or a < 0 or a >= len(self.alternatives) for a in self.answer
+        ):
+            raise DataValidationError(
+                f"{self.answer!r} is not a set of distinct alternative indices",
+                field="answer",
+                expected=f"distinct integers in 0..{len(self.alternatives) - 1}",
+            )
+        if self.distractor is not None:
+            _check_text(self.distractor, "distractor")
+        if self.distractor_at is not None and (
+            self.distractor is None
+            or isinstance(self.distractor_at, bool)
+            or not isinstance(self.distractor_at, int)
+            or not 0 <= self.distractor_at <= len(self.alternatives)
+        ):
+            raise DataValidationError(
+                f"is {self.distractor_at!r}" + (" without a distractor" if self.distractor is None else ""),
+                field="distractor_at",
+                expected=f"None, or with a distractor an integer in 0..{len(self.alternatives)}",
+            )
+
+    def candidates(self) -> tuple[str, ...]:
+        """The texts the anchors are aligned with: the alternatives, the distractor at ``distractor_at``."""
+        if self.distractor is None:
+            return self.alternatives
+        at = len(self.alternatives) if self.distractor_at is None else self.distractor_at
+        return self.alternatives[:at] + (self.distractor,) + self.alternatives[at:]
+
+    def candidate_answer(self) -> tuple[int, ...]:
+        """``answer`` as indices into :meth:`candidates` (shifted past the distractor where it precedes them)."""
+        if self.distractor is None or self.distractor_at is None:
+            return self.answer
+        return tuple(a + 1 if a >= self.distractor_at else a for a in self.answer)
+
+    def texts(self) -> Iterator[str]:
+        yield from self.anchors
+        yield from self.alternatives
+        if self.distractor is not None:
+            yield self.distractor
+
+
+@dataclass(frozen=True, slots=True)
+class TextCollection:
+    """One or more texts by one author: a retrieval query or target."""
+
+    author: str
+    texts_: tuple[str, ...]
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "texts_", tuple(self.texts_))
+        if not isinstance(self.author, str) or not self.author:
+            raise DataValidationError("must be a non-empty string", field="author", expected="author id")
+        if not self.texts_:
+            raise DataValidationError("holds no text", field="texts", expected="one or more texts")
+        for i, t in enumerate(self.texts_):
+            _check_text(t, f"texts[{i}]")
+
+    def texts(self) -> Iterator[str]:
+        yield from self.texts_
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalSet:
+    """Query and target collections; a query's relevant targets are those with the same author."""
+
+    queries: tuple[TextCollection, ...]
+    targets: tuple[TextCollection, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "queries", tuple(self.queries))
+        object.__setattr__(self, "targets", tuple(self.targets))
+        if not self.queries:
+            raise DataValidationError("is empty", field="queries", expected="one or more query collections")
+        if not self.targets:
+            raise DataValidationError("is empty", field="targets", expected="one or more target collections")
+        target_authors = {t.author for t in self.targets}
+        for i, q in enumerate(self.queries):
+            if q.author not in target_authors:
+                raise DataValidationError(
+                    f"author '{q.author}' has no target collection",
+                    record=q.id or i,
+                    field="author",
+                    expected="every query author to appear among the targets",
+                )
+
+    def texts(self) -> Iterator[str]:
+        for c in self.queries:
+            yield from c.texts_
+        for c in self.targets:
+            yield from c.texts_
+
+
+#: the split names of released probing files (the STEB reference's ``split_<feature>`` values)
+PROBING_SPLITS = ("train", "val", "test")
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureText:
+    """A text with numeric linguistic feature values (probing); the task bins them.
+
+    ``bins`` and ``splits`` carry a release's own bin label (an int) and split (``train``, ``val``,
+    ``test``) per feature, None where the text is not used for that feature: the STEB authors' probing
+    files hold them as ``label_<feature>`` / ``split_<feature>`` (made with unseeded draws, so only the
+    released ones reproduce their numbers). A record with ``bins`` may have no ``features``.
+    """
+
+    text: str
+    features: Mapping[str, float]
+    id: str | None = None
+    bins: Mapping[str, int | None] | None = None
+    splits: Mapping[str, str | None] | None = None
+
+    def __post_init__(self) -> None:
+        _check_text(self.text, "text")
+        if not self.features and not self.bins:
+            raise DataValidationError(
+                "is empty", field="features", expected="feature name -> number (or released bins)"
+            )
+        for k, v in self.features.items():
+            if not isinstance(v, (int, float)) or v != v:
+                raise DataValidationError(
+                    f"value {v!r} is not a number", field=f"features.{k}", expected="a finite number"
+                )
+        mismatched = self.bins is not None and set(self.bins) != set(self.splits or {})
+        if (self.bins is None) != (self.splits is None) or mismatched:
+            raise DataValidationError(
+                "bins and splits name different features",
+                field="splits",
+                expected="a split for every released bin (label_<f> with split_<f>)",
+            )
+        for k, b in (self.bins or {}).items():
+            if b is not None and (isinstance(b, bool) or not isinstance(b, int) or b < 0):
+                raise DataValidationError(
+                    f"value {b!r}", field=f"label_{k}", expected="a bin index (integer >= 0) or null"
+                )
+        for k, split in (self.splits or {}).items():
+            if split is not None and split not in PROBING_SPLITS:
+                raise DataValidationError(
+                    f"value {split!r}", field=f"split_{k}", expected=" or ".join(PROBING_SPLITS) + " or null"
+                )
+
+    def texts(self) -> Iterator[str]:
+        yield self.text
+
+
+#: bundle field -> record type: the five task shapes.
+SHAPES: dict[str, type] = {
+    "labelled_texts": LabelledText,
+    "pairs": TextPair,
+    "order_groups": OrderGroup,
+    "retrieval": RetrievalSet,
+    "feature_texts": FeatureText,
+}
+
+
+@dataclass
+class DatasetBundle:
+    """What a dataset loader returns: the records for each task shape the dataset feeds.
+
+    ``info`` records how the data was made (sampling budgets, seeds, file names, counts) and is copied
+    into every result so a number can be traced back to its inputs.
+    """
+
+    labelled_texts: list[LabelledText] | None = None
+    pairs: list[TextPair] | None = None
+    order_groups: list[OrderGroup] | None = None
+    retrieval: RetrievalSet | None = None
+    feature_texts: list[FeatureText] | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+    #: task -> option -> value: this load's own task defaults, for a loader option that changes what the records
+    #: are (another construction of the groups scored by another rule); they come before the spec's
+    #: (:attr:`steb_core.DatasetSpec.task_defaults`, :meth:`steb_core.TaskContext.task_default`). The loader
+    #: options are in the run key, so these need not be.
+    task_defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.task_defaults, Mapping) or not all(
+            isinstance(v, Mapping) for v in self.task_defaults.values()
+        ):
+            raise DataValidationError(
+                f"is {self.task_defaults!r}", field="task_defaults", expected="a mapping task -> {option: value}"
+            )
+        self.task_defaults = {str(task): dict(options) for task, options in self.task_defaults.items()}
+        for name, record_type in SHAPES.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if name == "retrieval":
+                if not isinstance(value, RetrievalSet):
+                    raise DataValidationError("must be a RetrievalSet", field=name)
+                continue
+            if not isinstance(value, list):
+                value = list(value)
+                setattr(self, name, value)
+            if not value:
+                raise DataValidationError(
+                    "is empty", field=name, expected=f"one or more {record_type.__name__} records"
+                )
+            for i, rec in enumerate(value):
+                if not isinstance(rec, record_type):
+                    raise DataValidationError(
+                        f"holds a {type(rec).__name__}", record=i, field=name, expected=record_type.__name__
+                    )
+
+    def shapes(self) -> list[str]:
+        """Names of the shapes this bundle holds."""
+        return [name for name in SHAPES if getattr(self, name) is not None]
+
+    def get(self, shape: str) -> Any:
+        if shape not in SHAPES:
+            raise KeyError(f"unknown record shape '{shape}'; known: {', '.join(SHAPES)}")
+        return getattr(self, shape)
+
+    def iter_texts(self, shapes: Iterable[str] | None = None) -> Iterator[str]:
+        """Every text of the given shapes (all by default), duplicates included."""
+        for name in shapes if shapes is not None else self.shapes():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if name == "retrieval":
+                yield from value.texts()
+            else:
+                for rec in value:
+                    yield from rec.texts()
+
+    def fingerprint(self, shape: str) -> str:
+        """:func:`data_fingerprint` of one shape's records (what the tasks of that shape see), '' if absent."""
+        value = self.get(shape)
+        return "" if value is None else data_fingerprint([shape, value])
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for name in self.shapes():
+            value = getattr(self, name)
+            out[name] = len(value.queries) + len(value.targets) if name == "retrieval" else len(value)
+        return out
+
+
+def data_fingerprint(value: Any) -> str:
+    """A content hash of task-shaped records (a shape's list, a :class:`RetrievalSet`, a whole bundle's shape).
+
+    Why: a stored result may be reused only for the data it was computed on. The hash covers every
+    field of every record in order (texts, labels, answers, pair flags, groups, ids, feature values),
+    so flipping one label, editing one text, re-sampling or re-ordering gives another fingerprint,
+    while where the files live (``bundle.info`` paths) does not count. Each value is written with its
+    type and length (no separator can be forged by a text), floats bit-exactly (``float.hex``), and
+    mappings in sorted key order. blake2b over the already loaded strings: cheap next to encoding.
+    """
+    h = hashlib.blake2b(digest_size=16, person=b"steb-data-v1")
+    _feed(h, value)
+    return h.hexdigest()
+
+
+def _feed(h: Any, value: Any) -> None:
+    if isinstance(value, str):
+        raw = value.encode("utf-8", "surrogatepass")
+        h.update(b"s" + struct.pack("<Q", len(raw)))
+        h.update(raw)
+    elif value is None:
+        h.update(b"n")
+    elif isinstance(value, bool):
+        h.update(b"T" if value else b"F")
+    elif isinstance(value, int):
+        h.update(b"i" + str(value).encode() + b";")
+    elif isinstance(value, float):
+        h.update(b"f" + value.hex().encode() + b";")
+    elif isinstance(value, (list, tuple)):
+        h.update(b"l" + struct.pack("<Q", len(value)))
+        for item in value:
+            _feed(h, item)
+    elif isinstance(value, Mapping):
+        h.update(b"m" + struct.pack("<Q", len(value)))
+        for key in sorted(value, key=str):
+            _feed(h, str(key))
+            _feed(h, value[key])
+    elif hasattr(value, "__dataclass_fields__"):
+        h.update(b"d")
+        _feed(h, type(value).__name__)
+        for f in fields(value):
+            _feed(h, getattr(value, f.name))
+    elif hasattr(value, "item"):  # numpy scalars in feature values
+        _feed(h, value.item())
+    else:
+        raise TypeError(f"cannot fingerprint a {type(value).__name__} in a dataset record")
