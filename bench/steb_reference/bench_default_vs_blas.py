@@ -8,24 +8,24 @@ are still the reference's.
 1. ``bench_steb_reference.py`` lays out the public releases of the encoder's figures (``fetch`` mirrors),
    runs ``steb run`` with its defaults and compares every figure (its table; exit 1 when one is off);
    that run also fills the embedding cache, so the timed runs below time loading and scoring, not encoding.
-2. ``farm-bench --vs`` times, alternately, ``steb run`` with the defaults (A) and with this CPU's own BLAS
-   (B: ``--dataset-option order_alignment.products=blas --dataset-option pair_all.scores=blas``) on the same
+2. ``bench/whole_process.py`` times, alternately, ``steb run`` with the defaults (A) and with this CPU's own BLAS
+   (B: ``--task-option order_alignment.products=blas --task-option pair_all.scores=blas``) on the same
    datasets, each into a fresh results folder,
-   the same (warm) cache. Its report: wall / CPU / peak per command and the ratio A/B pair by pair.
+   the same (warm) cache. Its report: wall / CPU / peak per command (``os.wait4``'s accounting, whole process) and
+   the ratio A/B pair by pair.
 
 Usage::
 
     .venv/bin/python bench/steb_reference/bench_default_vs_blas.py --work /tmp/stebref [--runs 3]
-        [--encoder function-words] [--timeout 1200]
+        [--encoder function-words]
 
-The reference code's own side is not timed here (its code cannot be rebuilt in the repository; see the README).
+The reference code's own side is timed by ``bench_vs_reference.py`` (a scratch rebuild outside the repository).
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -34,6 +34,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_steb_reference as ref  # noqa: E402  (this folder's script, not a package)
+
+sys.path.insert(0, str(HERE.parent))
+import whole_process  # noqa: E402  (bench/'s whole-process A/B timer)
 
 #: (no pair_predefined dataset among the figures' releases: its option would be refused as unread)
 BLAS_OPTIONS = ("order_alignment.products=blas", "pair_all.scores=blas")
@@ -60,7 +63,7 @@ def steb_command(encoder: str, datasets: list[str], work: Path, tag: str, option
     for d in datasets:
         run += ["--dataset", d]
     for o in options:
-        run += ["--dataset-option", o]
+        run += ["--task-option", o]
     return f"rm -rf {shlex.quote(str(out))} && exec {shlex.join(run)}"
 
 
@@ -71,7 +74,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--encoder", default="function-words")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=1)
-    ap.add_argument("--timeout", type=int, default=1200, help="farm-bench's bound on the whole timing, seconds")
     args = ap.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="steb-reference-"))
     status = ref.main(["--work", str(work), "--mirrors", str(args.mirrors), "--encoder", args.encoder, "--markdown"])
@@ -79,11 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     datasets = sorted({f["dataset"] for f in figures if f["encoder"] == args.encoder})
     a = steb_command(args.encoder, datasets, work, "default", ())
     b = steb_command(args.encoder, datasets, work, "blas", BLAS_OPTIONS)
-    cmd = ["farm-bench", "-n", str(args.runs), "--warmup", str(args.warmup), "--timeout", str(args.timeout)]
-    cmd += ["--vs", f"sh -c {shlex.quote(b)}"]
-    cmd += ["--", "sh", "-c", a]
     print(f"\n{len(datasets)} datasets: {', '.join(datasets)}\nA: defaults, B: {' '.join(BLAS_OPTIONS)}", flush=True)
-    subprocess.run(cmd, check=False, cwd=ref.REPO)
+    report = whole_process.compare({"defaults": a, "own BLAS": b}, args.runs, args.warmup)
+    print(whole_process.format_report(report))
     print(f"figures: {'all reproduced' if status == 0 else 'NOT all reproduced'} (defaults, this CPU)")
     return status
 
