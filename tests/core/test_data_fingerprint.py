@@ -99,6 +99,66 @@ def test_fingerprint_follows_every_field_and_the_order_but_not_the_info():
     assert DatasetBundle(labelled_texts=base).fingerprint("pairs") == ""
 
 
+def _format_stream(value: object) -> bytes:
+    """The documented byte format, written value by value (independently of steb's writer): type tag, length or
+    content, fields in declaration order, mappings by sorted key, floats as ``float.hex``."""
+    import dataclasses
+    import struct
+
+    if isinstance(value, str):
+        raw = value.encode("utf-8", "surrogatepass")
+        return b"s" + struct.pack("<Q", len(raw)) + raw
+    if value is None:
+        return b"n"
+    if isinstance(value, bool):
+        return b"T" if value else b"F"
+    if isinstance(value, int):
+        return b"i%d;" % value
+    if isinstance(value, float):
+        return b"f" + value.hex().encode() + b";"
+    if isinstance(value, (list, tuple)):
+        return b"l" + struct.pack("<Q", len(value)) + b"".join(_format_stream(v) for v in value)
+    if isinstance(value, dict):
+        items = sorted(value.items(), key=lambda kv: str(kv[0]))
+        return (
+            b"m"
+            + struct.pack("<Q", len(value))
+            + b"".join(_format_stream(str(k)) + _format_stream(v) for k, v in items)
+        )
+    if dataclasses.is_dataclass(value):
+        body = [_format_stream(getattr(value, f.name)) for f in dataclasses.fields(value)]
+        return b"d" + _format_stream(type(value).__name__) + b"".join(body)
+    return _format_stream(value.item())  # type: ignore[attr-defined]  (numpy scalars)
+
+
+def test_the_fingerprint_is_the_documented_stream_hashed():
+    import hashlib
+
+    import numpy as np
+
+    from steb_core._records import FeatureText, RetrievalSet, TextCollection
+
+    texts = [f"text {i} é \u2028" + "x" * (i * 37) for i in range(50)]
+    groups = [
+        OrderGroup((texts[i], texts[i + 1]), (texts[i + 2], texts[i + 3]), (1, 0), distractor=texts[0], distractor_at=0)
+        for i in range(40)
+    ] * 30  # texts repeat across groups, as an order-alignment set's do
+    cases = [
+        groups,
+        [LabelledText("a", "b"), LabelledText("ab", "c", id="7")],
+        [TextPair("ab", "c", True), TextPair("a", "bc", False, id=None)],
+        [FeatureText("t", {"len": 1.5, "b": 0.1}), FeatureText("u", {"len": 2.0}, id="u", bins=None)],
+        [np.float32(0.1), np.int64(3), {"k": [1, 2.5, None, True]}],  # numpy scalars, nested values
+        RetrievalSet([TextCollection("a", ("q1", "q2"))], [TextCollection("a", ("t1",), id="t")]),
+        ["order_groups", groups[:3]],
+    ]
+    for value in cases:
+        expected = hashlib.blake2b(_format_stream(value), digest_size=16, person=b"steb-data-v1").hexdigest()
+        assert data_fingerprint(value) == expected
+    # the format tells the field boundaries apart: the same characters in other fields give another stream
+    assert _format_stream([TextPair("ab", "c", True)]) != _format_stream([TextPair("a", "bc", True)])
+
+
 # -- reuse only for the same data -------------------------------------------------------------------
 def test_edited_data_is_recomputed_and_the_record_stores_the_fingerprint(file_plugin, tmp_path):
     _write_rows(tmp_path / "data", ROWS)
