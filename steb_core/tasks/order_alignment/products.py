@@ -47,6 +47,8 @@ _SPLITTER = 134217729.0
 #: text pairs whose similarity is computed per block of the compensated dot product (bounds memory: two
 #: float64 blocks of this many rows, 128 MiB at 512 dimensions)
 DOT_PAIRS = 16384
+#: the most texts whose float64 Gram matrix the undecided-group filter computes whole (128 MiB); above, per group
+GRAM_TEXTS = 4096
 #: pairs whose products are emulated at once (bounds memory: six float64 arrays of this many x K values)
 _PAIR_CHUNK = 4096
 
@@ -147,13 +149,19 @@ def emulated_where_undecided(unit: np.ndarray, anchors: np.ndarray, candidates: 
     than ``REFERENCE_TIE_WINDOW`` with the emulated ones, with the same assignment, so
     :func:`.reference_rule.reference_credits` gives it the same credit (and one tied assignment) either way:
     those groups keep the fast products, all others (ties above all) get the emulated ones. On ASSET with
-    function words a third of the plain groups and 1 % of the distractor groups are emulated.
+    function words a third of the plain groups and 1 % of the distractor groups are emulated. The fast
+    products come from one BLAS Gram matrix of the texts where it fits (:data:`GRAM_TEXTS`): any evaluation
+    is within the bound, so which one does not change a credit.
     """
     n_groups, m, c = len(anchors), anchors.shape[1], candidates.shape[1]
-    fast = np.empty((n_groups, m, c))
-    for lo in range(0, n_groups, DOT_PAIRS // max(1, m * c)):
-        hi = lo + DOT_PAIRS // max(1, m * c)
-        fast[lo:hi] = np.matmul(unit[anchors[lo:hi]], unit[candidates[lo:hi]].transpose(0, 2, 1))
+    if unit.shape[0] <= GRAM_TEXTS:  # every pair's product once (a set's texts recur in ~100 groups), then gathered
+        gram = unit @ unit.T
+        fast = gram[anchors[:, :, None], candidates[:, None, :]]
+    else:
+        fast = np.empty((n_groups, m, c))
+        for lo in range(0, n_groups, DOT_PAIRS // max(1, m * c)):
+            hi = lo + DOT_PAIRS // max(1, m * c)
+            fast[lo:hi] = np.matmul(unit[anchors[lo:hi]], unit[candidates[lo:hi]].transpose(0, 2, 1))
     k = unit.shape[1]
     u = 2.0**-53
     norm = float(np.sqrt(np.max(np.einsum("ij,ij->i", unit, unit), initial=0.0))) * (1 + 1e-9)
