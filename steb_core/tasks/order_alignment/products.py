@@ -156,7 +156,7 @@ def emulated_where_undecided(unit: np.ndarray, anchors: np.ndarray, candidates: 
     n_groups, m, c = len(anchors), anchors.shape[1], candidates.shape[1]
     if unit.shape[0] <= GRAM_TEXTS:  # every pair's product once (a set's texts recur in ~100 groups), then gathered
         gram = unit @ unit.T
-        fast = gram[anchors[:, :, None], candidates[:, None, :]]
+        fast: np.ndarray = gram[anchors[:, :, None], candidates[:, None, :]]
     else:
         fast = np.empty((n_groups, m, c))
         for lo in range(0, n_groups, DOT_PAIRS // max(1, m * c)):

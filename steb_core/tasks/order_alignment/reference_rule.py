@@ -107,12 +107,12 @@ def reference_credits(
                 low = min(exact)
                 tied = [int(p) for p, v in zip(candidates.tolist(), exact) if v == low]
                 known = decided[key] = (tied, _solver_columns(cost[g]) if ties == "solver" else None)
-            tied, cols = known
+            tied, solver_cols = known
             n_tied[g] = len(tied)
-            if cols is None:
+            if solver_cols is None:
                 credits[g] = float(np.mean(right[b, tied]))
             else:
-                credits[g] = float(np.mean(cols == expected[g]))
+                credits[g] = float(np.mean(solver_cols == expected[g]))
     return credits, n_tied
 
 
