@@ -437,6 +437,10 @@ class TaskSpec:
     cheap_to_score: bool = False
     #: a dataset of this task's ``shape`` built by ``steb.dataset_from`` without ``tasks=`` feeds this task
     default_for_shape: bool = False
+    #: modules ``run`` imports when it runs (kept out of start-up, e.g. scikit-learn: 1.4 s here); the runner
+    #: imports them in a background thread while the run's first dataset loads, so scoring never waits on
+    #: them. A speed hint only: a module that fails to import there fails where ``run`` imports it
+    warm_imports: tuple[str, ...] = ()
     #: how a result of this task is written to the STEB leaderboard's results tree (``steb export``): a
     #: :class:`steb_core.reference_tree.task_export.TreeExport`; None: the task has no leaderboard folder and its
     #: results are listed as skipped

@@ -33,6 +33,7 @@ from .score import embedder, task_context
 from .settings import RunSettings
 from .stored import encoder_record_info, new_record
 from .summary import Failure, RunSummary, plan_order
+from .warm import WarmImports
 
 __all__ = ["Engine"]
 
@@ -50,6 +51,7 @@ class Engine:
         self.seen_hashes: set[str] = set()
         self.encode_seconds = 0.0
         self._info: dict[str, Any] | None = None  # taken after encoding: device, dtype as actually used
+        self.warming = WarmImports(())  # the tasks' imports, made ahead from the first dataset with work (warm.py)
 
     # -- the whole run -------------------------------------------------------------------------
     def run(self, plan: list[Pending]) -> None:
@@ -74,6 +76,7 @@ class Engine:
             self._consume(ordered, stream)
         finally:
             stream.close()
+            self.warming.join()
             plan_order(self.summary, [p.spec.name for p in plan])
 
     def _load_item(self, plan: list[Pending], i: int) -> LoadResult:
@@ -98,6 +101,7 @@ class Engine:
                     self.summary.failures.append(Failure(pending.spec.name, None, why))
                     self._options_read(pending, ())
                     bar.advance(task_bar, planned)
+                    self.warming.join()  # nor may an import
                     with display_paused(bar):  # a fork copies no thread: the display's must not hold a lock then
                         stream.start()
                     continue
@@ -115,6 +119,8 @@ class Engine:
                 if not pending.tasks:
                     continue
                 self.backends.open()
+                if self.warming.thread is None:  # the first dataset with work: the others load meanwhile
+                    self.warming = WarmImports(m for p in plan for t in p.tasks for m in t.warm_imports)
                 group.append(loaded)
                 estimate = self.estimated_bytes(loaded)
                 group_bytes += estimate or 0
@@ -222,15 +228,8 @@ class Engine:
             t0 = time.perf_counter()
             bar.update(task_bar, description=f"{spec.name} / {task.name}")
             embed = None if vectors is None else embedder(vectors, row_of, densify=sparse and not task.accepts_sparse)
-            ctx = task_context(
-                self.settings,
-                self.encoder,
-                loaded,
-                task,
-                embed=embed,
-                cache=self.backends.cache,
-                threads=self.task_threads(),
-            )
+            threads, cache = self.task_threads(), self.backends.cache
+            ctx = task_context(self.settings, self.encoder, loaded, task, embed=embed, cache=cache, threads=threads)
             try:
                 metrics = dict(task.run(ctx))
             except Exception as exc:

@@ -87,5 +87,6 @@ SPEC = TaskSpec(
     version="2",  # issue 37: the STEB reference's rules (see the module docstring)
     options=("batch_size", "random_state"),
     default_for_shape=True,
+    warm_imports=("sklearn.cluster", "sklearn.metrics"),
     tree_export=CLUSTERING_EXPORT,
 )

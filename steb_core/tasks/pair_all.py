@@ -191,5 +191,6 @@ SPEC = TaskSpec(
     version="3",
     options=("scores",),
     default_for_shape=True,
+    warm_imports=("scipy.interpolate", "scipy.optimize"),  # the ROC curve's EER (roc.py)
     tree_export=PAIR_ALL_EXPORT,
 )

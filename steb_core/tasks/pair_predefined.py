@@ -79,5 +79,6 @@ SPEC = TaskSpec(
     options=("scores",),
     cheap_to_score=True,  # one cosine per pair
     default_for_shape=True,
+    warm_imports=("scipy.interpolate", "scipy.optimize"),  # the ROC curve's EER (roc.py)
     tree_export=PAIR_PREDEFINED_EXPORT,
 )

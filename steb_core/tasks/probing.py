@@ -474,6 +474,7 @@ SPEC = TaskSpec(
     main_metric="accuracy",
     run=run_probing,
     accepts_sparse=True,
+    warm_imports=("sklearn.linear_model", "sklearn.preprocessing"),
     # 2: 2026-11-23, splits from keys shared by all features (step 2); 3: 2026-11-24, the near-tie rule (step 3);
     # 4: 2026-11-24, one BLAS thread unless --threads (recorded as blas_threads), not the load;
     # 5: issue 37, released bins and splits used when the records carry them (probing.splits)

@@ -395,6 +395,7 @@ SPEC = TaskSpec(
     run=run_retrieval,
     extra_texts=joined_texts,
     accepts_sparse=True,
+    warm_imports=("sklearn.metrics",),
     # 2, issue 37: the STEB reference's rule (joined collections, argsort ranks) by default; 3: its distances
     # correctly rounded and exact ties in expectation, the same on every CPU (products=blas: the reference's calls)
     version="3",

@@ -265,5 +265,6 @@ SPEC = TaskSpec(
     column_metrics={"definitional": ("accuracy", "distractor_accuracy"), "content-independence": "distractor_accuracy"},
     cheap_to_score=True,  # a few cosines per group
     default_for_shape=True,
+    warm_imports=("scipy.optimize",),  # linear_sum_assignment
     tree_export=ORDER_ALIGNMENT_EXPORT,
 )
