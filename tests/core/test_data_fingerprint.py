@@ -8,6 +8,7 @@ existed are recomputed; ``steb report`` says when encoders were compared on diff
 from __future__ import annotations
 
 import csv
+import enum
 import shutil
 from pathlib import Path
 
@@ -99,6 +100,14 @@ def test_fingerprint_follows_every_field_and_the_order_but_not_the_info():
     assert DatasetBundle(labelled_texts=base).fingerprint("pairs") == ""
 
 
+class _Loud(str):
+    """A str subclass: written as its characters, like a str."""
+
+
+class _Level(enum.IntEnum):
+    HIGH = 2
+
+
 def _format_stream(value: object) -> bytes:
     """The documented byte format, written value by value (independently of steb's writer): type tag, length or
     content, fields in declaration order, mappings by sorted key, floats as ``float.hex``."""
@@ -149,6 +158,7 @@ def test_the_fingerprint_is_the_documented_stream_hashed():
         [TextPair("ab", "c", True), TextPair("a", "bc", False, id=None)],
         [FeatureText("t", {"len": 1.5, "b": 0.1}), FeatureText("u", {"len": 2.0}, id="u", bins=None)],
         [np.float32(0.1), np.int64(3), {"k": [1, 2.5, None, True]}],  # numpy scalars, nested values
+        [(-0.0, 0.0, 1, True, 1.0), _Loud("text"), _Level.HIGH, ("a", _Loud("a"), 2, _Level.HIGH)],  # look-alikes
         RetrievalSet([TextCollection("a", ("q1", "q2"))], [TextCollection("a", ("t1",), id="t")]),
         ["order_groups", groups[:3]],
     ]
