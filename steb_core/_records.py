@@ -432,11 +432,16 @@ class _Stream:
 
     #: records written before the gathered bytes go to the hash (the digest is the same for any split)
     RECORDS_PER_UPDATE = 4096
+    #: texts whose encoding is kept for their next occurrence: at most this long, this much in all (memory stays
+    #: bounded on a PAN-sized corpus of long documents, which seldom recur)
+    KEEP_TEXT_BYTES = 4096
+    KEEP_TOTAL_BYTES = 64 << 20
 
     def __init__(self, h: Any) -> None:
         self.h = h
         self.parts: list[bytes] = []
         self.texts: dict[str, bytes] = {}  # a text's encoding (tag, length, UTF-8): texts recur across records
+        self.kept = 0  # bytes in self.texts
         self.heads: dict[type, tuple[bytes, tuple[str, ...]]] = {}  # a record type's tag and name, and its fields
         self.ints: dict[int, bytes] = {}  # an int's encoding (answers and positions recur)
 
@@ -452,13 +457,18 @@ class _Stream:
         raw = self.texts.get(value)
         if raw is None:
             body = value.encode("utf-8", "surrogatepass")
-            raw = self.texts[value] = b"s" + struct.pack("<Q", len(body)) + body
+            raw = b"s" + struct.pack("<Q", len(body)) + body
+            if len(raw) <= self.KEEP_TEXT_BYTES and self.kept < self.KEEP_TOTAL_BYTES:  # sentences, not books
+                self.texts[value] = raw
+                self.kept += len(raw)
         return raw
 
     def _int(self, value: int) -> bytes:
         raw = self.ints.get(value)
         if raw is None:
-            raw = self.ints[value] = b"i" + str(value).encode() + b";"
+            raw = b"i" + str(value).encode() + b";"
+            if -1024 <= value <= 1024:  # answers, positions, bins: small and recurring
+                self.ints[value] = raw
         return raw
 
     def _head(self, kind: type, value: Any) -> tuple[bytes, tuple[str, ...]]:

@@ -158,6 +158,7 @@ def test_the_fingerprint_is_the_documented_stream_hashed():
         [TextPair("ab", "c", True), TextPair("a", "bc", False, id=None)],
         [FeatureText("t", {"len": 1.5, "b": 0.1}), FeatureText("u", {"len": 2.0}, id="u", bins=None)],
         [np.float32(0.1), np.int64(3), {"k": [1, 2.5, None, True]}],  # numpy scalars, nested values
+        [LabelledText("long " * 2000, "x", id=str(10**30)), LabelledText("long " * 2000, "x", id="1")],  # not kept
         [(-0.0, 0.0, 1, True, 1.0), _Loud("text"), _Level.HIGH, ("a", _Loud("a"), 2, _Level.HIGH)],  # look-alikes
         RetrievalSet([TextCollection("a", ("q1", "q2"))], [TextCollection("a", ("t1",), id="t")]),
         ["order_groups", groups[:3]],
