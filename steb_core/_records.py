@@ -456,8 +456,7 @@ class _Stream:
     def _text(self, value: str) -> bytes:
         raw = self.texts.get(value)
         if raw is None:
-            body = value.encode("utf-8", "surrogatepass")
-            raw = b"s" + struct.pack("<Q", len(body)) + body
+            raw = b"s" + _utf8_sized(value)
             if len(raw) <= self.KEEP_TEXT_BYTES and self.kept < self.KEEP_TOTAL_BYTES:  # sentences, not books
                 self.texts[value] = raw
                 self.kept += len(raw)

@@ -42,29 +42,21 @@ import whole_process  # noqa: E402  (bench/'s whole-process A/B timer)
 BLAS_OPTIONS = ("order_alignment.products=blas", "pair_all.scores=blas")
 
 
-def steb_command(encoder: str, datasets: list[str], work: Path, tag: str, options: tuple[str, ...]) -> str:
-    """``sh -c`` line: remove the results folder (results are resumable: a stored one would be read), run steb."""
+def steb_command(
+    encoder: str, datasets: list[str], work: Path, tag: str, options: tuple[str, ...], *, fresh_cache: bool = False
+) -> str:
+    """``sh -c`` line: remove the results folder (results are resumable: a stored one would be read) and, with
+    ``fresh_cache``, give the run its own empty embedding cache (else the encoder's shared one, warm); run steb."""
     out = work / "results" / f"timed-{tag}"
-    run = [
-        sys.executable,
-        "-m",
-        "steb_core.cli",
-        "run",
-        "--encoder",
-        encoder,
-        "--data-dir",
-        str(work / "data"),
-        "--output",
-        str(out),
-        "--cache-dir",
-        str(work / "cache" / encoder),
-        "--no-progress",
-    ]
+    cache = work / "results" / f"timed-{tag}-cache" if fresh_cache else work / "cache" / encoder
+    run = [sys.executable, "-m", "steb_core.cli", "run", "--encoder", encoder, "--data-dir", str(work / "data")]
+    run += ["--output", str(out), "--cache-dir", str(cache), "--no-progress"]
     for d in datasets:
         run += ["--dataset", d]
     for o in options:
         run += ["--task-option", o]
-    return f"rm -rf {shlex.quote(str(out))} && exec {shlex.join(run)}"
+    removed = [out, cache] if fresh_cache else [out]
+    return f"rm -rf {' '.join(shlex.quote(str(p)) for p in removed)} && exec {shlex.join(run)}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,23 +34,10 @@ sys.path.insert(0, str(HERE.parent))
 
 import bench_steb_reference as ref  # noqa: E402  (this folder's script, not a package)
 import whole_process  # noqa: E402  (bench/'s whole-process timer)
+from bench_default_vs_blas import BLAS_OPTIONS, steb_command  # noqa: E402
 
 #: steb encoder -> the reference's model argument (``run_reference.py --model``)
 REFERENCE_MODEL = {"function-words": "functionwordfreq", "all-MiniLM-L6-v2": "minilm"}
-#: this CPU's own BLAS where the defaults use the reference machine's products
-OWN_BLAS = ("order_alignment.products=blas", "pair_all.scores=blas")
-
-
-def steb_command(encoder: str, datasets: list[str], work: Path, tag: str, options: tuple[str, ...]) -> str:
-    """``sh -c`` line: a fresh cache and results folder, then ``steb run``."""
-    out, cache = work / "vs-reference" / tag / "results", work / "vs-reference" / tag / "cache"
-    run = [sys.executable, "-m", "steb_core.cli", "run", "--encoder", encoder, "--data-dir", str(work / "data")]
-    run += ["--output", str(out), "--cache-dir", str(cache), "--no-progress"]
-    for d in datasets:
-        run += ["--dataset", d]
-    for o in options:
-        run += ["--task-option", o]
-    return f"rm -rf {shlex.quote(str(out.parent))} && exec {shlex.join(run)}"
 
 
 def reference_command(reference: Path, python: str, encoder: str, datasets: list[str], work: Path) -> str:
@@ -79,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     files = [p for p in (ref.SHARED_FIGURES, ref.NEURAL_FIGURES, ref.LOCAL_FIGURES) if p.is_file()]
     datasets = sorted({f["dataset"] for f in ref.load_figures(files) if f["encoder"] == args.encoder})
     commands = {
-        "steb, defaults": steb_command(args.encoder, datasets, args.work, "default", ()),
-        "steb, own BLAS": steb_command(args.encoder, datasets, args.work, "blas", OWN_BLAS),
+        "steb, defaults": steb_command(args.encoder, datasets, args.work, "default", (), fresh_cache=True),
+        "steb, own BLAS": steb_command(args.encoder, datasets, args.work, "blas", BLAS_OPTIONS, fresh_cache=True),
         "reference code": reference_command(
             args.reference.resolve(), args.reference_python, args.encoder, datasets, args.work
         ),
