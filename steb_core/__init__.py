@@ -79,7 +79,16 @@ from ._parallel_corpora import (
 )
 from ._pickled_weights import refusing_unsafe_weights, unsafe_pickle_reason
 from ._plugins import get_manager, new_manager, register_object, reset_manager
-from ._records import DatasetBundle, FeatureText, LabelledText, OrderGroup, RetrievalSet, TextCollection, TextPair
+from ._records import (
+    DatasetBundle,
+    FeatureText,
+    LabelledText,
+    OrderGroup,
+    RecordSequence,
+    RetrievalSet,
+    TextCollection,
+    TextPair,
+)
 from ._results import ResultRecord, load_results
 from ._sampling import AUTO as AUTO_PER_CLASS
 from ._sampling import (
@@ -175,6 +184,7 @@ __all__ = [
     "RetrievalSet",
     "FeatureText",
     "DatasetBundle",
+    "RecordSequence",
     # Errors
     "StebError",
     "DataValidationError",

@@ -33,7 +33,10 @@ those of ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evalua
    credit = the fraction of anchors assigned to their own position (:mod:`steb_core.tasks.order_alignment`).
 
 ``sampling="random"`` draws the N items of a class with the run seed instead of taking the first N
-(same classes, same N, same pairs among the drawn items).
+(same classes, same N, same pairs among the drawn items). The groups come back as a
+:class:`steb_core._paired_groups.PairedOrderGroups`: the kept items and the pair indices, each group built when
+asked for, equal to the list of these groups record for record (the loader's worker no longer builds, hashes and
+pickles up to 115,000 groups).
 
 **``steb-all-pairs/v1``** -- steb's earlier construction, kept as an option: items of a class with
 exactly the same texts kept once; every unordered pair of distinct items, ``per_class`` of them drawn
@@ -56,6 +59,7 @@ from typing import Any
 
 from ._errors import DataValidationError
 from ._io import located, seeded_rng
+from ._paired_groups import PairedOrderGroups
 from ._records import OrderGroup
 from ._sampling import AUTO, DEFAULT_SAMPLING, sample_classes, sampling_mode
 from ._specs import STEB_PROTOCOL_VERSION
@@ -191,7 +195,7 @@ def order_groups_from_parallel(
     distractors: bool = True,
     construction: str = CONSTRUCTION,
     sampling: str = DEFAULT_SAMPLING,
-) -> tuple[list[OrderGroup], dict[str, Any]]:
+) -> tuple[Sequence[OrderGroup], dict[str, Any]]:
     """Order-alignment groups from parallel items by ``construction`` (see the module docstring).
 
     ``steb-reference/v1`` (default): ``per_class`` is the number of *items* (sequences) per class,
@@ -221,7 +225,7 @@ def order_groups_from_parallel(
 
 def order_groups_from_options(
     items: Iterable[ParallelItem], options: Mapping[str, Any], *, seed: int, salt: str, legacy_budget: int | None = None
-) -> tuple[list[OrderGroup], dict[str, Any]]:
+) -> tuple[Sequence[OrderGroup], dict[str, Any]]:
     """:func:`order_groups_from_parallel` with its settings read from loader options, so every plugin reads them alike.
 
     Options: ``construction`` (``steb-reference/v1``, default, or ``steb-all-pairs/v1``), ``per_class``
@@ -258,7 +262,7 @@ def order_groups_from_options(
 
 def _reference_groups(
     items: list[ParallelItem], *, seed: int, salt: str, per_class: int | str | None, distractors: bool, sampling: str
-) -> tuple[list[OrderGroup], dict[str, Any]]:
+) -> tuple[PairedOrderGroups, dict[str, Any]]:
     """``steb-reference/v1``: all ``itertools.combinations`` pairs of the first N items per class, three groups each.
 
     Follows ``steb/tasks/order_alignment.py`` @8a036408 ``OrderAlignmentTask.evaluate`` (pairs, the two
@@ -275,46 +279,22 @@ def _reference_groups(
     by_class: dict[str, list[ParallelItem]] = {}
     for item in kept:
         by_class.setdefault(item.style_type, []).append(item)
-    groups: list[OrderGroup] = []
+    ordered: list[ParallelItem] = []  # class by class, in first-appearance order, as the reference's label dict
+    pairs: list[tuple[int, int]] = []
     classes: dict[str, dict[str, int]] = {}
-    for cls, members in by_class.items():  # first-appearance order, as the reference's label dict
-        n, k = len(members), arity[cls]
+    for cls, members in by_class.items():
+        n, offset = len(members), len(ordered)
+        ordered.extend(members)
+        pairs.extend((offset + i, offset + j) for i, j in itertools.combinations(range(n), 2))
         classes[cls] = {
             "items": sample_info["class_counts_available"][cls],
             "sequences": n,
             "pairs": n * (n - 1) // 2,
-            "groups": 0,
+            "groups": n * (n - 1) // 2 * (3 if distractors else 1),
         }
-        last, before = k - 1, len(groups)
-        for i, j in itertools.combinations(range(n), 2):
-            a, b = members[i], members[j]
-            pair_id = f"{a.id}|{b.id}"
-            groups.append(
-                OrderGroup(anchors=a.texts, alternatives=b.texts, answer=tuple(range(k)), id=pair_id, style_type=cls)
-            )
-            if distractors:
-                groups.append(
-                    OrderGroup(
-                        anchors=a.texts[:last],
-                        alternatives=b.texts[:last],
-                        answer=tuple(range(last)),
-                        distractor=a.texts[last],
-                        id=f"{pair_id}|distractor:last",
-                        style_type=cls,
-                    )
-                )
-                groups.append(
-                    OrderGroup(
-                        anchors=a.texts[1:],
-                        alternatives=b.texts[1:],
-                        answer=tuple(range(last)),
-                        distractor=a.texts[0],
-                        distractor_at=0,
-                        id=f"{pair_id}|distractor:first",
-                        style_type=cls,
-                    )
-                )
-        classes[cls]["groups"] = len(groups) - before
+    groups = PairedOrderGroups(
+        [it.id for it in ordered], [it.style_type for it in ordered], [it.texts for it in ordered], pairs, distractors
+    )
     info: dict[str, Any] = {
         "construction": REFERENCE_CONSTRUCTION,
         "construction_description": (

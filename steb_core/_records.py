@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from operator import attrgetter
+from typing import Any, overload
 
 from ._errors import DataValidationError
 
@@ -25,6 +26,7 @@ __all__ = [
     "RetrievalSet",
     "FeatureText",
     "DatasetBundle",
+    "RecordSequence",
     "SHAPES",
     "data_fingerprint",
 ]
@@ -310,6 +312,57 @@ class FeatureText:
         yield self.text
 
 
+class RecordSequence(Sequence[Any]):
+    """A read-only sequence of records of one type, held in a compact form and built when asked for.
+
+    Why: a shape's records may be a function of far fewer values than they hold -- the reference
+    construction's 114,660 order groups are 392 parallel items and their pair indices
+    (:class:`steb_core._paired_groups.PairedOrderGroups`). Such a sequence validated its values when it was
+    built; a :class:`DatasetBundle` keeps it as it is, and the places that read every record read it the
+    compact way: the data fingerprint (:meth:`field_rows`, the same byte stream as the records' list) and the
+    texts to embed (:meth:`texts`). Everything else sees the records themselves (``seq[i]``, iteration), equal
+    field by field to those a list would hold.
+    """
+
+    #: the record type this sequence holds (one of :data:`SHAPES`' values)
+    record_type: type
+
+    def field_rows(self) -> Iterator[tuple[Any, ...]]:
+        """Each record's field values in field order, as ``attrgetter(*field names)`` of the record gives them."""
+        return _field_rows(self, tuple(f.name for f in fields(self.record_type)))
+
+    def texts(self) -> Iterator[str]:
+        """Every record's :meth:`texts`, records in order, duplicates included."""
+        for record in self:
+            yield from record.texts()
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self.record(i) for i in range(*index.indices(len(self)))]
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"record {index} of {n}")
+        return self.record(index % n)
+
+    def record(self, index: int) -> Any:
+        """Record ``index`` (0 <= index < len), built from the compact form."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 #: bundle field -> record type: the five task shapes.
 SHAPES: dict[str, type] = {
     "labelled_texts": LabelledText,
@@ -330,7 +383,7 @@ class DatasetBundle:
 
     labelled_texts: list[LabelledText] | None = None
     pairs: list[TextPair] | None = None
-    order_groups: list[OrderGroup] | None = None
+    order_groups: Sequence[OrderGroup] | None = None  # a list, or a compact RecordSequence
     retrieval: RetrievalSet | None = None
     feature_texts: list[FeatureText] | None = None
     info: dict[str, Any] = field(default_factory=dict)
@@ -355,6 +408,16 @@ class DatasetBundle:
             if name == "retrieval":
                 if not isinstance(value, RetrievalSet):
                     raise DataValidationError("must be a RetrievalSet", field=name)
+                continue
+            if isinstance(value, RecordSequence):  # validated when built; kept compact
+                if value.record_type is not record_type:
+                    raise DataValidationError(
+                        f"holds {value.record_type.__name__} records", field=name, expected=record_type.__name__
+                    )
+                if not len(value):
+                    raise DataValidationError(
+                        "is empty", field=name, expected=f"one or more {record_type.__name__} records"
+                    )
                 continue
             if not isinstance(value, list):
                 value = list(value)
@@ -384,7 +447,7 @@ class DatasetBundle:
             value = getattr(self, name)
             if value is None:
                 continue
-            if name == "retrieval":
+            if isinstance(value, (RetrievalSet, RecordSequence)):
                 yield from value.texts()
             else:
                 for rec in value:
@@ -436,6 +499,8 @@ class _Stream:
     #: bounded on a PAN-sized corpus of long documents, which seldom recur)
     KEEP_TEXT_BYTES = 4096
     KEEP_TOTAL_BYTES = 64 << 20
+    #: tuple objects whose encoding one list of records keeps (by identity) for their next occurrence
+    KEEP_TUPLES = 1 << 16
 
     def __init__(self, h: Any) -> None:
         self.h = h
@@ -470,21 +535,24 @@ class _Stream:
                 self.ints[value] = raw
         return raw
 
-    def _head(self, kind: type, value: Any) -> tuple[bytes, tuple[str, ...]]:
+    def _head(self, kind: type) -> tuple[bytes, tuple[str, ...]]:
         head = self.heads.get(kind)
         if head is None:
-            head = self.heads[kind] = (b"d" + self._text(kind.__name__), tuple(f.name for f in fields(value)))
+            head = self.heads[kind] = (b"d" + self._text(kind.__name__), tuple(f.name for f in fields(kind)))
         return head
 
-    def _records(self, records: list[Any] | tuple[Any, ...]) -> None:
-        """A list of records of one dataclass type, in the stream's format, with the common values inline."""
+    def _records(self, kind: type, n_records: int, rows: Iterable[tuple[Any, ...]]) -> None:
+        """``n_records`` records of one dataclass type given as their field values in field order, in the stream's
+        format (each as :meth:`_value` writes a dataclass), with the common values inline."""
         put, value_of, texts, ints = self.parts.append, self._value, self.texts, self.ints
-        head, names = self._head(type(records[0]), records[0])
-        put(_length(len(records)))
-        for n, record in enumerate(records):
+        # a tuple object's encoding, by identity, for this call: records share their tuples (an order group's texts
+        # and answer); the tuple is kept with it, so its id is not reused by another object meanwhile
+        same: dict[int, tuple[tuple[Any, ...], bytes]] = {}
+        head, _ = self._head(kind)
+        put(_length(n_records))
+        for n, row in enumerate(rows):
             put(head)
-            for name in names:
-                v = getattr(record, name)
+            for v in row:
                 kind = type(v)
                 if kind is str:
                     raw = texts.get(v)
@@ -492,14 +560,19 @@ class _Stream:
                 elif v is None:
                     put(b"n")
                 elif kind is tuple:  # an order group's texts and answer
-                    put(_length(len(v)))
-                    for x in v:
-                        item = type(x)
-                        raw = texts.get(x) if item is str else ints.get(x) if item is int else None
-                        if raw is None:
-                            value_of(x)  # kept by _text / _int for the next time
-                        else:
-                            put(raw)
+                    known = same.get(id(v))
+                    if known is not None and known[0] is v:
+                        put(known[1])
+                        continue
+                    pieces = self._plain_tuple(v)
+                    if pieces is None:  # other values inside: written one by one
+                        put(_length(len(v)))
+                        for x in v:
+                            value_of(x)
+                        continue
+                    put(pieces)
+                    if len(same) < self.KEEP_TUPLES:
+                        same[id(v)] = (v, pieces)
                 elif kind is int:
                     raw = ints.get(v)
                     put(raw if raw is not None else self._int(v))
@@ -507,6 +580,22 @@ class _Stream:
                     value_of(v)
             if n % self.RECORDS_PER_UPDATE == self.RECORDS_PER_UPDATE - 1:
                 self._flush()
+
+    def _plain_tuple(self, value: tuple[Any, ...]) -> bytes | None:
+        """A tuple of only ``str`` and ``int`` values (not their subclasses) in the stream's format, else None."""
+        texts, ints = self.texts, self.ints
+        pieces = [_length(len(value))]
+        for x in value:
+            item = type(x)
+            if item is str:
+                raw = texts.get(x)
+                pieces.append(raw if raw is not None else self._text(x))
+            elif item is int:
+                raw = ints.get(x)
+                pieces.append(raw if raw is not None else self._int(x))
+            else:
+                return None
+        return b"".join(pieces)
 
     def _value(self, value: Any) -> None:
         put = self.parts.append
@@ -523,18 +612,23 @@ class _Stream:
         elif isinstance(value, (list, tuple)):
             first = type(value[0]) if value else None
             if first is not None and hasattr(first, "__dataclass_fields__") and all(type(r) is first for r in value):
-                self._records(value)
+                self._records(first, len(value), _field_rows(value, self._head(first)[1]))
                 return
             put(_length(len(value)))
             for item in value:
                 self._value(item)
+        elif isinstance(value, RecordSequence):  # the stream of the list of its records
+            if len(value):
+                self._records(value.record_type, len(value), value.field_rows())
+            else:
+                put(_length(0))
         elif isinstance(value, Mapping):
             put(b"m" + struct.pack("<Q", len(value)))
             for key in sorted(value, key=str):
                 self._value(str(key))
                 self._value(value[key])
         elif hasattr(value, "__dataclass_fields__"):
-            head, names = self._head(type(value), value)
+            head, names = self._head(type(value))
             put(head)
             for name in names:
                 self._value(getattr(value, name))
@@ -542,6 +636,13 @@ class _Stream:
             self._value(value.item())
         else:
             raise TypeError(f"cannot fingerprint a {type(value).__name__} in a dataset record")
+
+
+def _field_rows(records: Iterable[Any], names: tuple[str, ...]) -> Iterator[tuple[Any, ...]]:
+    """Each record's values of ``names``, as a tuple (``attrgetter`` gives a bare value for one name)."""
+    if len(names) == 1:
+        return ((getattr(r, names[0]),) for r in records)
+    return map(attrgetter(*names), records)
 
 
 def _utf8_sized(value: str) -> bytes:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from steb_core import evaluate
+from steb_core import ParallelItem, evaluate
+from steb_core._parallel_corpora import order_groups_from_parallel
 from steb_core._plugins import get_manager
 from steb_core._records import DatasetBundle, LabelledText, OrderGroup, TextPair, data_fingerprint
 from steb_core._results import ResultRecord, load_results, result_path, run_key
@@ -163,9 +164,19 @@ def test_the_fingerprint_is_the_documented_stream_hashed():
         RetrievalSet([TextCollection("a", ("q1", "q2"))], [TextCollection("a", ("t1",), id="t")]),
         ["order_groups", groups[:3]],
     ]
+    shared = (1, 0)  # one tuple object in many records (the writer keeps its encoding by identity), look-alikes beside
+    cases.append(
+        [OrderGroup(("a", "b"), ("c", "d"), shared) for _ in range(5)] + [OrderGroup(("a", "b"), ("c", "d"), (True, 0))]
+    )
+    cases.append([OrderGroup((_Loud("a"), "b"), ("c", "d"), shared), OrderGroup(("a", "b"), ("c", "d"), shared)])
     for value in cases:
         expected = hashlib.blake2b(_format_stream(value), digest_size=16, person=b"steb-data-v1").hexdigest()
         assert data_fingerprint(value) == expected
+    # the reference construction's compact groups: the stream of their list
+    items = [ParallelItem((f"{n} a", f"{n} b", texts[n]), id=str(n), style_type=str(n % 2)) for n in range(12)]
+    paired, _ = order_groups_from_parallel(items, seed=0, salt="s", per_class=None)
+    expected = hashlib.blake2b(_format_stream(list(paired)), digest_size=16, person=b"steb-data-v1").hexdigest()
+    assert data_fingerprint(paired) == expected and len(paired) == 2 * 15 * 3
     # the format tells the field boundaries apart: the same characters in other fields give another stream
     assert _format_stream([TextPair("ab", "c", True)]) != _format_stream([TextPair("a", "bc", True)])
 

@@ -144,11 +144,11 @@ def test_exact_unit_rows_and_cosines():
     # texts (1, 0), (0, 1), (1, 1); one group: anchor 0, candidates 1 and 2: cosines 0 and 1 / sqrt(2)
     vectors = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     for products in ("exact", "blas", "reference"):
-        got = reference_cosines(vectors, [([0], [1, 2])], {(1, 2): [0]}, products)
+        got = reference_cosines(vectors, {(1, 2): (np.array([[0]]), np.array([[1, 2]]))}, products)
         assert got[(1, 2)].shape == (1, 1, 2) and got[(1, 2)][0, 0, 0] == 0.0
         assert got[(1, 2)][0, 0, 1] == pytest.approx(1 / math.sqrt(2), abs=1e-16), products
     with pytest.raises(ValueError, match="products"):
-        reference_cosines(vectors, [([0], [1, 2])], {(1, 2): [0]}, "fast")
+        reference_cosines(vectors, {(1, 2): (np.array([[0]]), np.array([[1, 2]]))}, "fast")
 
 
 # --- one metric assembly ----------------------------------------------------------------------------------------

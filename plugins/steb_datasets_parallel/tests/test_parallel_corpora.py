@@ -174,7 +174,7 @@ def test_synthstel_register_feature_split_by_the_stated_list(tmp_path):
     assert reg.info["parallel_items"] == 12 and feat.info["parallel_items"] == 10  # 4+4+4 and 4+3+3 pairs
     style = lambda t: t.split()[0]  # noqa: E731
     content = lambda t: tuple(t.split()[1:])  # noqa: E731
-    assert_aligned(reg.order_groups + feat.order_groups, style, content)
+    assert_aligned([*reg.order_groups, *feat.order_groups], style, content)
     chosen = load("SynthSTEL_register", tmp_path, register_features="Incorporation of Humor")  # a feature_clean name
     assert {g.style_type for g in chosen.order_groups} == {"with humor / without humor"}
     assert chosen.info["register_features_not_found"] == []

@@ -23,7 +23,7 @@ Pure functions of arrays: unit rows, row indices of each group's anchors and can
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -175,55 +175,54 @@ def emulated_where_undecided(unit: np.ndarray, anchors: np.ndarray, candidates: 
 
 def reference_cosines(
     vectors: np.ndarray,
-    rows: Sequence[tuple[Sequence[int], Sequence[int]]],
-    members: Mapping[tuple[int, int], Sequence[int]],
+    shapes: Mapping[tuple[int, int], tuple[np.ndarray, np.ndarray]],
     products: str = "reference",
     *,
     prefilter: bool = True,
 ) -> dict[tuple[int, int], np.ndarray]:
     """Each shape's (groups, anchors, candidates) cosine matrices, computed the ``products`` way.
 
-    ``vectors``: one dense row per text; ``rows[g]``: group g's anchor and candidate rows of ``vectors``;
-    ``members``: shape (anchors, candidates) -> the groups of that shape, in the order of the matrices'
-    first axis. ``prefilter=False`` (``products=reference`` only) emulates every group, not only the
-    undecided ones. ``products`` must be one of :data:`PRODUCTS` (the task checks it first).
+    ``vectors``: one dense row per text; ``shapes``: shape (anchors m, candidates c) -> the rows of ``vectors``
+    of its groups' anchors (G, m) and candidates (G, c), in the order of the matrices' first axis.
+    ``prefilter=False`` (``products=reference`` only) emulates every group, not only the undecided ones.
+    ``products`` must be one of :data:`PRODUCTS` (the task checks it first).
     """
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r}; choose one of {', '.join(PRODUCTS)}")
     matrices: dict[tuple[int, int], np.ndarray] = {}
+    rows = {
+        shape: (
+            np.asarray(a, dtype=np.int64).reshape(-1, shape[0]),
+            np.asarray(c, dtype=np.int64).reshape(-1, shape[1]),
+        )
+        for shape, (a, c) in shapes.items()
+    }
     if products in ("blas", "reference"):
         unit = np.asarray(vectors, dtype=np.float64)
         norms = np.linalg.norm(unit, axis=-1, keepdims=True)
         unit = unit / np.where(norms == 0, 1.0, norms)
     if products == "reference":
-        for (m, k), index in members.items():
+        for (m, k), (anchors, candidates) in rows.items():
             if k < 2:  # scored 0 without a product (the reference's ``n_tgt < 2`` guard)
-                matrices[(m, k)] = np.zeros((len(index), m, k))
-                continue
-            anchors = np.asarray([rows[gi][0] for gi in index], dtype=np.int64).reshape(len(index), m)
-            candidates = np.asarray([rows[gi][1] for gi in index], dtype=np.int64).reshape(len(index), k)
-            if prefilter:
+                matrices[(m, k)] = np.zeros((len(anchors), m, k))
+            elif prefilter:
                 matrices[(m, k)] = emulated_where_undecided(unit, anchors, candidates)
             else:
                 matrices[(m, k)] = alignment_products(unit, anchors, candidates)
         return matrices
     if products == "blas":
-        for shape, index in members.items():
-            out = np.empty((len(index), *shape), dtype=np.float64)
-            for n, gi in enumerate(index):
-                anchor_ids, candidate_ids = rows[gi]
-                out[n] = unit[list(anchor_ids)] @ unit[list(candidate_ids)].T
+        for shape, (anchors, candidates) in rows.items():
+            out = np.empty((len(anchors), *shape), dtype=np.float64)
+            for n in range(len(anchors)):  # one product per group, as the reference called it
+                out[n] = unit[anchors[n]] @ unit[candidates[n]].T
             matrices[shape] = out
         return matrices
     unit = exact_unit_rows(vectors)
     n_texts = max(len(unit), 1)
-    codes = {
-        shape: np.asarray(
-            [[[a * n_texts + c for c in rows[gi][1]] for a in rows[gi][0]] for gi in index], dtype=np.int64
-        ).reshape(len(index), *shape)
-        for shape, index in members.items()
-    }
-    unique, inverse = np.unique(np.concatenate([c.ravel() for c in codes.values()]), return_inverse=True)
+    codes = {shape: a[:, :, None] * n_texts + c[:, None, :] for shape, (a, c) in rows.items()}
+    unique, inverse = np.unique(
+        np.concatenate([c.ravel() for c in codes.values()] or [np.zeros(0, dtype=np.int64)]), return_inverse=True
+    )
     cos = np.empty(len(unique))
     for i in range(0, len(unique), DOT_PAIRS):
         block = unique[i : i + DOT_PAIRS]

@@ -29,6 +29,7 @@ from ..._specs import TaskSpec
 from ...reference_tree.task_export import ORDER_ALIGNMENT_EXPORT
 from .._common import option, option_choice, pair_similarities
 from .assignments import EXHAUSTIVE_LIMIT, chance_level
+from .layout import GroupLayout, group_layout
 from .metrics import order_alignment_metrics
 from .products import PRODUCTS, reference_cosines
 from .reference_rule import TIES, reference_credits
@@ -116,14 +117,19 @@ def score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> Buckets:
 
 
 def reference_matrices(
-    ctx: TaskContext, groups: Sequence[Any], products: str = "reference", *, prefilter: bool = True
+    ctx: TaskContext,
+    groups: Sequence[Any],
+    products: str = "reference",
+    *,
+    prefilter: bool = True,
+    layout: GroupLayout | None = None,
 ) -> Buckets:
     """The cosine matrices the reference rule decides on, bucketed by shape (anchors, candidates).
 
     Each distinct text is embedded once; the cosines are computed the ``products`` way
     (:func:`.products.reference_cosines`; ``prefilter=False`` emulates the reference's products for every
     group, not only the undecided ones). Sparse vectors and similarity-only encoders use the float64 pair
-    similarities of :func:`score_pairs`.
+    similarities of :func:`score_pairs`. ``layout``: the groups' :func:`.layout.group_layout`, if the caller has it.
     """
     if products not in PRODUCTS:
         raise DataValidationError(
@@ -131,21 +137,13 @@ def reference_matrices(
         )
     if not ctx.has_vectors or ctx.similarity_fn is not None:
         return score_pairs(ctx, groups)
-    text_id: dict[str, int] = {}
-    rows = [
-        (
-            [text_id.setdefault(t, len(text_id)) for t in g.anchors],
-            [text_id.setdefault(t, len(text_id)) for t in _candidates(g)],
-        )
-        for g in groups
-    ]
-    vectors = ctx.embed(list(text_id))
+    layout = layout if layout is not None else group_layout(groups)
+    vectors = ctx.embed(layout.texts)
     if hasattr(vectors, "tocsr"):
         return score_pairs(ctx, groups)
-    members: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for gi, (anchor_ids, candidate_ids) in enumerate(rows):
-        members[(len(anchor_ids), len(candidate_ids))].append(gi)
-    return members, reference_cosines(vectors, rows, members, products, prefilter=prefilter)
+    shapes = {shape: (layout.anchors[shape], layout.candidates[shape]) for shape in layout.members}
+    members = {shape: index.tolist() for shape, index in layout.members.items()}
+    return members, reference_cosines(vectors, shapes, products, prefilter=prefilter)
 
 
 def _group_facts(groups: Sequence[Any]) -> tuple[np.ndarray, list[str | None], np.ndarray]:
@@ -174,17 +172,15 @@ def run_reference(ctx: TaskContext) -> dict[str, Any]:
     ties = option_choice(ctx, "order_alignment", "ties", TIES, "solver")
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
     products = option_choice(ctx, "order_alignment", "products", PRODUCTS, "reference")
-    members, matrices = reference_matrices(ctx, groups, products)
+    layout = group_layout(groups)
+    members, matrices = reference_matrices(ctx, groups, products, layout=layout)
     credit = np.zeros(len(groups), dtype=np.float64)
     tied = np.zeros(len(groups), dtype=np.int64)
-    for (m, kc), index in members.items():
-        expected = np.asarray([groups[gi].candidate_answer() for gi in index], dtype=np.int64).reshape(len(index), m)
-        credit[index], tied[index] = reference_credits(matrices[(m, kc)], expected, ties=ties, exhaustive_limit=limit)
+    for shape, index in members.items():
+        expected = layout.expected[shape]
+        credit[index], tied[index] = reference_credits(matrices[shape], expected, ties=ties, exhaustive_limit=limit)
     # the reference's chance: the expected share of anchors right, 1 / candidates
-    chance = np.fromiter(
-        (1.0 / (len(g.alternatives) + (g.distractor is not None)) for g in groups), dtype=np.float64, count=len(groups)
-    )
-    distractor, style, first = _group_facts(groups)
+    chance, distractor, style, first = layout.chance, layout.distractor, layout.style, layout.first
     return order_alignment_metrics(
         credit,
         chance,
