@@ -148,3 +148,21 @@ def test_sparse_dgemm_chains_are_the_dense_chains_bit_for_bit():
     for lo, hi in rp.k_blocks(459, rp.DGEMM_Q, rp.DGEMM_UNROLL_M):
         expected = expected + rp._chain64(a, b, lo, hi)
     assert np.array_equal(got.view(np.int64), expected.view(np.int64))
+
+
+def test_dense_near_ties_take_the_tile_route_and_sparse_ones_the_pairs(monkeypatch):
+    """Which emulation runs is a cost choice only: the same bits for the emulated pairs either way."""
+    dense, words = _data("dense", 120, 459), _data("words", 120, 459)
+    full_dense, full_words = rp.ssyrk_haswell(dense), rp.ssyrk_haswell(words)
+    real_pairs, real_tiles = rp.ssyrk_haswell_pairs, rp.ssyrk_haswell
+    routes: list[str] = []
+    monkeypatch.setattr(rp, "ssyrk_haswell_pairs", lambda *a, **k: routes.append("pairs") or real_pairs(*a, **k))
+    monkeypatch.setattr(rp, "ssyrk_haswell", lambda *a, **k: routes.append("tiles") or real_tiles(*a, **k))
+    got, emulated = rp.ssyrk_ranked(dense)
+    assert routes == ["tiles"] and emulated > len(full_dense) / 2  # most dense ranks are undecided
+    assert np.array_equal(_ranks(got), _ranks(full_dense))
+    assert np.count_nonzero(got.view(np.int32) == full_dense.view(np.int32)) >= emulated  # the emulated: its bits
+    routes.clear()
+    got, emulated = rp.ssyrk_ranked(words)
+    assert routes == ["pairs"] and 0 < emulated < len(full_words)  # sparse rows: few products per pair
+    assert np.array_equal(_ranks(got), _ranks(full_words))
