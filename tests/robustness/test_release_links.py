@@ -159,6 +159,38 @@ def test_hub_save_to_disk_arrow_file_linking_outside_is_refused(tmp_path: Path) 
     assert str(link) in str(err.value) and SECRET not in str(err.value)
 
 
+# -- StyleTransferBibleData: chapter files found by listing the book folders ---------------------------------------
+
+
+def _bible(data: Path) -> Path:
+    book = data / "bible_versions" / "Data" / "Bibles" / "KJV" / "Acts"
+    _write(book / "Acts1.txt", "1 Inside the release.\n")
+    _write(book / "Acts2.txt", "1 Also inside.\n")
+    return book
+
+
+def test_bible_chapter_file_linking_outside_is_refused(tmp_path: Path) -> None:
+    book = _bible(tmp_path / "data")
+    _relink(book / "Acts2.txt", _write(tmp_path / "secret" / "Acts2.txt", f"1 {SECRET}\n"))
+    _refused("bible_versions", tmp_path / "data", book / "Acts2.txt")
+
+
+def test_bible_book_folder_linking_outside_is_refused(tmp_path: Path) -> None:
+    book = _bible(tmp_path / "data")
+    for chapter in book.iterdir():
+        chapter.unlink()
+    book.rmdir()
+    book.symlink_to(_write(tmp_path / "secret" / "Acts" / "Acts1.txt", f"1 {SECRET}\n").parent)
+    _refused("bible_versions", tmp_path / "data", book / "Acts1.txt")
+
+
+def test_bible_chapter_file_linking_inside_is_followed(tmp_path: Path) -> None:
+    book = _bible(tmp_path / "data")
+    _relink(book / "Acts2.txt", _write(tmp_path / "data" / "bible_versions" / "kept" / "Acts2.txt", "1 Kept.\n"))
+    records = load("bible_versions", tmp_path / "data", per_class="all").labelled_texts
+    assert [r.text for r in records] == ["Inside the release.", "Kept."]
+
+
 # -- no loader of this repository opens a file around the check ----------------------------------------------------
 
 #: calls that open or map a file by name: the builtin ``open`` and these methods (``Path.read_bytes``,

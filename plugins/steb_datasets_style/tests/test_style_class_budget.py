@@ -15,6 +15,7 @@ from steb_core import DataValidationError, LabelledText, LoadContext
 from steb_datasets_style.catalogue import labelled_corpora
 from steb_datasets_style.common import labelled_bundle
 from steb_datasets_style.readers import twenty_year_period
+from steb_datasets_style.readers.bible import bible_carlson
 
 CORPORA = {c.name: c for c in labelled_corpora()}
 
@@ -153,6 +154,47 @@ def test_bible_reference_selection_same_sorted_references_in_every_version(tmp_p
     assert "Two nine again KJV." in {r.text for r in every.labelled_texts}
     assert every.info["references"] == 4 and every.info["repeated_verse_last_kept"] == 3
     assert every.info["selection"] == "reference"
+
+
+#: a chapter file with the lines the reference's parse meets in odd releases (each line: what it reads as)
+ODD_CHAPTER = (
+    b"1 First verse.\r\n"  # Windows line end
+    b"+2 Plus two.  \r\n"  # int('+2') == 2; the text stripped
+    b"  4\tTabbed   text \xff here\n"  # leading whitespace, a tab between the fields; an undecodable byte -> U+FFFD
+    b"\n"
+    b"   \t \n"  # blank lines: not counted
+    b"[[5 Disputed.\n"  # LEB's [[: not a verse
+    b"6\n"  # no text: not a verse
+    b"1_000 Thousand.\n"  # int('1_000') == 1000
+    + "\u0663 Arabic-Indic three.\n".encode()  # int('\u0663') == 3
+    + b"3 Three again.\n"  # verse 3 repeated: the last text kept
+    b"1 First again.\rold mac\n"  # a lone CR ends a line too; 'old' is not a number
+    + "7 Seven\u0085 next\n".encode()  # U+0085 is whitespace, not a line end
+    + b"-1 Minus one."  # no line end at the end of the file
+)
+
+
+def test_bible_reference_reads_each_line_as_the_reference_parses_it(tmp_path):
+    base = tmp_path / "bible_versions" / "Data" / "Bibles"
+    for v in ("KJV", "ASV"):
+        (base / v / "Acts").mkdir(parents=True)
+        (base / v / "Acts" / "Acts1.txt").write_bytes(ODD_CHAPTER)
+    ctx = LoadContext(dataset="bible_versions", data_dir=tmp_path / "bible_versions")
+    records, info = bible_carlson(ctx, "obtain")
+    verses = [
+        (-1, "Minus one."),
+        (1, "First again."),
+        (2, "Plus two."),
+        (3, "Three again."),
+        (4, "Tabbed   text \ufffd here"),
+        (7, "Seven\u0085 next"),
+        (1000, "Thousand."),
+    ]
+    assert records == [LabelledText(t, v, f"{v}:Acts.1.{n}") for n, t in verses for v in ("ASV", "KJV")]
+    # the counters in the order the lines first raised them: a line that is no verse comes before a repeated one
+    assert list(info)[-3:] == ["lines_not_a_verse", "repeated_verse_last_kept", "references"]
+    assert (info["lines_not_a_verse"], info["repeated_verse_last_kept"], info["references"]) == (6, 4, 7)
+    assert info["files"] == 2
 
 
 def test_bible_collision_free_selection_drops_shared_texts_and_shuffles_with_random_42(tmp_path):

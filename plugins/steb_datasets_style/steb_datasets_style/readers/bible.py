@@ -2,11 +2,15 @@
 
 STEB (Carlson et al. 2018 data) reads github.com/keithecarlson/StyleTransferBibleData as cloned; the
 scrollmapper/bible_databases CSVs (Webster and Douay-Rheims DRC in place of LEB and DRA) stay an option.
+
+The default reading loads in a worker on the critical path of a run (9,512 chapter files, 242,072 records), so it
+works on file names and strings: no Path object or compiled pattern per file, one split per line.
 """
 
 from __future__ import annotations
 
 import html
+import os
 import random
 import re
 from collections import Counter, defaultdict
@@ -72,6 +76,21 @@ CARLSON_VERSIONS = ("ASV", "BBE", "DARBY", "DRA", "KJV", "LEB", "WEB", "YLT")
 _VERSE_LINE = re.compile(r"^(?P<open>\[*)(?P<num>\d+)(?: (?P<text>.*))?$")
 
 
+#: what follows the book's name in a chapter file's name, ``<Book><chapter>.txt`` (one pattern for every book)
+_CHAPTER_FILE = re.compile(r"(\d+)\.txt")
+
+
+def _text_files(folder: Path) -> list[str]:
+    """The names ``folder.glob("*.txt")`` finds, sorted (an unreadable folder finds none, as there), without a Path
+    for each of the 9,512 chapter files."""
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries]
+    except PermissionError:
+        return []
+    return sorted(name for name in names if os.path.normcase(name).endswith(".txt"))
+
+
 def _carlson_base(root: Path) -> Path | None:
     for base in (root / "Data" / "Bibles", root / "Bibles", root):
         if base.is_dir() and any((base / v).is_dir() for v in CARLSON_VERSIONS):
@@ -120,30 +139,32 @@ def _chapter_verses(path: Path, stats: Counter[str]) -> dict[str, tuple[str, str
     return verses
 
 
-def _reference_chapter(path: Path, stats: Counter[str]) -> dict[int, str]:
-    """verse number -> text of one ``<Book><chapter>.txt`` file as the STEB reference parses it
+def _reference_chapter(raw: bytes, stats: Counter[str]) -> dict[int, str]:
+    """verse number -> text of one ``<Book><chapter>.txt`` file (its bytes) as the STEB reference parses it
     (``steb/steb_datasets/bible_versions/loader.py`` @626a506c ``_parse_chapter_file``): UTF-8 with undecodable
     bytes replaced, each line stripped and split once at whitespace; a line whose first field is not an integer
     (LEB's ``[[`` passages) or that has no text is skipped (counted ``lines_not_a_verse``); a verse number repeated
-    in a file keeps its *last* text (counted ``repeated_verse_last_kept``). Texts are stripped, not HTML-decoded."""
+    in a file keeps its *last* text (counted ``repeated_verse_last_kept``). Texts are stripped, not HTML-decoded.
+
+    Each line is split unstripped, which gives the same fields: ``split(None, 1)`` skips the leading whitespace
+    and the run between the fields, so only the text's trailing whitespace is left to strip (a text is never
+    empty)."""
     verses: dict[int, str] = {}
-    text = read_bytes(path).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    text = raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
     for line in text.split("\n"):
-        line = line.strip()
-        if not line:
-            continue
-        parts = line.split(maxsplit=1)
-        try:
-            number = int(parts[0])
-        except ValueError:
-            number = None
-        body = parts[1].strip() if len(parts) == 2 else ""
-        if number is None or not body:
+        fields = line.split(None, 1)
+        if len(fields) == 2:
+            try:
+                number = int(fields[0])
+            except ValueError:
+                pass
+            else:
+                if number in verses:
+                    stats["repeated_verse_last_kept"] += 1
+                verses[number] = fields[1].rstrip()
+                continue
+        if fields:
             stats["lines_not_a_verse"] += 1
-            continue
-        if number in verses:
-            stats["repeated_verse_last_kept"] += 1
-        verses[number] = body
     return verses
 
 
@@ -152,13 +173,14 @@ SELECTIONS = ("reference", "collision-free", "dedup")
 
 
 def _reference_records(
-    per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]], selection: str, stats: Counter[str]
+    per_version: dict[str, dict[tuple[str, int, int], tuple[str, str]]], selection: str, stats: Counter[str]
 ) -> list[LabelledText]:
     """The references every version has, sorted (book name as a string, chapter, verse); for ``collision-free``
     only those whose versions all differ (lower-cased, whitespace collapsed), shuffled with ``random.Random(42)``;
     per reference one record per version, in version order."""
     versions = list(per_version)
-    common = sorted(set.intersection(*(set(v) for v in per_version.values()))) if versions else []
+    tables = list(per_version.values())
+    common = sorted(set(tables[0]).intersection(*tables[1:])) if tables else []
     if selection == "collision-free":
 
         def distinct(ref: tuple[str, int, int]) -> bool:
@@ -170,12 +192,14 @@ def _reference_records(
         random.Random(42).shuffle(kept)
         common = kept
     stats["references"] = len(common)
+    labelled = list(zip(versions, tables))
     out = []
     for ref in common:
-        for version in versions:
-            text, path = per_version[version][ref]
+        where = f"{ref[0]}.{ref[1]}.{ref[2]}"
+        for version, table in labelled:
+            text, path = table[ref]
             try:  # a quarter of a million records: located() only where one fails
-                out.append(LabelledText(text=text, label=version, id=f"{version}:{ref[0]}.{ref[1]}.{ref[2]}"))
+                out.append(LabelledText(text, version, f"{version}:{where}"))
             except DataValidationError:
                 with located(path, f"verse {ref[2]}"):
                     raise
@@ -232,28 +256,31 @@ def bible_carlson(ctx: LoadContext, obtain: str) -> Loaded:
             f"none of the versions {', '.join(wanted)} is a folder here. Obtain it: {obtain}", path=base
         )
     verses: Verses = defaultdict(list)
-    per_version: dict[str, dict[tuple[str, int, int], tuple[str, Path]]] = {v: {} for v in found}
+    per_version: dict[str, dict[tuple[str, int, int], tuple[str, str]]] = {v: {} for v in found}
     stats: Counter[str] = Counter()
     files = 0
     for version in found:
+        table = per_version[version]
         for book_dir in sorted((p for p in (base / version).iterdir() if p.is_dir()), key=lambda p: p.name):
-            name = re.compile(re.escape(book_dir.name) + r"(\d+)\.txt")
-            for f in sorted(book_dir.glob("*.txt"), key=lambda p: p.name):
-                m = name.fullmatch(f.name)
+            book, folder = book_dir.name, str(book_dir)
+            for name in _text_files(book_dir):
+                m = _CHAPTER_FILE.fullmatch(name, len(book)) if name.startswith(book) else None
                 if m is None:
                     raise DataValidationError(
                         "file name does not follow <Book><chapter>.txt",
-                        path=f,
+                        path=book_dir / name,
                         field="file name",
-                        expected=f"{book_dir.name}<chapter>.txt",
+                        expected=f"{book}<chapter>.txt",
                     )
                 files += 1
                 if selection == "dedup":
+                    f = book_dir / name
                     for num, (text, where) in _chapter_verses(f, stats).items():
-                        verses[(book_dir.name, m[1], num)].append((version, text, f, where))
+                        verses[(book, m[1], num)].append((version, text, f, where))
                 else:
-                    for verse_no, verse_text in _reference_chapter(f, stats).items():
-                        per_version[version][(book_dir.name, int(m[1]), verse_no)] = (verse_text, f)
+                    path, chapter = os.path.join(folder, name), int(m[1])
+                    chapter_verses = _reference_chapter(read_bytes(path), stats)
+                    table.update({(book, chapter, n): (text, path) for n, text in chapter_verses.items()})
     if selection == "dedup":
         out = aligned_records(verses, stats, str(ctx.option("identical", "shared")).lower())
     else:
