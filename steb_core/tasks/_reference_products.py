@@ -867,10 +867,11 @@ def ssyrk_haswell_pairs(
     sparse = sp.csr_matrix(x.astype(np.float64))
     per_row = np.diff(sparse.indptr)
     out = np.empty(len(rows), dtype=np.float32)
+    cells = np.cumsum(np.minimum(per_row[rows], per_row[cols]))  # products up to each pair, at most
     start = 0
     while start < len(rows):  # chunks of about _PAIR_CELLS products
-        cells = np.cumsum(np.minimum(per_row[rows[start:]], per_row[cols[start:]]))
-        stop = start + max(1, int(np.searchsorted(cells, _PAIR_CELLS, side="right")))
+        before = int(cells[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(cells, before + _PAIR_CELLS, side="right")))
         products = sparse[rows[start:stop]].multiply(sparse[cols[start:stop]]).tocsr()
         products.sort_indices()
         n = stop - start
