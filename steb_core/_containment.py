@@ -189,13 +189,23 @@ def release_file(target: str | Path, *, record: str | int | None = None, field: 
         roots = [root]
     if not roots:
         return Path(target)
-    full = os.path.normpath(os.path.abspath(target))
+    given = os.fspath(target)
+    given = given if os.path.isabs(given) else os.path.join(os.getcwd(), given)
+    full = os.path.normpath(given)
+    # a ".." is resolved after the links before it when the file is opened ("link/../x" is beside the link's target),
+    # so a path that holds one is judged as given, by the full check, wherever it lexically points
+    dotted = ".." in given.split(os.sep)
     for one in roots:
         prefix = one.rstrip(os.sep) + os.sep
-        if full.startswith(prefix):
-            release = prefix + full[len(prefix) :].split(os.sep, 1)[0]
-            if not _no_link_below(release, full):
-                check_inside(full, release, path=target, record=record, field=field, what="release folder")
+        for path in (full, given) if dotted else (full,):
+            if not path.startswith(prefix):
+                continue
+            entry = path[len(prefix) :].split(os.sep, 1)[0]
+            release = one if entry in ("..", ".", "") else prefix + entry
+            if dotted or not _no_link_below(release, full):
+                check_inside(
+                    given if dotted else full, release, path=target, record=record, field=field, what="release folder"
+                )
     return Path(target)
 
 

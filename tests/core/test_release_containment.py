@@ -124,3 +124,18 @@ def test_a_release_folder_that_is_itself_a_link_is_where_it_leads(tmp_path):
         assert read_bytes(tmp_path / "data" / "rel" / "x" / "plain.txt") == b"mine"
         with pytest.raises(DataValidationError, match="outside the release folder"):
             read_bytes(tmp_path / "data" / "rel" / "x" / "up")
+
+
+def test_a_dotdot_after_a_link_is_judged_where_the_system_opens_it(tmp_path):
+    """``rel/a/dir_out/../secret.txt`` reads names as ``outside/secret.txt`` (the ``..`` follows the link first),
+    though it lexically reads ``rel/a/secret.txt``; it is refused, as a plain ``..`` that leaves the root."""
+    rel = _release(tmp_path)
+    with release_scope(tmp_path / "data"):
+        assert (rel / "a" / "dir_out" / ".." / "secret.txt").read_text(encoding="utf-8") == "secret"  # the premise
+        with pytest.raises(DataValidationError, match="outside the release folder"):
+            release_file(str(rel / "a" / "dir_out" / ".." / "secret.txt"))
+        with pytest.raises(DataValidationError, match="outside the release folder"):
+            read_bytes(str(rel / ".." / ".." / "outside" / "secret.txt"))
+        # a ".." that stays inside, and one after a link that stays inside, are followed
+        assert read_bytes(str(rel / "a" / "b" / ".." / "b" / "plain.txt")) == b"text"
+        assert read_bytes(str(rel / "a" / "dir_in" / ".." / "kept" / "k.txt")) == b"text"
