@@ -96,17 +96,11 @@ class PairedOrderGroups(RecordSequence):
 
     def texts(self) -> Iterator[str]:
         """Each group's anchors, alternatives and distractor, as :meth:`OrderGroup.texts` gives them."""
-        for i, j in self.pairs.tolist():
-            a, b = self.item_texts[i], self.item_texts[j]
-            yield from a
-            yield from b
-            if self.distractors:
-                yield from a[:-1]
-                yield from b[:-1]
-                yield a[-1]
-                yield from a[1:]
-                yield from b[1:]
-                yield a[0]
+        for anchors, alternatives, _, distractor, *_ in self.field_rows():
+            yield from anchors
+            yield from alternatives
+            if distractor is not None:
+                yield distractor
 
     def _rows(self, i: int, j: int) -> list[tuple[Any, ...]]:
         """The field values (anchors, alternatives, answer, distractor, id, style_type, distractor_at) of pair

@@ -1,7 +1,8 @@
-"""Order groups as the arrays the reference rule reads: distinct texts, per shape the rows, per group the facts.
+"""Order groups as the arrays both rules read: distinct texts, per shape the rows, per group the facts.
 
-Why a module of its own: the reference rule reads every group's anchor and candidate rows, expected columns and
-distractor facts -- 115,000 groups for STEL_register. For the reference construction's
+Why a module of its own: both rules (the reference's and STEL's, :mod:`.task`) read every group's anchor and
+candidate rows, expected columns and distractor facts -- 115,000 groups for STEL_register -- so they are read
+from the groups once, here. For the reference construction's
 :class:`steb_core._paired_groups.PairedOrderGroups` the arrays come from the items' texts and the pair indices
 with array operations (no group is built); for any other sequence of :class:`steb_core.OrderGroup` from the
 groups one by one. Both give the same arrays (``tests/tasks/test_group_layout.py``).

@@ -17,7 +17,6 @@ What happens to a run (STEB §3, appendix C; the rules themselves are pure funct
 from __future__ import annotations
 
 import warnings
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,35 +75,22 @@ def scoring_of(ctx: TaskContext) -> str:
     return option_choice(ctx, "order_alignment", "scoring", SCORINGS, FALLBACK_SCORING)
 
 
-def _candidates(group: Any) -> tuple[str, ...]:
-    return tuple(group.candidates())
-
-
-def score_pairs(ctx: TaskContext, groups: Sequence[Any]) -> Buckets:
+def score_pairs(ctx: TaskContext, groups: Sequence[Any], layout: GroupLayout | None = None) -> Buckets:
     """Similarity matrices of all groups, bucketed by shape (anchors, candidates).
 
     Each distinct (anchor, candidate) pair is scored once: a plain group and the distractor group of
     the same pairing share most of their pairs, which matters for slow similarity-only methods.
+    ``layout``: the groups' :func:`.layout.group_layout`, if the caller has it.
     """
-    text_id: dict[str, int] = {}
-    members: dict[tuple[int, int], list[int]] = defaultdict(list)
-    anchor_ids: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
-    cand_ids: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
-    for gi, g in enumerate(groups):
-        cands = _candidates(g)
-        shape = (len(g.anchors), len(cands))
-        members[shape].append(gi)
-        anchor_ids[shape].append([text_id.setdefault(t, len(text_id)) for t in g.anchors])
-        cand_ids[shape].append([text_id.setdefault(t, len(text_id)) for t in cands])
-    n_texts = max(len(text_id), 1)
+    layout = layout if layout is not None else group_layout(groups)
+    members = {shape: index.tolist() for shape, index in layout.members.items()}
+    n_texts = max(len(layout.texts), 1)
     codes = {
-        shape: np.asarray(anchor_ids[shape], dtype=np.int64)[:, :, None] * n_texts
-        + np.asarray(cand_ids[shape], dtype=np.int64)[:, None, :]
-        for shape in members
+        shape: layout.anchors[shape][:, :, None] * n_texts + layout.candidates[shape][:, None, :] for shape in members
     }
     flat = np.concatenate([c.ravel() for c in codes.values()]) if codes else np.zeros(0, dtype=np.int64)
     unique, inverse = np.unique(flat, return_inverse=True)
-    texts = list(text_id)
+    texts = layout.texts
     sims = pair_similarities(
         ctx, [texts[c // n_texts] for c in unique.tolist()], [texts[c % n_texts] for c in unique.tolist()]
     )
@@ -135,29 +121,15 @@ def reference_matrices(
         raise DataValidationError(
             f"order_alignment.products={products!r}", field="order_alignment.products", expected=" or ".join(PRODUCTS)
         )
-    if not ctx.has_vectors or ctx.similarity_fn is not None:
-        return score_pairs(ctx, groups)
     layout = layout if layout is not None else group_layout(groups)
+    if not ctx.has_vectors or ctx.similarity_fn is not None:
+        return score_pairs(ctx, groups, layout)
     vectors = ctx.embed(layout.texts)
     if hasattr(vectors, "tocsr"):
-        return score_pairs(ctx, groups)
+        return score_pairs(ctx, groups, layout)
     shapes = {shape: (layout.anchors[shape], layout.candidates[shape]) for shape in layout.members}
     members = {shape: index.tolist() for shape, index in layout.members.items()}
     return members, reference_cosines(vectors, shapes, products, prefilter=prefilter)
-
-
-def _group_facts(groups: Sequence[Any]) -> tuple[np.ndarray, list[str | None], np.ndarray]:
-    """Per group: has a distractor; its style type; its distractor stands elsewhere than in the last column."""
-    distractor = np.fromiter((g.distractor is not None for g in groups), dtype=bool, count=len(groups))
-    first = np.fromiter(
-        (
-            g.distractor is not None and g.distractor_at is not None and g.distractor_at != len(g.alternatives)
-            for g in groups
-        ),
-        dtype=bool,
-        count=len(groups),
-    )
-    return distractor, [g.style_type for g in groups], first
 
 
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
@@ -203,8 +175,9 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
     groups = ctx.data
     tolerance = float(option(ctx, "order_alignment", "tie_tolerance", 0.0))
     limit = int(option(ctx, "order_alignment", "exhaustive_limit", EXHAUSTIVE_LIMIT))
-    members, matrices = score_pairs(ctx, groups)
-    distractor, style, first = _group_facts(groups)
+    layout = group_layout(groups)
+    members, matrices = score_pairs(ctx, groups, layout)
+    distractor, style, first = layout.distractor, layout.style, layout.first
     credit = np.full(len(groups), np.nan)  # each scored group's credit in data order (trivial ones stay NaN)
     tied = np.zeros(len(groups), dtype=np.int64)
     chance = np.zeros(len(groups), dtype=np.float64)
@@ -215,10 +188,8 @@ def run_stel(ctx: TaskContext) -> dict[str, Any]:
             chosen = rows[distractor[rows] == has_distractor]
             if len(chosen) == 0:
                 continue
-            answers = np.asarray([groups[gi].candidate_answer() for gi in chosen], dtype=np.int64).reshape(
-                len(chosen), m
-            )
             position = np.flatnonzero(distractor[rows] == has_distractor)
+            answers = layout.expected[(m, kc)][position]
             credits, ties = stel_credits(
                 matrices[(m, kc)][position], answers, has_distractor, tie_tolerance=tolerance, exhaustive_limit=limit
             )
