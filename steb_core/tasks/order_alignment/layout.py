@@ -42,6 +42,10 @@ class GroupLayout:
     chance: np.ndarray
     style: list[str | None]
 
+    def rows(self) -> dict[Shape, tuple[np.ndarray, np.ndarray]]:
+        """Per shape its groups' anchor and candidate rows of :attr:`texts` (what the products take)."""
+        return {shape: (self.anchors[shape], self.candidates[shape]) for shape in self.members}
+
 
 def group_layout(groups: Sequence[Any]) -> GroupLayout:
     """The arrays of ``groups`` (see :class:`GroupLayout`): from the items for :class:`PairedOrderGroups`."""

@@ -23,7 +23,7 @@ Pure functions of arrays: unit rows, row indices of each group's anchors and can
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -37,6 +37,7 @@ __all__ = [
     "alignment_products",
     "emulated_where_undecided",
     "reference_cosines",
+    "scored_once",
 ]
 
 #: how the reference rule computes the similarities: ``reference`` (default: the reference machine's products,
@@ -218,17 +219,36 @@ def reference_cosines(
             matrices[shape] = out
         return matrices
     unit = exact_unit_rows(vectors)
-    n_texts = max(len(unit), 1)
-    codes = {shape: a[:, :, None] * n_texts + c[:, None, :] for shape, (a, c) in rows.items()}
+
+    def exact(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        cos = np.empty(len(left))
+        for i in range(0, len(left), DOT_PAIRS):
+            cos[i : i + DOT_PAIRS] = compensated_dots(unit[left[i : i + DOT_PAIRS]], unit[right[i : i + DOT_PAIRS]])
+        return cos
+
+    return scored_once(rows, len(unit), exact)
+
+
+def scored_once(
+    shapes: Mapping[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+    n_texts: int,
+    score: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> dict[tuple[int, int], np.ndarray]:
+    """Each shape's (groups, anchors, candidates) matrices with every distinct (anchor, candidate) pair scored once.
+
+    ``shapes``: shape -> anchor rows (G, m) and candidate rows (G, c) among ``n_texts`` texts; ``score(left,
+    right)``: the values of the pairs of rows ``(left[p], right[p])`` (a plain group and the distractor groups of
+    the same pairing share most of their pairs).
+    """
+    n = max(n_texts, 1)
+    codes = {shape: a[:, :, None] * n + c[:, None, :] for shape, (a, c) in shapes.items()}
     unique, inverse = np.unique(
         np.concatenate([c.ravel() for c in codes.values()] or [np.zeros(0, dtype=np.int64)]), return_inverse=True
     )
-    cos = np.empty(len(unique))
-    for i in range(0, len(unique), DOT_PAIRS):
-        block = unique[i : i + DOT_PAIRS]
-        cos[i : i + DOT_PAIRS] = compensated_dots(unit[block // n_texts], unit[block % n_texts])
+    values = np.asarray(score(unique // n, unique % n))
+    matrices: dict[tuple[int, int], np.ndarray] = {}
     pos = 0
     for shape, code in codes.items():
-        matrices[shape] = cos[inverse[pos : pos + code.size]].reshape(code.shape)
+        matrices[shape] = values[inverse[pos : pos + code.size]].reshape(code.shape)
         pos += code.size
     return matrices

@@ -30,7 +30,7 @@ from .._common import option, option_choice, pair_similarities
 from .assignments import EXHAUSTIVE_LIMIT, chance_level
 from .layout import GroupLayout, group_layout
 from .metrics import order_alignment_metrics
-from .products import PRODUCTS, reference_cosines
+from .products import PRODUCTS, reference_cosines, scored_once
 from .reference_rule import TIES, reference_credits
 from .stel_rule import stel_credits
 
@@ -84,21 +84,14 @@ def score_pairs(ctx: TaskContext, groups: Sequence[Any], layout: GroupLayout | N
     """
     layout = layout if layout is not None else group_layout(groups)
     members = {shape: index.tolist() for shape, index in layout.members.items()}
-    n_texts = max(len(layout.texts), 1)
-    codes = {
-        shape: layout.anchors[shape][:, :, None] * n_texts + layout.candidates[shape][:, None, :] for shape in members
-    }
-    flat = np.concatenate([c.ravel() for c in codes.values()]) if codes else np.zeros(0, dtype=np.int64)
-    unique, inverse = np.unique(flat, return_inverse=True)
     texts = layout.texts
-    sims = pair_similarities(
-        ctx, [texts[c // n_texts] for c in unique.tolist()], [texts[c % n_texts] for c in unique.tolist()]
+    matrices = scored_once(
+        layout.rows(),
+        len(texts),
+        lambda left, right: pair_similarities(
+            ctx, [texts[i] for i in left.tolist()], [texts[i] for i in right.tolist()]
+        ),
     )
-    matrices: dict[tuple[int, int], np.ndarray] = {}
-    pos = 0
-    for shape, c in codes.items():
-        matrices[shape] = sims[inverse[pos : pos + c.size]].reshape(c.shape)
-        pos += c.size
     return members, matrices
 
 
@@ -127,9 +120,8 @@ def reference_matrices(
     vectors = ctx.embed(layout.texts)
     if hasattr(vectors, "tocsr"):
         return score_pairs(ctx, groups, layout)
-    shapes = {shape: (layout.anchors[shape], layout.candidates[shape]) for shape in layout.members}
     members = {shape: index.tolist() for shape, index in layout.members.items()}
-    return members, reference_cosines(vectors, shapes, products, prefilter=prefilter)
+    return members, reference_cosines(vectors, layout.rows(), products, prefilter=prefilter)
 
 
 def run_order_alignment(ctx: TaskContext) -> dict[str, Any]:
