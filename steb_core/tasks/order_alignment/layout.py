@@ -109,7 +109,6 @@ def _paired_layout(groups: PairedOrderGroups) -> GroupLayout:
     lengths = np.asarray([len(t) for t in groups.item_texts], dtype=np.int64)
     pair_k = lengths[pairs[:, 0]] if len(pairs) else np.zeros(0, dtype=np.int64)
     variant = np.tile(np.arange(per_pair), len(pairs))
-    n = len(groups)
     buckets: list[tuple[int, Shape, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for k in dict.fromkeys(pair_k.tolist()):
         chosen = np.flatnonzero(pair_k == k)
@@ -140,6 +139,6 @@ def _paired_layout(groups: PairedOrderGroups) -> GroupLayout:
         expected={shape: np.ascontiguousarray(e, dtype=np.int64) for _, shape, _, _, _, e in buckets},
         distractor=variant != 0,
         first=variant == FIRST,
-        chance=np.repeat(1.0 / pair_k, per_pair) if n else np.zeros(0),
+        chance=np.repeat(1.0 / pair_k, per_pair),
         style=style,
     )
